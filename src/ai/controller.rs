@@ -1,0 +1,106 @@
+//! Runs the AI controllers in the declare stage: each AI unit whose turn it is gets a choice.
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::battlefield::{Battlefield, ZoneIndex};
+use crate::rules::actions::ActionContext;
+use crate::rules::components::{AiKind, Controller, Declared};
+use crate::rules::ruleset::Ruleset;
+use crate::rules::unit::UnitReadOnly;
+use crate::rules::{ActionChosen, CombatState, DeclarationQueue, DeclareSystems};
+
+/// The AI's own seeded stream, apart from the combat dice: AI choices are decisions, not rolls,
+/// so they stay out of the log, yet the same seed still gives the same battle.
+#[derive(Resource, Clone, Debug)]
+pub struct AiRng(pub ChaCha8Rng);
+
+/// Keeps the AI's stream apart from the combat stream seeded with the same number.
+const AI_STREAM: u64 = 0xA1;
+
+impl AiRng {
+    /// The AI stream for a battle seed.
+    pub fn seeded(seed: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(AI_STREAM);
+        Self(rng)
+    }
+}
+
+impl Default for AiRng {
+    fn default() -> Self {
+        Self::seeded(0)
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<AiRng>();
+    app.add_systems(Update, declare_for_ai.in_set(DeclareSystems::Choose));
+}
+
+/// What an AI reads: the battle, read-only.
+#[derive(SystemParam)]
+pub struct AiView<'w, 's> {
+    /// Every unit.
+    pub units: Query<'w, 's, UnitReadOnly>,
+    /// Zones.
+    pub battlefield: Res<'w, Battlefield>,
+    /// Who stands where.
+    pub index: Res<'w, ZoneIndex>,
+    /// Rules.
+    pub ruleset: Res<'w, Ruleset>,
+    /// Round.
+    pub state: Res<'w, CombatState>,
+    /// Whose turn.
+    pub queue: Res<'w, DeclarationQueue>,
+}
+
+impl AiView<'_, '_> {
+    /// The legality context.
+    pub fn ctx(&self) -> ActionContext<'_> {
+        ActionContext {
+            ruleset: &self.ruleset,
+            battlefield: &self.battlefield,
+            index: &self.index,
+            round: self.state.round,
+        }
+    }
+
+    /// The declaration `unit` has made, if the AI may see it (never while declarations are secret).
+    pub fn visible_declaration(&self, unit: Entity) -> Option<Declared> {
+        if self.queue.secret {
+            return None;
+        }
+        self.units
+            .get(unit)
+            .ok()
+            .map(|view| *view.declared)
+            .filter(|declared| declared.action.is_some())
+    }
+}
+
+/// Declares for every AI unit that may declare now; in turn-based orders it stops at the first
+/// human, who declares through the UI.
+fn declare_for_ai(view: AiView, mut rng: ResMut<AiRng>, mut chosen: MessageWriter<ActionChosen>) {
+    if !view.queue.open {
+        return;
+    }
+    let awaiting: Vec<Entity> = view.queue.awaiting().collect();
+    for unit in awaiting {
+        let Ok(actor) = view.units.get(unit) else {
+            continue;
+        };
+        let kind = match *actor.controller {
+            Controller::Ai(kind) => kind,
+            Controller::Human if view.queue.secret => continue,
+            Controller::Human => break,
+        };
+        let action = match kind {
+            AiKind::Random => super::random::choose(&view, &actor, &mut rng.0),
+            AiKind::Greedy => super::greedy::choose(&view, &actor),
+        };
+        chosen.write(ActionChosen { unit, action });
+    }
+}

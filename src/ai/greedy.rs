@@ -1,0 +1,428 @@
+//! The greedy AI: strikes the target it can hurt most for the least risk, stabilises fallen
+//! friends, casts and throws when that beats its weapon, closes distance without walking into
+//! Repostes for nothing, and turns to full defense when it is losing the exchange.
+
+use super::controller::AiView;
+use crate::battlefield::{UNREACHABLE, ZoneIdx};
+use crate::rules::actions::{self, UnitLookup};
+use crate::rules::components::*;
+use crate::rules::equipment::Effect;
+use crate::rules::unit::{self, UnitView};
+
+/// Below this share of its Stress and Wounds, a unit counts itself as badly hurt.
+const BADLY_HURT: f64 = 0.35;
+/// A downed enemy is worth this share of a standing one as a target: it is already out of the fight.
+const DOWNED_TARGET_WEIGHT: f64 = 0.05;
+/// How much a provoked Reposte's expected damage weighs against the damage the move buys.
+const REPOSTE_AVERSION: f64 = 1.0;
+/// Stress share below which an ally is worth a restoring spell or item.
+const HEAL_STRESS_SHARE: f64 = 0.4;
+
+/// What is left of a unit to take down.
+fn remaining(unit: &UnitView) -> f64 {
+    (unit.stress.current.max(0) + unit.wounds.current.max(0) + 1) as f64
+}
+
+fn health_share(unit: &UnitView) -> f64 {
+    let max = (unit.stress.max + unit.wounds.max).max(1) as f64;
+    (unit.stress.current.max(0) + unit.wounds.current.max(0)) as f64 / max
+}
+
+/// The greedy AI's choice for `actor`.
+pub fn choose(view: &AiView, actor: &UnitView) -> Action {
+    let ctx = view.ctx();
+    let hold = Action::simple(ActionKind::Hold);
+    if actor.status.is_down() {
+        return self_rescue(view, actor).unwrap_or(hold);
+    }
+    if let Some(action) = stabilise_an_ally(view, actor) {
+        return action;
+    }
+    if let Some(action) = restore_an_ally(view, actor) {
+        return action;
+    }
+    let best_attack = best_offence(view, actor);
+    let incoming = incoming_damage(view, actor, actor.zone.0);
+    let outgoing = best_attack.as_ref().map_or(0.0, |(_, score)| *score);
+    let losing = health_share(actor) < BADLY_HURT && incoming > outgoing && incoming > 0.0;
+    if losing {
+        let defend = Action::simple(ActionKind::FullDefense);
+        if actions::check(ctx, actor, &defend, &view.units).is_ok() {
+            return defend;
+        }
+    }
+    if let Some((action, _)) = best_attack {
+        return action;
+    }
+    approach(view, actor).unwrap_or(hold)
+}
+
+/// A downed unit drinks a restoring draught if it has one (the Wound Point it costs is worth it).
+fn self_rescue(view: &AiView, actor: &UnitView) -> Option<Action> {
+    actor
+        .inventory
+        .0
+        .iter()
+        .enumerate()
+        .find_map(|(at, stack)| {
+            let heals = matches!(stack.item.effect, Effect::RestoreWounds { .. })
+                && !stack.item.thrown
+                && stack.count > 0;
+            let action = Action {
+                kind: ActionKind::UseItem(at),
+                target: Some(actor.entity),
+                move_to: None,
+            };
+            (heals && actions::check(view.ctx(), actor, &action, &view.units).is_ok())
+                .then_some(action)
+        })
+}
+
+/// A healer Close to a fallen ally tries to stabilise it, when it has the skill for it.
+fn stabilise_an_ally(view: &AiView, actor: &UnitView) -> Option<Action> {
+    if actor.skills.heal <= 0 {
+        return None;
+    }
+    view.index
+        .occupants(actor.zone.0)
+        .iter()
+        .find_map(|&other| {
+            let action = Action {
+                kind: ActionKind::Stabilize,
+                target: Some(other),
+                move_to: None,
+            };
+            actions::check(view.ctx(), actor, &action, &view.units)
+                .is_ok()
+                .then_some(action)
+        })
+}
+
+/// Casts or uses a restoring spell or item on the most worn-down ally in reach.
+fn restore_an_ally(view: &AiView, actor: &UnitView) -> Option<Action> {
+    let mut kinds: Vec<ActionKind> = Vec::new();
+    for (at, (_, spell)) in actor.spells.0.iter().enumerate() {
+        if !spell.effect.is_hostile() && actor.mana.current >= spell.mana {
+            kinds.push(ActionKind::Cast(at));
+        }
+    }
+    for (at, stack) in actor.inventory.0.iter().enumerate() {
+        if !stack.item.effect.is_hostile() && !stack.item.thrown {
+            kinds.push(ActionKind::UseItem(at));
+        }
+    }
+    if kinds.is_empty() {
+        return None;
+    }
+    let mut best: Option<(f64, Action)> = None;
+    for zone in view.battlefield.within(actor.zone.0, 1) {
+        for &other in view.index.occupants(zone) {
+            let Some(ally) = view.units.view(other) else {
+                continue;
+            };
+            if ally.side != actor.side || !ally.status.on_field() {
+                continue;
+            }
+            let share = ally.stress.current as f64 / ally.stress.max.max(1) as f64;
+            if share >= HEAL_STRESS_SHARE || ally.status.is_down() {
+                continue;
+            }
+            for &kind in &kinds {
+                let action = Action {
+                    kind,
+                    target: Some(other),
+                    move_to: None,
+                };
+                if actions::check(view.ctx(), actor, &action, &view.units).is_ok()
+                    && best.as_ref().is_none_or(|(worst, _)| share < *worst)
+                {
+                    best = Some((share, action));
+                }
+            }
+        }
+    }
+    best.map(|(_, action)| action)
+}
+
+/// Expected damage per round the enemies that can reach `zone` would deal to `actor`.
+fn incoming_damage(view: &AiView, actor: &UnitView, zone: ZoneIdx) -> f64 {
+    const FURTHEST_THREAT: u32 = 3;
+    let mut total = 0.0;
+    for here in view.battlefield.within(zone, FURTHEST_THREAT) {
+        let distance = view.battlefield.distance(here, zone);
+        for &other in view.index.occupants(here) {
+            let Some(enemy) = view.units.view(other) else {
+                continue;
+            };
+            if enemy.side == actor.side || !unit::is_fighting(*enemy.status, enemy.conditions) {
+                continue;
+            }
+            let weapon = enemy.loadout.usable_weapon(enemy.conditions).1;
+            let reach = actions::weapon_range(weapon)
+                + unit::movement_allowance(
+                    &view.ruleset,
+                    *enemy.speed,
+                    *enemy.status,
+                    enemy.conditions,
+                    ActionKind::Attack,
+                );
+            if reach >= distance {
+                total += actions::attack_odds(&view.ruleset, &enemy, actor).expected;
+            }
+        }
+    }
+    total
+}
+
+/// The best damaging action (attack, throw or spell, with a move if needed) and its score.
+fn best_offence(view: &AiView, actor: &UnitView) -> Option<(Action, f64)> {
+    let ctx = view.ctx();
+    let allowance = unit::movement_allowance(
+        &view.ruleset,
+        *actor.speed,
+        *actor.status,
+        actor.conditions,
+        ActionKind::Attack,
+    );
+    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
+    let mut options: Vec<(ActionKind, u32)> =
+        vec![(ActionKind::Attack, actions::weapon_range(weapon))];
+    for (at, (_, spell)) in actor.spells.0.iter().enumerate() {
+        // Spend Mana, not Stress: Stress is what keeps the caster standing.
+        if spell.effect.is_hostile() && actor.mana.current >= spell.mana {
+            options.push((ActionKind::Cast(at), spell.range));
+        }
+    }
+    for (at, stack) in actor.inventory.0.iter().enumerate() {
+        if stack.item.thrown && stack.count > 0 {
+            options.push((ActionKind::Throw(at), stack.item.range));
+        }
+    }
+    let max_range = options.iter().map(|&(_, range)| range).max().unwrap_or(0);
+    let mut best: Option<(Action, f64)> = None;
+    let destinations = std::iter::once(None).chain(
+        view.battlefield
+            .within(actor.zone.0, allowance)
+            .filter(|&zone| zone != actor.zone.0)
+            .map(Some),
+    );
+    for move_to in destinations {
+        let standing = move_to.unwrap_or(actor.zone.0);
+        if let Some(zone) = move_to
+            && view
+                .battlefield
+                .zone(zone)
+                .capacity
+                .is_some_and(|capacity| view.index.count(zone) as u32 >= capacity)
+        {
+            continue;
+        }
+        for zone in view.battlefield.within(standing, max_range) {
+            let distance = view.battlefield.distance(standing, zone);
+            for &other in view.index.occupants(zone) {
+                let Some(target) = view.units.view(other) else {
+                    continue;
+                };
+                if target.side == actor.side || !target.status.on_field() {
+                    continue;
+                }
+                let weight = if target.status.is_down() {
+                    DOWNED_TARGET_WEIGHT
+                } else {
+                    1.0
+                };
+                for &(kind, range) in &options {
+                    if distance > range {
+                        continue;
+                    }
+                    let expected = expected_damage(view, actor, &target, kind);
+                    let mut score =
+                        weight * expected.min(remaining(&target)) / remaining(&target).sqrt();
+                    let mut kind = kind;
+                    let action = Action {
+                        kind,
+                        target: Some(other),
+                        move_to,
+                    };
+                    let provoked = actions::repostes_on_path(ctx, actor, &action, &view.units);
+                    if !provoked.is_empty() {
+                        // A defensive attack enters threat ranges without provoking, for one count of initiative.
+                        if kind == ActionKind::Attack {
+                            kind = ActionKind::DefensiveAttack;
+                        } else {
+                            let risk: f64 = provoked
+                                .iter()
+                                .filter_map(|&enemy| view.units.view(enemy))
+                                .map(|enemy| {
+                                    actions::attack_odds(&view.ruleset, &enemy, actor).expected
+                                })
+                                .sum();
+                            score -= REPOSTE_AVERSION * risk / remaining(actor).sqrt();
+                        }
+                    }
+                    if kind == ActionKind::Attack || kind == ActionKind::DefensiveAttack {
+                        score -= full_defense_risk(view, actor, &target, distance);
+                    }
+                    let action = Action {
+                        kind,
+                        target: Some(other),
+                        move_to,
+                    };
+                    if score > 0.0
+                        && best
+                            .as_ref()
+                            .is_none_or(|(_, best_score)| score > *best_score)
+                        && actions::check(ctx, actor, &action, &view.units).is_ok()
+                    {
+                        best = Some((action, score));
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The Reposte a target in (visibly declared) full defense would answer a melee attack with.
+fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitView, distance: u32) -> f64 {
+    let in_full_defense = view
+        .visible_declaration(target.entity)
+        .and_then(|declared| declared.action)
+        .is_some_and(|action| action.kind == ActionKind::FullDefense);
+    let melee = !actor.loadout.usable_weapon(actor.conditions).1.is_ranged() && distance == 0;
+    if in_full_defense && melee {
+        REPOSTE_AVERSION * actions::attack_odds(&view.ruleset, target, actor).expected
+            / remaining(actor).sqrt()
+    } else {
+        0.0
+    }
+}
+
+fn expected_damage(view: &AiView, actor: &UnitView, target: &UnitView, kind: ActionKind) -> f64 {
+    match kind {
+        ActionKind::Attack | ActionKind::DefensiveAttack => {
+            actions::attack_odds(&view.ruleset, actor, target).expected
+        }
+        ActionKind::Cast(at) => actor.spells.0.get(at).map_or(0.0, |(_, spell)| {
+            let chance = cast_chance(view, actor.skills.spellcasting, spell.tn);
+            match spell.effect {
+                Effect::Damage { dice, .. } => chance * dice.mean(),
+                _ => 0.0,
+            }
+        }),
+        ActionKind::Throw(at) => {
+            actor
+                .inventory
+                .0
+                .get(at)
+                .map_or(0.0, |stack| match stack.item.effect {
+                    Effect::Damage { dice, damage_type } => {
+                        let weapon = crate::rules::equipment::Weapon {
+                            damage: dice,
+                            damage_type,
+                            speed: 0,
+                            critical_multiplier: 2,
+                            critical_natural: None,
+                            reach: 0,
+                            range: Some(stack.item.range),
+                            attack_bonus: 0,
+                        };
+                        let defense = unit::defense_score(
+                            &view.ruleset,
+                            target.attributes,
+                            target.defense,
+                            target.conditions,
+                        );
+                        actions::odds_against(
+                            &view.ruleset,
+                            actor.skills.attack,
+                            &weapon,
+                            dice,
+                            defense,
+                            target.armour.0,
+                        )
+                        .expected
+                    }
+                    _ => 0.0,
+                })
+        }
+        _ => 0.0,
+    }
+}
+
+/// Chance the casting check reaches `tn`.
+fn cast_chance(view: &AiView, skill: i32, tn: i32) -> f64 {
+    let die = view.ruleset.spells.casting_die;
+    let sides = die.sides.max(1) as i32;
+    let needed = tn - skill - die.modifier;
+    ((sides - needed + 1).clamp(0, sides)) as f64 / sides as f64
+}
+
+/// Moves toward the nearest fighting enemy; attacks defensively on the way when the move
+/// enters a threat range, so it provokes no Reposte.
+fn approach(view: &AiView, actor: &UnitView) -> Option<Action> {
+    let ctx = view.ctx();
+    let allowance = unit::movement_allowance(
+        &view.ruleset,
+        *actor.speed,
+        *actor.status,
+        actor.conditions,
+        ActionKind::Move,
+    );
+    if allowance == 0 {
+        return None;
+    }
+    let enemy_zones: Vec<ZoneIdx> = (0..view.battlefield.len() as ZoneIdx)
+        .filter(|&zone| {
+            view.index.occupants(zone).iter().any(|&other| {
+                view.units.view(other).is_some_and(|enemy| {
+                    enemy.side != actor.side && unit::is_fighting(*enemy.status, enemy.conditions)
+                })
+            })
+        })
+        .collect();
+    let nearest = |zone: ZoneIdx| {
+        enemy_zones
+            .iter()
+            .map(|&enemy| view.battlefield.distance(zone, enemy))
+            .min()
+            .unwrap_or(UNREACHABLE)
+    };
+    let here = nearest(actor.zone.0);
+    let destination = view
+        .battlefield
+        .within(actor.zone.0, allowance)
+        .filter(|&zone| zone != actor.zone.0)
+        .filter(|&zone| {
+            !view
+                .battlefield
+                .zone(zone)
+                .capacity
+                .is_some_and(|capacity| view.index.count(zone) as u32 >= capacity)
+        })
+        .map(|zone| {
+            (
+                nearest(zone),
+                view.battlefield.distance(actor.zone.0, zone),
+                zone,
+            )
+        })
+        .filter(|&(distance, ..)| distance < here)
+        .min()?
+        .2;
+    let step = Action {
+        kind: ActionKind::Move,
+        target: None,
+        move_to: Some(destination),
+    };
+    if actions::repostes_on_path(ctx, actor, &step, &view.units).is_empty() {
+        return Some(step);
+    }
+    let guarded = Action {
+        kind: ActionKind::DefensiveAttack,
+        ..step
+    };
+    actions::check(ctx, actor, &guarded, &view.units)
+        .is_ok()
+        .then_some(guarded)
+}

@@ -1,0 +1,335 @@
+//! Zones as a graph (`Z-ZONE-1..3`): distance bands, capacity, hazards, and the occupancy index.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::rules::dice::Dice;
+use crate::rules::equipment::{Attribute, DamageType};
+
+/// Index of a zone in the [`Battlefield`].
+pub type ZoneIdx = u16;
+
+/// Distance between zones that no path joins.
+pub const UNREACHABLE: u32 = u32::MAX;
+
+/// A hazard that tests everyone standing in the zone at the end of each round (`Z-ZONE-3`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hazard {
+    /// What it is, for the log (`"spores"`).
+    pub name: String,
+    /// The test die; the attribute's modifier is added.
+    pub test: Dice,
+    /// The attribute tested.
+    pub attribute: Attribute,
+    /// The number the test must reach.
+    pub tn: i32,
+    /// Damage on a failed test.
+    pub damage: Dice,
+    /// Its type.
+    pub damage_type: DamageType,
+}
+
+/// A zone as the battle sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZoneDef {
+    /// Level id (`"ford"`).
+    pub id: Arc<str>,
+    /// Display name.
+    pub name: String,
+    /// Most units that fit, if limited (a bridge, a corridor).
+    pub capacity: Option<u32>,
+    /// Hazard, if any.
+    pub hazard: Option<Hazard>,
+}
+
+/// The four distance bands of `Z-ZONE-2`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub enum DistanceBand {
+    /// Same zone.
+    Close,
+    /// Adjacent zone.
+    Nearby,
+    /// Two zones away.
+    FarAway,
+    /// Further.
+    Distant,
+}
+
+impl DistanceBand {
+    /// The band of a zone distance.
+    pub fn of(distance: u32) -> Self {
+        match distance {
+            0 => Self::Close,
+            1 => Self::Nearby,
+            2 => Self::FarAway,
+            _ => Self::Distant,
+        }
+    }
+}
+
+/// The zone graph with all-pairs distances, built once per level.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Battlefield {
+    zones: Vec<ZoneDef>,
+    neighbours: Vec<Vec<ZoneIdx>>,
+    distances: Vec<u32>,
+}
+
+impl Battlefield {
+    /// Builds the graph; `edges` are undirected pairs of zone indices.
+    pub fn new(zones: Vec<ZoneDef>, edges: &[(ZoneIdx, ZoneIdx)]) -> Self {
+        let count = zones.len();
+        let mut neighbours = vec![Vec::new(); count];
+        for &(a, b) in edges {
+            if a == b || a as usize >= count || b as usize >= count {
+                continue;
+            }
+            if !neighbours[a as usize].contains(&b) {
+                neighbours[a as usize].push(b);
+                neighbours[b as usize].push(a);
+            }
+        }
+        for list in &mut neighbours {
+            list.sort_unstable();
+        }
+        let mut distances = vec![UNREACHABLE; count * count];
+        let mut queue = VecDeque::new();
+        for start in 0..count {
+            let row = &mut distances[start * count..(start + 1) * count];
+            row[start] = 0;
+            queue.push_back(start);
+            while let Some(zone) = queue.pop_front() {
+                let next = row[zone] + 1;
+                for &neighbour in &neighbours[zone] {
+                    if row[neighbour as usize] == UNREACHABLE {
+                        row[neighbour as usize] = next;
+                        queue.push_back(neighbour as usize);
+                    }
+                }
+            }
+        }
+        Self {
+            zones,
+            neighbours,
+            distances,
+        }
+    }
+
+    /// Number of zones.
+    pub fn len(&self) -> usize {
+        self.zones.len()
+    }
+
+    /// Whether there are no zones.
+    pub fn is_empty(&self) -> bool {
+        self.zones.is_empty()
+    }
+
+    /// The zone at `zone`.
+    pub fn zone(&self, zone: ZoneIdx) -> &ZoneDef {
+        &self.zones[zone as usize]
+    }
+
+    /// All zones in level order.
+    pub fn zones(&self) -> &[ZoneDef] {
+        &self.zones
+    }
+
+    /// The index of the zone with level id `id`.
+    pub fn find(&self, id: &str) -> Option<ZoneIdx> {
+        self.zones
+            .iter()
+            .position(|zone| &*zone.id == id)
+            .map(|at| at as ZoneIdx)
+    }
+
+    /// Zones adjacent to `zone`.
+    pub fn neighbours(&self, zone: ZoneIdx) -> &[ZoneIdx] {
+        &self.neighbours[zone as usize]
+    }
+
+    /// Zones between `from` and `to` ([`UNREACHABLE`] if none).
+    pub fn distance(&self, from: ZoneIdx, to: ZoneIdx) -> u32 {
+        self.distances[from as usize * self.zones.len() + to as usize]
+    }
+
+    /// The distance band between two zones.
+    pub fn band(&self, from: ZoneIdx, to: ZoneIdx) -> DistanceBand {
+        DistanceBand::of(self.distance(from, to))
+    }
+
+    /// A shortest path from `from` to `to`, excluding `from`; empty if unreachable or the same.
+    /// Among equal paths the one through lower zone indices is taken, so paths are deterministic.
+    pub fn path(&self, from: ZoneIdx, to: ZoneIdx) -> Vec<ZoneIdx> {
+        let total = self.distance(from, to);
+        if total == UNREACHABLE || total == 0 {
+            return Vec::new();
+        }
+        let mut path = Vec::with_capacity(total as usize);
+        let mut here = from;
+        while here != to {
+            let remaining = self.distance(here, to);
+            let step = self
+                .neighbours(here)
+                .iter()
+                .copied()
+                .find(|&next| self.distance(next, to) + 1 == remaining);
+            match step {
+                Some(next) => {
+                    path.push(next);
+                    here = next;
+                }
+                None => return Vec::new(),
+            }
+        }
+        path
+    }
+
+    /// Zones within `range` steps of `zone`, nearest first.
+    pub fn within(&self, zone: ZoneIdx, range: u32) -> impl Iterator<Item = ZoneIdx> + '_ {
+        let count = self.zones.len();
+        let row = &self.distances[zone as usize * count..(zone as usize + 1) * count];
+        (0..=range).flat_map(move |band| {
+            row.iter()
+                .enumerate()
+                .filter(move |(_, distance)| **distance == band)
+                .map(|(at, _)| at as ZoneIdx)
+        })
+    }
+}
+
+/// Who stands in which zone, kept up to date as units move, fall and arrive, so that
+/// threat, capacity and targeting never scan all pairs of units.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ZoneIndex {
+    occupants: Vec<Vec<Entity>>,
+}
+
+impl ZoneIndex {
+    /// An empty index for `zones` zones.
+    pub fn new(zones: usize) -> Self {
+        Self {
+            occupants: vec![Vec::new(); zones],
+        }
+    }
+
+    /// Clears every zone, keeping the allocations.
+    pub fn reset(&mut self, zones: usize) {
+        self.occupants.resize_with(zones, Vec::new);
+        self.occupants.truncate(zones);
+        for list in &mut self.occupants {
+            list.clear();
+        }
+    }
+
+    /// Units in `zone`, in the order they entered.
+    pub fn occupants(&self, zone: ZoneIdx) -> &[Entity] {
+        self.occupants.get(zone as usize).map_or(&[], Vec::as_slice)
+    }
+
+    /// How many units stand in `zone`.
+    pub fn count(&self, zone: ZoneIdx) -> usize {
+        self.occupants(zone).len()
+    }
+
+    /// Puts `unit` in `zone`.
+    pub fn insert(&mut self, unit: Entity, zone: ZoneIdx) {
+        if let Some(list) = self.occupants.get_mut(zone as usize) {
+            list.push(unit);
+        }
+    }
+
+    /// Takes `unit` out of `zone`.
+    pub fn remove(&mut self, unit: Entity, zone: ZoneIdx) {
+        if let Some(list) = self.occupants.get_mut(zone as usize)
+            && let Some(at) = list.iter().position(|&other| other == unit)
+        {
+            list.remove(at);
+        }
+    }
+
+    /// Moves `unit` between zones.
+    pub fn relocate(&mut self, unit: Entity, from: ZoneIdx, to: ZoneIdx) {
+        self.remove(unit, from);
+        self.insert(unit, to);
+    }
+}
+
+/// Registers the battlefield resources.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Battlefield>()
+        .init_resource::<ZoneIndex>();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(count: usize) -> Battlefield {
+        let zones = (0..count)
+            .map(|at| ZoneDef {
+                id: format!("z{at}").into(),
+                name: format!("Zone {at}"),
+                capacity: None,
+                hazard: None,
+            })
+            .collect();
+        let edges: Vec<_> = (1..count)
+            .map(|at| ((at - 1) as ZoneIdx, at as ZoneIdx))
+            .collect();
+        Battlefield::new(zones, &edges)
+    }
+
+    #[test]
+    fn z_zone_2_distance_bands_follow_the_graph() {
+        let field = line(5);
+        assert_eq!(field.band(0, 0), DistanceBand::Close);
+        assert_eq!(field.band(0, 1), DistanceBand::Nearby);
+        assert_eq!(field.band(0, 2), DistanceBand::FarAway);
+        assert_eq!(field.band(0, 3), DistanceBand::Distant);
+        assert_eq!(field.band(0, 4), DistanceBand::Distant);
+    }
+
+    #[test]
+    fn z_zone_1_paths_step_through_adjacent_zones() {
+        let field = line(4);
+        assert_eq!(field.path(0, 3), vec![1, 2, 3]);
+        assert_eq!(field.path(3, 1), vec![2, 1]);
+        assert!(field.path(2, 2).is_empty());
+    }
+
+    #[test]
+    fn unconnected_zones_are_unreachable() {
+        let zones = (0..2)
+            .map(|at| ZoneDef {
+                id: format!("z{at}").into(),
+                name: String::new(),
+                capacity: None,
+                hazard: None,
+            })
+            .collect();
+        let field = Battlefield::new(zones, &[]);
+        assert_eq!(field.distance(0, 1), UNREACHABLE);
+        assert!(field.path(0, 1).is_empty());
+    }
+
+    #[test]
+    fn within_lists_nearest_first() {
+        let field = line(4);
+        assert_eq!(field.within(1, 1).collect::<Vec<_>>(), vec![1, 0, 2]);
+    }
+
+    #[test]
+    fn the_index_follows_moves() {
+        let mut index = ZoneIndex::new(3);
+        let unit = Entity::from_raw_u32(7).unwrap();
+        index.insert(unit, 0);
+        index.relocate(unit, 0, 2);
+        assert_eq!(index.count(0), 0);
+        assert_eq!(index.occupants(2), &[unit]);
+    }
+}

@@ -1,0 +1,51 @@
+//! The command line: `fray sim` and `fray check` (and, with the window game, `fray play`).
+
+mod check;
+pub mod sim;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Fray: tabletop combat chapters, played exactly as written.
+#[derive(Debug, Parser)]
+#[command(name = "fray", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run AI-only battles to the end and report the result.
+    Sim(sim::SimArgs),
+    /// Validate levels, rulesets and catalog files; exits non-zero on any error.
+    Check(check::CheckArgs),
+}
+
+/// Parses the arguments and runs the command.
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return if error.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match cli.command {
+        Some(Command::Sim(args)) => sim::run(&args),
+        Some(Command::Check(args)) => check::run(&args),
+        None => {
+            eprintln!(
+                "fray: no command given; try `fray sim` to watch the AIs fight, or `fray --help`"
+            );
+            ExitCode::from(2)
+        }
+    }
+}

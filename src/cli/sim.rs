@@ -1,0 +1,351 @@
+//! `fray sim`: AI-only battles to the end — one game told as a story, or many as statistics.
+
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use bevy::prelude::*;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::headless::HeadlessBattle;
+use crate::levels::{BattleSetup, BattleTemplate, DEFAULT_LEVEL, load_builtin_level, load_level};
+use crate::rules::Outcome;
+use crate::rules::components::*;
+
+/// Arguments of `fray sim`.
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    /// The level (`.ron`); the built-in ambush when left out.
+    pub level: Option<PathBuf>,
+    /// Seed of the first game (the level's own seed, or 0, when left out).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Number of games, with seeds counting up from the first.
+    #[arg(long, default_value_t = 1)]
+    pub games: u64,
+    /// Controller for a side, as SIDE=KIND (KIND: random or greedy); repeatable.
+    #[arg(long = "ai", value_name = "SIDE=KIND")]
+    pub ai: Vec<String>,
+    /// Write the JSON Lines combat log here (every game's, one after another).
+    #[arg(long)]
+    pub log: Option<PathBuf>,
+}
+
+/// z for a two-sided 95% confidence interval.
+const Z_95: f64 = 1.959_964;
+
+/// Wilson score interval of `wins` out of `games`.
+pub fn wilson_interval(wins: u64, games: u64) -> (f64, f64) {
+    if games == 0 {
+        return (0.0, 1.0);
+    }
+    let n = games as f64;
+    let p = wins as f64 / n;
+    let z2 = Z_95 * Z_95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z_95 * ((p * (1.0 - p) / n) + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// Parses `SIDE=KIND` pairs against the level's sides.
+pub fn parse_controllers(
+    template: &BattleTemplate,
+    pairs: &[String],
+) -> Result<Vec<(usize, Controller)>, String> {
+    pairs
+        .iter()
+        .map(|pair| {
+            let (side, kind) = pair.split_once('=').ok_or_else(|| {
+                format!("--ai {pair}: expected SIDE=KIND, e.g. --ai party=greedy")
+            })?;
+            let side_index = template.side_index(side).ok_or_else(|| {
+                let names: Vec<&str> = template.sides.iter().map(|side| &*side.name).collect();
+                format!(
+                    "--ai {pair}: {}",
+                    crate::levels::error::not_found("side", side, &names)
+                )
+            })?;
+            let kind = match kind {
+                "random" => AiKind::Random,
+                "greedy" => AiKind::Greedy,
+                other => {
+                    return Err(format!(
+                        "--ai {pair}: unknown AI \"{other}\"; expected random or greedy"
+                    ));
+                }
+            };
+            Ok((side_index, Controller::Ai(kind)))
+        })
+        .collect()
+}
+
+/// Every side is played by an AI in `fray sim`: humans in the level become greedy.
+fn ai_seats(
+    template: &BattleTemplate,
+    overrides: Vec<(usize, Controller)>,
+) -> Vec<(usize, Controller)> {
+    (0..template.sides.len())
+        .map(|side| {
+            let chosen = overrides
+                .iter()
+                .rev()
+                .find(|(at, _)| *at == side)
+                .map(|(_, controller)| *controller);
+            let controller = match chosen.unwrap_or(template.sides[side].controller) {
+                Controller::Human => Controller::Ai(AiKind::Greedy),
+                ai => ai,
+            };
+            (side, controller)
+        })
+        .collect()
+}
+
+/// Runs `fray sim`.
+pub fn run(args: &SimArgs) -> ExitCode {
+    let loaded = match &args.level {
+        Some(path) => load_level(path),
+        None => load_builtin_level(DEFAULT_LEVEL),
+    };
+    let template = match loaded {
+        Ok(template) => template,
+        Err(errors) => {
+            eprintln!("{errors}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let controllers = match parse_controllers(&template, &args.ai) {
+        Ok(controllers) => ai_seats(&template, controllers),
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut log_out = match &args.log {
+        Some(path) => match File::create(path) {
+            Ok(file) => Some(BufWriter::new(file)),
+            Err(error) => {
+                eprintln!("{}: cannot write the log: {error}", path.display());
+                return ExitCode::FAILURE;
+            }
+        },
+        None => None,
+    };
+    let first_seed = args.seed.or(template.seed).unwrap_or(0);
+    let games = args.games.max(1);
+    let mut battle = HeadlessBattle::new();
+    let progress = (games > 1 && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(games);
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:40} {pos}/{len} battles {per_sec} eta {eta}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let started = Instant::now();
+    let mut tally = Tally::new(template.sides.len());
+    for game in 0..games {
+        let setup = BattleSetup {
+            seed: first_seed.wrapping_add(game),
+            controllers: controllers.clone(),
+            record_log: log_out.is_some(),
+        };
+        battle.start(&template, &setup);
+        let outcome = battle.run_to_end();
+        if let Some(out) = log_out.as_mut()
+            && let Err(error) = battle.log().write_json_lines(out)
+        {
+            eprintln!("cannot write the log: {error}");
+            return ExitCode::FAILURE;
+        }
+        if games == 1 {
+            print_account(&template, &mut battle, setup.seed, outcome.as_ref());
+        }
+        tally.add(outcome.as_ref());
+        if let Some(bar) = &progress {
+            bar.inc(1);
+        }
+    }
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    if let Some(mut out) = log_out
+        && let Err(error) = out.flush()
+    {
+        eprintln!("cannot write the log: {error}");
+        return ExitCode::FAILURE;
+    }
+    if games > 1 {
+        tally.print(
+            &template,
+            games,
+            started.elapsed().as_secs_f64(),
+            first_seed,
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// Results over many games.
+struct Tally {
+    wins: Vec<u64>,
+    draws: u64,
+    rounds: u64,
+}
+
+impl Tally {
+    fn new(sides: usize) -> Self {
+        Self {
+            wins: vec![0; sides],
+            draws: 0,
+            rounds: 0,
+        }
+    }
+
+    fn add(&mut self, outcome: Option<&Outcome>) {
+        match outcome {
+            Some(Outcome {
+                winner: Some(side),
+                rounds,
+                ..
+            }) => {
+                self.wins[*side] += 1;
+                self.rounds += *rounds as u64;
+            }
+            Some(Outcome { rounds, .. }) => {
+                self.draws += 1;
+                self.rounds += *rounds as u64;
+            }
+            None => self.draws += 1,
+        }
+    }
+
+    fn print(&self, template: &BattleTemplate, games: u64, seconds: f64, first_seed: u64) {
+        println!(
+            "{}: {games} games, seeds {first_seed}..{}",
+            template.level_name,
+            first_seed.wrapping_add(games - 1)
+        );
+        for (side, wins) in template.sides.iter().zip(&self.wins) {
+            let (low, high) = wilson_interval(*wins, games);
+            println!(
+                "  {:<12} wins {:>6} ({:5.1}%, 95% CI {:5.1}%–{:5.1}%)",
+                side.name,
+                wins,
+                100.0 * *wins as f64 / games as f64,
+                100.0 * low,
+                100.0 * high
+            );
+        }
+        println!(
+            "  {:<12}      {:>6} ({:5.1}%)",
+            "no winner",
+            self.draws,
+            100.0 * self.draws as f64 / games as f64
+        );
+        println!("  mean rounds  {:.2}", self.rounds as f64 / games as f64);
+        println!(
+            "  throughput   {:.0} battles/s ({seconds:.2} s)",
+            games as f64 / seconds.max(f64::EPSILON)
+        );
+    }
+}
+
+/// One game told plainly: who won, how long it took, who fell.
+fn print_account(
+    template: &BattleTemplate,
+    battle: &mut HeadlessBattle,
+    seed: u64,
+    outcome: Option<&Outcome>,
+) {
+    println!(
+        "{} (seed {seed}, ruleset {})",
+        template.level_name, template.ruleset.name
+    );
+    match outcome {
+        Some(Outcome {
+            winner: Some(side),
+            rounds,
+            reason,
+        }) => {
+            println!(
+                "{} won in {rounds} round{} ({})",
+                template.sides[*side].name,
+                if *rounds == 1 { "" } else { "s" },
+                reason.replace('_', " ")
+            )
+        }
+        Some(Outcome { rounds, reason, .. }) => println!(
+            "no winner after {rounds} rounds ({})",
+            reason.replace('_', " ")
+        ),
+        None => println!("the battle did not end"),
+    }
+    let world = battle.world_mut();
+    let mut units: Vec<_> = world
+        .query::<(
+            &SpawnOrder,
+            &UnitId,
+            &Name,
+            &SideIndex,
+            &Status,
+            &Stress,
+            &Wounds,
+        )>()
+        .iter(world)
+        .map(|(order, id, name, side, status, stress, wounds)| {
+            (
+                *order,
+                id.0.clone(),
+                name.to_string(),
+                side.0,
+                *status,
+                *stress,
+                wounds.current,
+                wounds.max,
+            )
+        })
+        .collect();
+    units.sort_by_key(|unit| unit.0);
+    for (side_index, side) in template.sides.iter().enumerate() {
+        let fallen = units
+            .iter()
+            .filter(|unit| {
+                unit.3 == side_index && unit.4 != Status::Active && unit.4 != Status::Reserve
+            })
+            .count();
+        println!(
+            "{}: {fallen} casualt{}",
+            side.name,
+            if fallen == 1 { "y" } else { "ies" }
+        );
+        for (_, id, name, _, status, stress, wounds, wounds_max) in
+            units.iter().filter(|unit| unit.3 == side_index)
+        {
+            println!(
+                "  {id:<14} {name:<20} {:<13} stress {:>3}/{:<3} wounds {:>3}/{}",
+                status.log_name(),
+                stress.current,
+                stress.max,
+                wounds,
+                wounds_max
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_brackets_the_rate() {
+        let (low, high) = wilson_interval(50, 100);
+        assert!(low < 0.5 && high > 0.5);
+        assert!((high - low) < 0.2);
+        assert_eq!(wilson_interval(0, 0), (0.0, 1.0));
+    }
+}

@@ -1,0 +1,88 @@
+//! A battle without a window: the headless app, driven update by update until the battle ends.
+
+use bevy::prelude::*;
+
+use crate::levels::{BattleSetup, BattleTemplate};
+use crate::rules::log::CombatLog;
+use crate::rules::{CombatPhase, CombatState, Outcome};
+
+/// Schedule runs one round may take: one for the round itself, one more for each group of
+/// reinforcements that arrives mid-round and must declare.
+pub const UPDATES_PER_ROUND: u32 = 4;
+
+/// A headless app holding one battle at a time.
+pub struct HeadlessBattle {
+    app: App,
+}
+
+impl Default for HeadlessBattle {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl HeadlessBattle {
+    /// An app with the rules, the battlefield and the AI controllers, and nothing else.
+    pub fn new() -> Self {
+        let mut app = App::new();
+        app.add_plugins(crate::headless_plugin);
+        Self { app }
+    }
+
+    /// Starts a fresh battle from `template`, replacing any previous one.
+    pub fn start(&mut self, template: &BattleTemplate, setup: &BattleSetup) {
+        template.spawn(self.app.world_mut(), setup);
+    }
+
+    /// Runs one schedule pass.
+    pub fn step(&mut self) {
+        self.app.update();
+    }
+
+    /// Runs until the battle ends or `max_updates` passes have run; returns the outcome if it ended.
+    pub fn run(&mut self, max_updates: u32) -> Option<Outcome> {
+        for _ in 0..max_updates {
+            if self.state().phase == CombatPhase::Over {
+                break;
+            }
+            self.app.update();
+        }
+        self.state().outcome.clone()
+    }
+
+    /// Runs to the end, bounded by the ruleset's round limit.
+    pub fn run_to_end(&mut self) -> Option<Outcome> {
+        let rounds = self
+            .app
+            .world()
+            .resource::<crate::rules::ruleset::Ruleset>()
+            .end
+            .max_rounds;
+        self.run(rounds.saturating_add(1).saturating_mul(UPDATES_PER_ROUND))
+    }
+
+    /// The pipeline state.
+    pub fn state(&self) -> &CombatState {
+        self.app.world().resource::<CombatState>()
+    }
+
+    /// The combat log.
+    pub fn log(&self) -> &CombatLog {
+        self.app.world().resource::<CombatLog>()
+    }
+
+    /// The world, to inspect units.
+    pub fn world(&self) -> &World {
+        self.app.world()
+    }
+
+    /// The world, to change it (tests).
+    pub fn world_mut(&mut self) -> &mut World {
+        self.app.world_mut()
+    }
+
+    /// The app itself.
+    pub fn app_mut(&mut self) -> &mut App {
+        &mut self.app
+    }
+}

@@ -1,0 +1,265 @@
+//! The shared catalog in `assets/`: creatures, weapons, armour, spells, items, injury tables
+//! and rulesets, read from disk when present and built into the binary otherwise.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+
+use super::error::{LoadError, LoadErrors, syntax_error};
+use super::schema::CreatureFile;
+use crate::rules::equipment::{ArmourPiece, InjuryTables, Item, Spell, Weapon};
+use crate::rules::ruleset::Ruleset;
+
+/// The shipped data, built into the binary so the game runs from any directory.
+pub mod builtin {
+    /// `assets/creatures.ron`.
+    pub const CREATURES: &str = include_str!("../../assets/creatures.ron");
+    /// `assets/weapons.ron`.
+    pub const WEAPONS: &str = include_str!("../../assets/weapons.ron");
+    /// `assets/armour.ron`.
+    pub const ARMOUR: &str = include_str!("../../assets/armour.ron");
+    /// `assets/spells.ron`.
+    pub const SPELLS: &str = include_str!("../../assets/spells.ron");
+    /// `assets/items.ron`.
+    pub const ITEMS: &str = include_str!("../../assets/items.ron");
+    /// `assets/injuries.ron`.
+    pub const INJURIES: &str = crate::rules::equipment::BUILTIN_INJURY_TABLES;
+    /// The shipped rulesets by name.
+    pub const RULESETS: &[(&str, &str)] = &[(
+        "stress_and_wounds",
+        crate::rules::ruleset::BUILTIN_STRESS_AND_WOUNDS,
+    )];
+    /// The shipped levels by file name; the first is the default.
+    pub const LEVELS: &[(&str, &str)] = &[
+        ("ambush.ron", include_str!("../../levels/ambush.ron")),
+        ("duel.ron", include_str!("../../levels/duel.ron")),
+        (
+            "reinforcements.ron",
+            include_str!("../../levels/reinforcements.ron"),
+        ),
+    ];
+}
+
+/// Where catalog files come from: a folder on disk (falling back per file to the built-in copy).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AssetSource {
+    /// The `assets` folder, if one was found.
+    pub dir: Option<PathBuf>,
+}
+
+impl AssetSource {
+    /// The `assets` folder beside a level's `levels` folder, else `./assets`, else built-in only.
+    pub fn near(level: &Path) -> Self {
+        let beside = level
+            .parent()
+            .and_then(Path::parent)
+            .map(|root| root.join("assets"));
+        let candidates = beside
+            .into_iter()
+            .chain(std::iter::once(PathBuf::from("assets")));
+        Self {
+            dir: candidates.into_iter().find(|dir| dir.is_dir()),
+        }
+    }
+
+    /// Reads `name` from the folder, or the built-in text; returns the text and the path to report.
+    pub fn read(&self, name: &str, builtin: &str) -> Result<(String, PathBuf), LoadError> {
+        if let Some(dir) = &self.dir {
+            let path = dir.join(name);
+            if path.is_file() {
+                return read_text(&path).map(|text| (text, path));
+            }
+        }
+        Ok((
+            builtin.to_string(),
+            PathBuf::from(format!("<built-in>/assets/{name}")),
+        ))
+    }
+
+    /// The ruleset called `name` (or at the path `name`, relative to `relative_to`).
+    pub fn ruleset(
+        &self,
+        name: &str,
+        relative_to: &Path,
+    ) -> Result<(Ruleset, PathBuf), LoadErrors> {
+        if name.ends_with(".ron") {
+            let path = relative_to.join(name);
+            let text = read_text(&path)?;
+            return parse::<Ruleset>(&text, &path)
+                .map(|ruleset| (ruleset, path))
+                .map_err(Into::into);
+        }
+        let builtin = builtin::RULESETS
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|(_, text)| *text);
+        let on_disk = self
+            .dir
+            .as_ref()
+            .map(|dir| dir.join("rulesets").join(format!("{name}.ron")))
+            .filter(|path| path.is_file());
+        let (text, path) = match (on_disk, builtin) {
+            (Some(path), _) => (read_text(&path)?, path),
+            (None, Some(text)) => (
+                text.to_string(),
+                PathBuf::from(format!("<built-in>/assets/rulesets/{name}.ron")),
+            ),
+            (None, None) => return Err(LoadErrors::default()),
+        };
+        parse::<Ruleset>(&text, &path)
+            .map(|ruleset| (ruleset, path))
+            .map_err(Into::into)
+    }
+
+    /// Names of every ruleset available.
+    pub fn ruleset_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = builtin::RULESETS
+            .iter()
+            .map(|(name, _)| name.to_string())
+            .collect();
+        if let Some(dir) = &self.dir
+            && let Ok(entries) = std::fs::read_dir(dir.join("rulesets"))
+        {
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.extension().is_some_and(|ext| ext == "ron")
+                    && let Some(stem) = path.file_stem().and_then(|stem| stem.to_str())
+                    && !names.iter().any(|known| known == stem)
+                {
+                    names.push(stem.to_string());
+                }
+            }
+        }
+        names.sort();
+        names
+    }
+}
+
+/// Reads a file as UTF-8 text.
+pub fn read_text(path: &Path) -> Result<String, LoadError> {
+    let bytes = std::fs::read(path).map_err(|error| LoadError::Unreadable {
+        path: path.to_path_buf(),
+        reason: error.to_string(),
+    })?;
+    String::from_utf8(bytes).map_err(|error| LoadError::Syntax {
+        path: path.to_path_buf(),
+        line: 1,
+        column: 1,
+        message: format!(
+            "the file is not UTF-8 text (invalid byte at offset {}); expected a RON text file",
+            error.utf8_error().valid_up_to()
+        ),
+    })
+}
+
+/// Parses RON text into `T`, reporting errors at `path`.
+pub fn parse<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, LoadError> {
+    if text.trim().is_empty() {
+        return Err(LoadError::Syntax {
+            path: path.to_path_buf(),
+            line: 1,
+            column: 1,
+            message: "the file is empty; expected a RON value".into(),
+        });
+    }
+    ron::Options::default()
+        .from_str(text)
+        .map_err(|error| syntax_error(path, &error))
+}
+
+/// Everything levels can reference by name.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Catalog {
+    /// Creatures.
+    pub creatures: BTreeMap<String, CreatureFile>,
+    /// Weapons.
+    pub weapons: BTreeMap<String, Weapon>,
+    /// Armour.
+    pub armour: BTreeMap<String, ArmourPiece>,
+    /// Spells.
+    pub spells: BTreeMap<String, Spell>,
+    /// Items.
+    pub items: BTreeMap<String, Item>,
+    /// Injury tables.
+    pub injuries: InjuryTables,
+}
+
+impl Catalog {
+    /// Loads every catalog file, collecting all errors.
+    pub fn load(source: &AssetSource) -> Result<Self, LoadErrors> {
+        let mut errors = Vec::new();
+        let mut catalog = Catalog {
+            injuries: InjuryTables(BTreeMap::new()),
+            ..Default::default()
+        };
+        load_into(
+            source,
+            "creatures.ron",
+            builtin::CREATURES,
+            &mut catalog.creatures,
+            &mut errors,
+        );
+        load_into(
+            source,
+            "weapons.ron",
+            builtin::WEAPONS,
+            &mut catalog.weapons,
+            &mut errors,
+        );
+        load_into(
+            source,
+            "armour.ron",
+            builtin::ARMOUR,
+            &mut catalog.armour,
+            &mut errors,
+        );
+        load_into(
+            source,
+            "spells.ron",
+            builtin::SPELLS,
+            &mut catalog.spells,
+            &mut errors,
+        );
+        load_into(
+            source,
+            "items.ron",
+            builtin::ITEMS,
+            &mut catalog.items,
+            &mut errors,
+        );
+        load_into(
+            source,
+            "injuries.ron",
+            builtin::INJURIES,
+            &mut catalog.injuries,
+            &mut errors,
+        );
+        if errors.is_empty() {
+            Ok(catalog)
+        } else {
+            Err(LoadErrors(errors))
+        }
+    }
+
+    /// The built-in catalog.
+    pub fn builtin() -> Result<Self, LoadErrors> {
+        Self::load(&AssetSource::default())
+    }
+}
+
+fn load_into<T: DeserializeOwned>(
+    source: &AssetSource,
+    name: &str,
+    builtin: &str,
+    into: &mut T,
+    errors: &mut Vec<LoadError>,
+) {
+    match source
+        .read(name, builtin)
+        .and_then(|(text, path)| parse::<T>(&text, &path))
+    {
+        Ok(value) => *into = value,
+        Err(error) => errors.push(error),
+    }
+}

@@ -1,0 +1,220 @@
+//! Load errors with `file:line:column`, "did you mean" suggestions, and locating names in source.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// One problem with a level, ruleset or catalog file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("{}: cannot read the file: {reason}", path.display())]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        reason: String,
+    },
+    /// The file is not valid RON for its schema (syntax, unknown field, wrong type).
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong and what was expected.
+        message: String,
+    },
+    /// The file parses but makes no sense (unknown reference, duplicate id, ...).
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong and what was expected.
+        message: String,
+    },
+}
+
+/// Every problem found, reported together.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LoadErrors(pub Vec<LoadError>);
+
+impl fmt::Display for LoadErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (at, error) in self.0.iter().enumerate() {
+            if at > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{error}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadErrors {}
+
+impl From<LoadError> for LoadErrors {
+    fn from(error: LoadError) -> Self {
+        Self(vec![error])
+    }
+}
+
+/// Turns a RON error into a `file:line:column` error with a readable message.
+pub fn syntax_error(path: &Path, error: &ron::error::SpannedError) -> LoadError {
+    let position = error.span.start;
+    let message = match &error.code {
+        ron::Error::NoSuchStructField {
+            expected,
+            found,
+            outer,
+        } => {
+            let known: Vec<&str> = expected.iter().copied().collect();
+            let context = outer
+                .as_ref()
+                .map(|outer| format!(" in `{outer}`"))
+                .unwrap_or_default();
+            let hint = suggestion(found, known.iter().copied())
+                .map(|best| format!("; did you mean `{best}`?"))
+                .unwrap_or_default();
+            format!(
+                "unknown field `{found}`{context}{hint} (expected one of: {})",
+                known.join(", ")
+            )
+        }
+        ron::Error::MissingStructField { field, outer } => {
+            let context = outer
+                .as_ref()
+                .map(|outer| format!(" in `{outer}`"))
+                .unwrap_or_default();
+            format!("missing field `{field}`{context}")
+        }
+        other => other.to_string(),
+    };
+    LoadError::Syntax {
+        path: path.to_path_buf(),
+        line: position.line.max(1),
+        column: position.col.max(1),
+        message,
+    }
+}
+
+/// The closest known name to `wanted`, if one is close enough to be a likely typo.
+pub fn suggestion<'a>(wanted: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    const MAX_TYPO_DISTANCE: usize = 3;
+    known
+        .into_iter()
+        .map(|name| {
+            (
+                strsim::damerau_levenshtein(&wanted.to_lowercase(), &name.to_lowercase()),
+                name,
+            )
+        })
+        .filter(|&(distance, name)| {
+            distance <= MAX_TYPO_DISTANCE.min(name.len().max(wanted.len()) / 2 + 1)
+        })
+        .min()
+        .map(|(_, name)| name)
+}
+
+/// `what "name" not found; did you mean "best"?` (or the list of what exists).
+pub fn not_found(what: &str, name: &str, known: &[&str]) -> String {
+    match suggestion(name, known.iter().copied()) {
+        Some(best) => format!("{what} \"{name}\" not found; did you mean \"{best}\"?"),
+        None if known.is_empty() => format!("{what} \"{name}\" not found; none are defined"),
+        None if known.len() <= 12 => format!(
+            "{what} \"{name}\" not found; expected one of: {}",
+            known.join(", ")
+        ),
+        None => format!("{what} \"{name}\" not found"),
+    }
+}
+
+/// Finds where things are written in a source text, to point errors at them.
+pub struct SourceMap<'a> {
+    text: &'a str,
+}
+
+impl<'a> SourceMap<'a> {
+    /// Wraps the text.
+    pub fn new(text: &'a str) -> Self {
+        Self { text }
+    }
+
+    /// Line and column (1-based) of a byte offset.
+    pub fn position(&self, offset: usize) -> (usize, usize) {
+        let before = &self.text[..offset.min(self.text.len())];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rfind('\n').map_or(before.chars().count(), |at| {
+            before[at + 1..].chars().count()
+        }) + 1;
+        (line, column)
+    }
+
+    /// Position of the `nth` (0-based) occurrence of `"value"` after the `field:` key, or of the
+    /// quoted value anywhere, or of the key; (1, 1) when nothing matches.
+    pub fn locate(&self, field: &str, value: &str, nth: usize) -> (usize, usize) {
+        let quoted = format!("\"{value}\"");
+        let mut found = Vec::new();
+        let mut from = 0;
+        while let Some(at) = self.text[from..].find(&quoted) {
+            let offset = from + at;
+            let line_start = self.text[..offset].rfind('\n').map_or(0, |at| at + 1);
+            let prefix = &self.text[line_start..offset];
+            let keyed = prefix
+                .trim_end()
+                .trim_end_matches(':')
+                .trim_end()
+                .ends_with(field)
+                || prefix.contains(&format!("{field}:"));
+            found.push((keyed, offset));
+            from = offset + quoted.len();
+        }
+        let keyed: Vec<usize> = found
+            .iter()
+            .filter(|(keyed, _)| *keyed)
+            .map(|&(_, at)| at)
+            .collect();
+        let offset = keyed
+            .get(nth)
+            .or_else(|| keyed.last())
+            .copied()
+            .or_else(|| found.first().map(|&(_, at)| at))
+            .or_else(|| self.text.find(&format!("{field}:")));
+        offset.map_or((1, 1), |at| self.position(at))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_the_near_miss() {
+        assert_eq!(
+            suggestion("longsord", ["longsword", "dagger", "club"]),
+            Some("longsword")
+        );
+        assert_eq!(suggestion("zweihander", ["longsword", "dagger"]), None);
+    }
+
+    #[test]
+    fn not_found_reads_well() {
+        assert_eq!(
+            not_found("weapon", "longsord", &["longsword", "dagger"]),
+            "weapon \"longsord\" not found; did you mean \"longsword\"?"
+        );
+    }
+
+    #[test]
+    fn locates_the_keyed_value() {
+        let text = "(\n  id: \"a\",\n  zone: \"a\",\n)";
+        let map = SourceMap::new(text);
+        assert_eq!(map.locate("zone", "a", 0), (3, 9));
+        assert_eq!(map.locate("id", "a", 0), (2, 7));
+    }
+}

@@ -1,0 +1,297 @@
+//! The RON file formats modders write: levels and the shared catalog entries they reference.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::battlefield::Hazard;
+use crate::rules::components::AiKind;
+use crate::rules::dice::Dice;
+use crate::rules::ruleset::{DEFAULT_RULESET, DeclarationOrder};
+
+/// A level: the battlefield, the sides, the units, and how to win.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LevelFile {
+    /// Display name, also written to the log.
+    pub name: String,
+    /// A line or two for the menu.
+    #[serde(default)]
+    pub description: String,
+    /// Ruleset name (`assets/rulesets/<name>.ron`) or a path to a `.ron` file.
+    #[serde(default = "default_ruleset")]
+    pub ruleset: String,
+    /// Seed used when the command line gives none.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Overrides the ruleset's declaration order for this level.
+    #[serde(default)]
+    pub declaration_order: Option<DeclarationOrder>,
+    /// The zones.
+    pub zones: Vec<ZoneFile>,
+    /// The sides, in declaration (round-robin) order.
+    pub sides: Vec<SideFile>,
+    /// The units.
+    pub units: Vec<UnitFile>,
+    /// Extra ways to win; the last side standing always wins.
+    #[serde(default)]
+    pub victory: Vec<VictoryFile>,
+    /// Creatures defined or overridden by this level.
+    #[serde(default)]
+    pub creatures: BTreeMap<String, CreatureFile>,
+    /// Weapons defined or overridden by this level.
+    #[serde(default)]
+    pub weapons: BTreeMap<String, crate::rules::equipment::Weapon>,
+    /// Armour defined or overridden by this level.
+    #[serde(default)]
+    pub armour: BTreeMap<String, crate::rules::equipment::ArmourPiece>,
+    /// Spells defined or overridden by this level.
+    #[serde(default)]
+    pub spells: BTreeMap<String, crate::rules::equipment::Spell>,
+    /// Items defined or overridden by this level.
+    #[serde(default)]
+    pub items: BTreeMap<String, crate::rules::equipment::Item>,
+}
+
+fn default_ruleset() -> String {
+    DEFAULT_RULESET.to_string()
+}
+
+/// A zone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneFile {
+    /// Unique id.
+    pub id: String,
+    /// Display name (defaults to the id).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Ids of adjacent zones (adjacency is mutual; listing it on one side is enough).
+    #[serde(default)]
+    pub adjacent: Vec<String>,
+    /// Most units that fit.
+    #[serde(default)]
+    pub capacity: Option<u32>,
+    /// A hazard tested at the end of each round.
+    #[serde(default)]
+    pub hazard: Option<Hazard>,
+}
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ControllerFile {
+    /// A person.
+    Human,
+    /// The built-in AI of this kind.
+    Ai(AiKind),
+    /// The greedy AI (the default).
+    #[default]
+    Default,
+}
+
+/// A side.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideFile {
+    /// Unique name.
+    pub name: String,
+    /// Who plays it unless the command line says otherwise.
+    #[serde(default)]
+    pub controller: ControllerFile,
+    /// Whether its units check morale (monsters); player characters never do.
+    #[serde(default)]
+    pub checks_morale: bool,
+    /// Whether the whole side is surprised.
+    #[serde(default)]
+    pub surprised: bool,
+}
+
+/// When a reinforcement arrives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArrivalFile {
+    /// The round it arrives in (1 or later).
+    pub round: u32,
+    /// Arrives once the count passes this initiative, mid-round; otherwise at the round's start.
+    #[serde(default)]
+    pub at_initiative: Option<i32>,
+}
+
+/// Attribute scores; any left out are 10.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AttributesFile {
+    /// Strength score.
+    pub strength: i32,
+    /// Agility score.
+    pub agility: i32,
+    /// Dexterity score.
+    pub dexterity: i32,
+    /// Insight score.
+    pub insight: i32,
+    /// Memory score.
+    pub memory: i32,
+    /// Perception score.
+    pub perception: i32,
+}
+
+/// The score whose modifier is 0 under the shipped rulesets.
+const AVERAGE_SCORE: i32 = 10;
+
+impl Default for AttributesFile {
+    fn default() -> Self {
+        Self {
+            strength: AVERAGE_SCORE,
+            agility: AVERAGE_SCORE,
+            dexterity: AVERAGE_SCORE,
+            insight: AVERAGE_SCORE,
+            memory: AVERAGE_SCORE,
+            perception: AVERAGE_SCORE,
+        }
+    }
+}
+
+impl AttributesFile {
+    /// Scores in [`Attribute`](crate::rules::equipment::Attribute) order.
+    pub fn scores(&self) -> [i32; 6] {
+        [
+            self.strength,
+            self.agility,
+            self.dexterity,
+            self.insight,
+            self.memory,
+            self.perception,
+        ]
+    }
+}
+
+/// Check bonuses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SkillsFile {
+    /// Attack bonus.
+    pub attack: i32,
+    /// Heal skill.
+    pub heal: i32,
+    /// Intimidation skill.
+    pub intimidation: i32,
+    /// Spellcasting skill.
+    pub spellcasting: i32,
+}
+
+/// A creature's statistics, as the catalog holds them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreatureFile {
+    /// Display name.
+    pub name: String,
+    /// Hit Dice (`2d8`); Stress comes from them.
+    pub hd: Dice,
+    /// Attribute scores.
+    #[serde(default)]
+    pub attributes: AttributesFile,
+    /// Defense bonus (natural; armour adds its own).
+    #[serde(default)]
+    pub defense: i32,
+    /// Main weapon (a catalog name).
+    pub weapon: String,
+    /// Off-hand weapon.
+    #[serde(default)]
+    pub offhand: Option<String>,
+    /// Worn armour.
+    #[serde(default)]
+    pub armour: Option<String>,
+    /// Zones per round.
+    pub speed: u32,
+    /// Added to the Strength score for maximum Wound Points.
+    #[serde(default)]
+    pub wounds_bonus: i32,
+    /// Check bonuses.
+    #[serde(default)]
+    pub skills: SkillsFile,
+    /// Mana.
+    #[serde(default)]
+    pub mana: i32,
+    /// Spells known (catalog names).
+    #[serde(default)]
+    pub spells: Vec<String>,
+    /// Items carried: (catalog name, count).
+    #[serde(default)]
+    pub items: Vec<(String, u32)>,
+    /// Whether it checks morale even on a side that does not.
+    #[serde(default)]
+    pub checks_morale: bool,
+}
+
+/// A unit placed in a level.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitFile {
+    /// Unique id (`"ghoul-1"`).
+    pub id: String,
+    /// Catalog creature.
+    pub creature: String,
+    /// Side name.
+    pub side: String,
+    /// Starting (or arrival) zone id.
+    pub zone: String,
+    /// Display name (defaults to the creature's).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Overrides the side's surprise.
+    #[serde(default)]
+    pub surprised: Option<bool>,
+    /// Units of one side with the same group share one initiative roll.
+    #[serde(default)]
+    pub initiative_group: Option<String>,
+    /// A reinforcement: when it arrives.
+    #[serde(default)]
+    pub arrives: Option<ArrivalFile>,
+    /// Overrides the creature's weapon.
+    #[serde(default)]
+    pub weapon: Option<String>,
+    /// Overrides the creature's off-hand weapon.
+    #[serde(default)]
+    pub offhand: Option<String>,
+    /// Overrides the creature's armour.
+    #[serde(default)]
+    pub armour: Option<String>,
+    /// Overrides the creature's Hit Dice.
+    #[serde(default)]
+    pub hd: Option<Dice>,
+    /// Overrides the creature's attributes.
+    #[serde(default)]
+    pub attributes: Option<AttributesFile>,
+    /// Overrides the creature's speed.
+    #[serde(default)]
+    pub speed: Option<u32>,
+    /// Overrides the creature's skills.
+    #[serde(default)]
+    pub skills: Option<SkillsFile>,
+    /// Overrides the creature's items.
+    #[serde(default)]
+    pub items: Option<Vec<(String, u32)>>,
+    /// Overrides the creature's spells.
+    #[serde(default)]
+    pub spells: Option<Vec<String>>,
+}
+
+/// An extra way to win.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum VictoryFile {
+    /// `side` wins if it still fights after `rounds` rounds.
+    Survive {
+        /// Side name.
+        side: String,
+        /// Rounds to hold out.
+        rounds: u32,
+    },
+    /// `side` wins once `unit` is down.
+    Eliminate {
+        /// Unit id.
+        unit: String,
+        /// Side name.
+        side: String,
+    },
+}

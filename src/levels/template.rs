@@ -1,0 +1,249 @@
+//! A checked level, ready to spawn: every unit's components resolved once, so a battle (or a
+//! thousand simulated ones) starts by cloning them into a fresh world.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use bevy::prelude::*;
+
+use crate::ai::AiRng;
+use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
+use crate::rules::components::*;
+use crate::rules::dice::CombatRng;
+use crate::rules::equipment::InjuryTables;
+use crate::rules::log::CombatLog;
+use crate::rules::ruleset::{DeclarationOrder, Ruleset};
+use crate::rules::{
+    CombatInfo, CombatPhase, CombatState, DeclarationQueue, SideInfo, Sides, VictoryCondition,
+    VictoryConditions,
+};
+
+/// A side as the level sets it up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideTemplate {
+    /// Name.
+    pub name: Arc<str>,
+    /// Default controller.
+    pub controller: Controller,
+}
+
+/// A unit with every number resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitTemplate {
+    /// Level id.
+    pub id: Arc<str>,
+    /// Display name.
+    pub name: String,
+    /// Side index.
+    pub side: usize,
+    /// Starting zone.
+    pub zone: ZoneIdx,
+    /// Surprised at the start.
+    pub surprised: bool,
+    /// Shared initiative group.
+    pub initiative_group: Option<Arc<str>>,
+    /// Arrival, for reinforcements.
+    pub arrives: Option<Reinforcement>,
+    /// Checks morale.
+    pub checks_morale: bool,
+    /// Attributes.
+    pub attributes: Attributes,
+    /// Hit Dice.
+    pub hit_dice: HitDice,
+    /// Stress.
+    pub stress: Stress,
+    /// Wound Points.
+    pub wounds: Wounds,
+    /// Defense bonus.
+    pub defense: Defense,
+    /// Armour.
+    pub armour: Armour,
+    /// Speed.
+    pub speed: Speed,
+    /// Weapons.
+    pub loadout: Loadout,
+    /// Skills.
+    pub skills: Skills,
+    /// Mana.
+    pub mana: Mana,
+    /// Spells.
+    pub spells: Spells,
+    /// Items.
+    pub inventory: Inventory,
+}
+
+/// A victory condition by unit position in the level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VictoryTemplate {
+    /// The side survives that many rounds.
+    Survive {
+        /// Side index.
+        side: usize,
+        /// Rounds.
+        rounds: u32,
+    },
+    /// The side wins once the unit at this level position is down.
+    Eliminate {
+        /// Unit position in the level.
+        unit: usize,
+        /// Side index.
+        side: usize,
+    },
+}
+
+/// A checked level.
+#[derive(Clone, Debug)]
+pub struct BattleTemplate {
+    /// Level name.
+    pub level_name: String,
+    /// Description.
+    pub description: String,
+    /// Where it was loaded from.
+    pub source: PathBuf,
+    /// The level's own seed.
+    pub seed: Option<u64>,
+    /// Declaration order override.
+    pub declaration_order: Option<DeclarationOrder>,
+    /// Zones.
+    pub battlefield: Battlefield,
+    /// Sides.
+    pub sides: Vec<SideTemplate>,
+    /// Units in level order.
+    pub units: Vec<UnitTemplate>,
+    /// Extra victory conditions.
+    pub victory: Vec<VictoryTemplate>,
+    /// Injury tables.
+    pub injuries: InjuryTables,
+    /// The ruleset.
+    pub ruleset: Ruleset,
+}
+
+/// How to start a battle from a template.
+#[derive(Clone, Debug, Default)]
+pub struct BattleSetup {
+    /// Seed for the combat RNG.
+    pub seed: u64,
+    /// Controller per side index, overriding the level's.
+    pub controllers: Vec<(usize, Controller)>,
+    /// Keep a combat log.
+    pub record_log: bool,
+}
+
+impl BattleTemplate {
+    /// Replaces the world's battle with a fresh one from this template: despawns every unit,
+    /// resets the resources, spawns the units, and sets the pipeline to its first stage.
+    pub fn spawn(&self, world: &mut World, setup: &BattleSetup) {
+        let old: Vec<Entity> = world
+            .query_filtered::<Entity, With<UnitId>>()
+            .iter(world)
+            .collect();
+        for entity in old {
+            world.despawn(entity);
+        }
+        world.insert_resource(self.ruleset.clone());
+        world.insert_resource(self.injuries.clone());
+        world.insert_resource(self.battlefield.clone());
+        world.insert_resource(CombatRng::seeded(setup.seed));
+        world.insert_resource(AiRng::seeded(setup.seed));
+        world.insert_resource(if setup.record_log {
+            CombatLog::default()
+        } else {
+            CombatLog::silent()
+        });
+        world.insert_resource(CombatState {
+            phase: CombatPhase::Surprise,
+            ..Default::default()
+        });
+        world.insert_resource(DeclarationQueue::default());
+        world.insert_resource(Sides(
+            self.sides
+                .iter()
+                .map(|side| SideInfo {
+                    name: side.name.clone(),
+                })
+                .collect(),
+        ));
+        world.insert_resource(CombatInfo {
+            level: self.level_name.clone(),
+            seed: setup.seed,
+            declaration_order: self.declaration_order,
+        });
+        let mut index = ZoneIndex::new(self.battlefield.len());
+        let mut entities = Vec::with_capacity(self.units.len());
+        for (order, unit) in self.units.iter().enumerate() {
+            let controller = setup
+                .controllers
+                .iter()
+                .find(|(side, _)| *side == unit.side)
+                .map(|(_, controller)| *controller)
+                .unwrap_or(self.sides[unit.side].controller);
+            let mut entity = world.spawn((
+                UnitId(unit.id.clone()),
+                Name::new(unit.name.clone()),
+                SideIndex(unit.side),
+                SpawnOrder(order as u32),
+                controller,
+                if unit.arrives.is_some() {
+                    Status::Reserve
+                } else {
+                    Status::Active
+                },
+                Zone(unit.zone),
+                Initiative::default(),
+                unit.stress,
+                unit.wounds.clone(),
+                unit.attributes,
+                unit.hit_dice,
+                unit.defense,
+                unit.armour,
+                unit.speed,
+            ));
+            entity.insert((
+                unit.loadout.clone(),
+                Conditions::default(),
+                unit.skills,
+                unit.mana,
+                unit.spells.clone(),
+                unit.inventory.clone(),
+                Reactions::default(),
+                RoundRecord::default(),
+                Declared::default(),
+            ));
+            if unit.surprised {
+                entity.insert(Surprised);
+            }
+            if unit.checks_morale {
+                entity.insert(ChecksMorale);
+            }
+            if let Some(group) = &unit.initiative_group {
+                entity.insert(InitiativeGroup(group.clone()));
+            }
+            if let Some(arrival) = unit.arrives {
+                entity.insert(arrival);
+            } else {
+                index.insert(entity.id(), unit.zone);
+            }
+            entities.push(entity.id());
+        }
+        world.insert_resource(index);
+        let conditions = self
+            .victory
+            .iter()
+            .map(|condition| match *condition {
+                VictoryTemplate::Survive { side, rounds } => {
+                    VictoryCondition::Survive { side, rounds }
+                }
+                VictoryTemplate::Eliminate { unit, side } => VictoryCondition::Eliminate {
+                    unit: entities[unit],
+                    side,
+                },
+            })
+            .collect();
+        world.insert_resource(VictoryConditions(conditions));
+    }
+
+    /// The side index called `name`.
+    pub fn side_index(&self, name: &str) -> Option<usize> {
+        self.sides.iter().position(|side| &*side.name == name)
+    }
+}

@@ -1,0 +1,18 @@
+//! Fray: a turn-based tactical skirmish engine that plays tabletop combat chapters as written.
+//!
+//! The crate is a library of Bevy plugins (the rules core, the battlefield, levels, the AIs)
+//! and a thin binary on top. Everything here is headless.
+
+pub mod ai;
+pub mod battlefield;
+pub mod cli;
+pub mod headless;
+pub mod levels;
+pub mod rules;
+
+use bevy::prelude::*;
+
+/// The headless engine: rules, battlefield, level loading and the AI controllers.
+pub fn headless_plugin(app: &mut App) {
+    app.add_plugins((rules::plugin, battlefield::plugin, ai::plugin));
+}

@@ -1,0 +1,533 @@
+//! What a unit may declare: legality, Initiative modifiers (`W-DECL-2`), the list of legal actions,
+//! Reposte exposure and attack odds. The AI and the UI both ask here; nothing else decides.
+
+use bevy::prelude::*;
+
+use super::components::*;
+use super::dice::Dice;
+use super::equipment::{Attribute, Weapon};
+use super::ruleset::Ruleset;
+use super::unit::{self, Unit, UnitReadOnly, UnitView};
+use crate::battlefield::{Battlefield, UNREACHABLE, ZoneIdx, ZoneIndex};
+
+/// Why a declaration was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalAction {
+    /// The unit is not awaiting a declaration.
+    #[error("it is not this unit's turn to declare")]
+    NotAwaiting,
+    /// Dead, fled, paralysed or surprised.
+    #[error("this unit cannot act this round")]
+    CannotAct,
+    /// The action needs a target.
+    #[error("the action needs a target")]
+    NoTarget,
+    /// The action takes no target.
+    #[error("the action takes no target")]
+    UnexpectedTarget,
+    /// The target is gone or unknown.
+    #[error("the target is not on the battlefield")]
+    TargetGone,
+    /// The target is on the wrong side for the action.
+    #[error("the target is on the wrong side for this action")]
+    WrongSide,
+    /// The target is further than the weapon, spell or item reaches.
+    #[error("the target is out of reach")]
+    OutOfReach,
+    /// The destination is further than the unit can move this round.
+    #[error("the destination is further than the unit can move this round")]
+    TooFar,
+    /// The destination is full.
+    #[error("the destination zone is full")]
+    ZoneFull,
+    /// The destination does not exist.
+    #[error("no such zone")]
+    NoSuchZone,
+    /// A move action without a destination, or to where the unit already is.
+    #[error("a move needs a different zone to move to")]
+    NoDestination,
+    /// Unknown spell or item, or none left.
+    #[error("the unit has no such spell or item left")]
+    NothingToUse,
+    /// Not enough Mana and Stress for the spell.
+    #[error("not enough Mana or Stress to cast")]
+    CannotPay,
+    /// Dying units cannot both move and act.
+    #[error("a dying unit cannot both move and act")]
+    DyingCannotMoveAndAct,
+    /// The stabilise target is not down, or already stabilised.
+    #[error("only an ally who is down and not yet stabilised can be stabilised")]
+    NotDown,
+}
+
+/// The battle-wide context a legality check reads.
+#[derive(Clone, Copy)]
+pub struct ActionContext<'a> {
+    /// The ruleset.
+    pub ruleset: &'a Ruleset,
+    /// The zones.
+    pub battlefield: &'a Battlefield,
+    /// Who stands where.
+    pub index: &'a ZoneIndex,
+    /// The current round.
+    pub round: u32,
+}
+
+/// Looks units up by entity, read-only; implemented by both unit queries.
+pub trait UnitLookup {
+    /// The unit, if it exists.
+    fn view(&self, unit: Entity) -> Option<UnitView<'_, '_>>;
+}
+
+impl UnitLookup for Query<'_, '_, Unit> {
+    fn view(&self, unit: Entity) -> Option<UnitView<'_, '_>> {
+        self.get(unit).ok()
+    }
+}
+
+impl UnitLookup for Query<'_, '_, UnitReadOnly> {
+    fn view(&self, unit: Entity) -> Option<UnitView<'_, '_>> {
+        self.get(unit).ok()
+    }
+}
+
+/// The Initiative modifier of `kind` for `actor` (`W-DECL-2`).
+pub fn modifier(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind, has_target: bool) -> i32 {
+    let rules = &ruleset.declaration;
+    let weapon_speed = actor.loadout.usable_weapon(actor.conditions).1.speed;
+    match kind {
+        ActionKind::Attack => weapon_speed,
+        ActionKind::DefensiveAttack => {
+            (if has_target { weapon_speed } else { 0 }) + rules.defensive_attack_extra
+        }
+        ActionKind::FullDefense => rules.full_defense_modifier,
+        ActionKind::Cast(at) => actor.spells.0.get(at).map_or(0, |(_, spell)| {
+            spell.speed.unwrap_or(spell.tn + rules.spell_speed_offset)
+        }),
+        ActionKind::UseItem(at) => actor
+            .inventory
+            .0
+            .get(at)
+            .and_then(|stack| stack.item.modifier)
+            .unwrap_or(rules.use_item_modifier),
+        ActionKind::Throw(at) => actor
+            .inventory
+            .0
+            .get(at)
+            .and_then(|stack| stack.item.modifier)
+            .unwrap_or(rules.throw_modifier),
+        ActionKind::Move => rules.move_modifier,
+        ActionKind::Hold => rules.hold_modifier,
+        ActionKind::Stabilize => rules.stabilise_modifier,
+        ActionKind::Intimidate => rules.intimidate_modifier,
+    }
+}
+
+/// What an action's target must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TargetRule {
+    /// No target.
+    None,
+    /// An enemy within `range` zones.
+    Enemy { range: u32, optional: bool },
+    /// An ally (or oneself) within `range` zones.
+    Ally { range: u32 },
+    /// A fallen ally, Close.
+    FallenAlly,
+}
+
+/// Intimidation carries to Nearby zones: a shout, not a whisper.
+const INTIMIDATION_RANGE: u32 = 1;
+
+fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRule, IllegalAction> {
+    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
+    let weapon_range = weapon_range(weapon);
+    Ok(match kind {
+        ActionKind::Attack => TargetRule::Enemy {
+            range: weapon_range,
+            optional: false,
+        },
+        ActionKind::DefensiveAttack => TargetRule::Enemy {
+            range: weapon_range,
+            optional: true,
+        },
+        ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold => TargetRule::None,
+        ActionKind::Cast(at) => {
+            let (_, spell) = actor.spells.0.get(at).ok_or(IllegalAction::NothingToUse)?;
+            if spell.effect.is_hostile() {
+                TargetRule::Enemy {
+                    range: spell.range,
+                    optional: false,
+                }
+            } else {
+                TargetRule::Ally { range: spell.range }
+            }
+        }
+        ActionKind::UseItem(at) => {
+            let stack = actor
+                .inventory
+                .0
+                .get(at)
+                .filter(|stack| stack.count > 0 && !stack.item.thrown)
+                .ok_or(IllegalAction::NothingToUse)?;
+            if stack.item.effect.is_hostile() {
+                TargetRule::Enemy {
+                    range: stack.item.range,
+                    optional: false,
+                }
+            } else {
+                TargetRule::Ally {
+                    range: stack.item.range,
+                }
+            }
+        }
+        ActionKind::Throw(at) => {
+            let stack = actor
+                .inventory
+                .0
+                .get(at)
+                .filter(|stack| stack.count > 0 && stack.item.thrown)
+                .ok_or(IllegalAction::NothingToUse)?;
+            TargetRule::Enemy {
+                range: stack.item.range,
+                optional: false,
+            }
+        }
+        ActionKind::Stabilize => TargetRule::FallenAlly,
+        ActionKind::Intimidate => TargetRule::Enemy {
+            range: INTIMIDATION_RANGE,
+            optional: false,
+        },
+    })
+}
+
+/// Zones a weapon's attack reaches.
+pub fn weapon_range(weapon: &Weapon) -> u32 {
+    weapon.range.unwrap_or(weapon.reach)
+}
+
+/// Checks a declaration and returns its Initiative modifier.
+pub fn check(
+    ctx: ActionContext,
+    actor: &UnitView,
+    action: &Action,
+    units: &impl UnitLookup,
+) -> Result<i32, IllegalAction> {
+    if !unit::may_act(*actor.status, actor.conditions, actor.surprised, ctx.round) {
+        return Err(IllegalAction::CannotAct);
+    }
+    let here = actor.zone.0;
+    let from = match action.move_to {
+        Some(to) if to == here => None,
+        other => other,
+    };
+    if let Some(to) = from {
+        if to as usize >= ctx.battlefield.len() {
+            return Err(IllegalAction::NoSuchZone);
+        }
+        let allowance = unit::movement_allowance(
+            ctx.ruleset,
+            *actor.speed,
+            *actor.status,
+            actor.conditions,
+            action.kind,
+        );
+        let distance = ctx.battlefield.distance(here, to);
+        if distance == UNREACHABLE || distance > allowance {
+            return Err(IllegalAction::TooFar);
+        }
+        if let Some(capacity) = ctx.battlefield.zone(to).capacity
+            && ctx.index.count(to) as u32 >= capacity
+        {
+            return Err(IllegalAction::ZoneFull);
+        }
+        if *actor.status == Status::Dying
+            && !matches!(action.kind, ActionKind::Move | ActionKind::Hold)
+        {
+            return Err(IllegalAction::DyingCannotMoveAndAct);
+        }
+    } else if action.kind == ActionKind::Move {
+        return Err(IllegalAction::NoDestination);
+    }
+    let standing = from.unwrap_or(here);
+    match (target_rule(actor, action.kind)?, action.target) {
+        (TargetRule::None, Some(_)) => return Err(IllegalAction::UnexpectedTarget),
+        (TargetRule::None, None) | (TargetRule::Enemy { optional: true, .. }, None) => {}
+        (_, None) => return Err(IllegalAction::NoTarget),
+        (rule, Some(target)) => {
+            let other = units.view(target).ok_or(IllegalAction::TargetGone)?;
+            if !other.status.on_field() {
+                return Err(IllegalAction::TargetGone);
+            }
+            let distance = ctx.battlefield.distance(standing, other.zone.0);
+            let (range, wants_enemy) = match rule {
+                TargetRule::Enemy { range, .. } => (range, true),
+                TargetRule::Ally { range } => (range, false),
+                TargetRule::FallenAlly => {
+                    if !other.status.is_down() || other.conditions.stabilised {
+                        return Err(IllegalAction::NotDown);
+                    }
+                    (0, false)
+                }
+                TargetRule::None => unreachable!("handled above"),
+            };
+            if (other.side != actor.side) != wants_enemy {
+                return Err(IllegalAction::WrongSide);
+            }
+            if distance == UNREACHABLE || distance > range {
+                return Err(IllegalAction::OutOfReach);
+            }
+        }
+    }
+    if let ActionKind::Cast(at) = action.kind {
+        let (_, spell) = &actor.spells.0[at];
+        if actor.mana.current + actor.stress.current < spell.mana {
+            return Err(IllegalAction::CannotPay);
+        }
+    }
+    Ok(modifier(
+        ctx.ruleset,
+        actor,
+        action.kind,
+        action.target.is_some(),
+    ))
+}
+
+/// Every legal action of `actor` now: each kind, each reachable zone, each target in reach.
+pub fn legal_actions(ctx: ActionContext, actor: &UnitView, units: &impl UnitLookup) -> Vec<Action> {
+    let mut actions = Vec::new();
+    if !unit::may_act(*actor.status, actor.conditions, actor.surprised, ctx.round) {
+        return actions;
+    }
+    let here = actor.zone.0;
+    let allowance = unit::movement_allowance(
+        ctx.ruleset,
+        *actor.speed,
+        *actor.status,
+        actor.conditions,
+        ActionKind::Move,
+    );
+    let destinations: Vec<Option<ZoneIdx>> = std::iter::once(None)
+        .chain(
+            ctx.battlefield
+                .within(here, allowance)
+                .filter(|&zone| zone != here)
+                .map(Some),
+        )
+        .collect();
+    let mut kinds = vec![
+        ActionKind::Attack,
+        ActionKind::DefensiveAttack,
+        ActionKind::FullDefense,
+        ActionKind::Move,
+        ActionKind::Hold,
+        ActionKind::Stabilize,
+        ActionKind::Intimidate,
+    ];
+    kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));
+    for (at, stack) in actor.inventory.0.iter().enumerate() {
+        kinds.push(if stack.item.thrown {
+            ActionKind::Throw(at)
+        } else {
+            ActionKind::UseItem(at)
+        });
+    }
+    let max_range = kinds
+        .iter()
+        .filter_map(|&kind| match target_rule(actor, kind).ok()? {
+            TargetRule::Enemy { range, .. } | TargetRule::Ally { range } => Some(range),
+            TargetRule::FallenAlly => Some(0),
+            TargetRule::None => None,
+        })
+        .max()
+        .unwrap_or(0);
+    for &move_to in &destinations {
+        let standing = move_to.unwrap_or(here);
+        let candidates: Vec<Entity> = ctx
+            .battlefield
+            .within(standing, max_range)
+            .flat_map(|zone| ctx.index.occupants(zone).iter().copied())
+            .collect();
+        for &kind in &kinds {
+            let untargeted = Action {
+                kind,
+                target: None,
+                move_to,
+            };
+            if check(ctx, actor, &untargeted, units).is_ok() {
+                actions.push(untargeted);
+            }
+            if matches!(target_rule(actor, kind), Ok(TargetRule::None) | Err(_)) {
+                continue;
+            }
+            for &target in &candidates {
+                let action = Action {
+                    kind,
+                    target: Some(target),
+                    move_to,
+                };
+                if check(ctx, actor, &action, units).is_ok() {
+                    actions.push(action);
+                }
+            }
+        }
+    }
+    actions
+}
+
+/// Enemies whose Reposte `actor` would provoke by moving along its path (`W-DECL-3`, `W-DECL-4`):
+/// every fighting enemy with a melee weapon and a reaction left whose threat range a zone of the
+/// path falls in. A defensive attack provokes none.
+pub fn repostes_on_path(
+    ctx: ActionContext,
+    actor: &UnitView,
+    action: &Action,
+    units: &impl UnitLookup,
+) -> Vec<Entity> {
+    let Some(to) = action.move_to.filter(|&to| to != actor.zone.0) else {
+        return Vec::new();
+    };
+    if action.kind == ActionKind::DefensiveAttack || !ctx.ruleset.reposte.when_threat_range_entered
+    {
+        return Vec::new();
+    }
+    let mut provoked = Vec::new();
+    for zone in ctx.battlefield.path(actor.zone.0, to) {
+        for threatener in threateners_of(ctx, zone, *actor.side, units) {
+            if !provoked.contains(&threatener) {
+                provoked.push(threatener);
+            }
+        }
+    }
+    provoked
+}
+
+/// Enemies of `side` that threaten `zone` and could Reposte now.
+pub fn threateners_of(
+    ctx: ActionContext,
+    zone: ZoneIdx,
+    side: SideIndex,
+    units: &impl UnitLookup,
+) -> Vec<Entity> {
+    let mut found = Vec::new();
+    let zones = std::iter::once(zone).chain(ctx.battlefield.neighbours(zone).iter().copied());
+    for here in zones {
+        let distance = ctx.battlefield.distance(here, zone);
+        for &other in ctx.index.occupants(here) {
+            let Some(view) = units.view(other) else {
+                continue;
+            };
+            if *view.side == side
+                || view.reactions.0 == 0
+                || view.surprised
+                || !unit::is_fighting(*view.status, view.conditions)
+            {
+                continue;
+            }
+            let weapon = view.loadout.usable_weapon(view.conditions).1;
+            if !weapon.is_ranged() && weapon.reach >= distance {
+                found.push(other);
+            }
+        }
+    }
+    found
+}
+
+/// Chances and damage of one attack, computed exactly from the dice.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AttackOdds {
+    /// Chance to hit, 0 to 1.
+    pub hit: f64,
+    /// Chance of a critical, 0 to 1.
+    pub critical: f64,
+    /// Least damage on a hit, after Armour.
+    pub damage_min: i32,
+    /// Most damage on a critical hit, after Armour.
+    pub damage_max: i32,
+    /// Expected damage per attack, hits and criticals weighed.
+    pub expected: f64,
+}
+
+/// The attack roll's total bonus for `attacker` with `weapon`.
+pub fn attack_bonus(attacker: &UnitView, weapon: &Weapon) -> i32 {
+    attacker.skills.attack + weapon.attack_bonus
+}
+
+/// The damage dice of `weapon` for `attacker`, Strength added to melee when the ruleset says so.
+pub fn damage_dice(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon) -> Dice {
+    let strength = if ruleset.damage.strength_to_damage && !weapon.is_ranged() {
+        unit::modifier(ruleset, attacker.attributes, Attribute::Strength)
+    } else {
+        0
+    };
+    weapon.damage.plus(strength)
+}
+
+/// Odds of `attacker` striking `target` with its usable weapon now.
+pub fn attack_odds(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView) -> AttackOdds {
+    let weapon = attacker.loadout.usable_weapon(attacker.conditions).1;
+    let defense = unit::defense_score(
+        ruleset,
+        target.attributes,
+        target.defense,
+        target.conditions,
+    );
+    let dice = damage_dice(ruleset, attacker, weapon);
+    odds_against(
+        ruleset,
+        attack_bonus(attacker, weapon),
+        weapon,
+        dice,
+        defense,
+        target.armour.0,
+    )
+}
+
+/// Odds of an attack with `bonus` and `weapon` (damage `dice`) against `defense` and `armour`.
+pub fn odds_against(
+    ruleset: &Ruleset,
+    bonus: i32,
+    weapon: &Weapon,
+    dice: Dice,
+    defense: i32,
+    armour: i32,
+) -> AttackOdds {
+    let sides = ruleset.attack.die.sides.max(1);
+    let critical_at = weapon
+        .critical_natural
+        .unwrap_or(ruleset.attack.critical_natural);
+    let (mut hits, mut crits) = (0u32, 0u32);
+    for natural in 1..=sides {
+        let critical = natural >= critical_at;
+        let total = natural as i32 + ruleset.attack.die.modifier + bonus;
+        let hit = natural > ruleset.attack.fumble_natural
+            && (total >= defense || (critical && ruleset.attack.critical_always_hits));
+        if hit {
+            hits += 1;
+            if critical {
+                crits += 1;
+            }
+        }
+    }
+    let normal = super::damage::damage_after_armour(ruleset, dice.mean().round() as i32, 1, armour);
+    let critical = super::damage::damage_after_armour(
+        ruleset,
+        dice.mean().round() as i32,
+        weapon.critical_multiplier,
+        armour,
+    );
+    let hit = hits as f64 / sides as f64;
+    let crit = crits as f64 / sides as f64;
+    AttackOdds {
+        hit,
+        critical: crit,
+        damage_min: super::damage::damage_after_armour(ruleset, dice.min(), 1, armour),
+        damage_max: super::damage::damage_after_armour(
+            ruleset,
+            dice.max(),
+            weapon.critical_multiplier,
+            armour,
+        ),
+        expected: (hit - crit) * normal as f64 + crit * critical as f64,
+    }
+}

@@ -1,0 +1,430 @@
+//! The combat state of a unit, one component per concern.
+
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::dice::Dice;
+use super::equipment::{Attribute, DamageType, Item, Spell, Weapon};
+use crate::battlefield::ZoneIdx;
+
+/// The unit's id in its level (`"ghoul-1"`): how the log and the UI name it.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UnitId(pub Arc<str>);
+
+/// The side a unit fights for, as an index into [`Sides`](super::Sides).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SideIndex(pub usize);
+
+/// Where the unit stands in the level's unit list; breaks every tie deterministically.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SpawnOrder(pub u32);
+
+/// The built-in AI controllers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AiKind {
+    /// Picks uniformly among legal actions.
+    Random,
+    /// Attacks the best reachable target, defends when losing, closes distance sensibly.
+    Greedy,
+}
+
+/// Who chooses the unit's actions.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Controller {
+    /// A person, through the game's UI.
+    Human,
+    /// One of the built-in AIs.
+    Ai(AiKind),
+}
+
+impl Controller {
+    /// The name the log uses.
+    pub fn log_name(self) -> &'static str {
+        match self {
+            Self::Human => "human",
+            Self::Ai(AiKind::Random) => "random",
+            Self::Ai(AiKind::Greedy) => "greedy",
+        }
+    }
+}
+
+/// Base Initiative (rolled once) and this round's Round Initiative.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Initiative {
+    /// Base Initiative; `None` until rolled.
+    pub base: Option<i32>,
+    /// Round Initiative of the declared action this round.
+    pub round: Option<i32>,
+}
+
+/// Identical monsters that share one initiative roll (`W-INIT-4`).
+#[derive(Component, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct InitiativeGroup(pub Arc<str>);
+
+/// Stamina that soaks damage before Wound Points.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stress {
+    /// Current Stress, never negative.
+    pub current: i32,
+    /// Maximum Stress.
+    pub max: i32,
+}
+
+/// One instance of Wound Point damage (`W-DMG-4`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Injury {
+    /// Damage type of the hit.
+    pub damage_type: DamageType,
+    /// Wound Points it took.
+    pub amount: i32,
+    /// The combat injury it caused, if any (`Broken Shin`).
+    pub combat_injury: Option<String>,
+    /// Round it happened in.
+    pub round: u32,
+}
+
+/// Bodily damage threshold and the injury list.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Wounds {
+    /// Current Wound Points; may go negative while dying.
+    pub current: i32,
+    /// Maximum Wound Points.
+    pub max: i32,
+    /// Every instance of Wound Point damage, in order.
+    pub injuries: Vec<Injury>,
+}
+
+impl Wounds {
+    /// The largest single injury, for the stabilise TN.
+    pub fn highest_injury(&self) -> i32 {
+        self.injuries
+            .iter()
+            .map(|injury| injury.amount)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Attribute scores, indexed by [`Attribute`].
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attributes(pub [i32; 6]);
+
+impl Attributes {
+    /// The score of `attribute`.
+    pub fn score(&self, attribute: Attribute) -> i32 {
+        self.0[attribute.index()]
+    }
+}
+
+/// Hit Dice, which size Stress and count toward morale.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HitDice(pub Dice);
+
+/// Defense bonus from the creature and its gear (the base and Agility are added by the rules).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Defense {
+    /// Defense bonus plus equipment.
+    pub bonus: i32,
+}
+
+/// Armour score: subtracted from each hit's damage.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Armour(pub i32);
+
+/// Zones the unit may move per round.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Speed(pub u32);
+
+/// The zone the unit stands in.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Zone(pub ZoneIdx);
+
+/// An enemy that can strike it in melee stands Close (maintained from the zone index).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Threatened;
+
+/// Unaware at the start: neither declares nor acts nor reacts while the ruleset says so.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Surprised;
+
+/// A unit that is not on the field yet: it arrives in `round`, at the start of the round or
+/// once the count passes `at_initiative` (`W-INIT-5`).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reinforcement {
+    /// The round it arrives in.
+    pub round: u32,
+    /// The initiative count after which it arrives, mid-round.
+    pub at_initiative: Option<i32>,
+}
+
+/// Whether a unit still takes part, and how.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Fighting.
+    #[default]
+    Active,
+    /// At 0 Wound Points: crawls, and pays Wound Points to act.
+    Incapacitated,
+    /// Below 0 Wound Points: one action a turn, loses Wound Points each round.
+    Dying,
+    /// At or below minus its Strength score.
+    Dead,
+    /// Ran from the battle.
+    Fled,
+    /// Laid down its arms.
+    Surrendered,
+    /// A reinforcement that has not arrived yet.
+    Reserve,
+}
+
+impl Status {
+    /// The name the log uses.
+    pub fn log_name(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Incapacitated => "incapacitated",
+            Self::Dying => "dying",
+            Self::Dead => "dead",
+            Self::Fled => "fled",
+            Self::Surrendered => "surrendered",
+            Self::Reserve => "reserve",
+        }
+    }
+
+    /// Whether the unit is still on the field (alive, present).
+    pub fn on_field(self) -> bool {
+        matches!(self, Self::Active | Self::Incapacitated | Self::Dying)
+    }
+
+    /// Whether the unit is down but alive.
+    pub fn is_down(self) -> bool {
+        matches!(self, Self::Incapacitated | Self::Dying)
+    }
+}
+
+/// Lasting conditions from injuries and actions.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Conditions {
+    /// Knocked down: Defense penalty, crawls only.
+    pub prone: bool,
+    /// Moves at a reduced Speed.
+    pub slowed: bool,
+    /// The main arm cannot attack.
+    pub main_arm_useless: bool,
+    /// The off arm cannot attack.
+    pub off_arm_useless: bool,
+    /// Acts only every other round, counting from the round given (the round of the injury).
+    pub acts_every_other_round: Option<u32>,
+    /// Cannot move or act.
+    pub paralysed: bool,
+    /// Loses Wound Points each round.
+    pub suffocating: bool,
+    /// Stabilised by a Heal check: no dying loss, half speed, one free action.
+    pub stabilised: bool,
+    /// In full defense this round.
+    pub full_defense: bool,
+    /// Checks penalised by injuries.
+    pub check_penalties: Vec<(String, i32)>,
+    /// Other lasting conditions, for the unit card.
+    pub notes: Vec<String>,
+}
+
+impl Conditions {
+    /// Every condition by its log name.
+    pub fn names(&self) -> Vec<String> {
+        let flags = [
+            (self.prone, "prone"),
+            (self.slowed, "slowed"),
+            (self.main_arm_useless, "main_arm_useless"),
+            (self.off_arm_useless, "off_arm_useless"),
+            (
+                self.acts_every_other_round.is_some(),
+                "acts_every_other_round",
+            ),
+            (self.paralysed, "paralysed"),
+            (self.suffocating, "suffocating"),
+            (self.stabilised, "stabilized"),
+            (self.full_defense, "full_defense"),
+        ];
+        let mut names: Vec<String> = flags
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, name)| name.to_string())
+            .collect();
+        names.extend(
+            self.check_penalties
+                .iter()
+                .map(|(check, amount)| format!("{check} {amount:+}")),
+        );
+        names.extend(self.notes.iter().cloned());
+        names
+    }
+}
+
+/// The unit's weapons and armour, named as in the data.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Loadout {
+    /// Main weapon's name.
+    pub weapon_name: Arc<str>,
+    /// Main weapon.
+    pub weapon: Weapon,
+    /// Off-hand weapon, used when the main arm is useless.
+    pub offhand: Option<(Arc<str>, Weapon)>,
+    /// What it strikes with when no arm can hold a weapon.
+    pub unarmed: Weapon,
+    /// Worn armour's name, if any.
+    pub armour_name: Option<Arc<str>>,
+}
+
+impl Loadout {
+    /// The weapon the unit can attack with now, given its arms.
+    pub fn usable_weapon(&self, conditions: &Conditions) -> (&str, &Weapon) {
+        if !conditions.main_arm_useless {
+            return (&self.weapon_name, &self.weapon);
+        }
+        match &self.offhand {
+            Some((name, weapon)) if !conditions.off_arm_useless => (name, weapon),
+            _ => ("unarmed", &self.unarmed),
+        }
+    }
+}
+
+/// Check bonuses the rules read.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Skills {
+    /// Added to attack rolls.
+    pub attack: i32,
+    /// Added to Heal checks.
+    pub heal: i32,
+    /// Added to Intimidation checks.
+    pub intimidation: i32,
+    /// Added to casting checks.
+    pub spellcasting: i32,
+}
+
+/// Mana for spells; Stress can stand in for it 1:1 (`W-STRESS-1`).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mana {
+    /// Current Mana.
+    pub current: i32,
+    /// Maximum Mana.
+    pub max: i32,
+}
+
+/// Spells the unit knows, by name.
+#[derive(Component, Clone, Debug, Default, PartialEq)]
+pub struct Spells(pub Vec<(Arc<str>, Spell)>);
+
+/// Consumables and throwables carried, by name, with counts.
+#[derive(Component, Clone, Debug, Default, PartialEq)]
+pub struct Inventory(pub Vec<ItemStack>);
+
+/// A stack of one item.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ItemStack {
+    /// Item name.
+    pub name: Arc<str>,
+    /// What it is.
+    pub item: Item,
+    /// How many are left.
+    pub count: u32,
+}
+
+/// Reactions (Repostes) still available this round.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reactions(pub u32);
+
+/// This unit checks morale (monsters do; player characters do not).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct ChecksMorale;
+
+/// What a unit has done this round.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RoundRecord {
+    /// Actions it has taken this round (for the costs of the down).
+    pub actions_taken: u32,
+}
+
+/// What a unit can do with its round (`W-DECL-2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ActionKind {
+    /// Attack with the usable weapon.
+    Attack,
+    /// Attack (or not) without provoking Repostes on the way in.
+    DefensiveAttack,
+    /// +Defense, Reposte when attacked, half speed.
+    FullDefense,
+    /// Cast the spell at this index of [`Spells`].
+    Cast(usize),
+    /// Use the consumable at this index of [`Inventory`].
+    UseItem(usize),
+    /// Throw the item at this index of [`Inventory`].
+    Throw(usize),
+    /// Only move.
+    Move,
+    /// Do nothing (incapacitated units crawl or wait).
+    Hold,
+    /// Heal check to stabilise a fallen ally.
+    Stabilize,
+    /// Intimidation check against an enemy, which must then check morale.
+    Intimidate,
+}
+
+impl ActionKind {
+    /// The snake_case name the log uses.
+    pub fn log_name(self) -> &'static str {
+        match self {
+            Self::Attack => "attack",
+            Self::DefensiveAttack => "defensive_attack",
+            Self::FullDefense => "full_defense",
+            Self::Cast(_) => "cast",
+            Self::UseItem(_) => "use_item",
+            Self::Throw(_) => "throw",
+            Self::Move => "move",
+            Self::Hold => "hold",
+            Self::Stabilize => "stabilize",
+            Self::Intimidate => "intimidate",
+        }
+    }
+
+    /// Whether the action counts as an action for the costs of the down (moving and waiting do not).
+    pub fn is_exertion(self) -> bool {
+        !matches!(self, Self::Move | Self::Hold | Self::FullDefense)
+    }
+}
+
+/// A declared action: what, at whom, and where to move first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Action {
+    /// What.
+    pub kind: ActionKind,
+    /// At whom, if anyone.
+    pub target: Option<Entity>,
+    /// Zone to move to before acting, if any.
+    pub move_to: Option<ZoneIdx>,
+}
+
+impl Action {
+    /// An action with no target and no move.
+    pub fn simple(kind: ActionKind) -> Self {
+        Self {
+            kind,
+            target: None,
+            move_to: None,
+        }
+    }
+}
+
+/// The action a unit declared for this round and its Initiative modifier.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Declared {
+    /// The action, once declared.
+    pub action: Option<Action>,
+    /// Its Initiative modifier.
+    pub modifier: i32,
+}

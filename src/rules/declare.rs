@@ -1,0 +1,373 @@
+//! Declare stage (`W-DECL-1`, `W-INIT-2`, `W-INIT-5`): builds the declaration order, records the
+//! controllers' choices, and once everyone has declared fixes the round's resolution order.
+
+use bevy::prelude::*;
+
+use super::actions::{self, ActionContext};
+use super::components::*;
+use super::equipment::Attribute;
+use super::log::{CombatLog, LogEvent};
+use super::ruleset::{DeclarationOrder, InitiativeOrder, Ruleset};
+use super::state::{
+    ActionChosen, CombatInfo, CombatPhase, CombatState, DeclarationQueue, DeclarationRejected,
+    Slot, in_phase,
+};
+use super::unit::{self, Unit};
+use super::{CombatSystems, DeclareSystems};
+use crate::battlefield::{Battlefield, ZoneIndex};
+
+pub(super) fn plugin(app: &mut App) {
+    app.configure_sets(
+        Update,
+        (
+            DeclareSystems::Open,
+            DeclareSystems::Choose,
+            DeclareSystems::Record,
+            DeclareSystems::Close,
+        )
+            .chain()
+            .in_set(CombatSystems::Declare)
+            .run_if(in_phase(CombatPhase::Declare)),
+    );
+    app.add_systems(
+        Update,
+        (
+            (open_declarations, refresh_threats)
+                .chain()
+                .in_set(DeclareSystems::Open),
+            record_declarations.in_set(DeclareSystems::Record),
+            close_declarations.in_set(DeclareSystems::Close),
+        ),
+    );
+}
+
+/// Sorts slots into resolution order: by Round Initiative the way the ruleset counts, then level order.
+pub(super) fn sort_schedule(slots: &mut [Slot], order: InitiativeOrder) {
+    match order {
+        InitiativeOrder::LowestFirst => slots.sort_by_key(|slot| (slot.initiative, slot.order)),
+        InitiativeOrder::HighestFirst => {
+            slots.sort_by_key(|slot| (std::cmp::Reverse(slot.initiative), slot.order))
+        }
+    }
+}
+
+/// Whether a count of `initiative` has already passed when the count stands at `count`.
+pub(super) fn has_passed(order: InitiativeOrder, initiative: i32, count: i32) -> bool {
+    match order {
+        InitiativeOrder::LowestFirst => initiative <= count,
+        InitiativeOrder::HighestFirst => initiative >= count,
+    }
+}
+
+/// Builds this round's declaration order from the units that may act.
+fn open_declarations(
+    mut queue: ResMut<DeclarationQueue>,
+    state: Res<CombatState>,
+    ruleset: Res<Ruleset>,
+    info: Res<CombatInfo>,
+    mut units: Query<Unit>,
+) {
+    if queue.open {
+        return;
+    }
+    let mut eligible: Vec<(u32, usize, i32, Entity)> = units
+        .iter_mut()
+        .filter(|unit| unit::may_act(*unit.status, &unit.conditions, unit.surprised, state.round))
+        .map(|mut unit| {
+            *unit.declared = Declared::default();
+            (
+                unit.order.0,
+                unit.side.0,
+                unit.attributes.score(Attribute::Agility),
+                unit.entity,
+            )
+        })
+        .collect();
+    eligible.sort_unstable_by_key(|&(order, ..)| order);
+    let order = info.declaration_order.unwrap_or(ruleset.declaration.order);
+    let sequence: Vec<Entity> = match order {
+        DeclarationOrder::RoundRobinBySide => {
+            let sides = eligible
+                .iter()
+                .map(|&(_, side, ..)| side + 1)
+                .max()
+                .unwrap_or(0);
+            let mut per_side: Vec<std::collections::VecDeque<Entity>> =
+                vec![Default::default(); sides];
+            for &(_, side, _, entity) in &eligible {
+                per_side[side].push_back(entity);
+            }
+            let mut sequence = Vec::with_capacity(eligible.len());
+            while sequence.len() < eligible.len() {
+                for side in per_side.iter_mut() {
+                    if let Some(entity) = side.pop_front() {
+                        sequence.push(entity);
+                    }
+                }
+            }
+            sequence
+        }
+        DeclarationOrder::ByAgility => {
+            eligible.sort_by_key(|&(order, _, agility, _)| (std::cmp::Reverse(agility), order));
+            eligible.iter().map(|&(.., entity)| entity).collect()
+        }
+        DeclarationOrder::SimultaneousSecret => {
+            eligible.iter().map(|&(.., entity)| entity).collect()
+        }
+    };
+    queue.done = vec![false; sequence.len()];
+    queue.order = sequence;
+    queue.next = 0;
+    queue.secret = order == DeclarationOrder::SimultaneousSecret;
+    queue.late = false;
+    queue.open = true;
+}
+
+/// Marks units an enemy can strike in melee right now as [`Threatened`], from the zone index.
+pub(super) fn refresh_threats(
+    mut commands: Commands,
+    units: Query<(Entity, &SideIndex, &Zone, &Status, Has<Threatened>)>,
+    lookup: Query<super::unit::UnitReadOnly>,
+    ruleset: Res<Ruleset>,
+    battlefield: Res<Battlefield>,
+    index: Res<ZoneIndex>,
+    state: Res<CombatState>,
+) {
+    let ctx = ActionContext {
+        ruleset: &ruleset,
+        battlefield: &battlefield,
+        index: &index,
+        round: state.round,
+    };
+    for (entity, side, zone, status, marked) in &units {
+        let threatened = status.on_field() && any_threatener(ctx, zone.0, *side, &lookup);
+        if threatened && !marked {
+            commands.entity(entity).insert(Threatened);
+        } else if !threatened && marked {
+            commands.entity(entity).remove::<Threatened>();
+        }
+    }
+}
+
+fn any_threatener(
+    ctx: ActionContext,
+    zone: crate::battlefield::ZoneIdx,
+    side: SideIndex,
+    units: &Query<super::unit::UnitReadOnly>,
+) -> bool {
+    let zones = std::iter::once(zone).chain(ctx.battlefield.neighbours(zone).iter().copied());
+    for here in zones {
+        let distance = ctx.battlefield.distance(here, zone);
+        for &other in ctx.index.occupants(here) {
+            let Ok(view) = units.get(other) else { continue };
+            if *view.side == side || !unit::is_fighting(*view.status, view.conditions) {
+                continue;
+            }
+            let weapon = view.loadout.usable_weapon(view.conditions).1;
+            if !weapon.is_ranged() && weapon.reach >= distance {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Checks each [`ActionChosen`] against the rules and the turn order; records the legal ones.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a stage system reads the whole battle"
+)]
+fn record_declarations(
+    mut chosen: MessageReader<ActionChosen>,
+    mut rejected: MessageWriter<DeclarationRejected>,
+    mut queue: ResMut<DeclarationQueue>,
+    mut units: Query<Unit>,
+    ruleset: Res<Ruleset>,
+    battlefield: Res<Battlefield>,
+    index: Res<ZoneIndex>,
+    state: Res<CombatState>,
+) {
+    let ctx = ActionContext {
+        ruleset: &ruleset,
+        battlefield: &battlefield,
+        index: &index,
+        round: state.round,
+    };
+    for choice in chosen.read() {
+        let verdict = if !queue.may_declare(choice.unit) {
+            Err(actions::IllegalAction::NotAwaiting)
+        } else {
+            match units.get(choice.unit) {
+                Ok(actor) => actions::check(ctx, &actor, &choice.action, &units),
+                Err(_) => Err(actions::IllegalAction::TargetGone),
+            }
+        };
+        let accepted = match verdict {
+            Ok(modifier) => Some((choice.action, modifier)),
+            Err(reason) => {
+                rejected.write(DeclarationRejected {
+                    unit: choice.unit,
+                    action: choice.action,
+                    reason,
+                });
+                // An AI that errs must not stall the round: it holds instead.
+                let is_ai = units
+                    .get(choice.unit)
+                    .is_ok_and(|unit| matches!(unit.controller, Controller::Ai(_)));
+                (is_ai && queue.may_declare(choice.unit)).then(|| {
+                    let hold = Action::simple(ActionKind::Hold);
+                    (hold, ruleset.declaration.hold_modifier)
+                })
+            }
+        };
+        if let Some((action, modifier)) = accepted
+            && let Ok(mut unit) = units.get_mut(choice.unit)
+        {
+            *unit.declared = Declared {
+                action: Some(action),
+                modifier,
+            };
+            queue.mark_done(choice.unit);
+        }
+    }
+}
+
+/// Once all have declared: Round Initiative = Base + modifier, the `declared` log lines, the
+/// schedule (with last round's carried actions), full defense in force.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a stage system reads the whole battle"
+)]
+fn close_declarations(
+    mut queue: ResMut<DeclarationQueue>,
+    mut state: ResMut<CombatState>,
+    mut log: ResMut<CombatLog>,
+    mut units: Query<Unit>,
+    ruleset: Res<Ruleset>,
+    battlefield: Res<Battlefield>,
+) {
+    if !queue.open || !queue.complete() {
+        return;
+    }
+    let round = state.round;
+    let order = ruleset.initiative.order;
+    let mut slots = Vec::with_capacity(queue.order.len() + state.carried.len());
+    if !queue.late {
+        for carried in std::mem::take(&mut state.carried) {
+            let Ok(unit) = units.get(carried.unit) else {
+                continue;
+            };
+            if !unit.status.on_field() {
+                continue;
+            }
+            log_declared(
+                &mut log,
+                round,
+                &unit,
+                &carried.action,
+                carried.initiative,
+                0,
+                true,
+                &battlefield,
+                &units,
+            );
+            slots.push(carried);
+        }
+    }
+    for &entity in &queue.order {
+        let Ok(mut unit) = units.get_mut(entity) else {
+            continue;
+        };
+        let Some(action) = unit.declared.action else {
+            continue;
+        };
+        let modifier = unit.declared.modifier;
+        let initiative = unit.initiative.base.unwrap_or(0) + modifier;
+        unit.initiative.round = Some(initiative);
+        if action.kind == ActionKind::FullDefense {
+            unit.conditions.full_defense = true;
+        }
+        let slot = Slot {
+            initiative,
+            unit: entity,
+            order: unit.order.0,
+            action,
+        };
+        let unit = units.get(entity).expect("just fetched");
+        log_declared(
+            &mut log,
+            round,
+            &unit,
+            &action,
+            initiative,
+            modifier,
+            false,
+            &battlefield,
+            &units,
+        );
+        match state.count {
+            Some(count) if queue.late && has_passed(order, initiative, count) => {
+                state.carried.push(Slot {
+                    initiative: initiative + ruleset.initiative.missed_turn_modifier,
+                    ..slot
+                });
+            }
+            _ => slots.push(slot),
+        }
+    }
+    if queue.late {
+        let cursor = state.cursor;
+        let mut rest = state.schedule.split_off(cursor);
+        rest.extend(slots);
+        sort_schedule(&mut rest, order);
+        state.schedule.extend(rest);
+    } else {
+        sort_schedule(&mut slots, order);
+        state.schedule = slots;
+        state.cursor = 0;
+    }
+    queue.open = false;
+    queue.late = false;
+    state.phase = CombatPhase::Resolve;
+}
+
+#[expect(clippy::too_many_arguments, reason = "one log line names many things")]
+fn log_declared(
+    log: &mut CombatLog,
+    round: u32,
+    unit: &unit::UnitView,
+    action: &Action,
+    initiative: i32,
+    modifier: i32,
+    carried_over: bool,
+    battlefield: &Battlefield,
+    units: &Query<Unit>,
+) {
+    log.record(round, || LogEvent::Declared {
+        unit: unit.id.0.clone(),
+        action: action.kind.log_name(),
+        target: action
+            .target
+            .and_then(|target| units.get(target).ok())
+            .map(|target| target.id.0.clone()),
+        modifier,
+        initiative,
+        move_to: action.move_to.map(|zone| battlefield.zone(zone).id.clone()),
+        using: action_tool(unit, action),
+        carried_over,
+    });
+}
+
+/// The weapon, spell or item an action uses, by name.
+pub(super) fn action_tool(unit: &unit::UnitView, action: &Action) -> Option<std::sync::Arc<str>> {
+    match action.kind {
+        ActionKind::Attack | ActionKind::DefensiveAttack if action.target.is_some() => {
+            Some(unit.loadout.usable_weapon(unit.conditions).0.into())
+        }
+        ActionKind::Cast(at) => unit.spells.0.get(at).map(|(name, _)| name.clone()),
+        ActionKind::UseItem(at) | ActionKind::Throw(at) => {
+            unit.inventory.0.get(at).map(|stack| stack.name.clone())
+        }
+        _ => None,
+    }
+}

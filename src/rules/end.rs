@@ -1,0 +1,208 @@
+//! End stage (`W-WOUND-2`, `Z-ZONE-3`, `W-END-1`): the dying bleed, hazards bite, surprise wears
+//! off, and the battle ends when at most one side is still fighting.
+
+use bevy::prelude::*;
+
+use super::CombatSystems;
+use super::components::*;
+use super::dice::CombatRng;
+use super::equipment::{DamageType, InjuryTables};
+use super::log::{CombatLog, LogEvent};
+use super::resolve::{DamageHit, apply_damage_to};
+use super::ruleset::Ruleset;
+use super::state::{
+    CombatPhase, CombatState, DamageDealt, Outcome, Sides, VictoryCondition, VictoryConditions,
+    in_phase,
+};
+use super::unit::{self, Unit};
+use crate::battlefield::{Battlefield, ZoneIndex};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        end_round
+            .in_set(CombatSystems::End)
+            .run_if(in_phase(CombatPhase::End)),
+    );
+}
+
+/// Cause of the dying's end-of-round loss.
+const DYING: &str = "dying";
+/// Cause of suffocation's end-of-round loss.
+const SUFFOCATION: &str = "suffocation";
+
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a stage system reads the whole battle"
+)]
+fn end_round(
+    mut commands: Commands,
+    mut state: ResMut<CombatState>,
+    mut log: ResMut<CombatLog>,
+    mut rng: ResMut<CombatRng>,
+    mut index: ResMut<ZoneIndex>,
+    mut units: Query<Unit>,
+    mut dealt: MessageWriter<DamageDealt>,
+    surprised: Query<Entity, With<Surprised>>,
+    ruleset: Res<Ruleset>,
+    tables: Res<InjuryTables>,
+    battlefield: Res<Battlefield>,
+    victory: Res<VictoryConditions>,
+    sides: Res<Sides>,
+) {
+    let round = state.round;
+    let mut ordered: Vec<(u32, Entity)> = units
+        .iter()
+        .filter(|view| view.status.on_field())
+        .map(|view| (view.order.0, view.entity))
+        .collect();
+    ordered.sort_unstable();
+    for &(_, entity) in &ordered {
+        let Ok(view) = units.get(entity) else {
+            continue;
+        };
+        let mut losses = Vec::new();
+        if *view.status == Status::Dying && !view.conditions.stabilised {
+            losses.push(DYING);
+        }
+        if view.conditions.suffocating {
+            losses.push(SUFFOCATION);
+        }
+        for cause in losses {
+            let hit = DamageHit {
+                target: entity,
+                source: cause.into(),
+                amount: ruleset.wounds.dying_loss_per_round,
+                damage_type: DamageType::Bleeding,
+                critical: false,
+            };
+            apply_damage_to(
+                &mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round,
+                hit,
+            );
+        }
+    }
+    for &(_, entity) in &ordered {
+        let Ok(view) = units.get(entity) else {
+            continue;
+        };
+        if !view.status.on_field() {
+            continue;
+        }
+        let zone = battlefield.zone(view.zone.0);
+        let Some(hazard) = zone.hazard.clone() else {
+            continue;
+        };
+        let bonus = unit::modifier(&ruleset, view.attributes, hazard.attribute);
+        let id = view.id.0.clone();
+        let roll = rng.roll(hazard.test.plus(bonus));
+        let passed = roll.total >= hazard.tn;
+        let zone_id = zone.id.clone();
+        log.record(round, || LogEvent::Hazard {
+            unit: id,
+            zone: zone_id,
+            hazard: hazard.name.clone(),
+            roll,
+            tn: hazard.tn,
+            passed,
+        });
+        if !passed {
+            let amount = rng.roll(hazard.damage).total.max(0);
+            let hit = DamageHit {
+                target: entity,
+                source: hazard.name.as_str().into(),
+                amount,
+                damage_type: hazard.damage_type,
+                critical: false,
+            };
+            apply_damage_to(
+                &mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round,
+                hit,
+            );
+        }
+    }
+    if round >= ruleset.surprise.rounds_lost {
+        for entity in &surprised {
+            commands.entity(entity).remove::<Surprised>();
+        }
+    }
+    log.record(round, || LogEvent::RoundEnded {});
+    let outcome = decide(&units, &victory, round, ruleset.end.max_rounds);
+    match outcome {
+        Some(outcome) => {
+            let winner = outcome
+                .winner
+                .and_then(|side| sides.0.get(side))
+                .map(|side| side.name.clone());
+            log.record(round, || LogEvent::CombatEnded {
+                reason: outcome.reason,
+                winner,
+            });
+            state.outcome = Some(outcome);
+            state.phase = CombatPhase::Over;
+        }
+        None => state.phase = CombatPhase::Initiative,
+    }
+}
+
+/// Whether the battle is over after `round`, and how (`W-END-1`).
+fn decide(
+    units: &Query<Unit>,
+    victory: &VictoryConditions,
+    round: u32,
+    max_rounds: u32,
+) -> Option<Outcome> {
+    let mut in_fight: Vec<usize> = units
+        .iter()
+        .filter(|view| {
+            unit::is_fighting(*view.status, view.conditions) || *view.status == Status::Reserve
+        })
+        .map(|view| view.side.0)
+        .collect();
+    in_fight.sort_unstable();
+    in_fight.dedup();
+    for condition in &victory.0 {
+        match *condition {
+            VictoryCondition::Eliminate { unit, side } => {
+                let gone = units.get(unit).is_ok_and(|view| {
+                    !unit::is_fighting(*view.status, view.conditions)
+                        && *view.status != Status::Reserve
+                });
+                if gone {
+                    return Some(Outcome {
+                        winner: Some(side),
+                        reason: "target_eliminated",
+                        rounds: round,
+                    });
+                }
+            }
+            VictoryCondition::Survive { side, rounds } => {
+                if round >= rounds && in_fight.contains(&side) {
+                    return Some(Outcome {
+                        winner: Some(side),
+                        reason: "survived",
+                        rounds: round,
+                    });
+                }
+            }
+        }
+    }
+    match in_fight.as_slice() {
+        [] => Some(Outcome {
+            winner: None,
+            reason: "mutual_defeat",
+            rounds: round,
+        }),
+        [side] => Some(Outcome {
+            winner: Some(*side),
+            reason: "side_defeated",
+            rounds: round,
+        }),
+        _ if round >= max_rounds => Some(Outcome {
+            winner: None,
+            reason: "max_rounds",
+            rounds: round,
+        }),
+        _ => None,
+    }
+}

@@ -1,0 +1,344 @@
+//! Weapons, armour, spells, consumables and injury tables: the data units carry into a fight.
+
+use serde::{Deserialize, Serialize};
+
+use super::dice::Dice;
+
+/// Damage types; each has its own combat injury table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DamageType {
+    /// Clubs, fists, falls.
+    Blunt,
+    /// Spears, arrows, bites.
+    Piercing,
+    /// Swords, claws.
+    Slashing,
+    /// Axes.
+    Chopping,
+    /// Flames.
+    Fire,
+    /// Frost.
+    Cold,
+    /// Lightning.
+    Electric,
+    /// Thunder, shrieks.
+    Sonic,
+    /// Acid.
+    Acid,
+    /// Radiant power.
+    Holy,
+    /// Necrotic power.
+    Unholy,
+    /// Toxins and spores (no injury table: poison does not cause criticals).
+    Poison,
+    /// Blood loss while dying, strain of acting while down, suffocation.
+    Bleeding,
+}
+
+impl DamageType {
+    /// Every damage type, in table order.
+    pub const ALL: [DamageType; 13] = [
+        Self::Blunt,
+        Self::Piercing,
+        Self::Slashing,
+        Self::Chopping,
+        Self::Fire,
+        Self::Cold,
+        Self::Electric,
+        Self::Sonic,
+        Self::Acid,
+        Self::Holy,
+        Self::Unholy,
+        Self::Poison,
+        Self::Bleeding,
+    ];
+
+    /// The snake_case name used in data and in the log.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Blunt => "blunt",
+            Self::Piercing => "piercing",
+            Self::Slashing => "slashing",
+            Self::Chopping => "chopping",
+            Self::Fire => "fire",
+            Self::Cold => "cold",
+            Self::Electric => "electric",
+            Self::Sonic => "sonic",
+            Self::Acid => "acid",
+            Self::Holy => "holy",
+            Self::Unholy => "unholy",
+            Self::Poison => "poison",
+            Self::Bleeding => "bleeding",
+        }
+    }
+}
+
+/// A weapon's combat numbers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Weapon {
+    /// Damage dice.
+    pub damage: Dice,
+    /// Damage type, for armour-independent effects and the injury table.
+    pub damage_type: DamageType,
+    /// Weapon speed: the Initiative modifier of attacking with it.
+    pub speed: i32,
+    /// Critical multiplier (2, 3 or 4).
+    #[serde(default = "default_multiplier")]
+    pub critical_multiplier: i32,
+    /// Natural roll at or above which it scores a critical; `None` uses the ruleset's.
+    #[serde(default)]
+    pub critical_natural: Option<u32>,
+    /// Zones beyond its own that it reaches in melee (0: Close only).
+    #[serde(default)]
+    pub reach: u32,
+    /// For missile weapons, the farthest distance band it shoots (1 Nearby, 2 Far-Away, 3 Distant).
+    #[serde(default)]
+    pub range: Option<u32>,
+    /// Bonus to attack rolls.
+    #[serde(default)]
+    pub attack_bonus: i32,
+}
+
+fn default_multiplier() -> i32 {
+    2
+}
+
+impl Weapon {
+    /// Whether it is a missile weapon (it never threatens a zone).
+    pub fn is_ranged(&self) -> bool {
+        self.range.is_some()
+    }
+
+    /// Whether an attack can reach a target `distance` zones away.
+    pub fn reaches(&self, distance: u32) -> bool {
+        match self.range {
+            Some(range) => distance <= range,
+            None => distance <= self.reach,
+        }
+    }
+}
+
+/// An armour's bonuses.
+#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmourPiece {
+    /// Added to Defense.
+    #[serde(default)]
+    pub defense: i32,
+    /// Armour Bonus: subtracted from the damage of each hit.
+    #[serde(default)]
+    pub armour: i32,
+}
+
+/// What a spell or consumable does to its target.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Effect {
+    /// Deals damage to an enemy.
+    Damage {
+        /// Damage dice.
+        dice: Dice,
+        /// Damage type.
+        damage_type: DamageType,
+    },
+    /// Restores Stress to an ally (or oneself).
+    RestoreStress {
+        /// Stress restored.
+        dice: Dice,
+    },
+    /// Restores Wound Points to an ally (or oneself).
+    RestoreWounds {
+        /// Wound Points restored.
+        dice: Dice,
+    },
+}
+
+impl Effect {
+    /// Whether the effect is aimed at enemies.
+    pub fn is_hostile(&self) -> bool {
+        matches!(self, Self::Damage { .. })
+    }
+}
+
+/// A spell a unit knows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spell {
+    /// The casting TN the caster's casting check must reach.
+    pub tn: i32,
+    /// Spell speed; `None` means casting TN + the ruleset's offset.
+    #[serde(default)]
+    pub speed: Option<i32>,
+    /// Mana it costs (Stress may pay it 1:1).
+    pub mana: i32,
+    /// Farthest distance band it reaches (0 Close).
+    pub range: u32,
+    /// What it does.
+    pub effect: Effect,
+}
+
+/// A consumable or throwable item.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Item {
+    /// What it does when used (drunk, applied) or when a throw hits.
+    pub effect: Effect,
+    /// Whether it is thrown at a target (an attack roll) rather than used.
+    #[serde(default)]
+    pub thrown: bool,
+    /// Initiative modifier; `None` uses the ruleset's use/throw modifier.
+    #[serde(default)]
+    pub modifier: Option<i32>,
+    /// Farthest distance band it reaches (0 Close; thrown items usually 1).
+    #[serde(default)]
+    pub range: u32,
+}
+
+/// The six attributes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Attribute {
+    /// Wound Points, Stress per HD, melee damage.
+    Strength,
+    /// Initiative and Defense.
+    Agility,
+    /// Fine work.
+    Dexterity,
+    /// Morale.
+    Insight,
+    /// Recall.
+    Memory,
+    /// Senses.
+    Perception,
+}
+
+impl Attribute {
+    /// Index into an attribute array.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// One effect of a combat injury.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum InjuryEffect {
+    /// Lowers attributes by a roll (one roll, applied to each listed attribute).
+    AttributeDamage {
+        /// Attributes that lose the rolled amount.
+        attributes: Vec<Attribute>,
+        /// The amount.
+        dice: Dice,
+    },
+    /// Halves Speed until healed.
+    HalfSpeed,
+    /// Prone until healed: Defense penalty, no movement beyond a crawl.
+    Prone,
+    /// An arm (main or off, by the ruleset's arm die) can no longer attack.
+    ArmUseless,
+    /// Only one action every other round.
+    ActsEveryOtherRound,
+    /// Cannot move or act at all.
+    Paralysed,
+    /// Cannot breathe: loses Wound Points at the end of each round like the dying.
+    Suffocating,
+    /// A penalty to a named kind of check (shown on the unit card).
+    CheckPenalty {
+        /// The check, e.g. `balance`.
+        check: String,
+        /// The penalty.
+        amount: i32,
+    },
+    /// A lasting condition with no effect on the fight itself (blind in one eye, cannot speak...).
+    Condition(String),
+}
+
+/// One row of an injury table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InjuryRow {
+    /// The lowest table roll of the row.
+    pub from: i32,
+    /// The highest table roll of the row.
+    pub to: i32,
+    /// Name, e.g. `Broken Shin`.
+    pub name: String,
+    /// Its effects.
+    pub effects: Vec<InjuryEffect>,
+}
+
+/// A damage type's injury table.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InjuryTable {
+    /// Rows, covering the table die.
+    pub rows: Vec<InjuryRow>,
+}
+
+impl InjuryTable {
+    /// The row for `roll`, if any.
+    pub fn row(&self, roll: i32) -> Option<&InjuryRow> {
+        self.rows
+            .iter()
+            .find(|row| (row.from..=row.to).contains(&roll))
+    }
+}
+
+/// Every damage type's injury table (`W-CRIT-2`).
+#[derive(bevy::prelude::Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct InjuryTables(pub std::collections::BTreeMap<DamageType, InjuryTable>);
+
+/// The shipped injury tables, built into the binary.
+pub const BUILTIN_INJURY_TABLES: &str = include_str!("../../assets/injuries.ron");
+
+impl Default for InjuryTables {
+    fn default() -> Self {
+        ron::from_str(BUILTIN_INJURY_TABLES)
+            .expect("the built-in injury tables are checked by a unit test")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn w_crit_2_every_damage_type_that_can_crit_has_a_full_table() {
+        let tables = InjuryTables::default();
+        for damage_type in DamageType::ALL {
+            if matches!(damage_type, DamageType::Poison | DamageType::Bleeding) {
+                continue;
+            }
+            let table = tables
+                .0
+                .get(&damage_type)
+                .unwrap_or_else(|| panic!("no table for {damage_type:?}"));
+            for roll in 1..=20 {
+                assert!(
+                    table.row(roll).is_some(),
+                    "{damage_type:?} has no row for {roll}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn w_crit_2_the_blunt_table_is_the_seeds() {
+        let tables = InjuryTables::default();
+        let blunt = &tables.0[&DamageType::Blunt];
+        assert_eq!(blunt.row(2).unwrap().name, "Broken Shin");
+        assert_eq!(
+            blunt.row(2).unwrap().effects,
+            vec![
+                InjuryEffect::AttributeDamage {
+                    attributes: vec![Attribute::Agility],
+                    dice: Dice::new(1, 8)
+                },
+                InjuryEffect::HalfSpeed,
+            ]
+        );
+        assert_eq!(blunt.row(20).unwrap().name, "Cracked Skull");
+    }
+}

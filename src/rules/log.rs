@@ -1,0 +1,493 @@
+//! The combat log: every fact of a battle in order, written as the JSON Lines of `docs/combat-log.md`.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use serde::Serialize;
+
+use super::dice::DiceRoll;
+
+/// A unit's entry in `combat_started`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct UnitEntry {
+    /// Level id.
+    pub id: Arc<str>,
+    /// Display name.
+    pub name: String,
+    /// Side name.
+    pub side: Arc<str>,
+    /// `human`, `random` or `greedy`.
+    pub controller: &'static str,
+    /// Combat numbers at the start.
+    pub stats: UnitStats,
+    /// Zone it starts in (or arrives in).
+    pub zone: Arc<str>,
+    /// For reinforcements: when they arrive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arrives: Option<Arrival>,
+}
+
+/// When a reinforcement arrives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Arrival {
+    /// Round.
+    pub round: u32,
+    /// Initiative count it arrives after, if mid-round.
+    pub at_initiative: Option<i32>,
+}
+
+/// The `stress_and_wounds` stats block.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UnitStats {
+    /// Agility modifier.
+    pub agility_mod: i32,
+    /// Strength score.
+    pub strength: i32,
+    /// Hit Dice, e.g. `5d8`.
+    pub hd: String,
+    /// Defense.
+    pub defense: i32,
+    /// Armour.
+    pub armour: i32,
+    /// Current Stress.
+    pub stress: i32,
+    /// Maximum Stress.
+    pub stress_max: i32,
+    /// Current Wound Points.
+    pub wounds: i32,
+    /// Maximum Wound Points.
+    pub wounds_max: i32,
+    /// Speed in zones per round.
+    pub speed: u32,
+    /// Weapon name.
+    pub weapon: Arc<str>,
+}
+
+/// One fact of the battle. Field names are the public contract; add, never rename.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum LogEvent {
+    /// The battle begins.
+    CombatStarted {
+        /// Level name.
+        level: String,
+        /// Ruleset name.
+        ruleset: String,
+        /// Seed of the combat RNG.
+        seed: u64,
+        /// Every unit, reinforcements included.
+        units: Vec<UnitEntry>,
+    },
+    /// Whether a unit is surprised.
+    Surprise {
+        /// Unit id.
+        unit: Arc<str>,
+        /// Surprised or not.
+        surprised: bool,
+    },
+    /// A Base Initiative roll.
+    Initiative {
+        /// Unit id.
+        unit: Arc<str>,
+        /// The roll.
+        roll: DiceRoll,
+        /// Base Initiative.
+        base: i32,
+        /// The shared-roll group, if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        group: Option<Arc<str>>,
+    },
+    /// A round begins.
+    RoundStarted {},
+    /// A reinforcement enters the battle.
+    Arrived {
+        /// Unit id.
+        unit: Arc<str>,
+        /// Zone id.
+        zone: Arc<str>,
+    },
+    /// A declared action.
+    Declared {
+        /// Unit id.
+        unit: Arc<str>,
+        /// Action kind.
+        action: &'static str,
+        /// Target unit id.
+        target: Option<Arc<str>>,
+        /// Initiative modifier.
+        modifier: i32,
+        /// Round Initiative it resolves at.
+        initiative: i32,
+        /// Zone it moves to first, if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        move_to: Option<Arc<str>>,
+        /// Weapon, spell or item used, if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        using: Option<Arc<str>>,
+        /// A missed action carried from the previous round (`W-INIT-5`).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        carried_over: bool,
+    },
+    /// A unit changed zones.
+    Moved {
+        /// Unit id.
+        unit: Arc<str>,
+        /// Zone left.
+        from: Arc<str>,
+        /// Zone entered.
+        to: Arc<str>,
+    },
+    /// An attack roll.
+    Attack {
+        /// Attacker id.
+        attacker: Arc<str>,
+        /// Target id.
+        target: Arc<str>,
+        /// The count it happened at.
+        initiative: i32,
+        /// The roll.
+        roll: DiceRoll,
+        /// Roll total with all bonuses.
+        total: i32,
+        /// Defense it had to reach.
+        defense: i32,
+        /// Whether it hit.
+        hit: bool,
+        /// Whether it was a critical.
+        critical: bool,
+        /// `normal`, `reposte`, `thrown`.
+        kind: &'static str,
+        /// Damage roll, if it hit.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        damage_roll: Option<DiceRoll>,
+    },
+    /// Damage taken.
+    Damage {
+        /// Unit id.
+        unit: Arc<str>,
+        /// Attacker id, or a cause (`dying`, a hazard).
+        source: Arc<str>,
+        /// Damage after armour.
+        amount: i32,
+        /// Damage type.
+        damage_type: &'static str,
+        /// From a critical hit.
+        critical: bool,
+        /// Stress lost.
+        stress_lost: i32,
+        /// Wound Points lost.
+        wounds_lost: i32,
+        /// Stress after.
+        stress: i32,
+        /// Wound Points after.
+        wounds: i32,
+    },
+    /// A change of status.
+    Status {
+        /// Unit id.
+        unit: Arc<str>,
+        /// New status.
+        status: &'static str,
+    },
+    /// A combat injury.
+    Injury {
+        /// Unit id.
+        unit: Arc<str>,
+        /// The d% chance roll.
+        chance: DiceRoll,
+        /// Critical damage it had to be at or under.
+        damage: i32,
+        /// The table roll, if the chance came up.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        roll: Option<DiceRoll>,
+        /// Table (damage type).
+        table: &'static str,
+        /// The injury's name, if one was suffered.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        injury: Option<String>,
+        /// Other rolls the injury made (attribute damage, which arm).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        effects: Vec<InjuryRoll>,
+    },
+    /// A spell cast.
+    Cast {
+        /// Caster id.
+        unit: Arc<str>,
+        /// Spell name.
+        spell: Arc<str>,
+        /// Target id.
+        target: Option<Arc<str>>,
+        /// Casting check.
+        roll: DiceRoll,
+        /// Casting TN.
+        tn: i32,
+        /// Whether it worked.
+        success: bool,
+        /// Mana spent.
+        mana_spent: i32,
+        /// Stress spent in place of Mana.
+        stress_spent: i32,
+    },
+    /// Stress or Wound Points restored.
+    Healed {
+        /// Unit id.
+        unit: Arc<str>,
+        /// Who did it.
+        source: Arc<str>,
+        /// The roll.
+        roll: DiceRoll,
+        /// Stress restored.
+        stress_restored: i32,
+        /// Wound Points restored.
+        wounds_restored: i32,
+        /// Stress after.
+        stress: i32,
+        /// Wound Points after.
+        wounds: i32,
+    },
+    /// A consumable used.
+    ItemUsed {
+        /// Unit id.
+        unit: Arc<str>,
+        /// Item name.
+        item: Arc<str>,
+        /// Target id.
+        target: Option<Arc<str>>,
+    },
+    /// A Heal check to stabilise.
+    Stabilise {
+        /// Healer id.
+        unit: Arc<str>,
+        /// Patient id.
+        target: Arc<str>,
+        /// The check.
+        roll: DiceRoll,
+        /// TN.
+        tn: i32,
+        /// Whether it worked.
+        success: bool,
+    },
+    /// An Intimidation check.
+    Intimidation {
+        /// Intimidator id.
+        unit: Arc<str>,
+        /// Target id.
+        target: Arc<str>,
+        /// The check.
+        roll: DiceRoll,
+    },
+    /// A hazard test at the end of the round.
+    Hazard {
+        /// Unit id.
+        unit: Arc<str>,
+        /// Zone id.
+        zone: Arc<str>,
+        /// Hazard name.
+        hazard: String,
+        /// Test.
+        roll: DiceRoll,
+        /// TN.
+        tn: i32,
+        /// Whether it was resisted.
+        passed: bool,
+    },
+    /// A declared action that could not be carried out.
+    ActionLost {
+        /// Unit id.
+        unit: Arc<str>,
+        /// Why.
+        reason: &'static str,
+    },
+    /// A morale check.
+    Morale {
+        /// Unit id.
+        unit: Arc<str>,
+        /// 3d6 roll.
+        roll: DiceRoll,
+        /// Roll plus bonuses.
+        total: i32,
+        /// TN.
+        tn: i32,
+        /// Passed.
+        passed: bool,
+        /// What triggered it.
+        reason: &'static str,
+        /// Failed without regard to the roll because defeat was obvious.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        automatic: bool,
+    },
+    /// A round ends.
+    RoundEnded {},
+    /// The battle ends.
+    CombatEnded {
+        /// Why.
+        reason: &'static str,
+        /// Winning side, if any.
+        winner: Option<Arc<str>>,
+    },
+}
+
+impl LogEvent {
+    /// The `event` name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::CombatStarted { .. } => "combat_started",
+            Self::Surprise { .. } => "surprise",
+            Self::Initiative { .. } => "initiative",
+            Self::RoundStarted {} => "round_started",
+            Self::Arrived { .. } => "arrived",
+            Self::Declared { .. } => "declared",
+            Self::Moved { .. } => "moved",
+            Self::Attack { .. } => "attack",
+            Self::Damage { .. } => "damage",
+            Self::Status { .. } => "status",
+            Self::Injury { .. } => "injury",
+            Self::Cast { .. } => "cast",
+            Self::Healed { .. } => "healed",
+            Self::ItemUsed { .. } => "item_used",
+            Self::Stabilise { .. } => "stabilise",
+            Self::Intimidation { .. } => "intimidation",
+            Self::Hazard { .. } => "hazard",
+            Self::ActionLost { .. } => "action_lost",
+            Self::Morale { .. } => "morale",
+            Self::RoundEnded {} => "round_ended",
+            Self::CombatEnded { .. } => "combat_ended",
+        }
+    }
+}
+
+/// A secondary roll made by an injury.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InjuryRoll {
+    /// What it decided (`agility`, `arm`).
+    pub what: String,
+    /// The roll.
+    pub roll: DiceRoll,
+}
+
+/// One log line: the round it happened in and the event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogEntry {
+    /// Round (0 before round 1).
+    pub round: u32,
+    /// The event.
+    pub event: LogEvent,
+}
+
+impl LogEntry {
+    /// The JSON object, `event` first and `round` second.
+    pub fn to_json(&self) -> String {
+        let body = serde_json::to_string(&self.event)
+            .unwrap_or_else(|_| format!("{{\"event\":\"{}\"}}", self.event.name()));
+        // The tag is the first member; splice `round` right after it so every line starts the same way.
+        let tag_end = "{\"event\":\"".len() + self.event.name().len() + 1;
+        let (head, tail) = body.split_at(tag_end.min(body.len()));
+        if tail == "}" {
+            format!("{head},\"round\":{}}}", self.round)
+        } else {
+            format!("{head},\"round\":{}{tail}", self.round)
+        }
+    }
+}
+
+/// The battle's log. Recording can be switched off for bulk simulation, where only the result matters.
+#[derive(Resource, Clone, Debug)]
+pub struct CombatLog {
+    recording: bool,
+    entries: Vec<LogEntry>,
+}
+
+impl Default for CombatLog {
+    fn default() -> Self {
+        Self {
+            recording: true,
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl CombatLog {
+    /// A log that records nothing.
+    pub fn silent() -> Self {
+        Self {
+            recording: false,
+            entries: Vec::new(),
+        }
+    }
+
+    /// Whether events are kept.
+    pub fn is_recording(&self) -> bool {
+        self.recording
+    }
+
+    /// Adds an event built by `make`, which is not called when not recording.
+    pub fn record(&mut self, round: u32, make: impl FnOnce() -> LogEvent) {
+        if self.recording {
+            self.entries.push(LogEntry {
+                round,
+                event: make(),
+            });
+        }
+    }
+
+    /// Everything recorded so far.
+    pub fn entries(&self) -> &[LogEntry] {
+        &self.entries
+    }
+
+    /// Forgets everything (a new battle).
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+
+    /// The whole log as JSON Lines.
+    pub fn to_json_lines(&self) -> String {
+        let mut text = String::new();
+        for entry in &self.entries {
+            text.push_str(&entry.to_json());
+            text.push('\n');
+        }
+        text
+    }
+
+    /// Writes the JSON Lines to `out`.
+    pub fn write_json_lines(&self, out: &mut impl Write) -> io::Result<()> {
+        for entry in &self.entries {
+            writeln!(out, "{}", entry.to_json())?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_follows_the_event_tag() {
+        let entry = LogEntry {
+            round: 3,
+            event: LogEvent::Status {
+                unit: "a".into(),
+                status: "dead",
+            },
+        };
+        assert_eq!(
+            entry.to_json(),
+            r#"{"event":"status","round":3,"unit":"a","status":"dead"}"#
+        );
+        let empty = LogEntry {
+            round: 1,
+            event: LogEvent::RoundStarted {},
+        };
+        assert_eq!(empty.to_json(), r#"{"event":"round_started","round":1}"#);
+    }
+
+    #[test]
+    fn a_silent_log_keeps_nothing() {
+        let mut log = CombatLog::silent();
+        log.record(0, || panic!("a silent log must not build events"));
+        assert!(log.entries().is_empty());
+    }
+}

@@ -1,0 +1,82 @@
+//! The rules core: combat state as components and the six pipeline stages as ordered system sets.
+//!
+//! Nothing here renders; the headless simulator, the tests and the window game all run this code.
+
+pub mod actions;
+pub mod components;
+pub mod damage;
+mod declare;
+pub mod dice;
+mod end;
+pub mod equipment;
+mod initiative;
+pub mod log;
+mod morale;
+mod resolve;
+pub mod ruleset;
+pub mod state;
+mod surprise;
+pub mod unit;
+
+use bevy::prelude::*;
+
+pub use state::{
+    ActionChosen, CombatInfo, CombatPhase, CombatState, DamageDealt, DeclarationQueue,
+    DeclarationRejected, Intimidated, Outcome, SideInfo, Sides, Slot, VictoryCondition,
+    VictoryConditions,
+};
+
+/// The combat pipeline, one set per stage, run in this order every update.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CombatSystems {
+    /// Who is surprised (once, at the start).
+    Surprise,
+    /// Base Initiative rolls, a new round, arrivals.
+    Initiative,
+    /// Controllers declare actions; waits for humans.
+    Declare,
+    /// Actions resolve in initiative order.
+    Resolve,
+    /// Monster morale checks.
+    Morale,
+    /// End of round: dying, hazards, victory.
+    End,
+}
+
+/// The steps of the declare stage: controllers choose between opening and recording.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DeclareSystems {
+    /// Builds the declaration order.
+    Open,
+    /// Controllers (AI, UI) write [`ActionChosen`].
+    Choose,
+    /// Checks and records the choices.
+    Record,
+    /// Once everyone has declared, fixes Round Initiatives and the resolution order.
+    Close,
+}
+
+/// Registers the rules: resources, messages and the six stages.
+pub fn plugin(app: &mut App) {
+    app.configure_sets(
+        Update,
+        (
+            CombatSystems::Surprise,
+            CombatSystems::Initiative,
+            CombatSystems::Declare,
+            CombatSystems::Resolve,
+            CombatSystems::Morale,
+            CombatSystems::End,
+        )
+            .chain(),
+    );
+    app.add_plugins((
+        state::plugin,
+        surprise::plugin,
+        initiative::plugin,
+        declare::plugin,
+        resolve::plugin,
+        morale::plugin,
+        end::plugin,
+    ));
+}

@@ -1,0 +1,246 @@
+//! The battle's shared state: phase and round, sides, the declaration queue, the resolution
+//! schedule, victory conditions, and the messages that carry facts between stages.
+
+use std::sync::Arc;
+
+use bevy::prelude::*;
+
+use super::components::Action;
+use super::dice::CombatRng;
+use super::log::CombatLog;
+use super::ruleset::DeclarationOrder;
+
+/// Where the pipeline stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CombatPhase {
+    /// No battle loaded.
+    #[default]
+    Idle,
+    /// Units are placed; the surprise stage runs next.
+    Surprise,
+    /// A round begins: rolls, arrivals.
+    Initiative,
+    /// Waiting for declarations.
+    Declare,
+    /// Resolving the schedule.
+    Resolve,
+    /// Morale checks.
+    Morale,
+    /// End of round.
+    End,
+    /// The battle is over.
+    Over,
+}
+
+/// How a battle ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Winning side, if any.
+    pub winner: Option<usize>,
+    /// Why it ended.
+    pub reason: &'static str,
+    /// The last round played.
+    pub rounds: u32,
+}
+
+/// One action waiting in the round's resolution order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// The Round Initiative it resolves at.
+    pub initiative: i32,
+    /// Who acts.
+    pub unit: Entity,
+    /// Level order of the unit, to break ties deterministically.
+    pub order: u32,
+    /// What it does.
+    pub action: Action,
+}
+
+/// Phase, round and the round's schedule.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct CombatState {
+    /// Where the pipeline stands.
+    pub phase: CombatPhase,
+    /// Current round (0 before round 1).
+    pub round: u32,
+    /// This round's actions, in resolution order.
+    pub schedule: Vec<Slot>,
+    /// Next slot to resolve.
+    pub cursor: usize,
+    /// The initiative count reached so far this round.
+    pub count: Option<i32>,
+    /// Set when the battle is over.
+    pub outcome: Option<Outcome>,
+    /// Actions late joiners missed, to resolve next round at the missed-turn modifier (`W-INIT-5`).
+    pub carried: Vec<Slot>,
+}
+
+impl CombatState {
+    /// Whether the battle has ended.
+    pub fn is_over(&self) -> bool {
+        self.phase == CombatPhase::Over
+    }
+}
+
+/// Who declares, in which order, and how far the declaring has got.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct DeclarationQueue {
+    /// Units in declaration order.
+    pub order: Vec<Entity>,
+    /// Index of the next unit to declare (sequential orders).
+    pub next: usize,
+    /// Which units have declared.
+    pub done: Vec<bool>,
+    /// Declarations are secret until everyone has declared.
+    pub secret: bool,
+    /// Late joiners declaring mid-round (`W-INIT-5`), rather than a new round.
+    pub late: bool,
+    /// Whether the queue was built for the current declare phase.
+    pub open: bool,
+}
+
+impl DeclarationQueue {
+    /// Units that may declare right now: every undeclared one when secret, else the next in turn.
+    pub fn awaiting(&self) -> impl Iterator<Item = Entity> + '_ {
+        let sequential_next = (!self.secret).then_some(self.next);
+        self.order
+            .iter()
+            .enumerate()
+            .filter(move |(at, _)| match sequential_next {
+                Some(next) => *at >= next && !self.done[*at],
+                None => !self.done[*at],
+            })
+            .map(|(_, &unit)| unit)
+    }
+
+    /// Whether every unit has declared.
+    pub fn complete(&self) -> bool {
+        self.done.iter().all(|&done| done)
+    }
+
+    /// Whether `unit` may declare now.
+    pub fn may_declare(&self, unit: Entity) -> bool {
+        match self.order.iter().position(|&other| other == unit) {
+            Some(at) if self.secret => !self.done[at],
+            Some(at) => at == self.next && !self.done[at],
+            None => false,
+        }
+    }
+
+    /// Marks `unit` as declared and moves the turn on.
+    pub fn mark_done(&mut self, unit: Entity) {
+        if let Some(at) = self.order.iter().position(|&other| other == unit) {
+            self.done[at] = true;
+        }
+        while self.next < self.done.len() && self.done[self.next] {
+            self.next += 1;
+        }
+    }
+}
+
+/// A side of the battle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideInfo {
+    /// Name (`"party"`).
+    pub name: Arc<str>,
+}
+
+/// The sides, in level order.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Sides(pub Vec<SideInfo>);
+
+/// What the battle is, for the log.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct CombatInfo {
+    /// Level name.
+    pub level: String,
+    /// The seed the combat RNG started from.
+    pub seed: u64,
+    /// Declaration order the level chose over the ruleset's, if any.
+    pub declaration_order: Option<DeclarationOrder>,
+}
+
+/// A way to win besides being the last side standing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VictoryCondition {
+    /// `side` wins if it still has a fighting unit at the end of round `rounds`.
+    Survive {
+        /// Side index.
+        side: usize,
+        /// Rounds to hold out.
+        rounds: u32,
+    },
+    /// `side` wins as soon as `unit` is down, dead, fled or surrendered.
+    Eliminate {
+        /// The unit.
+        unit: Entity,
+        /// Side index that wins.
+        side: usize,
+    },
+}
+
+/// The level's extra victory conditions.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct VictoryConditions(pub Vec<VictoryCondition>);
+
+/// A controller's choice for a unit: the UI and the AIs write it, the declare stage checks it.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActionChosen {
+    /// The declaring unit.
+    pub unit: Entity,
+    /// Its action.
+    pub action: Action,
+}
+
+/// A controller's choice that the rules refused, and why.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeclarationRejected {
+    /// The unit.
+    pub unit: Entity,
+    /// The refused action.
+    pub action: Action,
+    /// Why.
+    pub reason: super::actions::IllegalAction,
+}
+
+/// Damage a unit took, for the morale stage (more than half its Wound Points in one hit).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DamageDealt {
+    /// Who took it.
+    pub unit: Entity,
+    /// Wound Points lost.
+    pub wounds_lost: i32,
+    /// Stress lost.
+    pub stress_lost: i32,
+}
+
+/// An Intimidation check aimed at a unit, which then checks morale against it.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Intimidated {
+    /// The target.
+    pub unit: Entity,
+    /// The check's result.
+    pub result: i32,
+}
+
+/// Registers the shared state and messages.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<CombatState>()
+        .init_resource::<DeclarationQueue>()
+        .init_resource::<Sides>()
+        .init_resource::<CombatInfo>()
+        .init_resource::<VictoryConditions>()
+        .init_resource::<CombatRng>()
+        .init_resource::<CombatLog>()
+        .init_resource::<super::ruleset::Ruleset>()
+        .init_resource::<super::equipment::InjuryTables>()
+        .add_message::<ActionChosen>()
+        .add_message::<DeclarationRejected>()
+        .add_message::<DamageDealt>()
+        .add_message::<Intimidated>();
+}
+
+/// A run condition: the pipeline is in `phase`.
+pub fn in_phase(phase: CombatPhase) -> impl Fn(Res<CombatState>) -> bool + Clone {
+    move |state: Res<CombatState>| state.phase == phase
+}

@@ -1,0 +1,137 @@
+//! The unit query and the combat numbers derived from its components (Defense, Speed, modifiers).
+
+use bevy::ecs::query::QueryData;
+use bevy::prelude::*;
+
+use super::components::*;
+use super::equipment::Attribute;
+use super::ruleset::Ruleset;
+
+/// Everything the stages read or change on a unit.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub struct Unit {
+    /// The entity.
+    pub entity: Entity,
+    /// Level id.
+    pub id: &'static UnitId,
+    /// Display name.
+    pub name: &'static Name,
+    /// Side.
+    pub side: &'static SideIndex,
+    /// Level order.
+    pub order: &'static SpawnOrder,
+    /// Who controls it.
+    pub controller: &'static Controller,
+    /// Status.
+    pub status: &'static mut Status,
+    /// Zone.
+    pub zone: &'static mut Zone,
+    /// Initiative.
+    pub initiative: &'static mut Initiative,
+    /// Stress.
+    pub stress: &'static mut Stress,
+    /// Wound Points.
+    pub wounds: &'static mut Wounds,
+    /// Attributes.
+    pub attributes: &'static mut Attributes,
+    /// Hit Dice.
+    pub hit_dice: &'static HitDice,
+    /// Defense bonus.
+    pub defense: &'static Defense,
+    /// Armour.
+    pub armour: &'static Armour,
+    /// Speed.
+    pub speed: &'static Speed,
+    /// Weapons.
+    pub loadout: &'static Loadout,
+    /// Conditions.
+    pub conditions: &'static mut Conditions,
+    /// Skills.
+    pub skills: &'static Skills,
+    /// Mana.
+    pub mana: &'static mut Mana,
+    /// Spells.
+    pub spells: &'static Spells,
+    /// Items.
+    pub inventory: &'static mut Inventory,
+    /// Reactions left.
+    pub reactions: &'static mut Reactions,
+    /// This round so far.
+    pub record: &'static mut RoundRecord,
+    /// Declared action.
+    pub declared: &'static mut Declared,
+    /// Surprised now.
+    pub surprised: Has<Surprised>,
+    /// Not arrived yet.
+    pub reinforcement: Option<&'static Reinforcement>,
+    /// Checks morale.
+    pub checks_morale: Has<ChecksMorale>,
+}
+
+/// Read-only view of a unit, as the AI, the UI and legality checks see it.
+pub type UnitView<'w, 's> = UnitReadOnlyItem<'w, 's>;
+
+/// Attribute modifier of a unit.
+pub fn modifier(ruleset: &Ruleset, attributes: &Attributes, attribute: Attribute) -> i32 {
+    ruleset.attributes.modifier(attributes.score(attribute))
+}
+
+/// Defense = base + Agility modifier + bonus (+ full defense, − prone) (`W-HIT-1`, `W-DECL-3`).
+pub fn defense_score(
+    ruleset: &Ruleset,
+    attributes: &Attributes,
+    defense: &Defense,
+    conditions: &Conditions,
+) -> i32 {
+    let mut score = ruleset.attack.base_defense
+        + modifier(ruleset, attributes, Attribute::Agility)
+        + defense.bonus;
+    if conditions.full_defense {
+        score += ruleset.attack.full_defense_bonus;
+    }
+    if conditions.prone {
+        score -= ruleset.attack.prone_defense_penalty;
+    }
+    score
+}
+
+/// Zones the unit may move this round, given its status, conditions and action (`W-MOVE-1`).
+pub fn movement_allowance(
+    ruleset: &Ruleset,
+    speed: Speed,
+    status: Status,
+    conditions: &Conditions,
+    kind: ActionKind,
+) -> u32 {
+    if conditions.paralysed || !status.on_field() {
+        return 0;
+    }
+    if status.is_down() || conditions.prone {
+        return ruleset.wounds.crawl_zones.min(speed.0);
+    }
+    let mut zones = speed.0;
+    if conditions.slowed || conditions.stabilised {
+        zones /= ruleset.movement.slowed_speed_divisor.max(1);
+    }
+    if kind == ActionKind::FullDefense {
+        zones /= ruleset.movement.full_defense_speed_divisor.max(1);
+    }
+    zones
+}
+
+/// Whether the unit is still fighting: on its feet, present, able to act.
+pub fn is_fighting(status: Status, conditions: &Conditions) -> bool {
+    status == Status::Active && !conditions.paralysed
+}
+
+/// Whether the unit may declare and act this round at all.
+pub fn may_act(status: Status, conditions: &Conditions, surprised: bool, round: u32) -> bool {
+    if !status.on_field() || conditions.paralysed || surprised {
+        return false;
+    }
+    match conditions.acts_every_other_round {
+        Some(since) => round.saturating_sub(since) % 2 == 0,
+        None => true,
+    }
+}
