@@ -52,12 +52,7 @@ impl HeadlessBattle {
 
     /// Runs to the end, bounded by the ruleset's round limit.
     pub fn run_to_end(&mut self) -> Option<Outcome> {
-        let rounds = self
-            .app
-            .world()
-            .resource::<crate::rules::ruleset::Ruleset>()
-            .end
-            .max_rounds;
+        let rounds = self.app.world().resource::<crate::rules::ruleset::Ruleset>().end.max_rounds;
         self.run(rounds.saturating_add(1).saturating_mul(UPDATES_PER_ROUND))
     }
 

@@ -73,11 +73,7 @@ impl AiView<'_, '_> {
         if self.queue.secret {
             return None;
         }
-        self.units
-            .get(unit)
-            .ok()
-            .map(|view| *view.declared)
-            .filter(|declared| declared.action.is_some())
+        self.units.get(unit).ok().map(|view| *view.declared).filter(|declared| declared.action.is_some())
     }
 }
 

@@ -43,15 +43,21 @@ pub fn choose(view: &AiView, actor: &UnitView) -> Action {
     }
     let best_attack = best_offence(view, actor);
     let incoming = incoming_damage(view, actor, actor.zone.0);
-    let outgoing = best_attack.as_ref().map_or(0.0, |(_, score)| *score);
-    let losing = health_share(actor) < BADLY_HURT && incoming > outgoing && incoming > 0.0;
+    let outgoing = best_attack.as_ref().map_or(0.0, |(_, expected, _)| *expected);
+    // Losing the exchange: it would go down before its best target does. Never twice running,
+    // so two defenders facing each other do not stall the fight for ever.
+    let rounds_to_fall = remaining(actor) / incoming.max(f64::EPSILON);
+    let rounds_to_win = best_attack.as_ref().map_or(f64::INFINITY, |(_, _, left)| left / outgoing.max(f64::EPSILON));
+    let defended_last_round = actor.declared.previous == Some(ActionKind::FullDefense);
+    let losing =
+        health_share(actor) < BADLY_HURT && incoming > 0.0 && rounds_to_fall < rounds_to_win && !defended_last_round;
     if losing {
         let defend = Action::simple(ActionKind::FullDefense);
         if actions::check(ctx, actor, &defend, &view.units).is_ok() {
             return defend;
         }
     }
-    if let Some((action, _)) = best_attack {
+    if let Some((action, ..)) = best_attack {
         return action;
     }
     approach(view, actor).unwrap_or(hold)
@@ -59,23 +65,11 @@ pub fn choose(view: &AiView, actor: &UnitView) -> Action {
 
 /// A downed unit drinks a restoring draught if it has one (the Wound Point it costs is worth it).
 fn self_rescue(view: &AiView, actor: &UnitView) -> Option<Action> {
-    actor
-        .inventory
-        .0
-        .iter()
-        .enumerate()
-        .find_map(|(at, stack)| {
-            let heals = matches!(stack.item.effect, Effect::RestoreWounds { .. })
-                && !stack.item.thrown
-                && stack.count > 0;
-            let action = Action {
-                kind: ActionKind::UseItem(at),
-                target: Some(actor.entity),
-                move_to: None,
-            };
-            (heals && actions::check(view.ctx(), actor, &action, &view.units).is_ok())
-                .then_some(action)
-        })
+    actor.inventory.0.iter().enumerate().find_map(|(at, stack)| {
+        let heals = matches!(stack.item.effect, Effect::RestoreWounds { .. }) && !stack.item.thrown && stack.count > 0;
+        let action = Action { kind: ActionKind::UseItem(at), target: Some(actor.entity), move_to: None };
+        (heals && actions::check(view.ctx(), actor, &action, &view.units).is_ok()).then_some(action)
+    })
 }
 
 /// A healer Close to a fallen ally tries to stabilise it, when it has the skill for it.
@@ -83,19 +77,10 @@ fn stabilise_an_ally(view: &AiView, actor: &UnitView) -> Option<Action> {
     if actor.skills.heal <= 0 {
         return None;
     }
-    view.index
-        .occupants(actor.zone.0)
-        .iter()
-        .find_map(|&other| {
-            let action = Action {
-                kind: ActionKind::Stabilize,
-                target: Some(other),
-                move_to: None,
-            };
-            actions::check(view.ctx(), actor, &action, &view.units)
-                .is_ok()
-                .then_some(action)
-        })
+    view.index.occupants(actor.zone.0).iter().find_map(|&other| {
+        let action = Action { kind: ActionKind::Stabilize, target: Some(other), move_to: None };
+        actions::check(view.ctx(), actor, &action, &view.units).is_ok().then_some(action)
+    })
 }
 
 /// Casts or uses a restoring spell or item on the most worn-down ally in reach.
@@ -128,11 +113,7 @@ fn restore_an_ally(view: &AiView, actor: &UnitView) -> Option<Action> {
                 continue;
             }
             for &kind in &kinds {
-                let action = Action {
-                    kind,
-                    target: Some(other),
-                    move_to: None,
-                };
+                let action = Action { kind, target: Some(other), move_to: None };
                 if actions::check(view.ctx(), actor, &action, &view.units).is_ok()
                     && best.as_ref().is_none_or(|(worst, _)| share < *worst)
                 {
@@ -174,19 +155,14 @@ fn incoming_damage(view: &AiView, actor: &UnitView, zone: ZoneIdx) -> f64 {
     total
 }
 
-/// The best damaging action (attack, throw or spell, with a move if needed) and its score.
-fn best_offence(view: &AiView, actor: &UnitView) -> Option<(Action, f64)> {
+/// The best damaging action (attack, throw or spell, with a move if needed), its expected
+/// damage, and what is left of its target.
+fn best_offence(view: &AiView, actor: &UnitView) -> Option<(Action, f64, f64)> {
     let ctx = view.ctx();
-    let allowance = unit::movement_allowance(
-        &view.ruleset,
-        *actor.speed,
-        *actor.status,
-        actor.conditions,
-        ActionKind::Attack,
-    );
+    let allowance =
+        unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Attack);
     let weapon = actor.loadout.usable_weapon(actor.conditions).1;
-    let mut options: Vec<(ActionKind, u32)> =
-        vec![(ActionKind::Attack, actions::weapon_range(weapon))];
+    let mut options: Vec<(ActionKind, u32)> = vec![(ActionKind::Attack, actions::weapon_range(weapon))];
     for (at, (_, spell)) in actor.spells.0.iter().enumerate() {
         // Spend Mana, not Stress: Stress is what keeps the caster standing.
         if spell.effect.is_hostile() && actor.mana.current >= spell.mana {
@@ -199,21 +175,13 @@ fn best_offence(view: &AiView, actor: &UnitView) -> Option<(Action, f64)> {
         }
     }
     let max_range = options.iter().map(|&(_, range)| range).max().unwrap_or(0);
-    let mut best: Option<(Action, f64)> = None;
-    let destinations = std::iter::once(None).chain(
-        view.battlefield
-            .within(actor.zone.0, allowance)
-            .filter(|&zone| zone != actor.zone.0)
-            .map(Some),
-    );
+    let mut best: Option<(Action, f64, f64, f64)> = None;
+    let destinations = std::iter::once(None)
+        .chain(view.battlefield.within(actor.zone.0, allowance).filter(|&zone| zone != actor.zone.0).map(Some));
     for move_to in destinations {
         let standing = move_to.unwrap_or(actor.zone.0);
         if let Some(zone) = move_to
-            && view
-                .battlefield
-                .zone(zone)
-                .capacity
-                .is_some_and(|capacity| view.index.count(zone) as u32 >= capacity)
+            && view.battlefield.zone(zone).capacity.is_some_and(|capacity| view.index.count(zone) as u32 >= capacity)
         {
             continue;
         }
@@ -226,24 +194,15 @@ fn best_offence(view: &AiView, actor: &UnitView) -> Option<(Action, f64)> {
                 if target.side == actor.side || !target.status.on_field() {
                     continue;
                 }
-                let weight = if target.status.is_down() {
-                    DOWNED_TARGET_WEIGHT
-                } else {
-                    1.0
-                };
+                let weight = if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 };
                 for &(kind, range) in &options {
                     if distance > range {
                         continue;
                     }
                     let expected = expected_damage(view, actor, &target, kind);
-                    let mut score =
-                        weight * expected.min(remaining(&target)) / remaining(&target).sqrt();
+                    let mut score = weight * expected.min(remaining(&target)) / remaining(&target).sqrt();
                     let mut kind = kind;
-                    let action = Action {
-                        kind,
-                        target: Some(other),
-                        move_to,
-                    };
+                    let action = Action { kind, target: Some(other), move_to };
                     let provoked = actions::repostes_on_path(ctx, actor, &action, &view.units);
                     if !provoked.is_empty() {
                         // A defensive attack enters threat ranges without provoking, for one count of initiative.
@@ -253,9 +212,7 @@ fn best_offence(view: &AiView, actor: &UnitView) -> Option<(Action, f64)> {
                             let risk: f64 = provoked
                                 .iter()
                                 .filter_map(|&enemy| view.units.view(enemy))
-                                .map(|enemy| {
-                                    actions::attack_odds(&view.ruleset, &enemy, actor).expected
-                                })
+                                .map(|enemy| actions::attack_odds(&view.ruleset, &enemy, actor).expected)
                                 .sum();
                             score -= REPOSTE_AVERSION * risk / remaining(actor).sqrt();
                         }
@@ -263,24 +220,18 @@ fn best_offence(view: &AiView, actor: &UnitView) -> Option<(Action, f64)> {
                     if kind == ActionKind::Attack || kind == ActionKind::DefensiveAttack {
                         score -= full_defense_risk(view, actor, &target, distance);
                     }
-                    let action = Action {
-                        kind,
-                        target: Some(other),
-                        move_to,
-                    };
+                    let action = Action { kind, target: Some(other), move_to };
                     if score > 0.0
-                        && best
-                            .as_ref()
-                            .is_none_or(|(_, best_score)| score > *best_score)
+                        && best.as_ref().is_none_or(|(_, best_score, ..)| score > *best_score)
                         && actions::check(ctx, actor, &action, &view.units).is_ok()
                     {
-                        best = Some((action, score));
+                        best = Some((action, score, expected, remaining(&target)));
                     }
                 }
             }
         }
     }
-    best
+    best.map(|(action, _, expected, left)| (action, expected, left))
 }
 
 /// The Reposte a target in (visibly declared) full defense would answer a melee attack with.
@@ -291,8 +242,7 @@ fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitView, distanc
         .is_some_and(|action| action.kind == ActionKind::FullDefense);
     let melee = !actor.loadout.usable_weapon(actor.conditions).1.is_ranged() && distance == 0;
     if in_full_defense && melee {
-        REPOSTE_AVERSION * actions::attack_odds(&view.ruleset, target, actor).expected
-            / remaining(actor).sqrt()
+        REPOSTE_AVERSION * actions::attack_odds(&view.ruleset, target, actor).expected / remaining(actor).sqrt()
     } else {
         0.0
     }
@@ -300,9 +250,7 @@ fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitView, distanc
 
 fn expected_damage(view: &AiView, actor: &UnitView, target: &UnitView, kind: ActionKind) -> f64 {
     match kind {
-        ActionKind::Attack | ActionKind::DefensiveAttack => {
-            actions::attack_odds(&view.ruleset, actor, target).expected
-        }
+        ActionKind::Attack | ActionKind::DefensiveAttack => actions::attack_odds(&view.ruleset, actor, target).expected,
         ActionKind::Cast(at) => actor.spells.0.get(at).map_or(0.0, |(_, spell)| {
             let chance = cast_chance(view, actor.skills.spellcasting, spell.tn);
             match spell.effect {
@@ -310,42 +258,24 @@ fn expected_damage(view: &AiView, actor: &UnitView, target: &UnitView, kind: Act
                 _ => 0.0,
             }
         }),
-        ActionKind::Throw(at) => {
-            actor
-                .inventory
-                .0
-                .get(at)
-                .map_or(0.0, |stack| match stack.item.effect {
-                    Effect::Damage { dice, damage_type } => {
-                        let weapon = crate::rules::equipment::Weapon {
-                            damage: dice,
-                            damage_type,
-                            speed: 0,
-                            critical_multiplier: 2,
-                            critical_natural: None,
-                            reach: 0,
-                            range: Some(stack.item.range),
-                            attack_bonus: 0,
-                        };
-                        let defense = unit::defense_score(
-                            &view.ruleset,
-                            target.attributes,
-                            target.defense,
-                            target.conditions,
-                        );
-                        actions::odds_against(
-                            &view.ruleset,
-                            actor.skills.attack,
-                            &weapon,
-                            dice,
-                            defense,
-                            target.armour.0,
-                        )
-                        .expected
-                    }
-                    _ => 0.0,
-                })
-        }
+        ActionKind::Throw(at) => actor.inventory.0.get(at).map_or(0.0, |stack| match stack.item.effect {
+            Effect::Damage { dice, damage_type } => {
+                let weapon = crate::rules::equipment::Weapon {
+                    damage: dice,
+                    damage_type,
+                    speed: 0,
+                    critical_multiplier: 2,
+                    critical_natural: None,
+                    reach: 0,
+                    range: Some(stack.item.range),
+                    attack_bonus: 0,
+                };
+                let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
+                actions::odds_against(&view.ruleset, actor.skills.attack, &weapon, dice, defense, target.armour.0)
+                    .expected
+            }
+            _ => 0.0,
+        }),
         _ => 0.0,
     }
 }
@@ -362,31 +292,22 @@ fn cast_chance(view: &AiView, skill: i32, tn: i32) -> f64 {
 /// enters a threat range, so it provokes no Reposte.
 fn approach(view: &AiView, actor: &UnitView) -> Option<Action> {
     let ctx = view.ctx();
-    let allowance = unit::movement_allowance(
-        &view.ruleset,
-        *actor.speed,
-        *actor.status,
-        actor.conditions,
-        ActionKind::Move,
-    );
+    let allowance =
+        unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Move);
     if allowance == 0 {
         return None;
     }
     let enemy_zones: Vec<ZoneIdx> = (0..view.battlefield.len() as ZoneIdx)
         .filter(|&zone| {
             view.index.occupants(zone).iter().any(|&other| {
-                view.units.view(other).is_some_and(|enemy| {
-                    enemy.side != actor.side && unit::is_fighting(*enemy.status, enemy.conditions)
-                })
+                view.units
+                    .view(other)
+                    .is_some_and(|enemy| enemy.side != actor.side && unit::is_fighting(*enemy.status, enemy.conditions))
             })
         })
         .collect();
     let nearest = |zone: ZoneIdx| {
-        enemy_zones
-            .iter()
-            .map(|&enemy| view.battlefield.distance(zone, enemy))
-            .min()
-            .unwrap_or(UNREACHABLE)
+        enemy_zones.iter().map(|&enemy| view.battlefield.distance(zone, enemy)).min().unwrap_or(UNREACHABLE)
     };
     let here = nearest(actor.zone.0);
     let destination = view
@@ -394,35 +315,16 @@ fn approach(view: &AiView, actor: &UnitView) -> Option<Action> {
         .within(actor.zone.0, allowance)
         .filter(|&zone| zone != actor.zone.0)
         .filter(|&zone| {
-            !view
-                .battlefield
-                .zone(zone)
-                .capacity
-                .is_some_and(|capacity| view.index.count(zone) as u32 >= capacity)
+            !view.battlefield.zone(zone).capacity.is_some_and(|capacity| view.index.count(zone) as u32 >= capacity)
         })
-        .map(|zone| {
-            (
-                nearest(zone),
-                view.battlefield.distance(actor.zone.0, zone),
-                zone,
-            )
-        })
+        .map(|zone| (nearest(zone), view.battlefield.distance(actor.zone.0, zone), zone))
         .filter(|&(distance, ..)| distance < here)
         .min()?
         .2;
-    let step = Action {
-        kind: ActionKind::Move,
-        target: None,
-        move_to: Some(destination),
-    };
+    let step = Action { kind: ActionKind::Move, target: None, move_to: Some(destination) };
     if actions::repostes_on_path(ctx, actor, &step, &view.units).is_empty() {
         return Some(step);
     }
-    let guarded = Action {
-        kind: ActionKind::DefensiveAttack,
-        ..step
-    };
-    actions::check(ctx, actor, &guarded, &view.units)
-        .is_ok()
-        .then_some(guarded)
+    let guarded = Action { kind: ActionKind::DefensiveAttack, ..step };
+    actions::check(ctx, actor, &guarded, &view.units).is_ok().then_some(guarded)
 }

@@ -112,11 +112,7 @@ impl Battlefield {
                 }
             }
         }
-        Self {
-            zones,
-            neighbours,
-            distances,
-        }
+        Self { zones, neighbours, distances }
     }
 
     /// Number of zones.
@@ -141,10 +137,7 @@ impl Battlefield {
 
     /// The index of the zone with level id `id`.
     pub fn find(&self, id: &str) -> Option<ZoneIdx> {
-        self.zones
-            .iter()
-            .position(|zone| &*zone.id == id)
-            .map(|at| at as ZoneIdx)
+        self.zones.iter().position(|zone| &*zone.id == id).map(|at| at as ZoneIdx)
     }
 
     /// Zones adjacent to `zone`.
@@ -173,11 +166,7 @@ impl Battlefield {
         let mut here = from;
         while here != to {
             let remaining = self.distance(here, to);
-            let step = self
-                .neighbours(here)
-                .iter()
-                .copied()
-                .find(|&next| self.distance(next, to) + 1 == remaining);
+            let step = self.neighbours(here).iter().copied().find(|&next| self.distance(next, to) + 1 == remaining);
             match step {
                 Some(next) => {
                     path.push(next);
@@ -194,10 +183,7 @@ impl Battlefield {
         let count = self.zones.len();
         let row = &self.distances[zone as usize * count..(zone as usize + 1) * count];
         (0..=range).flat_map(move |band| {
-            row.iter()
-                .enumerate()
-                .filter(move |(_, distance)| **distance == band)
-                .map(|(at, _)| at as ZoneIdx)
+            row.iter().enumerate().filter(move |(_, distance)| **distance == band).map(|(at, _)| at as ZoneIdx)
         })
     }
 }
@@ -212,9 +198,7 @@ pub struct ZoneIndex {
 impl ZoneIndex {
     /// An empty index for `zones` zones.
     pub fn new(zones: usize) -> Self {
-        Self {
-            occupants: vec![Vec::new(); zones],
-        }
+        Self { occupants: vec![Vec::new(); zones] }
     }
 
     /// Clears every zone, keeping the allocations.
@@ -261,8 +245,7 @@ impl ZoneIndex {
 
 /// Registers the battlefield resources.
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Battlefield>()
-        .init_resource::<ZoneIndex>();
+    app.init_resource::<Battlefield>().init_resource::<ZoneIndex>();
 }
 
 #[cfg(test)]
@@ -271,16 +254,9 @@ mod tests {
 
     fn line(count: usize) -> Battlefield {
         let zones = (0..count)
-            .map(|at| ZoneDef {
-                id: format!("z{at}").into(),
-                name: format!("Zone {at}"),
-                capacity: None,
-                hazard: None,
-            })
+            .map(|at| ZoneDef { id: format!("z{at}").into(), name: format!("Zone {at}"), capacity: None, hazard: None })
             .collect();
-        let edges: Vec<_> = (1..count)
-            .map(|at| ((at - 1) as ZoneIdx, at as ZoneIdx))
-            .collect();
+        let edges: Vec<_> = (1..count).map(|at| ((at - 1) as ZoneIdx, at as ZoneIdx)).collect();
         Battlefield::new(zones, &edges)
     }
 
@@ -305,12 +281,7 @@ mod tests {
     #[test]
     fn unconnected_zones_are_unreachable() {
         let zones = (0..2)
-            .map(|at| ZoneDef {
-                id: format!("z{at}").into(),
-                name: String::new(),
-                capacity: None,
-                hazard: None,
-            })
+            .map(|at| ZoneDef { id: format!("z{at}").into(), name: String::new(), capacity: None, hazard: None })
             .collect();
         let field = Battlefield::new(zones, &[]);
         assert_eq!(field.distance(0, 1), UNREACHABLE);

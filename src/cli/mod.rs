@@ -31,20 +31,14 @@ pub fn run() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => {
             let _ = error.print();
-            return if error.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
+            return if error.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
         }
     };
     match cli.command {
         Some(Command::Sim(args)) => sim::run(&args),
         Some(Command::Check(args)) => check::run(&args),
         None => {
-            eprintln!(
-                "fray: no command given; try `fray sim` to watch the AIs fight, or `fray --help`"
-            );
+            eprintln!("fray: no command given; try `fray sim` to watch the AIs fight, or `fray --help`");
             ExitCode::from(2)
         }
     }

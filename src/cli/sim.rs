@@ -51,30 +51,22 @@ pub fn wilson_interval(wins: u64, games: u64) -> (f64, f64) {
 }
 
 /// Parses `SIDE=KIND` pairs against the level's sides.
-pub fn parse_controllers(
-    template: &BattleTemplate,
-    pairs: &[String],
-) -> Result<Vec<(usize, Controller)>, String> {
+pub fn parse_controllers(template: &BattleTemplate, pairs: &[String]) -> Result<Vec<(usize, Controller)>, String> {
     pairs
         .iter()
         .map(|pair| {
-            let (side, kind) = pair.split_once('=').ok_or_else(|| {
-                format!("--ai {pair}: expected SIDE=KIND, e.g. --ai party=greedy")
-            })?;
+            let (side, kind) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("--ai {pair}: expected SIDE=KIND, e.g. --ai party=greedy"))?;
             let side_index = template.side_index(side).ok_or_else(|| {
                 let names: Vec<&str> = template.sides.iter().map(|side| &*side.name).collect();
-                format!(
-                    "--ai {pair}: {}",
-                    crate::levels::error::not_found("side", side, &names)
-                )
+                format!("--ai {pair}: {}", crate::levels::error::not_found("side", side, &names))
             })?;
             let kind = match kind {
                 "random" => AiKind::Random,
                 "greedy" => AiKind::Greedy,
                 other => {
-                    return Err(format!(
-                        "--ai {pair}: unknown AI \"{other}\"; expected random or greedy"
-                    ));
+                    return Err(format!("--ai {pair}: unknown AI \"{other}\"; expected random or greedy"));
                 }
             };
             Ok((side_index, Controller::Ai(kind)))
@@ -83,17 +75,10 @@ pub fn parse_controllers(
 }
 
 /// Every side is played by an AI in `fray sim`: humans in the level become greedy.
-fn ai_seats(
-    template: &BattleTemplate,
-    overrides: Vec<(usize, Controller)>,
-) -> Vec<(usize, Controller)> {
+fn ai_seats(template: &BattleTemplate, overrides: Vec<(usize, Controller)>) -> Vec<(usize, Controller)> {
     (0..template.sides.len())
         .map(|side| {
-            let chosen = overrides
-                .iter()
-                .rev()
-                .find(|(at, _)| *at == side)
-                .map(|(_, controller)| *controller);
+            let chosen = overrides.iter().rev().find(|(at, _)| *at == side).map(|(_, controller)| *controller);
             let controller = match chosen.unwrap_or(template.sides[side].controller) {
                 Controller::Human => Controller::Ai(AiKind::Greedy),
                 ai => ai,
@@ -138,9 +123,7 @@ pub fn run(args: &SimArgs) -> ExitCode {
     let mut battle = HeadlessBattle::new();
     let progress = (games > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(games);
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:40} {pos}/{len} battles {per_sec} eta {eta}")
-        {
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} battles {per_sec} eta {eta}") {
             bar.set_style(style);
         }
         bar
@@ -179,12 +162,7 @@ pub fn run(args: &SimArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     if games > 1 {
-        tally.print(
-            &template,
-            games,
-            started.elapsed().as_secs_f64(),
-            first_seed,
-        );
+        tally.print(&template, games, started.elapsed().as_secs_f64(), first_seed);
     }
     ExitCode::SUCCESS
 }
@@ -198,20 +176,12 @@ struct Tally {
 
 impl Tally {
     fn new(sides: usize) -> Self {
-        Self {
-            wins: vec![0; sides],
-            draws: 0,
-            rounds: 0,
-        }
+        Self { wins: vec![0; sides], draws: 0, rounds: 0 }
     }
 
     fn add(&mut self, outcome: Option<&Outcome>) {
         match outcome {
-            Some(Outcome {
-                winner: Some(side),
-                rounds,
-                ..
-            }) => {
+            Some(Outcome { winner: Some(side), rounds, .. }) => {
                 self.wins[*side] += 1;
                 self.rounds += *rounds as u64;
             }
@@ -224,11 +194,7 @@ impl Tally {
     }
 
     fn print(&self, template: &BattleTemplate, games: u64, seconds: f64, first_seed: u64) {
-        println!(
-            "{}: {games} games, seeds {first_seed}..{}",
-            template.level_name,
-            first_seed.wrapping_add(games - 1)
-        );
+        println!("{}: {games} games, seeds {first_seed}..{}", template.level_name, first_seed.wrapping_add(games - 1));
         for (side, wins) in template.sides.iter().zip(&self.wins) {
             let (low, high) = wilson_interval(*wins, games);
             println!(
@@ -240,37 +206,17 @@ impl Tally {
                 100.0 * high
             );
         }
-        println!(
-            "  {:<12}      {:>6} ({:5.1}%)",
-            "no winner",
-            self.draws,
-            100.0 * self.draws as f64 / games as f64
-        );
+        println!("  {:<12}      {:>6} ({:5.1}%)", "no winner", self.draws, 100.0 * self.draws as f64 / games as f64);
         println!("  mean rounds  {:.2}", self.rounds as f64 / games as f64);
-        println!(
-            "  throughput   {:.0} battles/s ({seconds:.2} s)",
-            games as f64 / seconds.max(f64::EPSILON)
-        );
+        println!("  throughput   {:.0} battles/s ({seconds:.2} s)", games as f64 / seconds.max(f64::EPSILON));
     }
 }
 
 /// One game told plainly: who won, how long it took, who fell.
-fn print_account(
-    template: &BattleTemplate,
-    battle: &mut HeadlessBattle,
-    seed: u64,
-    outcome: Option<&Outcome>,
-) {
-    println!(
-        "{} (seed {seed}, ruleset {})",
-        template.level_name, template.ruleset.name
-    );
+fn print_account(template: &BattleTemplate, battle: &mut HeadlessBattle, seed: u64, outcome: Option<&Outcome>) {
+    println!("{} (seed {seed}, ruleset {})", template.level_name, template.ruleset.name);
     match outcome {
-        Some(Outcome {
-            winner: Some(side),
-            rounds,
-            reason,
-        }) => {
+        Some(Outcome { winner: Some(side), rounds, reason }) => {
             println!(
                 "{} won in {rounds} round{} ({})",
                 template.sides[*side].name,
@@ -278,53 +224,27 @@ fn print_account(
                 reason.replace('_', " ")
             )
         }
-        Some(Outcome { rounds, reason, .. }) => println!(
-            "no winner after {rounds} rounds ({})",
-            reason.replace('_', " ")
-        ),
+        Some(Outcome { rounds, reason, .. }) => {
+            println!("no winner after {rounds} rounds ({})", reason.replace('_', " "))
+        }
         None => println!("the battle did not end"),
     }
     let world = battle.world_mut();
     let mut units: Vec<_> = world
-        .query::<(
-            &SpawnOrder,
-            &UnitId,
-            &Name,
-            &SideIndex,
-            &Status,
-            &Stress,
-            &Wounds,
-        )>()
+        .query::<(&SpawnOrder, &UnitId, &Name, &SideIndex, &Status, &Stress, &Wounds)>()
         .iter(world)
         .map(|(order, id, name, side, status, stress, wounds)| {
-            (
-                *order,
-                id.0.clone(),
-                name.to_string(),
-                side.0,
-                *status,
-                *stress,
-                wounds.current,
-                wounds.max,
-            )
+            (*order, id.0.clone(), name.to_string(), side.0, *status, *stress, wounds.current, wounds.max)
         })
         .collect();
     units.sort_by_key(|unit| unit.0);
     for (side_index, side) in template.sides.iter().enumerate() {
         let fallen = units
             .iter()
-            .filter(|unit| {
-                unit.3 == side_index && unit.4 != Status::Active && unit.4 != Status::Reserve
-            })
+            .filter(|unit| unit.3 == side_index && unit.4 != Status::Active && unit.4 != Status::Reserve)
             .count();
-        println!(
-            "{}: {fallen} casualt{}",
-            side.name,
-            if fallen == 1 { "y" } else { "ies" }
-        );
-        for (_, id, name, _, status, stress, wounds, wounds_max) in
-            units.iter().filter(|unit| unit.3 == side_index)
-        {
+        println!("{}: {fallen} casualt{}", side.name, if fallen == 1 { "y" } else { "ies" });
+        for (_, id, name, _, status, stress, wounds, wounds_max) in units.iter().filter(|unit| unit.3 == side_index) {
             println!(
                 "  {id:<14} {name:<20} {:<13} stress {:>3}/{:<3} wounds {:>3}/{}",
                 status.log_name(),

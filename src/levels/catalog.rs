@@ -26,18 +26,12 @@ pub mod builtin {
     /// `assets/injuries.ron`.
     pub const INJURIES: &str = crate::rules::equipment::BUILTIN_INJURY_TABLES;
     /// The shipped rulesets by name.
-    pub const RULESETS: &[(&str, &str)] = &[(
-        "stress_and_wounds",
-        crate::rules::ruleset::BUILTIN_STRESS_AND_WOUNDS,
-    )];
+    pub const RULESETS: &[(&str, &str)] = &[("stress_and_wounds", crate::rules::ruleset::BUILTIN_STRESS_AND_WOUNDS)];
     /// The shipped levels by file name; the first is the default.
     pub const LEVELS: &[(&str, &str)] = &[
         ("ambush.ron", include_str!("../../levels/ambush.ron")),
         ("duel.ron", include_str!("../../levels/duel.ron")),
-        (
-            "reinforcements.ron",
-            include_str!("../../levels/reinforcements.ron"),
-        ),
+        ("reinforcements.ron", include_str!("../../levels/reinforcements.ron")),
     ];
 }
 
@@ -51,16 +45,9 @@ pub struct AssetSource {
 impl AssetSource {
     /// The `assets` folder beside a level's `levels` folder, else `./assets`, else built-in only.
     pub fn near(level: &Path) -> Self {
-        let beside = level
-            .parent()
-            .and_then(Path::parent)
-            .map(|root| root.join("assets"));
-        let candidates = beside
-            .into_iter()
-            .chain(std::iter::once(PathBuf::from("assets")));
-        Self {
-            dir: candidates.into_iter().find(|dir| dir.is_dir()),
-        }
+        let beside = level.parent().and_then(Path::parent).map(|root| root.join("assets"));
+        let candidates = beside.into_iter().chain(std::iter::once(PathBuf::from("assets")));
+        Self { dir: candidates.into_iter().find(|dir| dir.is_dir()) }
     }
 
     /// Reads `name` from the folder, or the built-in text; returns the text and the path to report.
@@ -71,53 +58,30 @@ impl AssetSource {
                 return read_text(&path).map(|text| (text, path));
             }
         }
-        Ok((
-            builtin.to_string(),
-            PathBuf::from(format!("<built-in>/assets/{name}")),
-        ))
+        Ok((builtin.to_string(), PathBuf::from(format!("<built-in>/assets/{name}"))))
     }
 
     /// The ruleset called `name` (or at the path `name`, relative to `relative_to`).
-    pub fn ruleset(
-        &self,
-        name: &str,
-        relative_to: &Path,
-    ) -> Result<(Ruleset, PathBuf), LoadErrors> {
+    pub fn ruleset(&self, name: &str, relative_to: &Path) -> Result<(Ruleset, PathBuf), LoadErrors> {
         if name.ends_with(".ron") {
             let path = relative_to.join(name);
             let text = read_text(&path)?;
-            return parse::<Ruleset>(&text, &path)
-                .map(|ruleset| (ruleset, path))
-                .map_err(Into::into);
+            return parse::<Ruleset>(&text, &path).map(|ruleset| (ruleset, path)).map_err(Into::into);
         }
-        let builtin = builtin::RULESETS
-            .iter()
-            .find(|(known, _)| *known == name)
-            .map(|(_, text)| *text);
-        let on_disk = self
-            .dir
-            .as_ref()
-            .map(|dir| dir.join("rulesets").join(format!("{name}.ron")))
-            .filter(|path| path.is_file());
+        let builtin = builtin::RULESETS.iter().find(|(known, _)| *known == name).map(|(_, text)| *text);
+        let on_disk =
+            self.dir.as_ref().map(|dir| dir.join("rulesets").join(format!("{name}.ron"))).filter(|path| path.is_file());
         let (text, path) = match (on_disk, builtin) {
             (Some(path), _) => (read_text(&path)?, path),
-            (None, Some(text)) => (
-                text.to_string(),
-                PathBuf::from(format!("<built-in>/assets/rulesets/{name}.ron")),
-            ),
+            (None, Some(text)) => (text.to_string(), PathBuf::from(format!("<built-in>/assets/rulesets/{name}.ron"))),
             (None, None) => return Err(LoadErrors::default()),
         };
-        parse::<Ruleset>(&text, &path)
-            .map(|ruleset| (ruleset, path))
-            .map_err(Into::into)
+        parse::<Ruleset>(&text, &path).map(|ruleset| (ruleset, path)).map_err(Into::into)
     }
 
     /// Names of every ruleset available.
     pub fn ruleset_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = builtin::RULESETS
-            .iter()
-            .map(|(name, _)| name.to_string())
-            .collect();
+        let mut names: Vec<String> = builtin::RULESETS.iter().map(|(name, _)| name.to_string()).collect();
         if let Some(dir) = &self.dir
             && let Ok(entries) = std::fs::read_dir(dir.join("rulesets"))
         {
@@ -138,10 +102,8 @@ impl AssetSource {
 
 /// Reads a file as UTF-8 text.
 pub fn read_text(path: &Path) -> Result<String, LoadError> {
-    let bytes = std::fs::read(path).map_err(|error| LoadError::Unreadable {
-        path: path.to_path_buf(),
-        reason: error.to_string(),
-    })?;
+    let bytes = std::fs::read(path)
+        .map_err(|error| LoadError::Unreadable { path: path.to_path_buf(), reason: error.to_string() })?;
     String::from_utf8(bytes).map_err(|error| LoadError::Syntax {
         path: path.to_path_buf(),
         line: 1,
@@ -163,9 +125,7 @@ pub fn parse<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, LoadErro
             message: "the file is empty; expected a RON value".into(),
         });
     }
-    ron::Options::default()
-        .from_str(text)
-        .map_err(|error| syntax_error(path, &error))
+    ron::Options::default().from_str(text).map_err(|error| syntax_error(path, &error))
 }
 
 /// Everything levels can reference by name.
@@ -189,57 +149,14 @@ impl Catalog {
     /// Loads every catalog file, collecting all errors.
     pub fn load(source: &AssetSource) -> Result<Self, LoadErrors> {
         let mut errors = Vec::new();
-        let mut catalog = Catalog {
-            injuries: InjuryTables(BTreeMap::new()),
-            ..Default::default()
-        };
-        load_into(
-            source,
-            "creatures.ron",
-            builtin::CREATURES,
-            &mut catalog.creatures,
-            &mut errors,
-        );
-        load_into(
-            source,
-            "weapons.ron",
-            builtin::WEAPONS,
-            &mut catalog.weapons,
-            &mut errors,
-        );
-        load_into(
-            source,
-            "armour.ron",
-            builtin::ARMOUR,
-            &mut catalog.armour,
-            &mut errors,
-        );
-        load_into(
-            source,
-            "spells.ron",
-            builtin::SPELLS,
-            &mut catalog.spells,
-            &mut errors,
-        );
-        load_into(
-            source,
-            "items.ron",
-            builtin::ITEMS,
-            &mut catalog.items,
-            &mut errors,
-        );
-        load_into(
-            source,
-            "injuries.ron",
-            builtin::INJURIES,
-            &mut catalog.injuries,
-            &mut errors,
-        );
-        if errors.is_empty() {
-            Ok(catalog)
-        } else {
-            Err(LoadErrors(errors))
-        }
+        let mut catalog = Catalog { injuries: InjuryTables(BTreeMap::new()), ..Default::default() };
+        load_into(source, "creatures.ron", builtin::CREATURES, &mut catalog.creatures, &mut errors);
+        load_into(source, "weapons.ron", builtin::WEAPONS, &mut catalog.weapons, &mut errors);
+        load_into(source, "armour.ron", builtin::ARMOUR, &mut catalog.armour, &mut errors);
+        load_into(source, "spells.ron", builtin::SPELLS, &mut catalog.spells, &mut errors);
+        load_into(source, "items.ron", builtin::ITEMS, &mut catalog.items, &mut errors);
+        load_into(source, "injuries.ron", builtin::INJURIES, &mut catalog.injuries, &mut errors);
+        if errors.is_empty() { Ok(catalog) } else { Err(LoadErrors(errors)) }
     }
 
     /// The built-in catalog.
@@ -255,10 +172,7 @@ fn load_into<T: DeserializeOwned>(
     into: &mut T,
     errors: &mut Vec<LoadError>,
 ) {
-    match source
-        .read(name, builtin)
-        .and_then(|(text, path)| parse::<T>(&text, &path))
-    {
+    match source.read(name, builtin).and_then(|(text, path)| parse::<T>(&text, &path)) {
         Ok(value) => *into = value,
         Err(error) => errors.push(error),
     }

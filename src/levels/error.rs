@@ -68,39 +68,21 @@ impl From<LoadError> for LoadErrors {
 pub fn syntax_error(path: &Path, error: &ron::error::SpannedError) -> LoadError {
     let position = error.span.start;
     let message = match &error.code {
-        ron::Error::NoSuchStructField {
-            expected,
-            found,
-            outer,
-        } => {
+        ron::Error::NoSuchStructField { expected, found, outer } => {
             let known: Vec<&str> = expected.iter().copied().collect();
-            let context = outer
-                .as_ref()
-                .map(|outer| format!(" in `{outer}`"))
-                .unwrap_or_default();
+            let context = outer.as_ref().map(|outer| format!(" in `{outer}`")).unwrap_or_default();
             let hint = suggestion(found, known.iter().copied())
                 .map(|best| format!("; did you mean `{best}`?"))
                 .unwrap_or_default();
-            format!(
-                "unknown field `{found}`{context}{hint} (expected one of: {})",
-                known.join(", ")
-            )
+            format!("unknown field `{found}`{context}{hint} (expected one of: {})", known.join(", "))
         }
         ron::Error::MissingStructField { field, outer } => {
-            let context = outer
-                .as_ref()
-                .map(|outer| format!(" in `{outer}`"))
-                .unwrap_or_default();
+            let context = outer.as_ref().map(|outer| format!(" in `{outer}`")).unwrap_or_default();
             format!("missing field `{field}`{context}")
         }
         other => other.to_string(),
     };
-    LoadError::Syntax {
-        path: path.to_path_buf(),
-        line: position.line.max(1),
-        column: position.col.max(1),
-        message,
-    }
+    LoadError::Syntax { path: path.to_path_buf(), line: position.line.max(1), column: position.col.max(1), message }
 }
 
 /// The closest known name to `wanted`, if one is close enough to be a likely typo.
@@ -108,15 +90,8 @@ pub fn suggestion<'a>(wanted: &str, known: impl IntoIterator<Item = &'a str>) ->
     const MAX_TYPO_DISTANCE: usize = 3;
     known
         .into_iter()
-        .map(|name| {
-            (
-                strsim::damerau_levenshtein(&wanted.to_lowercase(), &name.to_lowercase()),
-                name,
-            )
-        })
-        .filter(|&(distance, name)| {
-            distance <= MAX_TYPO_DISTANCE.min(name.len().max(wanted.len()) / 2 + 1)
-        })
+        .map(|name| (strsim::damerau_levenshtein(&wanted.to_lowercase(), &name.to_lowercase()), name))
+        .filter(|&(distance, name)| distance <= MAX_TYPO_DISTANCE.min(name.len().max(wanted.len()) / 2 + 1))
         .min()
         .map(|(_, name)| name)
 }
@@ -126,10 +101,7 @@ pub fn not_found(what: &str, name: &str, known: &[&str]) -> String {
     match suggestion(name, known.iter().copied()) {
         Some(best) => format!("{what} \"{name}\" not found; did you mean \"{best}\"?"),
         None if known.is_empty() => format!("{what} \"{name}\" not found; none are defined"),
-        None if known.len() <= 12 => format!(
-            "{what} \"{name}\" not found; expected one of: {}",
-            known.join(", ")
-        ),
+        None if known.len() <= 12 => format!("{what} \"{name}\" not found; expected one of: {}", known.join(", ")),
         None => format!("{what} \"{name}\" not found"),
     }
 }
@@ -149,9 +121,7 @@ impl<'a> SourceMap<'a> {
     pub fn position(&self, offset: usize) -> (usize, usize) {
         let before = &self.text[..offset.min(self.text.len())];
         let line = before.matches('\n').count() + 1;
-        let column = before.rfind('\n').map_or(before.chars().count(), |at| {
-            before[at + 1..].chars().count()
-        }) + 1;
+        let column = before.rfind('\n').map_or(before.chars().count(), |at| before[at + 1..].chars().count()) + 1;
         (line, column)
     }
 
@@ -165,20 +135,12 @@ impl<'a> SourceMap<'a> {
             let offset = from + at;
             let line_start = self.text[..offset].rfind('\n').map_or(0, |at| at + 1);
             let prefix = &self.text[line_start..offset];
-            let keyed = prefix
-                .trim_end()
-                .trim_end_matches(':')
-                .trim_end()
-                .ends_with(field)
+            let keyed = prefix.trim_end().trim_end_matches(':').trim_end().ends_with(field)
                 || prefix.contains(&format!("{field}:"));
             found.push((keyed, offset));
             from = offset + quoted.len();
         }
-        let keyed: Vec<usize> = found
-            .iter()
-            .filter(|(keyed, _)| *keyed)
-            .map(|&(_, at)| at)
-            .collect();
+        let keyed: Vec<usize> = found.iter().filter(|(keyed, _)| *keyed).map(|&(_, at)| at).collect();
         let offset = keyed
             .get(nth)
             .or_else(|| keyed.last())
@@ -195,10 +157,7 @@ mod tests {
 
     #[test]
     fn suggests_the_near_miss() {
-        assert_eq!(
-            suggestion("longsord", ["longsword", "dagger", "club"]),
-            Some("longsword")
-        );
+        assert_eq!(suggestion("longsord", ["longsword", "dagger", "club"]), Some("longsword"));
         assert_eq!(suggestion("zweihander", ["longsword", "dagger"]), None);
     }
 

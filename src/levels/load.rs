@@ -26,11 +26,7 @@ pub fn load_level(path: &Path) -> Result<BattleTemplate, LoadErrors> {
 }
 
 /// Loads and checks a level from its text; `path` is used for messages and relative rulesets.
-pub fn load_level_text(
-    text: &str,
-    path: &Path,
-    source: &AssetSource,
-) -> Result<BattleTemplate, LoadErrors> {
+pub fn load_level_text(text: &str, path: &Path, source: &AssetSource) -> Result<BattleTemplate, LoadErrors> {
     let level: LevelFile = parse(text, path)?;
     let catalog = Catalog::load(source)?;
     let relative_to = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -65,12 +61,7 @@ pub fn build(
     let mut errors = Vec::new();
     let mut invalid = |field: &str, value: &str, nth: usize, message: String| {
         let (line, column) = map.locate(field, value, nth);
-        errors.push(LoadError::Invalid {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message,
-        });
+        errors.push(LoadError::Invalid { path: path.to_path_buf(), line, column, message });
     };
     catalog.creatures.extend(level.creatures.clone());
     catalog.weapons.extend(level.weapons.clone());
@@ -83,22 +74,14 @@ pub fn build(
 
     // Zones.
     if level.zones.is_empty() {
-        invalid(
-            "zones",
-            "",
-            0,
-            "the level has no zones; expected at least one in `zones: [...]`".into(),
-        );
+        invalid("zones", "", 0, "the level has no zones; expected at least one in `zones: [...]`".into());
     }
     if level.zones.len() > MAX_ZONES {
         invalid(
             "zones",
             "",
             0,
-            format!(
-                "the level has {} zones; at most {MAX_ZONES} are supported",
-                level.zones.len()
-            ),
+            format!("the level has {} zones; at most {MAX_ZONES} are supported", level.zones.len()),
         );
     }
     let mut zone_index: HashMap<&str, ZoneIdx> = HashMap::new();
@@ -111,10 +94,7 @@ pub fn build(
                 "id",
                 &zone.id,
                 *seen - 1,
-                format!(
-                    "zone id \"{}\" is used twice; zone ids must be unique",
-                    zone.id
-                ),
+                format!("zone id \"{}\" is used twice; zone ids must be unique", zone.id),
             );
         } else {
             zone_index.insert(zone.id.as_str(), zone_index.len() as ZoneIdx);
@@ -124,20 +104,13 @@ pub fn build(
     let mut edges = Vec::new();
     for zone in &level.zones {
         for neighbour in &zone.adjacent {
-            match (
-                zone_index.get(zone.id.as_str()),
-                zone_index.get(neighbour.as_str()),
-            ) {
+            match (zone_index.get(zone.id.as_str()), zone_index.get(neighbour.as_str())) {
                 (Some(&a), Some(&b)) => edges.push((a, b)),
                 (_, None) => invalid(
                     "adjacent",
                     neighbour,
                     0,
-                    format!(
-                        "zone \"{}\" is adjacent to {}",
-                        zone.id,
-                        not_found("zone", neighbour, &zone_names)
-                    ),
+                    format!("zone \"{}\" is adjacent to {}", zone.id, not_found("zone", neighbour, &zone_names)),
                 ),
                 _ => {}
             }
@@ -146,30 +119,16 @@ pub fn build(
 
     // Sides.
     if level.sides.len() < 2 {
-        invalid(
-            "sides",
-            "",
-            0,
-            format!(
-                "the level has {} side(s); a battle needs at least two",
-                level.sides.len()
-            ),
-        );
+        invalid("sides", "", 0, format!("the level has {} side(s); a battle needs at least two", level.sides.len()));
     }
     let mut side_index: HashMap<&str, usize> = HashMap::new();
     for side in &level.sides {
-        if side_index
-            .insert(side.name.as_str(), side_index.len())
-            .is_some()
-        {
+        if side_index.insert(side.name.as_str(), side_index.len()).is_some() {
             invalid(
                 "name",
                 &side.name,
                 1,
-                format!(
-                    "side name \"{}\" is used twice; side names must be unique",
-                    side.name
-                ),
+                format!("side name \"{}\" is used twice; side names must be unique", side.name),
             );
         }
     }
@@ -189,10 +148,7 @@ pub fn build(
                 "id",
                 &unit.id,
                 *seen - 1,
-                format!(
-                    "unit id \"{}\" is used twice; unit ids must be unique",
-                    unit.id
-                ),
+                format!("unit id \"{}\" is used twice; unit ids must be unique", unit.id),
             );
         }
         let side = side_index.get(unit.side.as_str()).copied();
@@ -201,11 +157,7 @@ pub fn build(
                 "side",
                 &unit.side,
                 0,
-                format!(
-                    "unit \"{}\": {}",
-                    unit.id,
-                    not_found("side", &unit.side, &side_names)
-                ),
+                format!("unit \"{}\": {}", unit.id, not_found("side", &unit.side, &side_names)),
             );
         }
         let zone = zone_index.get(unit.zone.as_str()).copied();
@@ -214,11 +166,7 @@ pub fn build(
                 "zone",
                 &unit.zone,
                 0,
-                format!(
-                    "unit \"{}\": {}",
-                    unit.id,
-                    not_found("zone", &unit.zone, &zone_names)
-                ),
+                format!("unit \"{}\": {}", unit.id, not_found("zone", &unit.zone, &zone_names)),
             );
         }
         let creature = catalog.creatures.get(&unit.creature);
@@ -227,30 +175,19 @@ pub fn build(
                 "creature",
                 &unit.creature,
                 0,
-                format!(
-                    "unit \"{}\": {}",
-                    unit.id,
-                    not_found("creature", &unit.creature, &creature_names)
-                ),
+                format!("unit \"{}\": {}", unit.id, not_found("creature", &unit.creature, &creature_names)),
             );
         }
         if let Some(arrival) = &unit.arrives
             && arrival.round == 0
         {
-            invalid(
-                "id",
-                &unit.id,
-                0,
-                format!("unit \"{}\" arrives in round 0; rounds start at 1", unit.id),
-            );
+            invalid("id", &unit.id, 0, format!("unit \"{}\" arrives in round 0; rounds start at 1", unit.id));
         }
         if let (Some(zone), None) = (zone, &unit.arrives) {
             *starting_per_zone.entry(zone).or_insert(0) += 1;
         }
         if let (Some(side), Some(group)) = (side, &unit.initiative_group) {
-            let first = groups
-                .entry((side, group.as_str()))
-                .or_insert(unit.creature.as_str());
+            let first = groups.entry((side, group.as_str())).or_insert(unit.creature.as_str());
             if *first != unit.creature {
                 invalid(
                     "initiative_group",
@@ -266,17 +203,12 @@ pub fn build(
         if let (Some(side), Some(zone), Some(creature)) = (side, zone, creature) {
             match unit_template(unit, creature, side, zone, &level, &catalog, &ruleset) {
                 Ok(template) => units.push(template),
-                Err((field, value, message)) => {
-                    invalid(field, &value, 0, format!("unit \"{}\": {message}", unit.id))
-                }
+                Err((field, value, message)) => invalid(field, &value, 0, format!("unit \"{}\": {message}", unit.id)),
             }
         }
     }
     for (zone, count) in &starting_per_zone {
-        if let Some(capacity) = level
-            .zones
-            .get(*zone as usize)
-            .and_then(|zone| zone.capacity)
+        if let Some(capacity) = level.zones.get(*zone as usize).and_then(|zone| zone.capacity)
             && *count > capacity
         {
             let id = &level.zones[*zone as usize].id;
@@ -284,26 +216,17 @@ pub fn build(
                 "id",
                 id,
                 0,
-                format!(
-                    "zone \"{id}\" holds {count} units at the start but its capacity is {capacity}"
-                ),
+                format!("zone \"{id}\" holds {count} units at the start but its capacity is {capacity}"),
             );
         }
     }
     for (at, side) in level.sides.iter().enumerate() {
-        if !level
-            .units
-            .iter()
-            .any(|unit| side_index.get(unit.side.as_str()) == Some(&at))
-        {
+        if !level.units.iter().any(|unit| side_index.get(unit.side.as_str()) == Some(&at)) {
             invalid(
                 "name",
                 &side.name,
                 0,
-                format!(
-                    "side \"{}\" has no units; every side needs at least one",
-                    side.name
-                ),
+                format!("side \"{}\" has no units; every side needs at least one", side.name),
             );
         }
     }
@@ -314,47 +237,19 @@ pub fn build(
     for condition in &level.victory {
         match condition {
             VictoryFile::Survive { side, rounds } => match side_index.get(side.as_str()) {
-                Some(&side) => victory.push(VictoryTemplate::Survive {
-                    side,
-                    rounds: *rounds,
-                }),
-                None => invalid(
-                    "side",
-                    side,
-                    0,
-                    format!(
-                        "victory condition: {}",
-                        not_found("side", side, &side_names)
-                    ),
-                ),
+                Some(&side) => victory.push(VictoryTemplate::Survive { side, rounds: *rounds }),
+                None => {
+                    invalid("side", side, 0, format!("victory condition: {}", not_found("side", side, &side_names)))
+                }
             },
             VictoryFile::Eliminate { unit, side } => {
-                let target = level
-                    .units
-                    .iter()
-                    .position(|candidate| &candidate.id == unit);
+                let target = level.units.iter().position(|candidate| &candidate.id == unit);
                 if target.is_none() {
-                    invalid(
-                        "unit",
-                        unit,
-                        0,
-                        format!(
-                            "victory condition: {}",
-                            not_found("unit", unit, &unit_names)
-                        ),
-                    );
+                    invalid("unit", unit, 0, format!("victory condition: {}", not_found("unit", unit, &unit_names)));
                 }
                 let winner = side_index.get(side.as_str()).copied();
                 if winner.is_none() {
-                    invalid(
-                        "side",
-                        side,
-                        0,
-                        format!(
-                            "victory condition: {}",
-                            not_found("side", side, &side_names)
-                        ),
-                    );
+                    invalid("side", side, 0, format!("victory condition: {}", not_found("side", side, &side_names)));
                 }
                 if let (Some(unit), Some(side)) = (target, winner) {
                     victory.push(VictoryTemplate::Eliminate { unit, side });
@@ -365,9 +260,7 @@ pub fn build(
 
     if !errors.is_empty() {
         errors.sort_by_key(|error| match error {
-            LoadError::Invalid { line, column, .. } | LoadError::Syntax { line, column, .. } => {
-                (*line, *column)
-            }
+            LoadError::Invalid { line, column, .. } | LoadError::Syntax { line, column, .. } => (*line, *column),
             LoadError::Unreadable { .. } => (0, 0),
         });
         return Err(LoadErrors(errors));
@@ -423,10 +316,7 @@ fn check_catalog(catalog: &Catalog, invalid: &mut Invalid) {
                     "weapon",
                     weapon,
                     0,
-                    format!(
-                        "creature \"{name}\": {}",
-                        not_found("weapon", weapon, &weapon_names)
-                    ),
+                    format!("creature \"{name}\": {}", not_found("weapon", weapon, &weapon_names)),
                 );
             }
         }
@@ -437,10 +327,7 @@ fn check_catalog(catalog: &Catalog, invalid: &mut Invalid) {
                 "armour",
                 armour,
                 0,
-                format!(
-                    "creature \"{name}\": {}",
-                    not_found("armour", armour, &armour_names)
-                ),
+                format!("creature \"{name}\": {}", not_found("armour", armour, &armour_names)),
             );
         }
         for spell in &creature.spells {
@@ -449,24 +336,13 @@ fn check_catalog(catalog: &Catalog, invalid: &mut Invalid) {
                     "spells",
                     spell,
                     0,
-                    format!(
-                        "creature \"{name}\": {}",
-                        not_found("spell", spell, &spell_names)
-                    ),
+                    format!("creature \"{name}\": {}", not_found("spell", spell, &spell_names)),
                 );
             }
         }
         for (item, _) in &creature.items {
             if !catalog.items.contains_key(item) {
-                invalid(
-                    "items",
-                    item,
-                    0,
-                    format!(
-                        "creature \"{name}\": {}",
-                        not_found("item", item, &item_names)
-                    ),
-                );
+                invalid("items", item, 0, format!("creature \"{name}\": {}", not_found("item", item, &item_names)));
             }
         }
     }
@@ -476,9 +352,7 @@ fn check_catalog(catalog: &Catalog, invalid: &mut Invalid) {
                 "thrown",
                 name,
                 0,
-                format!(
-                    "item \"{name}\" is thrown but does not deal damage; expected `effect: Damage(...)`"
-                ),
+                format!("item \"{name}\" is thrown but does not deal damage; expected `effect: Damage(...)`"),
             );
         }
     }
@@ -498,28 +372,19 @@ fn unit_template(
 ) -> Result<UnitTemplate, (&'static str, String, String)> {
     let weapon_names: Vec<&str> = catalog.weapons.keys().map(String::as_str).collect();
     let lookup_weapon = |name: &str| {
-        catalog.weapons.get(name).cloned().ok_or_else(|| {
-            (
-                "weapon",
-                name.to_string(),
-                not_found("weapon", name, &weapon_names),
-            )
-        })
+        catalog
+            .weapons
+            .get(name)
+            .cloned()
+            .ok_or_else(|| ("weapon", name.to_string(), not_found("weapon", name, &weapon_names)))
     };
-    let weapon_name = unit
-        .weapon
-        .clone()
-        .unwrap_or_else(|| creature.weapon.clone());
+    let weapon_name = unit.weapon.clone().unwrap_or_else(|| creature.weapon.clone());
     let weapon = lookup_weapon(&weapon_name)?;
     let offhand = match unit.offhand.clone().or_else(|| creature.offhand.clone()) {
         Some(name) => Some((Arc::from(name.as_str()), lookup_weapon(&name)?)),
         None => None,
     };
-    let unarmed = catalog
-        .weapons
-        .get("unarmed")
-        .cloned()
-        .unwrap_or_else(|| fallback_unarmed());
+    let unarmed = catalog.weapons.get("unarmed").cloned().unwrap_or_else(|| fallback_unarmed());
     let armour_name = unit.armour.clone().or_else(|| creature.armour.clone());
     let armour = match &armour_name {
         Some(name) => catalog.armour.get(name).cloned().ok_or_else(|| {
@@ -536,11 +401,7 @@ fn unit_template(
         .into_iter()
         .map(|name| match catalog.spells.get(&name) {
             Some(spell) => Ok((Arc::from(name.as_str()), spell.clone())),
-            None => Err((
-                "spells",
-                name.clone(),
-                not_found("spell", &name, &spell_names),
-            )),
+            None => Err(("spells", name.clone(), not_found("spell", &name, &spell_names))),
         })
         .collect::<Result<Vec<_>, _>>()?;
     let item_names: Vec<&str> = catalog.items.keys().map(String::as_str).collect();
@@ -550,32 +411,18 @@ fn unit_template(
         .unwrap_or_else(|| creature.items.clone())
         .into_iter()
         .map(|(name, count)| match catalog.items.get(&name) {
-            Some(item) => Ok(ItemStack {
-                name: Arc::from(name.as_str()),
-                item: item.clone(),
-                count,
-            }),
+            Some(item) => Ok(ItemStack { name: Arc::from(name.as_str()), item: item.clone(), count }),
             None => Err(("items", name.clone(), not_found("item", &name, &item_names))),
         })
         .collect::<Result<Vec<_>, _>>()?;
     let hit_dice = unit.hd.unwrap_or(creature.hd);
     if hit_dice.count > MAX_HIT_DICE {
-        return Err((
-            "hd",
-            hit_dice.to_string(),
-            format!("Hit Dice {hit_dice} are more than {MAX_HIT_DICE} dice"),
-        ));
+        return Err(("hd", hit_dice.to_string(), format!("Hit Dice {hit_dice} are more than {MAX_HIT_DICE} dice")));
     }
     let attributes = Attributes(unit.attributes.unwrap_or(creature.attributes).scores());
     let strength = attributes.score(Attribute::Strength);
-    let stress_max = maximum_stress(
-        ruleset,
-        Dice {
-            modifier: 0,
-            ..hit_dice
-        },
-        ruleset.attributes.modifier(strength),
-    ) + hit_dice.modifier;
+    let stress_max = maximum_stress(ruleset, Dice { modifier: 0, ..hit_dice }, ruleset.attributes.modifier(strength))
+        + hit_dice.modifier;
     let wounds_max = strength + creature.wounds_bonus;
     let skills = unit.skills.unwrap_or(creature.skills);
     let side_file = &level.sides[side];
@@ -586,28 +433,15 @@ fn unit_template(
         zone,
         surprised: unit.surprised.unwrap_or(side_file.surprised),
         initiative_group: unit.initiative_group.as_deref().map(Arc::from),
-        arrives: unit.arrives.map(|arrival| Reinforcement {
-            round: arrival.round,
-            at_initiative: arrival.at_initiative,
-        }),
+        arrives: unit
+            .arrives
+            .map(|arrival| Reinforcement { round: arrival.round, at_initiative: arrival.at_initiative }),
         checks_morale: side_file.checks_morale || creature.checks_morale,
         attributes,
-        hit_dice: HitDice(Dice {
-            modifier: 0,
-            ..hit_dice
-        }),
-        stress: Stress {
-            current: stress_max.max(0),
-            max: stress_max.max(0),
-        },
-        wounds: Wounds {
-            current: wounds_max,
-            max: wounds_max,
-            injuries: Vec::new(),
-        },
-        defense: Defense {
-            bonus: creature.defense + armour.defense,
-        },
+        hit_dice: HitDice(Dice { modifier: 0, ..hit_dice }),
+        stress: Stress { current: stress_max.max(0), max: stress_max.max(0) },
+        wounds: Wounds { current: wounds_max, max: wounds_max, injuries: Vec::new() },
+        defense: Defense { bonus: creature.defense + armour.defense },
         armour: Armour(armour.armour),
         speed: Speed(unit.speed.unwrap_or(creature.speed)),
         loadout: Loadout {
@@ -623,10 +457,7 @@ fn unit_template(
             intimidation: skills.intimidation,
             spellcasting: skills.spellcasting,
         },
-        mana: Mana {
-            current: creature.mana,
-            max: creature.mana,
-        },
+        mana: Mana { current: creature.mana, max: creature.mana },
         spells: Spells(spells),
         inventory: Inventory(inventory),
     })
@@ -659,35 +490,16 @@ pub enum FileKind {
 
 /// Guesses a file's kind from its name and first value.
 pub fn file_kind(path: &Path, text: &str) -> FileKind {
-    const CATALOG_FILES: [&str; 6] = [
-        "creatures.ron",
-        "weapons.ron",
-        "armour.ron",
-        "spells.ron",
-        "items.ron",
-        "injuries.ron",
-    ];
-    let name = path
-        .file_name()
-        .and_then(|name| name.to_str())
-        .unwrap_or_default();
+    const CATALOG_FILES: [&str; 6] =
+        ["creatures.ron", "weapons.ron", "armour.ron", "spells.ron", "items.ron", "injuries.ron"];
+    let name = path.file_name().and_then(|name| name.to_str()).unwrap_or_default();
     if let Some(known) = CATALOG_FILES.iter().find(|known| **known == name) {
         return FileKind::Catalog(known);
     }
-    let first_value = text
-        .lines()
-        .map(str::trim)
-        .find(|line| !line.is_empty() && !line.starts_with("//"))
-        .unwrap_or_default();
-    let in_rulesets = path
-        .parent()
-        .and_then(Path::file_name)
-        .is_some_and(|dir| dir == "rulesets");
-    if first_value.starts_with("Ruleset") || in_rulesets {
-        FileKind::Ruleset
-    } else {
-        FileKind::Level
-    }
+    let first_value =
+        text.lines().map(str::trim).find(|line| !line.is_empty() && !line.starts_with("//")).unwrap_or_default();
+    let in_rulesets = path.parent().and_then(Path::file_name).is_some_and(|dir| dir == "rulesets");
+    if first_value.starts_with("Ruleset") || in_rulesets { FileKind::Ruleset } else { FileKind::Level }
 }
 
 /// Checks one file of any kind; `Ok` carries a one-line summary.
@@ -706,65 +518,42 @@ pub fn check_file(path: &Path) -> Result<String, LoadErrors> {
                 template.ruleset.name
             ))
         }
-        FileKind::Ruleset => parse::<Ruleset>(&text, path)
-            .map(|ruleset| format!("ruleset \"{}\"", ruleset.name))
-            .map_err(Into::into),
+        FileKind::Ruleset => {
+            parse::<Ruleset>(&text, path).map(|ruleset| format!("ruleset \"{}\"", ruleset.name)).map_err(Into::into)
+        }
         FileKind::Catalog(name) => {
             let mut catalog = Catalog::builtin().unwrap_or_default();
             let mut errors = Vec::new();
             let count = match name {
-                "creatures.ron" => {
-                    parse::<BTreeMap<String, CreatureFile>>(&text, path).map(|map| {
-                        let count = map.len();
-                        catalog.creatures = map;
-                        count
-                    })
-                }
-                "weapons.ron" => parse::<BTreeMap<String, crate::rules::equipment::Weapon>>(
-                    &text, path,
-                )
-                .map(|map| {
+                "creatures.ron" => parse::<BTreeMap<String, CreatureFile>>(&text, path).map(|map| {
+                    let count = map.len();
+                    catalog.creatures = map;
+                    count
+                }),
+                "weapons.ron" => parse::<BTreeMap<String, crate::rules::equipment::Weapon>>(&text, path).map(|map| {
                     let count = map.len();
                     catalog.weapons = map;
                     count
                 }),
                 "armour.ron" => {
-                    parse::<BTreeMap<String, crate::rules::equipment::ArmourPiece>>(&text, path)
-                        .map(|map| map.len())
+                    parse::<BTreeMap<String, crate::rules::equipment::ArmourPiece>>(&text, path).map(|map| map.len())
                 }
                 "spells.ron" => {
-                    parse::<BTreeMap<String, crate::rules::equipment::Spell>>(&text, path)
-                        .map(|map| map.len())
+                    parse::<BTreeMap<String, crate::rules::equipment::Spell>>(&text, path).map(|map| map.len())
                 }
-                "items.ron" => parse::<BTreeMap<String, crate::rules::equipment::Item>>(
-                    &text, path,
-                )
-                .map(|map| {
+                "items.ron" => parse::<BTreeMap<String, crate::rules::equipment::Item>>(&text, path).map(|map| {
                     let count = map.len();
                     catalog.items = map;
                     count
                 }),
-                _ => parse::<crate::rules::equipment::InjuryTables>(&text, path)
-                    .map(|tables| tables.0.len()),
+                _ => parse::<crate::rules::equipment::InjuryTables>(&text, path).map(|tables| tables.0.len()),
             }?;
             let map = SourceMap::new(&text);
-            check_catalog(
-                &catalog,
-                &mut |field: &str, value: &str, nth: usize, message: String| {
-                    let (line, column) = map.locate(field, value, nth);
-                    errors.push(LoadError::Invalid {
-                        path: PathBuf::from(path),
-                        line,
-                        column,
-                        message,
-                    });
-                },
-            );
-            if errors.is_empty() {
-                Ok(format!("{name}: {count} entries"))
-            } else {
-                Err(LoadErrors(errors))
-            }
+            check_catalog(&catalog, &mut |field: &str, value: &str, nth: usize, message: String| {
+                let (line, column) = map.locate(field, value, nth);
+                errors.push(LoadError::Invalid { path: PathBuf::from(path), line, column, message });
+            });
+            if errors.is_empty() { Ok(format!("{name}: {count} entries")) } else { Err(LoadErrors(errors)) }
         }
     }
 }

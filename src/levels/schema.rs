@@ -154,14 +154,7 @@ impl Default for AttributesFile {
 impl AttributesFile {
     /// Scores in [`Attribute`](crate::rules::equipment::Attribute) order.
     pub fn scores(&self) -> [i32; 6] {
-        [
-            self.strength,
-            self.agility,
-            self.dexterity,
-            self.insight,
-            self.memory,
-            self.perception,
-        ]
+        [self.strength, self.agility, self.dexterity, self.insight, self.memory, self.perception]
     }
 }
 

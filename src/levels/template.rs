@@ -14,8 +14,7 @@ use crate::rules::equipment::InjuryTables;
 use crate::rules::log::CombatLog;
 use crate::rules::ruleset::{DeclarationOrder, Ruleset};
 use crate::rules::{
-    CombatInfo, CombatPhase, CombatState, DeclarationQueue, SideInfo, Sides, VictoryCondition,
-    VictoryConditions,
+    CombatInfo, CombatPhase, CombatState, DeclarationQueue, SideInfo, Sides, VictoryCondition, VictoryConditions,
 };
 
 /// A side as the level sets it up.
@@ -133,10 +132,7 @@ impl BattleTemplate {
     /// Replaces the world's battle with a fresh one from this template: despawns every unit,
     /// resets the resources, spawns the units, and sets the pipeline to its first stage.
     pub fn spawn(&self, world: &mut World, setup: &BattleSetup) {
-        let old: Vec<Entity> = world
-            .query_filtered::<Entity, With<UnitId>>()
-            .iter(world)
-            .collect();
+        let old: Vec<Entity> = world.query_filtered::<Entity, With<UnitId>>().iter(world).collect();
         for entity in old {
             world.despawn(entity);
         }
@@ -145,24 +141,10 @@ impl BattleTemplate {
         world.insert_resource(self.battlefield.clone());
         world.insert_resource(CombatRng::seeded(setup.seed));
         world.insert_resource(AiRng::seeded(setup.seed));
-        world.insert_resource(if setup.record_log {
-            CombatLog::default()
-        } else {
-            CombatLog::silent()
-        });
-        world.insert_resource(CombatState {
-            phase: CombatPhase::Surprise,
-            ..Default::default()
-        });
+        world.insert_resource(if setup.record_log { CombatLog::default() } else { CombatLog::silent() });
+        world.insert_resource(CombatState { phase: CombatPhase::Surprise, ..Default::default() });
         world.insert_resource(DeclarationQueue::default());
-        world.insert_resource(Sides(
-            self.sides
-                .iter()
-                .map(|side| SideInfo {
-                    name: side.name.clone(),
-                })
-                .collect(),
-        ));
+        world.insert_resource(Sides(self.sides.iter().map(|side| SideInfo { name: side.name.clone() }).collect()));
         world.insert_resource(CombatInfo {
             level: self.level_name.clone(),
             seed: setup.seed,
@@ -183,11 +165,7 @@ impl BattleTemplate {
                 SideIndex(unit.side),
                 SpawnOrder(order as u32),
                 controller,
-                if unit.arrives.is_some() {
-                    Status::Reserve
-                } else {
-                    Status::Active
-                },
+                if unit.arrives.is_some() { Status::Reserve } else { Status::Active },
                 Zone(unit.zone),
                 Initiative::default(),
                 unit.stress,
@@ -230,13 +208,8 @@ impl BattleTemplate {
             .victory
             .iter()
             .map(|condition| match *condition {
-                VictoryTemplate::Survive { side, rounds } => {
-                    VictoryCondition::Survive { side, rounds }
-                }
-                VictoryTemplate::Eliminate { unit, side } => VictoryCondition::Eliminate {
-                    unit: entities[unit],
-                    side,
-                },
+                VictoryTemplate::Survive { side, rounds } => VictoryCondition::Survive { side, rounds },
+                VictoryTemplate::Eliminate { unit, side } => VictoryCondition::Eliminate { unit: entities[unit], side },
             })
             .collect();
         world.insert_resource(VictoryConditions(conditions));

@@ -97,25 +97,17 @@ pub fn modifier(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind, has_targe
     let weapon_speed = actor.loadout.usable_weapon(actor.conditions).1.speed;
     match kind {
         ActionKind::Attack => weapon_speed,
-        ActionKind::DefensiveAttack => {
-            (if has_target { weapon_speed } else { 0 }) + rules.defensive_attack_extra
-        }
+        ActionKind::DefensiveAttack => (if has_target { weapon_speed } else { 0 }) + rules.defensive_attack_extra,
         ActionKind::FullDefense => rules.full_defense_modifier,
-        ActionKind::Cast(at) => actor.spells.0.get(at).map_or(0, |(_, spell)| {
-            spell.speed.unwrap_or(spell.tn + rules.spell_speed_offset)
-        }),
-        ActionKind::UseItem(at) => actor
-            .inventory
-            .0
-            .get(at)
-            .and_then(|stack| stack.item.modifier)
-            .unwrap_or(rules.use_item_modifier),
-        ActionKind::Throw(at) => actor
-            .inventory
-            .0
-            .get(at)
-            .and_then(|stack| stack.item.modifier)
-            .unwrap_or(rules.throw_modifier),
+        ActionKind::Cast(at) => {
+            actor.spells.0.get(at).map_or(0, |(_, spell)| spell.speed.unwrap_or(spell.tn + rules.spell_speed_offset))
+        }
+        ActionKind::UseItem(at) => {
+            actor.inventory.0.get(at).and_then(|stack| stack.item.modifier).unwrap_or(rules.use_item_modifier)
+        }
+        ActionKind::Throw(at) => {
+            actor.inventory.0.get(at).and_then(|stack| stack.item.modifier).unwrap_or(rules.throw_modifier)
+        }
         ActionKind::Move => rules.move_modifier,
         ActionKind::Hold => rules.hold_modifier,
         ActionKind::Stabilize => rules.stabilise_modifier,
@@ -143,22 +135,13 @@ fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRule, Illegal
     let weapon = actor.loadout.usable_weapon(actor.conditions).1;
     let weapon_range = weapon_range(weapon);
     Ok(match kind {
-        ActionKind::Attack => TargetRule::Enemy {
-            range: weapon_range,
-            optional: false,
-        },
-        ActionKind::DefensiveAttack => TargetRule::Enemy {
-            range: weapon_range,
-            optional: true,
-        },
+        ActionKind::Attack => TargetRule::Enemy { range: weapon_range, optional: false },
+        ActionKind::DefensiveAttack => TargetRule::Enemy { range: weapon_range, optional: true },
         ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold => TargetRule::None,
         ActionKind::Cast(at) => {
             let (_, spell) = actor.spells.0.get(at).ok_or(IllegalAction::NothingToUse)?;
             if spell.effect.is_hostile() {
-                TargetRule::Enemy {
-                    range: spell.range,
-                    optional: false,
-                }
+                TargetRule::Enemy { range: spell.range, optional: false }
             } else {
                 TargetRule::Ally { range: spell.range }
             }
@@ -171,14 +154,9 @@ fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRule, Illegal
                 .filter(|stack| stack.count > 0 && !stack.item.thrown)
                 .ok_or(IllegalAction::NothingToUse)?;
             if stack.item.effect.is_hostile() {
-                TargetRule::Enemy {
-                    range: stack.item.range,
-                    optional: false,
-                }
+                TargetRule::Enemy { range: stack.item.range, optional: false }
             } else {
-                TargetRule::Ally {
-                    range: stack.item.range,
-                }
+                TargetRule::Ally { range: stack.item.range }
             }
         }
         ActionKind::Throw(at) => {
@@ -188,16 +166,10 @@ fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRule, Illegal
                 .get(at)
                 .filter(|stack| stack.count > 0 && stack.item.thrown)
                 .ok_or(IllegalAction::NothingToUse)?;
-            TargetRule::Enemy {
-                range: stack.item.range,
-                optional: false,
-            }
+            TargetRule::Enemy { range: stack.item.range, optional: false }
         }
         ActionKind::Stabilize => TargetRule::FallenAlly,
-        ActionKind::Intimidate => TargetRule::Enemy {
-            range: INTIMIDATION_RANGE,
-            optional: false,
-        },
+        ActionKind::Intimidate => TargetRule::Enemy { range: INTIMIDATION_RANGE, optional: false },
     })
 }
 
@@ -225,13 +197,8 @@ pub fn check(
         if to as usize >= ctx.battlefield.len() {
             return Err(IllegalAction::NoSuchZone);
         }
-        let allowance = unit::movement_allowance(
-            ctx.ruleset,
-            *actor.speed,
-            *actor.status,
-            actor.conditions,
-            action.kind,
-        );
+        let allowance =
+            unit::movement_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, action.kind);
         let distance = ctx.battlefield.distance(here, to);
         if distance == UNREACHABLE || distance > allowance {
             return Err(IllegalAction::TooFar);
@@ -241,9 +208,7 @@ pub fn check(
         {
             return Err(IllegalAction::ZoneFull);
         }
-        if *actor.status == Status::Dying
-            && !matches!(action.kind, ActionKind::Move | ActionKind::Hold)
-        {
+        if *actor.status == Status::Dying && !matches!(action.kind, ActionKind::Move | ActionKind::Hold) {
             return Err(IllegalAction::DyingCannotMoveAndAct);
         }
     } else if action.kind == ActionKind::Move {
@@ -285,12 +250,7 @@ pub fn check(
             return Err(IllegalAction::CannotPay);
         }
     }
-    Ok(modifier(
-        ctx.ruleset,
-        actor,
-        action.kind,
-        action.target.is_some(),
-    ))
+    Ok(modifier(ctx.ruleset, actor, action.kind, action.target.is_some()))
 }
 
 /// Every legal action of `actor` now: each kind, each reachable zone, each target in reach.
@@ -300,20 +260,10 @@ pub fn legal_actions(ctx: ActionContext, actor: &UnitView, units: &impl UnitLook
         return actions;
     }
     let here = actor.zone.0;
-    let allowance = unit::movement_allowance(
-        ctx.ruleset,
-        *actor.speed,
-        *actor.status,
-        actor.conditions,
-        ActionKind::Move,
-    );
+    let allowance =
+        unit::movement_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Move);
     let destinations: Vec<Option<ZoneIdx>> = std::iter::once(None)
-        .chain(
-            ctx.battlefield
-                .within(here, allowance)
-                .filter(|&zone| zone != here)
-                .map(Some),
-        )
+        .chain(ctx.battlefield.within(here, allowance).filter(|&zone| zone != here).map(Some))
         .collect();
     let mut kinds = vec![
         ActionKind::Attack,
@@ -326,11 +276,7 @@ pub fn legal_actions(ctx: ActionContext, actor: &UnitView, units: &impl UnitLook
     ];
     kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));
     for (at, stack) in actor.inventory.0.iter().enumerate() {
-        kinds.push(if stack.item.thrown {
-            ActionKind::Throw(at)
-        } else {
-            ActionKind::UseItem(at)
-        });
+        kinds.push(if stack.item.thrown { ActionKind::Throw(at) } else { ActionKind::UseItem(at) });
     }
     let max_range = kinds
         .iter()
@@ -349,11 +295,7 @@ pub fn legal_actions(ctx: ActionContext, actor: &UnitView, units: &impl UnitLook
             .flat_map(|zone| ctx.index.occupants(zone).iter().copied())
             .collect();
         for &kind in &kinds {
-            let untargeted = Action {
-                kind,
-                target: None,
-                move_to,
-            };
+            let untargeted = Action { kind, target: None, move_to };
             if check(ctx, actor, &untargeted, units).is_ok() {
                 actions.push(untargeted);
             }
@@ -361,11 +303,7 @@ pub fn legal_actions(ctx: ActionContext, actor: &UnitView, units: &impl UnitLook
                 continue;
             }
             for &target in &candidates {
-                let action = Action {
-                    kind,
-                    target: Some(target),
-                    move_to,
-                };
+                let action = Action { kind, target: Some(target), move_to };
                 if check(ctx, actor, &action, units).is_ok() {
                     actions.push(action);
                 }
@@ -378,17 +316,11 @@ pub fn legal_actions(ctx: ActionContext, actor: &UnitView, units: &impl UnitLook
 /// Enemies whose Reposte `actor` would provoke by moving along its path (`W-DECL-3`, `W-DECL-4`):
 /// every fighting enemy with a melee weapon and a reaction left whose threat range a zone of the
 /// path falls in. A defensive attack provokes none.
-pub fn repostes_on_path(
-    ctx: ActionContext,
-    actor: &UnitView,
-    action: &Action,
-    units: &impl UnitLookup,
-) -> Vec<Entity> {
+pub fn repostes_on_path(ctx: ActionContext, actor: &UnitView, action: &Action, units: &impl UnitLookup) -> Vec<Entity> {
     let Some(to) = action.move_to.filter(|&to| to != actor.zone.0) else {
         return Vec::new();
     };
-    if action.kind == ActionKind::DefensiveAttack || !ctx.ruleset.reposte.when_threat_range_entered
-    {
+    if action.kind == ActionKind::DefensiveAttack || !ctx.ruleset.reposte.when_threat_range_entered {
         return Vec::new();
     }
     let mut provoked = Vec::new();
@@ -403,12 +335,7 @@ pub fn repostes_on_path(
 }
 
 /// Enemies of `side` that threaten `zone` and could Reposte now.
-pub fn threateners_of(
-    ctx: ActionContext,
-    zone: ZoneIdx,
-    side: SideIndex,
-    units: &impl UnitLookup,
-) -> Vec<Entity> {
+pub fn threateners_of(ctx: ActionContext, zone: ZoneIdx, side: SideIndex, units: &impl UnitLookup) -> Vec<Entity> {
     let mut found = Vec::new();
     let zones = std::iter::once(zone).chain(ctx.battlefield.neighbours(zone).iter().copied());
     for here in zones {
@@ -466,21 +393,9 @@ pub fn damage_dice(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon) -> D
 /// Odds of `attacker` striking `target` with its usable weapon now.
 pub fn attack_odds(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView) -> AttackOdds {
     let weapon = attacker.loadout.usable_weapon(attacker.conditions).1;
-    let defense = unit::defense_score(
-        ruleset,
-        target.attributes,
-        target.defense,
-        target.conditions,
-    );
+    let defense = unit::defense_score(ruleset, target.attributes, target.defense, target.conditions);
     let dice = damage_dice(ruleset, attacker, weapon);
-    odds_against(
-        ruleset,
-        attack_bonus(attacker, weapon),
-        weapon,
-        dice,
-        defense,
-        target.armour.0,
-    )
+    odds_against(ruleset, attack_bonus(attacker, weapon), weapon, dice, defense, target.armour.0)
 }
 
 /// Odds of an attack with `bonus` and `weapon` (damage `dice`) against `defense` and `armour`.
@@ -493,9 +408,7 @@ pub fn odds_against(
     armour: i32,
 ) -> AttackOdds {
     let sides = ruleset.attack.die.sides.max(1);
-    let critical_at = weapon
-        .critical_natural
-        .unwrap_or(ruleset.attack.critical_natural);
+    let critical_at = weapon.critical_natural.unwrap_or(ruleset.attack.critical_natural);
     let (mut hits, mut crits) = (0u32, 0u32);
     for natural in 1..=sides {
         let critical = natural >= critical_at;
@@ -510,24 +423,15 @@ pub fn odds_against(
         }
     }
     let normal = super::damage::damage_after_armour(ruleset, dice.mean().round() as i32, 1, armour);
-    let critical = super::damage::damage_after_armour(
-        ruleset,
-        dice.mean().round() as i32,
-        weapon.critical_multiplier,
-        armour,
-    );
+    let critical =
+        super::damage::damage_after_armour(ruleset, dice.mean().round() as i32, weapon.critical_multiplier, armour);
     let hit = hits as f64 / sides as f64;
     let crit = crits as f64 / sides as f64;
     AttackOdds {
         hit,
         critical: crit,
         damage_min: super::damage::damage_after_armour(ruleset, dice.min(), 1, armour),
-        damage_max: super::damage::damage_after_armour(
-            ruleset,
-            dice.max(),
-            weapon.critical_multiplier,
-            armour,
-        ),
+        damage_max: super::damage::damage_after_armour(ruleset, dice.max(), weapon.critical_multiplier, armour),
         expected: (hit - crit) * normal as f64 + crit * critical as f64,
     }
 }

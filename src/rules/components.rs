@@ -101,11 +101,7 @@ pub struct Wounds {
 impl Wounds {
     /// The largest single injury, for the stabilise TN.
     pub fn highest_injury(&self) -> i32 {
-        self.injuries
-            .iter()
-            .map(|injury| injury.amount)
-            .max()
-            .unwrap_or(0)
+        self.injuries.iter().map(|injury| injury.amount).max().unwrap_or(0)
     }
 }
 
@@ -242,25 +238,14 @@ impl Conditions {
             (self.slowed, "slowed"),
             (self.main_arm_useless, "main_arm_useless"),
             (self.off_arm_useless, "off_arm_useless"),
-            (
-                self.acts_every_other_round.is_some(),
-                "acts_every_other_round",
-            ),
+            (self.acts_every_other_round.is_some(), "acts_every_other_round"),
             (self.paralysed, "paralysed"),
             (self.suffocating, "suffocating"),
             (self.stabilised, "stabilized"),
             (self.full_defense, "full_defense"),
         ];
-        let mut names: Vec<String> = flags
-            .iter()
-            .filter(|(on, _)| *on)
-            .map(|(_, name)| name.to_string())
-            .collect();
-        names.extend(
-            self.check_penalties
-                .iter()
-                .map(|(check, amount)| format!("{check} {amount:+}")),
-        );
+        let mut names: Vec<String> = flags.iter().filter(|(on, _)| *on).map(|(_, name)| name.to_string()).collect();
+        names.extend(self.check_penalties.iter().map(|(check, amount)| format!("{check} {amount:+}")));
         names.extend(self.notes.iter().cloned());
         names
     }
@@ -412,11 +397,7 @@ pub struct Action {
 impl Action {
     /// An action with no target and no move.
     pub fn simple(kind: ActionKind) -> Self {
-        Self {
-            kind,
-            target: None,
-            move_to: None,
-        }
+        Self { kind, target: None, move_to: None }
     }
 }
 
@@ -427,4 +408,6 @@ pub struct Declared {
     pub action: Option<Action>,
     /// Its Initiative modifier.
     pub modifier: i32,
+    /// What it did last round, for controllers that plan ahead.
+    pub previous: Option<ActionKind>,
 }

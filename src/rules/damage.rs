@@ -31,26 +31,14 @@ pub fn apply_damage(
     round: u32,
 ) -> DamageTaken {
     let amount = amount.max(0);
-    let to_stress = if bypass_stress {
-        0
-    } else {
-        amount.min(stress.current.max(0))
-    };
+    let to_stress = if bypass_stress { 0 } else { amount.min(stress.current.max(0)) };
     stress.current -= to_stress;
     let to_wounds = amount - to_stress;
     if to_wounds > 0 {
         wounds.current -= to_wounds;
-        wounds.injuries.push(Injury {
-            damage_type,
-            amount: to_wounds,
-            combat_injury: None,
-            round,
-        });
+        wounds.injuries.push(Injury { damage_type, amount: to_wounds, combat_injury: None, round });
     }
-    DamageTaken {
-        stress_lost: to_stress,
-        wounds_lost: to_wounds,
-    }
+    DamageTaken { stress_lost: to_stress, wounds_lost: to_wounds }
 }
 
 /// The status Wound Points give (`W-WOUND-1..3`): 0 incapacitated, below 0 dying, at or below
@@ -103,17 +91,7 @@ mod tests {
     use super::*;
 
     fn pools(stress: i32, wounds: i32) -> (Stress, Wounds) {
-        (
-            Stress {
-                current: stress,
-                max: stress,
-            },
-            Wounds {
-                current: wounds,
-                max: wounds,
-                injuries: Vec::new(),
-            },
-        )
+        (Stress { current: stress, max: stress }, Wounds { current: wounds, max: wounds, injuries: Vec::new() })
     }
 
     #[test]
@@ -128,19 +106,9 @@ mod tests {
             bypasses_stress(&ruleset, DamageType::Slashing, false),
             1,
         );
-        assert_eq!(
-            taken,
-            DamageTaken {
-                stress_lost: 5,
-                wounds_lost: 3
-            }
-        );
+        assert_eq!(taken, DamageTaken { stress_lost: 5, wounds_lost: 3 });
         assert_eq!((stress.current, wounds.current), (0, 9));
-        assert_eq!(
-            wounds.injuries.len(),
-            1,
-            "W-DMG-4: the wound damage is recorded as an injury"
-        );
+        assert_eq!(wounds.injuries.len(), 1, "W-DMG-4: the wound damage is recorded as an injury");
         assert_eq!(wounds.injuries[0].amount, 3);
     }
 
@@ -156,35 +124,17 @@ mod tests {
             bypasses_stress(&ruleset, DamageType::Blunt, true),
             1,
         );
-        assert_eq!(
-            taken,
-            DamageTaken {
-                stress_lost: 0,
-                wounds_lost: 6
-            }
-        );
+        assert_eq!(taken, DamageTaken { stress_lost: 0, wounds_lost: 6 });
         assert_eq!(stress.current, 30);
     }
 
     #[test]
     fn w_wound_thresholds() {
         assert_eq!(status_for_wounds(Status::Active, 1, 12), Status::Active);
-        assert_eq!(
-            status_for_wounds(Status::Active, 0, 12),
-            Status::Incapacitated,
-            "W-WOUND-1"
-        );
-        assert_eq!(
-            status_for_wounds(Status::Active, -1, 12),
-            Status::Dying,
-            "W-WOUND-2"
-        );
+        assert_eq!(status_for_wounds(Status::Active, 0, 12), Status::Incapacitated, "W-WOUND-1");
+        assert_eq!(status_for_wounds(Status::Active, -1, 12), Status::Dying, "W-WOUND-2");
         assert_eq!(status_for_wounds(Status::Dying, -11, 12), Status::Dying);
-        assert_eq!(
-            status_for_wounds(Status::Dying, -12, 12),
-            Status::Dead,
-            "W-WOUND-3"
-        );
+        assert_eq!(status_for_wounds(Status::Dying, -12, 12), Status::Dead, "W-WOUND-3");
         assert_eq!(status_for_wounds(Status::Fled, -20, 12), Status::Fled);
     }
 
@@ -199,10 +149,6 @@ mod tests {
         let ruleset = Ruleset::default();
         assert_eq!(damage_after_armour(&ruleset, 7, 1, 2), 5);
         assert_eq!(damage_after_armour(&ruleset, 1, 1, 4), 0);
-        assert_eq!(
-            damage_after_armour(&ruleset, 5, 3, 2),
-            13,
-            "W-CRIT-1: multiplier before armour"
-        );
+        assert_eq!(damage_after_armour(&ruleset, 5, 3, 2), 13, "W-CRIT-1: multiplier before armour");
     }
 }

@@ -9,8 +9,7 @@ use super::equipment::Attribute;
 use super::log::{CombatLog, LogEvent};
 use super::ruleset::{DeclarationOrder, InitiativeOrder, Ruleset};
 use super::state::{
-    ActionChosen, CombatInfo, CombatPhase, CombatState, DeclarationQueue, DeclarationRejected,
-    Slot, in_phase,
+    ActionChosen, CombatInfo, CombatPhase, CombatState, DeclarationQueue, DeclarationRejected, Slot, in_phase,
 };
 use super::unit::{self, Unit};
 use super::{CombatSystems, DeclareSystems};
@@ -19,12 +18,7 @@ use crate::battlefield::{Battlefield, ZoneIndex};
 pub(super) fn plugin(app: &mut App) {
     app.configure_sets(
         Update,
-        (
-            DeclareSystems::Open,
-            DeclareSystems::Choose,
-            DeclareSystems::Record,
-            DeclareSystems::Close,
-        )
+        (DeclareSystems::Open, DeclareSystems::Choose, DeclareSystems::Record, DeclareSystems::Close)
             .chain()
             .in_set(CombatSystems::Declare)
             .run_if(in_phase(CombatPhase::Declare)),
@@ -32,9 +26,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            (open_declarations, refresh_threats)
-                .chain()
-                .in_set(DeclareSystems::Open),
+            (open_declarations, refresh_threats).chain().in_set(DeclareSystems::Open),
             record_declarations.in_set(DeclareSystems::Record),
             close_declarations.in_set(DeclareSystems::Close),
         ),
@@ -45,9 +37,7 @@ pub(super) fn plugin(app: &mut App) {
 pub(super) fn sort_schedule(slots: &mut [Slot], order: InitiativeOrder) {
     match order {
         InitiativeOrder::LowestFirst => slots.sort_by_key(|slot| (slot.initiative, slot.order)),
-        InitiativeOrder::HighestFirst => {
-            slots.sort_by_key(|slot| (std::cmp::Reverse(slot.initiative), slot.order))
-        }
+        InitiativeOrder::HighestFirst => slots.sort_by_key(|slot| (std::cmp::Reverse(slot.initiative), slot.order)),
     }
 }
 
@@ -75,25 +65,15 @@ fn open_declarations(
         .filter(|unit| unit::may_act(*unit.status, &unit.conditions, unit.surprised, state.round))
         .map(|mut unit| {
             *unit.declared = Declared::default();
-            (
-                unit.order.0,
-                unit.side.0,
-                unit.attributes.score(Attribute::Agility),
-                unit.entity,
-            )
+            (unit.order.0, unit.side.0, unit.attributes.score(Attribute::Agility), unit.entity)
         })
         .collect();
     eligible.sort_unstable_by_key(|&(order, ..)| order);
     let order = info.declaration_order.unwrap_or(ruleset.declaration.order);
     let sequence: Vec<Entity> = match order {
         DeclarationOrder::RoundRobinBySide => {
-            let sides = eligible
-                .iter()
-                .map(|&(_, side, ..)| side + 1)
-                .max()
-                .unwrap_or(0);
-            let mut per_side: Vec<std::collections::VecDeque<Entity>> =
-                vec![Default::default(); sides];
+            let sides = eligible.iter().map(|&(_, side, ..)| side + 1).max().unwrap_or(0);
+            let mut per_side: Vec<std::collections::VecDeque<Entity>> = vec![Default::default(); sides];
             for &(_, side, _, entity) in &eligible {
                 per_side[side].push_back(entity);
             }
@@ -111,9 +91,7 @@ fn open_declarations(
             eligible.sort_by_key(|&(order, _, agility, _)| (std::cmp::Reverse(agility), order));
             eligible.iter().map(|&(.., entity)| entity).collect()
         }
-        DeclarationOrder::SimultaneousSecret => {
-            eligible.iter().map(|&(.., entity)| entity).collect()
-        }
+        DeclarationOrder::SimultaneousSecret => eligible.iter().map(|&(.., entity)| entity).collect(),
     };
     queue.done = vec![false; sequence.len()];
     queue.order = sequence;
@@ -133,12 +111,7 @@ pub(super) fn refresh_threats(
     index: Res<ZoneIndex>,
     state: Res<CombatState>,
 ) {
-    let ctx = ActionContext {
-        ruleset: &ruleset,
-        battlefield: &battlefield,
-        index: &index,
-        round: state.round,
-    };
+    let ctx = ActionContext { ruleset: &ruleset, battlefield: &battlefield, index: &index, round: state.round };
     for (entity, side, zone, status, marked) in &units {
         let threatened = status.on_field() && any_threatener(ctx, zone.0, *side, &lookup);
         if threatened && !marked {
@@ -173,10 +146,7 @@ fn any_threatener(
 }
 
 /// Checks each [`ActionChosen`] against the rules and the turn order; records the legal ones.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "a stage system reads the whole battle"
-)]
+#[expect(clippy::too_many_arguments, reason = "a stage system reads the whole battle")]
 fn record_declarations(
     mut chosen: MessageReader<ActionChosen>,
     mut rejected: MessageWriter<DeclarationRejected>,
@@ -187,12 +157,7 @@ fn record_declarations(
     index: Res<ZoneIndex>,
     state: Res<CombatState>,
 ) {
-    let ctx = ActionContext {
-        ruleset: &ruleset,
-        battlefield: &battlefield,
-        index: &index,
-        round: state.round,
-    };
+    let ctx = ActionContext { ruleset: &ruleset, battlefield: &battlefield, index: &index, round: state.round };
     for choice in chosen.read() {
         let verdict = if !queue.may_declare(choice.unit) {
             Err(actions::IllegalAction::NotAwaiting)
@@ -205,15 +170,9 @@ fn record_declarations(
         let accepted = match verdict {
             Ok(modifier) => Some((choice.action, modifier)),
             Err(reason) => {
-                rejected.write(DeclarationRejected {
-                    unit: choice.unit,
-                    action: choice.action,
-                    reason,
-                });
+                rejected.write(DeclarationRejected { unit: choice.unit, action: choice.action, reason });
                 // An AI that errs must not stall the round: it holds instead.
-                let is_ai = units
-                    .get(choice.unit)
-                    .is_ok_and(|unit| matches!(unit.controller, Controller::Ai(_)));
+                let is_ai = units.get(choice.unit).is_ok_and(|unit| matches!(unit.controller, Controller::Ai(_)));
                 (is_ai && queue.may_declare(choice.unit)).then(|| {
                     let hold = Action::simple(ActionKind::Hold);
                     (hold, ruleset.declaration.hold_modifier)
@@ -223,10 +182,7 @@ fn record_declarations(
         if let Some((action, modifier)) = accepted
             && let Ok(mut unit) = units.get_mut(choice.unit)
         {
-            *unit.declared = Declared {
-                action: Some(action),
-                modifier,
-            };
+            *unit.declared = Declared { action: Some(action), modifier, previous: unit.declared.previous };
             queue.mark_done(choice.unit);
         }
     }
@@ -234,10 +190,7 @@ fn record_declarations(
 
 /// Once all have declared: Round Initiative = Base + modifier, the `declared` log lines, the
 /// schedule (with last round's carried actions), full defense in force.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "a stage system reads the whole battle"
-)]
+#[expect(clippy::too_many_arguments, reason = "a stage system reads the whole battle")]
 fn close_declarations(
     mut queue: ResMut<DeclarationQueue>,
     mut state: ResMut<CombatState>,
@@ -260,17 +213,7 @@ fn close_declarations(
             if !unit.status.on_field() {
                 continue;
             }
-            log_declared(
-                &mut log,
-                round,
-                &unit,
-                &carried.action,
-                carried.initiative,
-                0,
-                true,
-                &battlefield,
-                &units,
-            );
+            log_declared(&mut log, round, &unit, &carried.action, carried.initiative, 0, true, &battlefield, &units);
             slots.push(carried);
         }
     }
@@ -287,30 +230,12 @@ fn close_declarations(
         if action.kind == ActionKind::FullDefense {
             unit.conditions.full_defense = true;
         }
-        let slot = Slot {
-            initiative,
-            unit: entity,
-            order: unit.order.0,
-            action,
-        };
+        let slot = Slot { initiative, unit: entity, order: unit.order.0, action };
         let unit = units.get(entity).expect("just fetched");
-        log_declared(
-            &mut log,
-            round,
-            &unit,
-            &action,
-            initiative,
-            modifier,
-            false,
-            &battlefield,
-            &units,
-        );
+        log_declared(&mut log, round, &unit, &action, initiative, modifier, false, &battlefield, &units);
         match state.count {
             Some(count) if queue.late && has_passed(order, initiative, count) => {
-                state.carried.push(Slot {
-                    initiative: initiative + ruleset.initiative.missed_turn_modifier,
-                    ..slot
-                });
+                state.carried.push(Slot { initiative: initiative + ruleset.initiative.missed_turn_modifier, ..slot });
             }
             _ => slots.push(slot),
         }
@@ -346,10 +271,7 @@ fn log_declared(
     log.record(round, || LogEvent::Declared {
         unit: unit.id.0.clone(),
         action: action.kind.log_name(),
-        target: action
-            .target
-            .and_then(|target| units.get(target).ok())
-            .map(|target| target.id.0.clone()),
+        target: action.target.and_then(|target| units.get(target).ok()).map(|target| target.id.0.clone()),
         modifier,
         initiative,
         move_to: action.move_to.map(|zone| battlefield.zone(zone).id.clone()),
@@ -365,9 +287,7 @@ pub(super) fn action_tool(unit: &unit::UnitView, action: &Action) -> Option<std:
             Some(unit.loadout.usable_weapon(unit.conditions).0.into())
         }
         ActionKind::Cast(at) => unit.spells.0.get(at).map(|(name, _)| name.clone()),
-        ActionKind::UseItem(at) | ActionKind::Throw(at) => {
-            unit.inventory.0.get(at).map(|stack| stack.name.clone())
-        }
+        ActionKind::UseItem(at) | ActionKind::Throw(at) => unit.inventory.0.get(at).map(|stack| stack.name.clone()),
         _ => None,
     }
 }

@@ -45,36 +45,22 @@ pub enum DiceError {
 impl Dice {
     /// A bare number: rolls no dice.
     pub const fn flat(value: i32) -> Self {
-        Self {
-            count: 0,
-            sides: 0,
-            modifier: value,
-        }
+        Self { count: 0, sides: 0, modifier: value }
     }
 
     /// `count` dice of `sides` faces with no modifier.
     pub const fn new(count: u32, sides: u32) -> Self {
-        Self {
-            count,
-            sides,
-            modifier: 0,
-        }
+        Self { count, sides, modifier: 0 }
     }
 
     /// The same dice with `delta` added to the modifier.
     pub fn plus(self, delta: i32) -> Self {
-        Self {
-            modifier: self.modifier.saturating_add(delta),
-            ..self
-        }
+        Self { modifier: self.modifier.saturating_add(delta), ..self }
     }
 
     /// The same dice with the count multiplied (criticals that double the dice).
     pub fn times_dice(self, factor: u32) -> Self {
-        Self {
-            count: self.count.saturating_mul(factor).min(MAX_DICE),
-            ..self
-        }
+        Self { count: self.count.saturating_mul(factor).min(MAX_DICE), ..self }
     }
 
     /// Lowest possible total.
@@ -113,11 +99,7 @@ impl Dice {
         };
         let (count_text, rest) = lower.split_at(d_at);
         let rest = &rest[1..];
-        let count: u64 = if count_text.is_empty() {
-            1
-        } else {
-            count_text.parse().map_err(|_| malformed())?
-        };
+        let count: u64 = if count_text.is_empty() { 1 } else { count_text.parse().map_err(|_| malformed())? };
         let sign_at = rest.find(['+', '-']);
         let (sides_text, modifier) = match sign_at {
             Some(at) => {
@@ -126,11 +108,7 @@ impl Dice {
                 if modifier_text[1..].starts_with(['+', '-']) {
                     return Err(malformed());
                 }
-                let signed = if modifier_text.starts_with('-') {
-                    -magnitude
-                } else {
-                    magnitude
-                };
+                let signed = if modifier_text.starts_with('-') { -magnitude } else { magnitude };
                 (sides, signed)
             }
             None => (rest, 0),
@@ -146,17 +124,10 @@ impl Dice {
         if count == 0 || sides == 0 {
             return Err(malformed());
         }
-        if count > MAX_DICE as u64
-            || sides > MAX_SIDES as u64
-            || modifier.abs() > MAX_MODIFIER as i64
-        {
+        if count > MAX_DICE as u64 || sides > MAX_SIDES as u64 || modifier.abs() > MAX_MODIFIER as i64 {
             return Err(out_of_range());
         }
-        Ok(Self {
-            count: count as u32,
-            sides: sides as u32,
-            modifier: modifier as i32,
-        })
+        Ok(Self { count: count as u32, sides: sides as u32, modifier: modifier as i32 })
     }
 }
 
@@ -219,11 +190,7 @@ pub struct CombatRng {
 impl CombatRng {
     /// A fresh stream for `seed`; the same seed always gives the same battle.
     pub fn seeded(seed: u64) -> Self {
-        Self {
-            seed,
-            stream: ChaCha8Rng::seed_from_u64(seed),
-            scripted: VecDeque::new(),
-        }
+        Self { seed, stream: ChaCha8Rng::seed_from_u64(seed), scripted: VecDeque::new() }
     }
 
     /// A stream that first returns `faces` (one per die, in order).
@@ -265,11 +232,7 @@ impl CombatRng {
                 faces.push(face);
             }
         }
-        DiceRoll {
-            expr: dice.to_string(),
-            dice: faces,
-            total: total.clamp(i32::MIN as i64, i32::MAX as i64) as i32,
-        }
+        DiceRoll { expr: dice.to_string(), dice: faces, total: total.clamp(i32::MIN as i64, i32::MAX as i64) as i32 }
     }
 }
 
@@ -301,18 +264,7 @@ mod tests {
 
     #[test]
     fn rejects_nonsense() {
-        for text in [
-            "",
-            "d",
-            "0d6",
-            "1d0",
-            "1d6++2",
-            "abc",
-            "1d6+-2",
-            "99999999d6",
-            "1d6+x",
-            "+",
-        ] {
+        for text in ["", "d", "0d6", "1d0", "1d6++2", "abc", "1d6+-2", "99999999d6", "1d6+x", "+"] {
             assert!(Dice::parse(text).is_err(), "{text} should not parse");
         }
     }
@@ -329,14 +281,7 @@ mod tests {
     fn scripted_faces_come_first_and_fold_the_modifier() {
         let mut rng = CombatRng::scripted([7]);
         let roll = rng.roll(Dice::new(1, 12).plus(-2));
-        assert_eq!(
-            roll,
-            DiceRoll {
-                expr: "1d12-2".into(),
-                dice: vec![7],
-                total: 5
-            }
-        );
+        assert_eq!(roll, DiceRoll { expr: "1d12-2".into(), dice: vec![7], total: 5 });
     }
 
     #[test]

@@ -11,19 +11,13 @@ use super::log::{CombatLog, LogEvent};
 use super::resolve::{DamageHit, apply_damage_to};
 use super::ruleset::Ruleset;
 use super::state::{
-    CombatPhase, CombatState, DamageDealt, Outcome, Sides, VictoryCondition, VictoryConditions,
-    in_phase,
+    CombatPhase, CombatState, DamageDealt, Outcome, Sides, VictoryCondition, VictoryConditions, in_phase,
 };
 use super::unit::{self, Unit};
 use crate::battlefield::{Battlefield, ZoneIndex};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        end_round
-            .in_set(CombatSystems::End)
-            .run_if(in_phase(CombatPhase::End)),
-    );
+    app.add_systems(Update, end_round.in_set(CombatSystems::End).run_if(in_phase(CombatPhase::End)));
 }
 
 /// Cause of the dying's end-of-round loss.
@@ -31,10 +25,7 @@ const DYING: &str = "dying";
 /// Cause of suffocation's end-of-round loss.
 const SUFFOCATION: &str = "suffocation";
 
-#[expect(
-    clippy::too_many_arguments,
-    reason = "a stage system reads the whole battle"
-)]
+#[expect(clippy::too_many_arguments, reason = "a stage system reads the whole battle")]
 fn end_round(
     mut commands: Commands,
     mut state: ResMut<CombatState>,
@@ -51,11 +42,8 @@ fn end_round(
     sides: Res<Sides>,
 ) {
     let round = state.round;
-    let mut ordered: Vec<(u32, Entity)> = units
-        .iter()
-        .filter(|view| view.status.on_field())
-        .map(|view| (view.order.0, view.entity))
-        .collect();
+    let mut ordered: Vec<(u32, Entity)> =
+        units.iter().filter(|view| view.status.on_field()).map(|view| (view.order.0, view.entity)).collect();
     ordered.sort_unstable();
     for &(_, entity) in &ordered {
         let Ok(view) = units.get(entity) else {
@@ -76,10 +64,7 @@ fn end_round(
                 damage_type: DamageType::Bleeding,
                 critical: false,
             };
-            apply_damage_to(
-                &mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round,
-                hit,
-            );
+            apply_damage_to(&mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round, hit);
         }
     }
     for &(_, entity) in &ordered {
@@ -115,10 +100,7 @@ fn end_round(
                 damage_type: hazard.damage_type,
                 critical: false,
             };
-            apply_damage_to(
-                &mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round,
-                hit,
-            );
+            apply_damage_to(&mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round, hit);
         }
     }
     if round >= ruleset.surprise.rounds_lost {
@@ -130,14 +112,8 @@ fn end_round(
     let outcome = decide(&units, &victory, round, ruleset.end.max_rounds);
     match outcome {
         Some(outcome) => {
-            let winner = outcome
-                .winner
-                .and_then(|side| sides.0.get(side))
-                .map(|side| side.name.clone());
-            log.record(round, || LogEvent::CombatEnded {
-                reason: outcome.reason,
-                winner,
-            });
+            let winner = outcome.winner.and_then(|side| sides.0.get(side)).map(|side| side.name.clone());
+            log.record(round, || LogEvent::CombatEnded { reason: outcome.reason, winner });
             state.outcome = Some(outcome);
             state.phase = CombatPhase::Over;
         }
@@ -146,17 +122,10 @@ fn end_round(
 }
 
 /// Whether the battle is over after `round`, and how (`W-END-1`).
-fn decide(
-    units: &Query<Unit>,
-    victory: &VictoryConditions,
-    round: u32,
-    max_rounds: u32,
-) -> Option<Outcome> {
+fn decide(units: &Query<Unit>, victory: &VictoryConditions, round: u32, max_rounds: u32) -> Option<Outcome> {
     let mut in_fight: Vec<usize> = units
         .iter()
-        .filter(|view| {
-            unit::is_fighting(*view.status, view.conditions) || *view.status == Status::Reserve
-        })
+        .filter(|view| unit::is_fighting(*view.status, view.conditions) || *view.status == Status::Reserve)
         .map(|view| view.side.0)
         .collect();
     in_fight.sort_unstable();
@@ -165,44 +134,23 @@ fn decide(
         match *condition {
             VictoryCondition::Eliminate { unit, side } => {
                 let gone = units.get(unit).is_ok_and(|view| {
-                    !unit::is_fighting(*view.status, view.conditions)
-                        && *view.status != Status::Reserve
+                    !unit::is_fighting(*view.status, view.conditions) && *view.status != Status::Reserve
                 });
                 if gone {
-                    return Some(Outcome {
-                        winner: Some(side),
-                        reason: "target_eliminated",
-                        rounds: round,
-                    });
+                    return Some(Outcome { winner: Some(side), reason: "target_eliminated", rounds: round });
                 }
             }
             VictoryCondition::Survive { side, rounds } => {
                 if round >= rounds && in_fight.contains(&side) {
-                    return Some(Outcome {
-                        winner: Some(side),
-                        reason: "survived",
-                        rounds: round,
-                    });
+                    return Some(Outcome { winner: Some(side), reason: "survived", rounds: round });
                 }
             }
         }
     }
     match in_fight.as_slice() {
-        [] => Some(Outcome {
-            winner: None,
-            reason: "mutual_defeat",
-            rounds: round,
-        }),
-        [side] => Some(Outcome {
-            winner: Some(*side),
-            reason: "side_defeated",
-            rounds: round,
-        }),
-        _ if round >= max_rounds => Some(Outcome {
-            winner: None,
-            reason: "max_rounds",
-            rounds: round,
-        }),
+        [] => Some(Outcome { winner: None, reason: "mutual_defeat", rounds: round }),
+        [side] => Some(Outcome { winner: Some(*side), reason: "side_defeated", rounds: round }),
+        _ if round >= max_rounds => Some(Outcome { winner: None, reason: "max_rounds", rounds: round }),
         _ => None,
     }
 }

@@ -279,9 +279,7 @@ pub struct InjuryTable {
 impl InjuryTable {
     /// The row for `roll`, if any.
     pub fn row(&self, roll: i32) -> Option<&InjuryRow> {
-        self.rows
-            .iter()
-            .find(|row| (row.from..=row.to).contains(&roll))
+        self.rows.iter().find(|row| (row.from..=row.to).contains(&roll))
     }
 }
 
@@ -295,8 +293,7 @@ pub const BUILTIN_INJURY_TABLES: &str = include_str!("../../assets/injuries.ron"
 
 impl Default for InjuryTables {
     fn default() -> Self {
-        ron::from_str(BUILTIN_INJURY_TABLES)
-            .expect("the built-in injury tables are checked by a unit test")
+        ron::from_str(BUILTIN_INJURY_TABLES).expect("the built-in injury tables are checked by a unit test")
     }
 }
 
@@ -311,15 +308,9 @@ mod tests {
             if matches!(damage_type, DamageType::Poison | DamageType::Bleeding) {
                 continue;
             }
-            let table = tables
-                .0
-                .get(&damage_type)
-                .unwrap_or_else(|| panic!("no table for {damage_type:?}"));
+            let table = tables.0.get(&damage_type).unwrap_or_else(|| panic!("no table for {damage_type:?}"));
             for roll in 1..=20 {
-                assert!(
-                    table.row(roll).is_some(),
-                    "{damage_type:?} has no row for {roll}"
-                );
+                assert!(table.row(roll).is_some(), "{damage_type:?} has no row for {roll}");
             }
         }
     }
@@ -332,10 +323,7 @@ mod tests {
         assert_eq!(
             blunt.row(2).unwrap().effects,
             vec![
-                InjuryEffect::AttributeDamage {
-                    attributes: vec![Attribute::Agility],
-                    dice: Dice::new(1, 8)
-                },
+                InjuryEffect::AttributeDamage { attributes: vec![Attribute::Agility], dice: Dice::new(1, 8) },
                 InjuryEffect::HalfSpeed,
             ]
         );

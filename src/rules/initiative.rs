@@ -17,20 +17,12 @@ use super::unit::{self, Unit, UnitItem};
 use crate::battlefield::{Battlefield, ZoneIndex};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        start_round
-            .in_set(CombatSystems::Initiative)
-            .run_if(in_phase(CombatPhase::Initiative)),
-    );
+    app.add_systems(Update, start_round.in_set(CombatSystems::Initiative).run_if(in_phase(CombatPhase::Initiative)));
 }
 
 /// The Base Initiative dice of a unit with `agility_modifier`: 1d12−2 for +2, 1d12+1 for −1.
 pub fn initiative_dice(ruleset: &Ruleset, agility_modifier: i32) -> Dice {
-    ruleset
-        .initiative
-        .die
-        .plus(ruleset.initiative.agility_factor * agility_modifier)
+    ruleset.initiative.die.plus(ruleset.initiative.agility_factor * agility_modifier)
 }
 
 /// Rolls Base Initiative for every unit in `arrivals` that has none, sharing one roll per
@@ -45,10 +37,7 @@ pub(super) fn roll_base_initiative(
 ) {
     let mut shared: HashMap<(usize, Arc<str>), DiceRoll> = HashMap::new();
     arrivals.sort_by_key(|unit| *unit.order);
-    for unit in arrivals
-        .iter_mut()
-        .filter(|unit| unit.initiative.base.is_none())
-    {
+    for unit in arrivals.iter_mut().filter(|unit| unit.initiative.base.is_none()) {
         let group = groups.get(unit.entity).ok().map(|group| group.0.clone());
         let agility = unit::modifier(ruleset, &unit.attributes, Attribute::Agility);
         let roll = match &group {
@@ -60,12 +49,7 @@ pub(super) fn roll_base_initiative(
         };
         unit.initiative.base = Some(roll.total);
         let id = unit.id.0.clone();
-        log.record(round, || LogEvent::Initiative {
-            unit: id,
-            base: roll.total,
-            roll,
-            group,
-        });
+        log.record(round, || LogEvent::Initiative { unit: id, base: roll.total, roll, group });
     }
 }
 
@@ -85,10 +69,7 @@ pub(super) fn arrive(
 }
 
 /// Starts a round: first rolls, round counter, arrivals, per-round resets.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "a stage system reads the whole battle"
-)]
+#[expect(clippy::too_many_arguments, reason = "a stage system reads the whole battle")]
 fn start_round(
     mut state: ResMut<CombatState>,
     mut log: ResMut<CombatLog>,
@@ -100,10 +81,7 @@ fn start_round(
     battlefield: Res<Battlefield>,
 ) {
     if state.round == 0 {
-        let mut starters: Vec<UnitItem> = units
-            .iter_mut()
-            .filter(|unit| unit.status.on_field())
-            .collect();
+        let mut starters: Vec<UnitItem> = units.iter_mut().filter(|unit| unit.status.on_field()).collect();
         roll_base_initiative(&ruleset, &mut rng, &mut log, 0, &mut starters, &groups);
     }
     state.round += 1;
@@ -114,8 +92,7 @@ fn start_round(
         .filter(|unit| {
             *unit.status == Status::Reserve
                 && unit.reinforcement.is_some_and(|arrival| {
-                    arrival.round <= round
-                        && (arrival.at_initiative.is_none() || arrival.round < round)
+                    arrival.round <= round && (arrival.at_initiative.is_none() || arrival.round < round)
                 })
         })
         .collect();

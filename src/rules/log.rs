@@ -378,8 +378,8 @@ pub struct LogEntry {
 impl LogEntry {
     /// The JSON object, `event` first and `round` second.
     pub fn to_json(&self) -> String {
-        let body = serde_json::to_string(&self.event)
-            .unwrap_or_else(|_| format!("{{\"event\":\"{}\"}}", self.event.name()));
+        let body =
+            serde_json::to_string(&self.event).unwrap_or_else(|_| format!("{{\"event\":\"{}\"}}", self.event.name()));
         // The tag is the first member; splice `round` right after it so every line starts the same way.
         let tag_end = "{\"event\":\"".len() + self.event.name().len() + 1;
         let (head, tail) = body.split_at(tag_end.min(body.len()));
@@ -400,20 +400,14 @@ pub struct CombatLog {
 
 impl Default for CombatLog {
     fn default() -> Self {
-        Self {
-            recording: true,
-            entries: Vec::new(),
-        }
+        Self { recording: true, entries: Vec::new() }
     }
 }
 
 impl CombatLog {
     /// A log that records nothing.
     pub fn silent() -> Self {
-        Self {
-            recording: false,
-            entries: Vec::new(),
-        }
+        Self { recording: false, entries: Vec::new() }
     }
 
     /// Whether events are kept.
@@ -424,10 +418,7 @@ impl CombatLog {
     /// Adds an event built by `make`, which is not called when not recording.
     pub fn record(&mut self, round: u32, make: impl FnOnce() -> LogEvent) {
         if self.recording {
-            self.entries.push(LogEntry {
-                round,
-                event: make(),
-            });
+            self.entries.push(LogEntry { round, event: make() });
         }
     }
 
@@ -466,21 +457,9 @@ mod tests {
 
     #[test]
     fn round_follows_the_event_tag() {
-        let entry = LogEntry {
-            round: 3,
-            event: LogEvent::Status {
-                unit: "a".into(),
-                status: "dead",
-            },
-        };
-        assert_eq!(
-            entry.to_json(),
-            r#"{"event":"status","round":3,"unit":"a","status":"dead"}"#
-        );
-        let empty = LogEntry {
-            round: 1,
-            event: LogEvent::RoundStarted {},
-        };
+        let entry = LogEntry { round: 3, event: LogEvent::Status { unit: "a".into(), status: "dead" } };
+        assert_eq!(entry.to_json(), r#"{"event":"status","round":3,"unit":"a","status":"dead"}"#);
+        let empty = LogEntry { round: 1, event: LogEvent::RoundStarted {} };
         assert_eq!(empty.to_json(), r#"{"event":"round_started","round":1}"#);
     }
 

@@ -21,9 +21,8 @@ pub mod unit;
 use bevy::prelude::*;
 
 pub use state::{
-    ActionChosen, CombatInfo, CombatPhase, CombatState, DamageDealt, DeclarationQueue,
-    DeclarationRejected, Intimidated, Outcome, SideInfo, Sides, Slot, VictoryCondition,
-    VictoryConditions,
+    ActionChosen, CombatInfo, CombatPhase, CombatState, DamageDealt, DeclarationQueue, DeclarationRejected,
+    Intimidated, Outcome, SideInfo, Sides, Slot, VictoryCondition, VictoryConditions,
 };
 
 /// The combat pipeline, one set per stage, run in this order every update.

@@ -16,12 +16,7 @@ use super::unit::{self, Unit};
 use crate::battlefield::ZoneIndex;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        check_morale
-            .in_set(CombatSystems::Morale)
-            .run_if(in_phase(CombatPhase::Morale)),
-    );
+    app.add_systems(Update, check_morale.in_set(CombatSystems::Morale).run_if(in_phase(CombatPhase::Morale)));
 }
 
 /// Fighting units per side.
@@ -36,12 +31,7 @@ pub(super) fn fighting_per_side(units: &Query<Unit>) -> HashMap<usize, u32> {
 }
 
 /// Why a unit must check, if it must.
-fn trigger(
-    ruleset: &Ruleset,
-    big_hit: bool,
-    outnumbered: bool,
-    intimidation: Option<i32>,
-) -> Option<&'static str> {
+fn trigger(ruleset: &Ruleset, big_hit: bool, outnumbered: bool, intimidation: Option<i32>) -> Option<&'static str> {
     let rules = &ruleset.morale;
     if rules.check_when_intimidated && intimidation.is_some() {
         Some("intimidated")
@@ -54,10 +44,7 @@ fn trigger(
     }
 }
 
-#[expect(
-    clippy::too_many_arguments,
-    reason = "a stage system reads the whole battle"
-)]
+#[expect(clippy::too_many_arguments, reason = "a stage system reads the whole battle")]
 fn check_morale(
     mut state: ResMut<CombatState>,
     mut log: ResMut<CombatLog>,
@@ -97,12 +84,9 @@ fn check_morale(
         let own = counts.get(&unit.side.0).copied().unwrap_or(0);
         let opponents = total - own;
         let allies = own.saturating_sub(1);
-        let Some(reason) = trigger(
-            &ruleset,
-            big_hits.contains(&entity),
-            opponents > own,
-            intimidation.get(&entity).copied(),
-        ) else {
+        let Some(reason) =
+            trigger(&ruleset, big_hits.contains(&entity), opponents > own, intimidation.get(&entity).copied())
+        else {
             continue;
         };
         let tn = match (reason, intimidation.get(&entity)) {
@@ -133,10 +117,7 @@ fn check_morale(
             };
             *unit.status = status;
             index.remove(entity, unit.zone.0);
-            log.record(round, || LogEvent::Status {
-                unit: id,
-                status: status.log_name(),
-            });
+            log.record(round, || LogEvent::Status { unit: id, status: status.log_name() });
         }
     }
     state.phase = CombatPhase::End;

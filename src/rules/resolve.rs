@@ -17,19 +17,12 @@ use super::equipment::{Attribute, DamageType, Effect, InjuryEffect, InjuryTables
 use super::initiative::{arrive, roll_base_initiative};
 use super::log::{CombatLog, InjuryRoll, LogEvent};
 use super::ruleset::{InitiativeOrder, Ruleset};
-use super::state::{
-    CombatPhase, CombatState, DamageDealt, DeclarationQueue, Intimidated, Slot, in_phase,
-};
+use super::state::{CombatPhase, CombatState, DamageDealt, DeclarationQueue, Intimidated, Slot, in_phase};
 use super::unit::{self, Unit, UnitItem};
 use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        resolve_round
-            .in_set(CombatSystems::Resolve)
-            .run_if(in_phase(CombatPhase::Resolve)),
-    );
+    app.add_systems(Update, resolve_round.in_set(CombatSystems::Resolve).run_if(in_phase(CombatPhase::Resolve)));
 }
 
 /// Cause names for damage that no unit dealt.
@@ -55,42 +48,21 @@ pub(super) struct Resolver<'w, 's> {
 /// Something a simultaneous group does to a unit, applied once the whole group has acted.
 #[derive(Clone, Debug)]
 enum Pending {
-    Damage {
-        target: Entity,
-        source: Arc<str>,
-        amount: i32,
-        damage_type: DamageType,
-        critical: bool,
-    },
-    Restore {
-        target: Entity,
-        source: Arc<str>,
-        roll: DiceRoll,
-        wounds: bool,
-    },
-    Stabilize {
-        target: Entity,
-    },
+    Damage { target: Entity, source: Arc<str>, amount: i32, damage_type: DamageType, critical: bool },
+    Restore { target: Entity, source: Arc<str>, roll: DiceRoll, wounds: bool },
+    Stabilize { target: Entity },
 }
 
 /// Resolves the round's schedule, pausing for reinforcements that arrive mid-round.
 fn resolve_round(mut battle: Resolver) {
     loop {
-        let next = battle
-            .state
-            .schedule
-            .get(battle.state.cursor)
-            .map(|slot| slot.initiative);
+        let next = battle.state.schedule.get(battle.state.cursor).map(|slot| slot.initiative);
         if battle.bring_in_mid_round_arrivals(next) {
             return;
         }
         let Some(count) = next else { break };
         let start = battle.state.cursor;
-        let end = start
-            + battle.state.schedule[start..]
-                .iter()
-                .take_while(|slot| slot.initiative == count)
-                .count();
+        let end = start + battle.state.schedule[start..].iter().take_while(|slot| slot.initiative == count).count();
         battle.state.count = Some(count);
         let group: Vec<Slot> = battle.state.schedule[start..end].to_vec();
         battle.resolve_group(&group);
@@ -114,10 +86,7 @@ impl Resolver<'_, '_> {
     }
 
     fn id(&self, unit: Entity) -> Arc<str> {
-        self.units
-            .get(unit)
-            .map(|view| view.id.0.clone())
-            .unwrap_or_else(|_| "?".into())
+        self.units.get(unit).map(|view| view.id.0.clone()).unwrap_or_else(|_| "?".into())
     }
 
     /// Brings in reinforcements whose count has passed before the group at `next` (or at the
@@ -146,28 +115,12 @@ impl Resolver<'_, '_> {
         .expect("not empty");
         due.retain(|&(at, _)| at == first);
         let entities: Vec<Entity> = due.into_iter().map(|(_, entity)| entity).collect();
-        let mut arrivals: Vec<UnitItem> = self
-            .units
-            .iter_mut()
-            .filter(|unit| entities.contains(&unit.entity))
-            .collect();
+        let mut arrivals: Vec<UnitItem> =
+            self.units.iter_mut().filter(|unit| entities.contains(&unit.entity)).collect();
         for unit in arrivals.iter_mut() {
-            arrive(
-                unit,
-                &mut self.index,
-                &self.battlefield,
-                &mut self.log,
-                round,
-            );
+            arrive(unit, &mut self.index, &self.battlefield, &mut self.log, round);
         }
-        roll_base_initiative(
-            &self.ruleset,
-            &mut self.rng,
-            &mut self.log,
-            round,
-            &mut arrivals,
-            &self.groups,
-        );
+        roll_base_initiative(&self.ruleset, &mut self.rng, &mut self.log, round, &mut arrivals, &self.groups);
         let mut late: Vec<(u32, Entity)> = arrivals
             .iter_mut()
             .filter(|unit| !unit.surprised)
@@ -197,19 +150,16 @@ impl Resolver<'_, '_> {
         let able: Vec<bool> = group
             .iter()
             .map(|slot| {
-                self.units.get(slot.unit).is_ok_and(|view| {
-                    unit::may_act(*view.status, view.conditions, view.surprised, round)
-                })
+                self.units
+                    .get(slot.unit)
+                    .is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))
             })
             .collect();
         let mut interrupted = vec![false; group.len()];
         for (at, slot) in group.iter().enumerate() {
             if !able[at] {
                 let id = self.id(slot.unit);
-                self.log.record(round, || LogEvent::ActionLost {
-                    unit: id,
-                    reason: "cannot_act",
-                });
+                self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "cannot_act" });
                 continue;
             }
             if let Some(to) = slot.action.move_to {
@@ -244,73 +194,44 @@ impl Resolver<'_, '_> {
                 && self.index.count(step) as u32 >= capacity
             {
                 let id = self.id(slot.unit);
-                self.log.record(round, || LogEvent::ActionLost {
-                    unit: id,
-                    reason: "zone_full",
-                });
+                self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "zone_full" });
                 break;
             }
-            let before = if slot.action.kind == ActionKind::DefensiveAttack
-                || !self.ruleset.reposte.when_threat_range_entered
-            {
-                Vec::new()
-            } else {
-                actions::threateners_of(self.ctx(), here, side, &self.units)
-            };
+            let before =
+                if slot.action.kind == ActionKind::DefensiveAttack || !self.ruleset.reposte.when_threat_range_entered {
+                    Vec::new()
+                } else {
+                    actions::threateners_of(self.ctx(), here, side, &self.units)
+                };
             self.index.relocate(slot.unit, here, step);
             if let Ok(mut unit) = self.units.get_mut(slot.unit) {
                 unit.zone.0 = step;
             }
-            let (from_id, to_id) = (
-                self.battlefield.zone(here).id.clone(),
-                self.battlefield.zone(step).id.clone(),
-            );
+            let (from_id, to_id) = (self.battlefield.zone(here).id.clone(), self.battlefield.zone(step).id.clone());
             let id = self.id(slot.unit);
-            self.log.record(round, || LogEvent::Moved {
-                unit: id,
-                from: from_id,
-                to: to_id,
-            });
+            self.log.record(round, || LogEvent::Moved { unit: id, from: from_id, to: to_id });
             here = step;
-            if slot.action.kind == ActionKind::DefensiveAttack
-                || !self.ruleset.reposte.when_threat_range_entered
-            {
+            if slot.action.kind == ActionKind::DefensiveAttack || !self.ruleset.reposte.when_threat_range_entered {
                 continue;
             }
-            let provoked: Vec<Entity> =
-                actions::threateners_of(self.ctx(), step, side, &self.units)
-                    .into_iter()
-                    .filter(|other| !before.contains(other))
-                    .collect();
+            let provoked: Vec<Entity> = actions::threateners_of(self.ctx(), step, side, &self.units)
+                .into_iter()
+                .filter(|other| !before.contains(other))
+                .collect();
             for threatener in provoked {
-                if !self
-                    .units
-                    .get(slot.unit)
-                    .is_ok_and(|view| view.status.on_field())
-                {
+                if !self.units.get(slot.unit).is_ok_and(|view| view.status.on_field()) {
                     break;
                 }
                 if let Ok(mut other) = self.units.get_mut(threatener) {
                     other.reactions.0 = other.reactions.0.saturating_sub(1);
                 }
                 let mut reaction = Vec::new();
-                self.attack(
-                    threatener,
-                    slot.unit,
-                    slot.initiative,
-                    "reposte",
-                    None,
-                    &mut reaction,
-                );
+                self.attack(threatener, slot.unit, slot.initiative, "reposte", None, &mut reaction);
                 for effect in reaction {
                     self.apply(effect);
                 }
             }
-            if !self
-                .units
-                .get(slot.unit)
-                .is_ok_and(|view| *view.status == status_before)
-            {
+            if !self.units.get(slot.unit).is_ok_and(|view| *view.status == status_before) {
                 return false;
             }
         }
@@ -322,10 +243,7 @@ impl Resolver<'_, '_> {
         let round = self.round();
         let actor = slot.unit;
         let Some(target) = slot.action.target.or(match slot.action.kind {
-            ActionKind::FullDefense
-            | ActionKind::Move
-            | ActionKind::Hold
-            | ActionKind::DefensiveAttack => None,
+            ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold | ActionKind::DefensiveAttack => None,
             _ => Some(Entity::PLACEHOLDER),
         }) else {
             self.pay_for_exertion(slot, pending);
@@ -333,10 +251,7 @@ impl Resolver<'_, '_> {
         };
         if !self.target_in_reach(slot, target) {
             let id = self.id(actor);
-            self.log.record(round, || LogEvent::ActionLost {
-                unit: id,
-                reason: "target_out_of_reach",
-            });
+            self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "target_out_of_reach" });
             return;
         }
         match slot.action.kind {
@@ -347,20 +262,11 @@ impl Resolver<'_, '_> {
             ActionKind::Cast(at) => self.cast(actor, at, target, pending),
             ActionKind::UseItem(at) => self.use_item(actor, at, target, pending),
             ActionKind::Throw(at) => {
-                let Some(weapon) = self
-                    .take_item(actor, at)
-                    .and_then(|item| thrown_weapon(&item.effect, item.range))
+                let Some(weapon) = self.take_item(actor, at).and_then(|item| thrown_weapon(&item.effect, item.range))
                 else {
                     return;
                 };
-                self.attack(
-                    actor,
-                    target,
-                    slot.initiative,
-                    "thrown",
-                    Some(weapon),
-                    pending,
-                );
+                self.attack(actor, target, slot.initiative, "thrown", Some(weapon), pending);
             }
             ActionKind::Stabilize => self.stabilize(actor, target, pending),
             ActionKind::Intimidate => self.intimidate(actor, target),
@@ -383,11 +289,9 @@ impl Resolver<'_, '_> {
                 actions::weapon_range(actor.loadout.usable_weapon(actor.conditions).1)
             }
             ActionKind::Cast(at) => actor.spells.0.get(at).map_or(0, |(_, spell)| spell.range),
-            ActionKind::UseItem(at) | ActionKind::Throw(at) => actor
-                .inventory
-                .0
-                .get(at)
-                .map_or(0, |stack| stack.item.range),
+            ActionKind::UseItem(at) | ActionKind::Throw(at) => {
+                actor.inventory.0.get(at).map_or(0, |stack| stack.item.range)
+            }
             ActionKind::Intimidate => 1,
             _ => 0,
         };
@@ -405,9 +309,7 @@ impl Resolver<'_, '_> {
             return;
         };
         unit.record.actions_taken += 1;
-        if !unit.status.is_down()
-            || (unit.conditions.stabilised && unit.record.actions_taken <= free)
-        {
+        if !unit.status.is_down() || (unit.conditions.stabilised && unit.record.actions_taken <= free) {
             return;
         }
         pending.push(Pending::Damage {
@@ -441,23 +343,14 @@ impl Resolver<'_, '_> {
         let (attacker_id, target_id) = (a.id.0.clone(), t.id.0.clone());
         let roll = self.rng.roll(self.ruleset.attack.die.plus(bonus));
         let natural = roll.natural().unwrap_or(0);
-        let critical_natural = natural
-            >= weapon
-                .critical_natural
-                .unwrap_or(self.ruleset.attack.critical_natural);
+        let critical_natural = natural >= weapon.critical_natural.unwrap_or(self.ruleset.attack.critical_natural);
         let hit = natural > self.ruleset.attack.fumble_natural
-            && (roll.total >= defense
-                || (critical_natural && self.ruleset.attack.critical_always_hits));
+            && (roll.total >= defense || (critical_natural && self.ruleset.attack.critical_always_hits));
         let critical = hit && critical_natural;
         let damage_roll = hit.then(|| self.rng.roll(damage_dice));
         if let Some(rolled) = &damage_roll {
-            let multiplier = if critical {
-                weapon.critical_multiplier
-            } else {
-                1
-            };
-            let amount =
-                damage::damage_after_armour(&self.ruleset, rolled.total, multiplier, armour);
+            let multiplier = if critical { weapon.critical_multiplier } else { 1 };
+            let amount = damage::damage_after_armour(&self.ruleset, rolled.total, multiplier, armour);
             pending.push(Pending::Damage {
                 target,
                 source: attacker_id.clone(),
@@ -548,13 +441,7 @@ impl Resolver<'_, '_> {
             stress_spent,
         });
         if success {
-            self.queue_effect(
-                &spell.effect,
-                caster_id,
-                target,
-                !self.ruleset.spells.armour_stops_spells,
-                pending,
-            );
+            self.queue_effect(&spell.effect, caster_id, target, !self.ruleset.spells.armour_stops_spells, pending);
         }
     }
 
@@ -572,22 +459,14 @@ impl Resolver<'_, '_> {
                 .unwrap_or_else(|| "item".into()),
         );
         let target_id = self.id(target);
-        self.log.record(round, || LogEvent::ItemUsed {
-            unit: user_id.clone(),
-            item: name,
-            target: Some(target_id),
-        });
+        self.log.record(round, || LogEvent::ItemUsed { unit: user_id.clone(), item: name, target: Some(target_id) });
         self.queue_effect(&item.effect, user_id, target, true, pending);
     }
 
     /// Takes one item from the stack at `at`, if any is left.
     fn take_item(&mut self, user: Entity, at: usize) -> Option<super::equipment::Item> {
         let mut unit = self.units.get_mut(user).ok()?;
-        let stack = unit
-            .inventory
-            .0
-            .get_mut(at)
-            .filter(|stack| stack.count > 0)?;
+        let stack = unit.inventory.0.get_mut(at).filter(|stack| stack.count > 0)?;
         stack.count -= 1;
         Some(stack.item.clone())
     }
@@ -603,32 +482,16 @@ impl Resolver<'_, '_> {
         match *effect {
             Effect::Damage { dice, damage_type } => {
                 let roll = self.rng.roll(dice);
-                let armour = if ignore_armour {
-                    0
-                } else {
-                    self.units.get(target).map_or(0, |view| view.armour.0)
-                };
+                let armour = if ignore_armour { 0 } else { self.units.get(target).map_or(0, |view| view.armour.0) };
                 let amount = damage::damage_after_armour(&self.ruleset, roll.total, 1, armour);
-                pending.push(Pending::Damage {
-                    target,
-                    source,
-                    amount,
-                    damage_type,
-                    critical: false,
-                });
+                pending.push(Pending::Damage { target, source, amount, damage_type, critical: false });
             }
-            Effect::RestoreStress { dice } => pending.push(Pending::Restore {
-                target,
-                source,
-                roll: self.rng.roll(dice),
-                wounds: false,
-            }),
-            Effect::RestoreWounds { dice } => pending.push(Pending::Restore {
-                target,
-                source,
-                roll: self.rng.roll(dice),
-                wounds: true,
-            }),
+            Effect::RestoreStress { dice } => {
+                pending.push(Pending::Restore { target, source, roll: self.rng.roll(dice), wounds: false })
+            }
+            Effect::RestoreWounds { dice } => {
+                pending.push(Pending::Restore { target, source, roll: self.rng.roll(dice), wounds: true })
+            }
         }
     }
 
@@ -643,13 +506,7 @@ impl Resolver<'_, '_> {
         let (healer_id, target_id) = (h.id.0.clone(), t.id.0.clone());
         let roll = self.rng.roll(self.ruleset.wounds.heal_die.plus(skill));
         let success = roll.total >= tn;
-        self.log.record(round, || LogEvent::Stabilise {
-            unit: healer_id,
-            target: target_id,
-            roll,
-            tn,
-            success,
-        });
+        self.log.record(round, || LogEvent::Stabilise { unit: healer_id, target: target_id, roll, tn, success });
         if success {
             pending.push(Pending::Stabilize { target });
         }
@@ -662,29 +519,14 @@ impl Resolver<'_, '_> {
         };
         let skill = a.skills.intimidation;
         let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
-        let roll = self
-            .rng
-            .roll(self.ruleset.morale.intimidation_die.plus(skill));
-        self.intimidated.write(Intimidated {
-            unit: target,
-            result: roll.total,
-        });
-        self.log.record(round, || LogEvent::Intimidation {
-            unit: actor_id,
-            target: target_id,
-            roll,
-        });
+        let roll = self.rng.roll(self.ruleset.morale.intimidation_die.plus(skill));
+        self.intimidated.write(Intimidated { unit: target, result: roll.total });
+        self.log.record(round, || LogEvent::Intimidation { unit: actor_id, target: target_id, roll });
     }
 
     fn apply(&mut self, effect: Pending) {
         match effect {
-            Pending::Damage {
-                target,
-                source,
-                amount,
-                damage_type,
-                critical,
-            } => {
+            Pending::Damage { target, source, amount, damage_type, critical } => {
                 apply_damage_to(
                     &mut self.units,
                     &mut self.index,
@@ -694,21 +536,10 @@ impl Resolver<'_, '_> {
                     &self.tables,
                     &mut self.dealt,
                     self.state.round,
-                    DamageHit {
-                        target,
-                        source,
-                        amount,
-                        damage_type,
-                        critical,
-                    },
+                    DamageHit { target, source, amount, damage_type, critical },
                 );
             }
-            Pending::Restore {
-                target,
-                source,
-                roll,
-                wounds,
-            } => self.restore(target, source, roll, wounds),
+            Pending::Restore { target, source, roll, wounds } => self.restore(target, source, roll, wounds),
             Pending::Stabilize { target } => {
                 let round = self.round();
                 let Ok(mut unit) = self.units.get_mut(target) else {
@@ -717,10 +548,7 @@ impl Resolver<'_, '_> {
                 if unit.status.is_down() && !unit.conditions.stabilised {
                     unit.conditions.stabilised = true;
                     let id = unit.id.0.clone();
-                    self.log.record(round, || LogEvent::Status {
-                        unit: id,
-                        status: "stabilized",
-                    });
+                    self.log.record(round, || LogEvent::Status { unit: id, status: "stabilized" });
                 }
             }
         }
@@ -763,10 +591,7 @@ impl Resolver<'_, '_> {
             if status == Status::Active {
                 unit.conditions.stabilised = false;
             }
-            self.log.record(round, || LogEvent::Status {
-                unit: id,
-                status: status.log_name(),
-            });
+            self.log.record(round, || LogEvent::Status { unit: id, status: status.log_name() });
         }
     }
 }
@@ -804,10 +629,7 @@ pub(super) struct DamageHit {
 
 /// Applies a hit: Stress then Wounds, the `damage` line, a combat injury roll after a critical,
 /// and the new status. Shared by resolution and the end of round (dying, hazards).
-#[expect(
-    clippy::too_many_arguments,
-    reason = "applying damage touches the unit, the index, the log and the dice"
-)]
+#[expect(clippy::too_many_arguments, reason = "applying damage touches the unit, the index, the log and the dice")]
 pub(super) fn apply_damage_to(
     units: &mut Query<Unit>,
     index: &mut ZoneIndex,
@@ -827,14 +649,7 @@ pub(super) fn apply_damage_to(
     }
     let unit = &mut unit;
     let bypass = damage::bypasses_stress(ruleset, hit.damage_type, hit.critical);
-    let taken = damage::apply_damage(
-        &mut unit.stress,
-        &mut unit.wounds,
-        hit.amount,
-        hit.damage_type,
-        bypass,
-        round,
-    );
+    let taken = damage::apply_damage(&mut unit.stress, &mut unit.wounds, hit.amount, hit.damage_type, bypass, round);
     let id = unit.id.0.clone();
     let (stress, wounds) = (unit.stress.current, unit.wounds.current);
     log.record(round, || LogEvent::Damage {
@@ -848,27 +663,14 @@ pub(super) fn apply_damage_to(
         stress,
         wounds,
     });
-    dealt.write(DamageDealt {
-        unit: hit.target,
-        wounds_lost: taken.wounds_lost,
-        stress_lost: taken.stress_lost,
-    });
+    dealt.write(DamageDealt { unit: hit.target, wounds_lost: taken.wounds_lost, stress_lost: taken.stress_lost });
     if taken.wounds_lost > 0 {
         if &*hit.source != EXERTION && hit.damage_type != DamageType::Bleeding {
             unit.conditions.stabilised = false;
         }
     }
     if hit.critical && taken.wounds_lost > 0 && ruleset.injuries.enabled {
-        roll_combat_injury(
-            unit,
-            log,
-            rng,
-            ruleset,
-            tables,
-            round,
-            hit.amount,
-            hit.damage_type,
-        );
+        roll_combat_injury(unit, log, rng, ruleset, tables, round, hit.amount, hit.damage_type);
     }
     let strength = unit.attributes.score(Attribute::Strength);
     let status = damage::status_for_wounds(*unit.status, unit.wounds.current, strength);
@@ -877,19 +679,13 @@ pub(super) fn apply_damage_to(
         if status == Status::Dead {
             index.remove(hit.target, unit.zone.0);
         }
-        log.record(round, || LogEvent::Status {
-            unit: id,
-            status: status.log_name(),
-        });
+        log.record(round, || LogEvent::Status { unit: id, status: status.log_name() });
     }
     taken
 }
 
 /// d% at or under the damage dealt: roll on the damage type's table and apply it (`W-CRIT-2`).
-#[expect(
-    clippy::too_many_arguments,
-    reason = "an injury roll reads the hit, the tables and the dice"
-)]
+#[expect(clippy::too_many_arguments, reason = "an injury roll reads the hit, the tables and the dice")]
 fn roll_combat_injury(
     unit: &mut UnitItem,
     log: &mut CombatLog,
@@ -915,11 +711,7 @@ fn roll_combat_injury(
         return;
     }
     let roll = rng.roll(ruleset.injuries.table_die);
-    let row = tables
-        .0
-        .get(&damage_type)
-        .and_then(|table| table.row(roll.total))
-        .cloned();
+    let row = tables.0.get(&damage_type).and_then(|table| table.row(roll.total)).cloned();
     let mut effect_rolls = Vec::new();
     if let Some(row) = &row {
         for effect in &row.effects {
@@ -974,21 +766,12 @@ fn apply_injury_effect(
             } else {
                 conditions.off_arm_useless = true;
             }
-            rolls.push(InjuryRoll {
-                what: if main {
-                    "main_arm".into()
-                } else {
-                    "off_arm".into()
-                },
-                roll,
-            });
+            rolls.push(InjuryRoll { what: if main { "main_arm".into() } else { "off_arm".into() }, roll });
         }
         InjuryEffect::ActsEveryOtherRound => conditions.acts_every_other_round = Some(round),
         InjuryEffect::Paralysed => conditions.paralysed = true,
         InjuryEffect::Suffocating => conditions.suffocating = true,
-        InjuryEffect::CheckPenalty { check, amount } => {
-            conditions.check_penalties.push((check.clone(), *amount))
-        }
+        InjuryEffect::CheckPenalty { check, amount } => conditions.check_penalties.push((check.clone(), *amount)),
         InjuryEffect::Condition(note) => conditions.notes.push(note.clone()),
     }
 }

@@ -288,10 +288,7 @@ mod tests {
 
     #[test]
     fn modifiers_round_down_both_ways() {
-        let rules = AttributeRules {
-            modifier_base: 10,
-            modifier_step: 2,
-        };
+        let rules = AttributeRules { modifier_base: 10, modifier_step: 2 };
         assert_eq!(rules.modifier(14), 2);
         assert_eq!(rules.modifier(15), 2);
         assert_eq!(rules.modifier(10), 0);
@@ -302,13 +299,11 @@ mod tests {
 }
 
 /// The built-in default ruleset's RON, so the game runs from any directory.
-pub const BUILTIN_STRESS_AND_WOUNDS: &str =
-    include_str!("../../assets/rulesets/stress_and_wounds.ron");
+pub const BUILTIN_STRESS_AND_WOUNDS: &str = include_str!("../../assets/rulesets/stress_and_wounds.ron");
 
 impl Default for Ruleset {
     fn default() -> Self {
-        ron::from_str(BUILTIN_STRESS_AND_WOUNDS)
-            .expect("the built-in ruleset is checked by a unit test")
+        ron::from_str(BUILTIN_STRESS_AND_WOUNDS).expect("the built-in ruleset is checked by a unit test")
     }
 }
 

@@ -12,12 +12,7 @@ use super::state::{CombatInfo, CombatPhase, CombatState, Sides, in_phase};
 use super::unit::{self, UnitReadOnly};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        open_combat
-            .in_set(CombatSystems::Surprise)
-            .run_if(in_phase(CombatPhase::Surprise)),
-    );
+    app.add_systems(Update, open_combat.in_set(CombatSystems::Surprise).run_if(in_phase(CombatPhase::Surprise)));
 }
 
 /// Logs `combat_started` with every unit's numbers, then one `surprise` per unit on the field.
@@ -42,22 +37,13 @@ fn open_combat(
             .map(|view| UnitEntry {
                 id: view.id.0.clone(),
                 name: view.name.as_str().to_string(),
-                side: sides
-                    .0
-                    .get(view.side.0)
-                    .map(|side| side.name.clone())
-                    .unwrap_or_else(|| "?".into()),
+                side: sides.0.get(view.side.0).map(|side| side.name.clone()).unwrap_or_else(|| "?".into()),
                 controller: view.controller.log_name(),
                 stats: UnitStats {
                     agility_mod: unit::modifier(&ruleset, view.attributes, Attribute::Agility),
                     strength: view.attributes.score(Attribute::Strength),
                     hd: view.hit_dice.0.to_string(),
-                    defense: unit::defense_score(
-                        &ruleset,
-                        view.attributes,
-                        view.defense,
-                        view.conditions,
-                    ),
+                    defense: unit::defense_score(&ruleset, view.attributes, view.defense, view.conditions),
                     armour: view.armour.0,
                     stress: view.stress.current,
                     stress_max: view.stress.max,
@@ -71,23 +57,14 @@ fn open_combat(
                     .get(view.zone.0 as usize)
                     .map(|zone| zone.id.clone())
                     .unwrap_or_else(|| "?".into()),
-                arrives: view.reinforcement.map(
-                    |&Reinforcement {
-                         round,
-                         at_initiative,
-                     }| Arrival {
-                        round,
-                        at_initiative,
-                    },
-                ),
+                arrives: view
+                    .reinforcement
+                    .map(|&Reinforcement { round, at_initiative }| Arrival { round, at_initiative }),
             })
             .collect(),
     });
     for view in ordered.iter().filter(|view| *view.status == Status::Active) {
-        log.record(0, || LogEvent::Surprise {
-            unit: view.id.0.clone(),
-            surprised: view.surprised,
-        });
+        log.record(0, || LogEvent::Surprise { unit: view.id.0.clone(), surprised: view.surprised });
     }
     state.phase = CombatPhase::Initiative;
 }

@@ -78,15 +78,8 @@ pub fn modifier(ruleset: &Ruleset, attributes: &Attributes, attribute: Attribute
 }
 
 /// Defense = base + Agility modifier + bonus (+ full defense, − prone) (`W-HIT-1`, `W-DECL-3`).
-pub fn defense_score(
-    ruleset: &Ruleset,
-    attributes: &Attributes,
-    defense: &Defense,
-    conditions: &Conditions,
-) -> i32 {
-    let mut score = ruleset.attack.base_defense
-        + modifier(ruleset, attributes, Attribute::Agility)
-        + defense.bonus;
+pub fn defense_score(ruleset: &Ruleset, attributes: &Attributes, defense: &Defense, conditions: &Conditions) -> i32 {
+    let mut score = ruleset.attack.base_defense + modifier(ruleset, attributes, Attribute::Agility) + defense.bonus;
     if conditions.full_defense {
         score += ruleset.attack.full_defense_bonus;
     }
