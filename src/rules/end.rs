@@ -116,6 +116,10 @@ fn end_round(
             log.record(round, || LogEvent::CombatEnded { reason: outcome.reason, winner });
             state.outcome = Some(outcome);
             state.phase = CombatPhase::Over;
+            // Combat is over: initiative is wiped (`W-END-1`).
+            for mut unit in units.iter_mut() {
+                *unit.initiative = Initiative::default();
+            }
         }
         None => state.phase = CombatPhase::Initiative,
     }

@@ -1,0 +1,137 @@
+//! Shared harness for scenario tests: a headless app with the rules, a level written inline,
+//! scripted dice, declarations sent as a controller would, and the log as JSON.
+
+#![allow(dead_code, reason = "each test file uses a different part of the harness")]
+
+use std::path::Path;
+
+use bevy::prelude::*;
+use fray::levels::catalog::AssetSource;
+use fray::levels::{BattleSetup, BattleTemplate, load_level_text};
+use fray::rules::components::*;
+use fray::rules::dice::CombatRng;
+use fray::rules::log::CombatLog;
+use fray::rules::unit::UnitReadOnly;
+use fray::rules::{ActionChosen, CombatState};
+use serde_json::Value;
+
+/// Weapons and creatures every scenario level can use, with round numbers so the arithmetic is easy.
+pub const TEST_CATALOG: &str = r#"
+    weapons: {
+        "blade": (damage: "1d8", damage_type: slashing, speed: 2),
+        "club6": (damage: "6", damage_type: blunt, speed: 3, critical_multiplier: 3),
+        "axe12": (damage: "12", damage_type: chopping, speed: 2),
+        "tap": (damage: "1", damage_type: blunt, speed: 2),
+        "pike": (damage: "1d6", damage_type: piercing, speed: 3, reach: 1),
+        "bow": (damage: "1d6", damage_type: piercing, speed: 3, range: Some(2)),
+        "claws0": (damage: "1d4", damage_type: slashing, speed: 0),
+    },
+    creatures: {
+        "soldier": (name: "Soldier", hd: "2d8", attributes: (strength: 10, agility: 10), weapon: "blade", speed: 2, skills: (attack: 2)),
+        "guard": (name: "Guard", hd: "2d8", attributes: (agility: 14), defense: 1, weapon: "blade", speed: 2),
+    },
+"#;
+
+/// A level with zones `a - b - c - d` in a line, sides `red` and `blue`, the test catalog, and `units`.
+pub fn line_level(extra: &str, units: &str) -> String {
+    format!(
+        r#"(
+    name: "scenario",
+    zones: [(id: "a", adjacent: ["b"]), (id: "b", adjacent: ["c"]), (id: "c", adjacent: ["d"]), (id: "d")],
+    sides: [(name: "red", controller: Human), (name: "blue", controller: Human)],
+    {TEST_CATALOG}
+    {extra}
+    units: [{units}],
+)"#
+    )
+}
+
+/// Loads a level from text with the built-in assets; panics with the errors if it does not load.
+pub fn template(text: &str) -> BattleTemplate {
+    match load_level_text(text, Path::new("scenario.ron"), &AssetSource::default()) {
+        Ok(template) => template,
+        Err(errors) => panic!("the scenario level does not load:\n{errors}\n{text}"),
+    }
+}
+
+/// A headless app (MinimalPlugins + the engine) with the battle spawned, dice seeded by `seed`.
+pub fn app_with(template: &BattleTemplate, seed: u64) -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins).add_plugins(fray::headless_plugin);
+    template.spawn(app.world_mut(), &BattleSetup { seed, controllers: Vec::new(), record_log: true });
+    app
+}
+
+/// A headless app whose dice come up `faces`, in order.
+pub fn scripted(text: &str, faces: &[u32]) -> App {
+    let mut app = app_with(&template(text), 0);
+    app.world_mut().insert_resource(CombatRng::scripted(faces.iter().copied()));
+    app
+}
+
+/// The entity of the unit with level id `id`.
+pub fn unit(app: &mut App, id: &str) -> Entity {
+    let world = app.world_mut();
+    world
+        .query::<(Entity, &UnitId)>()
+        .iter(world)
+        .find(|(_, unit)| &*unit.0 == id)
+        .map(|(entity, _)| entity)
+        .unwrap_or_else(|| panic!("no unit {id}"))
+}
+
+/// A component of a unit.
+pub fn get<T: Component + Clone>(app: &mut App, id: &str) -> T {
+    let entity = unit(app, id);
+    app.world().get::<T>(entity).cloned().unwrap_or_else(|| panic!("{id} has no such component"))
+}
+
+/// Changes a component of a unit.
+pub fn set<T: Component<Mutability = bevy::ecs::component::Mutable>>(
+    app: &mut App,
+    id: &str,
+    change: impl FnOnce(&mut T),
+) {
+    let entity = unit(app, id);
+    let mut component = app.world_mut().get_mut::<T>(entity).expect("component present");
+    change(&mut component);
+}
+
+/// Sends a declaration for `id`, as the UI or an AI would.
+pub fn declare(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, move_to: Option<&str>) {
+    let entity = unit(app, id);
+    let target = target.map(|target| unit(app, target));
+    let move_to =
+        move_to.map(|zone| app.world().resource::<fray::battlefield::Battlefield>().find(zone).expect("zone"));
+    app.world_mut().write_message(ActionChosen { unit: entity, action: Action { kind, target, move_to } });
+}
+
+/// The whole log so far, as JSON values.
+pub fn log(app: &App) -> Vec<Value> {
+    app.world()
+        .resource::<CombatLog>()
+        .to_json_lines()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("every log line is JSON"))
+        .collect()
+}
+
+/// Log events named `event`.
+pub fn events(app: &App, event: &str) -> Vec<Value> {
+    log(app).into_iter().filter(|value| value["event"] == event).collect()
+}
+
+/// The pipeline state.
+pub fn state(app: &App) -> CombatState {
+    app.world().resource::<CombatState>().clone()
+}
+
+/// Runs `f` with a read-only view of the unit.
+pub fn with_view<R>(app: &mut App, id: &str, f: impl FnOnce(&fray::rules::unit::UnitView, &World) -> R) -> R {
+    let entity = unit(app, id);
+    let world = app.world_mut();
+    let mut query = world.query::<UnitReadOnly>();
+    let world = &*world;
+    let view = query.get(world, entity).expect("unit");
+    f(&view, world)
+}
