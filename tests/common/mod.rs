@@ -47,7 +47,7 @@ pub fn line_level(extra: &str, units: &str) -> String {
 }
 
 /// Loads a level from text with the built-in assets; panics with the errors if it does not load.
-pub fn template(text: &str) -> BattleTemplate {
+pub fn level_template(text: &str) -> BattleTemplate {
     match load_level_text(text, Path::new("scenario.ron"), &AssetSource::default()) {
         Ok(template) => template,
         Err(errors) => panic!("the scenario level does not load:\n{errors}\n{text}"),
@@ -64,7 +64,7 @@ pub fn app_with(template: &BattleTemplate, seed: u64) -> App {
 
 /// A headless app whose dice come up `faces`, in order.
 pub fn scripted(text: &str, faces: &[u32]) -> App {
-    let mut app = app_with(&template(text), 0);
+    let mut app = app_with(&level_template(text), 0);
     app.world_mut().insert_resource(CombatRng::scripted(faces.iter().copied()));
     app
 }

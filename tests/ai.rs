@@ -1,0 +1,158 @@
+//! The baseline AIs: legal, sensible, and complete (they use every kind of action).
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use bevy::prelude::*;
+use common::*;
+use fray::headless::HeadlessBattle;
+use fray::levels::{BattleSetup, load_builtin_level};
+use fray::rules::DeclarationRejected;
+use fray::rules::components::{AiKind, Controller};
+
+fn ai_level(units: &str) -> String {
+    line_level("", units).replace("controller: Human", "controller: Ai(greedy)")
+}
+
+#[test]
+fn the_random_ai_only_declares_legal_actions_and_tries_them_all() {
+    let mut kinds = BTreeSet::new();
+    for level in ["ambush.ron", "duel.ron", "reinforcements.ron"] {
+        let template = load_builtin_level(level).unwrap();
+        for seed in 0..40 {
+            let mut battle = HeadlessBattle::new();
+            let controllers = vec![(0, Controller::Ai(AiKind::Random)), (1, Controller::Ai(AiKind::Random))];
+            battle.start(&template, &BattleSetup { seed, controllers, record_log: true });
+            let mut rejected = 0;
+            while !battle.state().is_over() {
+                battle.step();
+                let messages = battle.world().resource::<Messages<DeclarationRejected>>();
+                rejected += messages.iter_current_update_messages().count();
+            }
+            assert_eq!(rejected, 0, "{level} seed {seed}: the random AI declared an illegal action");
+            for line in battle.log().to_json_lines().lines() {
+                let value: serde_json::Value = serde_json::from_str(line).unwrap();
+                if value["event"] == "declared" {
+                    kinds.insert(value["action"].as_str().unwrap().to_string());
+                }
+            }
+        }
+    }
+    for kind in
+        ["attack", "defensive_attack", "full_defense", "move", "hold", "cast", "use_item", "throw", "intimidate"]
+    {
+        assert!(kinds.contains(kind), "the random AI never tried {kind}: {kinds:?}");
+    }
+}
+
+#[test]
+fn the_greedy_ai_attacks_an_enemy_in_reach() {
+    let mut app = app_with(
+        &level_template(&ai_level(
+            r#"
+        (id: "r1", creature: "soldier", side: "red", zone: "a"),
+        (id: "b1", creature: "soldier", side: "blue", zone: "a"),
+    "#,
+        )),
+        1,
+    );
+    app.update();
+    let declared = events(&app, "declared");
+    assert!(declared.iter().all(|event| event["action"] == "attack"), "{declared:?}");
+}
+
+#[test]
+fn the_greedy_ai_closes_in_without_provoking_repostes() {
+    let mut app = app_with(
+        &level_template(&ai_level(
+            r#"
+        (id: "r1", creature: "soldier", side: "red", zone: "a"),
+        (id: "b1", creature: "soldier", side: "blue", zone: "b"),
+    "#,
+        )),
+        1,
+    );
+    app.update();
+    let declared = events(&app, "declared");
+    let red = declared.iter().find(|event| event["unit"] == "r1").unwrap();
+    assert_eq!(red["action"], "defensive_attack", "moving into b1's zone would provoke a Reposte: {red}");
+    assert_eq!(red["move_to"], "b");
+    assert!(events(&app, "attack").iter().all(|attack| attack["kind"] != "reposte"));
+}
+
+#[test]
+fn the_greedy_ai_walks_toward_distant_enemies() {
+    let mut app = app_with(
+        &level_template(&ai_level(
+            r#"
+        (id: "r1", creature: "soldier", side: "red", zone: "a"),
+        (id: "b1", creature: "soldier", side: "blue", zone: "d", speed: Some(0)),
+    "#,
+        )),
+        1,
+    );
+    app.update();
+    let moved = events(&app, "moved");
+    assert!(moved.iter().any(|event| event["unit"] == "r1"), "r1 should move toward b1");
+}
+
+#[test]
+fn the_greedy_ai_defends_when_losing_the_exchange() {
+    let mut app = app_with(
+        &level_template(&ai_level(
+            r#"
+        (id: "r1", creature: "soldier", side: "red", zone: "a"),
+        (id: "b1", creature: "soldier", side: "blue", zone: "a", weapon: Some("axe12")),
+        (id: "b2", creature: "soldier", side: "blue", zone: "a", weapon: Some("axe12")),
+    "#,
+        )),
+        1,
+    );
+    set::<fray::rules::components::Stress>(&mut app, "r1", |stress| stress.current = 0);
+    set::<fray::rules::components::Wounds>(&mut app, "r1", |wounds| wounds.current = 3);
+    app.update();
+    let red = events(&app, "declared").into_iter().find(|event| event["unit"] == "r1").unwrap();
+    assert_eq!(red["action"], "full_defense", "{red}");
+}
+
+#[test]
+fn the_greedy_ai_stabilises_a_dying_friend() {
+    let mut app = app_with(
+        &level_template(&ai_level(
+            r#"
+        (id: "r1", creature: "soldier", side: "red", zone: "a", skills: Some((heal: 4))),
+        (id: "r2", creature: "soldier", side: "red", zone: "a"),
+        (id: "b1", creature: "soldier", side: "blue", zone: "d", speed: Some(0)),
+    "#,
+        )),
+        1,
+    );
+    set::<fray::rules::components::Status>(&mut app, "r2", |status| *status = fray::rules::components::Status::Dying);
+    set::<fray::rules::components::Wounds>(&mut app, "r2", |wounds| wounds.current = -2);
+    app.update();
+    let red = events(&app, "declared").into_iter().find(|event| event["unit"] == "r1").unwrap();
+    assert_eq!(red["action"], "stabilize");
+    assert_eq!(red["target"], "r2");
+}
+
+#[test]
+fn greedy_beats_random() {
+    let template = load_builtin_level("duel.ron").unwrap();
+    let mut greedy_wins = 0;
+    let mut random_wins = 0;
+    let mut battle = HeadlessBattle::new();
+    for seed in 0..200 {
+        for (greedy_side, random_side) in [(0, 1), (1, 0)] {
+            let controllers =
+                vec![(greedy_side, Controller::Ai(AiKind::Greedy)), (random_side, Controller::Ai(AiKind::Random))];
+            battle.start(&template, &BattleSetup { seed, controllers, record_log: false });
+            match battle.run_to_end().and_then(|outcome| outcome.winner) {
+                Some(side) if side == greedy_side => greedy_wins += 1,
+                Some(_) => random_wins += 1,
+                None => {}
+            }
+        }
+    }
+    assert!(greedy_wins > 2 * random_wins, "greedy {greedy_wins} vs random {random_wins}");
+}
