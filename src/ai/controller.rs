@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::battlefield::{Battlefield, ZoneIndex};
 use crate::rules::actions::ActionContext;
-use crate::rules::components::{AiKind, Controller, Declared};
+use crate::rules::components::{Action, AiKind, Controller};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::UnitReadOnly;
 use crate::rules::{ActionChosen, CombatState, DeclarationQueue, DeclareSystems};
@@ -68,12 +68,17 @@ impl AiView<'_, '_> {
         }
     }
 
-    /// The declaration `unit` has made, if the AI may see it (never while declarations are secret).
-    pub fn visible_declaration(&self, unit: Entity) -> Option<Declared> {
+    /// The action `unit` has declared, if the AI may see it (never while declarations are
+    /// secret). `just_declared` holds the choices made earlier in this same pass.
+    pub fn visible_declaration(&self, unit: Entity, just_declared: &[(Entity, Action)]) -> Option<Action> {
         if self.queue.secret {
             return None;
         }
-        self.units.get(unit).ok().map(|view| *view.declared).filter(|declared| declared.action.is_some())
+        just_declared
+            .iter()
+            .find(|(other, _)| *other == unit)
+            .map(|(_, action)| *action)
+            .or_else(|| self.units.get(unit).ok().and_then(|view| view.declared.action))
     }
 }
 
@@ -84,6 +89,7 @@ fn declare_for_ai(view: AiView, mut rng: ResMut<AiRng>, mut chosen: MessageWrite
         return;
     }
     let awaiting: Vec<Entity> = view.queue.awaiting().collect();
+    let mut just_declared = Vec::new();
     for unit in awaiting {
         let Ok(actor) = view.units.get(unit) else {
             continue;
@@ -95,8 +101,9 @@ fn declare_for_ai(view: AiView, mut rng: ResMut<AiRng>, mut chosen: MessageWrite
         };
         let action = match kind {
             AiKind::Random => super::random::choose(&view, &actor, &mut rng.0),
-            AiKind::Greedy => super::greedy::choose(&view, &actor),
+            AiKind::Greedy => super::greedy::choose(&view, &actor, &just_declared),
         };
+        just_declared.push((unit, action));
         chosen.write(ActionChosen { unit, action });
     }
 }

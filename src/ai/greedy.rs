@@ -2,6 +2,8 @@
 //! friends, casts and throws when that beats its weapon, closes distance without walking into
 //! Repostes for nothing, and turns to full defense when it is losing the exchange.
 
+use bevy::prelude::Entity;
+
 use super::controller::AiView;
 use crate::battlefield::{UNREACHABLE, ZoneIdx};
 use crate::rules::actions::{self, UnitLookup};
@@ -29,7 +31,7 @@ fn health_share(unit: &UnitView) -> f64 {
 }
 
 /// The greedy AI's choice for `actor`.
-pub fn choose(view: &AiView, actor: &UnitView) -> Action {
+pub fn choose(view: &AiView, actor: &UnitView, just_declared: &[(Entity, Action)]) -> Action {
     let ctx = view.ctx();
     let hold = Action::simple(ActionKind::Hold);
     if actor.status.is_down() {
@@ -41,7 +43,7 @@ pub fn choose(view: &AiView, actor: &UnitView) -> Action {
     if let Some(action) = restore_an_ally(view, actor) {
         return action;
     }
-    let best_attack = best_offence(view, actor);
+    let best_attack = best_offence(view, actor, just_declared);
     let incoming = incoming_damage(view, actor, actor.zone.0);
     let outgoing = best_attack.as_ref().map_or(0.0, |(_, expected, _)| *expected);
     // Losing the exchange: it would go down before its best target does. Never twice running,
@@ -157,7 +159,7 @@ fn incoming_damage(view: &AiView, actor: &UnitView, zone: ZoneIdx) -> f64 {
 
 /// The best damaging action (attack, throw or spell, with a move if needed), its expected
 /// damage, and what is left of its target.
-fn best_offence(view: &AiView, actor: &UnitView) -> Option<(Action, f64, f64)> {
+fn best_offence(view: &AiView, actor: &UnitView, just_declared: &[(Entity, Action)]) -> Option<(Action, f64, f64)> {
     let ctx = view.ctx();
     let allowance =
         unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Attack);
@@ -218,7 +220,7 @@ fn best_offence(view: &AiView, actor: &UnitView) -> Option<(Action, f64, f64)> {
                         }
                     }
                     if kind == ActionKind::Attack || kind == ActionKind::DefensiveAttack {
-                        score -= full_defense_risk(view, actor, &target, distance);
+                        score -= full_defense_risk(view, actor, &target, distance, just_declared);
                     }
                     let action = Action { kind, target: Some(other), move_to };
                     if score > 0.0
@@ -235,10 +237,9 @@ fn best_offence(view: &AiView, actor: &UnitView) -> Option<(Action, f64, f64)> {
 }
 
 /// The Reposte a target in (visibly declared) full defense would answer a melee attack with.
-fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitView, distance: u32) -> f64 {
+fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitView, distance: u32, just_declared: &[(Entity, Action)]) -> f64 {
     let in_full_defense = view
-        .visible_declaration(target.entity)
-        .and_then(|declared| declared.action)
+        .visible_declaration(target.entity, just_declared)
         .is_some_and(|action| action.kind == ActionKind::FullDefense);
     let melee = !actor.loadout.usable_weapon(actor.conditions).1.is_ranged() && distance == 0;
     if in_full_defense && melee {

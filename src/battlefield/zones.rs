@@ -193,12 +193,23 @@ impl Battlefield {
 #[derive(Resource, Clone, Debug, Default)]
 pub struct ZoneIndex {
     occupants: Vec<Vec<Entity>>,
+    longest_reach: u32,
 }
 
 impl ZoneIndex {
     /// An empty index for `zones` zones.
     pub fn new(zones: usize) -> Self {
-        Self { occupants: vec![Vec::new(); zones] }
+        Self { occupants: vec![Vec::new(); zones], longest_reach: 0 }
+    }
+
+    /// The longest melee reach of any unit in the battle, in zones: how far to look for threats.
+    pub fn longest_reach(&self) -> u32 {
+        self.longest_reach
+    }
+
+    /// Records a unit's melee reach.
+    pub fn note_reach(&mut self, reach: u32) {
+        self.longest_reach = self.longest_reach.max(reach);
     }
 
     /// Clears every zone, keeping the allocations.

@@ -20,7 +20,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     let mut failed = 0;
     for path in &args.files {
         match check_file(path) {
-            Ok(summary) => println!("ok: {}: {summary}", path.display()),
+            Ok(summary) => say!("ok: {}: {summary}", path.display()),
             Err(errors) => {
                 failed += 1;
                 eprintln!("{errors}");

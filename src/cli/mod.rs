@@ -1,5 +1,13 @@
 //! The command line: `fray sim` and `fray check` (and, with the window game, `fray play`).
 
+/// Prints a line to stdout; a closed pipe (`fray sim | head`) is not an error worth a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 mod check;
 pub mod sim;
 

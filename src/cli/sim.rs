@@ -194,10 +194,10 @@ impl Tally {
     }
 
     fn print(&self, template: &BattleTemplate, games: u64, seconds: f64, first_seed: u64) {
-        println!("{}: {games} games, seeds {first_seed}..{}", template.level_name, first_seed.wrapping_add(games - 1));
+        say!("{}: {games} games, seeds {first_seed}..{}", template.level_name, first_seed.wrapping_add(games - 1));
         for (side, wins) in template.sides.iter().zip(&self.wins) {
             let (low, high) = wilson_interval(*wins, games);
-            println!(
+            say!(
                 "  {:<12} wins {:>6} ({:5.1}%, 95% CI {:5.1}%–{:5.1}%)",
                 side.name,
                 wins,
@@ -206,18 +206,18 @@ impl Tally {
                 100.0 * high
             );
         }
-        println!("  {:<12}      {:>6} ({:5.1}%)", "no winner", self.draws, 100.0 * self.draws as f64 / games as f64);
-        println!("  mean rounds  {:.2}", self.rounds as f64 / games as f64);
-        println!("  throughput   {:.0} battles/s ({seconds:.2} s)", games as f64 / seconds.max(f64::EPSILON));
+        say!("  {:<12}      {:>6} ({:5.1}%)", "no winner", self.draws, 100.0 * self.draws as f64 / games as f64);
+        say!("  mean rounds  {:.2}", self.rounds as f64 / games as f64);
+        say!("  throughput   {:.0} battles/s ({seconds:.2} s)", games as f64 / seconds.max(f64::EPSILON));
     }
 }
 
 /// One game told plainly: who won, how long it took, who fell.
 fn print_account(template: &BattleTemplate, battle: &mut HeadlessBattle, seed: u64, outcome: Option<&Outcome>) {
-    println!("{} (seed {seed}, ruleset {})", template.level_name, template.ruleset.name);
+    say!("{} (seed {seed}, ruleset {})", template.level_name, template.ruleset.name);
     match outcome {
         Some(Outcome { winner: Some(side), rounds, reason }) => {
-            println!(
+            say!(
                 "{} won in {rounds} round{} ({})",
                 template.sides[*side].name,
                 if *rounds == 1 { "" } else { "s" },
@@ -225,9 +225,9 @@ fn print_account(template: &BattleTemplate, battle: &mut HeadlessBattle, seed: u
             )
         }
         Some(Outcome { rounds, reason, .. }) => {
-            println!("no winner after {rounds} rounds ({})", reason.replace('_', " "))
+            say!("no winner after {rounds} rounds ({})", reason.replace('_', " "))
         }
-        None => println!("the battle did not end"),
+        None => say!("the battle did not end"),
     }
     let world = battle.world_mut();
     let mut units: Vec<_> = world
@@ -243,9 +243,9 @@ fn print_account(template: &BattleTemplate, battle: &mut HeadlessBattle, seed: u
             .iter()
             .filter(|unit| unit.3 == side_index && unit.4 != Status::Active && unit.4 != Status::Reserve)
             .count();
-        println!("{}: {fallen} casualt{}", side.name, if fallen == 1 { "y" } else { "ies" });
+        say!("{}: {fallen} casualt{}", side.name, if fallen == 1 { "y" } else { "ies" });
         for (_, id, name, _, status, stress, wounds, wounds_max) in units.iter().filter(|unit| unit.3 == side_index) {
-            println!(
+            say!(
                 "  {id:<14} {name:<20} {:<13} stress {:>3}/{:<3} wounds {:>3}/{}",
                 status.log_name(),
                 stress.current,

@@ -1,7 +1,7 @@
 //! Loading a level: parse, merge the catalog, check every reference and rule, and build the
 //! battle template that spawns the same battle any number of times.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -522,33 +522,19 @@ pub fn check_file(path: &Path) -> Result<String, LoadErrors> {
             parse::<Ruleset>(&text, path).map(|ruleset| format!("ruleset \"{}\"", ruleset.name)).map_err(Into::into)
         }
         FileKind::Catalog(name) => {
-            let mut catalog = Catalog::builtin().unwrap_or_default();
-            let mut errors = Vec::new();
+            // A catalog file is checked together with its siblings, as a level would load them.
+            let siblings = AssetSource { dir: path.parent().map(Path::to_path_buf) };
+            let catalog = Catalog::load(&siblings)?;
             let count = match name {
-                "creatures.ron" => parse::<BTreeMap<String, CreatureFile>>(&text, path).map(|map| {
-                    let count = map.len();
-                    catalog.creatures = map;
-                    count
-                }),
-                "weapons.ron" => parse::<BTreeMap<String, crate::rules::equipment::Weapon>>(&text, path).map(|map| {
-                    let count = map.len();
-                    catalog.weapons = map;
-                    count
-                }),
-                "armour.ron" => {
-                    parse::<BTreeMap<String, crate::rules::equipment::ArmourPiece>>(&text, path).map(|map| map.len())
-                }
-                "spells.ron" => {
-                    parse::<BTreeMap<String, crate::rules::equipment::Spell>>(&text, path).map(|map| map.len())
-                }
-                "items.ron" => parse::<BTreeMap<String, crate::rules::equipment::Item>>(&text, path).map(|map| {
-                    let count = map.len();
-                    catalog.items = map;
-                    count
-                }),
-                _ => parse::<crate::rules::equipment::InjuryTables>(&text, path).map(|tables| tables.0.len()),
-            }?;
+                "creatures.ron" => catalog.creatures.len(),
+                "weapons.ron" => catalog.weapons.len(),
+                "armour.ron" => catalog.armour.len(),
+                "spells.ron" => catalog.spells.len(),
+                "items.ron" => catalog.items.len(),
+                _ => catalog.injuries.0.len(),
+            };
             let map = SourceMap::new(&text);
+            let mut errors = Vec::new();
             check_catalog(&catalog, &mut |field: &str, value: &str, nth: usize, message: String| {
                 let (line, column) = map.locate(field, value, nth);
                 errors.push(LoadError::Invalid { path: PathBuf::from(path), line, column, message });

@@ -153,6 +153,12 @@ impl BattleTemplate {
         let mut index = ZoneIndex::new(self.battlefield.len());
         let mut entities = Vec::with_capacity(self.units.len());
         for (order, unit) in self.units.iter().enumerate() {
+            let loadout = &unit.loadout;
+            for weapon in std::iter::once(&loadout.weapon).chain(loadout.offhand.as_ref().map(|(_, weapon)| weapon)) {
+                if !weapon.is_ranged() {
+                    index.note_reach(weapon.reach);
+                }
+            }
             let controller = setup
                 .controllers
                 .iter()

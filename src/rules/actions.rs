@@ -55,9 +55,12 @@ pub enum IllegalAction {
     /// Dying units cannot both move and act.
     #[error("a dying unit cannot both move and act")]
     DyingCannotMoveAndAct,
-    /// The stabilise target is not down, or already stabilised.
-    #[error("only an ally who is down and not yet stabilised can be stabilised")]
+    /// The stabilise target is not down, or already stabilised, or the healer itself.
+    #[error("only another ally who is down and not yet stabilised can be stabilised")]
     NotDown,
+    /// The target never checks morale, so intimidating it does nothing.
+    #[error("the target does not check morale")]
+    Fearless,
 }
 
 /// The battle-wide context a legality check reads.
@@ -229,7 +232,7 @@ pub fn check(
                 TargetRule::Enemy { range, .. } => (range, true),
                 TargetRule::Ally { range } => (range, false),
                 TargetRule::FallenAlly => {
-                    if !other.status.is_down() || other.conditions.stabilised {
+                    if !other.status.is_down() || other.conditions.stabilised || other.entity == actor.entity {
                         return Err(IllegalAction::NotDown);
                     }
                     (0, false)
@@ -238,6 +241,9 @@ pub fn check(
             };
             if (other.side != actor.side) != wants_enemy {
                 return Err(IllegalAction::WrongSide);
+            }
+            if action.kind == ActionKind::Intimidate && !other.checks_morale {
+                return Err(IllegalAction::Fearless);
             }
             if distance == UNREACHABLE || distance > range {
                 return Err(IllegalAction::OutOfReach);
@@ -326,7 +332,7 @@ pub fn repostes_on_path(ctx: ActionContext, actor: &UnitView, action: &Action, u
     let mut provoked = Vec::new();
     for zone in ctx.battlefield.path(actor.zone.0, to) {
         for threatener in threateners_of(ctx, zone, *actor.side, units) {
-            if !provoked.contains(&threatener) {
+            if units.view(threatener).is_some_and(|view| can_react(&view)) && !provoked.contains(&threatener) {
                 provoked.push(threatener);
             }
         }
@@ -334,21 +340,15 @@ pub fn repostes_on_path(ctx: ActionContext, actor: &UnitView, action: &Action, u
     provoked
 }
 
-/// Enemies of `side` that threaten `zone` and could Reposte now.
+/// Enemies of `side` whose melee weapons reach `zone` and who are fighting: the threat range
+/// (`W-DECL-4`), found through the zone index within the longest reach on the field.
 pub fn threateners_of(ctx: ActionContext, zone: ZoneIdx, side: SideIndex, units: &impl UnitLookup) -> Vec<Entity> {
     let mut found = Vec::new();
-    let zones = std::iter::once(zone).chain(ctx.battlefield.neighbours(zone).iter().copied());
-    for here in zones {
+    for here in ctx.battlefield.within(zone, ctx.index.longest_reach()) {
         let distance = ctx.battlefield.distance(here, zone);
         for &other in ctx.index.occupants(here) {
-            let Some(view) = units.view(other) else {
-                continue;
-            };
-            if *view.side == side
-                || view.reactions.0 == 0
-                || view.surprised
-                || !unit::is_fighting(*view.status, view.conditions)
-            {
+            let Some(view) = units.view(other) else { continue };
+            if *view.side == side || !unit::is_fighting(*view.status, view.conditions) {
                 continue;
             }
             let weapon = view.loadout.usable_weapon(view.conditions).1;
@@ -358,6 +358,11 @@ pub fn threateners_of(ctx: ActionContext, zone: ZoneIdx, side: SideIndex, units:
         }
     }
     found
+}
+
+/// Whether `unit` can make a Reposte now: a reaction left and not caught by surprise.
+pub fn can_react(unit: &UnitView) -> bool {
+    unit.reactions.0 > 0 && !unit.surprised
 }
 
 /// Chances and damage of one attack, computed exactly from the dice.
@@ -380,9 +385,10 @@ pub fn attack_bonus(attacker: &UnitView, weapon: &Weapon) -> i32 {
     attacker.skills.attack + weapon.attack_bonus
 }
 
-/// The damage dice of `weapon` for `attacker`, Strength added to melee when the ruleset says so.
-pub fn damage_dice(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon) -> Dice {
-    let strength = if ruleset.damage.strength_to_damage && !weapon.is_ranged() {
+/// The damage dice of `weapon` for `attacker`: Strength is added to melee and thrown damage when
+/// the ruleset says so, never to missiles a bow or sling throws for you.
+pub fn damage_dice(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> Dice {
+    let strength = if ruleset.damage.strength_to_damage && (thrown || !weapon.is_ranged()) {
         unit::modifier(ruleset, attacker.attributes, Attribute::Strength)
     } else {
         0
@@ -394,7 +400,7 @@ pub fn damage_dice(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon) -> D
 pub fn attack_odds(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView) -> AttackOdds {
     let weapon = attacker.loadout.usable_weapon(attacker.conditions).1;
     let defense = unit::defense_score(ruleset, target.attributes, target.defense, target.conditions);
-    let dice = damage_dice(ruleset, attacker, weapon);
+    let dice = damage_dice(ruleset, attacker, weapon, false);
     odds_against(ruleset, attack_bonus(attacker, weapon), weapon, dice, defense, target.armour.0)
 }
 

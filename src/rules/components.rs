@@ -377,9 +377,9 @@ impl ActionKind {
         }
     }
 
-    /// Whether the action counts as an action for the costs of the down (moving and waiting do not).
+    /// Whether the action counts as an action for the costs of the down (crawling and waiting do not).
     pub fn is_exertion(self) -> bool {
-        !matches!(self, Self::Move | Self::Hold | Self::FullDefense)
+        !matches!(self, Self::Move | Self::Hold)
     }
 }
 

@@ -113,36 +113,13 @@ pub(super) fn refresh_threats(
 ) {
     let ctx = ActionContext { ruleset: &ruleset, battlefield: &battlefield, index: &index, round: state.round };
     for (entity, side, zone, status, marked) in &units {
-        let threatened = status.on_field() && any_threatener(ctx, zone.0, *side, &lookup);
+        let threatened = status.on_field() && !actions::threateners_of(ctx, zone.0, *side, &lookup).is_empty();
         if threatened && !marked {
             commands.entity(entity).insert(Threatened);
         } else if !threatened && marked {
             commands.entity(entity).remove::<Threatened>();
         }
     }
-}
-
-fn any_threatener(
-    ctx: ActionContext,
-    zone: crate::battlefield::ZoneIdx,
-    side: SideIndex,
-    units: &Query<super::unit::UnitReadOnly>,
-) -> bool {
-    let zones = std::iter::once(zone).chain(ctx.battlefield.neighbours(zone).iter().copied());
-    for here in zones {
-        let distance = ctx.battlefield.distance(here, zone);
-        for &other in ctx.index.occupants(here) {
-            let Ok(view) = units.get(other) else { continue };
-            if *view.side == side || !unit::is_fighting(*view.status, view.conditions) {
-                continue;
-            }
-            let weapon = view.loadout.usable_weapon(view.conditions).1;
-            if !weapon.is_ranged() && weapon.reach >= distance {
-                return true;
-            }
-        }
-    }
-    false
 }
 
 /// Checks each [`ActionChosen`] against the rules and the turn order; records the legal ones.

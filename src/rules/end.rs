@@ -63,6 +63,7 @@ fn end_round(
                 amount: ruleset.wounds.dying_loss_per_round,
                 damage_type: DamageType::Bleeding,
                 critical: false,
+                roll: None,
             };
             apply_damage_to(&mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round, hit);
         }
@@ -92,13 +93,15 @@ fn end_round(
             passed,
         });
         if !passed {
-            let amount = rng.roll(hazard.damage).total.max(0);
+            let roll = rng.roll(hazard.damage);
+            let amount = roll.total.max(0);
             let hit = DamageHit {
                 target: entity,
                 source: hazard.name.as_str().into(),
                 amount,
                 damage_type: hazard.damage_type,
                 critical: false,
+                roll: Some(roll),
             };
             apply_damage_to(&mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round, hit);
         }

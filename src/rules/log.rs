@@ -182,6 +182,9 @@ pub enum LogEvent {
         stress: i32,
         /// Wound Points after.
         wounds: i32,
+        /// The damage roll, for damage no `attack` line rolled (spells, items, hazards).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        roll: Option<DiceRoll>,
     },
     /// A change of status.
     Status {

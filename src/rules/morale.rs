@@ -57,7 +57,8 @@ fn check_morale(
 ) {
     let round = state.round;
     let mut big_hits = Vec::new();
-    for hit in dealt.read() {
+    // End-of-round bleeding and hazards land after this stage; they count in no later round.
+    for hit in dealt.read().filter(|hit| hit.round == round) {
         if let Ok(view) = units.get(hit.unit)
             && hit.wounds_lost * 2 > view.wounds.max
         {

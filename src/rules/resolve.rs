@@ -48,7 +48,7 @@ pub(super) struct Resolver<'w, 's> {
 /// Something a simultaneous group does to a unit, applied once the whole group has acted.
 #[derive(Clone, Debug)]
 enum Pending {
-    Damage { target: Entity, source: Arc<str>, amount: i32, damage_type: DamageType, critical: bool },
+    Damage(DamageHit),
     Restore { target: Entity, source: Arc<str>, roll: DiceRoll, wounds: bool },
     Stabilize { target: Entity },
 }
@@ -216,6 +216,8 @@ impl Resolver<'_, '_> {
             }
             let provoked: Vec<Entity> = actions::threateners_of(self.ctx(), step, side, &self.units)
                 .into_iter()
+                .filter(|&other| self.units.get(other).is_ok_and(|view| actions::can_react(&view)))
+                .into_iter()
                 .filter(|other| !before.contains(other))
                 .collect();
             for threatener in provoked {
@@ -312,13 +314,14 @@ impl Resolver<'_, '_> {
         if !unit.status.is_down() || (unit.conditions.stabilised && unit.record.actions_taken <= free) {
             return;
         }
-        pending.push(Pending::Damage {
+        pending.push(Pending::Damage(DamageHit {
             target: slot.unit,
             source: EXERTION.into(),
             amount: cost,
             damage_type: DamageType::Bleeding,
             critical: false,
-        });
+            roll: None,
+        }));
     }
 
     /// An attack roll against Defense; a hit queues its damage (`W-HIT-1`, `W-CRIT-1`).
@@ -335,9 +338,10 @@ impl Resolver<'_, '_> {
         let (Ok(a), Ok(t)) = (self.units.get(attacker), self.units.get(target)) else {
             return;
         };
+        let is_thrown = thrown.is_some();
         let weapon = thrown.unwrap_or_else(|| a.loadout.usable_weapon(a.conditions).1.clone());
         let bonus = actions::attack_bonus(&a, &weapon);
-        let damage_dice = actions::damage_dice(&self.ruleset, &a, &weapon);
+        let damage_dice = actions::damage_dice(&self.ruleset, &a, &weapon, is_thrown);
         let defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions);
         let armour = t.armour.0;
         let (attacker_id, target_id) = (a.id.0.clone(), t.id.0.clone());
@@ -351,13 +355,15 @@ impl Resolver<'_, '_> {
         if let Some(rolled) = &damage_roll {
             let multiplier = if critical { weapon.critical_multiplier } else { 1 };
             let amount = damage::damage_after_armour(&self.ruleset, rolled.total, multiplier, armour);
-            pending.push(Pending::Damage {
+            // The attack line carries the damage roll.
+            pending.push(Pending::Damage(DamageHit {
                 target,
                 source: attacker_id.clone(),
                 amount,
                 damage_type: weapon.damage_type,
                 critical,
-            });
+                roll: None,
+            }));
         }
         let total = roll.total;
         self.log.record(round, || LogEvent::Attack {
@@ -484,7 +490,7 @@ impl Resolver<'_, '_> {
                 let roll = self.rng.roll(dice);
                 let armour = if ignore_armour { 0 } else { self.units.get(target).map_or(0, |view| view.armour.0) };
                 let amount = damage::damage_after_armour(&self.ruleset, roll.total, 1, armour);
-                pending.push(Pending::Damage { target, source, amount, damage_type, critical: false });
+                pending.push(Pending::Damage(DamageHit { target, source, amount, damage_type, critical: false, roll: Some(roll) }));
             }
             Effect::RestoreStress { dice } => {
                 pending.push(Pending::Restore { target, source, roll: self.rng.roll(dice), wounds: false })
@@ -526,7 +532,7 @@ impl Resolver<'_, '_> {
 
     fn apply(&mut self, effect: Pending) {
         match effect {
-            Pending::Damage { target, source, amount, damage_type, critical } => {
+            Pending::Damage(hit) => {
                 apply_damage_to(
                     &mut self.units,
                     &mut self.index,
@@ -536,7 +542,7 @@ impl Resolver<'_, '_> {
                     &self.tables,
                     &mut self.dealt,
                     self.state.round,
-                    DamageHit { target, source, amount, damage_type, critical },
+                    hit,
                 );
             }
             Pending::Restore { target, source, roll, wounds } => self.restore(target, source, roll, wounds),
@@ -614,6 +620,7 @@ fn thrown_weapon(effect: &Effect, range: u32) -> Option<Weapon> {
 }
 
 /// One hit to apply.
+#[derive(Clone, Debug)]
 pub(super) struct DamageHit {
     /// Who takes it.
     pub target: Entity,
@@ -625,6 +632,8 @@ pub(super) struct DamageHit {
     pub damage_type: DamageType,
     /// From a critical hit.
     pub critical: bool,
+    /// The damage roll, when no other line of the log carries it.
+    pub roll: Option<DiceRoll>,
 }
 
 /// Applies a hit: Stress then Wounds, the `damage` line, a combat injury roll after a critical,
@@ -662,8 +671,9 @@ pub(super) fn apply_damage_to(
         wounds_lost: taken.wounds_lost,
         stress,
         wounds,
+        roll: hit.roll.clone(),
     });
-    dealt.write(DamageDealt { unit: hit.target, wounds_lost: taken.wounds_lost, stress_lost: taken.stress_lost });
+    dealt.write(DamageDealt { unit: hit.target, round, wounds_lost: taken.wounds_lost, stress_lost: taken.stress_lost });
     if taken.wounds_lost > 0 {
         if &*hit.source != EXERTION && hit.damage_type != DamageType::Bleeding {
             unit.conditions.stabilised = false;

@@ -208,6 +208,8 @@ pub struct DeclarationRejected {
 pub struct DamageDealt {
     /// Who took it.
     pub unit: Entity,
+    /// The round it was taken in.
+    pub round: u32,
     /// Wound Points lost.
     pub wounds_lost: i32,
     /// Stress lost.

@@ -100,7 +100,7 @@ pub fn movement_allowance(
     if conditions.paralysed || !status.on_field() {
         return 0;
     }
-    if status.is_down() || conditions.prone {
+    if (status.is_down() && !conditions.stabilised) || conditions.prone {
         return ruleset.wounds.crawl_zones.min(speed.0);
     }
     let mut zones = speed.0;
