@@ -157,6 +157,15 @@ fn incoming_damage(view: &AiView, actor: &UnitView, zone: ZoneIdx) -> f64 {
     total
 }
 
+/// An enemy the actor could strike this round, looked at once.
+struct Prospect<'v, 'w, 's> {
+    view: &'v UnitView<'w, 's>,
+    weight: f64,
+    remaining: f64,
+    expected: Vec<f64>,
+    full_defense_risk: f64,
+}
+
 /// The best damaging action (attack, throw or spell, with a move if needed), its expected
 /// damage, and what is left of its target.
 fn best_offence(view: &AiView, actor: &UnitView, just_declared: &[(Entity, Action)]) -> Option<(Action, f64, f64)> {
@@ -177,7 +186,26 @@ fn best_offence(view: &AiView, actor: &UnitView, just_declared: &[(Entity, Actio
         }
     }
     let max_range = options.iter().map(|&(_, range)| range).max().unwrap_or(0);
-    let mut best: Option<(Action, f64, f64, f64)> = None;
+    // Every enemy in reach this round, with what each option would do to it, computed once.
+    let views: Vec<UnitView> = view
+        .battlefield
+        .within(actor.zone.0, allowance + max_range)
+        .flat_map(|zone| view.index.occupants(zone).iter())
+        .filter_map(|&other| view.units.view(other))
+        .filter(|target| target.side != actor.side && target.status.on_field())
+        .collect();
+    let melee = !weapon.is_ranged();
+    let prospects: Vec<Prospect> = views
+        .iter()
+        .map(|target| Prospect {
+            view: target,
+            weight: if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },
+            remaining: remaining(target),
+            expected: options.iter().map(|&(kind, _)| expected_damage(view, actor, target, kind)).collect(),
+            full_defense_risk: if melee { full_defense_risk(view, actor, target, just_declared) } else { 0.0 },
+        })
+        .collect();
+    let mut candidates: Vec<(f64, Action, f64, f64)> = Vec::new();
     let destinations = std::iter::once(None)
         .chain(view.battlefield.within(actor.zone.0, allowance).filter(|&zone| zone != actor.zone.0).map(Some));
     for move_to in destinations {
@@ -187,62 +215,55 @@ fn best_offence(view: &AiView, actor: &UnitView, just_declared: &[(Entity, Actio
         {
             continue;
         }
-        for zone in view.battlefield.within(standing, max_range) {
-            let distance = view.battlefield.distance(standing, zone);
-            for &other in view.index.occupants(zone) {
-                let Some(target) = view.units.view(other) else {
-                    continue;
-                };
-                if target.side == actor.side || !target.status.on_field() {
+        let walk = Action { kind: ActionKind::Attack, target: None, move_to };
+        let provoked = actions::repostes_on_path(ctx, actor, &walk, &view.units);
+        let reposte_risk: f64 = provoked
+            .iter()
+            .filter_map(|&enemy| view.units.view(enemy))
+            .map(|enemy| actions::attack_odds(&view.ruleset, &enemy, actor).expected)
+            .sum::<f64>()
+            * REPOSTE_AVERSION
+            / remaining(actor).sqrt();
+        for prospect in &prospects {
+            let distance = view.battlefield.distance(standing, prospect.view.zone.0);
+            for (&(kind, range), &expected) in options.iter().zip(&prospect.expected) {
+                if distance > range {
                     continue;
                 }
-                let weight = if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 };
-                for &(kind, range) in &options {
-                    if distance > range {
-                        continue;
+                let mut score = prospect.weight * expected.min(prospect.remaining) / prospect.remaining.sqrt();
+                let mut kind = kind;
+                if !provoked.is_empty() {
+                    // A defensive attack enters threat ranges without provoking, for one count of initiative.
+                    if kind == ActionKind::Attack {
+                        kind = ActionKind::DefensiveAttack;
+                    } else {
+                        score -= reposte_risk;
                     }
-                    let expected = expected_damage(view, actor, &target, kind);
-                    let mut score = weight * expected.min(remaining(&target)) / remaining(&target).sqrt();
-                    let mut kind = kind;
-                    let action = Action { kind, target: Some(other), move_to };
-                    let provoked = actions::repostes_on_path(ctx, actor, &action, &view.units);
-                    if !provoked.is_empty() {
-                        // A defensive attack enters threat ranges without provoking, for one count of initiative.
-                        if kind == ActionKind::Attack {
-                            kind = ActionKind::DefensiveAttack;
-                        } else {
-                            let risk: f64 = provoked
-                                .iter()
-                                .filter_map(|&enemy| view.units.view(enemy))
-                                .map(|enemy| actions::attack_odds(&view.ruleset, &enemy, actor).expected)
-                                .sum();
-                            score -= REPOSTE_AVERSION * risk / remaining(actor).sqrt();
-                        }
-                    }
-                    if kind == ActionKind::Attack || kind == ActionKind::DefensiveAttack {
-                        score -= full_defense_risk(view, actor, &target, distance, just_declared);
-                    }
-                    let action = Action { kind, target: Some(other), move_to };
-                    if score > 0.0
-                        && best.as_ref().is_none_or(|(_, best_score, ..)| score > *best_score)
-                        && actions::check(ctx, actor, &action, &view.units).is_ok()
-                    {
-                        best = Some((action, score, expected, remaining(&target)));
-                    }
+                }
+                if matches!(kind, ActionKind::Attack | ActionKind::DefensiveAttack) && distance == 0 {
+                    score -= prospect.full_defense_risk;
+                }
+                if score > 0.0 {
+                    let action = Action { kind, target: Some(prospect.view.entity), move_to };
+                    candidates.push((score, action, expected, prospect.remaining));
                 }
             }
         }
     }
-    best.map(|(action, _, expected, left)| (action, expected, left))
+    // Best first; the first one the rules accept wins (ties keep the order found, nearest first).
+    candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
+    candidates
+        .into_iter()
+        .find(|(_, action, ..)| actions::check(ctx, actor, action, &view.units).is_ok())
+        .map(|(_, action, expected, left)| (action, expected, left))
 }
 
 /// The Reposte a target in (visibly declared) full defense would answer a melee attack with.
-fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitView, distance: u32, just_declared: &[(Entity, Action)]) -> f64 {
+fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitView, just_declared: &[(Entity, Action)]) -> f64 {
     let in_full_defense = view
         .visible_declaration(target.entity, just_declared)
         .is_some_and(|action| action.kind == ActionKind::FullDefense);
-    let melee = !actor.loadout.usable_weapon(actor.conditions).1.is_ranged() && distance == 0;
-    if in_full_defense && melee {
+    if in_full_defense {
         REPOSTE_AVERSION * actions::attack_odds(&view.ruleset, target, actor).expected / remaining(actor).sqrt()
     } else {
         0.0
@@ -316,7 +337,7 @@ fn approach(view: &AiView, actor: &UnitView) -> Option<Action> {
         .within(actor.zone.0, allowance)
         .filter(|&zone| zone != actor.zone.0)
         .filter(|&zone| {
-            !view.battlefield.zone(zone).capacity.is_some_and(|capacity| view.index.count(zone) as u32 >= capacity)
+            view.battlefield.zone(zone).capacity.is_none_or(|capacity| (view.index.count(zone) as u32) < capacity)
         })
         .map(|zone| (nearest(zone), view.battlefield.distance(actor.zone.0, zone), zone))
         .filter(|&(distance, ..)| distance < here)

@@ -71,12 +71,19 @@ impl DistanceBand {
     }
 }
 
-/// The zone graph with all-pairs distances, built once per level.
+/// The zone graph with all-pairs distances, built once per level and shared by every battle
+/// spawned from it.
 #[derive(Resource, Clone, Debug, Default)]
-pub struct Battlefield {
+pub struct Battlefield(Arc<Graph>);
+
+#[derive(Debug, Default)]
+struct Graph {
     zones: Vec<ZoneDef>,
     neighbours: Vec<Vec<ZoneIdx>>,
     distances: Vec<u32>,
+    /// For each zone, every zone ordered by distance from it (then by index), so "zones within
+    /// N" is a prefix found by binary search rather than a scan of the whole field.
+    nearest_first: Vec<ZoneIdx>,
 }
 
 impl Battlefield {
@@ -112,42 +119,49 @@ impl Battlefield {
                 }
             }
         }
-        Self { zones, neighbours, distances }
+        let mut nearest_first = Vec::with_capacity(count * count);
+        for start in 0..count {
+            let row = &distances[start * count..(start + 1) * count];
+            let mut order: Vec<ZoneIdx> = (0..count as ZoneIdx).collect();
+            order.sort_by_key(|&zone| (row[zone as usize], zone));
+            nearest_first.extend(order);
+        }
+        Self(Arc::new(Graph { zones, neighbours, distances, nearest_first }))
     }
 
     /// Number of zones.
     pub fn len(&self) -> usize {
-        self.zones.len()
+        self.0.zones.len()
     }
 
     /// Whether there are no zones.
     pub fn is_empty(&self) -> bool {
-        self.zones.is_empty()
+        self.0.zones.is_empty()
     }
 
     /// The zone at `zone`.
     pub fn zone(&self, zone: ZoneIdx) -> &ZoneDef {
-        &self.zones[zone as usize]
+        &self.0.zones[zone as usize]
     }
 
     /// All zones in level order.
     pub fn zones(&self) -> &[ZoneDef] {
-        &self.zones
+        &self.0.zones
     }
 
     /// The index of the zone with level id `id`.
     pub fn find(&self, id: &str) -> Option<ZoneIdx> {
-        self.zones.iter().position(|zone| &*zone.id == id).map(|at| at as ZoneIdx)
+        self.0.zones.iter().position(|zone| &*zone.id == id).map(|at| at as ZoneIdx)
     }
 
     /// Zones adjacent to `zone`.
     pub fn neighbours(&self, zone: ZoneIdx) -> &[ZoneIdx] {
-        &self.neighbours[zone as usize]
+        &self.0.neighbours[zone as usize]
     }
 
     /// Zones between `from` and `to` ([`UNREACHABLE`] if none).
     pub fn distance(&self, from: ZoneIdx, to: ZoneIdx) -> u32 {
-        self.distances[from as usize * self.zones.len() + to as usize]
+        self.0.distances[from as usize * self.0.zones.len() + to as usize]
     }
 
     /// The distance band between two zones.
@@ -178,13 +192,12 @@ impl Battlefield {
         path
     }
 
-    /// Zones within `range` steps of `zone`, nearest first.
+    /// Zones within `range` steps of `zone`, nearest first (ties by index).
     pub fn within(&self, zone: ZoneIdx, range: u32) -> impl Iterator<Item = ZoneIdx> + '_ {
-        let count = self.zones.len();
-        let row = &self.distances[zone as usize * count..(zone as usize + 1) * count];
-        (0..=range).flat_map(move |band| {
-            row.iter().enumerate().filter(move |(_, distance)| **distance == band).map(|(at, _)| at as ZoneIdx)
-        })
+        let count = self.0.zones.len();
+        let row = &self.0.nearest_first[zone as usize * count..(zone as usize + 1) * count];
+        let reached = row.partition_point(|&other| self.distance(zone, other) <= range);
+        row[..reached].iter().copied()
     }
 }
 

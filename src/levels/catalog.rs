@@ -149,7 +149,7 @@ impl Catalog {
     /// Loads every catalog file, collecting all errors.
     pub fn load(source: &AssetSource) -> Result<Self, LoadErrors> {
         let mut errors = Vec::new();
-        let mut catalog = Catalog { injuries: InjuryTables(BTreeMap::new()), ..Default::default() };
+        let mut catalog = Catalog { injuries: InjuryTables(Default::default()), ..Default::default() };
         load_into(source, "creatures.ron", builtin::CREATURES, &mut catalog.creatures, &mut errors);
         load_into(source, "weapons.ron", builtin::WEAPONS, &mut catalog.weapons, &mut errors);
         load_into(source, "armour.ron", builtin::ARMOUR, &mut catalog.armour, &mut errors);

@@ -69,7 +69,7 @@ pub fn syntax_error(path: &Path, error: &ron::error::SpannedError) -> LoadError 
     let position = error.span.start;
     let message = match &error.code {
         ron::Error::NoSuchStructField { expected, found, outer } => {
-            let known: Vec<&str> = expected.iter().copied().collect();
+            let known: Vec<&str> = expected.to_vec();
             let context = outer.as_ref().map(|outer| format!(" in `{outer}`")).unwrap_or_default();
             let hint = suggestion(found, known.iter().copied())
                 .map(|best| format!("; did you mean `{best}`?"))
@@ -88,8 +88,12 @@ pub fn syntax_error(path: &Path, error: &ron::error::SpannedError) -> LoadError 
 /// The closest known name to `wanted`, if one is close enough to be a likely typo.
 pub fn suggestion<'a>(wanted: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     const MAX_TYPO_DISTANCE: usize = 3;
+    if wanted.len() > MAX_SUGGESTED_NAME {
+        return None;
+    }
     known
         .into_iter()
+        .filter(|name| name.len() <= MAX_SUGGESTED_NAME && name.len().abs_diff(wanted.len()) <= MAX_TYPO_DISTANCE)
         .map(|name| (strsim::damerau_levenshtein(&wanted.to_lowercase(), &name.to_lowercase()), name))
         .filter(|&(distance, name)| distance <= MAX_TYPO_DISTANCE.min(name.len().max(wanted.len()) / 2 + 1))
         .min()
@@ -125,31 +129,60 @@ impl<'a> SourceMap<'a> {
         (line, column)
     }
 
-    /// Position of the `nth` (0-based) occurrence of `"value"` after the `field:` key, or of the
-    /// quoted value anywhere, or of the key; (1, 1) when nothing matches.
+    /// Position of the `nth` (0-based) occurrence of `"value"` written as the value of the
+    /// key `field` (`field: "value"`, `field: Some("value")`, `field: ["a", "value"]`), else of
+    /// the quoted value anywhere, else of the key; (1, 1) when nothing matches.
     pub fn locate(&self, field: &str, value: &str, nth: usize) -> (usize, usize) {
         let quoted = format!("\"{value}\"");
-        let mut found = Vec::new();
+        let mut keyed = Vec::new();
+        let mut anywhere = None;
         let mut from = 0;
         while let Some(at) = self.text[from..].find(&quoted) {
             let offset = from + at;
-            let line_start = self.text[..offset].rfind('\n').map_or(0, |at| at + 1);
-            let prefix = &self.text[line_start..offset];
-            let keyed = prefix.trim_end().trim_end_matches(':').trim_end().ends_with(field)
-                || prefix.contains(&format!("{field}:"));
-            found.push((keyed, offset));
+            anywhere.get_or_insert(offset);
+            if key_before(&self.text[..offset]) == Some(field) {
+                keyed.push(offset);
+            }
             from = offset + quoted.len();
         }
-        let keyed: Vec<usize> = found.iter().filter(|(keyed, _)| *keyed).map(|&(_, at)| at).collect();
         let offset = keyed
             .get(nth)
             .or_else(|| keyed.last())
             .copied()
-            .or_else(|| found.first().map(|&(_, at)| at))
+            .or(anywhere)
             .or_else(|| self.text.find(&format!("{field}:")));
         offset.map_or((1, 1), |at| self.position(at))
     }
 }
+
+/// The key a value at the end of `before` belongs to: the identifier before the last `:` that
+/// is followed only by the punctuation of `Some(`, a list, and other quoted list items.
+fn key_before(before: &str) -> Option<&str> {
+    let mut rest = before;
+    loop {
+        let trimmed = rest.trim_end();
+        if let Some(stripped) = trimmed.strip_suffix('"') {
+            // Skip an earlier quoted item of the same list.
+            let open = stripped.rfind('"')?;
+            rest = &stripped[..open];
+            continue;
+        }
+        if let Some(stripped) = trimmed.strip_suffix(',').or_else(|| trimmed.strip_suffix('[')) {
+            rest = stripped;
+            continue;
+        }
+        if let Some(stripped) = trimmed.strip_suffix("Some(") {
+            rest = stripped;
+            continue;
+        }
+        let key = trimmed.strip_suffix(':')?.trim_end();
+        let start = key.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |at| at + 1);
+        return Some(&key[start..]);
+    }
+}
+
+/// Names longer than this are never typos worth a suggestion (and comparing them costs time).
+const MAX_SUGGESTED_NAME: usize = 64;
 
 #[cfg(test)]
 mod tests {
@@ -175,5 +208,15 @@ mod tests {
         let map = SourceMap::new(text);
         assert_eq!(map.locate("zone", "a", 0), (3, 9));
         assert_eq!(map.locate("id", "a", 0), (2, 7));
+    }
+
+    #[test]
+    fn locates_values_in_one_line_entries_and_lists() {
+        let text = "[(id: \"wolf\", creature: \"wolf\"),\n(id: \"wolf\", creature: \"wolf\", adjacent: [\"x\", \"y\"], weapon: Some(\"z\"))]";
+        let map = SourceMap::new(text);
+        assert_eq!(map.locate("id", "wolf", 1), (2, 6), "the second id, not the first creature");
+        assert_eq!(map.locate("creature", "wolf", 0), (1, 25));
+        assert_eq!(map.locate("adjacent", "y", 0), (2, 48));
+        assert_eq!(map.locate("weapon", "z", 0), (2, 67));
     }
 }

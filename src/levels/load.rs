@@ -16,8 +16,9 @@ use crate::rules::dice::Dice;
 use crate::rules::equipment::{Attribute, Effect};
 use crate::rules::ruleset::Ruleset;
 
-/// Most zones a level may have (zone indices are 16-bit).
-pub const MAX_ZONES: usize = u16::MAX as usize;
+/// Most zones a level may have: the battlefield keeps all-pairs distances, so this bounds its
+/// memory (about 25 MB at the limit) and load time whatever a level file asks for.
+pub const MAX_ZONES: usize = 2048;
 
 /// Loads and checks the level at `path`, with the catalog found near it.
 pub fn load_level(path: &Path) -> Result<BattleTemplate, LoadErrors> {
@@ -77,27 +78,23 @@ pub fn build(
         invalid("zones", "", 0, "the level has no zones; expected at least one in `zones: [...]`".into());
     }
     if level.zones.len() > MAX_ZONES {
-        invalid(
-            "zones",
-            "",
-            0,
-            format!("the level has {} zones; at most {MAX_ZONES} are supported", level.zones.len()),
-        );
+        let message = format!("the level has {} zones; at most {MAX_ZONES} are supported", level.zones.len());
+        // Checking the rest would only list thousands of consequences of this one problem.
+        let (line, column) = map.locate("zones", "", 0);
+        return Err(LoadError::Invalid { path: path.to_path_buf(), line, column, message }.into());
     }
     let mut zone_index: HashMap<&str, ZoneIdx> = HashMap::new();
+    let mut unique_zones = Vec::new();
     let mut seen_zone_ids: HashMap<&str, usize> = HashMap::new();
-    for zone in level.zones.iter().take(MAX_ZONES) {
+    for zone in &level.zones {
         let seen = seen_zone_ids.entry(zone.id.as_str()).or_insert(0);
         *seen += 1;
         if *seen > 1 {
-            invalid(
-                "id",
-                &zone.id,
-                *seen - 1,
-                format!("zone id \"{}\" is used twice; zone ids must be unique", zone.id),
-            );
+            let message = format!("zone id \"{}\" is used twice; zone ids must be unique", zone.id);
+            invalid("id", &zone.id, *seen - 1, message);
         } else {
-            zone_index.insert(zone.id.as_str(), zone_index.len() as ZoneIdx);
+            zone_index.insert(zone.id.as_str(), unique_zones.len() as ZoneIdx);
+            unique_zones.push(zone);
         }
     }
     let zone_names: Vec<&str> = level.zones.iter().map(|zone| zone.id.as_str()).collect();
@@ -208,16 +205,14 @@ pub fn build(
         }
     }
     for (zone, count) in &starting_per_zone {
-        if let Some(capacity) = level.zones.get(*zone as usize).and_then(|zone| zone.capacity)
+        if let Some(zone) = unique_zones.get(*zone as usize)
+            && let Some(capacity) = zone.capacity
             && *count > capacity
         {
-            let id = &level.zones[*zone as usize].id;
-            invalid(
-                "id",
-                id,
-                0,
-                format!("zone \"{id}\" holds {count} units at the start but its capacity is {capacity}"),
-            );
+            let units = if *count == 1 { "unit" } else { "units" };
+            let message =
+                format!("zone \"{}\" holds {count} {units} at the start but its capacity is {capacity}", zone.id);
+            invalid("id", &zone.id, 0, message);
         }
     }
     for (at, side) in level.sides.iter().enumerate() {
@@ -358,6 +353,11 @@ fn check_catalog(catalog: &Catalog, invalid: &mut Invalid) {
     }
 }
 
+/// Highest attribute score a level may give (scores below 0 make no sense).
+const MAX_SCORE: i32 = 1000;
+/// Largest flat bonus (Defense, Wound Points, Mana) in either direction.
+const MAX_BONUS: i32 = 10_000;
+
 /// Most dice and sides a Hit Dice expression may have before Stress is absurd.
 const MAX_HIT_DICE: u32 = 100;
 
@@ -384,7 +384,7 @@ fn unit_template(
         Some(name) => Some((Arc::from(name.as_str()), lookup_weapon(&name)?)),
         None => None,
     };
-    let unarmed = catalog.weapons.get("unarmed").cloned().unwrap_or_else(|| fallback_unarmed());
+    let unarmed = catalog.weapons.get("unarmed").cloned().unwrap_or_else(fallback_unarmed);
     let armour_name = unit.armour.clone().or_else(|| creature.armour.clone());
     let armour = match &armour_name {
         Some(name) => catalog.armour.get(name).cloned().ok_or_else(|| {
@@ -422,8 +422,26 @@ fn unit_template(
     let attributes = Attributes(unit.attributes.unwrap_or(creature.attributes).scores());
     let strength = attributes.score(Attribute::Strength);
     let stress_max = maximum_stress(ruleset, Dice { modifier: 0, ..hit_dice }, ruleset.attributes.modifier(strength))
-        + hit_dice.modifier;
-    let wounds_max = strength + creature.wounds_bonus;
+        .saturating_add(hit_dice.modifier);
+    let wounds_max = strength.saturating_add(creature.wounds_bonus);
+    let scores = attributes.0;
+    if let Some(score) = scores.iter().find(|score| !(0..=MAX_SCORE).contains(*score)) {
+        return Err((
+            "attributes",
+            String::new(),
+            format!("attribute score {score} is out of range; expected 0 to {MAX_SCORE}"),
+        ));
+    }
+    let numbers = [creature.defense, creature.wounds_bonus, creature.mana];
+    if let Some(number) = numbers.iter().find(|number| number.unsigned_abs() > MAX_BONUS as u32) {
+        return Err((
+            "defense",
+            String::new(),
+            format!(
+                "{number} is out of range for a defense, wounds or mana bonus; expected -{MAX_BONUS} to {MAX_BONUS}"
+            ),
+        ));
+    }
     let skills = unit.skills.unwrap_or(creature.skills);
     let side_file = &level.sides[side];
     Ok(UnitTemplate {
@@ -441,7 +459,7 @@ fn unit_template(
         hit_dice: HitDice(Dice { modifier: 0, ..hit_dice }),
         stress: Stress { current: stress_max.max(0), max: stress_max.max(0) },
         wounds: Wounds { current: wounds_max, max: wounds_max, injuries: Vec::new() },
-        defense: Defense { bonus: creature.defense + armour.defense },
+        defense: Defense { bonus: creature.defense.saturating_add(armour.defense) },
         armour: Armour(armour.armour),
         speed: Speed(unit.speed.unwrap_or(creature.speed)),
         loadout: Loadout {

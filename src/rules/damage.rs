@@ -35,7 +35,7 @@ pub fn apply_damage(
     stress.current -= to_stress;
     let to_wounds = amount - to_stress;
     if to_wounds > 0 {
-        wounds.current -= to_wounds;
+        wounds.current = wounds.current.saturating_sub(to_wounds);
         wounds.injuries.push(Injury { damage_type, amount: to_wounds, combat_injury: None, round });
     }
     DamageTaken { stress_lost: to_stress, wounds_lost: to_wounds }

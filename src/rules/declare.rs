@@ -101,19 +101,30 @@ fn open_declarations(
     queue.open = true;
 }
 
-/// Marks units an enemy can strike in melee right now as [`Threatened`], from the zone index.
+/// Marks units an enemy can strike in melee right now as [`Threatened`]: one pass marks which
+/// sides threaten each zone, a second reads each unit's zone, so the cost grows with the units.
+#[expect(clippy::type_complexity, reason = "one pass over the few components threat depends on")]
 pub(super) fn refresh_threats(
     mut commands: Commands,
-    units: Query<(Entity, &SideIndex, &Zone, &Status, Has<Threatened>)>,
-    lookup: Query<super::unit::UnitReadOnly>,
-    ruleset: Res<Ruleset>,
+    units: Query<(Entity, &SideIndex, &Zone, &Status, &Conditions, &Loadout, Has<Threatened>)>,
     battlefield: Res<Battlefield>,
-    index: Res<ZoneIndex>,
-    state: Res<CombatState>,
 ) {
-    let ctx = ActionContext { ruleset: &ruleset, battlefield: &battlefield, index: &index, round: state.round };
-    for (entity, side, zone, status, marked) in &units {
-        let threatened = status.on_field() && !actions::threateners_of(ctx, zone.0, *side, &lookup).is_empty();
+    let mut threatening_sides: Vec<Vec<usize>> = vec![Vec::new(); battlefield.len()];
+    for (_, side, zone, status, conditions, loadout, _) in &units {
+        let weapon = loadout.usable_weapon(conditions).1;
+        if !unit::is_fighting(*status, conditions) || weapon.is_ranged() {
+            continue;
+        }
+        for reached in battlefield.within(zone.0, weapon.reach) {
+            let sides = &mut threatening_sides[reached as usize];
+            if !sides.contains(&side.0) {
+                sides.push(side.0);
+            }
+        }
+    }
+    for (entity, side, zone, status, _, _, marked) in &units {
+        let threatened = status.on_field()
+            && threatening_sides.get(zone.0 as usize).is_some_and(|sides| sides.iter().any(|&other| other != side.0));
         if threatened && !marked {
             commands.entity(entity).insert(Threatened);
         } else if !threatened && marked {
@@ -167,7 +178,6 @@ fn record_declarations(
 
 /// Once all have declared: Round Initiative = Base + modifier, the `declared` log lines, the
 /// schedule (with last round's carried actions), full defense in force.
-#[expect(clippy::too_many_arguments, reason = "a stage system reads the whole battle")]
 fn close_declarations(
     mut queue: ResMut<DeclarationQueue>,
     mut state: ResMut<CombatState>,

@@ -92,7 +92,7 @@ impl Dice {
         let lower = compact.to_ascii_lowercase();
         let Some(d_at) = lower.find('d') else {
             let value: i64 = lower.parse().map_err(|_| malformed())?;
-            if value.abs() > MAX_MODIFIER as i64 {
+            if value.unsigned_abs() > MAX_MODIFIER as u64 {
                 return Err(out_of_range());
             }
             return Ok(Self::flat(value as i32));
@@ -124,7 +124,7 @@ impl Dice {
         if count == 0 || sides == 0 {
             return Err(malformed());
         }
-        if count > MAX_DICE as u64 || sides > MAX_SIDES as u64 || modifier.abs() > MAX_MODIFIER as i64 {
+        if count > MAX_DICE as u64 || sides > MAX_SIDES as u64 || modifier.unsigned_abs() > MAX_MODIFIER as u64 {
             return Err(out_of_range());
         }
         Ok(Self { count: count as u32, sides: sides as u32, modifier: modifier as i32 })

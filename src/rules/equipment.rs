@@ -286,7 +286,7 @@ impl InjuryTable {
 /// Every damage type's injury table (`W-CRIT-2`).
 #[derive(bevy::prelude::Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct InjuryTables(pub std::collections::BTreeMap<DamageType, InjuryTable>);
+pub struct InjuryTables(pub std::sync::Arc<std::collections::BTreeMap<DamageType, InjuryTable>>);
 
 /// The shipped injury tables, built into the binary.
 pub const BUILTIN_INJURY_TABLES: &str = include_str!("../../assets/injuries.ron");

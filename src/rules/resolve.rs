@@ -217,7 +217,6 @@ impl Resolver<'_, '_> {
             let provoked: Vec<Entity> = actions::threateners_of(self.ctx(), step, side, &self.units)
                 .into_iter()
                 .filter(|&other| self.units.get(other).is_ok_and(|view| actions::can_react(&view)))
-                .into_iter()
                 .filter(|other| !before.contains(other))
                 .collect();
             for threatener in provoked {
@@ -490,7 +489,14 @@ impl Resolver<'_, '_> {
                 let roll = self.rng.roll(dice);
                 let armour = if ignore_armour { 0 } else { self.units.get(target).map_or(0, |view| view.armour.0) };
                 let amount = damage::damage_after_armour(&self.ruleset, roll.total, 1, armour);
-                pending.push(Pending::Damage(DamageHit { target, source, amount, damage_type, critical: false, roll: Some(roll) }));
+                pending.push(Pending::Damage(DamageHit {
+                    target,
+                    source,
+                    amount,
+                    damage_type,
+                    critical: false,
+                    roll: Some(roll),
+                }));
             }
             Effect::RestoreStress { dice } => {
                 pending.push(Pending::Restore { target, source, roll: self.rng.roll(dice), wounds: false })
@@ -572,11 +578,11 @@ impl Resolver<'_, '_> {
         let (mut stress_restored, mut wounds_restored) = (0, 0);
         if wounds {
             let before = unit.wounds.current;
-            unit.wounds.current = (before + amount).min(unit.wounds.max.max(before));
+            unit.wounds.current = before.saturating_add(amount).min(unit.wounds.max.max(before));
             wounds_restored = unit.wounds.current - before;
         } else {
             let before = unit.stress.current;
-            unit.stress.current = (before + amount).min(unit.stress.max.max(before));
+            unit.stress.current = before.saturating_add(amount).min(unit.stress.max.max(before));
             stress_restored = unit.stress.current - before;
         }
         let id = unit.id.0.clone();
@@ -673,11 +679,15 @@ pub(super) fn apply_damage_to(
         wounds,
         roll: hit.roll.clone(),
     });
-    dealt.write(DamageDealt { unit: hit.target, round, wounds_lost: taken.wounds_lost, stress_lost: taken.stress_lost });
-    if taken.wounds_lost > 0 {
-        if &*hit.source != EXERTION && hit.damage_type != DamageType::Bleeding {
-            unit.conditions.stabilised = false;
-        }
+    dealt.write(DamageDealt {
+        unit: hit.target,
+        round,
+        wounds_lost: taken.wounds_lost,
+        stress_lost: taken.stress_lost,
+    });
+    // A fresh wound undoes stabilising; the bleeding and strain of the down do not.
+    if taken.wounds_lost > 0 && &*hit.source != EXERTION && hit.damage_type != DamageType::Bleeding {
+        unit.conditions.stabilised = false;
     }
     if hit.critical && taken.wounds_lost > 0 && ruleset.injuries.enabled {
         roll_combat_injury(unit, log, rng, ruleset, tables, round, hit.amount, hit.damage_type);

@@ -59,7 +59,7 @@ pub struct AttributeRules {
 impl AttributeRules {
     /// The modifier of `score`.
     pub fn modifier(&self, score: i32) -> i32 {
-        (score - self.modifier_base).div_euclid(self.modifier_step.max(1))
+        (score as i64 - self.modifier_base as i64).div_euclid(self.modifier_step.max(1) as i64) as i32
     }
 }
 

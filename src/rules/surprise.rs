@@ -16,6 +16,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Logs `combat_started` with every unit's numbers, then one `surprise` per unit on the field.
+#[expect(clippy::too_many_arguments, reason = "the opening line names the whole battle")]
 fn open_combat(
     mut state: ResMut<CombatState>,
     mut log: ResMut<CombatLog>,
