@@ -6,7 +6,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::battlefield::{Battlefield, ZoneIndex};
-use crate::rules::actions::ActionContext;
+use crate::rules::actions::{ActionContext, UnitLookup as _, ViewCache};
 use crate::rules::components::{Action, AiKind, Controller};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::UnitReadOnly;
@@ -89,9 +89,13 @@ fn declare_for_ai(view: AiView, mut rng: ResMut<AiRng>, mut chosen: MessageWrite
         return;
     }
     let awaiting: Vec<Entity> = view.queue.awaiting().collect();
+    if awaiting.is_empty() {
+        return;
+    }
+    let units = ViewCache::new(&view.units);
     let mut just_declared = Vec::new();
     for unit in awaiting {
-        let Ok(actor) = view.units.get(unit) else {
+        let Some(actor) = units.view(unit) else {
             continue;
         };
         let kind = match *actor.controller {
@@ -100,8 +104,8 @@ fn declare_for_ai(view: AiView, mut rng: ResMut<AiRng>, mut chosen: MessageWrite
             Controller::Human => break,
         };
         let action = match kind {
-            AiKind::Random => super::random::choose(&view, &actor, &mut rng.0),
-            AiKind::Greedy => super::greedy::choose(&view, &actor, &just_declared),
+            AiKind::Random => super::random::choose(&view, &units, &actor, &mut rng.0),
+            AiKind::Greedy => super::greedy::choose(&view, &units, &actor, &just_declared),
         };
         just_declared.push((unit, action));
         chosen.write(ActionChosen { unit, action });

@@ -6,7 +6,7 @@ use bevy::prelude::Entity;
 
 use super::controller::AiView;
 use crate::battlefield::{UNREACHABLE, ZoneIdx};
-use crate::rules::actions::{self, UnitLookup};
+use crate::rules::actions::{self, UnitLookup, ViewCache};
 use crate::rules::components::*;
 use crate::rules::equipment::Effect;
 use crate::rules::unit::{self, UnitView};
@@ -31,20 +31,20 @@ fn health_share(unit: &UnitView) -> f64 {
 }
 
 /// The greedy AI's choice for `actor`.
-pub fn choose(view: &AiView, actor: &UnitView, just_declared: &[(Entity, Action)]) -> Action {
+pub fn choose(view: &AiView, units: &ViewCache, actor: &UnitView, just_declared: &[(Entity, Action)]) -> Action {
     let ctx = view.ctx();
     let hold = Action::simple(ActionKind::Hold);
     if actor.status.is_down() {
-        return self_rescue(view, actor).unwrap_or(hold);
+        return self_rescue(view, units, actor).unwrap_or(hold);
     }
-    if let Some(action) = stabilise_an_ally(view, actor) {
+    if let Some(action) = stabilise_an_ally(view, units, actor) {
         return action;
     }
-    if let Some(action) = restore_an_ally(view, actor) {
+    if let Some(action) = restore_an_ally(view, units, actor) {
         return action;
     }
-    let best_attack = best_offence(view, actor, just_declared);
-    let incoming = incoming_damage(view, actor, actor.zone.0);
+    let best_attack = best_offence(view, units, actor, just_declared);
+    let incoming = incoming_damage(view, units, actor, actor.zone.0);
     let outgoing = best_attack.as_ref().map_or(0.0, |(_, expected, _)| *expected);
     // Losing the exchange: it would go down before its best target does. Never twice running,
     // so two defenders facing each other do not stall the fight for ever.
@@ -55,38 +55,38 @@ pub fn choose(view: &AiView, actor: &UnitView, just_declared: &[(Entity, Action)
         health_share(actor) < BADLY_HURT && incoming > 0.0 && rounds_to_fall < rounds_to_win && !defended_last_round;
     if losing {
         let defend = Action::simple(ActionKind::FullDefense);
-        if actions::check(ctx, actor, &defend, &view.units).is_ok() {
+        if actions::check(ctx, actor, &defend, units).is_ok() {
             return defend;
         }
     }
     if let Some((action, ..)) = best_attack {
         return action;
     }
-    approach(view, actor).unwrap_or(hold)
+    approach(view, units, actor).unwrap_or(hold)
 }
 
 /// A downed unit drinks a restoring draught if it has one (the Wound Point it costs is worth it).
-fn self_rescue(view: &AiView, actor: &UnitView) -> Option<Action> {
+fn self_rescue(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
     actor.inventory.0.iter().enumerate().find_map(|(at, stack)| {
         let heals = matches!(stack.item.effect, Effect::RestoreWounds { .. }) && !stack.item.thrown && stack.count > 0;
         let action = Action { kind: ActionKind::UseItem(at), target: Some(actor.entity), move_to: None };
-        (heals && actions::check(view.ctx(), actor, &action, &view.units).is_ok()).then_some(action)
+        (heals && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
 }
 
 /// A healer Close to a fallen ally tries to stabilise it, when it has the skill for it.
-fn stabilise_an_ally(view: &AiView, actor: &UnitView) -> Option<Action> {
+fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
     if actor.skills.heal <= 0 {
         return None;
     }
     view.index.occupants(actor.zone.0).iter().find_map(|&other| {
         let action = Action { kind: ActionKind::Stabilize, target: Some(other), move_to: None };
-        actions::check(view.ctx(), actor, &action, &view.units).is_ok().then_some(action)
+        actions::check(view.ctx(), actor, &action, units).is_ok().then_some(action)
     })
 }
 
 /// Casts or uses a restoring spell or item on the most worn-down ally in reach.
-fn restore_an_ally(view: &AiView, actor: &UnitView) -> Option<Action> {
+fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
     let mut kinds: Vec<ActionKind> = Vec::new();
     for (at, (_, spell)) in actor.spells.0.iter().enumerate() {
         if !spell.effect.is_hostile() && actor.mana.current >= spell.mana {
@@ -104,7 +104,7 @@ fn restore_an_ally(view: &AiView, actor: &UnitView) -> Option<Action> {
     let mut best: Option<(f64, Action)> = None;
     for zone in view.battlefield.within(actor.zone.0, 1) {
         for &other in view.index.occupants(zone) {
-            let Some(ally) = view.units.view(other) else {
+            let Some(ally) = units.view(other) else {
                 continue;
             };
             if ally.side != actor.side || !ally.status.on_field() {
@@ -116,7 +116,7 @@ fn restore_an_ally(view: &AiView, actor: &UnitView) -> Option<Action> {
             }
             for &kind in &kinds {
                 let action = Action { kind, target: Some(other), move_to: None };
-                if actions::check(view.ctx(), actor, &action, &view.units).is_ok()
+                if actions::check(view.ctx(), actor, &action, units).is_ok()
                     && best.as_ref().is_none_or(|(worst, _)| share < *worst)
                 {
                     best = Some((share, action));
@@ -128,13 +128,13 @@ fn restore_an_ally(view: &AiView, actor: &UnitView) -> Option<Action> {
 }
 
 /// Expected damage per round the enemies that can reach `zone` would deal to `actor`.
-fn incoming_damage(view: &AiView, actor: &UnitView, zone: ZoneIdx) -> f64 {
+fn incoming_damage(view: &AiView, units: &ViewCache, actor: &UnitView, zone: ZoneIdx) -> f64 {
     const FURTHEST_THREAT: u32 = 3;
     let mut total = 0.0;
     for here in view.battlefield.within(zone, FURTHEST_THREAT) {
         let distance = view.battlefield.distance(here, zone);
         for &other in view.index.occupants(here) {
-            let Some(enemy) = view.units.view(other) else {
+            let Some(enemy) = units.view(other) else {
                 continue;
             };
             if enemy.side == actor.side || !unit::is_fighting(*enemy.status, enemy.conditions) {
@@ -168,7 +168,7 @@ struct Prospect<'v, 'w, 's> {
 
 /// The best damaging action (attack, throw or spell, with a move if needed), its expected
 /// damage, and what is left of its target.
-fn best_offence(view: &AiView, actor: &UnitView, just_declared: &[(Entity, Action)]) -> Option<(Action, f64, f64)> {
+fn best_offence(view: &AiView, units: &ViewCache, actor: &UnitView, just_declared: &[(Entity, Action)]) -> Option<(Action, f64, f64)> {
     let ctx = view.ctx();
     let allowance =
         unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Attack);
@@ -191,7 +191,7 @@ fn best_offence(view: &AiView, actor: &UnitView, just_declared: &[(Entity, Actio
         .battlefield
         .within(actor.zone.0, allowance + max_range)
         .flat_map(|zone| view.index.occupants(zone).iter())
-        .filter_map(|&other| view.units.view(other))
+        .filter_map(|&other| units.view(other))
         .filter(|target| target.side != actor.side && target.status.on_field())
         .collect();
     let melee = !weapon.is_ranged();
@@ -216,10 +216,10 @@ fn best_offence(view: &AiView, actor: &UnitView, just_declared: &[(Entity, Actio
             continue;
         }
         let walk = Action { kind: ActionKind::Attack, target: None, move_to };
-        let provoked = actions::repostes_on_path(ctx, actor, &walk, &view.units);
+        let provoked = actions::repostes_on_path(ctx, actor, &walk, units);
         let reposte_risk: f64 = provoked
             .iter()
-            .filter_map(|&enemy| view.units.view(enemy))
+            .filter_map(|&enemy| units.view(enemy))
             .map(|enemy| actions::attack_odds(&view.ruleset, &enemy, actor).expected)
             .sum::<f64>()
             * REPOSTE_AVERSION
@@ -254,7 +254,7 @@ fn best_offence(view: &AiView, actor: &UnitView, just_declared: &[(Entity, Actio
     candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
     candidates
         .into_iter()
-        .find(|(_, action, ..)| actions::check(ctx, actor, action, &view.units).is_ok())
+        .find(|(_, action, ..)| actions::check(ctx, actor, action, units).is_ok())
         .map(|(_, action, expected, left)| (action, expected, left))
 }
 
@@ -312,7 +312,7 @@ fn cast_chance(view: &AiView, skill: i32, tn: i32) -> f64 {
 
 /// Moves toward the nearest fighting enemy; attacks defensively on the way when the move
 /// enters a threat range, so it provokes no Reposte.
-fn approach(view: &AiView, actor: &UnitView) -> Option<Action> {
+fn approach(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
     let ctx = view.ctx();
     let allowance =
         unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Move);
@@ -344,9 +344,9 @@ fn approach(view: &AiView, actor: &UnitView) -> Option<Action> {
         .min()?
         .2;
     let step = Action { kind: ActionKind::Move, target: None, move_to: Some(destination) };
-    if actions::repostes_on_path(ctx, actor, &step, &view.units).is_empty() {
+    if actions::repostes_on_path(ctx, actor, &step, units).is_empty() {
         return Some(step);
     }
     let guarded = Action { kind: ActionKind::DefensiveAttack, ..step };
-    actions::check(ctx, actor, &guarded, &view.units).is_ok().then_some(guarded)
+    actions::check(ctx, actor, &guarded, units).is_ok().then_some(guarded)
 }

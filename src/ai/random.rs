@@ -4,13 +4,13 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::controller::AiView;
-use crate::rules::actions;
+use crate::rules::actions::{self, ViewCache};
 use crate::rules::components::{Action, ActionKind};
 use crate::rules::unit::UnitView;
 
 /// Picks uniformly among every legal action of `actor`.
-pub fn choose(view: &AiView, actor: &UnitView, rng: &mut ChaCha8Rng) -> Action {
-    let legal = actions::legal_actions(view.ctx(), actor, &view.units);
+pub fn choose(view: &AiView, units: &ViewCache, actor: &UnitView, rng: &mut ChaCha8Rng) -> Action {
+    let legal = actions::legal_actions(view.ctx(), actor, units);
     if legal.is_empty() {
         return Action::simple(ActionKind::Hold);
     }

@@ -84,7 +84,12 @@ struct Graph {
     /// For each zone, every zone ordered by distance from it (then by index), so "zones within
     /// N" is a prefix found by binary search rather than a scan of the whole field.
     nearest_first: Vec<ZoneIdx>,
+    /// For each zone, how many zones lie within 0, 1, ... `BANDS_KEPT - 1` steps of it.
+    within_counts: Vec<u32>,
 }
+
+/// Distances for which "zones within N" is a table lookup; longer ones use a binary search.
+const BANDS_KEPT: usize = 8;
 
 impl Battlefield {
     /// Builds the graph; `edges` are undirected pairs of zone indices.
@@ -126,7 +131,14 @@ impl Battlefield {
             order.sort_by_key(|&zone| (row[zone as usize], zone));
             nearest_first.extend(order);
         }
-        Self(Arc::new(Graph { zones, neighbours, distances, nearest_first }))
+        let mut within_counts = Vec::with_capacity(count * BANDS_KEPT);
+        for start in 0..count {
+            let row = &distances[start * count..(start + 1) * count];
+            for band in 0..BANDS_KEPT as u32 {
+                within_counts.push(row.iter().filter(|&&distance| distance <= band).count() as u32);
+            }
+        }
+        Self(Arc::new(Graph { zones, neighbours, distances, nearest_first, within_counts }))
     }
 
     /// Number of zones.
@@ -196,7 +208,10 @@ impl Battlefield {
     pub fn within(&self, zone: ZoneIdx, range: u32) -> impl Iterator<Item = ZoneIdx> + '_ {
         let count = self.0.zones.len();
         let row = &self.0.nearest_first[zone as usize * count..(zone as usize + 1) * count];
-        let reached = row.partition_point(|&other| self.distance(zone, other) <= range);
+        let reached = match self.0.within_counts.get(zone as usize * BANDS_KEPT + range as usize) {
+            Some(&reached) if (range as usize) < BANDS_KEPT => reached as usize,
+            _ => row.partition_point(|&other| self.distance(zone, other) <= range),
+        };
         row[..reached].iter().copied()
     }
 }

@@ -441,3 +441,25 @@ pub fn odds_against(
         expected: (hit - crit) * normal as f64 + crit * critical as f64,
     }
 }
+
+/// Every unit viewed once, for a controller that looks units up many times in one pass: a
+/// query lookup re-reads every component column, a cached one is a hash probe.
+pub struct ViewCache<'w, 's> {
+    views: Vec<UnitView<'w, 's>>,
+    slots: bevy::ecs::entity::EntityHashMap<usize>,
+}
+
+impl<'w, 's> ViewCache<'w, 's> {
+    /// Views every unit of `units`.
+    pub fn new(units: &'w Query<'w, 's, UnitReadOnly>) -> Self {
+        let views: Vec<UnitView<'w, 's>> = units.iter().collect();
+        let slots = views.iter().enumerate().map(|(at, view)| (view.entity, at)).collect();
+        Self { views, slots }
+    }
+}
+
+impl UnitLookup for ViewCache<'_, '_> {
+    fn view(&self, unit: Entity) -> Option<UnitView<'_, '_>> {
+        self.slots.get(&unit).map(|&at| unit::copy_view(&self.views[at]))
+    }
+}

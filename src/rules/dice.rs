@@ -161,8 +161,9 @@ impl From<Dice> for String {
 /// One roll as the combat log records it: the expression, each face in order, and the total.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiceRoll {
-    /// The expression as rolled, modifiers folded in.
-    pub expr: String,
+    /// The expression as rolled, modifiers folded in; written as text (`"1d12-2"`) only when
+    /// the roll is serialised, so unlogged battles never format it.
+    pub expr: Dice,
     /// Faces in the order rolled.
     pub dice: Vec<u32>,
     /// Sum of the faces plus the modifier.
@@ -232,7 +233,7 @@ impl CombatRng {
                 faces.push(face);
             }
         }
-        DiceRoll { expr: dice.to_string(), dice: faces, total: total.clamp(i32::MIN as i64, i32::MAX as i64) as i32 }
+        DiceRoll { expr: dice, dice: faces, total: total.clamp(i32::MIN as i64, i32::MAX as i64) as i32 }
     }
 }
 
@@ -281,7 +282,8 @@ mod tests {
     fn scripted_faces_come_first_and_fold_the_modifier() {
         let mut rng = CombatRng::scripted([7]);
         let roll = rng.roll(Dice::new(1, 12).plus(-2));
-        assert_eq!(roll, DiceRoll { expr: "1d12-2".into(), dice: vec![7], total: 5 });
+        assert_eq!(roll, DiceRoll { expr: Dice::parse("1d12-2").unwrap(), dice: vec![7], total: 5 });
+        assert_eq!(serde_json::to_string(&roll).unwrap(), r#"{"expr":"1d12-2","dice":[7],"total":5}"#);
     }
 
     #[test]

@@ -37,6 +37,8 @@ pub(super) struct Resolver<'w, 's> {
     rng: ResMut<'w, CombatRng>,
     index: ResMut<'w, ZoneIndex>,
     units: Query<'w, 's, Unit>,
+    ids: Query<'w, 's, &'static UnitId>,
+    reinforcements: Query<'w, 's, (Entity, &'static Reinforcement)>,
     groups: Query<'w, 's, &'static InitiativeGroup>,
     ruleset: Res<'w, Ruleset>,
     battlefield: Res<'w, Battlefield>,
@@ -86,7 +88,7 @@ impl Resolver<'_, '_> {
     }
 
     fn id(&self, unit: Entity) -> Arc<str> {
-        self.units.get(unit).map(|view| view.id.0.clone()).unwrap_or_else(|_| "?".into())
+        self.ids.get(unit).map(|id| id.0.clone()).unwrap_or_else(|_| "?".into())
     }
 
     /// Brings in reinforcements whose count has passed before the group at `next` (or at the
@@ -96,14 +98,13 @@ impl Resolver<'_, '_> {
         let order = self.ruleset.initiative.order;
         let due_at = |at: i32| next.is_none_or(|next| has_passed(order, at, next) && at != next);
         let mut due: Vec<(i32, Entity)> = self
-            .units
+            .reinforcements
             .iter()
-            .filter(|view| *view.status == Status::Reserve)
-            .filter_map(|view| {
-                let arrival = view.reinforcement?;
+            .filter_map(|(entity, arrival)| {
                 let at = arrival.at_initiative?;
-                (arrival.round == round && due_at(at)).then_some((at, view.entity))
+                (arrival.round == round && due_at(at)).then_some((at, entity))
             })
+            .filter(|&(_, entity)| self.units.get(entity).is_ok_and(|view| *view.status == Status::Reserve))
             .collect();
         if due.is_empty() {
             return false;

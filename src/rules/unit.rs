@@ -128,3 +128,38 @@ pub fn may_act(status: Status, conditions: &Conditions, surprised: bool, round: 
         None => true,
     }
 }
+
+/// A second handle on the same read-only view (every field is a shared reference or a copy),
+/// so a controller can look each unit up once and reuse the view.
+pub fn copy_view<'a, 'w: 'a, 's: 'a>(view: &'a UnitView<'w, 's>) -> UnitView<'a, 'a> {
+    UnitReadOnlyItem {
+        entity: view.entity,
+        id: view.id,
+        name: view.name,
+        side: view.side,
+        order: view.order,
+        controller: view.controller,
+        status: view.status,
+        zone: view.zone,
+        initiative: view.initiative,
+        stress: view.stress,
+        wounds: view.wounds,
+        attributes: view.attributes,
+        hit_dice: view.hit_dice,
+        defense: view.defense,
+        armour: view.armour,
+        speed: view.speed,
+        loadout: view.loadout,
+        conditions: view.conditions,
+        skills: view.skills,
+        mana: view.mana,
+        spells: view.spells,
+        inventory: view.inventory,
+        reactions: view.reactions,
+        record: view.record,
+        declared: view.declared,
+        surprised: view.surprised,
+        reinforcement: view.reinforcement,
+        checks_morale: view.checks_morale,
+    }
+}
