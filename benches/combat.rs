@@ -91,5 +91,11 @@ fn one_round(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, whole_battles, one_round);
+fn schedule_overhead(c: &mut Criterion) {
+    // One schedule run with no battle loaded: the fixed cost every round pays.
+    let mut battle = HeadlessBattle::new();
+    c.bench_function("idle_update", |bench| bench.iter(|| battle.step()));
+}
+
+criterion_group!(benches, whole_battles, one_round, schedule_overhead);
 criterion_main!(benches);

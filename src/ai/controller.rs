@@ -6,7 +6,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::battlefield::{Battlefield, ZoneIndex};
-use crate::rules::actions::{ActionContext, UnitLookup as _, ViewCache};
+use crate::rules::actions::{ActionContext, ThreatMap, UnitLookup as _, ViewCache};
 use crate::rules::components::{Action, AiKind, Controller};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::UnitReadOnly;
@@ -93,6 +93,7 @@ fn declare_for_ai(view: AiView, mut rng: ResMut<AiRng>, mut chosen: MessageWrite
         return;
     }
     let units = ViewCache::new(&view.units);
+    let threats = ThreatMap::build(view.battlefield.len(), units.iter());
     let mut just_declared = Vec::new();
     for unit in awaiting {
         let Some(actor) = units.view(unit) else {
@@ -105,7 +106,7 @@ fn declare_for_ai(view: AiView, mut rng: ResMut<AiRng>, mut chosen: MessageWrite
         };
         let action = match kind {
             AiKind::Random => super::random::choose(&view, &units, &actor, &mut rng.0),
-            AiKind::Greedy => super::greedy::choose(&view, &units, &actor, &just_declared),
+            AiKind::Greedy => super::greedy::choose(&view, &units, &threats, &actor, &just_declared),
         };
         just_declared.push((unit, action));
         chosen.write(ActionChosen { unit, action });

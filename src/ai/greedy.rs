@@ -6,7 +6,7 @@ use bevy::prelude::Entity;
 
 use super::controller::AiView;
 use crate::battlefield::{UNREACHABLE, ZoneIdx};
-use crate::rules::actions::{self, UnitLookup, ViewCache};
+use crate::rules::actions::{self, ThreatMap, ViewCache};
 use crate::rules::components::*;
 use crate::rules::equipment::Effect;
 use crate::rules::unit::{self, UnitView};
@@ -31,7 +31,7 @@ fn health_share(unit: &UnitView) -> f64 {
 }
 
 /// The greedy AI's choice for `actor`.
-pub fn choose(view: &AiView, units: &ViewCache, actor: &UnitView, just_declared: &[(Entity, Action)]) -> Action {
+pub fn choose(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitView, just_declared: &[(Entity, Action)]) -> Action {
     let ctx = view.ctx();
     let hold = Action::simple(ActionKind::Hold);
     if actor.status.is_down() {
@@ -43,7 +43,7 @@ pub fn choose(view: &AiView, units: &ViewCache, actor: &UnitView, just_declared:
     if let Some(action) = restore_an_ally(view, units, actor) {
         return action;
     }
-    let best_attack = best_offence(view, units, actor, just_declared);
+    let best_attack = best_offence(view, units, threats, actor, just_declared);
     let incoming = incoming_damage(view, units, actor, actor.zone.0);
     let outgoing = best_attack.as_ref().map_or(0.0, |(_, expected, _)| *expected);
     // Losing the exchange: it would go down before its best target does. Never twice running,
@@ -62,7 +62,7 @@ pub fn choose(view: &AiView, units: &ViewCache, actor: &UnitView, just_declared:
     if let Some((action, ..)) = best_attack {
         return action;
     }
-    approach(view, units, actor).unwrap_or(hold)
+    approach(view, units, threats, actor).unwrap_or(hold)
 }
 
 /// A downed unit drinks a restoring draught if it has one (the Wound Point it costs is worth it).
@@ -104,7 +104,7 @@ fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option
     let mut best: Option<(f64, Action)> = None;
     for zone in view.battlefield.within(actor.zone.0, 1) {
         for &other in view.index.occupants(zone) {
-            let Some(ally) = units.view(other) else {
+            let Some(ally) = units.get(other) else {
                 continue;
             };
             if ally.side != actor.side || !ally.status.on_field() {
@@ -134,7 +134,7 @@ fn incoming_damage(view: &AiView, units: &ViewCache, actor: &UnitView, zone: Zon
     for here in view.battlefield.within(zone, FURTHEST_THREAT) {
         let distance = view.battlefield.distance(here, zone);
         for &other in view.index.occupants(here) {
-            let Some(enemy) = units.view(other) else {
+            let Some(enemy) = units.get(other) else {
                 continue;
             };
             if enemy.side == actor.side || !unit::is_fighting(*enemy.status, enemy.conditions) {
@@ -168,7 +168,7 @@ struct Prospect<'v, 'w, 's> {
 
 /// The best damaging action (attack, throw or spell, with a move if needed), its expected
 /// damage, and what is left of its target.
-fn best_offence(view: &AiView, units: &ViewCache, actor: &UnitView, just_declared: &[(Entity, Action)]) -> Option<(Action, f64, f64)> {
+fn best_offence(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitView, just_declared: &[(Entity, Action)]) -> Option<(Action, f64, f64)> {
     let ctx = view.ctx();
     let allowance =
         unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Attack);
@@ -187,16 +187,13 @@ fn best_offence(view: &AiView, units: &ViewCache, actor: &UnitView, just_declare
     }
     let max_range = options.iter().map(|&(_, range)| range).max().unwrap_or(0);
     // Every enemy in reach this round, with what each option would do to it, computed once.
-    let views: Vec<UnitView> = view
+    let melee = !weapon.is_ranged();
+    let prospects: Vec<Prospect> = view
         .battlefield
         .within(actor.zone.0, allowance + max_range)
         .flat_map(|zone| view.index.occupants(zone).iter())
-        .filter_map(|&other| units.view(other))
+        .filter_map(|&other| units.get(other))
         .filter(|target| target.side != actor.side && target.status.on_field())
-        .collect();
-    let melee = !weapon.is_ranged();
-    let prospects: Vec<Prospect> = views
-        .iter()
         .map(|target| Prospect {
             view: target,
             weight: if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },
@@ -205,48 +202,61 @@ fn best_offence(view: &AiView, units: &ViewCache, actor: &UnitView, just_declare
             full_defense_risk: if melee { full_defense_risk(view, actor, target, just_declared) } else { 0.0 },
         })
         .collect();
+    // One candidate per target and option: stay if in reach, else step just far enough along
+    // the shortest path. The Repostes each destination provokes are worked out once.
+    let mut walks: Vec<(Option<ZoneIdx>, bool, f64)> = Vec::new();
     let mut candidates: Vec<(f64, Action, f64, f64)> = Vec::new();
-    let destinations = std::iter::once(None)
-        .chain(view.battlefield.within(actor.zone.0, allowance).filter(|&zone| zone != actor.zone.0).map(Some));
-    for move_to in destinations {
-        let standing = move_to.unwrap_or(actor.zone.0);
-        if let Some(zone) = move_to
-            && view.battlefield.zone(zone).capacity.is_some_and(|capacity| view.index.count(zone) as u32 >= capacity)
-        {
-            continue;
-        }
-        let walk = Action { kind: ActionKind::Attack, target: None, move_to };
-        let provoked = actions::repostes_on_path(ctx, actor, &walk, units);
-        let reposte_risk: f64 = provoked
-            .iter()
-            .filter_map(|&enemy| units.view(enemy))
-            .map(|enemy| actions::attack_odds(&view.ruleset, &enemy, actor).expected)
-            .sum::<f64>()
-            * REPOSTE_AVERSION
-            / remaining(actor).sqrt();
-        for prospect in &prospects {
-            let distance = view.battlefield.distance(standing, prospect.view.zone.0);
-            for (&(kind, range), &expected) in options.iter().zip(&prospect.expected) {
-                if distance > range {
-                    continue;
+    for prospect in &prospects {
+        let target_zone = prospect.view.zone.0;
+        let distance_now = view.battlefield.distance(actor.zone.0, target_zone);
+        for (&(kind, range), &expected) in options.iter().zip(&prospect.expected) {
+            let move_to = if distance_now <= range {
+                None
+            } else if distance_now - range <= allowance {
+                view.battlefield.path(actor.zone.0, target_zone).get((distance_now - range - 1) as usize).copied()
+            } else {
+                continue;
+            };
+            if let Some(zone) = move_to
+                && view.battlefield.zone(zone).capacity.is_some_and(|capacity| view.index.count(zone) as u32 >= capacity)
+            {
+                continue;
+            }
+            let (provokes, reposte_risk) = match walks.iter().find(|(to, ..)| *to == move_to) {
+                Some(&(_, provokes, risk)) => (provokes, risk),
+                None => {
+                    let walk = Action { kind: ActionKind::Attack, target: None, move_to };
+                    let provoked = actions::repostes_on_path(ctx, threats, actor, &walk);
+                    let risk = provoked
+                        .iter()
+                        .filter_map(|&enemy| units.get(enemy))
+                        .map(|enemy| actions::attack_odds(&view.ruleset, enemy, actor).expected)
+                        .sum::<f64>()
+                        * REPOSTE_AVERSION
+                        / remaining(actor).sqrt();
+                    walks.push((move_to, !provoked.is_empty(), risk));
+                    (!provoked.is_empty(), risk)
                 }
-                let mut score = prospect.weight * expected.min(prospect.remaining) / prospect.remaining.sqrt();
-                let mut kind = kind;
-                if !provoked.is_empty() {
-                    // A defensive attack enters threat ranges without provoking, for one count of initiative.
-                    if kind == ActionKind::Attack {
-                        kind = ActionKind::DefensiveAttack;
-                    } else {
-                        score -= reposte_risk;
-                    }
+            };
+            let mut score = prospect.weight * expected.min(prospect.remaining) / prospect.remaining.sqrt();
+            let mut kind = kind;
+            if provokes {
+                // A defensive attack enters threat ranges without provoking, for one count of initiative.
+                if kind == ActionKind::Attack {
+                    kind = ActionKind::DefensiveAttack;
+                } else {
+                    score -= reposte_risk;
                 }
-                if matches!(kind, ActionKind::Attack | ActionKind::DefensiveAttack) && distance == 0 {
-                    score -= prospect.full_defense_risk;
-                }
-                if score > 0.0 {
-                    let action = Action { kind, target: Some(prospect.view.entity), move_to };
-                    candidates.push((score, action, expected, prospect.remaining));
-                }
+            }
+            let standing = move_to.unwrap_or(actor.zone.0);
+            if matches!(kind, ActionKind::Attack | ActionKind::DefensiveAttack)
+                && view.battlefield.distance(standing, target_zone) == 0
+            {
+                score -= prospect.full_defense_risk;
+            }
+            if score > 0.0 {
+                let action = Action { kind, target: Some(prospect.view.entity), move_to };
+                candidates.push((score, action, expected, prospect.remaining));
             }
         }
     }
@@ -312,22 +322,31 @@ fn cast_chance(view: &AiView, skill: i32, tn: i32) -> f64 {
 
 /// Moves toward the nearest fighting enemy; attacks defensively on the way when the move
 /// enters a threat range, so it provokes no Reposte.
-fn approach(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
+fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitView) -> Option<Action> {
     let ctx = view.ctx();
     let allowance =
         unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Move);
     if allowance == 0 {
         return None;
     }
-    let enemy_zones: Vec<ZoneIdx> = (0..view.battlefield.len() as ZoneIdx)
-        .filter(|&zone| {
-            view.index.occupants(zone).iter().any(|&other| {
-                view.units
-                    .view(other)
-                    .is_some_and(|enemy| enemy.side != actor.side && unit::is_fighting(*enemy.status, enemy.conditions))
-            })
+    // The nearest zones holding a fighting enemy, found nearest first from here.
+    let has_enemy = |zone: ZoneIdx| {
+        view.index.occupants(zone).iter().any(|&other| {
+            units.get(other).is_some_and(|enemy| enemy.side != actor.side && unit::is_fighting(*enemy.status, enemy.conditions))
         })
-        .collect();
+    };
+    let mut enemy_zones: Vec<ZoneIdx> = Vec::new();
+    let mut nearest_distance = UNREACHABLE;
+    for zone in view.battlefield.within(actor.zone.0, UNREACHABLE - 1) {
+        let distance = view.battlefield.distance(actor.zone.0, zone);
+        if distance > nearest_distance {
+            break;
+        }
+        if has_enemy(zone) {
+            nearest_distance = distance;
+            enemy_zones.push(zone);
+        }
+    }
     let nearest = |zone: ZoneIdx| {
         enemy_zones.iter().map(|&enemy| view.battlefield.distance(zone, enemy)).min().unwrap_or(UNREACHABLE)
     };
@@ -344,7 +363,7 @@ fn approach(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action
         .min()?
         .2;
     let step = Action { kind: ActionKind::Move, target: None, move_to: Some(destination) };
-    if actions::repostes_on_path(ctx, actor, &step, units).is_empty() {
+    if actions::repostes_on_path(ctx, threats, actor, &step).is_empty() {
         return Some(step);
     }
     let guarded = Action { kind: ActionKind::DefensiveAttack, ..step };

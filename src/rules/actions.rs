@@ -319,25 +319,77 @@ pub fn legal_actions(ctx: ActionContext, actor: &UnitView, units: &impl UnitLook
     actions
 }
 
-/// Enemies whose Reposte `actor` would provoke by moving along its path (`W-DECL-3`, `W-DECL-4`):
-/// every fighting enemy with a melee weapon and a reaction left whose threat range a zone of the
-/// path falls in. A defensive attack provokes none.
-pub fn repostes_on_path(ctx: ActionContext, actor: &UnitView, action: &Action, units: &impl UnitLookup) -> Vec<Entity> {
+/// Enemies whose Reposte `actor` would provoke by moving as `action` says (`W-DECL-3`,
+/// `W-DECL-4`): each zone entered provokes the able threateners of that zone that did not
+/// already threaten the zone left. A defensive attack provokes none. Resolution applies the
+/// same rule step by step.
+pub fn repostes_on_path(ctx: ActionContext, threats: &ThreatMap, actor: &UnitView, action: &Action) -> Vec<Entity> {
+    let mut provoked = Vec::new();
     let Some(to) = action.move_to.filter(|&to| to != actor.zone.0) else {
-        return Vec::new();
+        return provoked;
     };
     if action.kind == ActionKind::DefensiveAttack || !ctx.ruleset.reposte.when_threat_range_entered {
-        return Vec::new();
+        return provoked;
     }
-    let mut provoked = Vec::new();
-    for zone in ctx.battlefield.path(actor.zone.0, to) {
-        for threatener in threateners_of(ctx, zone, *actor.side, units) {
-            if units.view(threatener).is_some_and(|view| can_react(&view)) && !provoked.contains(&threatener) {
-                provoked.push(threatener);
+    let side = *actor.side;
+    let mut here = actor.zone.0;
+    for step in ctx.battlefield.path(here, to) {
+        for threat in threats.threateners(ctx, step, side).filter(|threat| threat.can_react) {
+            let already = threats.threateners(ctx, here, side).any(|other| other.unit == threat.unit);
+            if !already && !provoked.contains(&threat.unit) {
+                provoked.push(threat.unit);
             }
         }
+        here = step;
     }
     provoked
+}
+
+/// One unit's melee threat, as a [`ThreatMap`] keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Threat {
+    /// The threatening unit.
+    pub unit: Entity,
+    /// Its side.
+    pub side: SideIndex,
+    /// Zones its melee weapon reaches beyond its own.
+    pub reach: u32,
+    /// Whether it could make a Reposte now.
+    pub can_react: bool,
+}
+
+/// Who threatens what, per zone, built once for a moment when nothing moves (a declaration pass).
+pub struct ThreatMap {
+    per_zone: Vec<Vec<Threat>>,
+}
+
+impl ThreatMap {
+    /// Every fighting unit with a melee weapon, filed under the zone it stands in.
+    pub fn build<'a, 'w: 'a, 's: 'a>(zones: usize, units: impl Iterator<Item = &'a UnitView<'w, 's>>) -> Self {
+        let mut per_zone = vec![Vec::new(); zones];
+        for view in units {
+            let weapon = view.loadout.usable_weapon(view.conditions).1;
+            if !view.status.on_field() || !unit::is_fighting(*view.status, view.conditions) || weapon.is_ranged() {
+                continue;
+            }
+            if let Some(list) = per_zone.get_mut(view.zone.0 as usize) {
+                list.push(Threat { unit: view.entity, side: *view.side, reach: weapon.reach, can_react: can_react(view) });
+            }
+        }
+        Self { per_zone }
+    }
+
+    /// Enemies of `side` whose reach covers `zone`.
+    pub fn threateners<'a>(&'a self, ctx: ActionContext<'a>, zone: ZoneIdx, side: SideIndex) -> impl Iterator<Item = &'a Threat> + 'a {
+        ctx.battlefield.within(zone, ctx.index.longest_reach()).flat_map(move |here| {
+            let distance = ctx.battlefield.distance(here, zone);
+            self.per_zone
+                .get(here as usize)
+                .map_or(&[][..], Vec::as_slice)
+                .iter()
+                .filter(move |threat| threat.side != side && threat.reach >= distance)
+        })
+    }
 }
 
 /// Enemies of `side` whose melee weapons reach `zone` and who are fighting: the threat range
@@ -455,6 +507,16 @@ impl<'w, 's> ViewCache<'w, 's> {
         let views: Vec<UnitView<'w, 's>> = units.iter().collect();
         let slots = views.iter().enumerate().map(|(at, view)| (view.entity, at)).collect();
         Self { views, slots }
+    }
+
+    /// The cached view of `unit`, borrowed.
+    pub fn get(&self, unit: Entity) -> Option<&UnitView<'w, 's>> {
+        self.slots.get(&unit).map(|&at| &self.views[at])
+    }
+
+    /// Every cached view.
+    pub fn iter(&self) -> impl Iterator<Item = &UnitView<'w, 's>> {
+        self.views.iter()
     }
 }
 

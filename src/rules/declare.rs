@@ -93,12 +93,7 @@ fn open_declarations(
         }
         DeclarationOrder::SimultaneousSecret => eligible.iter().map(|&(.., entity)| entity).collect(),
     };
-    queue.done = vec![false; sequence.len()];
-    queue.order = sequence;
-    queue.next = 0;
-    queue.secret = order == DeclarationOrder::SimultaneousSecret;
-    queue.late = false;
-    queue.open = true;
+    queue.begin(sequence, order == DeclarationOrder::SimultaneousSecret, false);
 }
 
 /// Marks units an enemy can strike in melee right now as [`Threatened`]: one pass marks which

@@ -135,11 +135,8 @@ impl Resolver<'_, '_> {
         if late.is_empty() {
             return false;
         }
-        self.queue.order = late.into_iter().map(|(_, entity)| entity).collect();
-        self.queue.done = vec![false; self.queue.order.len()];
-        self.queue.next = 0;
-        self.queue.late = true;
-        self.queue.open = true;
+        let secret = self.queue.secret;
+        self.queue.begin(late.into_iter().map(|(_, entity)| entity).collect(), secret, true);
         self.state.phase = CombatPhase::Declare;
         true
     }
@@ -251,15 +248,29 @@ impl Resolver<'_, '_> {
             self.pay_for_exertion(slot, pending);
             return;
         };
-        if !self.target_in_reach(slot, target) {
+        let is_strike = matches!(slot.action.kind, ActionKind::Attack | ActionKind::DefensiveAttack);
+        if !is_strike && !self.target_in_reach(slot, target) {
             let id = self.id(actor);
             self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "target_out_of_reach" });
             return;
         }
         match slot.action.kind {
             ActionKind::Attack | ActionKind::DefensiveAttack => {
-                self.attack(actor, target, slot.initiative, "normal", None, pending);
-                self.maybe_full_defense_reposte(actor, target, slot.initiative, pending);
+                match self.attack(actor, target, slot.initiative, "normal", None, pending) {
+                    None => {
+                        let id = self.id(actor);
+                        self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "target_out_of_reach" });
+                        return;
+                    }
+                    // A target in full defense answers a melee attack with a Reposte (`W-DECL-3`).
+                    Some(true) => {
+                        if let Ok(mut other) = self.units.get_mut(target) {
+                            other.reactions.0 = other.reactions.0.saturating_sub(1);
+                        }
+                        self.attack(target, actor, slot.initiative, "reposte", None, pending);
+                    }
+                    Some(false) => {}
+                }
             }
             ActionKind::Cast(at) => self.cast(actor, at, target, pending),
             ActionKind::UseItem(at) => self.use_item(actor, at, target, pending),
@@ -333,13 +344,26 @@ impl Resolver<'_, '_> {
         kind: &'static str,
         thrown: Option<Weapon>,
         pending: &mut Vec<Pending>,
-    ) {
+    ) -> Option<bool> {
         let round = self.round();
         let (Ok(a), Ok(t)) = (self.units.get(attacker), self.units.get(target)) else {
-            return;
+            return None;
         };
         let is_thrown = thrown.is_some();
         let weapon = thrown.unwrap_or_else(|| a.loadout.usable_weapon(a.conditions).1.clone());
+        let distance = self.battlefield.distance(a.zone.0, t.zone.0);
+        if !t.status.on_field() || distance > actions::weapon_range(&weapon) {
+            return None;
+        }
+        let target_weapon = t.loadout.usable_weapon(t.conditions).1;
+        let reposte = kind == "normal"
+            && self.ruleset.reposte.when_attacked_in_full_defense
+            && t.conditions.full_defense
+            && actions::can_react(&t)
+            && unit::is_fighting(*t.status, t.conditions)
+            && !weapon.is_ranged()
+            && !target_weapon.is_ranged()
+            && target_weapon.reach >= distance;
         let bonus = actions::attack_bonus(&a, &weapon);
         let damage_dice = actions::damage_dice(&self.ruleset, &a, &weapon, is_thrown);
         let defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions);
@@ -378,39 +402,7 @@ impl Resolver<'_, '_> {
             kind,
             damage_roll,
         });
-    }
-
-    /// A target in full defense answers a melee attack with a Reposte (`W-DECL-3`).
-    fn maybe_full_defense_reposte(
-        &mut self,
-        attacker: Entity,
-        target: Entity,
-        initiative: i32,
-        pending: &mut Vec<Pending>,
-    ) {
-        if !self.ruleset.reposte.when_attacked_in_full_defense {
-            return;
-        }
-        let (Ok(a), Ok(t)) = (self.units.get(attacker), self.units.get(target)) else {
-            return;
-        };
-        let attacker_weapon = a.loadout.usable_weapon(a.conditions).1;
-        let target_weapon = t.loadout.usable_weapon(t.conditions).1;
-        let distance = self.battlefield.distance(a.zone.0, t.zone.0);
-        let can_reposte = t.conditions.full_defense
-            && t.reactions.0 > 0
-            && !t.surprised
-            && unit::is_fighting(*t.status, t.conditions)
-            && !attacker_weapon.is_ranged()
-            && !target_weapon.is_ranged()
-            && target_weapon.reach >= distance;
-        if !can_reposte {
-            return;
-        }
-        if let Ok(mut t) = self.units.get_mut(target) {
-            t.reactions.0 -= 1;
-        }
-        self.attack(target, attacker, initiative, "reposte", None, pending);
+        Some(reposte)
     }
 
     fn cast(&mut self, caster: Entity, at: usize, target: Entity, pending: &mut Vec<Pending>) {

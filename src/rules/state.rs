@@ -97,9 +97,22 @@ pub struct DeclarationQueue {
     pub late: bool,
     /// Whether the queue was built for the current declare phase.
     pub open: bool,
+    /// Where each unit stands in `order`.
+    positions: bevy::ecs::entity::EntityHashMap<usize>,
 }
 
 impl DeclarationQueue {
+    /// Starts a new declaration pass over `order`.
+    pub fn begin(&mut self, order: Vec<Entity>, secret: bool, late: bool) {
+        self.positions = order.iter().enumerate().map(|(at, &unit)| (unit, at)).collect();
+        self.done = vec![false; order.len()];
+        self.order = order;
+        self.next = 0;
+        self.secret = secret;
+        self.late = late;
+        self.open = true;
+    }
+
     /// Units that may declare right now: every undeclared one when secret, else the next in turn.
     pub fn awaiting(&self) -> impl Iterator<Item = Entity> + '_ {
         let sequential_next = (!self.secret).then_some(self.next);
@@ -120,7 +133,7 @@ impl DeclarationQueue {
 
     /// Whether `unit` may declare now.
     pub fn may_declare(&self, unit: Entity) -> bool {
-        match self.order.iter().position(|&other| other == unit) {
+        match self.positions.get(&unit).copied() {
             Some(at) if self.secret => !self.done[at],
             Some(at) => at == self.next && !self.done[at],
             None => false,
@@ -129,7 +142,7 @@ impl DeclarationQueue {
 
     /// Marks `unit` as declared and moves the turn on.
     pub fn mark_done(&mut self, unit: Entity) {
-        if let Some(at) = self.order.iter().position(|&other| other == unit) {
+        if let Some(&at) = self.positions.get(&unit) {
             self.done[at] = true;
         }
         while self.next < self.done.len() && self.done[self.next] {
