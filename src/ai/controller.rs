@@ -6,11 +6,14 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::battlefield::{Battlefield, ZoneIndex};
-use crate::rules::actions::{ActionContext, ThreatMap, UnitLookup as _, ViewCache};
+use crate::rules::actions::{ActionContext, ThreatMap, ViewCache};
 use crate::rules::components::{Action, AiKind, Controller};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::UnitReadOnly;
 use crate::rules::{ActionChosen, CombatState, DeclarationQueue, DeclareSystems};
+
+/// Choices made earlier in the same declaration pass, not yet recorded on the units.
+pub type JustDeclared = bevy::ecs::entity::EntityHashMap<Action>;
 
 /// The AI's own seeded stream, apart from the combat dice: AI choices are decisions, not rolls,
 /// so they stay out of the log, yet the same seed still gives the same battle.
@@ -70,15 +73,11 @@ impl AiView<'_, '_> {
 
     /// The action `unit` has declared, if the AI may see it (never while declarations are
     /// secret). `just_declared` holds the choices made earlier in this same pass.
-    pub fn visible_declaration(&self, unit: Entity, just_declared: &[(Entity, Action)]) -> Option<Action> {
+    pub fn visible_declaration(&self, unit: Entity, just_declared: &JustDeclared) -> Option<Action> {
         if self.queue.secret {
             return None;
         }
-        just_declared
-            .iter()
-            .find(|(other, _)| *other == unit)
-            .map(|(_, action)| *action)
-            .or_else(|| self.units.get(unit).ok().and_then(|view| view.declared.action))
+        just_declared.get(&unit).copied().or_else(|| self.units.get(unit).ok().and_then(|view| view.declared.action))
     }
 }
 
@@ -94,9 +93,9 @@ fn declare_for_ai(view: AiView, mut rng: ResMut<AiRng>, mut chosen: MessageWrite
     }
     let units = ViewCache::new(&view.units);
     let threats = ThreatMap::build(view.battlefield.len(), units.iter());
-    let mut just_declared = Vec::new();
+    let mut just_declared = JustDeclared::default();
     for unit in awaiting {
-        let Some(actor) = units.view(unit) else {
+        let Some(actor) = units.get(unit) else {
             continue;
         };
         let kind = match *actor.controller {
@@ -105,10 +104,10 @@ fn declare_for_ai(view: AiView, mut rng: ResMut<AiRng>, mut chosen: MessageWrite
             Controller::Human => break,
         };
         let action = match kind {
-            AiKind::Random => super::random::choose(&view, &units, &actor, &mut rng.0),
-            AiKind::Greedy => super::greedy::choose(&view, &units, &threats, &actor, &just_declared),
+            AiKind::Random => super::random::choose(&view, &units, actor, &mut rng.0),
+            AiKind::Greedy => super::greedy::choose(&view, &units, &threats, actor, &just_declared),
         };
-        just_declared.push((unit, action));
+        just_declared.insert(unit, action);
         chosen.write(ActionChosen { unit, action });
     }
 }

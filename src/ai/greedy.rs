@@ -2,9 +2,7 @@
 //! friends, casts and throws when that beats its weapon, closes distance without walking into
 //! Repostes for nothing, and turns to full defense when it is losing the exchange.
 
-use bevy::prelude::Entity;
-
-use super::controller::AiView;
+use super::controller::{AiView, JustDeclared};
 use crate::battlefield::{UNREACHABLE, ZoneIdx};
 use crate::rules::actions::{self, ThreatMap, ViewCache};
 use crate::rules::components::*;
@@ -31,7 +29,13 @@ fn health_share(unit: &UnitView) -> f64 {
 }
 
 /// The greedy AI's choice for `actor`.
-pub fn choose(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitView, just_declared: &[(Entity, Action)]) -> Action {
+pub fn choose(
+    view: &AiView,
+    units: &ViewCache,
+    threats: &ThreatMap,
+    actor: &UnitView,
+    just_declared: &JustDeclared,
+) -> Action {
     let ctx = view.ctx();
     let hold = Action::simple(ActionKind::Hold);
     if actor.status.is_down() {
@@ -150,7 +154,7 @@ fn incoming_damage(view: &AiView, units: &ViewCache, actor: &UnitView, zone: Zon
                     ActionKind::Attack,
                 );
             if reach >= distance {
-                total += actions::attack_odds(&view.ruleset, &enemy, actor).expected;
+                total += actions::attack_odds(&view.ruleset, enemy, actor).expected;
             }
         }
     }
@@ -168,7 +172,13 @@ struct Prospect<'v, 'w, 's> {
 
 /// The best damaging action (attack, throw or spell, with a move if needed), its expected
 /// damage, and what is left of its target.
-fn best_offence(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitView, just_declared: &[(Entity, Action)]) -> Option<(Action, f64, f64)> {
+fn best_offence(
+    view: &AiView,
+    units: &ViewCache,
+    threats: &ThreatMap,
+    actor: &UnitView,
+    just_declared: &JustDeclared,
+) -> Option<(Action, f64, f64)> {
     let ctx = view.ctx();
     let allowance =
         unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Attack);
@@ -213,12 +223,16 @@ fn best_offence(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &U
             let move_to = if distance_now <= range {
                 None
             } else if distance_now - range <= allowance {
-                view.battlefield.path(actor.zone.0, target_zone).get((distance_now - range - 1) as usize).copied()
+                view.battlefield.step_toward(actor.zone.0, target_zone, distance_now - range)
             } else {
                 continue;
             };
             if let Some(zone) = move_to
-                && view.battlefield.zone(zone).capacity.is_some_and(|capacity| view.index.count(zone) as u32 >= capacity)
+                && view
+                    .battlefield
+                    .zone(zone)
+                    .capacity
+                    .is_some_and(|capacity| view.index.count(zone) as u32 >= capacity)
             {
                 continue;
             }
@@ -261,6 +275,16 @@ fn best_offence(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &U
         }
     }
     // Best first; the first one the rules accept wins (ties keep the order found, nearest first).
+    // The best is nearly always legal, so sort only when it is not.
+    let best = candidates.iter().enumerate().fold(None, |best: Option<(usize, f64)>, (at, candidate)| match best {
+        Some((_, score)) if score >= candidate.0 => best,
+        _ => Some((at, candidate.0)),
+    });
+    let (at, _) = best?;
+    if actions::check(ctx, actor, &candidates[at].1, units).is_ok() {
+        let (_, action, expected, left) = candidates.swap_remove(at);
+        return Some((action, expected, left));
+    }
     candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
     candidates
         .into_iter()
@@ -269,7 +293,7 @@ fn best_offence(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &U
 }
 
 /// The Reposte a target in (visibly declared) full defense would answer a melee attack with.
-fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitView, just_declared: &[(Entity, Action)]) -> f64 {
+fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitView, just_declared: &JustDeclared) -> f64 {
     let in_full_defense = view
         .visible_declaration(target.entity, just_declared)
         .is_some_and(|action| action.kind == ActionKind::FullDefense);
@@ -332,7 +356,9 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
     // The nearest zones holding a fighting enemy, found nearest first from here.
     let has_enemy = |zone: ZoneIdx| {
         view.index.occupants(zone).iter().any(|&other| {
-            units.get(other).is_some_and(|enemy| enemy.side != actor.side && unit::is_fighting(*enemy.status, enemy.conditions))
+            units
+                .get(other)
+                .is_some_and(|enemy| enemy.side != actor.side && unit::is_fighting(*enemy.status, enemy.conditions))
         })
     };
     let mut enemy_zones: Vec<ZoneIdx> = Vec::new();

@@ -204,6 +204,20 @@ impl Battlefield {
         path
     }
 
+    /// The zone `steps` steps along the shortest path from `from` to `to` (the same path as
+    /// [`Battlefield::path`]), without building the path.
+    pub fn step_toward(&self, from: ZoneIdx, to: ZoneIdx, steps: u32) -> Option<ZoneIdx> {
+        let mut here = from;
+        for _ in 0..steps {
+            let remaining = self.distance(here, to);
+            if remaining == 0 || remaining == UNREACHABLE {
+                return None;
+            }
+            here = self.neighbours(here).iter().copied().find(|&next| self.distance(next, to) + 1 == remaining)?;
+        }
+        Some(here)
+    }
+
     /// Zones within `range` steps of `zone`, nearest first (ties by index).
     pub fn within(&self, zone: ZoneIdx, range: u32) -> impl Iterator<Item = ZoneIdx> + '_ {
         let count = self.0.zones.len();

@@ -373,14 +373,24 @@ impl ThreatMap {
                 continue;
             }
             if let Some(list) = per_zone.get_mut(view.zone.0 as usize) {
-                list.push(Threat { unit: view.entity, side: *view.side, reach: weapon.reach, can_react: can_react(view) });
+                list.push(Threat {
+                    unit: view.entity,
+                    side: *view.side,
+                    reach: weapon.reach,
+                    can_react: can_react(view),
+                });
             }
         }
         Self { per_zone }
     }
 
     /// Enemies of `side` whose reach covers `zone`.
-    pub fn threateners<'a>(&'a self, ctx: ActionContext<'a>, zone: ZoneIdx, side: SideIndex) -> impl Iterator<Item = &'a Threat> + 'a {
+    pub fn threateners<'a>(
+        &'a self,
+        ctx: ActionContext<'a>,
+        zone: ZoneIdx,
+        side: SideIndex,
+    ) -> impl Iterator<Item = &'a Threat> + 'a {
         ctx.battlefield.within(zone, ctx.index.longest_reach()).flat_map(move |here| {
             let distance = ctx.battlefield.distance(here, zone);
             self.per_zone
@@ -465,24 +475,20 @@ pub fn odds_against(
     defense: i32,
     armour: i32,
 ) -> AttackOdds {
-    let sides = ruleset.attack.die.sides.max(1);
-    let critical_at = weapon.critical_natural.unwrap_or(ruleset.attack.critical_natural);
-    let (mut hits, mut crits) = (0u32, 0u32);
-    for natural in 1..=sides {
-        let critical = natural >= critical_at;
-        let total = natural as i32 + ruleset.attack.die.modifier + bonus;
-        let hit = natural > ruleset.attack.fumble_natural
-            && (total >= defense || (critical && ruleset.attack.critical_always_hits));
-        if hit {
-            hits += 1;
-            if critical {
-                crits += 1;
-            }
-        }
-    }
-    let normal = super::damage::damage_after_armour(ruleset, dice.mean().round() as i32, 1, armour);
-    let critical =
-        super::damage::damage_after_armour(ruleset, dice.mean().round() as i32, weapon.critical_multiplier, armour);
+    // Counted in closed form: the naturals that hit are an upper range of the die, and so are
+    // the criticals among them.
+    let sides = ruleset.attack.die.sides.max(1) as i64;
+    let critical_at = weapon.critical_natural.unwrap_or(ruleset.attack.critical_natural) as i64;
+    let lowest_allowed = ruleset.attack.fumble_natural as i64 + 1;
+    let needed = defense as i64 - ruleset.attack.die.modifier as i64 - bonus as i64;
+    let lowest_hit = if ruleset.attack.critical_always_hits { needed.min(critical_at) } else { needed };
+    let count_from = |lowest: i64| (sides - lowest.max(lowest_allowed).max(1) + 1).clamp(0, sides);
+    let hits = count_from(lowest_hit);
+    let crits = count_from(if ruleset.attack.critical_always_hits { critical_at } else { critical_at.max(needed) });
+    // Expected damage from the mean roll, rounded half up without the float round call.
+    let mean = (dice.mean() + 0.5) as i32;
+    let normal = super::damage::damage_after_armour(ruleset, mean, 1, armour);
+    let critical = super::damage::damage_after_armour(ruleset, mean, weapon.critical_multiplier, armour);
     let hit = hits as f64 / sides as f64;
     let crit = crits as f64 / sides as f64;
     AttackOdds {
@@ -523,5 +529,63 @@ impl<'w, 's> ViewCache<'w, 's> {
 impl UnitLookup for ViewCache<'_, '_> {
     fn view(&self, unit: Entity) -> Option<UnitView<'_, '_>> {
         self.slots.get(&unit).map(|&at| unit::copy_view(&self.views[at]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::equipment::DamageType;
+
+    /// The odds by walking every face, to check the closed form against.
+    fn counted(ruleset: &Ruleset, bonus: i32, critical_at: u32, defense: i32) -> (u32, u32) {
+        let (mut hits, mut crits) = (0, 0);
+        for natural in 1..=ruleset.attack.die.sides {
+            let critical = natural >= critical_at;
+            let total = natural as i32 + ruleset.attack.die.modifier + bonus;
+            let hit = natural > ruleset.attack.fumble_natural
+                && (total >= defense || (critical && ruleset.attack.critical_always_hits));
+            if hit {
+                hits += 1;
+                crits += u32::from(critical);
+            }
+        }
+        (hits, crits)
+    }
+
+    #[test]
+    fn w_hit_1_closed_form_odds_match_every_face() {
+        let mut ruleset = Ruleset::default();
+        for always in [true, false] {
+            ruleset.attack.critical_always_hits = always;
+            for critical_at in [18, 19, 20, 21] {
+                let weapon = Weapon {
+                    damage: Dice::new(1, 8),
+                    damage_type: DamageType::Slashing,
+                    speed: 2,
+                    critical_multiplier: 2,
+                    critical_natural: Some(critical_at),
+                    reach: 0,
+                    range: None,
+                    attack_bonus: 0,
+                };
+                for bonus in -5..=8 {
+                    for defense in 0..=30 {
+                        let odds = odds_against(&ruleset, bonus, &weapon, weapon.damage, defense, 0);
+                        let (hits, crits) = counted(&ruleset, bonus, critical_at, defense);
+                        assert_eq!(
+                            (odds.hit * 20.0).round() as u32,
+                            hits,
+                            "hits: bonus {bonus} defense {defense} crit {critical_at} always {always}"
+                        );
+                        assert_eq!(
+                            (odds.critical * 20.0).round() as u32,
+                            crits,
+                            "crits: bonus {bonus} defense {defense} crit {critical_at} always {always}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

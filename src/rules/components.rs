@@ -140,11 +140,15 @@ pub struct Speed(pub u32);
 pub struct Zone(pub ZoneIdx);
 
 /// An enemy that can strike it in melee stands Close (maintained from the zone index).
+/// Sparse: it comes and goes every round, and should not move the unit's table row.
 #[derive(Component, Clone, Copy, Debug, Default)]
+#[component(storage = "SparseSet")]
 pub struct Threatened;
 
 /// Unaware at the start: neither declares nor acts nor reacts while the ruleset says so.
+/// Sparse: it is removed after the first round.
 #[derive(Component, Clone, Copy, Debug, Default)]
+#[component(storage = "SparseSet")]
 pub struct Surprised;
 
 /// A unit that is not on the field yet: it arrives in `round`, at the start of the round or

@@ -42,21 +42,23 @@ fn end_round(
     sides: Res<Sides>,
 ) {
     let round = state.round;
-    let mut ordered: Vec<(u32, Entity)> =
-        units.iter().filter(|view| view.status.on_field()).map(|view| (view.order.0, view.entity)).collect();
-    ordered.sort_unstable();
-    for &(_, entity) in &ordered {
-        let Ok(view) = units.get(entity) else {
-            continue;
-        };
-        let mut losses = Vec::new();
-        if *view.status == Status::Dying && !view.conditions.stabilised {
-            losses.push(DYING);
+    // Only the bleeding and those standing in a hazard have anything to resolve here.
+    let mut bleeding: Vec<(u32, Entity, bool, bool)> = Vec::new();
+    let mut exposed: Vec<(u32, Entity)> = Vec::new();
+    for view in units.iter().filter(|view| view.status.on_field()) {
+        let dying = *view.status == Status::Dying && !view.conditions.stabilised;
+        if dying || view.conditions.suffocating {
+            bleeding.push((view.order.0, view.entity, dying, view.conditions.suffocating));
         }
-        if view.conditions.suffocating {
-            losses.push(SUFFOCATION);
+        if battlefield.zone(view.zone.0).hazard.is_some() {
+            exposed.push((view.order.0, view.entity));
         }
-        for cause in losses {
+    }
+    bleeding.sort_unstable_by_key(|&(order, ..)| order);
+    exposed.sort_unstable();
+    for &(_, entity, dying, suffocating) in &bleeding {
+        let causes = [(dying, DYING), (suffocating, SUFFOCATION)];
+        for cause in causes.into_iter().filter(|(applies, _)| *applies).map(|(_, cause)| cause) {
             let hit = DamageHit {
                 target: entity,
                 source: cause.into(),
@@ -68,7 +70,7 @@ fn end_round(
             apply_damage_to(&mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round, hit);
         }
     }
-    for &(_, entity) in &ordered {
+    for &(_, entity) in &exposed {
         let Ok(view) = units.get(entity) else {
             continue;
         };

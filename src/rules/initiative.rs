@@ -77,6 +77,7 @@ fn start_round(
     mut index: ResMut<ZoneIndex>,
     mut units: Query<Unit>,
     groups: Query<&InitiativeGroup>,
+    reinforcements: Query<(Entity, &Reinforcement)>,
     ruleset: Res<Ruleset>,
     battlefield: Res<Battlefield>,
 ) {
@@ -87,15 +88,16 @@ fn start_round(
     state.round += 1;
     let round = state.round;
     log.record(round, || LogEvent::RoundStarted {});
-    let mut arrivals: Vec<UnitItem> = units
-        .iter_mut()
-        .filter(|unit| {
-            *unit.status == Status::Reserve
-                && unit.reinforcement.is_some_and(|arrival| {
-                    arrival.round <= round && (arrival.at_initiative.is_none() || arrival.round < round)
-                })
-        })
+    let arriving: Vec<Entity> = reinforcements
+        .iter()
+        .filter(|(_, arrival)| arrival.round <= round && (arrival.at_initiative.is_none() || arrival.round < round))
+        .map(|(entity, _)| entity)
         .collect();
+    let mut arrivals: Vec<UnitItem> = if arriving.is_empty() {
+        Vec::new()
+    } else {
+        units.iter_mut().filter(|unit| *unit.status == Status::Reserve && arriving.contains(&unit.entity)).collect()
+    };
     arrivals.sort_by_key(|unit| *unit.order);
     for unit in arrivals.iter_mut() {
         arrive(unit, &mut index, &battlefield, &mut log, round);

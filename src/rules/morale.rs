@@ -19,17 +19,6 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, check_morale.in_set(CombatSystems::Morale).run_if(in_phase(CombatPhase::Morale)));
 }
 
-/// Fighting units per side.
-pub(super) fn fighting_per_side(units: &Query<Unit>) -> HashMap<usize, u32> {
-    let mut counts = HashMap::new();
-    for view in units.iter() {
-        if unit::is_fighting(*view.status, view.conditions) {
-            *counts.entry(view.side.0).or_insert(0) += 1;
-        }
-    }
-    counts
-}
-
 /// Why a unit must check, if it must.
 fn trigger(ruleset: &Ruleset, big_hit: bool, outnumbered: bool, intimidation: Option<i32>) -> Option<&'static str> {
     let rules = &ruleset.morale;
@@ -56,13 +45,13 @@ fn check_morale(
     ruleset: Res<Ruleset>,
 ) {
     let round = state.round;
-    let mut big_hits = Vec::new();
+    let mut big_hits = bevy::ecs::entity::EntityHashSet::default();
     // End-of-round bleeding and hazards land after this stage; they count in no later round.
     for hit in dealt.read().filter(|hit| hit.round == round) {
         if let Ok(view) = units.get(hit.unit)
             && hit.wounds_lost * 2 > view.wounds.max
         {
-            big_hits.push(hit.unit);
+            big_hits.insert(hit.unit);
         }
     }
     let mut intimidation: HashMap<Entity, i32> = HashMap::new();
@@ -70,13 +59,15 @@ fn check_morale(
         let best = intimidation.entry(check.unit).or_insert(check.result);
         *best = (*best).max(check.result);
     }
-    let counts = fighting_per_side(&units);
+    let mut counts: HashMap<usize, u32> = HashMap::new();
+    let mut checkers: Vec<(u32, Entity)> = Vec::new();
+    for view in units.iter().filter(|view| unit::is_fighting(*view.status, view.conditions)) {
+        *counts.entry(view.side.0).or_insert(0) += 1;
+        if view.checks_morale {
+            checkers.push((view.order.0, view.entity));
+        }
+    }
     let total: u32 = counts.values().sum();
-    let mut checkers: Vec<(u32, Entity)> = units
-        .iter()
-        .filter(|view| view.checks_morale && unit::is_fighting(*view.status, view.conditions))
-        .map(|view| (view.order.0, view.entity))
-        .collect();
     checkers.sort_unstable();
     for (_, entity) in checkers {
         let Ok(mut unit) = units.get_mut(entity) else {
