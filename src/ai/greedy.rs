@@ -48,15 +48,17 @@ pub fn choose(
         return action;
     }
     let best_attack = best_offence(view, units, threats, actor, just_declared);
-    let incoming = incoming_damage(view, units, actor, actor.zone.0);
     let outgoing = best_attack.as_ref().map_or(0.0, |(_, expected, _)| *expected);
-    // Losing the exchange: it would go down before its best target does. Never twice running,
-    // so two defenders facing each other do not stall the fight for ever.
-    let rounds_to_fall = remaining(actor) / incoming.max(f64::EPSILON);
-    let rounds_to_win = best_attack.as_ref().map_or(f64::INFINITY, |(_, _, left)| left / outgoing.max(f64::EPSILON));
+    // Losing the exchange: badly hurt, and it would go down before its best target does. Never
+    // twice running, so two defenders facing each other do not stall the fight for ever.
     let defended_last_round = actor.declared.previous == Some(ActionKind::FullDefense);
-    let losing =
-        health_share(actor) < BADLY_HURT && incoming > 0.0 && rounds_to_fall < rounds_to_win && !defended_last_round;
+    let losing = health_share(actor) < BADLY_HURT && !defended_last_round && {
+        let incoming = incoming_damage(view, units, actor, actor.zone.0);
+        let rounds_to_fall = remaining(actor) / incoming.max(f64::EPSILON);
+        let rounds_to_win =
+            best_attack.as_ref().map_or(f64::INFINITY, |(_, _, left)| left / outgoing.max(f64::EPSILON));
+        incoming > 0.0 && rounds_to_fall < rounds_to_win
+    };
     if losing {
         let defend = Action::simple(ActionKind::FullDefense);
         if actions::check(ctx, actor, &defend, units).is_ok() {
@@ -166,7 +168,8 @@ struct Prospect<'v, 'w, 's> {
     view: &'v UnitView<'w, 's>,
     weight: f64,
     remaining: f64,
-    expected: Vec<f64>,
+    /// Where this prospect's expected damage per option starts in the shared table.
+    first: usize,
     full_defense_risk: f64,
 }
 
@@ -198,6 +201,7 @@ fn best_offence(
     let max_range = options.iter().map(|&(_, range)| range).max().unwrap_or(0);
     // Every enemy in reach this round, with what each option would do to it, computed once.
     let melee = !weapon.is_ranged();
+    let mut expected_table: Vec<f64> = Vec::new();
     let prospects: Vec<Prospect> = view
         .battlefield
         .within(actor.zone.0, allowance + max_range)
@@ -208,18 +212,23 @@ fn best_offence(
             view: target,
             weight: if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },
             remaining: remaining(target),
-            expected: options.iter().map(|&(kind, _)| expected_damage(view, actor, target, kind)).collect(),
+            first: {
+                let first = expected_table.len();
+                expected_table.extend(options.iter().map(|&(kind, _)| expected_damage(view, actor, target, kind)));
+                first
+            },
             full_defense_risk: if melee { full_defense_risk(view, actor, target, just_declared) } else { 0.0 },
         })
         .collect();
     // One candidate per target and option: stay if in reach, else step just far enough along
-    // the shortest path. The Repostes each destination provokes are worked out once.
-    let mut walks: Vec<(Option<ZoneIdx>, bool, f64)> = Vec::new();
+    // the shortest path. Scored first without the Repostes a move provokes, which can only
+    // lower a score; then, best first, each is finished off until none left can win.
     let mut candidates: Vec<(f64, Action, f64, f64)> = Vec::new();
     for prospect in &prospects {
         let target_zone = prospect.view.zone.0;
         let distance_now = view.battlefield.distance(actor.zone.0, target_zone);
-        for (&(kind, range), &expected) in options.iter().zip(&prospect.expected) {
+        let expected_per_option = &expected_table[prospect.first..prospect.first + options.len()];
+        for (&(kind, range), &expected) in options.iter().zip(expected_per_option) {
             let move_to = if distance_now <= range {
                 None
             } else if distance_now - range <= allowance {
@@ -236,60 +245,61 @@ fn best_offence(
             {
                 continue;
             }
-            let (provokes, reposte_risk) = match walks.iter().find(|(to, ..)| *to == move_to) {
-                Some(&(_, provokes, risk)) => (provokes, risk),
-                None => {
-                    let walk = Action { kind: ActionKind::Attack, target: None, move_to };
-                    let provoked = actions::repostes_on_path(ctx, threats, actor, &walk);
-                    let risk = provoked
-                        .iter()
-                        .filter_map(|&enemy| units.get(enemy))
-                        .map(|enemy| actions::attack_odds(&view.ruleset, enemy, actor).expected)
-                        .sum::<f64>()
-                        * REPOSTE_AVERSION
-                        / remaining(actor).sqrt();
-                    walks.push((move_to, !provoked.is_empty(), risk));
-                    (!provoked.is_empty(), risk)
-                }
-            };
             let mut score = prospect.weight * expected.min(prospect.remaining) / prospect.remaining.sqrt();
-            let mut kind = kind;
-            if provokes {
-                // A defensive attack enters threat ranges without provoking, for one count of initiative.
-                if kind == ActionKind::Attack {
-                    kind = ActionKind::DefensiveAttack;
-                } else {
-                    score -= reposte_risk;
-                }
-            }
             let standing = move_to.unwrap_or(actor.zone.0);
-            if matches!(kind, ActionKind::Attack | ActionKind::DefensiveAttack)
-                && view.battlefield.distance(standing, target_zone) == 0
-            {
+            if matches!(kind, ActionKind::Attack) && view.battlefield.distance(standing, target_zone) == 0 {
                 score -= prospect.full_defense_risk;
             }
             if score > 0.0 {
-                let action = Action { kind, target: Some(prospect.view.entity), move_to };
-                candidates.push((score, action, expected, prospect.remaining));
+                candidates.push((
+                    score,
+                    Action { kind, target: Some(prospect.view.entity), move_to },
+                    expected,
+                    prospect.remaining,
+                ));
             }
         }
     }
-    // Best first; the first one the rules accept wins (ties keep the order found, nearest first).
-    // The best is nearly always legal, so sort only when it is not.
-    let best = candidates.iter().enumerate().fold(None, |best: Option<(usize, f64)>, (at, candidate)| match best {
-        Some((_, score)) if score >= candidate.0 => best,
-        _ => Some((at, candidate.0)),
-    });
-    let (at, _) = best?;
-    if actions::check(ctx, actor, &candidates[at].1, units).is_ok() {
-        let (_, action, expected, left) = candidates.swap_remove(at);
-        return Some((action, expected, left));
-    }
     candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
-    candidates
-        .into_iter()
-        .find(|(_, action, ..)| actions::check(ctx, actor, action, units).is_ok())
-        .map(|(_, action, expected, left)| (action, expected, left))
+    let mut walks: Vec<(Option<ZoneIdx>, bool, f64)> = Vec::new();
+    let mut best: Option<(f64, Action, f64, f64)> = None;
+    for (bound, mut action, expected, left) in candidates {
+        if best.as_ref().is_some_and(|(score, ..)| bound <= *score) {
+            break;
+        }
+        let (provokes, reposte_risk) = match walks.iter().find(|(to, ..)| *to == action.move_to) {
+            Some(&(_, provokes, risk)) => (provokes, risk),
+            None => {
+                let walk = Action { kind: ActionKind::Attack, target: None, move_to: action.move_to };
+                let provoked = actions::repostes_on_path(ctx, threats, actor, &walk);
+                let risk = provoked
+                    .iter()
+                    .filter_map(|&enemy| units.get(enemy))
+                    .map(|enemy| actions::attack_odds(&view.ruleset, enemy, actor).expected)
+                    .sum::<f64>()
+                    * REPOSTE_AVERSION
+                    / remaining(actor).sqrt();
+                walks.push((action.move_to, !provoked.is_empty(), risk));
+                (!provoked.is_empty(), risk)
+            }
+        };
+        let mut score = bound;
+        if provokes {
+            // A defensive attack enters threat ranges without provoking, for one count of initiative.
+            if action.kind == ActionKind::Attack {
+                action.kind = ActionKind::DefensiveAttack;
+            } else {
+                score -= reposte_risk;
+            }
+        }
+        if score > 0.0
+            && best.as_ref().is_none_or(|(best_score, ..)| score > *best_score)
+            && actions::check(ctx, actor, &action, units).is_ok()
+        {
+            best = Some((score, action, expected, left));
+        }
+    }
+    best.map(|(_, action, expected, left)| (action, expected, left))
 }
 
 /// The Reposte a target in (visibly declared) full defense would answer a melee attack with.

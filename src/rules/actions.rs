@@ -333,13 +333,15 @@ pub fn repostes_on_path(ctx: ActionContext, threats: &ThreatMap, actor: &UnitVie
     }
     let side = *actor.side;
     let mut here = actor.zone.0;
-    for step in ctx.battlefield.path(here, to) {
+    let mut threatening_here: Vec<Entity> = threats.threateners(ctx, here, side).map(|threat| threat.unit).collect();
+    while let Some(step) = ctx.battlefield.step_toward(here, to, 1) {
+        let threatening_step: Vec<Entity> = threats.threateners(ctx, step, side).map(|threat| threat.unit).collect();
         for threat in threats.threateners(ctx, step, side).filter(|threat| threat.can_react) {
-            let already = threats.threateners(ctx, here, side).any(|other| other.unit == threat.unit);
-            if !already && !provoked.contains(&threat.unit) {
+            if !threatening_here.contains(&threat.unit) && !provoked.contains(&threat.unit) {
                 provoked.push(threat.unit);
             }
         }
+        threatening_here = threatening_step;
         here = step;
     }
     provoked
