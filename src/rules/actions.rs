@@ -237,7 +237,7 @@ pub fn check(
                     }
                     (0, false)
                 }
-                TargetRule::None => unreachable!("handled above"),
+                TargetRule::None => return Err(IllegalAction::UnexpectedTarget),
             };
             if (other.side != actor.side) != wants_enemy {
                 return Err(IllegalAction::WrongSide);

@@ -213,7 +213,9 @@ fn close_declarations(
             unit.conditions.full_defense = true;
         }
         let slot = Slot { initiative, unit: entity, order: unit.order.0, action };
-        let unit = units.get(entity).expect("just fetched");
+        let Ok(unit) = units.get(entity) else {
+            continue;
+        };
         log_declared(&mut log, round, &unit, &action, initiative, modifier, false, &battlefield, &units);
         match state.count {
             Some(count) if queue.late && has_passed(order, initiative, count) => {

@@ -106,14 +106,13 @@ impl Resolver<'_, '_> {
             })
             .filter(|&(_, entity)| self.units.get(entity).is_ok_and(|view| *view.status == Status::Reserve))
             .collect();
-        if due.is_empty() {
-            return false;
-        }
         let first = match order {
             InitiativeOrder::LowestFirst => due.iter().map(|&(at, _)| at).min(),
             InitiativeOrder::HighestFirst => due.iter().map(|&(at, _)| at).max(),
-        }
-        .expect("not empty");
+        };
+        let Some(first) = first else {
+            return false;
+        };
         due.retain(|&(at, _)| at == first);
         let entities: Vec<Entity> = due.into_iter().map(|(_, entity)| entity).collect();
         let mut arrivals: Vec<UnitItem> =
