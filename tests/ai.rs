@@ -156,3 +156,35 @@ fn greedy_beats_random() {
     }
     assert!(greedy_wins > 2 * random_wins, "greedy {greedy_wins} vs random {random_wins}");
 }
+
+#[test]
+fn the_greedy_ai_never_full_defends_two_rounds_running() {
+    let mut battle = HeadlessBattle::new();
+    for level in ["duel.ron", "ambush.ron", "reinforcements.ron"] {
+        let template = load_builtin_level(level).unwrap();
+        for seed in 0..60 {
+            battle.start(&template, &BattleSetup { seed, controllers: Vec::new(), record_log: true });
+            battle.run_to_end();
+            let mut last: std::collections::HashMap<String, (String, u64)> = Default::default();
+            for line in battle.log().to_json_lines().lines() {
+                let event: serde_json::Value = serde_json::from_str(line).unwrap();
+                if event["event"] != "declared" || event["carried_over"] == true {
+                    continue;
+                }
+                let (unit, action, round) = (
+                    event["unit"].as_str().unwrap(),
+                    event["action"].as_str().unwrap(),
+                    event["round"].as_u64().unwrap(),
+                );
+                if action == "full_defense" {
+                    assert_ne!(
+                        last.get(unit),
+                        Some(&("full_defense".to_string(), round - 1)),
+                        "{level} seed {seed}: {unit} in round {round}"
+                    );
+                }
+                last.insert(unit.to_string(), (action.to_string(), round));
+            }
+        }
+    }
+}

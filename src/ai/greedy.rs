@@ -324,24 +324,15 @@ fn expected_damage(view: &AiView, actor: &UnitView, target: &UnitView, kind: Act
                 _ => 0.0,
             }
         }),
-        ActionKind::Throw(at) => actor.inventory.0.get(at).map_or(0.0, |stack| match stack.item.effect {
-            Effect::Damage { dice, damage_type } => {
-                let weapon = crate::rules::equipment::Weapon {
-                    damage: dice,
-                    damage_type,
-                    speed: 0,
-                    critical_multiplier: 2,
-                    critical_natural: None,
-                    reach: 0,
-                    range: Some(stack.item.range),
-                    attack_bonus: 0,
-                };
-                let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
-                actions::odds_against(&view.ruleset, actor.skills.attack, &weapon, dice, defense, target.armour.0)
-                    .expected
-            }
-            _ => 0.0,
-        }),
+        ActionKind::Throw(at) => {
+            let Some(weapon) = actor.inventory.0.get(at).and_then(|stack| stack.item.as_thrown_weapon()) else {
+                return 0.0;
+            };
+            let dice = actions::damage_dice(&view.ruleset, actor, &weapon, true);
+            let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
+            let bonus = actions::attack_bonus(actor, &weapon);
+            actions::odds_against(&view.ruleset, bonus, &weapon, dice, defense, target.armour.0).expected
+        }
         _ => 0.0,
     }
 }

@@ -64,7 +64,9 @@ fn open_declarations(
         .iter_mut()
         .filter(|unit| unit::may_act(*unit.status, &unit.conditions, unit.surprised, state.round))
         .map(|mut unit| {
-            *unit.declared = Declared::default();
+            // Last round's action stays visible to controllers that plan ahead.
+            let previous = unit.declared.action.map(|action| action.kind);
+            *unit.declared = Declared { previous, ..Declared::default() };
             (unit.order.0, unit.side.0, unit.attributes.score(Attribute::Agility), unit.entity)
         })
         .collect();

@@ -196,6 +196,28 @@ pub struct Item {
     pub range: u32,
 }
 
+/// Critical multiplier of a thrown item.
+const THROWN_CRITICAL_MULTIPLIER: i32 = 2;
+
+impl Item {
+    /// A thrown item as the weapon its attack roll uses, if it deals damage.
+    pub fn as_thrown_weapon(&self) -> Option<Weapon> {
+        let Effect::Damage { dice, damage_type } = self.effect else {
+            return None;
+        };
+        Some(Weapon {
+            damage: dice,
+            damage_type,
+            speed: 0,
+            critical_multiplier: THROWN_CRITICAL_MULTIPLIER,
+            critical_natural: None,
+            reach: 0,
+            range: Some(self.range),
+            attack_bonus: 0,
+        })
+    }
+}
+
 /// The six attributes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Attribute {

@@ -274,8 +274,7 @@ impl Resolver<'_, '_> {
             ActionKind::Cast(at) => self.cast(actor, at, target, pending),
             ActionKind::UseItem(at) => self.use_item(actor, at, target, pending),
             ActionKind::Throw(at) => {
-                let Some(weapon) = self.take_item(actor, at).and_then(|item| thrown_weapon(&item.effect, item.range))
-                else {
+                let Some(weapon) = self.take_item(actor, at).and_then(|item| item.as_thrown_weapon()) else {
                     return;
                 };
                 self.attack(actor, target, slot.initiative, "thrown", Some(weapon), pending);
@@ -598,23 +597,6 @@ impl Resolver<'_, '_> {
             self.log.record(round, || LogEvent::Status { unit: id, status: status.log_name() });
         }
     }
-}
-
-/// A thrown item's effect as a weapon, for the attack roll.
-fn thrown_weapon(effect: &Effect, range: u32) -> Option<Weapon> {
-    let Effect::Damage { dice, damage_type } = *effect else {
-        return None;
-    };
-    Some(Weapon {
-        damage: dice,
-        damage_type,
-        speed: 0,
-        critical_multiplier: 2,
-        critical_natural: None,
-        reach: 0,
-        range: Some(range),
-        attack_bonus: 0,
-    })
 }
 
 /// One hit to apply.
