@@ -26,6 +26,12 @@ impl HeadlessBattle {
     pub fn new() -> Self {
         let mut app = App::new();
         app.add_plugins(crate::headless_plugin);
+        // A handful of small systems per round: threads would cost more than they save, and
+        // one thread keeps every battle on one core.
+        let mut schedules = app.world_mut().resource_mut::<Schedules>();
+        for (_, schedule) in schedules.iter_mut() {
+            schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+        }
         Self { app }
     }
 

@@ -6,6 +6,8 @@
 pub mod ai;
 pub mod battlefield;
 pub mod cli;
+#[cfg(feature = "gui")]
+pub mod game;
 pub mod headless;
 pub mod levels;
 pub mod rules;

@@ -44,6 +44,8 @@ pub struct ZoneDef {
     pub capacity: Option<u32>,
     /// Hazard, if any.
     pub hazard: Option<Hazard>,
+    /// Where the board draws it, in zone widths, if the level says.
+    pub position: Option<(f32, f32)>,
 }
 
 /// The four distance bands of `Z-ZONE-2`.
@@ -307,7 +309,13 @@ mod tests {
 
     fn line(count: usize) -> Battlefield {
         let zones = (0..count)
-            .map(|at| ZoneDef { id: format!("z{at}").into(), name: format!("Zone {at}"), capacity: None, hazard: None })
+            .map(|at| ZoneDef {
+                id: format!("z{at}").into(),
+                name: format!("Zone {at}"),
+                capacity: None,
+                hazard: None,
+                position: None,
+            })
             .collect();
         let edges: Vec<_> = (1..count).map(|at| ((at - 1) as ZoneIdx, at as ZoneIdx)).collect();
         Battlefield::new(zones, &edges)
@@ -334,7 +342,13 @@ mod tests {
     #[test]
     fn unconnected_zones_are_unreachable() {
         let zones = (0..2)
-            .map(|at| ZoneDef { id: format!("z{at}").into(), name: String::new(), capacity: None, hazard: None })
+            .map(|at| ZoneDef {
+                id: format!("z{at}").into(),
+                name: String::new(),
+                capacity: None,
+                hazard: None,
+                position: None,
+            })
             .collect();
         let field = Battlefield::new(zones, &[]);
         assert_eq!(field.distance(0, 1), UNREACHABLE);

@@ -9,6 +9,8 @@ macro_rules! say {
 }
 
 mod check;
+#[cfg(feature = "gui")]
+mod play;
 pub mod sim;
 
 use std::process::ExitCode;
@@ -31,6 +33,9 @@ pub enum Command {
     Sim(sim::SimArgs),
     /// Validate levels, rulesets and catalog files; exits non-zero on any error.
     Check(check::CheckArgs),
+    /// Open the window game on a level, skipping the menu.
+    #[cfg(feature = "gui")]
+    Play(play::PlayArgs),
 }
 
 /// Parses the arguments and runs the command.
@@ -45,8 +50,13 @@ pub fn run() -> ExitCode {
     match cli.command {
         Some(Command::Sim(args)) => sim::run(&args),
         Some(Command::Check(args)) => check::run(&args),
+        #[cfg(feature = "gui")]
+        Some(Command::Play(args)) => play::run(&args),
+        #[cfg(feature = "gui")]
+        None => play::menu(),
+        #[cfg(not(feature = "gui"))]
         None => {
-            eprintln!("fray: no command given; try `fray sim` to watch the AIs fight, or `fray --help`");
+            eprintln!("fray: built without the window game; try `fray sim` to watch the AIs fight, or `fray --help`");
             ExitCode::from(2)
         }
     }

@@ -268,6 +268,7 @@ pub fn build(
             name: zone.name.clone().unwrap_or_else(|| zone.id.clone()),
             capacity: zone.capacity,
             hazard: zone.hazard.clone(),
+            position: zone.position,
         })
         .collect();
     let sides = level

@@ -75,6 +75,10 @@ pub struct ZoneFile {
     /// A hazard tested at the end of each round.
     #[serde(default)]
     pub hazard: Option<Hazard>,
+    /// Where the board draws it, in zone widths from the centre (`Some((1.0, -0.5))`); zones
+    /// without one are laid out by distance from the first zone.
+    #[serde(default)]
+    pub position: Option<(f32, f32)>,
 }
 
 /// Who plays a side.

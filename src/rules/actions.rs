@@ -43,6 +43,9 @@ pub enum IllegalAction {
     /// The destination does not exist.
     #[error("no such zone")]
     NoSuchZone,
+    /// Holding means staying put.
+    #[error("a unit that holds does not move; declare a move instead")]
+    HoldingStill,
     /// A move action without a destination, or to where the unit already is.
     #[error("a move needs a different zone to move to")]
     NoDestination,
@@ -197,6 +200,9 @@ pub fn check(
         other => other,
     };
     if let Some(to) = from {
+        if action.kind == ActionKind::Hold {
+            return Err(IllegalAction::HoldingStill);
+        }
         if to as usize >= ctx.battlefield.len() {
             return Err(IllegalAction::NoSuchZone);
         }

@@ -1,0 +1,104 @@
+//! The board camera: pans with keys, zooms with keys and the wheel, frames a new battle.
+
+use bevy::prelude::*;
+use bevy_egui::input::egui_wants_any_keyboard_input;
+use leafwing_input_manager::prelude::ActionState;
+
+use super::board::BoardLayout;
+use super::controls::{Player, PlayerAction};
+use super::session::Screen;
+
+/// Pan speed, in board pixels per second at zoom 1.
+const PAN_SPEED: f32 = 700.0;
+/// Each zoom step scales the view by this much.
+const ZOOM_STEP: f32 = 1.15;
+/// Closest zoom.
+const ZOOM_MIN: f32 = 0.3;
+/// Farthest zoom.
+const ZOOM_MAX: f32 = 4.0;
+/// Room around the zones when framing a battle, as a share of the board.
+const FRAME_MARGIN: f32 = 1.08;
+/// How far right of the window's centre the board's free area is centred, in screen pixels
+/// (the right-hand panel is wider than the left).
+const PANELS_OFFSET: f32 = 35.0;
+/// Share of the window's width the side panels leave to the board.
+const BOARD_WIDTH_SHARE: f32 = 0.56;
+
+/// The board camera.
+#[derive(Component, Debug)]
+pub struct BoardCamera;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, spawn_camera).add_systems(OnEnter(Screen::Battle), frame_board).add_systems(
+        Update,
+        (frame_board.run_if(resource_changed::<BoardLayout>), pan_and_zoom.run_if(not(egui_wants_any_keyboard_input)))
+            .chain()
+            .run_if(in_state(Screen::Battle)),
+    );
+}
+
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn((BoardCamera, Camera2d));
+}
+
+/// Centres the camera on the board and zooms so all of it shows.
+fn frame_board(
+    board: Res<BoardLayout>,
+    windows: Query<&Window>,
+    mut cameras: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
+) {
+    if board.centres.is_empty() {
+        return;
+    }
+    let (min, max) = board
+        .centres
+        .iter()
+        .fold((Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)), |(min, max), c| (min.min(*c), max.max(*c)));
+    let size = (max - min) + super::board::ZONE_SIZE;
+    let window = windows.iter().next().map_or(Vec2::new(1280.0, 800.0), |window| window.size());
+    let scale =
+        ((size.x / (window.x * BOARD_WIDTH_SHARE)).max(size.y / window.y) * FRAME_MARGIN).clamp(ZOOM_MIN, ZOOM_MAX);
+    for (mut transform, mut projection) in &mut cameras {
+        let centre = (min + max) / 2.0 + Vec2::new(PANELS_OFFSET * scale, 0.0);
+        transform.translation = centre.extend(transform.translation.z);
+        if let Projection::Orthographic(orthographic) = projection.as_mut() {
+            orthographic.scale = scale;
+        }
+    }
+}
+
+fn pan_and_zoom(
+    time: Res<Time>,
+    players: Query<&ActionState<PlayerAction>, With<Player>>,
+    mut cameras: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
+) {
+    let Some(state) = players.iter().next() else {
+        return;
+    };
+    let mut direction = Vec2::ZERO;
+    for (action, step) in [
+        (PlayerAction::PanLeft, Vec2::NEG_X),
+        (PlayerAction::PanRight, Vec2::X),
+        (PlayerAction::PanUp, Vec2::Y),
+        (PlayerAction::PanDown, Vec2::NEG_Y),
+    ] {
+        if state.pressed(&action) {
+            direction += step;
+        }
+    }
+    let zoom = if state.just_pressed(&PlayerAction::ZoomIn) {
+        1.0 / ZOOM_STEP
+    } else if state.just_pressed(&PlayerAction::ZoomOut) {
+        ZOOM_STEP
+    } else {
+        1.0
+    };
+    for (mut transform, mut projection) in &mut cameras {
+        let Projection::Orthographic(orthographic) = projection.as_mut() else {
+            continue;
+        };
+        orthographic.scale = (orthographic.scale * zoom).clamp(ZOOM_MIN, ZOOM_MAX);
+        let offset = direction.normalize_or_zero() * PAN_SPEED * orthographic.scale * time.delta_secs();
+        transform.translation += offset.extend(0.0);
+    }
+}

@@ -1,0 +1,734 @@
+//! Controls without egui: the leafwing action enum and its remappable bindings, the battle UI
+//! state (selection, the declaration being drafted, the hot-seat curtain), the legal options the
+//! rules offer the unit declaring, and the commands that panels, clicks and keys all send.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::LaunchOptions;
+use super::session::{BackToMenu, Screen, StartBattle};
+use crate::battlefield::{Battlefield, ZoneIndex};
+use crate::rules::actions::{self, ActionContext, AttackOdds, ThreatMap, ViewCache};
+use crate::rules::components::*;
+use crate::rules::ruleset::Ruleset;
+use crate::rules::unit::UnitReadOnly;
+use crate::rules::{ActionChosen, CombatPhase, CombatState, DeclarationQueue, DeclareSystems};
+
+/// Everything a player can do with a key or a button.
+#[derive(Actionlike, Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect, Serialize, Deserialize)]
+pub enum PlayerAction {
+    /// Inspect the next unit.
+    NextUnit,
+    /// Inspect the previous unit.
+    PreviousUnit,
+    /// Choose action 1.
+    Choose1,
+    /// Choose action 2.
+    Choose2,
+    /// Choose action 3.
+    Choose3,
+    /// Choose action 4.
+    Choose4,
+    /// Choose action 5.
+    Choose5,
+    /// Choose action 6.
+    Choose6,
+    /// Choose action 7.
+    Choose7,
+    /// Choose action 8.
+    Choose8,
+    /// Choose action 9.
+    Choose9,
+    /// Cycle to the next legal target of the chosen action.
+    NextTarget,
+    /// Pick what is under the pointer (a unit to inspect or target).
+    Pick,
+    /// Confirm the drafted declaration (or lift the hot-seat curtain).
+    Confirm,
+    /// Drop the draft, or the selection.
+    Cancel,
+    /// The declaring unit holds this round.
+    EndDeclaration,
+    /// Pan the camera left.
+    PanLeft,
+    /// Pan the camera right.
+    PanRight,
+    /// Pan the camera up.
+    PanUp,
+    /// Pan the camera down.
+    PanDown,
+    /// Zoom in.
+    ZoomIn,
+    /// Zoom out.
+    ZoomOut,
+    /// Show or hide the combat log.
+    ToggleLog,
+    /// Show or hide the list of bindings.
+    Help,
+}
+
+impl PlayerAction {
+    /// Every action, in help-overlay order.
+    pub const ALL: [PlayerAction; 24] = [
+        Self::NextUnit,
+        Self::PreviousUnit,
+        Self::Choose1,
+        Self::Choose2,
+        Self::Choose3,
+        Self::Choose4,
+        Self::Choose5,
+        Self::Choose6,
+        Self::Choose7,
+        Self::Choose8,
+        Self::Choose9,
+        Self::NextTarget,
+        Self::Pick,
+        Self::Confirm,
+        Self::Cancel,
+        Self::EndDeclaration,
+        Self::PanLeft,
+        Self::PanRight,
+        Self::PanUp,
+        Self::PanDown,
+        Self::ZoomIn,
+        Self::ZoomOut,
+        Self::ToggleLog,
+        Self::Help,
+    ];
+
+    /// The name used in the settings file and the help overlay.
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::NextUnit => "next_unit",
+            Self::PreviousUnit => "previous_unit",
+            Self::Choose1 => "choose_1",
+            Self::Choose2 => "choose_2",
+            Self::Choose3 => "choose_3",
+            Self::Choose4 => "choose_4",
+            Self::Choose5 => "choose_5",
+            Self::Choose6 => "choose_6",
+            Self::Choose7 => "choose_7",
+            Self::Choose8 => "choose_8",
+            Self::Choose9 => "choose_9",
+            Self::NextTarget => "next_target",
+            Self::Pick => "pick",
+            Self::Confirm => "confirm",
+            Self::Cancel => "cancel",
+            Self::EndDeclaration => "end_declaration",
+            Self::PanLeft => "pan_left",
+            Self::PanRight => "pan_right",
+            Self::PanUp => "pan_up",
+            Self::PanDown => "pan_down",
+            Self::ZoomIn => "zoom_in",
+            Self::ZoomOut => "zoom_out",
+            Self::ToggleLog => "toggle_log",
+            Self::Help => "help",
+        }
+    }
+
+    /// The number of a Choose action (1–9).
+    pub fn choice(self) -> Option<usize> {
+        let at = Self::ALL.iter().position(|action| *action == self)?;
+        (2..=10).contains(&at).then(|| at - 1)
+    }
+}
+
+/// One input a binding names: a key, a mouse button or the scroll wheel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binding {
+    /// A keyboard key.
+    Key(KeyCode),
+    /// A mouse button.
+    Mouse(MouseButton),
+    /// Scrolling up.
+    WheelUp,
+    /// Scrolling down.
+    WheelDown,
+}
+
+/// The default bindings, as the settings file would write them.
+pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
+    let pairs: [(PlayerAction, &[&str]); 24] = [
+        (PlayerAction::NextUnit, &["Tab"]),
+        (PlayerAction::PreviousUnit, &["Backquote"]),
+        (PlayerAction::Choose1, &["1"]),
+        (PlayerAction::Choose2, &["2"]),
+        (PlayerAction::Choose3, &["3"]),
+        (PlayerAction::Choose4, &["4"]),
+        (PlayerAction::Choose5, &["5"]),
+        (PlayerAction::Choose6, &["6"]),
+        (PlayerAction::Choose7, &["7"]),
+        (PlayerAction::Choose8, &["8"]),
+        (PlayerAction::Choose9, &["9"]),
+        (PlayerAction::NextTarget, &["T"]),
+        (PlayerAction::Pick, &["MouseLeft"]),
+        (PlayerAction::Confirm, &["Enter", "Space"]),
+        (PlayerAction::Cancel, &["Escape", "MouseRight"]),
+        (PlayerAction::EndDeclaration, &["E"]),
+        (PlayerAction::PanLeft, &["A", "ArrowLeft"]),
+        (PlayerAction::PanRight, &["D", "ArrowRight"]),
+        (PlayerAction::PanUp, &["W", "ArrowUp"]),
+        (PlayerAction::PanDown, &["S", "ArrowDown"]),
+        (PlayerAction::ZoomIn, &["Equal", "WheelUp"]),
+        (PlayerAction::ZoomOut, &["Minus", "WheelDown"]),
+        (PlayerAction::ToggleLog, &["L"]),
+        (PlayerAction::Help, &["F1", "H"]),
+    ];
+    pairs
+        .into_iter()
+        .map(|(action, keys)| (action.key().to_string(), keys.iter().map(|key| key.to_string()).collect()))
+        .collect()
+}
+
+/// Reads a binding name (`"Enter"`, `"A"`, `"5"`, `"F1"`, `"MouseLeft"`, `"WheelUp"`).
+pub fn parse_binding(name: &str) -> Option<Binding> {
+    let key = match name {
+        "MouseLeft" => return Some(Binding::Mouse(MouseButton::Left)),
+        "MouseRight" => return Some(Binding::Mouse(MouseButton::Right)),
+        "MouseMiddle" => return Some(Binding::Mouse(MouseButton::Middle)),
+        "WheelUp" => return Some(Binding::WheelUp),
+        "WheelDown" => return Some(Binding::WheelDown),
+        "Enter" => KeyCode::Enter,
+        "Space" => KeyCode::Space,
+        "Escape" => KeyCode::Escape,
+        "Tab" => KeyCode::Tab,
+        "Backspace" => KeyCode::Backspace,
+        "Backquote" => KeyCode::Backquote,
+        "Equal" => KeyCode::Equal,
+        "Minus" => KeyCode::Minus,
+        "ArrowLeft" => KeyCode::ArrowLeft,
+        "ArrowRight" => KeyCode::ArrowRight,
+        "ArrowUp" => KeyCode::ArrowUp,
+        "ArrowDown" => KeyCode::ArrowDown,
+        "ShiftLeft" => KeyCode::ShiftLeft,
+        "ControlLeft" => KeyCode::ControlLeft,
+        other if other.len() == 1 => {
+            let c = other.chars().next()?.to_ascii_uppercase();
+            const LETTERS: [KeyCode; 26] = [
+                KeyCode::KeyA,
+                KeyCode::KeyB,
+                KeyCode::KeyC,
+                KeyCode::KeyD,
+                KeyCode::KeyE,
+                KeyCode::KeyF,
+                KeyCode::KeyG,
+                KeyCode::KeyH,
+                KeyCode::KeyI,
+                KeyCode::KeyJ,
+                KeyCode::KeyK,
+                KeyCode::KeyL,
+                KeyCode::KeyM,
+                KeyCode::KeyN,
+                KeyCode::KeyO,
+                KeyCode::KeyP,
+                KeyCode::KeyQ,
+                KeyCode::KeyR,
+                KeyCode::KeyS,
+                KeyCode::KeyT,
+                KeyCode::KeyU,
+                KeyCode::KeyV,
+                KeyCode::KeyW,
+                KeyCode::KeyX,
+                KeyCode::KeyY,
+                KeyCode::KeyZ,
+            ];
+            const DIGITS: [KeyCode; 10] = [
+                KeyCode::Digit0,
+                KeyCode::Digit1,
+                KeyCode::Digit2,
+                KeyCode::Digit3,
+                KeyCode::Digit4,
+                KeyCode::Digit5,
+                KeyCode::Digit6,
+                KeyCode::Digit7,
+                KeyCode::Digit8,
+                KeyCode::Digit9,
+            ];
+            match c {
+                'A'..='Z' => LETTERS[(c as u8 - b'A') as usize],
+                '0'..='9' => DIGITS[(c as u8 - b'0') as usize],
+                _ => return None,
+            }
+        }
+        other => {
+            const FUNCTION_KEYS: [KeyCode; 12] = [
+                KeyCode::F1,
+                KeyCode::F2,
+                KeyCode::F3,
+                KeyCode::F4,
+                KeyCode::F5,
+                KeyCode::F6,
+                KeyCode::F7,
+                KeyCode::F8,
+                KeyCode::F9,
+                KeyCode::F10,
+                KeyCode::F11,
+                KeyCode::F12,
+            ];
+            let number: usize = other.strip_prefix('F')?.parse().ok()?;
+            *FUNCTION_KEYS.get(number.checked_sub(1)?)?
+        }
+    };
+    Some(Binding::Key(key))
+}
+
+/// The settings file: key bindings by action name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// Action name → binding names; actions left out keep their defaults.
+    #[serde(default)]
+    pub bindings: BTreeMap<String, Vec<String>>,
+}
+
+/// Where the game looks for its settings when none is named.
+pub const SETTINGS_FILE: &str = "fray-settings.ron";
+
+/// Builds the input map from a settings file (defaults for anything it leaves out). A bad file
+/// gives a `file:line:column` message and the defaults.
+pub fn load_bindings(path: Option<&Path>) -> (InputMap<PlayerAction>, Option<String>) {
+    let mut bindings = default_bindings();
+    let mut problem = None;
+    if let Some(path) = path.filter(|path| path.is_file()) {
+        match crate::levels::catalog::read_text(path)
+            .and_then(|text| crate::levels::catalog::parse::<Settings>(&text, path))
+        {
+            Ok(settings) => {
+                let known: Vec<&str> = PlayerAction::ALL.iter().map(|action| action.key()).collect();
+                let mut unknown = Vec::new();
+                for (action, names) in settings.bindings {
+                    if !known.contains(&action.as_str()) {
+                        unknown.push(crate::levels::error::not_found("action", &action, &known));
+                        continue;
+                    }
+                    for name in &names {
+                        if parse_binding(name).is_none() {
+                            unknown.push(format!("action \"{action}\": unknown key \"{name}\"; expected a letter, digit, F1–F12, Enter, Space, Escape, Tab, an arrow, MouseLeft/Right/Middle or WheelUp/Down"));
+                        }
+                    }
+                    bindings.insert(action, names);
+                }
+                if !unknown.is_empty() {
+                    problem = Some(format!("{}: {}; using the defaults for those", path.display(), unknown.join("; ")));
+                }
+            }
+            Err(error) => problem = Some(format!("{error}; using the default bindings")),
+        }
+    }
+    let mut map = InputMap::default();
+    for action in PlayerAction::ALL {
+        let names = bindings.get(action.key()).cloned().unwrap_or_default();
+        for binding in names.iter().filter_map(|name| parse_binding(name)) {
+            match binding {
+                Binding::Key(key) => map.insert(action, key),
+                Binding::Mouse(button) => map.insert(action, button),
+                Binding::WheelUp => map.insert(action, MouseScrollDirection::UP),
+                Binding::WheelDown => map.insert(action, MouseScrollDirection::DOWN),
+            };
+        }
+    }
+    (map, problem)
+}
+
+/// The player's input entity.
+#[derive(Component, Debug, Default)]
+pub struct Player;
+
+/// A request from the panels, the board or the keys; all UI changes go through these.
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
+pub enum UiCommand {
+    /// Inspect this unit (or, while picking a target, target it).
+    Select(Entity),
+    /// Inspect the next unit.
+    SelectNext,
+    /// Inspect the previous unit.
+    SelectPrevious,
+    /// Choose the n-th (0-based) kind of action on offer.
+    ChooseKind(usize),
+    /// Choose the n-th (0-based) option of the chosen kind.
+    ChooseOption(usize),
+    /// Cycle to the next option of the chosen kind.
+    NextTarget,
+    /// Confirm the draft.
+    Confirm,
+    /// Drop the draft or the selection.
+    Cancel,
+    /// The declaring unit holds.
+    EndDeclaration,
+    /// The next player has the seat: lift the curtain.
+    LiftCurtain,
+    /// Show or hide the log.
+    ToggleLog,
+    /// Show or hide the help overlay.
+    ToggleHelp,
+    /// Start the same level again.
+    Restart,
+    /// Back to the menu.
+    BackToMenu,
+}
+
+/// The declaration being drafted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Draft {
+    /// Index into [`DeclarationOptions::kinds`].
+    pub kind: Option<usize>,
+    /// Index into the chosen kind's options.
+    pub option: Option<usize>,
+}
+
+/// The battle UI's state, all egui-free.
+#[derive(Resource, Debug, Default)]
+pub struct BattleUi {
+    /// The unit whose card shows.
+    pub selected: Option<Entity>,
+    /// The draft for the declaring unit.
+    pub draft: Draft,
+    /// The side waiting behind the "pass to" curtain, in hot-seat play.
+    pub curtain: Option<usize>,
+    /// The side whose player holds the seat now.
+    pub seated: Option<usize>,
+    /// Whether the log panel shows.
+    pub show_log: bool,
+    /// Whether the help overlay shows.
+    pub show_help: bool,
+    /// A problem to show (a bad settings file).
+    pub notice: Option<String>,
+}
+
+/// One legal declaration, with what the rules say of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptionEntry {
+    /// The action.
+    pub action: Action,
+    /// Its Initiative modifier.
+    pub modifier: i32,
+    /// Its Round Initiative.
+    pub initiative: i32,
+    /// A readable label (`attack Wren`, `move to ford`).
+    pub label: String,
+    /// For attacks: the exact odds.
+    pub odds: Option<AttackOdds>,
+    /// How many Repostes the move provokes.
+    pub repostes: usize,
+}
+
+/// The legal declarations of the unit whose turn it is, grouped by kind.
+#[derive(Resource, Debug, Default)]
+pub struct DeclarationOptions {
+    /// The unit declaring now (a human's), if any.
+    pub unit: Option<Entity>,
+    /// Its side.
+    pub side: Option<usize>,
+    /// Kinds on offer, in order, with their options.
+    pub kinds: Vec<(String, Vec<OptionEntry>)>,
+}
+
+impl DeclarationOptions {
+    /// The drafted option, if complete.
+    pub fn drafted(&self, draft: &Draft) -> Option<&OptionEntry> {
+        self.kinds.get(draft.kind?)?.1.get(draft.option?)
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins(InputManagerPlugin::<PlayerAction>::default())
+        .init_resource::<BattleUi>()
+        .init_resource::<DeclarationOptions>()
+        .add_message::<UiCommand>()
+        .add_systems(Startup, spawn_player)
+        .add_systems(
+            Update,
+            (read_player_actions, compute_options, apply_commands, update_curtain)
+                .chain()
+                .in_set(DeclareSystems::Choose)
+                .run_if(in_state(Screen::Battle)),
+        )
+        .add_systems(OnEnter(Screen::Battle), reset_ui);
+}
+
+fn spawn_player(mut commands: Commands, options: Res<LaunchOptions>, mut ui: ResMut<BattleUi>) {
+    let path = options.settings.clone().unwrap_or_else(|| PathBuf::from(SETTINGS_FILE));
+    let (map, problem) = load_bindings(Some(&path));
+    ui.notice = problem;
+    commands.spawn((Player, map, ActionState::<PlayerAction>::default()));
+}
+
+fn reset_ui(mut ui: ResMut<BattleUi>) {
+    let notice = ui.notice.take();
+    *ui = BattleUi { notice, ..default() };
+}
+
+/// Keys and buttons become commands (egui absorbs its own clicks before they get here).
+fn read_player_actions(
+    players: Query<&ActionState<PlayerAction>, With<Player>>,
+    mut commands: MessageWriter<UiCommand>,
+) {
+    for state in &players {
+        for action in PlayerAction::ALL {
+            if !state.just_pressed(&action) {
+                continue;
+            }
+            let command = match action {
+                PlayerAction::NextUnit => UiCommand::SelectNext,
+                PlayerAction::PreviousUnit => UiCommand::SelectPrevious,
+                PlayerAction::NextTarget => UiCommand::NextTarget,
+                PlayerAction::Confirm => UiCommand::Confirm,
+                PlayerAction::Cancel => UiCommand::Cancel,
+                PlayerAction::EndDeclaration => UiCommand::EndDeclaration,
+                PlayerAction::ToggleLog => UiCommand::ToggleLog,
+                PlayerAction::Help => UiCommand::ToggleHelp,
+                other => match other.choice() {
+                    Some(number) => UiCommand::ChooseKind(number - 1),
+                    // Panning, zooming and picking are the board's and the camera's.
+                    None => continue,
+                },
+            };
+            commands.write(command);
+        }
+    }
+}
+
+/// What the options system reads.
+#[derive(SystemParam)]
+pub struct OptionsView<'w, 's> {
+    units: Query<'w, 's, UnitReadOnly>,
+    queue: Res<'w, DeclarationQueue>,
+    state: Res<'w, CombatState>,
+    ruleset: Res<'w, Ruleset>,
+    battlefield: Res<'w, Battlefield>,
+    index: Res<'w, ZoneIndex>,
+}
+
+/// The human unit that declares now: the next in turn, or in secret declaration the first
+/// undeclared unit of the seated side (then of any human side).
+pub fn current_declarer(
+    queue: &DeclarationQueue,
+    units: &Query<UnitReadOnly>,
+    seated: Option<usize>,
+) -> Option<Entity> {
+    if !queue.open {
+        return None;
+    }
+    let human = |unit: &Entity| units.get(*unit).is_ok_and(|view| *view.controller == Controller::Human);
+    if !queue.secret {
+        return queue.awaiting().next().filter(human);
+    }
+    let side_of = |unit: &Entity| units.get(*unit).map(|view| view.side.0).ok();
+    let waiting: Vec<Entity> = queue.awaiting().filter(human).collect();
+    waiting.iter().copied().find(|unit| side_of(unit) == seated).or_else(|| waiting.first().copied())
+}
+
+fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<DeclarationOptions>) {
+    let declarer = if view.state.phase == CombatPhase::Declare {
+        current_declarer(&view.queue, &view.units, ui.seated)
+    } else {
+        None
+    };
+    let Some(unit) = declarer else {
+        if options.unit.is_some() {
+            *options = DeclarationOptions::default();
+        }
+        return;
+    };
+    let Ok(actor) = view.units.get(unit) else {
+        return;
+    };
+    let ctx = ActionContext {
+        ruleset: &view.ruleset,
+        battlefield: &view.battlefield,
+        index: &view.index,
+        round: view.state.round,
+    };
+    let cache = ViewCache::new(&view.units);
+    let threats = ThreatMap::build(view.battlefield.len(), cache.iter());
+    let base = actor.initiative.base.unwrap_or(0);
+    let mut kinds: Vec<(String, Vec<OptionEntry>)> = Vec::new();
+    for action in actions::legal_actions(ctx, &actor, &cache) {
+        let Ok(modifier) = actions::check(ctx, &actor, &action, &cache) else {
+            continue;
+        };
+        let kind_label = kind_label(&actor, action.kind);
+        let target = action.target.and_then(|target| view.units.get(target).ok());
+        let odds = match (action.kind, &target) {
+            (ActionKind::Attack | ActionKind::DefensiveAttack, Some(target)) => {
+                Some(actions::attack_odds(&view.ruleset, &actor, target))
+            }
+            _ => None,
+        };
+        let mut label = match &target {
+            Some(target) => format!("{} ({})", target.name.as_str(), target.id.0),
+            None => match action.kind {
+                ActionKind::DefensiveAttack => "no attack".to_string(),
+                _ => String::new(),
+            },
+        };
+        if let Some(zone) = action.move_to {
+            let zone = &view.battlefield.zone(zone).name;
+            label = if label.is_empty() { format!("to {zone}") } else { format!("{label}, moving to {zone}") };
+        }
+        if label.is_empty() {
+            label = "in place".into();
+        }
+        let repostes = actions::repostes_on_path(ctx, &threats, &actor, &action).len();
+        let entry = OptionEntry { action, modifier, initiative: base + modifier, label, odds, repostes };
+        match kinds.iter_mut().find(|(label, _)| *label == kind_label) {
+            Some((_, entries)) => entries.push(entry),
+            None => kinds.push((kind_label, vec![entry])),
+        }
+    }
+    *options = DeclarationOptions { unit: Some(unit), side: Some(actor.side.0), kinds };
+}
+
+/// The label of a kind of action for a unit (`Attack with spear`, `Cast firebolt`).
+fn kind_label(actor: &crate::rules::unit::UnitView, kind: ActionKind) -> String {
+    let weapon = actor.loadout.usable_weapon(actor.conditions).0;
+    match kind {
+        ActionKind::Attack => format!("Attack with {weapon}"),
+        ActionKind::DefensiveAttack => format!("Defensive attack with {weapon}"),
+        ActionKind::FullDefense => "Full defense".into(),
+        ActionKind::Cast(at) => format!("Cast {}", actor.spells.0.get(at).map_or("?", |(name, _)| name)),
+        ActionKind::UseItem(at) => format!("Use {}", actor.inventory.0.get(at).map_or("?", |stack| &*stack.name)),
+        ActionKind::Throw(at) => format!("Throw {}", actor.inventory.0.get(at).map_or("?", |stack| &*stack.name)),
+        ActionKind::Move => "Move".into(),
+        ActionKind::Hold => "Hold".into(),
+        ActionKind::Stabilize => "Stabilise".into(),
+        ActionKind::Intimidate => "Intimidate".into(),
+    }
+}
+
+fn apply_commands(
+    mut commands: MessageReader<UiCommand>,
+    mut ui: ResMut<BattleUi>,
+    options: Res<DeclarationOptions>,
+    mut chosen: MessageWriter<ActionChosen>,
+    units: Query<(Entity, &SpawnOrder, &Status)>,
+    mut start: MessageWriter<StartBattle>,
+    mut menu: MessageWriter<BackToMenu>,
+) {
+    for command in commands.read() {
+        if ui.curtain.is_some()
+            && !matches!(
+                command,
+                UiCommand::LiftCurtain | UiCommand::Confirm | UiCommand::ToggleHelp | UiCommand::BackToMenu
+            )
+        {
+            // Behind the curtain nothing of the battle may be touched.
+            continue;
+        }
+        match *command {
+            UiCommand::Select(entity) => {
+                let targeted = ui
+                    .draft
+                    .kind
+                    .and_then(|kind| options.kinds.get(kind))
+                    .and_then(|(_, entries)| entries.iter().position(|entry| entry.action.target == Some(entity)));
+                match targeted {
+                    Some(option) => ui.draft.option = Some(option),
+                    None => ui.selected = Some(entity),
+                }
+            }
+            UiCommand::SelectNext | UiCommand::SelectPrevious => {
+                let mut order: Vec<(u32, Entity)> = units
+                    .iter()
+                    .filter(|(_, _, status)| **status != Status::Reserve)
+                    .map(|(entity, order, _)| (order.0, entity))
+                    .collect();
+                order.sort_unstable();
+                if order.is_empty() {
+                    continue;
+                }
+                let at = ui.selected.and_then(|selected| order.iter().position(|(_, entity)| *entity == selected));
+                let next = match (at, *command == UiCommand::SelectNext) {
+                    (None, _) => 0,
+                    (Some(at), true) => (at + 1) % order.len(),
+                    (Some(at), false) => (at + order.len() - 1) % order.len(),
+                };
+                ui.selected = Some(order[next].1);
+            }
+            UiCommand::ChooseKind(kind) => {
+                if let Some((_, entries)) = options.kinds.get(kind) {
+                    // A kind with one option (full defense, hold) is drafted whole at once.
+                    ui.draft = Draft { kind: Some(kind), option: (entries.len() == 1).then_some(0) };
+                }
+            }
+            UiCommand::ChooseOption(option) => {
+                if ui
+                    .draft
+                    .kind
+                    .and_then(|kind| options.kinds.get(kind))
+                    .is_some_and(|(_, entries)| option < entries.len())
+                {
+                    ui.draft.option = Some(option);
+                }
+            }
+            UiCommand::NextTarget => {
+                if let Some((_, entries)) = ui.draft.kind.and_then(|kind| options.kinds.get(kind))
+                    && !entries.is_empty()
+                {
+                    ui.draft.option = Some(ui.draft.option.map_or(0, |option| (option + 1) % entries.len()));
+                }
+            }
+            UiCommand::Confirm => {
+                if ui.curtain.is_some() {
+                    lift_curtain(&mut ui);
+                    continue;
+                }
+                if let (Some(unit), Some(entry)) = (options.unit, options.drafted(&ui.draft)) {
+                    chosen.write(ActionChosen { unit, action: entry.action });
+                    ui.draft = Draft::default();
+                }
+            }
+            UiCommand::Cancel => {
+                if ui.draft != Draft::default() {
+                    ui.draft = Draft::default();
+                } else {
+                    ui.selected = None;
+                }
+            }
+            UiCommand::EndDeclaration => {
+                if let Some(unit) = options.unit {
+                    chosen.write(ActionChosen { unit, action: Action::simple(ActionKind::Hold) });
+                    ui.draft = Draft::default();
+                }
+            }
+            UiCommand::LiftCurtain => lift_curtain(&mut ui),
+            UiCommand::ToggleLog => ui.show_log = !ui.show_log,
+            UiCommand::ToggleHelp => ui.show_help = !ui.show_help,
+            UiCommand::Restart => {
+                start.write(StartBattle);
+            }
+            UiCommand::BackToMenu => {
+                menu.write(BackToMenu);
+            }
+        }
+    }
+}
+
+fn lift_curtain(ui: &mut BattleUi) {
+    if let Some(side) = ui.curtain.take() {
+        ui.seated = Some(side);
+        ui.draft = Draft::default();
+        ui.selected = None;
+    }
+}
+
+/// In hot-seat play, a different side's turn to declare lowers the curtain until its player
+/// takes the seat, so nobody sees another side's choices or options. With one human side there
+/// is nobody to hide anything from.
+fn update_curtain(mut ui: ResMut<BattleUi>, options: Res<DeclarationOptions>, session: Res<super::session::Session>) {
+    let Some(side) = options.side else {
+        return;
+    };
+    if session.humans() < 2 || ui.seated.is_none() {
+        ui.seated = Some(side);
+        return;
+    }
+    if ui.seated != Some(side) && ui.curtain.is_none() {
+        ui.curtain = Some(side);
+    }
+}

@@ -1,0 +1,52 @@
+//! The window game: menu, board, panels and controls on top of the headless engine. Everything
+//! the player sees comes from the rules code; this layer declares actions and draws state.
+
+mod autoplay;
+mod board;
+mod camera;
+pub mod controls;
+mod panels;
+pub mod session;
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy_egui::EguiPlugin;
+
+pub use controls::{BattleUi, Draft, PlayerAction, UiCommand};
+pub use session::{LevelChoice, LevelSource, Screen, Seat, Session, StartBattle};
+
+/// How the window game starts.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct LaunchOptions {
+    /// Skip the menu and start this level (a path, or a built-in file name).
+    pub level: Option<LevelSource>,
+    /// Seats chosen on the command line: (side name, seat).
+    pub seats: Vec<(String, Seat)>,
+    /// Seed of the first battle.
+    pub seed: Option<u64>,
+    /// Save menu, mid-battle and game-over screenshots here and quit (the real-window test).
+    pub screenshots: Option<PathBuf>,
+    /// The key bindings file.
+    pub settings: Option<PathBuf>,
+}
+
+/// Everything the window game adds to the headless engine, without the window itself (tests
+/// add it to a headless app with `MinimalPlugins` and drive it through [`UiCommand`]s).
+pub fn logic_plugin(app: &mut App) {
+    app.add_plugins((session::plugin, controls::plugin));
+}
+
+/// Builds and runs the window game.
+pub fn run(options: LaunchOptions) -> AppExit {
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window { title: "Fray".into(), resolution: (1280, 800).into(), ..default() }),
+        ..default()
+    }))
+    .add_plugins(EguiPlugin::default())
+    .add_plugins(crate::headless_plugin)
+    .insert_resource(options)
+    .add_plugins((logic_plugin, board::plugin, camera::plugin, panels::plugin, autoplay::plugin));
+    app.run()
+}

@@ -1,0 +1,369 @@
+//! The game session: which screen shows, the levels on offer, the seats, starting (and
+//! hot-reloading) battles, and pacing rounds so a person can follow them.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use bevy::prelude::*;
+
+use super::LaunchOptions;
+use crate::levels::catalog::builtin;
+use crate::levels::{BattleSetup, BattleTemplate, DEFAULT_LEVEL, load_builtin_level, load_level};
+use crate::rules::components::{AiKind, Controller, UnitId};
+use crate::rules::log::CombatLog;
+use crate::rules::{CombatPhase, CombatState, CombatSystems};
+
+/// Which screen is showing.
+#[derive(States, Default, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Screen {
+    /// Level and seat choice.
+    #[default]
+    Menu,
+    /// A battle, through to its game-over screen.
+    Battle,
+}
+
+/// Where a level comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LevelSource {
+    /// Built into the binary, by file name.
+    Builtin(&'static str),
+    /// A file on disk, re-read at every battle start.
+    File(PathBuf),
+}
+
+impl LevelSource {
+    /// Loads and checks the level.
+    pub fn load(&self) -> Result<BattleTemplate, crate::levels::LoadErrors> {
+        match self {
+            Self::Builtin(name) => load_builtin_level(name),
+            Self::File(path) => load_level(path),
+        }
+    }
+}
+
+/// A level the menu offers.
+#[derive(Clone, Debug)]
+pub struct LevelChoice {
+    /// Menu title.
+    pub title: String,
+    /// Where it comes from.
+    pub source: LevelSource,
+    /// Its last good load, if any.
+    pub template: Option<BattleTemplate>,
+    /// Its last load error, if the file is broken now.
+    pub error: Option<String>,
+}
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Seat {
+    /// A person at this machine.
+    Human,
+    /// An AI.
+    Ai(AiKind),
+}
+
+impl Seat {
+    /// Every seat the menu offers.
+    pub const ALL: [Seat; 3] = [Seat::Human, Seat::Ai(AiKind::Greedy), Seat::Ai(AiKind::Random)];
+
+    /// The controller it means.
+    pub fn controller(self) -> Controller {
+        match self {
+            Seat::Human => Controller::Human,
+            Seat::Ai(kind) => Controller::Ai(kind),
+        }
+    }
+
+    /// Menu label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Seat::Human => "Human",
+            Seat::Ai(AiKind::Greedy) => "AI (greedy)",
+            Seat::Ai(AiKind::Random) => "AI (random)",
+        }
+    }
+
+    /// Parses `human`, `ai:greedy`, `ai:random` (or `greedy`, `random`).
+    pub fn parse(text: &str) -> Option<Seat> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "human" => Some(Seat::Human),
+            "ai" | "ai:greedy" | "greedy" => Some(Seat::Ai(AiKind::Greedy)),
+            "ai:random" | "random" => Some(Seat::Ai(AiKind::Random)),
+            _ => None,
+        }
+    }
+}
+
+/// The menu's choices and the battle being played.
+#[derive(Resource, Debug, Default)]
+pub struct Session {
+    /// Levels on offer.
+    pub levels: Vec<LevelChoice>,
+    /// The chosen level.
+    pub selected: usize,
+    /// A seat per side of the chosen level.
+    pub seats: Vec<Seat>,
+    /// Seed of the next battle.
+    pub seed: u64,
+    /// The battle being played (its last good data).
+    pub current: Option<BattleTemplate>,
+    /// A load error to show over the game, with `file:line:column`.
+    pub error: Option<String>,
+}
+
+impl Session {
+    /// The chosen level.
+    pub fn level(&self) -> Option<&LevelChoice> {
+        self.levels.get(self.selected)
+    }
+
+    /// Chooses level `at` and resets the seats to its sides' defaults.
+    pub fn select(&mut self, at: usize) {
+        self.selected = at.min(self.levels.len().saturating_sub(1));
+        self.seats = self
+            .level()
+            .and_then(|level| level.template.as_ref())
+            .map(|template| {
+                template
+                    .sides
+                    .iter()
+                    .enumerate()
+                    .map(|(at, side)| match side.controller {
+                        // The first side is the player's unless the level says otherwise.
+                        Controller::Ai(_) if at > 0 => Seat::Ai(AiKind::Greedy),
+                        Controller::Ai(kind) => Seat::Ai(kind),
+                        Controller::Human => Seat::Human,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(first) = self.seats.first_mut() {
+            *first = Seat::Human;
+        }
+    }
+
+    /// Number of human seats.
+    pub fn humans(&self) -> usize {
+        self.seats.iter().filter(|seat| **seat == Seat::Human).count()
+    }
+}
+
+/// Starts (or restarts) the chosen level with the chosen seats, re-reading its files.
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct StartBattle;
+
+/// Leaves the battle for the menu.
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct BackToMenu;
+
+/// Time between rounds so the board's animations can be followed.
+#[derive(Resource, Clone, Debug)]
+pub struct RoundPacing {
+    /// How long a round stays on screen before the next one starts.
+    pub delay: Duration,
+    /// Time since the last round ended.
+    pub elapsed: Duration,
+    /// The round last seen.
+    pub round: u32,
+}
+
+/// A round's pause in the window game.
+pub const ROUND_PAUSE: Duration = Duration::from_millis(900);
+
+impl Default for RoundPacing {
+    fn default() -> Self {
+        Self { delay: ROUND_PAUSE, elapsed: Duration::ZERO, round: 0 }
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_state::<Screen>()
+        .init_resource::<Session>()
+        .init_resource::<RoundPacing>()
+        .init_resource::<LaunchOptions>()
+        .add_message::<StartBattle>()
+        .add_message::<BackToMenu>()
+        .configure_sets(Update, CombatSystems::Initiative.run_if(round_pacing_ready))
+        .add_systems(Startup, (discover_levels, apply_launch_options).chain())
+        .add_systems(Update, (start_battle, back_to_menu, tick_pacing).chain().before(CombatSystems::Surprise))
+        .add_systems(OnEnter(Screen::Menu), end_battle);
+}
+
+/// The levels in the menu: the built-in ones (or their copies in `levels/`, which win so that
+/// edits hot-reload), then any other `.ron` in `levels/`.
+pub fn level_choices(dir: &Path) -> Vec<LevelChoice> {
+    let mut choices = Vec::new();
+    for (name, _) in builtin::LEVELS {
+        let on_disk = dir.join(name);
+        let source = if on_disk.is_file() { LevelSource::File(on_disk) } else { LevelSource::Builtin(name) };
+        choices.push(choice(source));
+    }
+    let mut extra: Vec<PathBuf> =
+        std::fs::read_dir(dir).map(|entries| entries.flatten().map(|entry| entry.path()).collect()).unwrap_or_default();
+    extra.retain(|path| {
+        path.extension().is_some_and(|ext| ext == "ron")
+            && !builtin::LEVELS.iter().any(|(name, _)| path.file_name().is_some_and(|file| file == *name))
+    });
+    extra.sort();
+    choices.extend(extra.into_iter().map(|path| choice(LevelSource::File(path))));
+    choices
+}
+
+fn choice(source: LevelSource) -> LevelChoice {
+    let fallback = match &source {
+        LevelSource::Builtin(name) => name.to_string(),
+        LevelSource::File(path) => path.display().to_string(),
+    };
+    match source.load() {
+        Ok(template) => {
+            LevelChoice { title: template.level_name.clone(), source, template: Some(template), error: None }
+        }
+        Err(errors) => LevelChoice { title: fallback, source, template: None, error: Some(errors.to_string()) },
+    }
+}
+
+fn discover_levels(mut session: ResMut<Session>) {
+    session.levels = level_choices(Path::new("levels"));
+    let default = session
+        .levels
+        .iter()
+        .position(|level| {
+            matches!(&level.source, LevelSource::Builtin(name) if *name == DEFAULT_LEVEL)
+                || matches!(&level.source, LevelSource::File(path) if path.file_name().is_some_and(|file| file == DEFAULT_LEVEL))
+        })
+        .unwrap_or(0);
+    session.select(default);
+}
+
+/// `fray play LEVEL --seat SIDE=...`: choose, seat and start at once.
+fn apply_launch_options(
+    options: Res<LaunchOptions>,
+    mut session: ResMut<Session>,
+    mut start: MessageWriter<StartBattle>,
+) {
+    if let Some(seed) = options.seed {
+        session.seed = seed;
+    }
+    let Some(source) = options.level.clone() else {
+        return;
+    };
+    let at = match session.levels.iter().position(|level| level.source == source) {
+        Some(at) => at,
+        None => {
+            session.levels.push(choice(source));
+            session.levels.len() - 1
+        }
+    };
+    session.select(at);
+    for (side, seat) in &options.seats {
+        let index =
+            session.level().and_then(|level| level.template.as_ref()).and_then(|template| template.side_index(side));
+        if let Some(index) = index
+            && let Some(slot) = session.seats.get_mut(index)
+        {
+            *slot = *seat;
+        }
+    }
+    start.write(StartBattle);
+}
+
+/// Loads the chosen level afresh and spawns the battle. A broken file keeps the last good
+/// data and shows its errors; a level that never loaded stays in the menu.
+fn start_battle(world: &mut World) {
+    let requested = world.resource_mut::<Messages<StartBattle>>().drain().count() > 0;
+    if !requested {
+        return;
+    }
+    let template = {
+        let mut session = world.resource_mut::<Session>();
+        let at = session.selected;
+        let Some(level) = session.levels.get_mut(at) else {
+            return;
+        };
+        match level.source.load() {
+            Ok(template) => {
+                level.template = Some(template.clone());
+                level.error = None;
+                session.error = None;
+                template
+            }
+            Err(errors) => {
+                let message = errors.to_string();
+                level.error = Some(message.clone());
+                let last_good = level.template.clone();
+                session.error = Some(message);
+                match last_good {
+                    Some(template) => template,
+                    None => return,
+                }
+            }
+        }
+    };
+    let (seed, controllers) = {
+        let mut session = world.resource_mut::<Session>();
+        let seed = session.seed;
+        session.seed = session.seed.wrapping_add(1);
+        let controllers = session.seats.iter().enumerate().map(|(side, seat)| (side, seat.controller())).collect();
+        (seed, controllers)
+    };
+    template.spawn(world, &BattleSetup { seed, controllers, record_log: true });
+    world.resource_mut::<Session>().current = Some(template);
+    *world.resource_mut::<RoundPacing>() = RoundPacing { delay: world.resource::<RoundPacing>().delay, ..default() };
+    world.resource_mut::<NextState<Screen>>().set(Screen::Battle);
+}
+
+fn back_to_menu(mut requests: MessageReader<BackToMenu>, mut next: ResMut<NextState<Screen>>) {
+    if requests.read().count() > 0 {
+        next.set(Screen::Menu);
+    }
+}
+
+/// Clears the battle when the menu shows again.
+fn end_battle(
+    mut commands: Commands,
+    units: Query<Entity, With<UnitId>>,
+    mut state: ResMut<CombatState>,
+    mut log: ResMut<CombatLog>,
+) {
+    for unit in &units {
+        commands.entity(unit).despawn();
+    }
+    *state = CombatState::default();
+    log.clear();
+}
+
+fn tick_pacing(time: Res<Time>, state: Res<CombatState>, mut pacing: ResMut<RoundPacing>) {
+    if state.round != pacing.round {
+        pacing.round = state.round;
+        pacing.elapsed = Duration::ZERO;
+    } else {
+        pacing.elapsed += time.delta();
+    }
+}
+
+/// A new round starts once the last one has been on screen long enough (the first at once).
+fn round_pacing_ready(state: Res<CombatState>, pacing: Res<RoundPacing>) -> bool {
+    state.round == 0 || state.phase != CombatPhase::Initiative || pacing.elapsed >= pacing.delay
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_parse_from_the_command_line() {
+        assert_eq!(Seat::parse("human"), Some(Seat::Human));
+        assert_eq!(Seat::parse("ai:random"), Some(Seat::Ai(AiKind::Random)));
+        assert_eq!(Seat::parse("AI"), Some(Seat::Ai(AiKind::Greedy)));
+        assert_eq!(Seat::parse("robot"), None);
+    }
+
+    #[test]
+    fn the_built_in_levels_are_always_offered() {
+        let choices = level_choices(Path::new("/nonexistent"));
+        assert_eq!(choices.len(), builtin::LEVELS.len());
+        assert!(choices.iter().all(|choice| choice.template.is_some()));
+    }
+}

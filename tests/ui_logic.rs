@@ -1,0 +1,173 @@
+//! The window game's UI logic without a window: keys through leafwing, the declaration draft,
+//! the hot-seat curtain and hidden declarations, asserted on the declarations and the log.
+
+#![cfg(feature = "gui")]
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use bevy::input::InputPlugin;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use fray::game::controls::{DeclarationOptions, load_bindings};
+use fray::game::session::RoundPacing;
+use fray::game::{BattleUi, LaunchOptions, LevelSource, PlayerAction, Screen, Seat, UiCommand};
+use fray::rules::CombatState;
+use fray::rules::log::{CombatLog, LogEvent};
+
+/// Two soldiers face to face, and a second pair, so both sides have two units to declare for.
+const FACE_OFF: &str = r#"(
+    name: "face off",
+    zones: [(id: "yard", adjacent: ["gate"]), (id: "gate")],
+    sides: [(name: "red"), (name: "blue")],
+    units: [
+        (id: "r1", creature: "human_fighter", side: "red", zone: "yard"),
+        (id: "b1", creature: "bandit", side: "blue", zone: "yard"),
+        (id: "r2", creature: "human_fighter", side: "red", zone: "gate"),
+        (id: "b2", creature: "bandit", side: "blue", zone: "gate"),
+    ],
+)"#;
+
+fn level_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fray-ui-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("face_off.ron");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A headless app with the engine and the game's logic (no window, no egui), started on `level`.
+fn game(level: PathBuf, seats: &[(&str, Seat)], settings: Option<PathBuf>) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, InputPlugin, StatesPlugin))
+        .add_plugins(fray::headless_plugin)
+        .insert_resource(LaunchOptions {
+            level: Some(LevelSource::File(level)),
+            seats: seats.iter().map(|(side, seat)| (side.to_string(), *seat)).collect(),
+            seed: Some(5),
+            settings,
+            ..Default::default()
+        })
+        .add_plugins(fray::game::logic_plugin);
+    app.update();
+    app.world_mut().resource_mut::<RoundPacing>().delay = Duration::ZERO;
+    app.update();
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Battle, "the launch options start the battle");
+    app
+}
+
+/// Presses and releases a key over two frames, as a person would.
+fn tap(app: &mut App, key: KeyCode) {
+    app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(key);
+    app.update();
+    app.world_mut().resource_mut::<ButtonInput<KeyCode>>().release(key);
+    app.update();
+}
+
+fn declared(app: &App) -> Vec<(String, String)> {
+    app.world()
+        .resource::<CombatLog>()
+        .entries()
+        .iter()
+        .filter_map(|entry| match &entry.event {
+            LogEvent::Declared { unit, action, .. } => Some((unit.to_string(), action.to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn kind_index(app: &App, prefix: &str) -> usize {
+    let options = app.world().resource::<DeclarationOptions>();
+    options
+        .kinds
+        .iter()
+        .position(|(label, _)| label.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix} in {:?}", options.kinds.iter().map(|k| &k.0).collect::<Vec<_>>()))
+}
+
+#[test]
+fn a_human_declares_with_the_number_keys_and_enter() {
+    let mut app = game(
+        level_file("keys", FACE_OFF),
+        &[("red", Seat::Human), ("blue", Seat::Ai(fray::rules::components::AiKind::Greedy))],
+        None,
+    );
+    assert!(app.world().resource::<DeclarationOptions>().unit.is_some(), "r1 is asked to declare");
+    let attack = kind_index(&app, "Attack");
+    tap(&mut app, [KeyCode::Digit1, KeyCode::Digit2, KeyCode::Digit3][attack]);
+    assert_eq!(app.world().resource::<BattleUi>().draft.kind, Some(attack));
+    // The first target is the bandit in the yard; T cycles to it.
+    tap(&mut app, KeyCode::KeyT);
+    let options = app.world().resource::<DeclarationOptions>();
+    let drafted = options.drafted(&app.world().resource::<BattleUi>().draft).expect("a complete draft");
+    assert!(drafted.odds.is_some(), "an attack shows its odds before confirming");
+    tap(&mut app, KeyCode::Enter);
+    // r2 declares next (round robin: r1, b1, r2, b2 with the AI answering in turn).
+    tap(&mut app, KeyCode::KeyE);
+    for _ in 0..4 {
+        app.update();
+    }
+    let declared = declared(&app);
+    assert!(declared.contains(&("r1".into(), "attack".into())), "{declared:?}");
+    assert!(declared.contains(&("r2".into(), "hold".into())), "{declared:?}");
+    assert!(app.world().resource::<CombatState>().round >= 1);
+}
+
+#[test]
+fn hot_seat_lowers_a_curtain_and_hides_declarations_until_resolution() {
+    let mut app = game(level_file("curtain", FACE_OFF), &[("red", Seat::Human), ("blue", Seat::Human)], None);
+    assert_eq!(app.world().resource::<BattleUi>().seated, Some(0), "red holds the seat first");
+    let hold = kind_index(&app, "Hold");
+    app.world_mut().write_message(UiCommand::ChooseKind(hold));
+    app.update();
+    app.world_mut().write_message(UiCommand::Confirm);
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource::<BattleUi>().curtain, Some(1), "blue's turn: pass to blue");
+    assert!(declared(&app).is_empty(), "nothing declared is shown before everyone has declared");
+    // Behind the curtain the battle cannot be touched.
+    app.world_mut().write_message(UiCommand::EndDeclaration);
+    app.update();
+    assert_eq!(app.world().resource::<fray::rules::DeclarationQueue>().done.iter().filter(|done| **done).count(), 1);
+    tap(&mut app, KeyCode::Enter);
+    let ui = app.world().resource::<BattleUi>();
+    assert_eq!((ui.curtain, ui.seated), (None, Some(1)), "Enter lifts the curtain for blue");
+    tap(&mut app, KeyCode::KeyE);
+    assert_eq!(app.world().resource::<BattleUi>().curtain, Some(0), "and back to red");
+    assert!(declared(&app).is_empty());
+}
+
+#[test]
+fn bindings_come_from_the_settings_file_and_a_bad_file_falls_back_to_the_defaults() {
+    let dir = std::env::temp_dir().join(format!("fray-settings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.ron");
+    std::fs::write(&good, r#"(bindings: { "confirm": ["K"] })"#).unwrap();
+    let (map, problem) = load_bindings(Some(&good));
+    assert!(problem.is_none());
+    assert!(!map.get_buttonlike(&PlayerAction::Confirm).unwrap().is_empty());
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, "(bindings: { \"confirm\": [\"K\" }").unwrap();
+    let (map, problem) = load_bindings(Some(&bad));
+    let problem = problem.expect("a broken file is reported");
+    assert!(problem.contains("bad.ron:1:"), "{problem}");
+    assert!(map.get_buttonlike(&PlayerAction::Confirm).is_some(), "the defaults are used");
+
+    let mut app = game(
+        level_file("remap", FACE_OFF),
+        &[("red", Seat::Human), ("blue", Seat::Ai(fray::rules::components::AiKind::Greedy))],
+        Some(good),
+    );
+    let hold = kind_index(&app, "Hold");
+    app.world_mut().write_message(UiCommand::ChooseKind(hold));
+    app.update();
+    tap(&mut app, KeyCode::KeyK);
+    for _ in 0..3 {
+        app.update();
+    }
+    assert!(
+        app.world().resource::<fray::rules::DeclarationQueue>().done.first().copied().unwrap_or(false)
+            || !declared(&app).is_empty(),
+        "K confirms after remapping"
+    );
+}
