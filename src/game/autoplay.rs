@@ -30,6 +30,9 @@ struct Autoplay {
     frames: u32,
     total: u32,
     pending: Option<PathBuf>,
+    /// Frames drawn during the battle and the time they took, for the frame-time report.
+    battle_frames: u32,
+    battle_time: Duration,
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -66,9 +69,15 @@ fn advance(
     mut start: MessageWriter<StartBattle>,
     mut exit: MessageWriter<AppExit>,
     mut pacing: ResMut<RoundPacing>,
+    time: Res<Time>,
+    units: Query<(), With<crate::rules::components::UnitId>>,
 ) {
     autoplay.frames += 1;
     autoplay.total += 1;
+    if *screen.get() == Screen::Battle {
+        autoplay.battle_frames += 1;
+        autoplay.battle_time += time.delta();
+    }
     if autoplay.total > GIVE_UP_FRAMES {
         error!("autoplay did not finish; giving up");
         exit.write(AppExit::error());
@@ -108,6 +117,10 @@ fn advance(
             autoplay.step = Step::Done;
         }
         Step::Done if ready => {
+            let frames = autoplay.battle_frames.max(1);
+            let mean = autoplay.battle_time.as_secs_f64() * 1000.0 / f64::from(frames);
+            info!("autoplay: {} units, {frames} battle frames, mean frame time {mean:.1} ms", units.iter().count());
+            println!("mean frame time {mean:.1} ms over {frames} battle frames with {} units", units.iter().count());
             exit.write(AppExit::Success);
         }
         _ => {}

@@ -255,12 +255,18 @@ fn short_name(name: &str) -> String {
     first.chars().take(MOST_CHARS).collect()
 }
 
-/// Where a unit stands: its zone's centre, offset by its place among the zone's occupants.
-fn slot(centre: Vec2, place: usize) -> Vec2 {
-    let row = (place / TOKENS_PER_ROW) as f32;
-    let column = (place % TOKENS_PER_ROW) as f32;
-    let width = (TOKENS_PER_ROW as f32 - 1.0) * TOKEN_PITCH;
-    centre + Vec2::new(column * TOKEN_PITCH - width / 2.0, -row * TOKEN_PITCH + TOKEN_PITCH / 3.0)
+/// Where a unit stands: its zone's centre, offset by its place among the zone's `crowd`
+/// occupants; a crowded zone packs its tokens closer so they stay inside it.
+fn slot(centre: Vec2, place: usize, crowd: usize) -> Vec2 {
+    let per_row = TOKENS_PER_ROW.max((crowd as f32).sqrt().ceil() as usize);
+    let rows = crowd.div_ceil(per_row).max(1);
+    let room = ZONE_SIZE - Vec2::splat(2.0 * TOKEN_RADIUS);
+    let pitch_x = TOKEN_PITCH.min(room.x / (per_row as f32 - 1.0).max(1.0));
+    let pitch_y = TOKEN_PITCH.min(room.y * 0.8 / (rows as f32 - 1.0).max(1.0));
+    let row = (place / per_row) as f32;
+    let column = (place % per_row) as f32;
+    let width = (per_row as f32 - 1.0) * pitch_x;
+    centre + Vec2::new(column * pitch_x - width / 2.0, -row * pitch_y + TOKEN_PITCH / 3.0)
 }
 
 /// Tokens glide to their unit's place, so moves can be followed.
@@ -289,9 +295,10 @@ fn place_tokens(
         let Some(centre) = board.centres.get(zone.0 as usize) else {
             continue;
         };
+        let crowd = by_zone.get(&zone.0).map_or(1, Vec::len);
         let place =
             by_zone.get(&zone.0).and_then(|list| list.iter().position(|(_, unit)| *unit == token.0)).unwrap_or(0);
-        let goal = slot(*centre, place);
+        let goal = slot(*centre, place, crowd);
         let here = transform.translation.truncate();
         // A new token appears where it stands rather than flying in from the middle.
         let next = if here == Vec2::ZERO { goal } else { here.lerp(goal, glide) };

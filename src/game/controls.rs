@@ -581,7 +581,26 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
             None => kinds.push((kind_label, vec![entry])),
         }
     }
+    // Offer kinds in a fixed order players learn, whatever order the rules listed them in.
+    kinds.sort_by_key(|(_, entries)| entries.first().map_or(usize::MAX, |entry| kind_rank(entry.action.kind)));
     *options = DeclarationOptions { unit: Some(unit), side: Some(actor.side.0), kinds };
+}
+
+/// Where a kind of action sits in the declaration panel.
+fn kind_rank(kind: ActionKind) -> usize {
+    const SLOTS_PER_LIST: usize = 100;
+    match kind {
+        ActionKind::Attack => 0,
+        ActionKind::DefensiveAttack => 1,
+        ActionKind::FullDefense => 2,
+        ActionKind::Move => 3,
+        ActionKind::Cast(at) => SLOTS_PER_LIST + at,
+        ActionKind::Throw(at) => 2 * SLOTS_PER_LIST + at,
+        ActionKind::UseItem(at) => 3 * SLOTS_PER_LIST + at,
+        ActionKind::Stabilize => 4 * SLOTS_PER_LIST,
+        ActionKind::Intimidate => 4 * SLOTS_PER_LIST + 1,
+        ActionKind::Hold => 4 * SLOTS_PER_LIST + 2,
+    }
 }
 
 /// The label of a kind of action for a unit (`Attack with spear`, `Cast firebolt`).

@@ -266,7 +266,10 @@ fn apply_launch_options(
             *slot = *seat;
         }
     }
-    start.write(StartBattle);
+    // Unattended play photographs the menu first and starts the battle from there.
+    if options.screenshots.is_none() {
+        start.write(StartBattle);
+    }
 }
 
 /// Loads the chosen level afresh and spawns the battle. A broken file keeps the last good
