@@ -33,6 +33,8 @@ const ZONE_LABEL_SIZE: f32 = 22.0;
 const TOKEN_LABEL_SIZE: f32 = 15.0;
 /// How fast tokens glide to where they stand (fraction of the way per second, exponential).
 const GLIDE_RATE: f32 = 8.0;
+/// Fallen units' tokens shrink to this.
+const FALLEN_SCALE: f32 = 0.6;
 /// How long a hit flashes, in seconds.
 const FLASH_SECONDS: f32 = 0.45;
 /// Side colours, by side index.
@@ -88,6 +90,8 @@ struct StatusMark;
 struct TokenMemory {
     health: i32,
     flash: f32,
+    /// Shrinks tokens in crowded zones to the room they have.
+    crowd_scale: f32,
 }
 
 /// Where each zone is drawn.
@@ -215,7 +219,7 @@ fn sync_tokens(
         commands
             .spawn((
                 Token(unit),
-                TokenMemory { health: i32::MIN, flash: 0.0 },
+                TokenMemory { health: i32::MIN, flash: 0.0, crowd_scale: 1.0 },
                 DespawnOnExit(Screen::Battle),
                 Mesh2d(meshes.add(Circle::new(TOKEN_RADIUS))),
                 MeshMaterial2d(materials.add(ColorMaterial::from(colour))),
@@ -255,6 +259,13 @@ fn short_name(name: &str) -> String {
     first.chars().take(MOST_CHARS).collect()
 }
 
+/// How much a token shrinks in a zone of `crowd` occupants, so neighbours do not overlap.
+fn crowd_scale(crowd: usize) -> f32 {
+    let per_row = TOKENS_PER_ROW.max((crowd as f32).sqrt().ceil() as usize);
+    let room = ZONE_SIZE.x - 2.0 * TOKEN_RADIUS;
+    (room / (per_row as f32 - 1.0).max(1.0) / TOKEN_PITCH).min(1.0)
+}
+
 /// Where a unit stands: its zone's centre, offset by its place among the zone's `crowd`
 /// occupants; a crowded zone packs its tokens closer so they stay inside it.
 fn slot(centre: Vec2, place: usize, crowd: usize) -> Vec2 {
@@ -274,10 +285,10 @@ fn place_tokens(
     time: Res<Time>,
     board: Res<BoardLayout>,
     units: Query<(&Zone, &SpawnOrder, &Status)>,
-    mut tokens: Query<(&Token, &mut Transform)>,
+    mut tokens: Query<(&Token, &mut Transform, &mut TokenMemory)>,
 ) {
     let mut by_zone: HashMap<ZoneIdx, Vec<(u32, Entity)>> = HashMap::new();
-    for (token, _) in &tokens {
+    for (token, ..) in &tokens {
         if let Ok((zone, order, status)) = units.get(token.0)
             && *status != Status::Reserve
         {
@@ -288,7 +299,7 @@ fn place_tokens(
         list.sort_unstable();
     }
     let glide = 1.0 - (-GLIDE_RATE * time.delta_secs()).exp();
-    for (token, mut transform) in &mut tokens {
+    for (token, mut transform, mut memory) in &mut tokens {
         let Ok((zone, ..)) = units.get(token.0) else {
             continue;
         };
@@ -299,6 +310,7 @@ fn place_tokens(
         let place =
             by_zone.get(&zone.0).and_then(|list| list.iter().position(|(_, unit)| *unit == token.0)).unwrap_or(0);
         let goal = slot(*centre, place, crowd);
+        memory.crowd_scale = crowd_scale(crowd);
         let here = transform.translation.truncate();
         // A new token appears where it stands rather than flying in from the middle.
         let next = if here == Vec2::ZERO { goal } else { here.lerp(goal, glide) };
@@ -328,7 +340,7 @@ fn refresh_tokens(
         memory.flash = (memory.flash - time.delta_secs()).max(0.0);
         let pulse = 1.0 + 0.35 * (memory.flash / FLASH_SECONDS);
         let fallen = matches!(status, Status::Dead | Status::Fled | Status::Surrendered);
-        transform.scale = Vec3::splat(if fallen { 0.6 } else { pulse });
+        transform.scale = Vec3::splat(memory.crowd_scale * if fallen { FALLEN_SCALE } else { pulse });
         for child in children.iter() {
             if let Ok(mut bar) = stress_bars.get_mut(child) {
                 let share = stress.current.max(0) as f32 / stress.max.max(1) as f32;
