@@ -22,15 +22,8 @@ use crate::rules::ruleset::{InitiativeOrder, Ruleset};
 use crate::rules::unit::{self, UnitReadOnly, UnitView};
 use crate::rules::{CombatInfo, CombatPhase, CombatState, DeclarationQueue, Sides};
 
-/// Side colours, by side index (wrapping round for levels with more sides).
-const SIDE_COLOURS: [Color32; 6] = [
-    Color32::from_rgb(90, 160, 255),
-    Color32::from_rgb(240, 90, 80),
-    Color32::from_rgb(110, 200, 110),
-    Color32::from_rgb(230, 190, 70),
-    Color32::from_rgb(190, 120, 230),
-    Color32::from_rgb(80, 210, 210),
-];
+/// How much lighter side names are than the board's side colours.
+const TEXT_LIGHTEN: f32 = 0.08;
 /// Errors and warnings.
 const ERROR_COLOUR: Color32 = Color32::from_rgb(235, 85, 75);
 /// Background of the notices window, dark enough for the red text to read.
@@ -1028,7 +1021,10 @@ fn draw_curtain(
 
 /// The colour of a side.
 fn side_colour(side: usize) -> Color32 {
-    SIDE_COLOURS[side % SIDE_COLOURS.len()]
+    // The board's palette, lightened a little so names read well on the dark panels.
+    let colour = super::board::SIDE_COLOURS[side % super::board::SIDE_COLOURS.len()].to_srgba().lighter(TEXT_LIGHTEN);
+    let channel = |value: f32| (value.clamp(0.0, 1.0) * f32::from(u8::MAX)).round() as u8;
+    Color32::from_rgb(channel(colour.red), channel(colour.green), channel(colour.blue))
 }
 
 /// A side's name, or its number when the level has no such side.
