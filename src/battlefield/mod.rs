@@ -1,8 +1,11 @@
-//! The battlefield: zones, their adjacency and distances, and the index of who stands where.
+//! The battlefield: zones or a square grid, adjacency and distances, sight and cover, and the
+//! index of who stands where.
 
+pub mod grid;
 mod zones;
 
-pub use zones::{Battlefield, DistanceBand, Hazard, UNREACHABLE, ZoneDef, ZoneIdx, ZoneIndex};
+pub use grid::{Cover, GridMap, Square, Terrain};
+pub use zones::{Battlefield, DistanceBand, Hazard, Place, UNREACHABLE, ZoneDef, ZoneIdx, ZoneIndex};
 
 use bevy::prelude::*;
 

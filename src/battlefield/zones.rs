@@ -6,6 +6,7 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::grid::{Cover, GridMap, Square};
 use crate::rules::dice::Dice;
 use crate::rules::equipment::{Attribute, DamageType};
 
@@ -46,6 +47,27 @@ pub struct ZoneDef {
     pub hazard: Option<Hazard>,
     /// Where the board draws it, in zone widths, if the level says.
     pub position: Option<(f32, f32)>,
+    /// The grid square it is, on a grid battlefield.
+    pub square: Option<Square>,
+}
+
+/// Where a unit stands, as the log names it: a zone id, or `[x, y]` on a grid.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Place {
+    /// A zone id.
+    Zone(Arc<str>),
+    /// A grid square.
+    Square([i32; 2]),
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Zone(id) => f.write_str(id),
+            Self::Square([x, y]) => write!(f, "({x}, {y})"),
+        }
+    }
 }
 
 /// The four distance bands of `Z-ZONE-2`.
@@ -88,6 +110,8 @@ struct Graph {
     nearest_first: Vec<ZoneIdx>,
     /// For each zone, how many zones lie within 0, 1, ... `BANDS_KEPT - 1` steps of it.
     within_counts: Vec<u32>,
+    /// The square map, when the battlefield is a grid (each passable square is one zone).
+    grid: Option<GridMap>,
 }
 
 /// Distances for which "zones within N" is a table lookup; longer ones use a binary search.
@@ -140,7 +164,94 @@ impl Battlefield {
                 within_counts.push(row.iter().filter(|&&distance| distance <= band).count() as u32);
             }
         }
-        Self(Arc::new(Graph { zones, neighbours, distances, nearest_first, within_counts }))
+        Self(Arc::new(Graph { zones, neighbours, distances, nearest_first, within_counts, grid: None }))
+    }
+
+    /// A grid battlefield (`S-GRID-1`): every passable square becomes a zone of capacity one,
+    /// joined to the squares one step away, so movement, reach and the occupancy index work
+    /// exactly as on zones, with distances in squares.
+    pub fn from_grid(grid: GridMap) -> Self {
+        let cells = grid.width() as usize * grid.height() as usize;
+        let mut node_of_cell = vec![None; cells];
+        let mut zones = Vec::new();
+        for cell in 0..cells {
+            let square = grid.square(cell);
+            if grid.passable(square) {
+                node_of_cell[cell] = Some(zones.len() as ZoneIdx);
+                zones.push(ZoneDef {
+                    id: format!("{},{}", square.x, square.y).into(),
+                    name: format!("({}, {})", square.x, square.y),
+                    capacity: Some(1),
+                    hazard: None,
+                    position: Some((square.x as f32, square.y as f32)),
+                    square: Some(square),
+                });
+            }
+        }
+        let edges: Vec<(ZoneIdx, ZoneIdx)> = grid
+            .edges()
+            .into_iter()
+            .filter_map(|(a, b)| Some((node_of_cell.get(a).copied()??, node_of_cell.get(b).copied()??)))
+            .collect();
+        let built = Self::new(zones, &edges);
+        let mut graph = Arc::try_unwrap(built.0).unwrap_or_else(|shared| Graph {
+            zones: shared.zones.clone(),
+            neighbours: shared.neighbours.clone(),
+            distances: shared.distances.clone(),
+            nearest_first: shared.nearest_first.clone(),
+            within_counts: shared.within_counts.clone(),
+            grid: None,
+        });
+        graph.grid = Some(grid);
+        Self(Arc::new(graph))
+    }
+
+    /// The square map, on a grid battlefield.
+    pub fn grid(&self) -> Option<&GridMap> {
+        self.0.grid.as_ref()
+    }
+
+    /// Whether this is a grid battlefield.
+    pub fn is_grid(&self) -> bool {
+        self.0.grid.is_some()
+    }
+
+    /// The zone standing on `square`, on a grid battlefield.
+    pub fn zone_at(&self, square: Square) -> Option<ZoneIdx> {
+        self.find(&format!("{},{}", square.x, square.y))
+    }
+
+    /// The zone's name for the log: its id, or `[x, y]` on a grid.
+    pub fn place(&self, zone: ZoneIdx) -> Place {
+        let def = self.zone(zone);
+        match def.square {
+            Some(square) => Place::Square([square.x, square.y]),
+            None => Place::Zone(def.id.clone()),
+        }
+    }
+
+    /// Melee reach in steps of this battlefield for a weapon of `reach`: zones count from the
+    /// zone a unit stands in (0 = Close), squares from the adjacent ones (`A-ZONE-1`).
+    pub fn melee_reach(&self, reach: u32) -> u32 {
+        if self.is_grid() { reach.saturating_add(1) } else { reach }
+    }
+
+    /// Distance a missile or a spell must cover: the straight line on a grid (walls do not
+    /// lengthen it; they block sight instead), the zone count otherwise.
+    pub fn line_distance(&self, from: ZoneIdx, to: ZoneIdx) -> u32 {
+        match (self.zone(from).square, self.zone(to).square) {
+            (Some(a), Some(b)) => GridMap::distance(a, b),
+            _ => self.distance(from, to),
+        }
+    }
+
+    /// What `from` sees of `to` (`S-LOS-1`, `S-COVER-1`): `None` when a wall hides it entirely.
+    /// Zones hide nothing.
+    pub fn sight(&self, from: ZoneIdx, to: ZoneIdx) -> Option<Cover> {
+        match (self.grid(), self.zone(from).square, self.zone(to).square) {
+            (Some(grid), Some(a), Some(b)) => grid.cover(a, b),
+            _ => Some(Cover::None),
+        }
     }
 
     /// Number of zones.
@@ -304,6 +415,26 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 #[cfg(test)]
+mod grid_tests {
+    use super::*;
+
+    #[test]
+    fn s_grid_1_squares_are_zones_of_one_and_walls_are_not() {
+        let grid = GridMap::parse(&["...", ".#.", "..."]).unwrap();
+        let field = Battlefield::from_grid(grid);
+        assert_eq!(field.len(), 8);
+        let corner = field.zone_at(Square { x: 0, y: 0 }).unwrap();
+        let opposite = field.zone_at(Square { x: 2, y: 2 }).unwrap();
+        // Around the pillar: no corner cutting past it, so four steps.
+        assert_eq!(field.distance(corner, opposite), 4);
+        assert_eq!(field.line_distance(corner, opposite), 2);
+        assert_eq!(field.zone(corner).capacity, Some(1));
+        assert_eq!(field.place(corner), Place::Square([0, 0]));
+        assert_eq!(field.melee_reach(0), 1);
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -315,6 +446,7 @@ mod tests {
                 capacity: None,
                 hazard: None,
                 position: None,
+                square: None,
             })
             .collect();
         let edges: Vec<_> = (1..count).map(|at| ((at - 1) as ZoneIdx, at as ZoneIdx)).collect();
@@ -348,6 +480,7 @@ mod tests {
                 capacity: None,
                 hazard: None,
                 position: None,
+                square: None,
             })
             .collect();
         let field = Battlefield::new(zones, &[]);

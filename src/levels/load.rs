@@ -9,12 +9,12 @@ use super::catalog::{AssetSource, Catalog, parse, read_text};
 use super::error::{LoadError, LoadErrors, SourceMap, not_found};
 use super::schema::{ControllerFile, CreatureFile, LevelFile, UnitFile, VictoryFile};
 use super::template::{BattleTemplate, SideTemplate, UnitTemplate, VictoryTemplate};
-use crate::battlefield::{Battlefield, ZoneDef, ZoneIdx};
+use crate::battlefield::{Battlefield, GridMap, Square, ZoneDef, ZoneIdx};
 use crate::rules::components::*;
 use crate::rules::damage::maximum_stress;
 use crate::rules::dice::Dice;
 use crate::rules::equipment::{Attribute, Effect};
-use crate::rules::ruleset::Ruleset;
+use crate::rules::ruleset::{Pools, Ruleset};
 
 /// Most zones a level may have: the battlefield keeps all-pairs distances, so this bounds its
 /// memory (about 25 MB at the limit) and load time whatever a level file asks for.
@@ -73,9 +73,30 @@ pub fn build(
     // Catalog consistency: creatures refer to gear that exists; thrown items deal damage.
     check_catalog(&catalog, &mut invalid);
 
-    // Zones.
-    if level.zones.is_empty() {
-        invalid("zones", "", 0, "the level has no zones; expected at least one in `zones: [...]`".into());
+    // Zones, or a grid.
+    let grid = match &level.grid {
+        Some(file) => {
+            if !level.zones.is_empty() {
+                invalid("grid", "", 0, "the level has both `zones` and a `grid`; expected one battlefield".into());
+            }
+            let rows: Vec<&str> = file.rows.iter().map(String::as_str).collect();
+            match GridMap::parse(&rows) {
+                Ok(map) => Some((map, file.squares_per_zone.max(1))),
+                Err(error) => {
+                    invalid("grid", "", 0, format!("the grid is not a valid map: {error}"));
+                    None
+                }
+            }
+        }
+        None => None,
+    };
+    if level.zones.is_empty() && level.grid.is_none() {
+        invalid(
+            "zones",
+            "",
+            0,
+            "the level has no zones; expected at least one in `zones: [...]`, or a `grid: (rows: [...])`".into(),
+        );
     }
     if level.zones.len() > MAX_ZONES {
         let message = format!("the level has {} zones; at most {MAX_ZONES} are supported", level.zones.len());
@@ -84,7 +105,6 @@ pub fn build(
         return Err(LoadError::Invalid { path: path.to_path_buf(), line, column, message }.into());
     }
     let mut zone_index: HashMap<&str, ZoneIdx> = HashMap::new();
-    let mut unique_zones = Vec::new();
     let mut seen_zone_ids: HashMap<&str, usize> = HashMap::new();
     for zone in &level.zones {
         let seen = seen_zone_ids.entry(zone.id.as_str()).or_insert(0);
@@ -93,8 +113,7 @@ pub fn build(
             let message = format!("zone id \"{}\" is used twice; zone ids must be unique", zone.id);
             invalid("id", &zone.id, *seen - 1, message);
         } else {
-            zone_index.insert(zone.id.as_str(), unique_zones.len() as ZoneIdx);
-            unique_zones.push(zone);
+            zone_index.insert(zone.id.as_str(), zone_index.len() as ZoneIdx);
         }
     }
     let zone_names: Vec<&str> = level.zones.iter().map(|zone| zone.id.as_str()).collect();
@@ -113,6 +132,27 @@ pub fn build(
             }
         }
     }
+    let battlefield = match &grid {
+        Some((map, _)) => Battlefield::from_grid(map.clone()),
+        None => {
+            let mut seen = std::collections::HashSet::new();
+            let zones = level
+                .zones
+                .iter()
+                .filter(|zone| seen.insert(zone.id.as_str()))
+                .map(|zone| ZoneDef {
+                    id: zone.id.as_str().into(),
+                    name: zone.name.clone().unwrap_or_else(|| zone.id.clone()),
+                    capacity: zone.capacity,
+                    hazard: zone.hazard.clone(),
+                    position: zone.position,
+                    square: None,
+                })
+                .collect();
+            Battlefield::new(zones, &edges)
+        }
+    };
+    let squares_per_zone = grid.as_ref().map(|(_, scale)| *scale);
 
     // Sides.
     if level.sides.len() < 2 {
@@ -157,15 +197,45 @@ pub fn build(
                 format!("unit \"{}\": {}", unit.id, not_found("side", &unit.side, &side_names)),
             );
         }
-        let zone = zone_index.get(unit.zone.as_str()).copied();
-        if zone.is_none() {
-            invalid(
-                "zone",
-                &unit.zone,
-                0,
-                format!("unit \"{}\": {}", unit.id, not_found("zone", &unit.zone, &zone_names)),
-            );
-        }
+        let zone = if level.grid.is_some() {
+            match unit.at {
+                Some((x, y)) => {
+                    let found = battlefield.zone_at(Square { x, y });
+                    if found.is_none() && grid.is_some() {
+                        invalid(
+                            "id",
+                            &unit.id,
+                            0,
+                            format!(
+                                "unit \"{}\" stands at ({x}, {y}), which is a wall or off the map; expected an open square",
+                                unit.id
+                            ),
+                        );
+                    }
+                    found
+                }
+                None => {
+                    invalid(
+                        "id",
+                        &unit.id,
+                        0,
+                        format!("unit \"{}\" has no square; on a grid level expected `at: Some((x, y))`", unit.id),
+                    );
+                    None
+                }
+            }
+        } else {
+            let found = zone_index.get(unit.zone.as_str()).copied();
+            if found.is_none() {
+                invalid(
+                    "zone",
+                    &unit.zone,
+                    0,
+                    format!("unit \"{}\": {}", unit.id, not_found("zone", &unit.zone, &zone_names)),
+                );
+            }
+            found
+        };
         let creature = catalog.creatures.get(&unit.creature);
         if creature.is_none() {
             invalid(
@@ -199,20 +269,33 @@ pub fn build(
         }
         if let (Some(side), Some(zone), Some(creature)) = (side, zone, creature) {
             match unit_template(unit, creature, side, zone, &level, &catalog, &ruleset) {
-                Ok(template) => units.push(template),
+                Ok(mut template) => {
+                    if let Some(scale) = squares_per_zone {
+                        template.scale_to_squares(scale);
+                    }
+                    units.push(template)
+                }
                 Err((field, value, message)) => invalid(field, &value, 0, format!("unit \"{}\": {message}", unit.id)),
             }
         }
     }
-    for (zone, count) in &starting_per_zone {
-        if let Some(zone) = unique_zones.get(*zone as usize)
-            && let Some(capacity) = zone.capacity
-            && *count > capacity
+    let mut crowded: Vec<(&ZoneIdx, &u32)> = starting_per_zone.iter().collect();
+    crowded.sort_unstable();
+    for (&zone, &count) in crowded {
+        let def = battlefield.zone(zone);
+        if let Some(capacity) = def.capacity
+            && count > capacity
         {
-            let units = if *count == 1 { "unit" } else { "units" };
-            let message =
-                format!("zone \"{}\" holds {count} {units} at the start but its capacity is {capacity}", zone.id);
-            invalid("id", &zone.id, 0, message);
+            let units = if count == 1 { "unit" } else { "units" };
+            let message = match def.square {
+                Some(square) => {
+                    format!("{count} units start on square ({}, {}); a square holds one", square.x, square.y)
+                }
+                None => {
+                    format!("zone \"{}\" holds {count} {units} at the start but its capacity is {capacity}", def.id)
+                }
+            };
+            invalid("id", &def.id, 0, message);
         }
     }
     for (at, side) in level.sides.iter().enumerate() {
@@ -260,22 +343,13 @@ pub fn build(
         });
         return Err(LoadErrors(errors));
     }
-    let zones = level
-        .zones
-        .iter()
-        .map(|zone| ZoneDef {
-            id: zone.id.as_str().into(),
-            name: zone.name.clone().unwrap_or_else(|| zone.id.clone()),
-            capacity: zone.capacity,
-            hazard: zone.hazard.clone(),
-            position: zone.position,
-        })
-        .collect();
     let sides = level
         .sides
         .iter()
         .map(|side| SideTemplate {
             name: side.name.as_str().into(),
+            party: side.party.unwrap_or(std::ptr::eq(side, &level.sides[0])),
+            surprise_range: side.surprise_range,
             controller: match side.controller {
                 ControllerFile::Human => Controller::Human,
                 ControllerFile::Ai(kind) => Controller::Ai(kind),
@@ -289,7 +363,7 @@ pub fn build(
         source: path.to_path_buf(),
         seed: level.seed,
         declaration_order: level.declaration_order,
-        battlefield: Battlefield::new(zones, &edges),
+        battlefield,
         sides,
         units,
         victory,
@@ -424,7 +498,11 @@ fn unit_template(
     let strength = attributes.score(Attribute::Strength);
     let stress_max = maximum_stress(ruleset, Dice { modifier: 0, ..hit_dice }, ruleset.attributes.modifier(strength))
         .saturating_add(hit_dice.modifier);
-    let wounds_max = strength.saturating_add(creature.wounds_bonus);
+    // One hit-point pool: the Hit Dice give it, as they give Stress in seed 000.
+    let (stress_max, wounds_max) = match ruleset.damage.pools {
+        Pools::StressAndWounds => (stress_max, strength.saturating_add(creature.wounds_bonus)),
+        Pools::HitPoints => (0, stress_max.max(1).saturating_add(creature.wounds_bonus)),
+    };
     let scores = attributes.0;
     if let Some(score) = scores.iter().find(|score| !(0..=MAX_SCORE).contains(*score)) {
         return Err((
@@ -456,12 +534,20 @@ fn unit_template(
             .arrives
             .map(|arrival| Reinforcement { round: arrival.round, at_initiative: arrival.at_initiative }),
         checks_morale: side_file.checks_morale || creature.checks_morale,
+        initiated: unit.initiated,
+        level: Level(creature.level.max(1)),
         attributes,
         hit_dice: HitDice(Dice { modifier: 0, ..hit_dice }),
         stress: Stress { current: stress_max.max(0), max: stress_max.max(0) },
         wounds: Wounds { current: wounds_max, max: wounds_max, injuries: Vec::new() },
-        defense: Defense { bonus: creature.defense.saturating_add(armour.defense) },
-        armour: Armour(armour.armour),
+        // An Armour Class ruleset counts armour toward Defense instead of soaking damage.
+        defense: Defense {
+            bonus: creature
+                .defense
+                .saturating_add(armour.defense)
+                .saturating_add(if ruleset.attack.armour_is_defense { armour.armour } else { 0 }),
+        },
+        armour: Armour(if ruleset.attack.armour_is_defense { 0 } else { armour.armour }),
         speed: Speed(unit.speed.unwrap_or(creature.speed)),
         loadout: Loadout {
             weapon_name: weapon_name.as_str().into(),
@@ -469,6 +555,7 @@ fn unit_template(
             offhand,
             unarmed,
             armour_name: armour_name.as_deref().map(Arc::from),
+            shield: armour.shield,
         },
         skills: Skills {
             attack: skills.attack,
@@ -493,6 +580,7 @@ fn fallback_unarmed() -> crate::rules::equipment::Weapon {
         reach: 0,
         range: None,
         attack_bonus: 0,
+        shock: None,
     }
 }
 

@@ -27,8 +27,12 @@ pub struct LevelFile {
     /// Overrides the ruleset's declaration order for this level.
     #[serde(default)]
     pub declaration_order: Option<DeclarationOrder>,
-    /// The zones.
+    /// The zones (a zone battlefield).
+    #[serde(default)]
     pub zones: Vec<ZoneFile>,
+    /// The square grid (a grid battlefield), instead of zones.
+    #[serde(default)]
+    pub grid: Option<GridFile>,
     /// The sides, in declaration (round-robin) order.
     pub sides: Vec<SideFile>,
     /// The units.
@@ -81,6 +85,22 @@ pub struct ZoneFile {
     pub position: Option<(f32, f32)>,
 }
 
+/// A square-grid battlefield (`S-GRID-1`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GridFile {
+    /// The map, one string per row, top row first: `.` open, `#` wall, `|` or `=` arrow slit
+    /// or window, `~` difficult ground.
+    pub rows: Vec<String>,
+    /// Squares per zone of distance: speeds and ranges written in zones are multiplied by it.
+    #[serde(default = "default_squares_per_zone")]
+    pub squares_per_zone: u32,
+}
+
+fn default_squares_per_zone() -> u32 {
+    6
+}
+
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ControllerFile {
@@ -108,6 +128,12 @@ pub struct SideFile {
     /// Whether the whole side is surprised.
     #[serde(default)]
     pub surprised: bool,
+    /// The player characters' side (rules that favour or spare the party); by default the first side.
+    #[serde(default)]
+    pub party: Option<bool>,
+    /// Shifts the range at which this side's enemies are surprised (`C-SURP-1`: an elf on point +4).
+    #[serde(default)]
+    pub surprise_range: i32,
 }
 
 /// When a reinforcement arrives.
@@ -218,6 +244,13 @@ pub struct CreatureFile {
     /// Whether it checks morale even on a side that does not.
     #[serde(default)]
     pub checks_morale: bool,
+    /// Level (attacks per round, ongoing damage).
+    #[serde(default = "default_level")]
+    pub level: u32,
+}
+
+fn default_level() -> u32 {
+    1
 }
 
 /// A unit placed in a level.
@@ -230,8 +263,15 @@ pub struct UnitFile {
     pub creature: String,
     /// Side name.
     pub side: String,
-    /// Starting (or arrival) zone id.
+    /// Starting (or arrival) zone id, on a zone battlefield.
+    #[serde(default)]
     pub zone: String,
+    /// Starting square `(x, y)`, on a grid battlefield.
+    #[serde(default)]
+    pub at: Option<(i32, i32)>,
+    /// This unit started the fight by attacking (`A-INIT-1`: it takes its turn last).
+    #[serde(default)]
+    pub initiated: bool,
     /// Display name (defaults to the creature's).
     #[serde(default)]
     pub name: Option<String>,

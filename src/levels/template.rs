@@ -24,6 +24,10 @@ pub struct SideTemplate {
     pub name: Arc<str>,
     /// Default controller.
     pub controller: Controller,
+    /// The player characters' side.
+    pub party: bool,
+    /// Shift of the enemies' surprise range (`C-SURP-1`).
+    pub surprise_range: i32,
 }
 
 /// A unit with every number resolved.
@@ -45,6 +49,10 @@ pub struct UnitTemplate {
     pub arrives: Option<Reinforcement>,
     /// Checks morale.
     pub checks_morale: bool,
+    /// Started the fight by attacking (`A-INIT-1`).
+    pub initiated: bool,
+    /// Character level.
+    pub level: Level,
     /// Attributes.
     pub attributes: Attributes,
     /// Hit Dice.
@@ -69,6 +77,31 @@ pub struct UnitTemplate {
     pub spells: Spells,
     /// Items.
     pub inventory: Inventory,
+}
+
+impl UnitTemplate {
+    /// Converts the zone distances the catalog writes (speed, ranges) into squares, and melee
+    /// reach into squares around the unit, for a grid battlefield.
+    pub fn scale_to_squares(&mut self, squares_per_zone: u32) {
+        let scale = |zones: u32| zones.saturating_mul(squares_per_zone);
+        self.speed.0 = scale(self.speed.0);
+        let loadout = &mut self.loadout;
+        let weapons = std::iter::once(&mut loadout.weapon)
+            .chain(loadout.offhand.as_mut().map(|(_, weapon)| weapon))
+            .chain(std::iter::once(&mut loadout.unarmed));
+        for weapon in weapons {
+            match &mut weapon.range {
+                Some(range) => *range = scale(*range).max(1),
+                None => weapon.reach = weapon.reach.saturating_add(1),
+            }
+        }
+        for (_, spell) in &mut self.spells.0 {
+            spell.range = scale(spell.range);
+        }
+        for stack in &mut self.inventory.0 {
+            stack.item.range = scale(stack.item.range);
+        }
+    }
 }
 
 /// A victory condition by unit position in the level.
@@ -144,7 +177,16 @@ impl BattleTemplate {
         world.insert_resource(if setup.record_log { CombatLog::default() } else { CombatLog::silent() });
         world.insert_resource(CombatState { phase: CombatPhase::Surprise, ..Default::default() });
         world.insert_resource(DeclarationQueue::default());
-        world.insert_resource(Sides(self.sides.iter().map(|side| SideInfo { name: side.name.clone() }).collect()));
+        world.insert_resource(Sides(
+            self.sides
+                .iter()
+                .map(|side| SideInfo {
+                    name: side.name.clone(),
+                    party: side.party,
+                    surprise_range: side.surprise_range,
+                })
+                .collect(),
+        ));
         world.insert_resource(CombatInfo {
             level: self.level_name.clone(),
             seed: setup.seed,
@@ -201,6 +243,10 @@ impl BattleTemplate {
             if unit.checks_morale {
                 entity.insert(ChecksMorale);
             }
+            if unit.initiated {
+                entity.insert(Initiator);
+            }
+            entity.insert(unit.level);
             if let Some(group) = &unit.initiative_group {
                 entity.insert(InitiativeGroup(group.clone()));
             }

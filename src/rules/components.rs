@@ -230,6 +230,26 @@ pub struct Conditions {
     pub full_defense: bool,
     /// Checks penalised by injuries.
     pub check_penalties: Vec<(String, i32)>,
+    /// Disengaged this round: leaving reach provokes nothing.
+    pub disengaged: bool,
+    /// Charged this round: Defense lowered until the round ends.
+    pub charging: bool,
+    /// The shield already turned a Shock this round.
+    pub shield_used: bool,
+    /// Usage marks on the weapon from fumbles (`Z-CRIT-1`).
+    pub usage_marks: u32,
+    /// Wounds from aimed attacks (`A-WOUND-1`).
+    pub aimed_wounds: u32,
+    /// Accuracy lost for the battle (disrupting wounds).
+    pub accuracy_penalty: i32,
+    /// Accuracy lost for this round only.
+    pub round_accuracy_penalty: i32,
+    /// Movement lost (slowing wounds).
+    pub speed_penalty: u32,
+    /// Agility modifier lost (slowing wounds).
+    pub agility_penalty: i32,
+    /// Strength modifier lost (weakening wounds).
+    pub strength_penalty: i32,
     /// Other lasting conditions, for the unit card.
     pub notes: Vec<String>,
 }
@@ -247,9 +267,17 @@ impl Conditions {
             (self.suffocating, "suffocating"),
             (self.stabilised, "stabilized"),
             (self.full_defense, "full_defense"),
+            (self.disengaged, "disengaged"),
+            (self.charging, "charging"),
         ];
         let mut names: Vec<String> = flags.iter().filter(|(on, _)| *on).map(|(_, name)| name.to_string()).collect();
         names.extend(self.check_penalties.iter().map(|(check, amount)| format!("{check} {amount:+}")));
+        if self.aimed_wounds > 0 {
+            names.push(format!("wounds {}", self.aimed_wounds));
+        }
+        if self.usage_marks > 0 {
+            names.push(format!("weapon usage {}", self.usage_marks));
+        }
         names.extend(self.notes.iter().cloned());
         names
     }
@@ -268,6 +296,8 @@ pub struct Loadout {
     pub unarmed: Weapon,
     /// Worn armour's name, if any.
     pub armour_name: Option<Arc<str>>,
+    /// Carries a shield: the first Shock each round is ignored (`S-SHOCK-1`).
+    pub shield: bool,
 }
 
 impl Loadout {
@@ -332,6 +362,21 @@ pub struct Reactions(pub u32);
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct ChecksMorale;
 
+/// The unit started the fight by attacking, and so takes its turn last (`A-INIT-1`).
+#[derive(Component, Clone, Copy, Debug, Default)]
+#[component(storage = "SparseSet")]
+pub struct Initiator;
+
+/// Character level: attacks per round (`C-MULTI-1`).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level(pub u32);
+
+impl Default for Level {
+    fn default() -> Self {
+        Self(1)
+    }
+}
+
 /// What a unit has done this round.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RoundRecord {
@@ -362,6 +407,46 @@ pub enum ActionKind {
     Stabilize,
     /// Intimidation check against an enemy, which must then check morale.
     Intimidate,
+    /// Spend the action to move away without free attacks (`Z-DISEN-1`, `S-ACT-2`, `A-BONUS-1`).
+    Disengage,
+    /// Double move in a straight line and a melee attack at its end (`S-SPEC-1`).
+    Charge,
+    /// Help swarm a target: the next ally's attack on it this round gains (`S-SPEC-1`).
+    Swarm,
+    /// An attack aimed at a part of the body (`A-AIM-1`).
+    Aimed(AimPoint),
+}
+
+/// Where an aimed attack aims (`A-AIM-1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AimPoint {
+    /// Throat, heart, head: a wound may add heavy damage.
+    Fatal,
+    /// Legs: a wound costs movement and Agility.
+    Slowing,
+    /// Arms: a wound costs Strength.
+    Weakening,
+    /// Eyes, ears, hands: a wound costs accuracy.
+    Disrupting,
+    /// The body: easier to hit, no wound effect.
+    CentreMass,
+}
+
+impl AimPoint {
+    /// Every aim point.
+    pub const ALL: [AimPoint; 5] = [Self::Fatal, Self::Slowing, Self::Weakening, Self::Disrupting, Self::CentreMass];
+
+    /// Its name in the log.
+    pub fn log_name(self) -> &'static str {
+        match self {
+            Self::Fatal => "fatal",
+            Self::Slowing => "slowing",
+            Self::Weakening => "weakening",
+            Self::Disrupting => "disrupting",
+            Self::CentreMass => "centre_mass",
+        }
+    }
 }
 
 impl ActionKind {
@@ -378,6 +463,10 @@ impl ActionKind {
             Self::Hold => "hold",
             Self::Stabilize => "stabilize",
             Self::Intimidate => "intimidate",
+            Self::Disengage => "disengage",
+            Self::Charge => "charge",
+            Self::Swarm => "swarm",
+            Self::Aimed(_) => "aimed_attack",
         }
     }
 

@@ -52,12 +52,16 @@ pub(super) fn has_passed(order: InitiativeOrder, initiative: i32, count: i32) ->
 /// Builds this round's declaration order from the units that may act.
 fn open_declarations(
     mut queue: ResMut<DeclarationQueue>,
-    state: Res<CombatState>,
+    mut state: ResMut<CombatState>,
     ruleset: Res<Ruleset>,
     info: Res<CombatInfo>,
     mut units: Query<Unit>,
 ) {
     if queue.open {
+        return;
+    }
+    if ruleset.turns.order.on_turn() {
+        open_turn(&mut queue, &mut state, &mut units);
         return;
     }
     let mut eligible: Vec<(u32, usize, i32, Entity)> = units
@@ -96,6 +100,36 @@ fn open_declarations(
         DeclarationOrder::SimultaneousSecret => eligible.iter().map(|&(.., entity)| entity).collect(),
     };
     queue.begin(sequence, order == DeclarationOrder::SimultaneousSecret, false);
+}
+
+/// Turn-based rulesets: opens the next turn whose units can act, or ends the round's actions.
+fn open_turn(queue: &mut DeclarationQueue, state: &mut CombatState, units: &mut Query<Unit>) {
+    let round = state.round;
+    while state.turn_cursor < state.turns.len() {
+        let group: Vec<Entity> = state.turns[state.turn_cursor]
+            .1
+            .iter()
+            .copied()
+            .filter(|&entity| {
+                units.get(entity).is_ok_and(|unit| unit::may_act(*unit.status, unit.conditions, unit.surprised, round))
+            })
+            .collect();
+        if group.is_empty() {
+            state.turn_cursor += 1;
+            continue;
+        }
+        for &entity in &group {
+            if let Ok(mut unit) = units.get_mut(entity) {
+                let previous = unit.declared.action.map(|action| action.kind).or(unit.declared.previous);
+                *unit.declared = Declared { previous, ..Declared::default() };
+            }
+        }
+        // Units taking one turn together write their actions down unseen by each other.
+        let together = group.len() > 1;
+        queue.begin(group, together, false);
+        return;
+    }
+    state.phase = CombatPhase::Morale;
 }
 
 /// Marks units an enemy can strike in melee right now as [`Threatened`]: one pass marks which
@@ -187,6 +221,34 @@ fn close_declarations(
         return;
     }
     let round = state.round;
+    if ruleset.turns.order.on_turn() {
+        let count = state.turns.get(state.turn_cursor).map_or(0, |(count, _)| *count);
+        let mut slots = Vec::with_capacity(queue.order.len());
+        for &entity in &queue.order {
+            let Ok(mut unit) = units.get_mut(entity) else {
+                continue;
+            };
+            let Some(action) = unit.declared.action else {
+                continue;
+            };
+            unit.initiative.round = Some(count);
+            if action.kind == ActionKind::FullDefense {
+                unit.conditions.full_defense = true;
+            }
+            slots.push(Slot { initiative: count, unit: entity, order: unit.order.0, action });
+            let Ok(unit) = units.get(entity) else {
+                continue;
+            };
+            log_declared(&mut log, round, &unit, &action, count, 0, false, &battlefield, &units);
+        }
+        state.turn_cursor += 1;
+        let cursor = state.cursor;
+        state.schedule.truncate(cursor);
+        state.schedule.extend(slots);
+        queue.open = false;
+        state.phase = CombatPhase::Resolve;
+        return;
+    }
     let order = ruleset.initiative.order;
     let mut slots = Vec::with_capacity(queue.order.len() + state.carried.len());
     if !queue.late {
@@ -260,7 +322,11 @@ fn log_declared(
         target: action.target.and_then(|target| units.get(target).ok()).map(|target| target.id.0.clone()),
         modifier,
         initiative,
-        move_to: action.move_to.map(|zone| battlefield.zone(zone).id.clone()),
+        move_to: action.move_to.map(|zone| battlefield.place(zone)),
+        aim: match action.kind {
+            ActionKind::Aimed(aim) => Some(aim.log_name()),
+            _ => None,
+        },
         using: action_tool(unit, action),
         carried_over,
     });
@@ -269,7 +335,9 @@ fn log_declared(
 /// The weapon, spell or item an action uses, by name.
 pub(super) fn action_tool(unit: &unit::UnitView, action: &Action) -> Option<std::sync::Arc<str>> {
     match action.kind {
-        ActionKind::Attack | ActionKind::DefensiveAttack if action.target.is_some() => {
+        ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Charge | ActionKind::Aimed(_)
+            if action.target.is_some() =>
+        {
             Some(unit.loadout.usable_weapon(unit.conditions).0.into())
         }
         ActionKind::Cast(at) => unit.spells.0.get(at).map(|(name, _)| name.clone()),

@@ -99,6 +99,21 @@ pub struct Weapon {
     /// Bonus to attack rolls.
     #[serde(default)]
     pub attack_bonus: i32,
+    /// Shock (`S-SHOCK-1`): damage dealt even on a miss.
+    #[serde(default)]
+    pub shock: Option<Shock>,
+}
+
+/// "Shock 2/AC 15": a miss still deals `damage` (plus the attribute modifier) against a target
+/// whose Defense is at most `max_defense`; `None` ("/-") against any Defense.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shock {
+    /// Damage on a miss.
+    pub damage: i32,
+    /// Highest Defense it applies to.
+    #[serde(default)]
+    pub max_defense: Option<i32>,
 }
 
 fn default_multiplier() -> i32 {
@@ -130,6 +145,9 @@ pub struct ArmourPiece {
     /// Armour Bonus: subtracted from the damage of each hit.
     #[serde(default)]
     pub armour: i32,
+    /// Includes a shield: the first Shock each round is ignored (`S-SHOCK-1`).
+    #[serde(default)]
+    pub shield: bool,
 }
 
 /// What a spell or consumable does to its target.
@@ -214,6 +232,7 @@ impl Item {
             reach: 0,
             range: Some(self.range),
             attack_bonus: 0,
+            shock: None,
         })
     }
 }

@@ -11,8 +11,8 @@ use super::components::*;
 use super::dice::{CombatRng, Dice, DiceRoll};
 use super::equipment::Attribute;
 use super::log::{CombatLog, LogEvent};
-use super::ruleset::Ruleset;
-use super::state::{CombatPhase, CombatState, in_phase};
+use super::ruleset::{InitiativeOrder, Ruleset, TurnOrder};
+use super::state::{CombatPhase, CombatState, Sides, in_phase};
 use super::unit::{self, Unit, UnitItem};
 use crate::battlefield::{Battlefield, ZoneIndex};
 
@@ -63,7 +63,7 @@ pub(super) fn arrive(
 ) {
     *unit.status = Status::Active;
     index.insert(unit.entity, unit.zone.0);
-    let zone = battlefield.zone(unit.zone.0).id.clone();
+    let zone = battlefield.place(unit.zone.0);
     let id = unit.id.0.clone();
     log.record(round, || LogEvent::Arrived { unit: id, zone });
 }
@@ -80,8 +80,11 @@ fn start_round(
     reinforcements: Query<(Entity, &Reinforcement)>,
     ruleset: Res<Ruleset>,
     battlefield: Res<Battlefield>,
+    sides: Res<Sides>,
+    initiators: Query<(), With<Initiator>>,
 ) {
-    if state.round == 0 {
+    let on_turn = ruleset.turns.order.on_turn();
+    if state.round == 0 && !on_turn {
         let mut starters: Vec<UnitItem> = units.iter_mut().filter(|unit| unit.status.on_field()).collect();
         roll_base_initiative(&ruleset, &mut rng, &mut log, 0, &mut starters, &groups);
     }
@@ -90,7 +93,10 @@ fn start_round(
     log.record(round, || LogEvent::RoundStarted {});
     let arriving: Vec<Entity> = reinforcements
         .iter()
-        .filter(|(_, arrival)| arrival.round <= round && (arrival.at_initiative.is_none() || arrival.round < round))
+        // Turn-based rulesets have no count to arrive at mid-round: arrivals join at the round's start.
+        .filter(|(_, arrival)| {
+            arrival.round <= round && (on_turn || arrival.at_initiative.is_none() || arrival.round < round)
+        })
         .map(|(entity, _)| entity)
         .collect();
     let mut arrivals: Vec<UnitItem> = if arriving.is_empty() {
@@ -102,15 +108,192 @@ fn start_round(
     for unit in arrivals.iter_mut() {
         arrive(unit, &mut index, &battlefield, &mut log, round);
     }
-    roll_base_initiative(&ruleset, &mut rng, &mut log, round, &mut arrivals, &groups);
+    if !on_turn {
+        roll_base_initiative(&ruleset, &mut rng, &mut log, round, &mut arrivals, &groups);
+    }
+    drop(arrivals);
     for mut unit in units.iter_mut() {
-        unit.reactions.0 = ruleset.reposte.reactions_per_round;
+        unit.reactions.0 = match ruleset.reposte.reactions_from_agility {
+            Some(extra) => {
+                let agility =
+                    unit::modifier(&ruleset, &unit.attributes, Attribute::Agility) - unit.conditions.agility_penalty;
+                (agility + extra).max(0) as u32
+            }
+            None => ruleset.reposte.reactions_per_round,
+        };
         *unit.record = RoundRecord::default();
-        unit.conditions.full_defense = false;
+        let conditions = &mut unit.conditions;
+        conditions.full_defense = false;
+        conditions.disengaged = false;
+        conditions.charging = false;
+        conditions.shield_used = false;
+        conditions.round_accuracy_penalty = 0;
         unit.initiative.round = None;
     }
     state.schedule.clear();
     state.cursor = 0;
     state.count = None;
+    state.swarms.clear();
+    if on_turn {
+        let turns = order_turns(&ruleset, &mut rng, &mut log, &mut state, &mut units, &sides, &initiators);
+        state.turns = turns;
+        state.turn_cursor = 0;
+    }
     state.phase = CombatPhase::Declare;
+}
+
+/// One unit's place in a turn-based order.
+struct TurnKey {
+    entity: Entity,
+    /// Sort key: lower goes first.
+    key: (i64, i64, u32),
+    /// Units with equal `together` keys act simultaneously.
+    together: Option<(i64, i64)>,
+}
+
+/// The round's turns for turn-based rulesets (`Z-INIT-1`, `S-INIT-1`, `C-INIT-1`, `A-INIT-1`):
+/// rolls what must be rolled (logging each roll), then lists the turns in order, each with the
+/// units that act together at it.
+fn order_turns(
+    ruleset: &Ruleset,
+    rng: &mut CombatRng,
+    log: &mut CombatLog,
+    state: &mut CombatState,
+    units: &mut Query<Unit>,
+    sides: &Sides,
+    initiators: &Query<(), With<Initiator>>,
+) -> Vec<(i32, Vec<Entity>)> {
+    let round = state.round;
+    let mut present: Vec<UnitItem> = units.iter_mut().filter(|unit| unit.status.on_field()).collect();
+    present.sort_by_key(|unit| *unit.order);
+    let side_count = sides.0.len().max(present.iter().map(|unit| unit.side.0 + 1).max().unwrap_or(0));
+    let side_name = |side: usize| sides.0.get(side).map(|info| info.name.clone()).unwrap_or_else(|| "?".into());
+    let is_party = |side: usize| sides.0.get(side).is_some_and(|info| info.party);
+    let mut keys: Vec<TurnKey> = Vec::with_capacity(present.len());
+    match &ruleset.turns.order {
+        TurnOrder::DeclaredInitiative => return Vec::new(),
+        TurnOrder::FirstSideThenIndividual { side_die, party_first_at, individual, attribute } => {
+            if state.first_side.is_none() {
+                let roll = rng.roll(*side_die);
+                let party = (0..side_count).find(|&side| is_party(side)).unwrap_or(0);
+                let party_begins = roll.total >= *party_first_at;
+                let first = if party_begins { party } else { (0..side_count).find(|&side| side != party).unwrap_or(0) };
+                state.first_side = Some(first);
+                let score = roll.total;
+                log.record(round, || LogEvent::SideInitiative {
+                    side: side_name(first),
+                    roll,
+                    score,
+                    begins: Some(true),
+                });
+            }
+            let first = state.first_side.unwrap_or(0);
+            for unit in present.iter_mut() {
+                if unit.initiative.base.is_none() {
+                    let bonus = unit::modifier(ruleset, &unit.attributes, *attribute);
+                    let roll = rng.roll(individual.plus(bonus));
+                    unit.initiative.base = Some(roll.total);
+                    let id = unit.id.0.clone();
+                    log.record(round, || LogEvent::Initiative { unit: id, base: roll.total, roll, group: None });
+                }
+                let side_rank = if unit.side.0 == first { 0 } else { 1 + unit.side.0 as i64 };
+                let score = unit.initiative.base.unwrap_or(0) as i64;
+                keys.push(TurnKey { entity: unit.entity, key: (side_rank, -score, unit.order.0), together: None });
+            }
+        }
+        TurnOrder::SideRoll {
+            die,
+            attribute,
+            party_only,
+            individual_adjustment,
+            order,
+            party_wins_ties,
+            reroll_each_round,
+        } => {
+            // Counted low first, a better modifier lowers the score.
+            let sign = match order {
+                InitiativeOrder::HighestFirst => 1,
+                InitiativeOrder::LowestFirst => -1,
+            };
+            let best_modifier = |side: usize, units: &[UnitItem]| {
+                units
+                    .iter()
+                    .filter(|unit| unit.side.0 == side)
+                    .map(|unit| unit::modifier(ruleset, &unit.attributes, *attribute))
+                    .max()
+                    .unwrap_or(0)
+            };
+            if state.side_scores.len() != side_count || *reroll_each_round {
+                let mut scores = Vec::with_capacity(side_count);
+                for side in 0..side_count {
+                    let adds = !*individual_adjustment && (!*party_only || is_party(side));
+                    let bonus = if adds { sign * best_modifier(side, &present) } else { 0 };
+                    let roll = rng.roll(die.plus(bonus));
+                    let score = roll.total;
+                    scores.push(score);
+                    log.record(round, || LogEvent::SideInitiative { side: side_name(side), roll, score, begins: None });
+                }
+                state.side_scores = scores;
+            }
+            for unit in present.iter_mut() {
+                let side_score = state.side_scores.get(unit.side.0).copied().unwrap_or(0);
+                let score = if *individual_adjustment {
+                    side_score + sign * unit::modifier(ruleset, &unit.attributes, *attribute)
+                } else {
+                    side_score
+                };
+                if unit.initiative.base != Some(score) {
+                    unit.initiative.base = Some(score);
+                }
+                let ordered = match order {
+                    InitiativeOrder::HighestFirst => -(score as i64),
+                    InitiativeOrder::LowestFirst => score as i64,
+                };
+                let party_rank = if is_party(unit.side.0) { 0 } else { 1 };
+                let key =
+                    if *party_wins_ties { (ordered, party_rank, unit.order.0) } else { (ordered, 0, unit.order.0) };
+                let together = (!*party_wins_ties).then_some((ordered, 0));
+                keys.push(TurnKey { entity: unit.entity, key, together });
+            }
+        }
+        TurnOrder::ByAttribute { attribute } => {
+            for unit in present.iter_mut() {
+                let modifier = unit::modifier(ruleset, &unit.attributes, *attribute) - unit.conditions.agility_penalty;
+                if unit.initiative.base.is_none() {
+                    let roll = rng.roll(Dice::flat(modifier));
+                    unit.initiative.base = Some(modifier);
+                    let id = unit.id.0.clone();
+                    log.record(round, || LogEvent::Initiative { unit: id, base: modifier, roll, group: None });
+                }
+                // Whoever started the fight goes last in the first round only.
+                let last = i64::from(round == 1 && initiators.contains(unit.entity));
+                keys.push(TurnKey {
+                    entity: unit.entity,
+                    key: (last, -(modifier as i64), unit.order.0),
+                    together: None,
+                });
+            }
+        }
+    }
+    keys.sort_by_key(|turn| turn.key);
+    let mut turns: Vec<(i32, Vec<Entity>)> = Vec::with_capacity(keys.len());
+    let mut previous: Option<(i64, i64)> = None;
+    for turn in keys {
+        match (turn.together, previous, turns.last_mut()) {
+            (Some(together), Some(before), Some((_, group))) if together == before => group.push(turn.entity),
+            _ => {
+                let count = turns.len() as i32 + 1;
+                turns.push((count, vec![turn.entity]));
+            }
+        }
+        previous = turn.together;
+    }
+    for (count, group) in &turns {
+        for &entity in group {
+            if let Ok(mut unit) = units.get_mut(entity) {
+                unit.initiative.round = Some(*count);
+            }
+        }
+    }
+    turns
 }

@@ -22,7 +22,7 @@ pub struct UnitEntry {
     /// Combat numbers at the start.
     pub stats: UnitStats,
     /// Zone it starts in (or arrives in).
-    pub zone: Arc<str>,
+    pub zone: crate::battlefield::Place,
     /// For reinforcements: when they arrive.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub arrives: Option<Arrival>,
@@ -105,7 +105,7 @@ pub enum LogEvent {
         /// Unit id.
         unit: Arc<str>,
         /// Zone id.
-        zone: Arc<str>,
+        zone: crate::battlefield::Place,
     },
     /// A declared action.
     Declared {
@@ -119,9 +119,12 @@ pub enum LogEvent {
         modifier: i32,
         /// Round Initiative it resolves at.
         initiative: i32,
-        /// Zone it moves to first, if any.
+        /// Zone (or square) it moves to first, if any.
         #[serde(skip_serializing_if = "Option::is_none")]
-        move_to: Option<Arc<str>>,
+        move_to: Option<crate::battlefield::Place>,
+        /// Where an aimed attack aims (`A-AIM-1`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        aim: Option<&'static str>,
         /// Weapon, spell or item used, if any.
         #[serde(skip_serializing_if = "Option::is_none")]
         using: Option<Arc<str>>,
@@ -133,10 +136,10 @@ pub enum LogEvent {
     Moved {
         /// Unit id.
         unit: Arc<str>,
-        /// Zone left.
-        from: Arc<str>,
-        /// Zone entered.
-        to: Arc<str>,
+        /// Zone (or square) left.
+        from: crate::battlefield::Place,
+        /// Zone (or square) entered.
+        to: crate::battlefield::Place,
     },
     /// An attack roll.
     Attack {
@@ -161,6 +164,91 @@ pub enum LogEvent {
         /// Damage roll, if it hit.
         #[serde(skip_serializing_if = "Option::is_none")]
         damage_roll: Option<DiceRoll>,
+        /// Extras some rulesets add (cover, aim, avoid tests, disadvantage).
+        #[serde(flatten)]
+        extra: AttackExtra,
+    },
+    /// A side's initiative roll (`Z-INIT-1`, `S-INIT-1`, `C-INIT-1`).
+    SideInitiative {
+        /// Side name.
+        side: Arc<str>,
+        /// The roll.
+        roll: DiceRoll,
+        /// The side's score (roll and bonus).
+        score: i32,
+        /// Whether the side begins (`Z-INIT-1`'s one roll for who goes first).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        begins: Option<bool>,
+    },
+    /// A side's surprise roll (`C-SURP-1`).
+    SurpriseRoll {
+        /// Side name.
+        side: Arc<str>,
+        /// The roll.
+        roll: DiceRoll,
+        /// Highest roll that surprises it.
+        range: i32,
+        /// Whether the roll alone would surprise it.
+        surprised: bool,
+    },
+    /// Shock from a missed attack (`S-SHOCK-1`).
+    Shock {
+        /// Attacker id.
+        attacker: Arc<str>,
+        /// Target id.
+        target: Arc<str>,
+        /// Damage it deals (0 when absorbed).
+        amount: i32,
+        /// What stopped it: `shield` or `total_defense`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        absorbed_by: Option<&'static str>,
+    },
+    /// A wound from one big hit (`A-WOUND-1`, `A-AIM-1`).
+    Wound {
+        /// Unit id.
+        unit: Arc<str>,
+        /// Who dealt it.
+        source: Arc<str>,
+        /// Where the attack aimed.
+        aim: &'static str,
+        /// The unit's wounds now.
+        wounds: u32,
+        /// The fatal aim's chance roll.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        roll: Option<DiceRoll>,
+        /// Extra damage the wound added.
+        extra_damage: i32,
+    },
+    /// One step of a critical or fumble chain (`A-CRIT-1`, `A-FAIL-1`).
+    Escalation {
+        /// The attacker.
+        unit: Arc<str>,
+        /// `critical` or `tragedy`.
+        chain: &'static str,
+        /// Step, from 1.
+        step: u32,
+        /// The roll.
+        roll: DiceRoll,
+        /// Whether it escalated.
+        escalated: bool,
+    },
+    /// A fumble marked a usage on the weapon (`Z-CRIT-1`).
+    WeaponUsage {
+        /// Unit id.
+        unit: Arc<str>,
+        /// The weapon.
+        weapon: Arc<str>,
+        /// Marks now.
+        marks: u32,
+    },
+    /// A withdrawal response after failed morale (`C-WDRAW-1`).
+    Withdrawal {
+        /// Unit id.
+        unit: Arc<str>,
+        /// The table roll.
+        roll: DiceRoll,
+        /// `fall_back`, `disengage`, `flee` or `surrender`.
+        response: &'static str,
     },
     /// Damage taken.
     Damage {
@@ -343,6 +431,13 @@ impl LogEvent {
             Self::Declared { .. } => "declared",
             Self::Moved { .. } => "moved",
             Self::Attack { .. } => "attack",
+            Self::SideInitiative { .. } => "side_initiative",
+            Self::SurpriseRoll { .. } => "surprise_roll",
+            Self::Shock { .. } => "shock",
+            Self::Wound { .. } => "wound",
+            Self::Escalation { .. } => "escalation",
+            Self::WeaponUsage { .. } => "weapon_usage",
+            Self::Withdrawal { .. } => "withdrawal",
             Self::Damage { .. } => "damage",
             Self::Status { .. } => "status",
             Self::Injury { .. } => "injury",
@@ -358,6 +453,32 @@ impl LogEvent {
             Self::CombatEnded { .. } => "combat_ended",
         }
     }
+}
+
+/// Attack-line fields that only some rulesets write.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct AttackExtra {
+    /// The target's cover on a grid: `half` or `full`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cover: Option<&'static str>,
+    /// Where an aimed attack aimed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aim: Option<&'static str>,
+    /// The roll was the target's avoid test (`Z-ATK-2`): `hit` is true when it failed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub avoid: bool,
+    /// The off-hand weapon's damage roll when the higher of two counts (`Z-ATK-3`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other_damage_roll: Option<DiceRoll>,
+    /// The other roll of a roll with disadvantage (the lower one counts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disadvantage_roll: Option<DiceRoll>,
+    /// To-hit bonus from swarming assailants (`S-SPEC-1`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub swarm_bonus: Option<i32>,
+    /// A charge's to-hit bonus.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub charge: bool,
 }
 
 /// A secondary roll made by an injury.

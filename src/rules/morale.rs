@@ -10,8 +10,8 @@ use super::components::*;
 use super::dice::CombatRng;
 use super::equipment::Attribute;
 use super::log::{CombatLog, LogEvent};
-use super::ruleset::{MoraleFailure, Ruleset};
-use super::state::{CombatPhase, CombatState, DamageDealt, Intimidated, in_phase};
+use super::ruleset::{MoraleCheck, MoraleFailure, MoraleTrigger, Ruleset, Withdrawal};
+use super::state::{CombatPhase, CombatState, DamageDealt, Intimidated, Sides, in_phase};
 use super::unit::{self, Unit};
 use crate::battlefield::ZoneIndex;
 
@@ -43,6 +43,8 @@ fn check_morale(
     mut dealt: MessageReader<DamageDealt>,
     mut intimidated: MessageReader<Intimidated>,
     ruleset: Res<Ruleset>,
+    sides: Res<Sides>,
+    battlefield: Res<crate::battlefield::Battlefield>,
 ) {
     let round = state.round;
     let mut big_hits = bevy::ecs::entity::EntityHashSet::default();
@@ -60,10 +62,16 @@ fn check_morale(
         *best = (*best).max(check.result);
     }
     let mut counts: HashMap<usize, u32> = HashMap::new();
+    let mut present: HashMap<usize, u32> = HashMap::new();
     let mut checkers: Vec<(u32, Entity)> = Vec::new();
+    for view in units.iter().filter(|view| *view.status != Status::Reserve) {
+        *present.entry(view.side.0).or_insert(0) += 1;
+    }
+    let is_party = |side: usize| sides.0.get(side).is_some_and(|info| info.party);
     for view in units.iter().filter(|view| unit::is_fighting(*view.status, view.conditions)) {
         *counts.entry(view.side.0).or_insert(0) += 1;
-        if view.checks_morale {
+        // Players decide their characters' morale (`C-WDRAW-1`).
+        if view.checks_morale && !(ruleset.morale.party_never_checks && is_party(view.side.0)) {
             checkers.push((view.order.0, view.entity));
         }
     }
@@ -76,20 +84,41 @@ fn check_morale(
         let own = counts.get(&unit.side.0).copied().unwrap_or(0);
         let opponents = total - own;
         let allies = own.saturating_sub(1);
-        let Some(reason) =
-            trigger(&ruleset, big_hits.contains(&entity), opponents > own, intimidation.get(&entity).copied())
-        else {
+        let reason = match ruleset.morale.trigger {
+            MoraleTrigger::Seed000 => {
+                trigger(&ruleset, big_hits.contains(&entity), opponents > own, intimidation.get(&entity).copied())
+            }
+            MoraleTrigger::SideLosing { percent } => {
+                let fielded = present.get(&unit.side.0).copied().unwrap_or(0).max(1);
+                let lost = fielded.saturating_sub(own);
+                (lost * 100 >= percent * fielded && lost > 0).then_some("losing")
+            }
+        };
+        let Some(reason) = reason else {
             continue;
         };
         let tn = match (reason, intimidation.get(&entity)) {
             ("intimidated", Some(&result)) => result,
             _ => ruleset.morale.tn_base + opponents as i32,
         };
-        let bonus = unit::modifier(&ruleset, &unit.attributes, Attribute::Insight)
-            + unit.hit_dice.0.count as i32
-            + allies as i32;
-        let roll = rng.roll(ruleset.morale.dice.plus(bonus));
-        let automatic = opponents >= ruleset.morale.obvious_defeat_ratio.max(1) * (allies + 1);
+        let (bonus, tn, automatic) = match &ruleset.morale.check {
+            MoraleCheck::Seed000 => (
+                unit::modifier(&ruleset, &unit.attributes, Attribute::Insight)
+                    + unit.hit_dice.0.count as i32
+                    + allies as i32,
+                tn,
+                opponents >= ruleset.morale.obvious_defeat_ratio.max(1) * (allies + 1),
+            ),
+            MoraleCheck::Test { attribute } => {
+                (unit::modifier(&ruleset, &unit.attributes, *attribute), ruleset.morale.tn_base, false)
+            }
+            MoraleCheck::Automatic => (0, ruleset.morale.tn_base, true),
+        };
+        let roll = rng.roll(if automatic && ruleset.morale.check == MoraleCheck::Automatic {
+            crate::rules::dice::Dice::flat(0)
+        } else {
+            ruleset.morale.dice.plus(bonus)
+        });
         let passed = !automatic && roll.total >= tn;
         let total_rolled = roll.total;
         let id = unit.id.0.clone();
@@ -103,16 +132,101 @@ fn check_morale(
             automatic,
         });
         if !passed {
-            let status = match ruleset.morale.on_failure {
-                MoraleFailure::Flee => Status::Fled,
-                MoraleFailure::Surrender => Status::Surrendered,
+            let response = match ruleset.morale.on_failure {
+                MoraleFailure::Flee => Withdrawal::Flee,
+                MoraleFailure::Surrender => Withdrawal::Surrender,
+                MoraleFailure::Parley => {
+                    *unit.status = Status::Surrendered;
+                    index.remove(entity, unit.zone.0);
+                    log.record(round, || LogEvent::Status { unit: id, status: "parley" });
+                    continue;
+                }
+                MoraleFailure::Withdraw => Withdrawal::Disengage,
+                MoraleFailure::Withdrawal => match &ruleset.morale.withdrawal {
+                    Some((die, rows)) => {
+                        let roll = rng.roll(*die);
+                        let response = rows
+                            .iter()
+                            .find(|row| roll.total <= row.up_to)
+                            .or(rows.last())
+                            .map_or(Withdrawal::Flee, |row| row.response);
+                        let name = withdrawal_name(response);
+                        log.record(round, || LogEvent::Withdrawal { unit: id.clone(), roll, response: name });
+                        response
+                    }
+                    None => Withdrawal::Flee,
+                },
             };
-            *unit.status = status;
-            index.remove(entity, unit.zone.0);
-            log.record(round, || LogEvent::Status { unit: id, status: status.log_name() });
+            drop(unit);
+            withdraw(entity, response, round, &mut units, &mut index, &mut log, &battlefield);
         }
     }
     state.phase = CombatPhase::End;
+}
+
+/// The log's name of a withdrawal response.
+fn withdrawal_name(response: Withdrawal) -> &'static str {
+    match response {
+        Withdrawal::FallBack => "fall_back",
+        Withdrawal::Disengage => "disengage",
+        Withdrawal::Flee => "flee",
+        Withdrawal::Surrender => "surrender",
+    }
+}
+
+/// Carries out a failed morale check's response (`C-WDRAW-1`): falling back steps one zone or
+/// square away from the nearest enemy and fights on; the others leave the fight (a fleeing
+/// unit's free attacks at its back are not rolled: see docs/rules/crucible.md).
+fn withdraw(
+    entity: Entity,
+    response: Withdrawal,
+    round: u32,
+    units: &mut Query<Unit>,
+    index: &mut ZoneIndex,
+    log: &mut CombatLog,
+    battlefield: &crate::battlefield::Battlefield,
+) {
+    let Ok(mut unit) = units.get_mut(entity) else {
+        return;
+    };
+    let id = unit.id.0.clone();
+    let here = unit.zone.0;
+    match response {
+        Withdrawal::FallBack => {
+            // Back away: the free neighbouring zone farthest from every enemy zone it can see.
+            let side = *unit.side;
+            drop(unit);
+            let enemies: Vec<crate::battlefield::ZoneIdx> = units
+                .iter()
+                .filter(|view| *view.side != side && unit::is_fighting(*view.status, view.conditions))
+                .map(|view| view.zone.0)
+                .collect();
+            let nearest = |zone: crate::battlefield::ZoneIdx| {
+                enemies.iter().map(|&enemy| battlefield.distance(zone, enemy)).min().unwrap_or(u32::MAX)
+            };
+            let best = battlefield
+                .neighbours(here)
+                .iter()
+                .copied()
+                .filter(|&zone| battlefield.zone(zone).capacity.is_none_or(|cap| (index.count(zone) as u32) < cap))
+                .filter(|&zone| nearest(zone) > nearest(here))
+                .max_by_key(|&zone| (nearest(zone), std::cmp::Reverse(zone)));
+            if let Some(to) = best
+                && let Ok(mut unit) = units.get_mut(entity)
+            {
+                index.relocate(entity, here, to);
+                unit.zone.0 = to;
+                let (from, to) = (battlefield.place(here), battlefield.place(to));
+                log.record(round, || LogEvent::Moved { unit: id, from, to });
+            }
+        }
+        Withdrawal::Disengage | Withdrawal::Flee | Withdrawal::Surrender => {
+            let status = if response == Withdrawal::Surrender { Status::Surrendered } else { Status::Fled };
+            *unit.status = status;
+            index.remove(entity, here);
+            log.record(round, || LogEvent::Status { unit: id, status: status.log_name() });
+        }
+    }
 }
 
 #[cfg(test)]

@@ -15,11 +15,11 @@ use super::declare::has_passed;
 use super::dice::{CombatRng, DiceRoll};
 use super::equipment::{Attribute, DamageType, Effect, InjuryEffect, InjuryTables, Weapon};
 use super::initiative::{arrive, roll_base_initiative};
-use super::log::{CombatLog, InjuryRoll, LogEvent};
-use super::ruleset::{InitiativeOrder, Ruleset};
-use super::state::{CombatPhase, CombatState, DamageDealt, DeclarationQueue, Intimidated, Slot, in_phase};
+use super::log::{AttackExtra, CombatLog, InjuryRoll, LogEvent};
+use super::ruleset::{AttackStyle, CriticalRule, DualWield, FumbleRule, InitiativeOrder, Ruleset};
+use super::state::{CombatPhase, CombatState, DamageDealt, DeclarationQueue, Intimidated, Sides, Slot, in_phase};
 use super::unit::{self, Unit, UnitItem};
-use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
+use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, resolve_round.in_set(CombatSystems::Resolve).run_if(in_phase(CombatPhase::Resolve)));
@@ -43,6 +43,7 @@ pub(super) struct Resolver<'w, 's> {
     ruleset: Res<'w, Ruleset>,
     battlefield: Res<'w, Battlefield>,
     tables: Res<'w, InjuryTables>,
+    sides: Res<'w, Sides>,
     dealt: MessageWriter<'w, DamageDealt>,
     intimidated: MessageWriter<'w, Intimidated>,
 }
@@ -70,7 +71,26 @@ fn resolve_round(mut battle: Resolver) {
         battle.resolve_group(&group);
         battle.state.cursor = end;
     }
-    battle.state.phase = CombatPhase::Morale;
+    // Turn by turn: the next turn declares now, having seen this one.
+    battle.state.phase = if battle.ruleset.turns.order.on_turn() { CombatPhase::Declare } else { CombatPhase::Morale };
+}
+
+/// How one attack is made, beyond who strikes whom.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Strike {
+    /// Where it aims (`A-AIM-1`).
+    pub aim: Option<AimPoint>,
+    /// At the end of a charge (`S-SPEC-1`).
+    pub charge: bool,
+    /// A critical whatever the roll (`A-FAIL-1`'s free critical).
+    pub forced_critical: bool,
+    /// The action's own attack, rather than a reaction: fumbles and swarms count.
+    pub primary: bool,
+}
+
+/// Damage that takes anyone down whatever they have left: "defeated outright".
+fn lethal(view: &unit::UnitView) -> i32 {
+    view.stress.current.max(0) + view.wounds.current.max(0) + view.attributes.score(Attribute::Strength).max(0) + 1
 }
 
 impl Resolver<'_, '_> {
@@ -94,6 +114,9 @@ impl Resolver<'_, '_> {
     /// Brings in reinforcements whose count has passed before the group at `next` (or at the
     /// round's end); they roll and declare at once. Returns whether the stage must wait for them.
     fn bring_in_mid_round_arrivals(&mut self, next: Option<i32>) -> bool {
+        if self.ruleset.turns.order.on_turn() {
+            return false;
+        }
         let round = self.round();
         let order = self.ruleset.initiative.order;
         let due_at = |at: i32| next.is_none_or(|next| has_passed(order, at, next) && at != next);
@@ -153,6 +176,15 @@ impl Resolver<'_, '_> {
             })
             .collect();
         let mut interrupted = vec![false; group.len()];
+        for slot in group {
+            let kind = slot.action.kind;
+            if matches!(kind, ActionKind::Disengage | ActionKind::Charge)
+                && let Ok(mut unit) = self.units.get_mut(slot.unit)
+            {
+                unit.conditions.disengaged |= kind == ActionKind::Disengage;
+                unit.conditions.charging |= kind == ActionKind::Charge;
+            }
+        }
         for (at, slot) in group.iter().enumerate() {
             if !able[at] {
                 let id = self.id(slot.unit);
@@ -174,8 +206,10 @@ impl Resolver<'_, '_> {
         }
     }
 
-    /// Moves a unit zone by zone; enemies whose threat range it enters may Reposte at once.
-    /// Returns whether it is still able to act.
+    /// Moves a unit step by step. Enemies whose threat range it enters may Reposte at once
+    /// (`W-DECL-3/4`); in rulesets that say so, enemies whose reach it leaves, or inside whose
+    /// reach it walks too far, get a free attack unless it disengaged (`Z-DISEN-1`, `S-AOO-1`,
+    /// `A-FREE-1`, `C-AOO-1`). Returns whether it is still able to act.
     fn perform_move(&mut self, slot: &Slot, to: ZoneIdx) -> bool {
         let round = self.round();
         let Ok(view) = self.units.get(slot.unit) else {
@@ -184,47 +218,94 @@ impl Resolver<'_, '_> {
         let start = view.zone.0;
         let side = *view.side;
         let status_before = *view.status;
+        let disengaged = view.conditions.disengaged;
+        let kind = slot.action.kind;
         let path = self.battlefield.path(start, to);
+        let rules = self.ruleset.reposte.clone();
+        let entering = rules.when_threat_range_entered && kind != ActionKind::DefensiveAttack;
+        let leaving = rules.when_reach_left && !disengaged;
+        // The 5-ft step: a short shift before acting, as the unit's only movement (`C-MOVE-1`).
+        let free_step = path.len() as u32 <= rules.free_step && kind != ActionKind::Move;
+        let grid = self.battlefield.is_grid();
+        // On a grid units pass through each other's squares but must end on a free one.
+        if grid && self.index.count(to) as u32 >= self.battlefield.zone(to).capacity.unwrap_or(u32::MAX) {
+            let id = self.id(slot.unit);
+            self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "zone_full" });
+            return true;
+        }
+        let mut inside_steps: Vec<(Entity, u32)> = Vec::new();
         let mut here = start;
         for step in path {
-            if let Some(capacity) = self.battlefield.zone(step).capacity
+            if !grid
+                && let Some(capacity) = self.battlefield.zone(step).capacity
                 && self.index.count(step) as u32 >= capacity
             {
                 let id = self.id(slot.unit);
                 self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "zone_full" });
                 break;
             }
-            let before =
-                if slot.action.kind == ActionKind::DefensiveAttack || !self.ruleset.reposte.when_threat_range_entered {
-                    Vec::new()
-                } else {
-                    actions::threateners_of(self.ctx(), here, side, &self.units)
-                };
+            let watch = (entering || leaving) && !free_step;
+            let before = if watch { actions::threateners_of(self.ctx(), here, side, &self.units) } else { Vec::new() };
             self.index.relocate(slot.unit, here, step);
             if let Ok(mut unit) = self.units.get_mut(slot.unit) {
                 unit.zone.0 = step;
             }
-            let (from_id, to_id) = (self.battlefield.zone(here).id.clone(), self.battlefield.zone(step).id.clone());
+            let (from_id, to_id) = (self.battlefield.place(here), self.battlefield.place(step));
             let id = self.id(slot.unit);
             self.log.record(round, || LogEvent::Moved { unit: id, from: from_id, to: to_id });
+            let left = here;
             here = step;
-            if slot.action.kind == ActionKind::DefensiveAttack || !self.ruleset.reposte.when_threat_range_entered {
+            if !watch {
                 continue;
             }
-            let provoked: Vec<Entity> = actions::threateners_of(self.ctx(), step, side, &self.units)
-                .into_iter()
-                .filter(|&other| self.units.get(other).is_ok_and(|view| actions::can_react(&view)))
-                .filter(|other| !before.contains(other))
-                .collect();
-            for threatener in provoked {
+            let after = actions::threateners_of(self.ctx(), step, side, &self.units);
+            let mut provoked: Vec<(Entity, &'static str)> = Vec::new();
+            if entering {
+                provoked.extend(after.iter().filter(|other| !before.contains(other)).map(|&other| (other, "reposte")));
+            }
+            if leaving {
+                for &other in &before {
+                    if !after.contains(&other) {
+                        if !(rules.ally_in_reach_covers && self.ally_covers(other, slot.unit, left)) {
+                            provoked.push((other, rules.name.log_name()));
+                        }
+                    } else if let Some(limit) = rules.steps_within_reach {
+                        let walked = match inside_steps.iter_mut().find(|(unit, _)| *unit == other) {
+                            Some((_, walked)) => {
+                                *walked += 1;
+                                *walked
+                            }
+                            None => {
+                                inside_steps.push((other, 1));
+                                1
+                            }
+                        };
+                        if walked == limit + 1 {
+                            provoked.push((other, rules.name.log_name()));
+                        }
+                    }
+                }
+            }
+            for (threatener, attack_kind) in provoked {
                 if !self.units.get(slot.unit).is_ok_and(|view| view.status.on_field()) {
                     break;
+                }
+                if !self.units.get(threatener).is_ok_and(|view| actions::can_react(&view)) {
+                    continue;
                 }
                 if let Ok(mut other) = self.units.get_mut(threatener) {
                     other.reactions.0 = other.reactions.0.saturating_sub(1);
                 }
                 let mut reaction = Vec::new();
-                self.attack(threatener, slot.unit, slot.initiative, "reposte", None, &mut reaction);
+                self.attack(
+                    threatener,
+                    slot.unit,
+                    slot.initiative,
+                    attack_kind,
+                    None,
+                    Strike::default(),
+                    &mut reaction,
+                );
                 for effect in reaction {
                     self.apply(effect);
                 }
@@ -236,26 +317,61 @@ impl Resolver<'_, '_> {
         true
     }
 
+    /// Whether another fighting ally of `mover` stands within `enemy`'s reach (or in the zone it
+    /// leaves), keeping the enemy busy (`Z-DISEN-1`).
+    fn ally_covers(&self, enemy: Entity, mover: Entity, zone: ZoneIdx) -> bool {
+        let (Ok(enemy_view), Ok(mover_view)) = (self.units.get(enemy), self.units.get(mover)) else {
+            return false;
+        };
+        let reach = enemy_view.loadout.usable_weapon(enemy_view.conditions).1.reach;
+        let side = *mover_view.side;
+        self.battlefield.within(enemy_view.zone.0, reach).chain(std::iter::once(zone)).any(|near| {
+            self.index.occupants(near).iter().any(|&other| {
+                other != mover
+                    && self
+                        .units
+                        .get(other)
+                        .is_ok_and(|view| *view.side == side && unit::is_fighting(*view.status, view.conditions))
+            })
+        })
+    }
+
     /// Carries out one declared action, queueing its effects.
     fn perform_action(&mut self, slot: &Slot, pending: &mut Vec<Pending>) {
         let round = self.round();
         let actor = slot.unit;
         let Some(target) = slot.action.target.or(match slot.action.kind {
-            ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold | ActionKind::DefensiveAttack => None,
+            ActionKind::FullDefense
+            | ActionKind::Move
+            | ActionKind::Hold
+            | ActionKind::DefensiveAttack
+            | ActionKind::Disengage => None,
             _ => Some(Entity::PLACEHOLDER),
         }) else {
             self.pay_for_exertion(slot, pending);
             return;
         };
-        let is_strike = matches!(slot.action.kind, ActionKind::Attack | ActionKind::DefensiveAttack);
+        let is_strike = matches!(
+            slot.action.kind,
+            ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Charge | ActionKind::Aimed(_)
+        );
         if !is_strike && !self.target_in_reach(slot, target) {
             let id = self.id(actor);
             self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "target_out_of_reach" });
             return;
         }
         match slot.action.kind {
-            ActionKind::Attack | ActionKind::DefensiveAttack => {
-                match self.attack(actor, target, slot.initiative, "normal", None, pending) {
+            ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Charge | ActionKind::Aimed(_) => {
+                let strike = Strike {
+                    aim: match slot.action.kind {
+                        ActionKind::Aimed(aim) => Some(aim),
+                        _ => None,
+                    },
+                    charge: slot.action.kind == ActionKind::Charge,
+                    forced_critical: false,
+                    primary: true,
+                };
+                match self.attack(actor, target, slot.initiative, "normal", None, strike, pending) {
                     None => {
                         let id = self.id(actor);
                         self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "target_out_of_reach" });
@@ -266,7 +382,7 @@ impl Resolver<'_, '_> {
                         if let Ok(mut other) = self.units.get_mut(target) {
                             other.reactions.0 = other.reactions.0.saturating_sub(1);
                         }
-                        self.attack(target, actor, slot.initiative, "reposte", None, pending);
+                        self.attack(target, actor, slot.initiative, "reposte", None, Strike::default(), pending);
                     }
                     Some(false) => {}
                 }
@@ -277,11 +393,13 @@ impl Resolver<'_, '_> {
                 let Some(weapon) = self.take_item(actor, at).and_then(|item| item.as_thrown_weapon()) else {
                     return;
                 };
-                self.attack(actor, target, slot.initiative, "thrown", Some(weapon), pending);
+                let strike = Strike { primary: true, ..Strike::default() };
+                self.attack(actor, target, slot.initiative, "thrown", Some(weapon), strike, pending);
             }
+            ActionKind::Swarm => self.swarm(actor, target),
             ActionKind::Stabilize => self.stabilize(actor, target, pending),
             ActionKind::Intimidate => self.intimidate(actor, target),
-            ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold => {}
+            ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold | ActionKind::Disengage => {}
         }
         self.pay_for_exertion(slot, pending);
     }
@@ -294,11 +412,21 @@ impl Resolver<'_, '_> {
         if !other.status.on_field() {
             return false;
         }
-        let distance = self.battlefield.distance(actor.zone.0, other.zone.0);
-        let range = match slot.action.kind {
-            ActionKind::Attack | ActionKind::DefensiveAttack => {
-                actions::weapon_range(actor.loadout.usable_weapon(actor.conditions).1)
+        let distance = match slot.action.kind {
+            ActionKind::Cast(_) | ActionKind::UseItem(_) | ActionKind::Throw(_) => {
+                if self.battlefield.sight(actor.zone.0, other.zone.0).is_none() {
+                    return false;
+                }
+                self.battlefield.line_distance(actor.zone.0, other.zone.0)
             }
+            _ => self.battlefield.distance(actor.zone.0, other.zone.0),
+        };
+        let range = match slot.action.kind {
+            ActionKind::Attack
+            | ActionKind::DefensiveAttack
+            | ActionKind::Charge
+            | ActionKind::Aimed(_)
+            | ActionKind::Swarm => actions::weapon_range(actor.loadout.usable_weapon(actor.conditions).1),
             ActionKind::Cast(at) => actor.spells.0.get(at).map_or(0, |(_, spell)| spell.range),
             ActionKind::UseItem(at) | ActionKind::Throw(at) => {
                 actor.inventory.0.get(at).map_or(0, |stack| stack.item.range)
@@ -333,7 +461,13 @@ impl Resolver<'_, '_> {
         }));
     }
 
-    /// An attack roll against Defense; a hit queues its damage (`W-HIT-1`, `W-CRIT-1`).
+    /// One attack (`W-HIT-1`, `W-CRIT-1`, and the variants rulesets choose: DR tests and avoid
+    /// tests `Z-ATK-1/2`, cover `S-COVER-1`, Shock `S-SHOCK-1`, swarms and charges `S-SPEC-1`,
+    /// dual wielding `Z-ATK-3`/`S-DUAL-1`, aimed wounds `A-AIM-1`/`A-WOUND-1`, escalating
+    /// criticals and fumbles `A-CRIT-1`/`A-FAIL-1`, usage marks `Z-CRIT-1`). A hit queues its
+    /// damage. Returns `None` when the target is out of reach or sight, else whether the target
+    /// may answer with a Reposte.
+    #[expect(clippy::too_many_arguments, reason = "an attack is who, whom, when, how and with what")]
     fn attack(
         &mut self,
         attacker: Entity,
@@ -341,6 +475,7 @@ impl Resolver<'_, '_> {
         initiative: i32,
         kind: &'static str,
         thrown: Option<Weapon>,
+        strike: Strike,
         pending: &mut Vec<Pending>,
     ) -> Option<bool> {
         let round = self.round();
@@ -349,10 +484,13 @@ impl Resolver<'_, '_> {
         };
         let is_thrown = thrown.is_some();
         let weapon = thrown.unwrap_or_else(|| a.loadout.usable_weapon(a.conditions).1.clone());
-        let distance = self.battlefield.distance(a.zone.0, t.zone.0);
+        let ranged = weapon.is_ranged();
+        let walking = self.battlefield.distance(a.zone.0, t.zone.0);
+        let distance = if ranged { self.battlefield.line_distance(a.zone.0, t.zone.0) } else { walking };
         if !t.status.on_field() || distance > actions::weapon_range(&weapon) {
             return None;
         }
+        let cover = if ranged { self.battlefield.sight(a.zone.0, t.zone.0)? } else { Cover::None };
         let target_weapon = t.loadout.usable_weapon(t.conditions).1;
         let reposte = kind == "normal"
             && self.ruleset.reposte.when_attacked_in_full_defense
@@ -362,22 +500,180 @@ impl Resolver<'_, '_> {
             && !weapon.is_ranged()
             && !target_weapon.is_ranged()
             && target_weapon.reach >= distance;
-        let bonus = actions::attack_bonus(&a, &weapon);
+        // The attacker stands in the target's melee reach (fumbles give it a free hit there).
+        let in_target_zone =
+            !target_weapon.is_ranged() && target_weapon.reach >= walking && unit::is_fighting(*t.status, t.conditions);
+        let rules = self.ruleset.attack.clone();
+        let mut extra = AttackExtra::default();
+        let mut bonus = actions::attack_bonus(&a, &weapon);
+        bonus -= match cover {
+            Cover::None => 0,
+            Cover::Half => rules.half_cover_penalty,
+            Cover::Full => rules.full_cover_penalty,
+        };
+        extra.cover = match cover {
+            Cover::None => None,
+            Cover::Half => Some("half"),
+            Cover::Full => Some("full"),
+        };
+        if let Some(aim) = strike.aim {
+            extra.aim = Some(aim.log_name());
+            if aim == AimPoint::CentreMass {
+                bonus += rules.aiming.as_ref().map_or(0, |aiming| aiming.centre_mass_bonus);
+            }
+        }
+        if strike.charge {
+            bonus += rules.charge.as_ref().map_or(0, |charge| charge.hit_bonus);
+            extra.charge = true;
+        }
+        let side = a.side.0;
+        let (swarm_hit, swarm_damage) =
+            if strike.primary { take_swarm(&self.ruleset, &mut self.state.swarms, target, side) } else { (0, 0) };
+        bonus += swarm_hit;
+        extra.swarm_bonus = (swarm_hit > 0).then_some(swarm_hit);
+        let offhand = a.loadout.offhand.as_ref().map(|(_, weapon)| weapon.clone());
+        let both_reach = offhand.as_ref().is_some_and(|second| second.reaches(distance));
+        let second_dice = offhand.as_ref().map(|second| actions::damage_dice(&self.ruleset, &a, second, false));
+        let mut flat_damage = swarm_damage;
+        if let DualWield::Bonus { hit, damage } = rules.dual_wield
+            && offhand.is_some()
+            && !is_thrown
+        {
+            bonus += hit;
+            if both_reach {
+                flat_damage += damage;
+            }
+        }
+        let pressed = ranged
+            && (walking <= self.battlefield.melee_reach(0)
+                || !actions::threateners_of(self.ctx(), a.zone.0, *a.side, &self.units).is_empty());
+        let mut disadvantage = false;
+        if pressed {
+            match rules.ranged_in_melee {
+                super::ruleset::RangedInMelee::Allowed => {}
+                super::ruleset::RangedInMelee::Disadvantage => disadvantage = true,
+                super::ruleset::RangedInMelee::Penalty(penalty) => bonus -= penalty,
+            }
+        }
+        let attacker_party = self.sides.0.get(side).is_some_and(|info| info.party);
+        let target_party = self.sides.0.get(t.side.0).is_some_and(|info| info.party);
+        let (dice, needed, avoid) = match &rules.style {
+            AttackStyle::VsDefense => {
+                let mut defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions);
+                if t.conditions.charging {
+                    defense -= rules.charge.as_ref().map_or(0, |charge| charge.defense_penalty);
+                }
+                (rules.die.plus(bonus), defense, false)
+            }
+            AttackStyle::Test { tn, melee, ranged: shooting, player_facing, avoid } => {
+                if *player_facing && target_party && !attacker_party {
+                    let modifier = unit::modifier(&self.ruleset, t.attributes, *avoid);
+                    (rules.die.plus(modifier), *tn, true)
+                } else {
+                    let attribute = if ranged { *shooting } else { *melee };
+                    let modifier = unit::modifier(&self.ruleset, a.attributes, attribute);
+                    (rules.die.plus(modifier + bonus), *tn, false)
+                }
+            }
+        };
         let damage_dice = actions::damage_dice(&self.ruleset, &a, &weapon, is_thrown);
-        let defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions);
+        let shock_modifier = damage_dice.modifier - weapon.damage.modifier;
+        let shock = weapon.shock.filter(|_| rules.shock);
         let armour = t.armour.0;
         let (attacker_id, target_id) = (a.id.0.clone(), t.id.0.clone());
-        let roll = self.rng.roll(self.ruleset.attack.die.plus(bonus));
+        let target_full_defense = t.conditions.full_defense;
+        let target_shield = t.loadout.shield && !t.conditions.shield_used;
+        let target_lethal = lethal(&t);
+        let attacker_lethal = lethal(&a);
+        let weapon_name: Arc<str> = a.loadout.usable_weapon(a.conditions).0.into();
+        let mut roll = self.rng.roll(dice);
+        if disadvantage {
+            let other = self.rng.roll(dice);
+            // An avoid test with disadvantage keeps the lower too: disadvantage is the roller's.
+            if other.total < roll.total {
+                extra.disadvantage_roll = Some(std::mem::replace(&mut roll, other));
+            } else {
+                extra.disadvantage_roll = Some(other);
+            }
+        }
         let natural = roll.natural().unwrap_or(0);
-        let critical_natural = natural >= weapon.critical_natural.unwrap_or(self.ruleset.attack.critical_natural);
-        let hit = natural > self.ruleset.attack.fumble_natural
-            && (roll.total >= defense || (critical_natural && self.ruleset.attack.critical_always_hits));
-        let critical = hit && critical_natural;
-        let damage_roll = hit.then(|| self.rng.roll(damage_dice));
-        if let Some(rolled) = &damage_roll {
-            let multiplier = if critical { weapon.critical_multiplier } else { 1 };
-            let amount = damage::damage_after_armour(&self.ruleset, rolled.total, multiplier, armour);
-            // The attack line carries the damage roll.
+        let fumbled = natural <= rules.fumble_natural && !strike.forced_critical;
+        let (hit, critical, doubled) = if avoid {
+            extra.avoid = true;
+            let avoided = !fumbled && roll.total >= needed;
+            // A natural 1 on the avoid test doubles the damage (`Z-CRIT-1`).
+            (!avoided, false, fumbled)
+        } else {
+            let critical_natural =
+                natural >= weapon.critical_natural.unwrap_or(rules.critical_natural) || strike.forced_critical;
+            let hit = strike.forced_critical
+                || (!fumbled && (roll.total >= needed || (critical_natural && rules.critical_always_hits)));
+            (hit, hit && critical_natural, false)
+        };
+        let shock_applies =
+            shock.is_some_and(|shock| shock.max_defense.is_none_or(|max| needed <= max) || swarm_hit > 0);
+        let shock_damage = shock.map_or(0, |shock| shock.damage + shock_modifier);
+        let mut damage_roll = None;
+        if hit {
+            let mut rolled_roll = self.rng.roll(damage_dice);
+            if rules.dual_wield == DualWield::KeepHigher
+                && both_reach
+                && !is_thrown
+                && let Some(second_dice) = second_dice
+            {
+                let other = self.rng.roll(second_dice);
+                extra.other_damage_roll = Some(if other.total > rolled_roll.total {
+                    std::mem::replace(&mut rolled_roll, other)
+                } else {
+                    other
+                });
+            }
+            let mut rolled = rolled_roll.total;
+            let mut multiplier = if doubled { 2 } else { 1 };
+            let mut outright = false;
+            if critical {
+                match &rules.critical {
+                    CriticalRule::WeaponMultiplier => multiplier *= weapon.critical_multiplier,
+                    CriticalRule::DoubleDice => rolled = (rolled - damage_dice.modifier) * 2 + damage_dice.modifier,
+                    CriticalRule::Escalating { chain } => {
+                        multiplier *= 2;
+                        let steps = chain.len() as u32;
+                        for (step, die) in chain.iter().enumerate() {
+                            let escalation = self.rng.roll(*die);
+                            let escalated = escalation.total >= die.max();
+                            let id = attacker_id.clone();
+                            self.log.record(round, || LogEvent::Escalation {
+                                unit: id,
+                                chain: "critical",
+                                step: step as u32 + 1,
+                                roll: escalation,
+                                escalated,
+                            });
+                            if !escalated {
+                                break;
+                            }
+                            if step as u32 + 1 == steps {
+                                outright = true;
+                            } else {
+                                multiplier *= 2;
+                            }
+                        }
+                    }
+                }
+            }
+            // Swarm damage never takes a weapon past its usual maximum.
+            let boosted = (rolled + flat_damage).min(rolled.max(damage_dice.max()));
+            let mut amount = damage::damage_after_armour(&self.ruleset, boosted, multiplier, armour);
+            if shock_applies {
+                amount = amount.max(shock_damage);
+            }
+            amount = amount.max(self.ruleset.damage.minimum);
+            if outright {
+                amount = amount.max(target_lethal);
+            }
+            if let Some(aim) = strike.aim {
+                amount += self.wound(target, &attacker_id, aim, amount);
+            }
             pending.push(Pending::Damage(DamageHit {
                 target,
                 source: attacker_id.clone(),
@@ -386,21 +682,190 @@ impl Resolver<'_, '_> {
                 critical,
                 roll: None,
             }));
+            damage_roll = Some(rolled_roll);
         }
         let total = roll.total;
         self.log.record(round, || LogEvent::Attack {
-            attacker: attacker_id,
-            target: target_id,
+            attacker: attacker_id.clone(),
+            target: target_id.clone(),
             initiative,
             roll,
             total,
-            defense,
+            defense: needed,
             hit,
             critical,
             kind,
             damage_roll,
+            extra,
         });
+        if !hit && shock_applies && !avoid {
+            let absorbed_by = if swarm_hit > 0 {
+                None
+            } else if target_full_defense {
+                Some("total_defense")
+            } else if target_shield {
+                Some("shield")
+            } else {
+                None
+            };
+            if absorbed_by == Some("shield")
+                && let Ok(mut unit) = self.units.get_mut(target)
+            {
+                unit.conditions.shield_used = true;
+            }
+            let amount = if absorbed_by.is_some() { 0 } else { shock_damage.max(0) };
+            self.log.record(round, || LogEvent::Shock {
+                attacker: attacker_id.clone(),
+                target: target_id.clone(),
+                amount,
+                absorbed_by,
+            });
+            if amount > 0 {
+                pending.push(Pending::Damage(DamageHit {
+                    target,
+                    source: attacker_id.clone(),
+                    amount,
+                    damage_type: weapon.damage_type,
+                    critical: false,
+                    roll: None,
+                }));
+            }
+        }
+        if fumbled && strike.primary && !avoid {
+            self.fumble(attacker, target, initiative, &weapon_name, in_target_zone, attacker_lethal, pending);
+        }
         Some(reposte)
+    }
+
+    /// What a natural fumble does besides missing (`Z-CRIT-1`, `A-FAIL-1`).
+    #[expect(clippy::too_many_arguments, reason = "a fumble reads the attack it spoils")]
+    fn fumble(
+        &mut self,
+        attacker: Entity,
+        target: Entity,
+        initiative: i32,
+        weapon_name: &Arc<str>,
+        in_target_zone: bool,
+        attacker_lethal: i32,
+        pending: &mut Vec<Pending>,
+    ) {
+        let round = self.round();
+        match self.ruleset.attack.fumble.clone() {
+            FumbleRule::Miss => {}
+            FumbleRule::WeaponUsage => {
+                let Ok(mut unit) = self.units.get_mut(attacker) else {
+                    return;
+                };
+                unit.conditions.usage_marks += 1;
+                let (id, marks) = (unit.id.0.clone(), unit.conditions.usage_marks);
+                let weapon = weapon_name.clone();
+                self.log.record(round, || LogEvent::WeaponUsage { unit: id, weapon, marks });
+            }
+            FumbleRule::Escalating { chain } => {
+                if !in_target_zone {
+                    return;
+                }
+                let mut tragedy = false;
+                let steps = chain.len() as u32;
+                let attacker_id = self.id(attacker);
+                for (step, die) in chain.iter().enumerate() {
+                    let roll = self.rng.roll(*die);
+                    let escalated = roll.total >= die.max();
+                    let id = attacker_id.clone();
+                    self.log.record(round, || LogEvent::Escalation {
+                        unit: id,
+                        chain: "tragedy",
+                        step: step as u32 + 1,
+                        roll,
+                        escalated,
+                    });
+                    if !escalated {
+                        break;
+                    }
+                    if step as u32 + 1 == steps {
+                        // The fatal blow: the attacker dies at its victim's hand.
+                        pending.push(Pending::Damage(DamageHit {
+                            target: attacker,
+                            source: self.id(target),
+                            amount: attacker_lethal,
+                            damage_type: DamageType::Piercing,
+                            critical: true,
+                            roll: None,
+                        }));
+                        return;
+                    }
+                    tragedy = true;
+                }
+                // A tragedy's free critical comes even without a Free Hit Slot left.
+                let may = tragedy || self.units.get(target).is_ok_and(|view| actions::can_react(&view));
+                if !may {
+                    return;
+                }
+                if !tragedy && let Ok(mut other) = self.units.get_mut(target) {
+                    other.reactions.0 = other.reactions.0.saturating_sub(1);
+                }
+                let strike = Strike { forced_critical: tragedy, ..Strike::default() };
+                self.attack(target, attacker, initiative, "free_hit", None, strike, pending);
+            }
+        }
+    }
+
+    /// A wound from one hit of `amount` net damage aimed at `aim` (`A-WOUND-1`, `A-AIM-1`):
+    /// applies its effect and returns any extra damage it adds.
+    fn wound(&mut self, target: Entity, source: &Arc<str>, aim: AimPoint, amount: i32) -> i32 {
+        let round = self.round();
+        let Some(rules) = self.ruleset.attack.aiming.clone() else {
+            return 0;
+        };
+        if amount < rules.wound_threshold || aim == AimPoint::CentreMass {
+            return 0;
+        }
+        let fatal_roll = (aim == AimPoint::Fatal).then(|| self.rng.roll(rules.fatal_die));
+        let extra_damage = if fatal_roll.as_ref().is_some_and(|roll| roll.total >= rules.fatal_die.max()) {
+            rules.fatal_damage
+        } else {
+            0
+        };
+        let Ok(mut unit) = self.units.get_mut(target) else {
+            return extra_damage;
+        };
+        let conditions = &mut unit.conditions;
+        conditions.aimed_wounds += 1;
+        match aim {
+            AimPoint::Slowing => {
+                conditions.speed_penalty = conditions.speed_penalty.saturating_add(rules.slowing_speed);
+                conditions.agility_penalty += 1;
+            }
+            AimPoint::Weakening => conditions.strength_penalty += 1,
+            AimPoint::Disrupting => {
+                conditions.accuracy_penalty += rules.disrupting_accuracy;
+                conditions.round_accuracy_penalty += rules.disrupting_accuracy_this_round;
+            }
+            AimPoint::Fatal | AimPoint::CentreMass => {}
+        }
+        let (id, wounds) = (unit.id.0.clone(), unit.conditions.aimed_wounds);
+        let source = source.clone();
+        self.log.record(round, || LogEvent::Wound {
+            unit: id,
+            source,
+            aim: aim.log_name(),
+            wounds,
+            roll: fatal_roll,
+            extra_damage,
+        });
+        extra_damage
+    }
+
+    /// Joins a swarm on `target` (`S-SPEC-1`).
+    fn swarm(&mut self, actor: Entity, target: Entity) {
+        let Ok(view) = self.units.get(actor) else {
+            return;
+        };
+        let side = view.side.0;
+        match self.state.swarms.iter_mut().find(|(unit, by, _)| *unit == target && *by == side) {
+            Some((_, _, count)) => *count += 1,
+            None => self.state.swarms.push((target, side, 1)),
+        }
     }
 
     fn cast(&mut self, caster: Entity, at: usize, target: Entity, pending: &mut Vec<Pending>) {
@@ -597,6 +1062,21 @@ impl Resolver<'_, '_> {
             self.log.record(round, || LogEvent::Status { unit: id, status: status.log_name() });
         }
     }
+}
+
+/// The swarm bonus an attack by `side` on `target` gets (to hit, damage), used up by the attack.
+fn take_swarm(ruleset: &Ruleset, swarms: &mut Vec<(Entity, usize, i32)>, target: Entity, side: usize) -> (i32, i32) {
+    let Some(rules) = &ruleset.attack.swarm else {
+        return (0, 0);
+    };
+    let Some(at) = swarms.iter().position(|(unit, by, _)| *unit == target && *by == side) else {
+        return (0, 0);
+    };
+    let (_, _, assailants) = swarms.remove(at);
+    (
+        (assailants * rules.hit_per_assailant).min(rules.max_hit),
+        (assailants * rules.damage_per_assailant).min(rules.max_damage),
+    )
 }
 
 /// One hit to apply.

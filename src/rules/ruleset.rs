@@ -4,6 +4,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::dice::Dice;
+use super::equipment::Attribute;
 
 /// The default ruleset's name; levels that name no ruleset use it.
 pub const DEFAULT_RULESET: &str = "stress_and_wounds";
@@ -44,6 +45,9 @@ pub struct Ruleset {
     pub morale: MoraleRules,
     /// When a combat ends.
     pub end: EndRules,
+    /// Who acts when: declared initiative (seed 000) or turns in an order rolled per side or unit.
+    #[serde(default)]
+    pub turns: TurnRules,
 }
 
 /// Attribute scores to modifiers: `floor((score - base) / step)`.
@@ -69,6 +73,19 @@ impl AttributeRules {
 pub struct SurpriseRules {
     /// Rounds in which surprised units neither declare nor act (nor react).
     pub rounds_lost: u32,
+    /// A surprise roll per side at the start (`C-SURP-1`); without it only the level decides.
+    #[serde(default)]
+    pub roll: Option<SurpriseRoll>,
+}
+
+/// Each side rolls; at or under its range it is surprised. Neither or both surprised: nobody is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SurpriseRoll {
+    /// The die (`1d12`).
+    pub die: Dice,
+    /// Highest roll that means surprised (4 for 1–4); a side's `surprise_range` shifts its enemies' range.
+    pub surprised_at_most: i32,
 }
 
 /// Which way the initiative count runs.
@@ -149,6 +166,181 @@ pub struct AttackRules {
     pub fumble_natural: u32,
     /// Defense lost while prone.
     pub prone_defense_penalty: i32,
+    /// How an attack roll is judged.
+    #[serde(default)]
+    pub style: AttackStyle,
+    /// Armour pieces add their `armour` to Defense (an Armour Class) instead of soaking damage.
+    #[serde(default)]
+    pub armour_is_defense: bool,
+    /// What a natural critical does to damage.
+    #[serde(default)]
+    pub critical: CriticalRule,
+    /// What a natural fumble does besides missing.
+    #[serde(default)]
+    pub fumble: FumbleRule,
+    /// To-hit penalty against a target in half cover (`S-COVER-1`).
+    #[serde(default = "default_half_cover")]
+    pub half_cover_penalty: i32,
+    /// To-hit penalty against a target in full cover.
+    #[serde(default = "default_full_cover")]
+    pub full_cover_penalty: i32,
+    /// Ranged attacks while an enemy stands in melee reach: `None` allows them freely.
+    #[serde(default)]
+    pub ranged_in_melee: RangedInMelee,
+    /// Shock damage on a miss (`S-SHOCK-1`), from weapons that have it.
+    #[serde(default)]
+    pub shock: bool,
+    /// Swarm attacks (`S-SPEC-1`): to-hit and damage per other assailant, and their caps.
+    #[serde(default)]
+    pub swarm: Option<SwarmRules>,
+    /// Charge (`S-SPEC-1`): to-hit bonus and the Defense it costs until the round ends.
+    #[serde(default)]
+    pub charge: Option<ChargeRules>,
+    /// Aimed attacks and wounds (`A-AIM-1`, `A-WOUND-1`).
+    #[serde(default)]
+    pub aiming: Option<AimRules>,
+    /// Extra damage when the wielder carries a second weapon that also reaches the target (`S-DUAL-1`).
+    #[serde(default)]
+    pub dual_wield: DualWield,
+}
+
+fn default_half_cover() -> i32 {
+    2
+}
+
+fn default_full_cover() -> i32 {
+    4
+}
+
+/// How attack rolls are judged.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum AttackStyle {
+    /// d20 + attack bonus against the target's Defense (or Armour Class).
+    #[default]
+    VsDefense,
+    /// A test against a fixed difficulty (`Z-ATK-1`): melee adds one attribute's modifier, ranged another.
+    /// With `player_facing`, a party member attacked rolls to avoid instead (`Z-ATK-2`).
+    Test {
+        /// The difficulty to reach.
+        tn: i32,
+        /// Melee attacks add this attribute's modifier.
+        melee: Attribute,
+        /// Ranged attacks add this one's.
+        ranged: Attribute,
+        /// Party members roll to avoid attacks made against them.
+        player_facing: bool,
+        /// The attribute of the avoid test.
+        avoid: Attribute,
+    },
+}
+
+/// What a natural critical does.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum CriticalRule {
+    /// The weapon's multiplier applies to the whole damage (`W-CRIT-1`).
+    #[default]
+    WeaponMultiplier,
+    /// The damage dice are doubled, modifiers are not (`Z-CRIT-1`).
+    DoubleDice,
+    /// Damage doubles, then each die of `chain` that rolls its maximum doubles it again; the
+    /// last one rolling its maximum defeats the target outright (`A-CRIT-1`).
+    Escalating {
+        /// The escalation dice in order (`["1d4", "1d6"]`).
+        chain: Vec<Dice>,
+    },
+}
+
+/// What a natural fumble does besides missing.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum FumbleRule {
+    /// Only the miss.
+    #[default]
+    Miss,
+    /// The weapon gets a usage mark (`Z-CRIT-1`).
+    WeaponUsage,
+    /// The target gets a free hit if the attacker stands in its melee reach; each die of `chain`
+    /// rolling its maximum worsens it: a free critical, then the attacker's death (`A-FAIL-1`).
+    Escalating {
+        /// The escalation dice in order.
+        chain: Vec<Dice>,
+    },
+}
+
+/// Whether a ranged attack is allowed with an enemy in melee reach.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RangedInMelee {
+    /// No effect.
+    #[default]
+    Allowed,
+    /// Rolled twice, the lower counts (`Z-ATK-1`).
+    Disadvantage,
+    /// A flat penalty (`S-ATK-2`: −4 for thrown weapons; bows cannot fire at all).
+    Penalty(i32),
+}
+
+/// Swarm attacks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwarmRules {
+    /// To-hit per other assailant.
+    pub hit_per_assailant: i32,
+    /// Damage per other assailant.
+    pub damage_per_assailant: i32,
+    /// Most to-hit.
+    pub max_hit: i32,
+    /// Most damage.
+    pub max_damage: i32,
+}
+
+/// Charging.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargeRules {
+    /// To-hit bonus.
+    pub hit_bonus: i32,
+    /// Defense lost until the end of the round.
+    pub defense_penalty: i32,
+    /// Speed multiplier for the charge's straight-line move.
+    pub speed_multiplier: u32,
+}
+
+/// Aimed attacks (`A-AIM-1`) and wounds (`A-WOUND-1`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AimRules {
+    /// Net damage in one attack that deals a wound.
+    pub wound_threshold: i32,
+    /// Healing in one instance that removes a wound.
+    pub heal_threshold: i32,
+    /// The fatal aim's chance die; its maximum face adds `fatal_damage`.
+    pub fatal_die: Dice,
+    /// Extra damage of a fatal wound.
+    pub fatal_damage: i32,
+    /// Centre mass to-hit bonus.
+    pub centre_mass_bonus: i32,
+    /// A slowing wound's lost squares of movement.
+    pub slowing_speed: u32,
+    /// A disrupting wound's accuracy loss for the rest of the battle.
+    pub disrupting_accuracy: i32,
+    /// And for the rest of the round.
+    pub disrupting_accuracy_this_round: i32,
+}
+
+/// Dual wielding.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum DualWield {
+    /// A second weapon changes nothing.
+    #[default]
+    None,
+    /// Roll both weapons' damage and keep the higher (`Z-ATK-3`).
+    KeepHigher,
+    /// A to-hit penalty on every attack and extra damage when both reach (`S-DUAL-1`).
+    Bonus {
+        /// Added to the attack roll (negative).
+        hit: i32,
+        /// Added to damage on a hit.
+        damage: i32,
+    },
 }
 
 /// Damage, Stress and Wound Points.
@@ -163,6 +355,23 @@ pub struct DamageRules {
     pub critical_bypasses_stress: bool,
     /// How maximum Stress is worked out from Hit Dice.
     pub stress_method: StressMethod,
+    /// Stress and Wound Points, or one hit-point pool.
+    #[serde(default)]
+    pub pools: Pools,
+    /// A hit never does less than this, when positive.
+    #[serde(default)]
+    pub minimum: i32,
+}
+
+/// The pools damage comes off.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Pools {
+    /// Stress soaks first, Wound Points after (`W-DMG-2`).
+    #[default]
+    StressAndWounds,
+    /// One pool of hit points from the Hit Dice (worked out as Stress would be), reported as
+    /// `wounds` with zero Stress.
+    HitPoints,
 }
 
 /// Maximum Stress from Hit Dice (`W-DMG-3`).
@@ -193,6 +402,21 @@ pub struct WoundRules {
     pub stabilise_tn_base: i32,
     /// Actions per round a stabilised unit takes without paying Wound Points.
     pub stabilised_free_actions: u32,
+    /// What zero and negative Wound Points mean.
+    #[serde(default)]
+    pub thresholds: WoundThresholds,
+}
+
+/// What zero and negative Wound Points (or hit points) mean.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WoundThresholds {
+    /// 0 incapacitated, below 0 dying, at −Strength dead (`W-WOUND-1..3`).
+    #[default]
+    StrengthBased,
+    /// 0 or less is death (or defeat).
+    DeadAtZero,
+    /// 0 or less is mortally wounded: dying, losing `dying_loss_per_round`, dead at −Strength.
+    DyingAtZero,
 }
 
 /// Combat injuries (`W-CRIT-2`).
@@ -219,6 +443,51 @@ pub struct ReposteRules {
     pub when_threat_range_entered: bool,
     /// Reactions a unit may make per round.
     pub reactions_per_round: u32,
+    /// Leaving an enemy's reach gives it a free attack (`Z-DISEN-1`, `S-AOO-1`, `A-FREE-1`, `C-AOO-1`).
+    #[serde(default)]
+    pub when_reach_left: bool,
+    /// No free attack for leaving while an ally also stands in the enemy's reach (`Z-DISEN-1`).
+    #[serde(default)]
+    pub ally_in_reach_covers: bool,
+    /// Moving more than this many steps while staying inside an enemy's reach also provokes it
+    /// (`A-FREE-1`: 2 squares; `C-AOO-1`: 1).
+    #[serde(default)]
+    pub steps_within_reach: Option<u32>,
+    /// A move of at most this many steps as a unit's only movement never provokes (`C-MOVE-1`'s 5-ft step).
+    #[serde(default)]
+    pub free_step: u32,
+    /// Reactions per round are the Agility modifier + this (`A-FREE-1`'s Free Hit Slots), not `reactions_per_round`.
+    #[serde(default)]
+    pub reactions_from_agility: Option<i32>,
+    /// The `kind` the log gives attacks provoked by leaving reach.
+    #[serde(default)]
+    pub name: ReactionKind,
+}
+
+/// What a ruleset calls an attack provoked by movement.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReactionKind {
+    /// `reposte` (seed 000).
+    #[default]
+    Reposte,
+    /// `free_attack` (`Z-DISEN-1`).
+    FreeAttack,
+    /// `opportunity` (`S-AOO-1`, `C-AOO-1`).
+    Opportunity,
+    /// `free_hit` (`A-FREE-1`).
+    FreeHit,
+}
+
+impl ReactionKind {
+    /// The log's `kind`.
+    pub fn log_name(self) -> &'static str {
+        match self {
+            Self::Reposte => "reposte",
+            Self::FreeAttack => "free_attack",
+            Self::Opportunity => "opportunity",
+            Self::FreeHit => "free_hit",
+        }
+    }
 }
 
 /// Movement over zones.
@@ -229,6 +498,19 @@ pub struct MovementRules {
     pub full_defense_speed_divisor: u32,
     /// Speed is divided by this when an injury halves it, or when stabilised.
     pub slowed_speed_divisor: u32,
+    /// Speed is divided by this while prone (0: prone units only crawl).
+    #[serde(default)]
+    pub prone_speed_divisor: u32,
+    /// A unit that only moves goes this many times its Speed (a second move for its action).
+    #[serde(default = "default_one")]
+    pub move_only_multiplier: u32,
+    /// And this many steps more (`A-BONUS-1`: bonus actions spent on movement).
+    #[serde(default)]
+    pub move_only_extra: u32,
+}
+
+fn default_one() -> u32 {
+    1
 }
 
 /// Casting (`W-DECL-2`, `W-STRESS-1`).
@@ -249,6 +531,63 @@ pub enum MoraleFailure {
     /// The unit runs from the battle.
     Flee,
     /// The unit lays down its arms.
+    Surrender,
+    /// The unit asks for terms (`Z-MOR-1`): it stops fighting, as a surrender.
+    Parley,
+    /// The unit falls back out of the fight (`S-MOR-1`, `C-WDRAW-1`): logged as fled.
+    Withdraw,
+    /// A roll on `withdrawal` picks the response (`C-WDRAW-1`).
+    Withdrawal,
+}
+
+/// When units check morale.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MoraleTrigger {
+    /// Big hits, being outnumbered and intimidation (`W-MOR-1`).
+    #[default]
+    Seed000,
+    /// Once the side has lost at least `percent` of its units, every round (`Z-MOR-1`, `S-MOR-1`, `C-WDRAW-1`).
+    SideLosing {
+        /// Share of the side down, dead or gone, in percent.
+        percent: u32,
+    },
+}
+
+/// How the morale check is made.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum MoraleCheck {
+    /// `dice` + Insight + HD + allies against `tn_base` + opponents (`W-MOR-2`).
+    #[default]
+    Seed000,
+    /// A test: `dice` + the attribute's modifier against `tn_base`.
+    Test {
+        /// The attribute.
+        attribute: Attribute,
+    },
+    /// No roll: a side that is losing gives up ("they're gone for now", `S-MOR-1`).
+    Automatic,
+}
+
+/// One response on the withdrawal table (`C-WDRAW-1`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WithdrawalRow {
+    /// Highest roll of the response.
+    pub up_to: i32,
+    /// The response.
+    pub response: Withdrawal,
+}
+
+/// The four withdrawal responses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Withdrawal {
+    /// Steps back fighting: keeps fighting from one step further away.
+    FallBack,
+    /// An orderly retreat: leaves without fighting.
+    Disengage,
+    /// Runs: every enemy in reach gets a free attack at its back, none may pursue.
+    Flee,
+    /// Throws down its arms.
     Surrender,
 }
 
@@ -272,6 +611,18 @@ pub struct MoraleRules {
     pub on_failure: MoraleFailure,
     /// The Intimidation check die; the intimidator's Intimidation skill is added.
     pub intimidation_die: Dice,
+    /// When to check.
+    #[serde(default)]
+    pub trigger: MoraleTrigger,
+    /// How to check.
+    #[serde(default)]
+    pub check: MoraleCheck,
+    /// Party units never check morale: their players decide (`C-WDRAW-1`).
+    #[serde(default)]
+    pub party_never_checks: bool,
+    /// The withdrawal table's die and rows, for `on_failure: Withdrawal`.
+    #[serde(default)]
+    pub withdrawal: Option<(Dice, Vec<WithdrawalRow>)>,
 }
 
 /// When combat ends.
@@ -280,6 +631,105 @@ pub struct MoraleRules {
 pub struct EndRules {
     /// A combat still running after this many rounds ends as interrupted, with no winner.
     pub max_rounds: u32,
+}
+
+/// Which actions the ruleset offers, by name (all of seed 000's when not listed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Offer {
+    /// Weapon attack.
+    Attack,
+    /// Defensive attack (`W-DECL-4`).
+    DefensiveAttack,
+    /// Full or total defense.
+    FullDefense,
+    /// Cast a spell.
+    Cast,
+    /// Use an item.
+    UseItem,
+    /// Throw an item.
+    Throw,
+    /// Move only.
+    Move,
+    /// Do nothing.
+    Hold,
+    /// Stabilise a fallen ally.
+    Stabilize,
+    /// Intimidate.
+    Intimidate,
+    /// Disengage: move away without free attacks.
+    Disengage,
+    /// Charge.
+    Charge,
+    /// Swarm.
+    Swarm,
+    /// Aimed attacks.
+    Aim,
+}
+
+/// Turn order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnRules {
+    /// How the order is found.
+    #[serde(default)]
+    pub order: TurnOrder,
+    /// The actions offered; `None` offers seed 000's list.
+    #[serde(default)]
+    pub offered: Option<Vec<Offer>>,
+    /// Each unit's attacks per round by level band (`C-MULTI-1`): `(from_level, attacks, per_rounds)`.
+    #[serde(default)]
+    pub attacks_by_level: Vec<(u32, u32, u32)>,
+}
+
+/// How the round's order is found. With anything but `DeclaredInitiative`, units declare when
+/// their turn comes, seeing everything that happened before it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum TurnOrder {
+    /// Everyone declares, then actions resolve by Base Initiative + action modifier (seed 000).
+    #[default]
+    DeclaredInitiative,
+    /// One roll picks the side that begins (the party at `party_first_at` or more); each unit
+    /// then rolls `individual` + the attribute's modifier, highest first within its side (`Z-INIT-1`).
+    FirstSideThenIndividual {
+        /// The side roll.
+        side_die: Dice,
+        /// Lowest side roll at which the party begins.
+        party_first_at: i32,
+        /// Each unit's roll.
+        individual: Dice,
+        /// Its attribute.
+        attribute: Attribute,
+    },
+    /// Each side rolls `die` + the best modifier of `attribute` among its units (only the party's
+    /// when `party_only`); sides act in `order` (`S-INIT-1`, `C-INIT-1`).
+    SideRoll {
+        /// The side die.
+        die: Dice,
+        /// The attribute whose best modifier is added (subtracted when the count runs low first).
+        attribute: Attribute,
+        /// Only the party adds it.
+        party_only: bool,
+        /// Each unit adjusts the side roll by its own modifier instead of the side's best (`C-INIT-1` option).
+        individual_adjustment: bool,
+        /// Which way the count runs.
+        order: InitiativeOrder,
+        /// The party acts first on a tie; otherwise tied sides act simultaneously.
+        party_wins_ties: bool,
+        /// Roll again every round.
+        reroll_each_round: bool,
+    },
+    /// By the attribute's modifier, highest first; the unit that started the fight goes last (`A-INIT-1`).
+    ByAttribute {
+        /// The attribute.
+        attribute: Attribute,
+    },
+}
+
+impl TurnOrder {
+    /// Whether units declare on their turn rather than all before resolution.
+    pub fn on_turn(&self) -> bool {
+        !matches!(self, Self::DeclaredInitiative)
+    }
 }
 
 #[cfg(test)]

@@ -73,6 +73,17 @@ pub struct CombatState {
     pub outcome: Option<Outcome>,
     /// Actions late joiners missed, to resolve next round at the missed-turn modifier (`W-INIT-5`).
     pub carried: Vec<Slot>,
+    /// Turn-based rulesets: the round's turns in order, each a count and the units acting at it
+    /// together; units declare when their turn comes.
+    pub turns: Vec<(i32, Vec<Entity>)>,
+    /// The next turn to declare.
+    pub turn_cursor: usize,
+    /// Side initiative scores kept for the combat when they are never re-rolled (`S-INIT-1`).
+    pub side_scores: Vec<i32>,
+    /// The side that begins (`Z-INIT-1`), once rolled.
+    pub first_side: Option<usize>,
+    /// Swarm attacks made this round: (target, attacking side, assailants so far) (`S-SPEC-1`).
+    pub swarms: Vec<(Entity, usize, i32)>,
 }
 
 impl CombatState {
@@ -156,6 +167,10 @@ impl DeclarationQueue {
 pub struct SideInfo {
     /// Name (`"party"`).
     pub name: Arc<str>,
+    /// The player characters' side.
+    pub party: bool,
+    /// Shift of the enemies' surprise range (`C-SURP-1`).
+    pub surprise_range: i32,
 }
 
 /// The sides, in level order.

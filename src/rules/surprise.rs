@@ -3,13 +3,36 @@
 use bevy::prelude::*;
 
 use super::CombatSystems;
-use super::components::{Reinforcement, Status};
+use super::components::{Reinforcement, Status, Surprised};
 use super::dice::CombatRng;
 use super::equipment::Attribute;
 use super::log::{Arrival, CombatLog, LogEvent, UnitEntry, UnitStats};
 use super::ruleset::Ruleset;
 use super::state::{CombatInfo, CombatPhase, CombatState, Sides, in_phase};
 use super::unit::{self, UnitReadOnly};
+
+/// `C-SURP-1`: each side rolls; at or under its range (shifted by its enemies' abilities) it is
+/// surprised. When every side or none is, nobody is. Returns who is, per side.
+fn roll_surprise(ruleset: &Ruleset, sides: &Sides, rng: &mut CombatRng, log: &mut CombatLog) -> Vec<bool> {
+    let Some(rule) = &ruleset.surprise.roll else {
+        return Vec::new();
+    };
+    let mut surprised = Vec::with_capacity(sides.0.len());
+    for (at, side) in sides.0.iter().enumerate() {
+        let shift: i32 =
+            sides.0.iter().enumerate().filter(|(other, _)| *other != at).map(|(_, other)| other.surprise_range).sum();
+        let range = rule.surprised_at_most + shift;
+        let roll = rng.roll(rule.die);
+        let is_surprised = roll.total <= range;
+        surprised.push(is_surprised);
+        let name = side.name.clone();
+        log.record(0, || LogEvent::SurpriseRoll { side: name, roll, range, surprised: is_surprised });
+    }
+    if surprised.iter().all(|&flag| flag) || surprised.iter().all(|&flag| !flag) {
+        surprised.iter_mut().for_each(|flag| *flag = false);
+    }
+    surprised
+}
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, open_combat.in_set(CombatSystems::Surprise).run_if(in_phase(CombatPhase::Surprise)));
@@ -18,13 +41,14 @@ pub(super) fn plugin(app: &mut App) {
 /// Logs `combat_started` with every unit's numbers, then one `surprise` per unit on the field.
 #[expect(clippy::too_many_arguments, reason = "the opening line names the whole battle")]
 fn open_combat(
+    mut commands: Commands,
     mut state: ResMut<CombatState>,
     mut log: ResMut<CombatLog>,
     units: Query<UnitReadOnly>,
     ruleset: Res<Ruleset>,
     info: Res<CombatInfo>,
     sides: Res<Sides>,
-    rng: Res<CombatRng>,
+    mut rng: ResMut<CombatRng>,
     battlefield: Res<crate::battlefield::Battlefield>,
 ) {
     let mut ordered: Vec<_> = units.iter().collect();
@@ -53,19 +77,20 @@ fn open_combat(
                     speed: view.speed.0,
                     weapon: view.loadout.weapon_name.clone(),
                 },
-                zone: battlefield
-                    .zones()
-                    .get(view.zone.0 as usize)
-                    .map(|zone| zone.id.clone())
-                    .unwrap_or_else(|| "?".into()),
+                zone: battlefield.place(view.zone.0),
                 arrives: view
                     .reinforcement
                     .map(|&Reinforcement { round, at_initiative }| Arrival { round, at_initiative }),
             })
             .collect(),
     });
+    let rolled = roll_surprise(&ruleset, &sides, &mut rng, &mut log);
     for view in ordered.iter().filter(|view| *view.status == Status::Active) {
-        log.record(0, || LogEvent::Surprise { unit: view.id.0.clone(), surprised: view.surprised });
+        let surprised = view.surprised || rolled.get(view.side.0).copied().unwrap_or(false);
+        if surprised && !view.surprised {
+            commands.entity(view.entity).insert(Surprised);
+        }
+        log.record(0, || LogEvent::Surprise { unit: view.id.0.clone(), surprised });
     }
     state.phase = CombatPhase::Initiative;
 }

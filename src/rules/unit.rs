@@ -86,7 +86,7 @@ pub fn defense_score(ruleset: &Ruleset, attributes: &Attributes, defense: &Defen
     if conditions.prone {
         score -= ruleset.attack.prone_defense_penalty;
     }
-    score
+    score - conditions.agility_penalty
 }
 
 /// Zones the unit may move this round, given its status, conditions and action (`W-MOVE-1`).
@@ -100,10 +100,24 @@ pub fn movement_allowance(
     if conditions.paralysed || !status.on_field() {
         return 0;
     }
-    if (status.is_down() && !conditions.stabilised) || conditions.prone {
+    let rules = &ruleset.movement;
+    if status.is_down() && !conditions.stabilised {
         return ruleset.wounds.crawl_zones.min(speed.0);
     }
-    let mut zones = speed.0;
+    let mut zones = speed.0.saturating_sub(conditions.speed_penalty);
+    if conditions.prone {
+        if rules.prone_speed_divisor == 0 {
+            return ruleset.wounds.crawl_zones.min(speed.0);
+        }
+        zones /= rules.prone_speed_divisor;
+    }
+    match kind {
+        ActionKind::Move => zones = zones.saturating_mul(rules.move_only_multiplier.max(1)) + rules.move_only_extra,
+        ActionKind::Charge => {
+            zones = zones.saturating_mul(ruleset.attack.charge.as_ref().map_or(1, |charge| charge.speed_multiplier))
+        }
+        _ => {}
+    }
     if conditions.slowed || conditions.stabilised {
         zones /= ruleset.movement.slowed_speed_divisor.max(1);
     }
