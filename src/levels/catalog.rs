@@ -26,7 +26,13 @@ pub mod builtin {
     /// `assets/injuries.ron`.
     pub const INJURIES: &str = crate::rules::equipment::BUILTIN_INJURY_TABLES;
     /// The shipped rulesets by name.
-    pub const RULESETS: &[(&str, &str)] = &[("stress_and_wounds", crate::rules::ruleset::BUILTIN_STRESS_AND_WOUNDS)];
+    pub const RULESETS: &[(&str, &str)] = &[
+        ("stress_and_wounds", crate::rules::ruleset::BUILTIN_STRESS_AND_WOUNDS),
+        ("zones_and_tests", include_str!("../../assets/rulesets/zones_and_tests.ron")),
+        ("shock_and_cover", include_str!("../../assets/rulesets/shock_and_cover.ron")),
+        ("aimed_wounds", include_str!("../../assets/rulesets/aimed_wounds.ron")),
+        ("crucible", include_str!("../../assets/rulesets/crucible.ron")),
+    ];
     /// The shipped levels by file name; the first is the default.
     pub const LEVELS: &[(&str, &str)] = &[
         ("ambush.ron", include_str!("../../levels/ambush.ron")),

@@ -3,7 +3,7 @@
 use super::components::{Injury, Status, Stress, Wounds};
 use super::dice::Dice;
 use super::equipment::DamageType;
-use super::ruleset::{Ruleset, StressMethod};
+use super::ruleset::{Ruleset, StressMethod, WoundThresholds};
 
 /// What a hit took (`W-DMG-2`, `W-CRIT-1`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -55,6 +55,20 @@ pub fn status_for_wounds(current: Status, wounds: i32, strength: i32) -> Status 
         Status::Incapacitated
     } else {
         Status::Active
+    }
+}
+
+/// The status Wound Points (or hit points) give under the ruleset's thresholds.
+pub fn status_under(ruleset: &Ruleset, current: Status, wounds: i32, strength: i32) -> Status {
+    if !current.on_field() {
+        return current;
+    }
+    match ruleset.wounds.thresholds {
+        WoundThresholds::StrengthBased => status_for_wounds(current, wounds, strength),
+        WoundThresholds::DeadAtZero if wounds <= 0 => Status::Dead,
+        WoundThresholds::DyingAtZero if wounds <= -strength.max(1) => Status::Dead,
+        WoundThresholds::DyingAtZero if wounds <= 0 => Status::Dying,
+        WoundThresholds::DeadAtZero | WoundThresholds::DyingAtZero => Status::Active,
     }
 }
 
@@ -126,6 +140,17 @@ mod tests {
         );
         assert_eq!(taken, DamageTaken { stress_lost: 0, wounds_lost: 6 });
         assert_eq!(stress.current, 30);
+    }
+
+    #[test]
+    fn one_pool_thresholds_kill_or_fell_at_zero() {
+        let mut ruleset = Ruleset::default();
+        ruleset.wounds.thresholds = WoundThresholds::DeadAtZero;
+        assert_eq!(status_under(&ruleset, Status::Active, 0, 12), Status::Dead);
+        assert_eq!(status_under(&ruleset, Status::Active, 1, 12), Status::Active);
+        ruleset.wounds.thresholds = WoundThresholds::DyingAtZero;
+        assert_eq!(status_under(&ruleset, Status::Active, 0, 12), Status::Dying);
+        assert_eq!(status_under(&ruleset, Status::Dying, -12, 12), Status::Dead);
     }
 
     #[test]

@@ -1053,7 +1053,7 @@ impl Resolver<'_, '_> {
             wounds: wounds_now,
         });
         let strength = unit.attributes.score(Attribute::Strength);
-        let status = damage::status_for_wounds(*unit.status, wounds_now, strength);
+        let status = damage::status_under(&self.ruleset, *unit.status, wounds_now, strength);
         if status != *unit.status {
             *unit.status = status;
             if status == Status::Active {
@@ -1147,7 +1147,7 @@ pub(super) fn apply_damage_to(
         roll_combat_injury(unit, log, rng, ruleset, tables, round, hit.amount, hit.damage_type);
     }
     let strength = unit.attributes.score(Attribute::Strength);
-    let status = damage::status_for_wounds(*unit.status, unit.wounds.current, strength);
+    let status = damage::status_under(ruleset, *unit.status, unit.wounds.current, strength);
     if status != *unit.status {
         *unit.status = status;
         if status == Status::Dead {
