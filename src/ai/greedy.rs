@@ -17,6 +17,10 @@ const DOWNED_TARGET_WEIGHT: f64 = 0.05;
 const REPOSTE_AVERSION: f64 = 1.0;
 /// Stress share below which an ally is worth a restoring spell or item.
 const HEAL_STRESS_SHARE: f64 = 0.4;
+/// Below this chance to hit, an aimed attack goes for centre mass rather than a wound.
+const AIM_FOR_WOUNDS_HIT_CHANCE: f64 = 0.6;
+/// Below this chance to hit, a unit would rather swarm for an ally who strikes later.
+const SWARM_BELOW_HIT_CHANCE: f64 = 0.4;
 
 /// What is left of a unit to take down.
 fn remaining(unit: &UnitView) -> f64 {
@@ -66,6 +70,9 @@ pub fn choose(
         }
     }
     if let Some((action, ..)) = best_attack {
+        return refine_attack(view, units, actor, action);
+    }
+    if let Some(action) = charge(view, units, actor) {
         return action;
     }
     approach(view, units, threats, actor).unwrap_or(hold)
@@ -229,22 +236,30 @@ fn best_offence(
         let distance_now = view.battlefield.distance(actor.zone.0, target_zone);
         let expected_per_option = &expected_table[prospect.first..prospect.first + options.len()];
         for (&(kind, range), &expected) in options.iter().zip(expected_per_option) {
+            let full = |zone: ZoneIdx| {
+                view.battlefield.zone(zone).capacity.is_some_and(|capacity| view.index.count(zone) as u32 >= capacity)
+            };
             let move_to = if distance_now <= range {
                 None
             } else if distance_now - range <= allowance {
-                view.battlefield.step_toward(actor.zone.0, target_zone, distance_now - range)
+                match view.battlefield.step_toward(actor.zone.0, target_zone, distance_now - range) {
+                    Some(zone) if !full(zone) => Some(zone),
+                    // The square on the straight way is taken: any free one in reach of the target.
+                    _ => match view
+                        .battlefield
+                        .within(target_zone, range)
+                        .filter(|&zone| !full(zone))
+                        .map(|zone| (view.battlefield.distance(actor.zone.0, zone), zone))
+                        .filter(|&(distance, _)| distance <= allowance)
+                        .min()
+                    {
+                        Some((_, zone)) => Some(zone),
+                        None => continue,
+                    },
+                }
             } else {
                 continue;
             };
-            if let Some(zone) = move_to
-                && view
-                    .battlefield
-                    .zone(zone)
-                    .capacity
-                    .is_some_and(|capacity| view.index.count(zone) as u32 >= capacity)
-            {
-                continue;
-            }
             let mut score = prospect.weight * expected.min(prospect.remaining) / prospect.remaining.sqrt();
             let standing = move_to.unwrap_or(actor.zone.0);
             if matches!(kind, ActionKind::Attack) && view.battlefield.distance(standing, target_zone) == 0 {
@@ -286,7 +301,7 @@ fn best_offence(
         let mut score = bound;
         if provokes {
             // A defensive attack enters threat ranges without provoking, for one count of initiative.
-            if action.kind == ActionKind::Attack {
+            if action.kind == ActionKind::Attack && actions::offered(&view.ruleset, ActionKind::DefensiveAttack) {
                 action.kind = ActionKind::DefensiveAttack;
             } else {
                 score -= reposte_risk;
@@ -393,6 +408,108 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
     if actions::repostes_on_path(ctx, threats, actor, &step).is_empty() {
         return Some(step);
     }
-    let guarded = Action { kind: ActionKind::DefensiveAttack, ..step };
-    actions::check(ctx, actor, &guarded, units).is_ok().then_some(guarded)
+    // Walk past without provoking: a defensive attack (seed 000) or disengaging first.
+    for kind in [ActionKind::DefensiveAttack, ActionKind::Disengage] {
+        let guarded = Action { kind, ..step };
+        if actions::check(ctx, actor, &guarded, units).is_ok() {
+            return Some(guarded);
+        }
+    }
+    actions::check(ctx, actor, &step, units).is_ok().then_some(step)
+}
+
+/// Refines a chosen weapon attack with what the ruleset offers: an aim (`A-AIM-1`), a swarm
+/// that sets up a later ally's blow (`S-SPEC-1`), or a charge when the target is out of a walk's
+/// reach.
+fn refine_attack(view: &AiView, units: &ViewCache, actor: &UnitView, action: Action) -> Action {
+    let ctx = view.ctx();
+    let Some(target) = action.target.and_then(|target| units.get(target)) else {
+        return action;
+    };
+    if action.kind != ActionKind::Attack {
+        return action;
+    }
+    let odds = actions::attack_odds(&view.ruleset, actor, target);
+    if let Some(aiming) = &view.ruleset.attack.aiming
+        && actions::offered(&view.ruleset, ActionKind::Aimed(AimPoint::CentreMass))
+    {
+        // A wound needs 6+ net damage; when the weapon can wound and usually hits, go for the
+        // most telling spot, otherwise take centre mass's surer hit.
+        let aim = if odds.damage_max < aiming.wound_threshold || odds.hit < AIM_FOR_WOUNDS_HIT_CHANCE {
+            AimPoint::CentreMass
+        } else if target.wounds.current <= aiming.fatal_damage {
+            AimPoint::Fatal
+        } else {
+            AimPoint::Slowing
+        };
+        let aimed = Action { kind: ActionKind::Aimed(aim), ..action };
+        if actions::check(ctx, actor, &aimed, units).is_ok() {
+            return aimed;
+        }
+    }
+    if odds.hit < SWARM_BELOW_HIT_CHANCE && actions::offered(&view.ruleset, ActionKind::Swarm) {
+        // Another ally who acts later this round and can reach the target takes the boosted blow.
+        let my_turn = actor.initiative.round.unwrap_or(i32::MAX);
+        let reach = actions::weapon_range(actor.loadout.usable_weapon(actor.conditions).1);
+        let later_ally = view.battlefield.within(target.zone.0, reach.max(1)).any(|zone| {
+            view.index.occupants(zone).iter().any(|&other| {
+                units.get(other).is_some_and(|ally| {
+                    ally.entity != actor.entity
+                        && ally.side == actor.side
+                        && unit::is_fighting(*ally.status, ally.conditions)
+                        && ally.initiative.round.is_some_and(|turn| turn > my_turn)
+                })
+            })
+        });
+        let swarm = Action { kind: ActionKind::Swarm, ..action };
+        if later_ally && actions::check(ctx, actor, &swarm, units).is_ok() {
+            return swarm;
+        }
+    }
+    action
+}
+
+/// A charge at the best enemy a walk cannot reach but a straight double run can (`S-SPEC-1`).
+fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
+    if !actions::offered(&view.ruleset, ActionKind::Charge) {
+        return None;
+    }
+    let ctx = view.ctx();
+    let allowance =
+        unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Charge);
+    let reach = actor.loadout.usable_weapon(actor.conditions).1.reach;
+    let mut best: Option<(f64, Action)> = None;
+    for zone in view.battlefield.within(actor.zone.0, allowance + reach) {
+        for &other in view.index.occupants(zone) {
+            let Some(target) = units.get(other) else { continue };
+            if target.side == actor.side || !unit::is_fighting(*target.status, target.conditions) {
+                continue;
+            }
+            let expected = actions::attack_odds(&view.ruleset, actor, target).expected;
+            if best.as_ref().is_some_and(|(score, _)| *score >= expected) {
+                continue;
+            }
+            let spot = view
+                .battlefield
+                .within(target.zone.0, reach)
+                .filter(|&spot| spot != actor.zone.0)
+                .filter(|&spot| {
+                    view.battlefield
+                        .zone(spot)
+                        .capacity
+                        .is_none_or(|capacity| (view.index.count(spot) as u32) < capacity)
+                })
+                .map(|spot| (view.battlefield.distance(actor.zone.0, spot), spot))
+                .filter(|&(distance, _)| distance <= allowance)
+                .filter(|&(_, spot)| {
+                    let action = Action { kind: ActionKind::Charge, target: Some(other), move_to: Some(spot) };
+                    actions::check(ctx, actor, &action, units).is_ok()
+                })
+                .min();
+            if let Some((_, spot)) = spot {
+                best = Some((expected, Action { kind: ActionKind::Charge, target: Some(other), move_to: Some(spot) }));
+            }
+        }
+    }
+    best.map(|(_, action)| action)
 }

@@ -423,7 +423,11 @@ pub fn repostes_on_path(ctx: ActionContext, threats: &ThreatMap, actor: &UnitVie
     let Some(to) = action.move_to.filter(|&to| to != actor.zone.0) else {
         return provoked;
     };
-    if action.kind == ActionKind::DefensiveAttack || !ctx.ruleset.reposte.when_threat_range_entered {
+    let rules = &ctx.ruleset.reposte;
+    let entering = rules.when_threat_range_entered && action.kind != ActionKind::DefensiveAttack;
+    let leaving = rules.when_reach_left && action.kind != ActionKind::Disengage && !actor.conditions.disengaged;
+    let free_step = ctx.battlefield.distance(actor.zone.0, to) <= rules.free_step && action.kind != ActionKind::Move;
+    if !(entering || leaving) || free_step {
         return provoked;
     }
     let side = *actor.side;
@@ -432,8 +436,17 @@ pub fn repostes_on_path(ctx: ActionContext, threats: &ThreatMap, actor: &UnitVie
     while let Some(step) = ctx.battlefield.step_toward(here, to, 1) {
         let threatening_step: Vec<Entity> = threats.threateners(ctx, step, side).map(|threat| threat.unit).collect();
         for threat in threats.threateners(ctx, step, side).filter(|threat| threat.can_react) {
-            if !threatening_here.contains(&threat.unit) && !provoked.contains(&threat.unit) {
+            if entering && !threatening_here.contains(&threat.unit) && !provoked.contains(&threat.unit) {
                 provoked.push(threat.unit);
+            }
+        }
+        // Leaving reach (`Z-DISEN-1`, `S-AOO-1`, `A-FREE-1`, `C-AOO-1`); allies that cover the
+        // retreat are not counted here, so the estimate errs on the careful side.
+        if leaving {
+            for threat in threats.threateners(ctx, here, side).filter(|threat| threat.can_react) {
+                if !threatening_step.contains(&threat.unit) && !provoked.contains(&threat.unit) {
+                    provoked.push(threat.unit);
+                }
             }
         }
         threatening_here = threatening_step;

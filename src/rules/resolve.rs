@@ -245,29 +245,21 @@ impl Resolver<'_, '_> {
                 break;
             }
             let watch = (entering || leaving) && !free_step;
-            let before = if watch { actions::threateners_of(self.ctx(), here, side, &self.units) } else { Vec::new() };
-            self.index.relocate(slot.unit, here, step);
-            if let Ok(mut unit) = self.units.get_mut(slot.unit) {
-                unit.zone.0 = step;
-            }
-            let (from_id, to_id) = (self.battlefield.place(here), self.battlefield.place(step));
-            let id = self.id(slot.unit);
-            self.log.record(round, || LogEvent::Moved { unit: id, from: from_id, to: to_id });
-            let left = here;
-            here = step;
-            if !watch {
-                continue;
-            }
-            let after = actions::threateners_of(self.ctx(), step, side, &self.units);
-            let mut provoked: Vec<(Entity, &'static str)> = Vec::new();
-            if entering {
-                provoked.extend(after.iter().filter(|other| !before.contains(other)).map(|&other| (other, "reposte")));
-            }
+            let (before, after) = if watch {
+                (
+                    actions::threateners_of(self.ctx(), here, side, &self.units),
+                    actions::threateners_of(self.ctx(), step, side, &self.units),
+                )
+            } else {
+                (Vec::new(), Vec::new())
+            };
+            // Leaving reach, or walking on inside it: struck before the step, while still in reach.
+            let mut leaving_attacks: Vec<Entity> = Vec::new();
             if leaving {
                 for &other in &before {
                     if !after.contains(&other) {
-                        if !(rules.ally_in_reach_covers && self.ally_covers(other, slot.unit, left)) {
-                            provoked.push((other, rules.name.log_name()));
+                        if !(rules.ally_in_reach_covers && self.ally_covers(other, slot.unit, here)) {
+                            leaving_attacks.push(other);
                         }
                     } else if let Some(limit) = rules.steps_within_reach {
                         let walked = match inside_steps.iter_mut().find(|(unit, _)| *unit == other) {
@@ -281,40 +273,52 @@ impl Resolver<'_, '_> {
                             }
                         };
                         if walked == limit + 1 {
-                            provoked.push((other, rules.name.log_name()));
+                            leaving_attacks.push(other);
                         }
                     }
                 }
             }
-            for (threatener, attack_kind) in provoked {
-                if !self.units.get(slot.unit).is_ok_and(|view| view.status.on_field()) {
-                    break;
-                }
-                if !self.units.get(threatener).is_ok_and(|view| actions::can_react(&view)) {
-                    continue;
-                }
-                if let Ok(mut other) = self.units.get_mut(threatener) {
-                    other.reactions.0 = other.reactions.0.saturating_sub(1);
-                }
-                let mut reaction = Vec::new();
-                self.attack(
-                    threatener,
-                    slot.unit,
-                    slot.initiative,
-                    attack_kind,
-                    None,
-                    Strike::default(),
-                    &mut reaction,
-                );
-                for effect in reaction {
-                    self.apply(effect);
-                }
+            self.provoked_attacks(slot, &leaving_attacks, rules.name.log_name());
+            if !self.units.get(slot.unit).is_ok_and(|view| *view.status == status_before) {
+                return false;
+            }
+            self.index.relocate(slot.unit, here, step);
+            if let Ok(mut unit) = self.units.get_mut(slot.unit) {
+                unit.zone.0 = step;
+            }
+            let (from_id, to_id) = (self.battlefield.place(here), self.battlefield.place(step));
+            let id = self.id(slot.unit);
+            self.log.record(round, || LogEvent::Moved { unit: id, from: from_id, to: to_id });
+            here = step;
+            if entering {
+                let entered: Vec<Entity> = after.iter().copied().filter(|other| !before.contains(other)).collect();
+                self.provoked_attacks(slot, &entered, "reposte");
             }
             if !self.units.get(slot.unit).is_ok_and(|view| *view.status == status_before) {
                 return false;
             }
         }
         true
+    }
+
+    /// Free attacks provoked by a move, each by an enemy that can still react, until the mover falls.
+    fn provoked_attacks(&mut self, slot: &Slot, attackers: &[Entity], kind: &'static str) {
+        for &threatener in attackers {
+            if !self.units.get(slot.unit).is_ok_and(|view| view.status.on_field()) {
+                break;
+            }
+            if !self.units.get(threatener).is_ok_and(|view| actions::can_react(&view)) {
+                continue;
+            }
+            if let Ok(mut other) = self.units.get_mut(threatener) {
+                other.reactions.0 = other.reactions.0.saturating_sub(1);
+            }
+            let mut reaction = Vec::new();
+            self.attack(threatener, slot.unit, slot.initiative, kind, None, Strike::default(), &mut reaction);
+            for effect in reaction {
+                self.apply(effect);
+            }
+        }
     }
 
     /// Whether another fighting ally of `mover` stands within `enemy`'s reach (or in the zone it

@@ -1,0 +1,865 @@
+//! Scenario tests for the four presets beyond `stress_and_wounds`, named by rule ID: each builds a
+//! small level under the preset, scripts the dice, declares as a controller would, and checks
+//! the state and the log.
+
+mod common;
+
+use bevy::prelude::*;
+use common::*;
+use fray::battlefield::{Battlefield, Square};
+use fray::rules::components::*;
+use fray::rules::dice::CombatRng;
+use fray::rules::equipment::Shock;
+use fray::rules::{ActionChosen, CombatPhase};
+
+/// A zone level in the shape of [`line_level`] under `ruleset`.
+fn zone_level(ruleset: &str, units: &str) -> String {
+    line_level(&format!("ruleset: \"{ruleset}\","), units)
+}
+
+/// A grid level under `ruleset` with sides `red` (the party) and `blue`.
+fn grid_level(ruleset: &str, rows: &[&str], sides: &str, units: &str) -> String {
+    let rows: Vec<String> = rows.iter().map(|row| format!("\"{row}\"")).collect();
+    let sides =
+        if sides.is_empty() { r#"(name: "red", controller: Human), (name: "blue", controller: Human)"# } else { sides };
+    format!(
+        r#"(
+    name: "grid scenario",
+    ruleset: "{ruleset}",
+    grid: Some((rows: [{}], squares_per_zone: 6)),
+    sides: [{sides}],
+    {TEST_CATALOG}
+    units: [{units}],
+)"#,
+        rows.join(", ")
+    )
+}
+
+/// Sends a declaration whose destination is a grid square.
+fn declare_at(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, to: (i32, i32)) {
+    let entity = unit(app, id);
+    let target = target.map(|target| unit(app, target));
+    let move_to = app.world().resource::<Battlefield>().zone_at(Square { x: to.0, y: to.1 }).expect("open square");
+    app.world_mut()
+        .write_message(ActionChosen { unit: entity, action: Action { kind, target, move_to: Some(move_to) } });
+}
+
+/// Resolves the last declared turn, then runs morale, the end of round and the next round's start.
+fn finish_round(app: &mut App) {
+    let round = state(app).round;
+    for _ in 0..3 {
+        app.update();
+        if state(app).round > round {
+            break;
+        }
+    }
+}
+
+fn status(app: &mut App, id: &str) -> Status {
+    get::<Status>(app, id)
+}
+
+fn attacks_by(app: &App, attacker: &str) -> Vec<serde_json::Value> {
+    events(app, "attack").into_iter().filter(|attack| attack["attacker"] == attacker).collect()
+}
+
+fn hit_points(app: &mut App, id: &str, points: i32) {
+    set::<Wounds>(app, id, |wounds| {
+        wounds.current = points;
+        wounds.max = wounds.max.max(points);
+    });
+}
+
+mod zones_and_tests {
+    use super::*;
+
+    const RULESET: &str = "zones_and_tests";
+
+    /// r1 (party) and b1 face each other in zone a; the party begins (side roll 4), both roll 3.
+    fn duel(faces: &[u32]) -> App {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", zone: "a"),
+            (id: "b1", creature: "soldier", side: "blue", zone: "a"),
+        "#;
+        let mut script = vec![4, 3, 3];
+        script.extend_from_slice(faces);
+        let mut app = scripted(&zone_level(RULESET, units), &script);
+        hit_points(&mut app, "r1", 20);
+        hit_points(&mut app, "b1", 20);
+        app
+    }
+
+    #[test]
+    fn z_init_1_one_roll_picks_the_side_then_1d6_plus_dex_high_first() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", zone: "a"),
+            (id: "r2", creature: "soldier", side: "red", zone: "a", attributes: Some((dexterity: 14))),
+            (id: "b1", creature: "soldier", side: "blue", zone: "d"),
+        "#;
+        // Side roll 2: the enemies begin. Then r1 rolls 3, r2 rolls 3 (+2 DEX), b1 rolls 1.
+        let mut app = scripted(&zone_level(RULESET, units), &[2, 3, 3, 1]);
+        app.update();
+        let side = events(&app, "side_initiative");
+        assert_eq!(side.len(), 1);
+        assert_eq!(side[0]["side"], "blue");
+        assert_eq!(side[0]["begins"], true);
+        let (r1, r2, b1) = (unit(&mut app, "r1"), unit(&mut app, "r2"), unit(&mut app, "b1"));
+        let order: Vec<Entity> = state(&app).turns.iter().flat_map(|(_, group)| group.clone()).collect();
+        assert_eq!(order, vec![b1, r2, r1], "blue's side first, then the party by 1d6 + DEX, highest first");
+        let rolls = events(&app, "initiative");
+        assert_eq!(rolls.iter().find(|roll| roll["unit"] == "r2").unwrap()["base"], 5);
+    }
+
+    #[test]
+    fn z_atk_1_melee_is_a_strength_test_against_dr12() {
+        // r1 rolls 10 + attack skill 2 = 12: a hit; damage 1d8 = 5, with no Strength added.
+        let mut app = duel(&[10, 5]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "r1")[0];
+        assert_eq!(attack["defense"], 12);
+        assert_eq!(attack["total"], 12);
+        assert_eq!(attack["hit"], true);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 15);
+    }
+
+    #[test]
+    fn z_atk_2_the_party_rolls_dex_to_avoid_a_creatures_attack() {
+        // r1 misses (face 2); b1's attack is r1's avoid test: 11 < 12 fails to avoid, 6 damage.
+        let mut app = duel(&[2, 11, 6]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "b1")[0];
+        assert_eq!(attack["avoid"], true, "the roll is the character's avoid test");
+        assert_eq!(attack["hit"], true);
+        assert_eq!(get::<Wounds>(&mut app, "r1").current, 14);
+    }
+
+    #[test]
+    fn z_crit_1_a_natural_20_doubles_the_damage_dice() {
+        let mut app = duel(&[20, 5]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["critical"], true);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 10, "1d8 = 5, doubled to 10");
+    }
+
+    #[test]
+    fn z_crit_1_a_natural_1_on_the_avoid_test_doubles_the_damage() {
+        let mut app = duel(&[2, 1, 4]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        assert_eq!(get::<Wounds>(&mut app, "r1").current, 12, "4 damage, doubled");
+    }
+
+    #[test]
+    fn z_crit_1_a_natural_1_on_an_attack_marks_a_usage_on_the_weapon() {
+        let mut app = duel(&[1]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let usage = events(&app, "weapon_usage");
+        assert_eq!(usage.len(), 1);
+        assert_eq!(usage[0]["weapon"], "blade");
+        assert_eq!(get::<Conditions>(&mut app, "r1").usage_marks, 1);
+    }
+
+    #[test]
+    fn z_disen_1_leaving_a_close_enemy_grants_it_a_free_attack() {
+        let mut app = duel(&[15, 3]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Move, None, Some("b"));
+        app.update();
+        let free = attacks_by(&app, "b1");
+        assert_eq!(free.len(), 1);
+        assert_eq!(free[0]["kind"], "free_attack");
+    }
+
+    #[test]
+    fn z_disen_1_disengaging_or_a_close_ally_spares_the_free_attack() {
+        let mut app = duel(&[]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Disengage, None, Some("b"));
+        app.update();
+        assert!(attacks_by(&app, "b1").is_empty(), "disengaging provokes nothing");
+
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", zone: "a"),
+            (id: "r2", creature: "soldier", side: "red", zone: "a"),
+            (id: "b1", creature: "soldier", side: "blue", zone: "a"),
+        "#;
+        let mut app = scripted(&zone_level(RULESET, units), &[4, 6, 1, 1]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Move, None, Some("b"));
+        app.update();
+        assert!(attacks_by(&app, "b1").is_empty(), "r2 stays Close and keeps b1 busy");
+    }
+
+    #[test]
+    fn z_turn_1_a_turn_is_a_move_and_an_action_or_two_moves() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", zone: "a"),
+            (id: "b1", creature: "soldier", side: "blue", zone: "d"),
+        "#;
+        let mut app = scripted(&zone_level(RULESET, units), &[4, 3, 3]);
+        set::<Speed>(&mut app, "r1", |speed| speed.0 = 1);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Move, None, Some("c"));
+        app.update();
+        assert_eq!(events(&app, "moved").len(), 2, "moving is the action too: two zones");
+        assert_eq!(state(&app).phase, CombatPhase::Declare);
+    }
+
+    #[test]
+    fn z_surp_1_a_surprised_side_skips_round_1() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", zone: "a"),
+            (id: "b1", creature: "soldier", side: "blue", zone: "d", surprised: Some(true)),
+        "#;
+        let mut app = scripted(&zone_level(RULESET, units), &[1, 3, 3]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        let declared: Vec<_> = events(&app, "declared").into_iter().filter(|line| line["round"] == 1).collect();
+        assert_eq!(declared.len(), 1, "only r1 acts in round 1, though blue's side won the roll");
+        assert_eq!(state(&app).round, 2);
+    }
+
+    #[test]
+    fn z_mor_1_a_losing_side_tests_morale_and_parleys_on_failure() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", zone: "a"),
+            (id: "b1", creature: "soldier", side: "blue", zone: "d"),
+            (id: "b2", creature: "soldier", side: "blue", zone: "d"),
+        "#;
+        let mut app = scripted(&zone_level(RULESET, units), &[4, 3, 3, 3, 5]);
+        set::<Status>(&mut app, "b2", |status| *status = Status::Dead);
+        let b1 = unit(&mut app, "b1");
+        app.world_mut().entity_mut(b1).insert(ChecksMorale);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        let morale = events(&app, "morale");
+        assert_eq!(morale.len(), 1);
+        assert_eq!(morale[0]["reason"], "losing");
+        assert_eq!(morale[0]["tn"], 12);
+        assert_eq!(morale[0]["passed"], false);
+        assert_eq!(status(&mut app, "b1"), Status::Surrendered);
+        assert!(events(&app, "status").iter().any(|line| line["status"] == "parley"));
+    }
+}
+
+mod shock_and_cover {
+    use super::*;
+
+    const RULESET: &str = "shock_and_cover";
+    const OPEN: [&str; 3] = ["......", "......", "......"];
+
+    /// r1 at (1,1) next to b1 at (2,1); the party's side goes first unless `blue_first`.
+    fn adjacent(blue_first: bool, faces: &[u32]) -> App {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut script = if blue_first { vec![1, 8] } else { vec![8, 1] };
+        script.extend_from_slice(faces);
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &script);
+        hit_points(&mut app, "r1", 20);
+        hit_points(&mut app, "b1", 20);
+        app
+    }
+
+    fn give_shock(app: &mut App, id: &str) {
+        set::<Loadout>(app, id, |loadout| loadout.weapon.shock = Some(Shock { damage: 2, max_defense: Some(13) }));
+    }
+
+    #[test]
+    fn s_init_1_sides_roll_1d8_the_party_adds_its_best_dex_and_wins_ties_never_rerolled() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((0, 1)), attributes: Some((dexterity: 16))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0))),
+        "#;
+        // Red rolls 3 (+2 best DEX = 5), blue rolls 5: a tie the party wins.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[3, 5]);
+        app.update();
+        let scores: Vec<i64> =
+            events(&app, "side_initiative").iter().map(|line| line["score"].as_i64().unwrap()).collect();
+        assert_eq!(scores, vec![5, 5]);
+        let b1 = unit(&mut app, "b1");
+        let turns = state(&app).turns;
+        assert_eq!(turns.last().unwrap().1, vec![b1], "blue acts after the whole party");
+        for id in ["r1", "r2"] {
+            declare(&mut app, id, ActionKind::Hold, None, None);
+            app.update();
+        }
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert_eq!(state(&app).round, 2);
+        assert_eq!(events(&app, "side_initiative").len(), 2, "initiative is never re-rolled");
+    }
+
+    #[test]
+    fn s_shock_1_a_miss_still_deals_shock_against_a_low_armour_class() {
+        let mut app = adjacent(false, &[1]);
+        give_shock(&mut app, "r1");
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["hit"], false);
+        let shock = events(&app, "shock");
+        assert_eq!(shock[0]["amount"], 2);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 18);
+    }
+
+    #[test]
+    fn s_shock_1_a_shield_ignores_the_first_shock_and_total_defense_all() {
+        let mut app = adjacent(false, &[1]);
+        give_shock(&mut app, "r1");
+        set::<Loadout>(&mut app, "b1", |loadout| loadout.shield = true);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(events(&app, "shock")[0]["absorbed_by"], "shield");
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 20);
+
+        let mut app = adjacent(true, &[1]);
+        give_shock(&mut app, "r1");
+        app.update();
+        declare(&mut app, "b1", ActionKind::FullDefense, None, None);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(events(&app, "shock")[0]["absorbed_by"], "total_defense");
+        assert_eq!(attacks_by(&app, "r1")[0]["defense"], 12, "total defense: +2 AC");
+    }
+
+    #[test]
+    fn s_shock_1_shock_does_not_reach_a_high_armour_class() {
+        let mut app = adjacent(false, &[1]);
+        give_shock(&mut app, "r1");
+        set::<Defense>(&mut app, "b1", |defense| defense.bonus = 5);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert!(events(&app, "shock").is_empty(), "AC 15 is above Shock 2/AC 13");
+    }
+
+    #[test]
+    fn s_cover_1_a_target_behind_an_arrow_slit_has_full_cover_and_a_wall_hides_it() {
+        let rows = ["..r..", ".....", ".....", ".....", "##|##", "..b.."];
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((2, 0)), weapon: Some("bow")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 5))),
+        "#;
+        let rows_open: Vec<String> = rows.iter().map(|row| row.replace(['r', 'b'], ".")).collect();
+        let rows_open: Vec<&str> = rows_open.iter().map(String::as_str).collect();
+        let mut app = scripted(&grid_level(RULESET, &rows_open, "", units), &[8, 1, 10]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "r1")[0];
+        assert_eq!(attack["cover"], "full");
+        assert_eq!(attack["total"], 8, "10 + attack 2 - 4 for full cover");
+
+        let walled: Vec<String> = rows_open.iter().map(|row| row.replace('|', "#")).collect();
+        let walled: Vec<&str> = walled.iter().map(String::as_str).collect();
+        let mut app = scripted(&grid_level(RULESET, &walled, "", units), &[8, 1, 10]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert!(attacks_by(&app, "r1").is_empty(), "S-LOS-1: no line of sight, no shot");
+        assert_eq!(state(&app).phase, CombatPhase::Declare, "the refused declaration leaves r1 to choose again");
+    }
+
+    #[test]
+    fn s_grid_1_walls_block_movement_and_paths_go_around() {
+        let rows = ["....", ".##.", "...."];
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((3, 2))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &rows, "", units), &[8, 1]);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Move, None, (3, 0));
+        app.update();
+        let moved = events(&app, "moved");
+        assert_eq!(moved.len(), 4, "around the wall, not past its corner: (0,0), (1,0), (2,0), (3,0)");
+        assert_eq!(moved[0]["from"], serde_json::json!([0, 1]));
+        assert_eq!(moved[3]["to"], serde_json::json!([3, 0]));
+    }
+
+    #[test]
+    fn s_aoo_1_leaving_an_adjacent_foe_provokes_unless_disengaged() {
+        let mut app = adjacent(false, &[15, 3]);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Move, None, (0, 0));
+        app.update();
+        assert_eq!(attacks_by(&app, "b1")[0]["kind"], "opportunity");
+
+        let mut app = adjacent(false, &[]);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Disengage, None, (0, 0));
+        app.update();
+        assert!(attacks_by(&app, "b1").is_empty());
+    }
+
+    #[test]
+    fn s_spec_1_swarming_allies_add_to_the_next_blow() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((2, 0))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 6, 4]);
+        hit_points(&mut app, "b1", 20);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Swarm, Some("b1"), None);
+        app.update();
+        declare(&mut app, "r2", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "r2")[0];
+        assert_eq!(attack["swarm_bonus"], 2);
+        assert_eq!(attack["total"], 10, "6 + attack 2 + swarm 2");
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 15, "1d8 = 4, +1 for one other assailant");
+    }
+
+    #[test]
+    fn s_spec_1_a_charge_runs_straight_gains_2_to_hit_and_costs_2_ac() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 5, 4]);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Charge, Some("b1"), (4, 1));
+        app.update();
+        let attack = &attacks_by(&app, "r1")[0];
+        assert_eq!(attack["charge"], true);
+        assert_eq!(attack["total"], 9, "5 + attack 2 + charge 2");
+        assert!(get::<Conditions>(&mut app, "r1").charging, "its AC is 2 lower until the round ends");
+    }
+
+    #[test]
+    fn s_dual_1_two_weapons_cost_1_to_hit_and_add_2_damage() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), offhand: Some("blade")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 10, 4]);
+        hit_points(&mut app, "b1", 20);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["total"], 11, "10 + attack 2 - 1");
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 14, "4 + 2");
+    }
+
+    #[test]
+    fn s_atk_2_shooting_with_a_foe_in_melee_costs_4() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), weapon: Some("bow")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 10]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["total"], 8, "10 + attack 2 - 4");
+    }
+
+    #[test]
+    fn s_mor_1_a_losing_side_withdraws() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0))),
+            (id: "b2", creature: "soldier", side: "blue", at: Some((5, 2))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1]);
+        set::<Status>(&mut app, "b2", |status| *status = Status::Dead);
+        let b1 = unit(&mut app, "b1");
+        app.world_mut().entity_mut(b1).insert(ChecksMorale);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert_eq!(events(&app, "morale")[0]["automatic"], true);
+        assert_eq!(status(&mut app, "b1"), Status::Fled, "they're gone for now");
+    }
+
+    #[test]
+    fn s_act_1_the_main_action_may_be_spent_on_a_second_move() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 2))),
+        "#;
+        let rows = ["...............", "...............", "..............."];
+        let mut app = scripted(&grid_level(RULESET, &rows, "", units), &[8, 1]);
+        set::<Speed>(&mut app, "r1", |speed| speed.0 = 6);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Move, None, (12, 0));
+        app.update();
+        assert_eq!(events(&app, "moved").len(), 12, "two moves of 6 squares");
+    }
+}
+
+mod aimed_wounds {
+    use super::*;
+
+    const RULESET: &str = "aimed_wounds";
+    const OPEN: [&str; 3] = ["......", "......", "......"];
+
+    /// r1 (Agility 14, first) at (1,1) next to b1 (Agility 10) at (2,1).
+    fn adjacent(faces: &[u32]) -> App {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), attributes: Some((agility: 14))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), faces);
+        hit_points(&mut app, "r1", 30);
+        hit_points(&mut app, "b1", 30);
+        app
+    }
+
+    #[test]
+    fn a_init_1_highest_agility_first_and_the_initiator_last() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0)), initiated: true, attributes: Some((agility: 18))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((0, 1))),
+            (id: "b1", creature: "guard", side: "blue", at: Some((5, 0))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[]);
+        app.update();
+        let (r1, r2, b1) = (unit(&mut app, "r1"), unit(&mut app, "r2"), unit(&mut app, "b1"));
+        let order: Vec<Entity> = state(&app).turns.iter().flat_map(|(_, group)| group.clone()).collect();
+        assert_eq!(order, vec![b1, r2, r1], "guard +2, then r2 +0; r1 struck first so goes last");
+    }
+
+    #[test]
+    fn a_hit_1_accuracy_against_10_plus_agility() {
+        let mut app = adjacent(&[8, 3]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "r1")[0];
+        assert_eq!(attack["defense"], 10);
+        assert_eq!(attack["total"], 10);
+        assert_eq!(attack["hit"], true);
+    }
+
+    #[test]
+    fn a_aim_1_a_slowing_wound_costs_two_squares_and_one_agility() {
+        // 15 hits; 1d8 = 7 net damage: a wound.
+        let mut app = adjacent(&[15, 7]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Aimed(AimPoint::Slowing), Some("b1"), None);
+        app.update();
+        let wound = &events(&app, "wound")[0];
+        assert_eq!(wound["aim"], "slowing");
+        assert_eq!(wound["wounds"], 1);
+        let conditions = get::<Conditions>(&mut app, "b1");
+        assert_eq!((conditions.speed_penalty, conditions.agility_penalty), (2, 1));
+    }
+
+    #[test]
+    fn a_wound_1_less_than_6_net_damage_deals_no_wound() {
+        let mut app = adjacent(&[15, 5]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Aimed(AimPoint::Disrupting), Some("b1"), None);
+        app.update();
+        assert!(events(&app, "wound").is_empty());
+        assert_eq!(get::<Conditions>(&mut app, "b1").accuracy_penalty, 0);
+    }
+
+    #[test]
+    fn a_aim_1_centre_mass_adds_1_to_hit() {
+        let mut app = adjacent(&[7, 3]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Aimed(AimPoint::CentreMass), Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["total"], 10, "7 + attack 2 + 1");
+    }
+
+    #[test]
+    fn a_aim_1_a_fatal_wound_adds_16_on_the_chance_die() {
+        let mut app = adjacent(&[15, 8, 4]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Aimed(AimPoint::Fatal), Some("b1"), None);
+        app.update();
+        assert_eq!(events(&app, "wound")[0]["extra_damage"], 16);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 30 - 24);
+    }
+
+    #[test]
+    fn a_crit_1_a_critical_doubles_and_escalates_to_defeat() {
+        // Natural 20, damage 3, d4 = 4 (super critical), d6 = 6: defeated outright.
+        let mut app = adjacent(&[20, 3, 4, 6]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let steps = events(&app, "escalation");
+        assert_eq!(steps.len(), 2);
+        assert!(steps.iter().all(|step| step["chain"] == "critical" && step["escalated"] == true));
+        assert_eq!(status(&mut app, "b1"), Status::Dead);
+
+        // Natural 20, damage 3, d4 = 2: double damage only.
+        let mut app = adjacent(&[20, 3, 2]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 24);
+    }
+
+    #[test]
+    fn a_fail_1_a_natural_1_in_a_melee_zone_gives_a_free_hit_a_tragedy_a_free_critical() {
+        // Natural 1, d4 = 1: b1 strikes back (7 hits AC 12? no: r1's Defense is 12; 10 + 0 skill... face 15).
+        let mut app = adjacent(&[1, 1, 15, 4]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let free = attacks_by(&app, "b1");
+        assert_eq!(free[0]["kind"], "free_hit");
+        assert_eq!(free[0]["critical"], false);
+
+        // Natural 1, d4 = 4 (tragedy), d6 = 2: a free critical.
+        let mut app = adjacent(&[1, 4, 2, 5, 3, 1]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "b1")[0]["critical"], true);
+
+        // Natural 1, d4 = 4, d6 = 6: the attacker dies.
+        let mut app = adjacent(&[1, 4, 6]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(status(&mut app, "r1"), Status::Dead);
+    }
+
+    #[test]
+    fn a_free_1_free_hit_slots_are_agility_plus_1_and_leaving_provokes() {
+        let mut app = adjacent(&[15, 3]);
+        app.update();
+        assert_eq!(get::<Reactions>(&mut app, "r1").0, 3, "Agility +2, plus 1");
+        assert_eq!(get::<Reactions>(&mut app, "b1").0, 1);
+        declare_at(&mut app, "r1", ActionKind::Move, None, (0, 1));
+        app.update();
+        assert_eq!(attacks_by(&app, "b1")[0]["kind"], "free_hit");
+    }
+
+    #[test]
+    fn a_zone_1_the_melee_zone_is_the_adjacent_squares() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 0))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert!(attacks_by(&app, "r1").is_empty(), "two squares away is out of the melee zone");
+    }
+
+    #[test]
+    fn a_move_1_six_squares_a_third_when_prone_and_bonus_squares_when_only_moving() {
+        let mut app = adjacent(&[]);
+        app.update();
+        let ruleset = app.world().resource::<fray::rules::ruleset::Ruleset>().clone();
+        let speed = get::<Speed>(&mut app, "r1");
+        assert_eq!(speed.0, 12, "two zones of speed are twelve squares");
+        let mut conditions = Conditions::default();
+        let attack =
+            fray::rules::unit::movement_allowance(&ruleset, speed, Status::Active, &conditions, ActionKind::Attack);
+        let moving =
+            fray::rules::unit::movement_allowance(&ruleset, speed, Status::Active, &conditions, ActionKind::Move);
+        conditions.prone = true;
+        let prone =
+            fray::rules::unit::movement_allowance(&ruleset, speed, Status::Active, &conditions, ActionKind::Attack);
+        assert_eq!((attack, moving, prone), (12, 16, 4), "prone a third; both bonus actions add 4 squares");
+    }
+}
+
+mod crucible {
+    use super::*;
+
+    const RULESET: &str = "crucible";
+    const OPEN: [&str; 4] = ["......", "......", "......", "......"];
+
+    #[test]
+    fn c_surp_1_a_side_rolling_1_to_4_on_d12_is_surprised_unless_both_are() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[2, 9]);
+        app.update();
+        let rolls = events(&app, "surprise_roll");
+        assert_eq!(rolls.len(), 2);
+        let surprise = events(&app, "surprise");
+        assert_eq!(surprise[0]["surprised"], true);
+        assert_eq!(surprise[1]["surprised"], false);
+
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[2, 3]);
+        app.update();
+        assert!(events(&app, "surprise").iter().all(|line| line["surprised"] == false), "both surprised: neither");
+    }
+
+    #[test]
+    fn c_surp_1_an_elf_on_point_widens_the_enemy_range_to_1_to_8() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0))),
+        "#;
+        let sides = r#"(name: "red", controller: Human, surprise_range: 4), (name: "blue", controller: Human)"#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, sides, units), &[9, 7]);
+        app.update();
+        let rolls = events(&app, "surprise_roll");
+        assert_eq!(rolls[1]["range"], 8);
+        assert_eq!(events(&app, "surprise")[1]["surprised"], true);
+    }
+
+    #[test]
+    fn c_init_1_sides_roll_d12_low_first_ties_simultaneous_rerolled_each_round() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0))),
+        "#;
+        // Surprise rolls 9 and 9 (nobody), then both sides roll 5.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 5, 5, 2, 7]);
+        app.update();
+        let turns = state(&app).turns;
+        assert_eq!(turns.len(), 1);
+        assert_eq!(turns[0].1.len(), 2, "a tie is simultaneous");
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert_eq!(state(&app).round, 2);
+        assert_eq!(events(&app, "side_initiative").len(), 4, "rolled again in round 2");
+        let (r1, b1) = (unit(&mut app, "r1"), unit(&mut app, "b1"));
+        let order: Vec<Entity> = state(&app).turns.iter().flat_map(|(_, group)| group.clone()).collect();
+        assert_eq!(order, vec![r1, b1], "red's 2 goes before blue's 7");
+    }
+
+    /// r1 at (1,1) next to b1 at (2,1), red first.
+    fn adjacent(faces: &[u32]) -> App {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut script = vec![9, 9, 1, 8];
+        script.extend_from_slice(faces);
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &script);
+        hit_points(&mut app, "r1", 30);
+        hit_points(&mut app, "b1", 30);
+        app
+    }
+
+    #[test]
+    fn c_move_1_the_5_ft_step_never_provokes() {
+        let mut app = adjacent(&[]);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Hold, None, (0, 1));
+        app.update();
+        // Hold may not move; a step before an attack is the 5-ft step.
+        let mut app = adjacent(&[2]);
+        app.update();
+        set::<Loadout>(&mut app, "r1", |loadout| loadout.weapon.reach = 2);
+        declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (0, 1));
+        app.update();
+        assert_eq!(events(&app, "moved").len(), 1);
+        assert!(attacks_by(&app, "b1").is_empty(), "the step provokes nothing");
+
+        let mut app = adjacent(&[15, 3]);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Move, None, (0, 1));
+        app.update();
+        assert_eq!(attacks_by(&app, "b1")[0]["kind"], "opportunity", "a plain move away does");
+    }
+
+    #[test]
+    fn c_aoo_1_moving_more_than_5_ft_in_reach_provokes_once_a_round() {
+        let mut app = adjacent(&[15, 3]);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Move, None, (3, 0));
+        app.update();
+        let opportunities = attacks_by(&app, "b1");
+        assert_eq!(opportunities.len(), 1, "one attack of opportunity a round");
+        assert_eq!(opportunities[0]["kind"], "opportunity");
+        assert_eq!(get::<Reactions>(&mut app, "b1").0, 0);
+    }
+
+    #[test]
+    fn c_wdraw_1_failed_morale_rolls_a_withdrawal_and_player_characters_never_check() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((0, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0))),
+            (id: "b2", creature: "soldier", side: "blue", at: Some((5, 2))),
+        "#;
+        // No surprise; red 1, blue 8; morale 2d6 = 1 + 1 fails; withdrawal d6 = 6: surrender.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 1, 8, 1, 1, 6]);
+        set::<Status>(&mut app, "b2", |status| *status = Status::Dead);
+        set::<Status>(&mut app, "r2", |status| *status = Status::Dead);
+        for id in ["b1", "r1"] {
+            let entity = unit(&mut app, id);
+            app.world_mut().entity_mut(entity).insert(ChecksMorale);
+        }
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        let morale = events(&app, "morale");
+        assert_eq!(morale.len(), 1, "only the monster checks; the party's player decides for r1");
+        assert_eq!(morale[0]["unit"], "b1");
+        assert_eq!(events(&app, "withdrawal")[0]["response"], "surrender");
+        assert_eq!(status(&mut app, "b1"), Status::Surrendered);
+    }
+
+    #[test]
+    fn c_init_1_same_seed_same_log() {
+        let text = grid_level(
+            RULESET,
+            &OPEN,
+            "",
+            r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 3))),
+        "#,
+        );
+        let template = level_template(&text);
+        let run = || {
+            let mut app = app_with(&template, 7);
+            for unit in ["r1", "b1"] {
+                let entity = unit_entity(&mut app, unit);
+                app.world_mut().entity_mut(entity).insert(Controller::Ai(AiKind::Greedy));
+            }
+            for _ in 0..200 {
+                app.update();
+                if state(&app).is_over() {
+                    break;
+                }
+            }
+            app.world().resource::<fray::rules::log::CombatLog>().to_json_lines()
+        };
+        let first = run();
+        assert!(first.contains("combat_ended"), "the AI duel ends");
+        assert_eq!(first, run());
+        let _ = CombatRng::seeded(0);
+    }
+
+    fn unit_entity(app: &mut App, id: &str) -> Entity {
+        unit(app, id)
+    }
+}
