@@ -43,10 +43,30 @@ fn skirmish(units: usize) -> BattleTemplate {
     load_level_text(&text, Path::new("skirmish.ron"), &AssetSource::default()).expect("the synthetic level loads")
 }
 
+/// The 4-vs-4 level of each preset beyond seed 000.
+const PRESET_SKIRMISHES: [&str; 4] = [
+    "zones_and_tests_skirmish.ron",
+    "shock_and_cover_skirmish.ron",
+    "aimed_wounds_skirmish.ron",
+    "crucible_skirmish.ron",
+];
+
 fn whole_battles(c: &mut Criterion) {
     let template = load_builtin_level("ambush.ron").expect("the ambush loads");
     let mut group = c.benchmark_group("battle");
     group.throughput(Throughput::Elements(1));
+    for level in PRESET_SKIRMISHES {
+        let preset = load_builtin_level(level).expect("every preset's skirmish loads");
+        group.bench_function(level.trim_end_matches(".ron"), |bench| {
+            let mut battle = HeadlessBattle::new();
+            let mut seed = 0;
+            bench.iter(|| {
+                seed += 1;
+                battle.start(&preset, &BattleSetup { seed, controllers: Vec::new(), record_log: false });
+                battle.run_to_end()
+            });
+        });
+    }
     group.bench_function("ambush_4v4_greedy", |bench| {
         let mut battle = HeadlessBattle::new();
         let mut seed = 0;

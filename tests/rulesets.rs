@@ -259,6 +259,27 @@ mod zones_and_tests {
     }
 }
 
+#[test]
+fn z_react_1_unscripted_creatures_roll_d10_and_only_the_hostile_and_wary_fight() {
+    let text = line_level(
+        r#"ruleset: "zones_and_tests","#,
+        r#"
+            (id: "r1", creature: "soldier", side: "red", zone: "a"),
+            (id: "b1", creature: "soldier", side: "blue", zone: "d"),
+            (id: "b2", creature: "soldier", side: "blue", zone: "d"),
+        "#,
+    )
+    .replace(r#"(name: "blue", controller: Human)"#, r#"(name: "blue", controller: Human, unscripted: true)"#);
+    let mut app = scripted(&text, &[2, 5]);
+    app.update();
+    let reactions = events(&app, "reaction");
+    assert_eq!(reactions.len(), 2, "only the unscripted side rolls");
+    assert_eq!((reactions[0]["reaction"].as_str(), reactions[0]["fights"].as_bool()), (Some("wary"), Some(true)));
+    assert_eq!((reactions[1]["reaction"].as_str(), reactions[1]["fights"].as_bool()), (Some("curious"), Some(false)));
+    assert_eq!(get::<Status>(&mut app, "b1"), Status::Active);
+    assert_eq!(get::<Status>(&mut app, "b2"), Status::Surrendered, "the curious one stands aside");
+}
+
 mod shock_and_cover {
     use super::*;
 
@@ -828,6 +849,42 @@ mod crucible {
     }
 
     #[test]
+    fn c_cast_1_a_caster_hurt_earlier_in_the_round_cannot_cast() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1)), spells: Some(["firebolt"])),
+        "#;
+        // No surprise; red 1 goes first and hits b1 (15, damage 3); b1's turn comes at 8.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 1, 8, 15, 3]);
+        hit_points(&mut app, "b1", 30);
+        set::<Mana>(&mut app, "b1", |mana| mana.current = 20);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Cast(0), Some("r1"), None);
+        app.update();
+        let disrupted = events(&app, "spell_disrupted");
+        assert_eq!(disrupted.len(), 1);
+        assert_eq!(disrupted[0]["damage_taken"], 3);
+        assert!(events(&app, "cast").is_empty());
+    }
+
+    #[test]
+    fn c_multi_1_attacks_per_round_follow_the_level_bands() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 1, 8]);
+        hit_points(&mut app, "b1", 100);
+        set::<Level>(&mut app, "r1", |level| level.0 = 13);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1").len(), 2, "level 13: two attacks a round");
+    }
+
+    #[test]
     fn c_init_1_same_seed_same_log() {
         let text = grid_level(
             RULESET,
@@ -862,4 +919,34 @@ mod crucible {
     fn unit_entity(app: &mut App, id: &str) -> Entity {
         unit(app, id)
     }
+}
+
+/// Every level in `levels/`, under whatever ruleset it names, plays to an end for many seeds
+/// with the AI on every side: no panic, no stall, a result every time.
+#[test]
+fn every_shipped_level_plays_to_an_end_for_many_seeds() {
+    const SEEDS: u64 = 25;
+    const MOST_UPDATES: u32 = 20_000;
+    let mut paths: Vec<_> = std::fs::read_dir("levels")
+        .expect("levels/")
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "ron"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 12, "four shipped levels of seed 000 and two per other preset");
+    let mut rulesets = std::collections::BTreeSet::new();
+    for path in paths {
+        let template = fray::levels::load_level(&path).unwrap_or_else(|errors| panic!("{}: {errors}", path.display()));
+        rulesets.insert(template.ruleset.name.clone());
+        let controllers: Vec<(usize, Controller)> =
+            (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Greedy))).collect();
+        for seed in 0..SEEDS {
+            let mut battle = fray::headless::HeadlessBattle::new();
+            let setup = fray::levels::BattleSetup { seed, controllers: controllers.clone(), record_log: false };
+            battle.start(&template, &setup);
+            let outcome = battle.run(MOST_UPDATES);
+            assert!(outcome.is_some(), "{} seed {seed} did not end", path.display());
+        }
+    }
+    assert_eq!(rulesets.len(), 5, "every preset has shipped levels: {rulesets:?}");
 }

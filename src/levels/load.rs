@@ -350,6 +350,7 @@ pub fn build(
             name: side.name.as_str().into(),
             party: side.party.unwrap_or(std::ptr::eq(side, &level.sides[0])),
             surprise_range: side.surprise_range,
+            unscripted: side.unscripted,
             controller: match side.controller {
                 ControllerFile::Human => Controller::Human,
                 ControllerFile::Ai(kind) => Controller::Ai(kind),

@@ -134,6 +134,9 @@ pub struct SideFile {
     /// Shifts the range at which this side's enemies are surprised (`C-SURP-1`: an elf on point +4).
     #[serde(default)]
     pub surprise_range: i32,
+    /// Creatures with no set mind: each rolls on the ruleset's reaction table at the start (`Z-REACT-1`).
+    #[serde(default)]
+    pub unscripted: bool,
 }
 
 /// When a reinforcement arrives.

@@ -28,6 +28,8 @@ pub struct SideTemplate {
     pub party: bool,
     /// Shift of the enemies' surprise range (`C-SURP-1`).
     pub surprise_range: i32,
+    /// Its creatures roll for their reaction (`Z-REACT-1`).
+    pub unscripted: bool,
 }
 
 /// A unit with every number resolved.
@@ -184,6 +186,7 @@ impl BattleTemplate {
                     name: side.name.clone(),
                     party: side.party,
                     surprise_range: side.surprise_range,
+                    unscripted: side.unscripted,
                 })
                 .collect(),
         ));

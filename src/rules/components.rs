@@ -382,6 +382,8 @@ impl Default for Level {
 pub struct RoundRecord {
     /// Actions it has taken this round (for the costs of the down).
     pub actions_taken: u32,
+    /// Damage it has taken this round (a caster so hurt cannot cast, `C-CAST-1`).
+    pub damage_taken: i32,
 }
 
 /// What a unit can do with its round (`W-DECL-2`).

@@ -241,6 +241,26 @@ pub enum LogEvent {
         /// Marks now.
         marks: u32,
     },
+    /// A spell not cast because the caster was hurt earlier in the round (`C-CAST-1`).
+    SpellDisrupted {
+        /// Caster id.
+        unit: Arc<str>,
+        /// Spell name.
+        spell: Arc<str>,
+        /// Damage taken this round before its turn.
+        damage_taken: i32,
+    },
+    /// An unscripted creature's reaction roll (`Z-REACT-1`).
+    Reaction {
+        /// Unit id.
+        unit: Arc<str>,
+        /// The roll.
+        roll: DiceRoll,
+        /// `hostile`, `wary`, `curious`, `kind`, `helpful` (the ruleset's names).
+        reaction: String,
+        /// Whether it joins the fight.
+        fights: bool,
+    },
     /// A withdrawal response after failed morale (`C-WDRAW-1`).
     Withdrawal {
         /// Unit id.
@@ -438,6 +458,8 @@ impl LogEvent {
             Self::Escalation { .. } => "escalation",
             Self::WeaponUsage { .. } => "weapon_usage",
             Self::Withdrawal { .. } => "withdrawal",
+            Self::SpellDisrupted { .. } => "spell_disrupted",
+            Self::Reaction { .. } => "reaction",
             Self::Damage { .. } => "damage",
             Self::Status { .. } => "status",
             Self::Injury { .. } => "injury",

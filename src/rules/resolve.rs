@@ -44,6 +44,7 @@ pub(super) struct Resolver<'w, 's> {
     battlefield: Res<'w, Battlefield>,
     tables: Res<'w, InjuryTables>,
     sides: Res<'w, Sides>,
+    levels: Query<'w, 's, &'static Level>,
     dealt: MessageWriter<'w, DamageDealt>,
     intimidated: MessageWriter<'w, Intimidated>,
 }
@@ -375,6 +376,14 @@ impl Resolver<'_, '_> {
                     forced_critical: false,
                     primary: true,
                 };
+                // Extra attacks of a high level (`C-MULTI-1`) follow the first while the target stands.
+                for _ in 1..self.attacks_this_round(actor) {
+                    if !self.units.get(target).is_ok_and(|view| view.status == &Status::Active) {
+                        break;
+                    }
+                    let extra = Strike { primary: false, ..strike };
+                    self.attack(actor, target, slot.initiative, "normal", None, extra, pending);
+                }
                 match self.attack(actor, target, slot.initiative, "normal", None, strike, pending) {
                     None => {
                         let id = self.id(actor);
@@ -406,6 +415,26 @@ impl Resolver<'_, '_> {
             ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold | ActionKind::Disengage => {}
         }
         self.pay_for_exertion(slot, pending);
+    }
+
+    /// Weapon attacks `actor` makes this round (`C-MULTI-1`): one unless the ruleset's level bands say more.
+    fn attacks_this_round(&self, actor: Entity) -> u32 {
+        let level = self.levels.get(actor).map_or(1, |level| level.0);
+        let band = self
+            .ruleset
+            .turns
+            .attacks_by_level
+            .iter()
+            .filter(|(from, ..)| *from <= level)
+            .max_by_key(|(from, ..)| *from);
+        match band {
+            Some(&(_, attacks, per_rounds)) if per_rounds > 0 => {
+                let round = self.state.round;
+                let upto = |round: u32| attacks * round / per_rounds;
+                (upto(round) - upto(round.saturating_sub(1))).max(1)
+            }
+            _ => 1,
+        }
     }
 
     /// Whether the declared target is still there and in reach after the move.
@@ -880,6 +909,11 @@ impl Resolver<'_, '_> {
         let Some((name, spell)) = unit.spells.0.get(at).cloned() else {
             return;
         };
+        if self.ruleset.spells.damage_disrupts && unit.record.damage_taken > 0 {
+            let (id, damage_taken) = (unit.id.0.clone(), unit.record.damage_taken);
+            self.log.record(round, || LogEvent::SpellDisrupted { unit: id, spell: name, damage_taken });
+            return;
+        }
         // Mana first; Stress pays the rest 1:1 (`W-STRESS-1`).
         let mana_spent = spell.mana.min(unit.mana.current).max(0);
         let stress_spent = if self.ruleset.spells.stress_pays_for_mana {
@@ -1137,6 +1171,7 @@ pub(super) fn apply_damage_to(
         wounds,
         roll: hit.roll.clone(),
     });
+    unit.record.damage_taken += taken.stress_lost + taken.wounds_lost;
     dealt.write(DamageDealt {
         unit: hit.target,
         round,

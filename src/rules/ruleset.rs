@@ -76,6 +76,20 @@ pub struct SurpriseRules {
     /// A surprise roll per side at the start (`C-SURP-1`); without it only the level decides.
     #[serde(default)]
     pub roll: Option<SurpriseRoll>,
+    /// The reaction table unscripted sides roll on when the fight starts (`Z-REACT-1`).
+    #[serde(default)]
+    pub reaction: Option<ReactionTable>,
+}
+
+/// A reaction roll for creatures with no set mind: each row names a reaction up to a roll, and
+/// whether a creature feeling it joins the fight.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReactionTable {
+    /// The die (`1d10`).
+    pub die: Dice,
+    /// Rows in rising order: `(up_to, reaction, fights)`.
+    pub rows: Vec<(i32, String, bool)>,
 }
 
 /// Each side rolls; at or under its range it is surprised. Neither or both surprised: nobody is.
@@ -523,6 +537,9 @@ pub struct SpellRules {
     pub stress_pays_for_mana: bool,
     /// Whether Armour reduces spell damage.
     pub armour_stops_spells: bool,
+    /// Damage taken earlier in the round keeps a caster from casting for the rest of it (`C-CAST-1`).
+    #[serde(default)]
+    pub damage_disrupts: bool,
 }
 
 /// What a failed morale check does.
@@ -676,7 +693,8 @@ pub struct TurnRules {
     /// The actions offered; `None` offers seed 000's list.
     #[serde(default)]
     pub offered: Option<Vec<Offer>>,
-    /// Each unit's attacks per round by level band (`C-MULTI-1`): `(from_level, attacks, per_rounds)`.
+    /// Weapon attacks per round by level band (`C-MULTI-1`): `(from_level, attacks, per_rounds)`;
+    /// 3 attacks per 2 rounds alternate one and two. The highest band the unit's level reaches counts.
     #[serde(default)]
     pub attacks_by_level: Vec<(u32, u32, u32)>,
 }

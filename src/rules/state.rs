@@ -171,6 +171,8 @@ pub struct SideInfo {
     pub party: bool,
     /// Shift of the enemies' surprise range (`C-SURP-1`).
     pub surprise_range: i32,
+    /// Its creatures roll for their reaction (`Z-REACT-1`).
+    pub unscripted: bool,
 }
 
 /// The sides, in level order.

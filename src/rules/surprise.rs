@@ -50,6 +50,7 @@ fn open_combat(
     sides: Res<Sides>,
     mut rng: ResMut<CombatRng>,
     battlefield: Res<crate::battlefield::Battlefield>,
+    mut index: ResMut<crate::battlefield::ZoneIndex>,
 ) {
     let mut ordered: Vec<_> = units.iter().collect();
     ordered.sort_by_key(|view| *view.order);
@@ -91,6 +92,25 @@ fn open_combat(
             commands.entity(view.entity).insert(Surprised);
         }
         log.record(0, || LogEvent::Surprise { unit: view.id.0.clone(), surprised });
+    }
+    // Creatures with no set mind decide how they feel about this fight (`Z-REACT-1`).
+    if let Some(table) = &ruleset.surprise.reaction {
+        for view in ordered.iter().filter(|view| *view.status == Status::Active) {
+            if !sides.0.get(view.side.0).is_some_and(|side| side.unscripted) {
+                continue;
+            }
+            let roll = rng.roll(table.die);
+            let row = table.rows.iter().find(|(up_to, ..)| roll.total <= *up_to).or(table.rows.last());
+            let (reaction, fights) =
+                row.map_or(("hostile".to_string(), true), |(_, name, fights)| (name.clone(), *fights));
+            let id = view.id.0.clone();
+            log.record(0, || LogEvent::Reaction { unit: id.clone(), roll, reaction, fights });
+            if !fights {
+                commands.entity(view.entity).insert(Status::Surrendered);
+                index.remove(view.entity, view.zone.0);
+                log.record(0, || LogEvent::Status { unit: id, status: "stands_aside" });
+            }
+        }
     }
     state.phase = CombatPhase::Initiative;
 }
