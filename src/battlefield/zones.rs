@@ -174,10 +174,10 @@ impl Battlefield {
         let cells = grid.width() as usize * grid.height() as usize;
         let mut node_of_cell = vec![None; cells];
         let mut zones = Vec::new();
-        for cell in 0..cells {
+        for (cell, node) in node_of_cell.iter_mut().enumerate() {
             let square = grid.square(cell);
             if grid.passable(square) {
-                node_of_cell[cell] = Some(zones.len() as ZoneIdx);
+                *node = Some(zones.len() as ZoneIdx);
                 zones.push(ZoneDef {
                     id: format!("{},{}", square.x, square.y).into(),
                     name: format!("({}, {})", square.x, square.y),

@@ -157,7 +157,6 @@ fn check_morale(
                     None => Withdrawal::Flee,
                 },
             };
-            drop(unit);
             withdraw(entity, response, round, &mut units, &mut index, &mut log, &battlefield);
         }
     }
@@ -195,7 +194,6 @@ fn withdraw(
         Withdrawal::FallBack => {
             // Back away: the free neighbouring zone farthest from every enemy zone it can see.
             let side = *unit.side;
-            drop(unit);
             let enemies: Vec<crate::battlefield::ZoneIdx> = units
                 .iter()
                 .filter(|view| *view.side != side && unit::is_fighting(*view.status, view.conditions))
