@@ -219,6 +219,23 @@ mod zones_and_tests {
     }
 
     #[test]
+    fn z_atk_3_healing_restores_the_one_pool_of_hit_points() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", zone: "a", items: Some([("healing_draught", 1)])),
+            (id: "b1", creature: "soldier", side: "blue", zone: "d"),
+        "#;
+        let mut app = scripted(&zone_level(RULESET, units), &[4, 3, 3, 4, 4]);
+        hit_points(&mut app, "r1", 20);
+        set::<Wounds>(&mut app, "r1", |wounds| wounds.current = 5);
+        app.update();
+        declare(&mut app, "r1", ActionKind::UseItem(0), Some("r1"), None);
+        app.update();
+        let healed = &events(&app, "healed")[0];
+        assert!(healed["wounds_restored"].as_i64().unwrap() > 0, "{healed}");
+        assert_eq!(healed["stress"], 0);
+    }
+
+    #[test]
     fn z_surp_1_a_surprised_side_skips_round_1() {
         let units = r#"
             (id: "r1", creature: "soldier", side: "red", zone: "a"),
@@ -517,6 +534,35 @@ mod shock_and_cover {
         finish_round(&mut app);
         assert_eq!(events(&app, "morale")[0]["automatic"], true);
         assert_eq!(status(&mut app, "b1"), Status::Fled, "they're gone for now");
+    }
+
+    #[test]
+    fn s_grid_1_difficult_ground_costs_two_squares_of_movement() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0)), speed: Some(1)),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((9, 2))),
+        "#;
+        let rows = ["~~~~~~~~~~", "~~~~~~~~~~", ".........."];
+        let mut app = scripted(&grid_level(RULESET, &rows, "", units), &[8, 1]);
+        app.update();
+        // Six squares of speed (disengaging, so no second move): four squares of mud cost eight.
+        declare_at(&mut app, "r1", ActionKind::Disengage, None, (4, 0));
+        app.update();
+        assert!(events(&app, "moved").is_empty(), "too far through the mud");
+        declare_at(&mut app, "r1", ActionKind::Disengage, None, (3, 0));
+        app.update();
+        assert_eq!(events(&app, "moved").len(), 3);
+    }
+
+    #[test]
+    fn s_atk_1_the_chapter_has_no_criticals_even_for_keen_weapons() {
+        let mut app = adjacent(false, &[20, 4]);
+        set::<Loadout>(&mut app, "r1", |loadout| loadout.weapon.critical_natural = Some(19));
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "r1")[0];
+        assert_eq!((attack["hit"].as_bool(), attack["critical"].as_bool()), (Some(true), Some(false)));
     }
 
     #[test]

@@ -123,7 +123,12 @@ fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option
             if ally.side != actor.side || !ally.status.on_field() {
                 continue;
             }
-            let share = ally.stress.current as f64 / ally.stress.max.max(1) as f64;
+            // One-pool rulesets heal hit points: judge by the whole of what is left.
+            let share = if ally.stress.max > 0 {
+                ally.stress.current as f64 / ally.stress.max as f64
+            } else {
+                health_share(ally)
+            };
             if share >= HEAL_STRESS_SHARE || ally.status.is_down() {
                 continue;
             }
@@ -233,11 +238,32 @@ fn best_offence(
     let mut candidates: Vec<(f64, Action, f64, f64)> = Vec::new();
     for prospect in &prospects {
         let target_zone = prospect.view.zone.0;
-        let distance_now = view.battlefield.distance(actor.zone.0, target_zone);
+        let walking = view.battlefield.distance(actor.zone.0, target_zone);
         let expected_per_option = &expected_table[prospect.first..prospect.first + options.len()];
         for (&(kind, range), &expected) in options.iter().zip(expected_per_option) {
+            // Missiles and spells fly straight and need sight; blades walk.
+            let shoots = !matches!(kind, ActionKind::Attack) || weapon.is_ranged();
+            let distance_now = if shoots {
+                if view.battlefield.sight(actor.zone.0, target_zone).is_some() {
+                    view.battlefield.line_distance(actor.zone.0, target_zone)
+                } else {
+                    walking.max(range + 1)
+                }
+            } else {
+                walking
+            };
             let full = |zone: ZoneIdx| {
-                view.battlefield.zone(zone).capacity.is_some_and(|capacity| view.index.count(zone) as u32 >= capacity)
+                // Squares allies just chose in this same pass are taken too (never the enemy's: secret).
+                let claimed = just_declared
+                    .iter()
+                    .filter(|(unit, action)| {
+                        action.move_to == Some(zone) && units.get(**unit).is_some_and(|ally| ally.side == actor.side)
+                    })
+                    .count();
+                view.battlefield
+                    .zone(zone)
+                    .capacity
+                    .is_some_and(|capacity| (view.index.count(zone) + claimed) as u32 >= capacity)
             };
             let move_to = if distance_now <= range {
                 None

@@ -49,6 +49,8 @@ pub struct ZoneDef {
     pub position: Option<(f32, f32)>,
     /// The grid square it is, on a grid battlefield.
     pub square: Option<Square>,
+    /// Movement it costs to enter (2 for difficult ground).
+    pub enter_cost: u32,
 }
 
 /// Where a unit stands, as the log names it: a zone id, or `[x, y]` on a grid.
@@ -185,6 +187,7 @@ impl Battlefield {
                     hazard: None,
                     position: Some((square.x as f32, square.y as f32)),
                     square: Some(square),
+                    enter_cost: grid.step_cost(square),
                 });
             }
         }
@@ -214,6 +217,15 @@ impl Battlefield {
     /// Whether this is a grid battlefield.
     pub fn is_grid(&self) -> bool {
         self.0.grid.is_some()
+    }
+
+    /// Movement the walk along [`Battlefield::path`] costs: one per zone or square entered, two
+    /// for difficult ground (`UNREACHABLE` when there is no way).
+    pub fn path_cost(&self, from: ZoneIdx, to: ZoneIdx) -> u32 {
+        if self.distance(from, to) == UNREACHABLE {
+            return UNREACHABLE;
+        }
+        self.path(from, to).iter().map(|&step| self.zone(step).enter_cost.max(1)).sum()
     }
 
     /// The zone standing on `square`, on a grid battlefield.
@@ -447,6 +459,7 @@ mod tests {
                 hazard: None,
                 position: None,
                 square: None,
+                enter_cost: 1,
             })
             .collect();
         let edges: Vec<_> = (1..count).map(|at| ((at - 1) as ZoneIdx, at as ZoneIdx)).collect();
@@ -481,6 +494,7 @@ mod tests {
                 hazard: None,
                 position: None,
                 square: None,
+                enter_cost: 1,
             })
             .collect();
         let field = Battlefield::new(zones, &[]);

@@ -38,6 +38,14 @@ pub mod builtin {
         ("ambush.ron", include_str!("../../levels/ambush.ron")),
         ("duel.ron", include_str!("../../levels/duel.ron")),
         ("reinforcements.ron", include_str!("../../levels/reinforcements.ron")),
+        ("zones_and_tests_skirmish.ron", include_str!("../../levels/zones_and_tests_skirmish.ron")),
+        ("zones_and_tests_mill.ron", include_str!("../../levels/zones_and_tests_mill.ron")),
+        ("shock_and_cover_skirmish.ron", include_str!("../../levels/shock_and_cover_skirmish.ron")),
+        ("shock_and_cover_breach.ron", include_str!("../../levels/shock_and_cover_breach.ron")),
+        ("aimed_wounds_skirmish.ron", include_str!("../../levels/aimed_wounds_skirmish.ron")),
+        ("aimed_wounds_crypt.ron", include_str!("../../levels/aimed_wounds_crypt.ron")),
+        ("crucible_skirmish.ron", include_str!("../../levels/crucible_skirmish.ron")),
+        ("crucible_forest_road.ron", include_str!("../../levels/crucible_forest_road.ron")),
     ];
 }
 

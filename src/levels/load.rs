@@ -147,6 +147,7 @@ pub fn build(
                     hazard: zone.hazard.clone(),
                     position: zone.position,
                     square: None,
+                    enter_cost: 1,
                 })
                 .collect();
             Battlefield::new(zones, &edges)

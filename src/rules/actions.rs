@@ -268,7 +268,9 @@ pub fn check(
         let allowance =
             unit::movement_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, action.kind);
         let distance = ctx.battlefield.distance(here, to);
-        if distance == UNREACHABLE || distance > allowance {
+        // Difficult ground costs double on the way (`S-GRID-1` terrain); zones cost one each.
+        let cost = if ctx.battlefield.is_grid() { ctx.battlefield.path_cost(here, to) } else { distance };
+        if distance == UNREACHABLE || cost > allowance {
             return Err(IllegalAction::TooFar);
         }
         if let Some(capacity) = ctx.battlefield.zone(to).capacity
@@ -570,6 +572,15 @@ pub fn damage_dice(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thro
     weapon.damage.plus(strength)
 }
 
+/// The natural roll from which `weapon` scores a critical: its own range, or the ruleset's. A
+/// ruleset whose critical natural lies beyond the die has no criticals at all, whatever the weapon.
+pub fn critical_natural(ruleset: &Ruleset, weapon: &Weapon) -> u32 {
+    if ruleset.attack.critical_natural > ruleset.attack.die.sides {
+        return u32::MAX;
+    }
+    weapon.critical_natural.unwrap_or(ruleset.attack.critical_natural)
+}
+
 /// Odds of `attacker` striking `target` with its usable weapon now.
 pub fn attack_odds(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView) -> AttackOdds {
     let weapon = attacker.loadout.usable_weapon(attacker.conditions).1;
@@ -600,7 +611,7 @@ pub fn odds_against(
     // Counted in closed form: the naturals that hit are an upper range of the die, and so are
     // the criticals among them.
     let sides = ruleset.attack.die.sides.max(1) as i64;
-    let critical_at = weapon.critical_natural.unwrap_or(ruleset.attack.critical_natural) as i64;
+    let critical_at = (critical_natural(ruleset, weapon) as i64).min(i64::from(u32::MAX));
     let lowest_allowed = ruleset.attack.fumble_natural as i64 + 1;
     let needed = defense as i64 - ruleset.attack.die.modifier as i64 - bonus as i64;
     let lowest_hit = if ruleset.attack.critical_always_hits { needed.min(critical_at) } else { needed };

@@ -265,8 +265,8 @@ fn order_turns(
                     let id = unit.id.0.clone();
                     log.record(round, || LogEvent::Initiative { unit: id, base: modifier, roll, group: None });
                 }
-                // Whoever started the fight goes last in the first round only.
-                let last = i64::from(round == 1 && initiators.contains(unit.entity));
+                // Whoever started the fight is placed last in the lineup, which holds for the battle.
+                let last = i64::from(initiators.contains(unit.entity));
                 keys.push(TurnKey {
                     entity: unit.entity,
                     key: (last, -(modifier as i64), unit.order.0),

@@ -564,7 +564,13 @@ impl Resolver<'_, '_> {
             if strike.primary { take_swarm(&self.ruleset, &mut self.state.swarms, target, side) } else { (0, 0) };
         bonus += swarm_hit;
         extra.swarm_bonus = (swarm_hit > 0).then_some(swarm_hit);
-        let offhand = a.loadout.offhand.as_ref().map(|(_, weapon)| weapon.clone());
+        // Two weapons in hand only count when both are for melee and the attack is one of them.
+        let offhand = a
+            .loadout
+            .offhand
+            .as_ref()
+            .map(|(_, weapon)| weapon.clone())
+            .filter(|second| !ranged && !is_thrown && !second.is_ranged());
         let both_reach = offhand.as_ref().is_some_and(|second| second.reaches(distance));
         let second_dice = offhand.as_ref().map(|second| actions::damage_dice(&self.ruleset, &a, second, false));
         let mut flat_damage = swarm_damage;
@@ -638,7 +644,7 @@ impl Resolver<'_, '_> {
             (!avoided, false, fumbled)
         } else {
             let critical_natural =
-                natural >= weapon.critical_natural.unwrap_or(rules.critical_natural) || strike.forced_critical;
+                natural >= actions::critical_natural(&self.ruleset, &weapon) || strike.forced_critical;
             let hit = strike.forced_critical
                 || (!fumbled && (roll.total >= needed || (critical_natural && rules.critical_always_hits)));
             (hit, hit && critical_natural, false)
@@ -1070,6 +1076,8 @@ impl Resolver<'_, '_> {
         }
         let amount = roll.total.max(0);
         let (mut stress_restored, mut wounds_restored) = (0, 0);
+        // With one pool of hit points, whatever restores Stress restores hit points.
+        let wounds = wounds || self.ruleset.damage.pools == super::ruleset::Pools::HitPoints;
         if wounds {
             let before = unit.wounds.current;
             unit.wounds.current = before.saturating_add(amount).min(unit.wounds.max.max(before));
