@@ -621,7 +621,7 @@ mod aimed_wounds {
         app.update();
         let attack = &attacks_by(&app, "r1")[0];
         assert_eq!(attack["defense"], 10);
-        assert_eq!(attack["total"], 10);
+        assert_eq!(attack["total"], 11, "8 + accuracy 2 + 1 from the bonus actions of a unit that stands");
         assert_eq!(attack["hit"], true);
     }
 
@@ -641,7 +641,7 @@ mod aimed_wounds {
 
     #[test]
     fn a_wound_1_less_than_6_net_damage_deals_no_wound() {
-        let mut app = adjacent(&[15, 5]);
+        let mut app = adjacent(&[15, 4]);
         app.update();
         declare(&mut app, "r1", ActionKind::Aimed(AimPoint::Disrupting), Some("b1"), None);
         app.update();
@@ -655,7 +655,7 @@ mod aimed_wounds {
         app.update();
         declare(&mut app, "r1", ActionKind::Aimed(AimPoint::CentreMass), Some("b1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "r1")[0]["total"], 10, "7 + attack 2 + 1");
+        assert_eq!(attacks_by(&app, "r1")[0]["total"], 11, "7 + attack 2 + 1 centre mass + 1 standing");
     }
 
     #[test]
@@ -665,7 +665,7 @@ mod aimed_wounds {
         declare(&mut app, "r1", ActionKind::Aimed(AimPoint::Fatal), Some("b1"), None);
         app.update();
         assert_eq!(events(&app, "wound")[0]["extra_damage"], 16);
-        assert_eq!(get::<Wounds>(&mut app, "b1").current, 30 - 24);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 30 - 25, "8 + 1 standing + 16");
     }
 
     #[test]
@@ -685,7 +685,7 @@ mod aimed_wounds {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(get::<Wounds>(&mut app, "b1").current, 24);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 22, "(3 + 1 standing) doubled");
     }
 
     #[test]
@@ -726,6 +726,69 @@ mod aimed_wounds {
     }
 
     #[test]
+    fn a_bonus_1_bonus_actions_go_into_the_blow_only_when_not_moving() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), attributes: Some((agility: 14))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 3]);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (1, 1));
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["total"], 10, "8 + accuracy 2: the bonus actions paid for the step");
+    }
+
+    #[test]
+    fn a_cond_1_flat_footed_targets_are_hit_on_5_prone_on_5_plus_agility() {
+        let mut app = adjacent(&[3, 3]);
+        let b1 = unit(&mut app, "b1");
+        app.world_mut().entity_mut(b1).insert(Surprised);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "r1")[0];
+        assert_eq!(attack["defense"], 5, "an unaware target is flat-footed");
+        assert!(attack["sneak_roll"].is_object(), "and takes sneak damage");
+
+        let mut app = adjacent(&[3, 3]);
+        set::<Conditions>(&mut app, "b1", |conditions| conditions.prone = true);
+        set::<Attributes>(&mut app, "b1", |attributes| attributes.0[1] = 14);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["defense"], 7, "prone: 5 + Agility 2");
+    }
+
+    #[test]
+    fn a_cond_1_an_ally_on_the_far_side_flanks() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), attributes: Some((agility: 14))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((3, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[5, 3]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "r1")[0];
+        assert_eq!(attack["flanking"], true);
+        assert_eq!(attack["total"], 9, "5 + accuracy 2 + 1 standing + 1 flanking");
+    }
+
+    #[test]
+    fn a_feat_1_feats_change_reach_movement_and_damage_dice() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0)), feats: [Reach, Athlete, WeaponFocus]),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[]);
+        let loadout = get::<Loadout>(&mut app, "r1");
+        assert_eq!(loadout.weapon.reach, 2, "the melee zone reaches two squares");
+        assert_eq!(loadout.weapon.damage.count, 2, "one more damage die");
+        assert_eq!(get::<Speed>(&mut app, "r1").0, 8, "six squares and two more");
+    }
+
+    #[test]
     fn a_zone_1_the_melee_zone_is_the_adjacent_squares() {
         let units = r#"
             (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
@@ -744,7 +807,7 @@ mod aimed_wounds {
         app.update();
         let ruleset = app.world().resource::<fray::rules::ruleset::Ruleset>().clone();
         let speed = get::<Speed>(&mut app, "r1");
-        assert_eq!(speed.0, 12, "two zones of speed are twelve squares");
+        assert_eq!(speed.0, 6, "the chapter's one zone of speed is six squares");
         let mut conditions = Conditions::default();
         let attack =
             fray::rules::unit::movement_allowance(&ruleset, speed, Status::Active, &conditions, ActionKind::Attack);
@@ -753,7 +816,7 @@ mod aimed_wounds {
         conditions.prone = true;
         let prone =
             fray::rules::unit::movement_allowance(&ruleset, speed, Status::Active, &conditions, ActionKind::Attack);
-        assert_eq!((attack, moving, prone), (12, 16, 4), "prone a third; both bonus actions add 4 squares");
+        assert_eq!((attack, moving, prone), (6, 10, 2), "prone a third; both bonus actions add 4 squares");
     }
 }
 
@@ -897,10 +960,10 @@ mod crucible {
     #[test]
     fn c_cast_1_a_caster_hurt_earlier_in_the_round_cannot_cast() {
         let units = r#"
-            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
-            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1)), spells: Some(["firebolt"])),
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), weapon: Some("bow")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((4, 1)), spells: Some(["firebolt"])),
         "#;
-        // No surprise; red 1 goes first and hits b1 (15, damage 3); b1's turn comes at 8.
+        // No surprise; red 1 goes first and shoots b1 (15, damage 3); b1's turn comes at 8.
         let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 1, 8, 15, 3]);
         hit_points(&mut app, "b1", 30);
         set::<Mana>(&mut app, "b1", |mana| mana.current = 20);
@@ -928,6 +991,53 @@ mod crucible {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         assert_eq!(attacks_by(&app, "r1").len(), 2, "level 13: two attacks a round");
+    }
+
+    #[test]
+    fn c_reach_1_closing_in_the_longer_weapon_strikes_first() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((4, 1)), weapon: Some("pike")),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 1, 8, 15, 3]);
+        hit_points(&mut app, "r1", 30);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (3, 1));
+        app.update();
+        let first = &events(&app, "attack")[0];
+        assert_eq!(first["attacker"], "b1", "the pike strikes before the blade arrives");
+        assert_eq!(first["kind"], "reposte");
+    }
+
+    #[test]
+    fn c_miss_1_a_ready_missile_looses_before_initiative() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0)), weapon: Some("bow")),
+        "#;
+        // Red wins initiative (1 against 8), yet the blue archer with a target in sight goes first.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 1, 8]);
+        app.update();
+        let b1 = unit(&mut app, "b1");
+        assert_eq!(state(&app).turns[0].1, vec![b1]);
+    }
+
+    #[test]
+    fn c_aoo_1_shooting_at_a_foe_in_melee_draws_its_attack_of_opportunity() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), weapon: Some("bow")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 1, 8, 15, 3, 15, 3]);
+        hit_points(&mut app, "r1", 30);
+        hit_points(&mut app, "b1", 30);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attacks = events(&app, "attack");
+        assert_eq!(attacks[0]["attacker"], "b1");
+        assert_eq!(attacks[0]["kind"], "opportunity");
+        assert_eq!(attacks[1]["attacker"], "r1");
     }
 
     #[test]

@@ -274,6 +274,8 @@ pub fn build(
                     if let Some(scale) = squares_per_zone {
                         template.scale_to_squares(scale);
                     }
+                    let feats = creature.feats.iter().chain(&unit.feats);
+                    template.apply_feats(feats, squares_per_zone.is_some());
                     units.push(template)
                 }
                 Err((field, value, message)) => invalid(field, &value, 0, format!("unit \"{}\": {message}", unit.id)),
@@ -550,7 +552,7 @@ fn unit_template(
                 .saturating_add(if ruleset.attack.armour_is_defense { armour.armour } else { 0 }),
         },
         armour: Armour(if ruleset.attack.armour_is_defense { 0 } else { armour.armour }),
-        speed: Speed(unit.speed.unwrap_or(creature.speed)),
+        speed: Speed(unit.speed.or(ruleset.movement.speed).unwrap_or(creature.speed)),
         loadout: Loadout {
             weapon_name: weapon_name.as_str().into(),
             weapon,
@@ -558,6 +560,7 @@ fn unit_template(
             unarmed,
             armour_name: armour_name.as_deref().map(Arc::from),
             shield: armour.shield,
+            sneak_dice: 0,
         },
         skills: Skills {
             attack: skills.attack,

@@ -250,6 +250,22 @@ pub struct CreatureFile {
     /// Level (attacks per round, ongoing damage).
     #[serde(default = "default_level")]
     pub level: u32,
+    /// Feats that change the rules for it (`A-FEAT-1`).
+    #[serde(default)]
+    pub feats: Vec<Feat>,
+}
+
+/// Feats that change a unit's rules (`A-FEAT-1`), applied when the level is loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Feat {
+    /// Melee reach one square (or zone) further.
+    Reach,
+    /// Two more squares of movement.
+    Athlete,
+    /// One more damage die with its weapons.
+    WeaponFocus,
+    /// Another die of sneak damage.
+    SneakAttack,
 }
 
 fn default_level() -> u32 {
@@ -275,6 +291,9 @@ pub struct UnitFile {
     /// This unit started the fight by attacking (`A-INIT-1`: it takes its turn last).
     #[serde(default)]
     pub initiated: bool,
+    /// Feats besides the creature's.
+    #[serde(default)]
+    pub feats: Vec<Feat>,
     /// Display name (defaults to the creature's).
     #[serde(default)]
     pub name: Option<String>,

@@ -82,6 +82,27 @@ pub struct UnitTemplate {
 }
 
 impl UnitTemplate {
+    /// Applies feats (`A-FEAT-1`): reach, movement, damage dice and sneak damage.
+    pub fn apply_feats<'a>(&mut self, feats: impl IntoIterator<Item = &'a super::schema::Feat>, grid: bool) {
+        use super::schema::Feat;
+        /// Squares the Athlete feat adds.
+        const ATHLETE_SQUARES: u32 = 2;
+        for feat in feats {
+            let loadout = &mut self.loadout;
+            let weapons = std::iter::once(&mut loadout.weapon)
+                .chain(loadout.offhand.as_mut().map(|(_, weapon)| weapon))
+                .chain(std::iter::once(&mut loadout.unarmed));
+            match feat {
+                Feat::Reach => weapons.filter(|weapon| !weapon.is_ranged()).for_each(|weapon| weapon.reach += 1),
+                // Zones are too coarse for two squares; the feat moves nothing there.
+                Feat::Athlete if grid => self.speed.0 = self.speed.0.saturating_add(ATHLETE_SQUARES),
+                Feat::Athlete => {}
+                Feat::WeaponFocus => weapons.for_each(|weapon| weapon.damage = weapon.damage.with_extra_die()),
+                Feat::SneakAttack => loadout.sneak_dice += 1,
+            }
+        }
+    }
+
     /// Converts the zone distances the catalog writes (speed, ranges) into squares, and melee
     /// reach into squares around the unit, for a grid battlefield.
     pub fn scale_to_squares(&mut self, squares_per_zone: u32) {
@@ -97,11 +118,12 @@ impl UnitTemplate {
                 None => weapon.reach = weapon.reach.saturating_add(1),
             }
         }
+        // Close (range 0) becomes the touching squares: one unit stands on a square.
         for (_, spell) in &mut self.spells.0 {
-            spell.range = scale(spell.range);
+            spell.range = scale(spell.range).max(1);
         }
         for stack in &mut self.inventory.0 {
-            stack.item.range = scale(stack.item.range);
+            stack.item.range = scale(stack.item.range).max(1);
         }
     }
 }

@@ -325,7 +325,7 @@ pub fn check(
                     if !other.status.is_down() || other.conditions.stabilised || other.entity == actor.entity {
                         return Err(IllegalAction::NotDown);
                     }
-                    (0, false)
+                    (ctx.battlefield.melee_reach(0), false)
                 }
                 TargetRule::None => return Err(IllegalAction::UnexpectedTarget),
             };
@@ -385,7 +385,7 @@ pub fn legal_actions(ctx: ActionContext, actor: &UnitView, units: &impl UnitLook
         .iter()
         .filter_map(|&kind| match target_rule(actor, kind).ok()? {
             TargetRule::Enemy { range, .. } | TargetRule::Ally { range } => Some(range),
-            TargetRule::FallenAlly => Some(0),
+            TargetRule::FallenAlly => Some(ctx.battlefield.melee_reach(0)),
             TargetRule::None => None,
         })
         .max()
@@ -565,7 +565,8 @@ pub fn attack_bonus(attacker: &UnitView, weapon: &Weapon) -> i32 {
 /// the ruleset says so, never to missiles a bow or sling throws for you.
 pub fn damage_dice(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> Dice {
     let strength = if ruleset.damage.strength_to_damage && (thrown || !weapon.is_ranged()) {
-        unit::modifier(ruleset, attacker.attributes, Attribute::Strength)
+        // A weakening wound lowers the Strength modifier (`A-AIM-1`).
+        unit::modifier(ruleset, attacker.attributes, Attribute::Strength) - attacker.conditions.strength_penalty
     } else {
         0
     };

@@ -298,6 +298,8 @@ pub struct Loadout {
     pub armour_name: Option<Arc<str>>,
     /// Carries a shield: the first Shock each round is ignored (`S-SHOCK-1`).
     pub shield: bool,
+    /// Extra dice of sneak damage from feats (`A-FEAT-1`).
+    pub sneak_dice: u32,
 }
 
 impl Loadout {
@@ -361,6 +363,11 @@ pub struct Reactions(pub u32);
 /// This unit checks morale (monsters do; player characters do not).
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct ChecksMorale;
+
+/// The unit's reaction kept it out of the fight from the start (`Z-REACT-1`): not a loss to its side.
+#[derive(Component, Clone, Copy, Debug, Default)]
+#[component(storage = "SparseSet")]
+pub struct StoodAside;
 
 /// The unit started the fight by attacking, and so takes its turn last (`A-INIT-1`).
 #[derive(Component, Clone, Copy, Debug, Default)]

@@ -63,6 +63,11 @@ impl Dice {
         Self { count: self.count.saturating_mul(factor).min(MAX_DICE), ..self }
     }
 
+    /// The same dice with one more die (a feat's "one more damage die").
+    pub fn with_extra_die(self) -> Self {
+        if self.sides == 0 { self } else { Self { count: (self.count + 1).min(MAX_DICE), ..self } }
+    }
+
     /// Lowest possible total.
     pub fn min(&self) -> i32 {
         self.count as i32 * i32::from(self.sides > 0) + self.modifier

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use bevy::prelude::*;
 
 use super::CombatSystems;
+use super::actions;
 use super::components::*;
 use super::dice::{CombatRng, Dice, DiceRoll};
 use super::equipment::Attribute;
@@ -135,7 +136,8 @@ fn start_round(
     state.count = None;
     state.swarms.clear();
     if on_turn {
-        let turns = order_turns(&ruleset, &mut rng, &mut log, &mut state, &mut units, &sides, &initiators);
+        let turns =
+            order_turns(&ruleset, &mut rng, &mut log, &mut state, &mut units, &sides, &initiators, &battlefield);
         state.turns = turns;
         state.turn_cursor = 0;
     }
@@ -146,11 +148,12 @@ fn start_round(
 struct TurnKey {
     entity: Entity,
     /// Sort key: lower goes first.
-    key: (i64, i64, u32),
+    key: (i64, i64, i64, u32),
     /// Units with equal `together` keys act simultaneously.
     together: Option<(i64, i64)>,
 }
 
+#[expect(clippy::too_many_arguments, reason = "the order reads the dice, the sides, the units and the field")]
 /// The round's turns for turn-based rulesets (`Z-INIT-1`, `S-INIT-1`, `C-INIT-1`, `A-INIT-1`):
 /// rolls what must be rolled (logging each roll), then lists the turns in order, each with the
 /// units that act together at it.
@@ -162,6 +165,7 @@ fn order_turns(
     units: &mut Query<Unit>,
     sides: &Sides,
     initiators: &Query<(), With<Initiator>>,
+    battlefield: &Battlefield,
 ) -> Vec<(i32, Vec<Entity>)> {
     let round = state.round;
     let mut present: Vec<UnitItem> = units.iter_mut().filter(|unit| unit.status.on_field()).collect();
@@ -170,6 +174,25 @@ fn order_turns(
     let side_name = |side: usize| sides.0.get(side).map(|info| info.name.clone()).unwrap_or_else(|| "?".into());
     let is_party = |side: usize| sides.0.get(side).is_some_and(|info| info.party);
     let mut keys: Vec<TurnKey> = Vec::with_capacity(present.len());
+    // A missile ready and a foe in sight: it looses before initiative (`C-MISS-1`).
+    let ready_missiles: Vec<Entity> = if ruleset.turns.ready_missiles_first && round == 1 {
+        present
+            .iter()
+            .filter(|unit| !unit.surprised && unit::is_fighting(*unit.status, &unit.conditions))
+            .filter(|unit| {
+                let weapon = unit.loadout.usable_weapon(&unit.conditions).1;
+                weapon.is_ranged()
+                    && present.iter().any(|other| {
+                        other.side != unit.side
+                            && battlefield.sight(unit.zone.0, other.zone.0).is_some()
+                            && battlefield.line_distance(unit.zone.0, other.zone.0) <= actions::weapon_range(weapon)
+                    })
+            })
+            .map(|unit| unit.entity)
+            .collect()
+    } else {
+        Vec::new()
+    };
     match &ruleset.turns.order {
         TurnOrder::DeclaredInitiative => return Vec::new(),
         TurnOrder::FirstSideThenIndividual { side_die, party_first_at, individual, attribute } => {
@@ -198,7 +221,7 @@ fn order_turns(
                 }
                 let side_rank = if unit.side.0 == first { 0 } else { 1 + unit.side.0 as i64 };
                 let score = unit.initiative.base.unwrap_or(0) as i64;
-                keys.push(TurnKey { entity: unit.entity, key: (side_rank, -score, unit.order.0), together: None });
+                keys.push(TurnKey { entity: unit.entity, key: (0, side_rank, -score, unit.order.0), together: None });
             }
         }
         TurnOrder::SideRoll {
@@ -244,15 +267,25 @@ fn order_turns(
                 };
                 if unit.initiative.base != Some(score) {
                     unit.initiative.base = Some(score);
+                    if *individual_adjustment {
+                        // The unit's own count: its side's roll adjusted by its modifier; no die of its own.
+                        let roll = rng.roll(Dice::flat(score));
+                        let id = unit.id.0.clone();
+                        log.record(round, || LogEvent::Initiative { unit: id, base: score, roll, group: None });
+                    }
                 }
                 let ordered = match order {
                     InitiativeOrder::HighestFirst => -(score as i64),
                     InitiativeOrder::LowestFirst => score as i64,
                 };
                 let party_rank = if is_party(unit.side.0) { 0 } else { 1 };
-                let key =
-                    if *party_wins_ties { (ordered, party_rank, unit.order.0) } else { (ordered, 0, unit.order.0) };
-                let together = (!*party_wins_ties).then_some((ordered, 0));
+                let ready = i64::from(!ready_missiles.contains(&unit.entity));
+                let key = if *party_wins_ties {
+                    (ready, ordered, party_rank, unit.order.0)
+                } else {
+                    (ready, ordered, 0, unit.order.0)
+                };
+                let together = (!*party_wins_ties).then_some((ready, ordered));
                 keys.push(TurnKey { entity: unit.entity, key, together });
             }
         }
@@ -269,7 +302,7 @@ fn order_turns(
                 let last = i64::from(initiators.contains(unit.entity));
                 keys.push(TurnKey {
                     entity: unit.entity,
-                    key: (last, -(modifier as i64), unit.order.0),
+                    key: (0, last, -(modifier as i64), unit.order.0),
                     together: None,
                 });
             }

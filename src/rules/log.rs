@@ -501,6 +501,12 @@ pub struct AttackExtra {
     /// A charge's to-hit bonus.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub charge: bool,
+    /// An ally on the target's far side gave the flanking bonus (`A-COND-1`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub flanking: bool,
+    /// Sneak damage added against an unaware target (`A-COND-1`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sneak_roll: Option<DiceRoll>,
 }
 
 /// A secondary roll made by an injury.

@@ -40,6 +40,7 @@ fn check_morale(
     mut rng: ResMut<CombatRng>,
     mut index: ResMut<ZoneIndex>,
     mut units: Query<Unit>,
+    aside: Query<(), With<StoodAside>>,
     mut dealt: MessageReader<DamageDealt>,
     mut intimidated: MessageReader<Intimidated>,
     ruleset: Res<Ruleset>,
@@ -64,7 +65,7 @@ fn check_morale(
     let mut counts: HashMap<usize, u32> = HashMap::new();
     let mut present: HashMap<usize, u32> = HashMap::new();
     let mut checkers: Vec<(u32, Entity)> = Vec::new();
-    for view in units.iter().filter(|view| *view.status != Status::Reserve) {
+    for view in units.iter().filter(|view| *view.status != Status::Reserve && !aside.contains(view.entity)) {
         *present.entry(view.side.0).or_insert(0) += 1;
     }
     let is_party = |side: usize| sides.0.get(side).is_some_and(|info| info.party);

@@ -19,7 +19,7 @@ use super::log::{AttackExtra, CombatLog, InjuryRoll, LogEvent};
 use super::ruleset::{AttackStyle, CriticalRule, DualWield, FumbleRule, InitiativeOrder, Ruleset};
 use super::state::{CombatPhase, CombatState, DamageDealt, DeclarationQueue, Intimidated, Sides, Slot, in_phase};
 use super::unit::{self, Unit, UnitItem};
-use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};
+use crate::battlefield::{Battlefield, Cover, Square, ZoneIdx, ZoneIndex};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, resolve_round.in_set(CombatSystems::Resolve).run_if(in_phase(CombatPhase::Resolve)));
@@ -87,6 +87,8 @@ pub(super) struct Strike {
     pub forced_critical: bool,
     /// The action's own attack, rather than a reaction: fumbles and swarms count.
     pub primary: bool,
+    /// Made without moving first: the bonus actions went into the blow (`A-BONUS-1`).
+    pub stood_still: bool,
 }
 
 /// Damage that takes anyone down whatever they have left: "defeated outright".
@@ -292,7 +294,22 @@ impl Resolver<'_, '_> {
             self.log.record(round, || LogEvent::Moved { unit: id, from: from_id, to: to_id });
             here = step;
             if entering {
-                let entered: Vec<Entity> = after.iter().copied().filter(|other| !before.contains(other)).collect();
+                let own_reach =
+                    self.units.get(slot.unit).map_or(0, |view| view.loadout.usable_weapon(view.conditions).1.reach);
+                let longer_only = rules.longer_weapon_first;
+                let entered: Vec<Entity> = after
+                    .iter()
+                    .copied()
+                    .filter(|other| !before.contains(other))
+                    // The longer weapon strikes first (`C-REACH-1`).
+                    .filter(|&other| {
+                        !longer_only
+                            || self
+                                .units
+                                .get(other)
+                                .is_ok_and(|view| view.loadout.usable_weapon(view.conditions).1.reach > own_reach)
+                    })
+                    .collect();
                 self.provoked_attacks(slot, &entered, "reposte");
             }
             if !self.units.get(slot.unit).is_ok_and(|view| *view.status == status_before) {
@@ -300,6 +317,29 @@ impl Resolver<'_, '_> {
             }
         }
         true
+    }
+
+    /// Shooting or casting with foes in melee reach gives each an attack of opportunity first,
+    /// in rulesets that say so (`C-AOO-1`).
+    fn provoke_by_acting(&mut self, slot: &Slot) {
+        if self.ruleset.attack.ranged_in_melee != super::ruleset::RangedInMelee::Provokes {
+            return;
+        }
+        let Ok(view) = self.units.get(slot.unit) else {
+            return;
+        };
+        let shoots = match slot.action.kind {
+            ActionKind::Cast(_) | ActionKind::Throw(_) => true,
+            ActionKind::Attack | ActionKind::Aimed(_) => view.loadout.usable_weapon(view.conditions).1.is_ranged(),
+            _ => false,
+        };
+        if !shoots {
+            return;
+        }
+        let (zone, side) = (view.zone.0, *view.side);
+        let foes = actions::threateners_of(self.ctx(), zone, side, &self.units);
+        let kind = self.ruleset.reposte.name.log_name();
+        self.provoked_attacks(slot, &foes, kind);
     }
 
     /// Free attacks provoked by a move, each by an enemy that can still react, until the mover falls.
@@ -356,6 +396,11 @@ impl Resolver<'_, '_> {
             self.pay_for_exertion(slot, pending);
             return;
         };
+        self.provoke_by_acting(slot);
+        if !self.units.get(actor).is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))
+        {
+            return;
+        }
         let is_strike = matches!(
             slot.action.kind,
             ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Charge | ActionKind::Aimed(_)
@@ -375,10 +420,21 @@ impl Resolver<'_, '_> {
                     charge: slot.action.kind == ActionKind::Charge,
                     forced_critical: false,
                     primary: true,
+                    stood_still: slot.action.move_to.is_none(),
                 };
                 // Extra attacks of a high level (`C-MULTI-1`) follow the first while the target stands.
                 for _ in 1..self.attacks_this_round(actor) {
-                    if !self.units.get(target).is_ok_and(|view| view.status == &Status::Active) {
+                    let queued: i32 = pending
+                        .iter()
+                        .map(|effect| match effect {
+                            Pending::Damage(hit) if hit.target == target => hit.amount,
+                            _ => 0,
+                        })
+                        .sum();
+                    let standing = self.units.get(target).is_ok_and(|view| {
+                        *view.status == Status::Active && view.stress.current + view.wounds.current > queued
+                    });
+                    if !standing {
                         break;
                     }
                     let extra = Strike { primary: false, ..strike };
@@ -465,7 +521,7 @@ impl Resolver<'_, '_> {
                 actor.inventory.0.get(at).map_or(0, |stack| stack.item.range)
             }
             ActionKind::Intimidate => 1,
-            _ => 0,
+            _ => self.battlefield.melee_reach(0),
         };
         distance <= range
     }
@@ -573,7 +629,7 @@ impl Resolver<'_, '_> {
             .filter(|second| !ranged && !is_thrown && !second.is_ranged());
         let both_reach = offhand.as_ref().is_some_and(|second| second.reaches(distance));
         let second_dice = offhand.as_ref().map(|second| actions::damage_dice(&self.ruleset, &a, second, false));
-        let mut flat_damage = swarm_damage;
+        let mut flat_damage = 0;
         if let DualWield::Bonus { hit, damage } = rules.dual_wield
             && offhand.is_some()
             && !is_thrown
@@ -582,6 +638,21 @@ impl Resolver<'_, '_> {
             if both_reach {
                 flat_damage += damage;
             }
+        }
+        if let Some((hit, damage)) = rules.standing_bonus
+            && strike.primary
+            && strike.stood_still
+        {
+            bonus += hit;
+            flat_damage += damage;
+        }
+        // Flanking: an ally fights the target from the far side (`A-COND-1`).
+        if let Some(conditions) = &rules.conditions
+            && !ranged
+            && self.flanked(&a, &t)
+        {
+            bonus += conditions.flanking_bonus;
+            extra.flanking = true;
         }
         let pressed = ranged
             && (walking <= self.battlefield.melee_reach(0)
@@ -592,6 +663,8 @@ impl Resolver<'_, '_> {
                 super::ruleset::RangedInMelee::Allowed => {}
                 super::ruleset::RangedInMelee::Disadvantage => disadvantage = true,
                 super::ruleset::RangedInMelee::Penalty(penalty) => bonus -= penalty,
+                // Handled before the action (see `provoke_by_acting`).
+                super::ruleset::RangedInMelee::Provokes => {}
             }
         }
         let attacker_party = self.sides.0.get(side).is_some_and(|info| info.party);
@@ -599,6 +672,16 @@ impl Resolver<'_, '_> {
         let (dice, needed, avoid) = match &rules.style {
             AttackStyle::VsDefense => {
                 let mut defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions);
+                // Flat-footed: hit on a fixed number; prone: that number plus Agility (`A-COND-1`).
+                if let Some(conditions) = &rules.conditions {
+                    if t.surprised || t.conditions.paralysed {
+                        defense = conditions.flat_footed_defense;
+                    } else if t.conditions.prone {
+                        defense = conditions.prone_defense
+                            + unit::modifier(&self.ruleset, t.attributes, Attribute::Agility)
+                            - t.conditions.agility_penalty;
+                    }
+                }
                 if t.conditions.charging {
                     defense -= rules.charge.as_ref().map_or(0, |charge| charge.defense_penalty);
                 }
@@ -616,6 +699,12 @@ impl Resolver<'_, '_> {
             }
         };
         let damage_dice = actions::damage_dice(&self.ruleset, &a, &weapon, is_thrown);
+        // Sneak damage against a target that has not noticed the attacker, doubled by criticals.
+        let sneak_dice = rules
+            .conditions
+            .as_ref()
+            .filter(|_| t.surprised)
+            .map(|conditions| conditions.sneak_damage.times_dice(1 + a.loadout.sneak_dice));
         let shock_modifier = damage_dice.modifier - weapon.damage.modifier;
         let shock = weapon.shock.filter(|_| rules.shock);
         let armour = t.armour.0;
@@ -628,8 +717,9 @@ impl Resolver<'_, '_> {
         let mut roll = self.rng.roll(dice);
         if disadvantage {
             let other = self.rng.roll(dice);
-            // An avoid test with disadvantage keeps the lower too: disadvantage is the roller's.
-            if other.total < roll.total {
+            // The attacker's disadvantage: its own roll keeps the lower, a target's avoid test the higher.
+            let other_counts = if avoid { other.total > roll.total } else { other.total < roll.total };
+            if other_counts {
                 extra.disadvantage_roll = Some(std::mem::replace(&mut roll, other));
             } else {
                 extra.disadvantage_roll = Some(other);
@@ -668,6 +758,11 @@ impl Resolver<'_, '_> {
                 });
             }
             let mut rolled = rolled_roll.total;
+            if let Some(dice) = sneak_dice {
+                let sneak = self.rng.roll(dice);
+                rolled += sneak.total;
+                extra.sneak_roll = Some(sneak);
+            }
             let mut multiplier = if doubled { 2 } else { 1 };
             let mut outright = false;
             if critical {
@@ -701,7 +796,7 @@ impl Resolver<'_, '_> {
                 }
             }
             // Swarm damage never takes a weapon past its usual maximum.
-            let boosted = (rolled + flat_damage).min(rolled.max(damage_dice.max()));
+            let boosted = (rolled + swarm_damage).min(rolled.max(damage_dice.max())) + flat_damage;
             let mut amount = damage::damage_after_armour(&self.ruleset, boosted, multiplier, armour);
             if shock_applies {
                 amount = amount.max(shock_damage);
@@ -738,10 +833,11 @@ impl Resolver<'_, '_> {
             extra,
         });
         if !hit && shock_applies && !avoid {
-            let absorbed_by = if swarm_hit > 0 {
-                None
-            } else if target_full_defense {
+            // Total defense stops even a swarm's Shock; a shield stops only ordinary Shock.
+            let absorbed_by = if target_full_defense {
                 Some("total_defense")
+            } else if swarm_hit > 0 {
+                None
             } else if target_shield {
                 Some("shield")
             } else {
@@ -774,6 +870,24 @@ impl Resolver<'_, '_> {
             self.fumble(attacker, target, initiative, &weapon_name, in_target_zone, attacker_lethal, pending);
         }
         Some(reposte)
+    }
+
+    /// Whether an ally of the attacker stands on the far side of the target, in reach of it.
+    fn flanked(&self, attacker: &unit::UnitView, target: &unit::UnitView) -> bool {
+        let (Some(from), Some(at)) =
+            (self.battlefield.zone(attacker.zone.0).square, self.battlefield.zone(target.zone.0).square)
+        else {
+            return false;
+        };
+        let opposite = Square { x: 2 * at.x - from.x, y: 2 * at.y - from.y };
+        let Some(zone) = self.battlefield.zone_at(opposite) else {
+            return false;
+        };
+        self.index.occupants(zone).iter().any(|&other| {
+            self.units
+                .get(other)
+                .is_ok_and(|view| view.side == attacker.side && unit::is_fighting(*view.status, view.conditions))
+        })
     }
 
     /// What a natural fumble does besides missing (`Z-CRIT-1`, `A-FAIL-1`).
@@ -1086,6 +1200,13 @@ impl Resolver<'_, '_> {
             let before = unit.stress.current;
             unit.stress.current = before.saturating_add(amount).min(unit.stress.max.max(before));
             stress_restored = unit.stress.current - before;
+        }
+        // Healing enough in one go closes a wound (`A-WOUND-1`).
+        if let Some(aiming) = &self.ruleset.attack.aiming
+            && unit.conditions.aimed_wounds > 0
+            && stress_restored + wounds_restored >= aiming.heal_threshold
+        {
+            unit.conditions.aimed_wounds -= 1;
         }
         let id = unit.id.0.clone();
         let (stress, wounds_now) = (unit.stress.current, unit.wounds.current);

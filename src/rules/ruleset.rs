@@ -216,6 +216,26 @@ pub struct AttackRules {
     /// Extra damage when the wielder carries a second weapon that also reaches the target (`S-DUAL-1`).
     #[serde(default)]
     pub dual_wield: DualWield,
+    /// Flat-footed, prone, flanking and sneak damage (`A-COND-1`).
+    #[serde(default)]
+    pub conditions: Option<ConditionRules>,
+    /// An attack made without moving spends the bonus actions on +hit and +damage (`A-BONUS-1`).
+    #[serde(default)]
+    pub standing_bonus: Option<(i32, i32)>,
+}
+
+/// How conditions change an attack (`A-COND-1`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionRules {
+    /// The Defense of a flat-footed target (surprised, paralysed): hit on this whatever its Agility.
+    pub flat_footed_defense: i32,
+    /// A prone target is semi flat-footed: this plus its Agility modifier.
+    pub prone_defense: i32,
+    /// To-hit for attacking with an ally on the far side of the target.
+    pub flanking_bonus: i32,
+    /// Extra damage against a target that has not noticed the attacker (surprised), multiplied by criticals.
+    pub sneak_damage: Dice,
 }
 
 fn default_half_cover() -> i32 {
@@ -290,6 +310,8 @@ pub enum RangedInMelee {
     Disadvantage,
     /// A flat penalty (`S-ATK-2`: −4 for thrown weapons; bows cannot fire at all).
     Penalty(i32),
+    /// Shooting or casting with a foe in melee reach gives that foe an attack of opportunity first (`C-AOO-1`).
+    Provokes,
 }
 
 /// Swarm attacks.
@@ -470,6 +492,10 @@ pub struct ReposteRules {
     /// A move of at most this many steps as a unit's only movement never provokes (`C-MOVE-1`'s 5-ft step).
     #[serde(default)]
     pub free_step: u32,
+    /// Entering an enemy's reach provokes only an enemy whose weapon reaches further than the
+    /// mover's: the longer weapon strikes first (`C-REACH-1`).
+    #[serde(default)]
+    pub longer_weapon_first: bool,
     /// Reactions per round are the Agility modifier + this (`A-FREE-1`'s Free Hit Slots), not `reactions_per_round`.
     #[serde(default)]
     pub reactions_from_agility: Option<i32>,
@@ -515,6 +541,10 @@ pub struct MovementRules {
     /// Speed is divided by this while prone (0: prone units only crawl).
     #[serde(default)]
     pub prone_speed_divisor: u32,
+    /// Every unit's Speed in zones, unless its level entry sets one: the chapter's own movement
+    /// rate, in place of the shared catalog's (`Z-TURN-1`: one Nearby zone; grids: 6 squares).
+    #[serde(default)]
+    pub speed: Option<u32>,
     /// A unit that only moves goes this many times its Speed (a second move for its action).
     #[serde(default = "default_one")]
     pub move_only_multiplier: u32,
@@ -693,6 +723,10 @@ pub struct TurnRules {
     /// The actions offered; `None` offers seed 000's list.
     #[serde(default)]
     pub offered: Option<Vec<Offer>>,
+    /// Units with a missile weapon ready and a foe in sight and range act before everyone else
+    /// in the first round (`C-MISS-1`).
+    #[serde(default)]
+    pub ready_missiles_first: bool,
     /// Weapon attacks per round by level band (`C-MULTI-1`): `(from_level, attacks, per_rounds)`;
     /// 3 attacks per 2 rounds alternate one and two. The highest band the unit's level reaches counts.
     #[serde(default)]

@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 
 use super::CombatSystems;
-use super::components::{Reinforcement, Status, Surprised};
+use super::components::{Reinforcement, Status, StoodAside, Surprised};
 use super::dice::CombatRng;
 use super::equipment::Attribute;
 use super::log::{Arrival, CombatLog, LogEvent, UnitEntry, UnitStats};
@@ -106,7 +106,7 @@ fn open_combat(
             let id = view.id.0.clone();
             log.record(0, || LogEvent::Reaction { unit: id.clone(), roll, reaction, fights });
             if !fights {
-                commands.entity(view.entity).insert(Status::Surrendered);
+                commands.entity(view.entity).insert((Status::Surrendered, StoodAside));
                 index.remove(view.entity, view.zone.0);
                 log.record(0, || LogEvent::Status { unit: id, status: "stands_aside" });
             }
