@@ -9,7 +9,7 @@ use common::*;
 use fray::battlefield::{Battlefield, Square};
 use fray::rules::components::*;
 use fray::rules::dice::CombatRng;
-use fray::rules::equipment::Shock;
+use fray::rules::equipment::{Attribute, Hindrance, Lingering, Shock};
 use fray::rules::{ActionChosen, CombatPhase};
 
 /// A zone level in the shape of [`line_level`] under `ruleset`.
@@ -233,6 +233,48 @@ mod zones_and_tests {
         let healed = &events(&app, "healed")[0];
         assert!(healed["wounds_restored"].as_i64().unwrap() > 0, "{healed}");
         assert_eq!(healed["stress"], 0);
+    }
+
+    #[test]
+    fn z_ongo_1_ongoing_damage_burns_each_round_until_a_test_ends_it() {
+        // r1's torch hits (12), 1d4 = 2; at the round's end b1 loses 1 (r1's level) and fails
+        // its test (5); next round it loses 1 more and passes (15).
+        let mut app = duel(&[10, 2, 5]);
+        set::<Loadout>(&mut app, "r1", |loadout| {
+            loadout.weapon.ongoing = Some(Lingering { attribute: Attribute::Dexterity, tn: 12 })
+        });
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert_eq!(events(&app, "afflicted")[0]["effect"], "ongoing_damage");
+        let burns: Vec<_> = events(&app, "damage").into_iter().filter(|line| line["source"] == "ongoing").collect();
+        assert_eq!(burns.len(), 1);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 17, "2 from the hit, 1 burning");
+        assert_eq!(events(&app, "lingering")[0]["shaken_off"], false);
+        assert!(get::<Conditions>(&mut app, "b1").ongoing.is_some());
+    }
+
+    #[test]
+    fn z_hind_1_a_stuck_unit_cannot_move_and_a_distracted_one_cannot_act() {
+        let mut app = duel(&[]);
+        set::<Conditions>(&mut app, "r1", |conditions| {
+            conditions.hindrance = Some((Hindrance::Stuck, Lingering { attribute: Attribute::Strength, tn: 12 }))
+        });
+        app.update();
+        declare(&mut app, "r1", ActionKind::Move, None, Some("b"));
+        app.update();
+        assert!(events(&app, "moved").is_empty(), "stuck");
+        set::<Conditions>(&mut app, "r1", |conditions| {
+            conditions.hindrance = Some((Hindrance::Distracted, Lingering { attribute: Attribute::Insight, tn: 12 }))
+        });
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert!(events(&app, "attack").is_empty(), "distracted: no actions");
+        declare(&mut app, "r1", ActionKind::Move, None, Some("b"));
+        app.update();
+        assert_eq!(events(&app, "moved").len(), 1, "but it may move");
     }
 
     #[test]

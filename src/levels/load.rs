@@ -586,6 +586,8 @@ fn fallback_unarmed() -> crate::rules::equipment::Weapon {
         range: None,
         attack_bonus: 0,
         shock: None,
+        ongoing: None,
+        hinders: None,
     }
 }
 

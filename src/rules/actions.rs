@@ -253,6 +253,12 @@ pub fn check(
     if !offered(ctx.ruleset, action.kind) {
         return Err(IllegalAction::NotOffered);
     }
+    // Distracted: may move, nothing else (`Z-HIND-1`).
+    if matches!(actor.conditions.hindrance, Some((super::equipment::Hindrance::Distracted, _)))
+        && !matches!(action.kind, ActionKind::Move | ActionKind::Hold)
+    {
+        return Err(IllegalAction::CannotAct);
+    }
     let here = actor.zone.0;
     let from = match action.move_to {
         Some(to) if to == here => None,
@@ -703,6 +709,8 @@ mod tests {
                     range: None,
                     attack_bonus: 0,
                     shock: None,
+                    ongoing: None,
+                    hinders: None,
                 };
                 for bonus in -5..=8 {
                     for defense in 0..=30 {

@@ -250,6 +250,10 @@ pub struct Conditions {
     pub agility_penalty: i32,
     /// Strength modifier lost (weakening wounds).
     pub strength_penalty: i32,
+    /// Ongoing damage per turn and how to end it (`Z-ONGO-1`).
+    pub ongoing: Option<(i32, crate::rules::equipment::Lingering)>,
+    /// A hindrance and how to shake it off (`Z-HIND-1`).
+    pub hindrance: Option<(crate::rules::equipment::Hindrance, crate::rules::equipment::Lingering)>,
     /// Other lasting conditions, for the unit card.
     pub notes: Vec<String>,
 }
@@ -269,9 +273,13 @@ impl Conditions {
             (self.full_defense, "full_defense"),
             (self.disengaged, "disengaged"),
             (self.charging, "charging"),
+            (self.ongoing.is_some(), "ongoing_damage"),
         ];
         let mut names: Vec<String> = flags.iter().filter(|(on, _)| *on).map(|(_, name)| name.to_string()).collect();
         names.extend(self.check_penalties.iter().map(|(check, amount)| format!("{check} {amount:+}")));
+        if let Some((hindrance, _)) = self.hindrance {
+            names.push(hindrance.log_name().to_string());
+        }
         if self.aimed_wounds > 0 {
             names.push(format!("wounds {}", self.aimed_wounds));
         }

@@ -108,6 +108,7 @@ fn end_round(
             apply_damage_to(&mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round, hit);
         }
     }
+    linger(&mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round);
     if round >= ruleset.surprise.rounds_lost {
         for entity in &surprised {
             commands.entity(entity).remove::<Surprised>();
@@ -127,6 +128,73 @@ fn end_round(
             }
         }
         None => state.phase = CombatPhase::Initiative,
+    }
+}
+
+/// Cause of ongoing damage in the log.
+const ONGOING: &str = "ongoing";
+
+/// Lingering effects at the end of the round: ongoing damage is lost, then each sufferer tests to
+/// shake off its ongoing damage and its hindrance (`Z-ONGO-1`, `Z-HIND-1`).
+#[expect(clippy::too_many_arguments, reason = "lingering damage touches the unit, the index, the log and the dice")]
+fn linger(
+    units: &mut Query<Unit>,
+    index: &mut ZoneIndex,
+    log: &mut CombatLog,
+    rng: &mut CombatRng,
+    ruleset: &Ruleset,
+    tables: &InjuryTables,
+    dealt: &mut MessageWriter<DamageDealt>,
+    round: u32,
+) {
+    let mut afflicted: Vec<(u32, Entity)> = units
+        .iter()
+        .filter(|view| {
+            view.status.on_field() && (view.conditions.ongoing.is_some() || view.conditions.hindrance.is_some())
+        })
+        .map(|view| (view.order.0, view.entity))
+        .collect();
+    afflicted.sort_unstable();
+    for (_, entity) in afflicted {
+        let ongoing = units.get(entity).ok().and_then(|view| view.conditions.ongoing);
+        if let Some((amount, _)) = ongoing {
+            let hit = DamageHit {
+                target: entity,
+                source: ONGOING.into(),
+                amount,
+                damage_type: DamageType::Bleeding,
+                critical: false,
+                roll: None,
+            };
+            apply_damage_to(units, index, log, rng, ruleset, tables, dealt, round, hit);
+        }
+        let Ok(mut unit) = units.get_mut(entity) else {
+            continue;
+        };
+        if !unit.status.on_field() {
+            continue;
+        }
+        let tests = [
+            unit.conditions.ongoing.map(|(_, lingering)| ("ongoing_damage", lingering)),
+            unit.conditions.hindrance.map(|(hindrance, lingering)| (hindrance.log_name(), lingering)),
+        ];
+        for (effect, lingering) in tests.into_iter().flatten() {
+            let bonus = unit::modifier(ruleset, &unit.attributes, lingering.attribute);
+            let roll = rng.roll(ruleset.attack.die.plus(bonus));
+            let shaken_off = roll.total >= lingering.tn;
+            if shaken_off {
+                if effect == "ongoing_damage" {
+                    unit.conditions.ongoing = None;
+                } else {
+                    if matches!(unit.conditions.hindrance, Some((crate::rules::equipment::Hindrance::Paralysed, _))) {
+                        unit.conditions.paralysed = false;
+                    }
+                    unit.conditions.hindrance = None;
+                }
+            }
+            let id = unit.id.0.clone();
+            log.record(round, || LogEvent::Lingering { unit: id, effect, roll, tn: lingering.tn, shaken_off });
+        }
     }
 }
 

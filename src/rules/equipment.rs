@@ -102,6 +102,49 @@ pub struct Weapon {
     /// Shock (`S-SHOCK-1`): damage dealt even on a miss.
     #[serde(default)]
     pub shock: Option<Shock>,
+    /// A hit leaves ongoing damage (`Z-ONGO-1`): burning, bleeding, poison.
+    #[serde(default)]
+    pub ongoing: Option<Lingering>,
+    /// A hit leaves a hindrance (`Z-HIND-1`): a net, a stunning blow, glue.
+    #[serde(default)]
+    pub hinders: Option<(Hindrance, Lingering)>,
+}
+
+/// How a lingering effect is shaken off: a test of `attribute` against `tn` at the end of each of
+/// the sufferer's turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lingering {
+    /// The attribute tested.
+    pub attribute: Attribute,
+    /// The number to reach.
+    pub tn: i32,
+}
+
+/// The four hindrances (`Z-HIND-1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Hindrance {
+    /// Every test with disadvantage.
+    Weakened,
+    /// No actions, but may move.
+    Distracted,
+    /// No movement, but may act.
+    Stuck,
+    /// Neither.
+    Paralysed,
+}
+
+impl Hindrance {
+    /// The log's name.
+    pub fn log_name(self) -> &'static str {
+        match self {
+            Self::Weakened => "weakened",
+            Self::Distracted => "distracted",
+            Self::Stuck => "stuck",
+            Self::Paralysed => "paralysed",
+        }
+    }
 }
 
 /// "Shock 2/AC 15": a miss still deals `damage` (plus the attribute modifier) against a target
@@ -233,6 +276,8 @@ impl Item {
             range: Some(self.range),
             attack_bonus: 0,
             shock: None,
+            ongoing: None,
+            hinders: None,
         })
     }
 }

@@ -261,6 +261,28 @@ pub enum LogEvent {
         /// Whether it joins the fight.
         fights: bool,
     },
+    /// A lingering effect's end-of-turn test (`Z-ONGO-1`, `Z-HIND-1`).
+    Lingering {
+        /// Unit id.
+        unit: Arc<str>,
+        /// `ongoing_damage` or the hindrance's name.
+        effect: &'static str,
+        /// The test.
+        roll: DiceRoll,
+        /// Its difficulty.
+        tn: i32,
+        /// Whether the effect ends.
+        shaken_off: bool,
+    },
+    /// A hit left a lingering effect (`Z-ONGO-1`, `Z-HIND-1`).
+    Afflicted {
+        /// Unit id.
+        unit: Arc<str>,
+        /// `ongoing_damage` or the hindrance's name.
+        effect: &'static str,
+        /// Who caused it.
+        source: Arc<str>,
+    },
     /// A withdrawal response after failed morale (`C-WDRAW-1`).
     Withdrawal {
         /// Unit id.
@@ -458,6 +480,8 @@ impl LogEvent {
             Self::Escalation { .. } => "escalation",
             Self::WeaponUsage { .. } => "weapon_usage",
             Self::Withdrawal { .. } => "withdrawal",
+            Self::Lingering { .. } => "lingering",
+            Self::Afflicted { .. } => "afflicted",
             Self::SpellDisrupted { .. } => "spell_disrupted",
             Self::Reaction { .. } => "reaction",
             Self::Damage { .. } => "damage",

@@ -657,7 +657,8 @@ impl Resolver<'_, '_> {
         let pressed = ranged
             && (walking <= self.battlefield.melee_reach(0)
                 || !actions::threateners_of(self.ctx(), a.zone.0, *a.side, &self.units).is_empty());
-        let mut disadvantage = false;
+        // A weakened attacker rolls every test with disadvantage (`Z-HIND-1`).
+        let mut disadvantage = matches!(a.conditions.hindrance, Some((super::equipment::Hindrance::Weakened, _)));
         if pressed {
             match rules.ranged_in_melee {
                 super::ruleset::RangedInMelee::Allowed => {}
@@ -808,6 +809,9 @@ impl Resolver<'_, '_> {
             if let Some(aim) = strike.aim {
                 amount += self.wound(target, &attacker_id, aim, amount);
             }
+            if amount > 0 {
+                self.afflict(attacker, target, &weapon, &attacker_id);
+            }
             pending.push(Pending::Damage(DamageHit {
                 target,
                 source: attacker_id.clone(),
@@ -870,6 +874,33 @@ impl Resolver<'_, '_> {
             self.fumble(attacker, target, initiative, &weapon_name, in_target_zone, attacker_lethal, pending);
         }
         Some(reposte)
+    }
+
+    /// A hit from a weapon that lingers: ongoing damage equal to the attacker's level (`Z-ONGO-1`)
+    /// or a hindrance (`Z-HIND-1`), each until the sufferer shakes it off.
+    fn afflict(&mut self, attacker: Entity, target: Entity, weapon: &Weapon, source: &Arc<str>) {
+        let round = self.round();
+        let level = self.levels.get(attacker).map_or(1, |level| level.0) as i32;
+        let Ok(mut unit) = self.units.get_mut(target) else {
+            return;
+        };
+        let mut effects = Vec::new();
+        if let Some(lingering) = weapon.ongoing {
+            unit.conditions.ongoing = Some((level, lingering));
+            effects.push("ongoing_damage");
+        }
+        if let Some((hindrance, lingering)) = weapon.hinders {
+            unit.conditions.hindrance = Some((hindrance, lingering));
+            if hindrance == super::equipment::Hindrance::Paralysed {
+                unit.conditions.paralysed = true;
+            }
+            effects.push(hindrance.log_name());
+        }
+        let id = unit.id.0.clone();
+        for effect in effects {
+            let (id, source) = (id.clone(), source.clone());
+            self.log.record(round, || LogEvent::Afflicted { unit: id, effect, source });
+        }
     }
 
     /// Whether an ally of the attacker stands on the far side of the target, in reach of it.

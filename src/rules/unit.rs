@@ -97,7 +97,8 @@ pub fn movement_allowance(
     conditions: &Conditions,
     kind: ActionKind,
 ) -> u32 {
-    if conditions.paralysed || !status.on_field() {
+    let stuck = matches!(conditions.hindrance, Some((crate::rules::equipment::Hindrance::Stuck, _)));
+    if conditions.paralysed || stuck || !status.on_field() {
         return 0;
     }
     let rules = &ruleset.movement;
