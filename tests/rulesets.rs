@@ -1148,3 +1148,49 @@ fn every_shipped_level_plays_to_an_end_for_many_seeds() {
     }
     assert_eq!(rulesets.len(), 5, "every preset has shipped levels: {rulesets:?}");
 }
+
+/// The greedy AI plays each preset with that preset's own actions and never has a declaration
+/// refused: it aims under aimed_wounds, swarms and charges under shock_and_cover, and
+/// disengages or takes a free attack's risk knowingly where leaving reach provokes.
+#[test]
+fn the_greedy_ai_uses_each_presets_actions_and_declares_only_legal_ones() {
+    use std::collections::BTreeSet;
+    const SEEDS: u64 = 12;
+    let expectations: [(&str, &[&str]); 4] = [
+        ("zones_and_tests_mill.ron", &["attack"]),
+        ("shock_and_cover_breach.ron", &["swarm", "attack"]),
+        ("aimed_wounds_skirmish.ron", &["aimed_attack"]),
+        ("crucible_skirmish.ron", &["attack"]),
+    ];
+    for (level, wanted) in expectations {
+        let template = fray::levels::load_builtin_level(level).unwrap();
+        let controllers: Vec<(usize, Controller)> =
+            (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Greedy))).collect();
+        let mut kinds = BTreeSet::new();
+        for seed in 0..SEEDS {
+            let mut battle = fray::headless::HeadlessBattle::new();
+            battle.start(
+                &template,
+                &fray::levels::BattleSetup { seed, controllers: controllers.clone(), record_log: true },
+            );
+            let mut rejected = 0;
+            let mut updates = 0;
+            while !battle.state().is_over() && updates < 20_000 {
+                battle.step();
+                updates += 1;
+                let messages = battle.world().resource::<Messages<fray::rules::DeclarationRejected>>();
+                rejected += messages.iter_current_update_messages().count();
+            }
+            assert_eq!(rejected, 0, "{level} seed {seed}: the greedy AI declared an illegal action");
+            for line in battle.log().to_json_lines().lines() {
+                let value: serde_json::Value = serde_json::from_str(line).unwrap();
+                if value["event"] == "declared" {
+                    kinds.insert(value["action"].as_str().unwrap().to_string());
+                }
+            }
+        }
+        for kind in wanted {
+            assert!(kinds.contains(*kind), "{level}: the AI never used {kind}; it used {kinds:?}");
+        }
+    }
+}

@@ -3,7 +3,7 @@
 //! Repostes for nothing, and turns to full defense when it is losing the exchange.
 
 use super::controller::{AiView, JustDeclared};
-use crate::battlefield::{UNREACHABLE, ZoneIdx};
+use crate::battlefield::{Cover, UNREACHABLE, ZoneIdx};
 use crate::rules::actions::{self, ThreatMap, ViewCache};
 use crate::rules::components::*;
 use crate::rules::equipment::Effect;
@@ -286,8 +286,26 @@ fn best_offence(
             } else {
                 continue;
             };
+            // A shooter on a grid takes cover: the free spot in range and sight of its target
+            // where the target sees least of it, if one is as near as the plain choice.
+            let move_to = if shoots && view.battlefield.is_grid() {
+                take_cover(view, actor, target_zone, range, allowance, move_to, &full)
+            } else {
+                move_to
+            };
             let mut score = prospect.weight * expected.min(prospect.remaining) / prospect.remaining.sqrt();
             let standing = move_to.unwrap_or(actor.zone.0);
+            // Shooting or casting from inside an enemy's reach draws its attack where the ruleset
+            // says so: weigh that like a Reposte.
+            if shoots && view.ruleset.attack.ranged_in_melee == crate::rules::ruleset::RangedInMelee::Provokes {
+                let risk: f64 = threats
+                    .threateners(ctx, standing, *actor.side)
+                    .filter(|threat| threat.can_react)
+                    .filter_map(|threat| units.get(threat.unit))
+                    .map(|enemy| actions::attack_odds(&view.ruleset, enemy, actor).expected)
+                    .sum();
+                score -= REPOSTE_AVERSION * risk / remaining(actor).sqrt();
+            }
             if matches!(kind, ActionKind::Attack) && view.battlefield.distance(standing, target_zone) == 0 {
                 score -= prospect.full_defense_risk;
             }
@@ -341,6 +359,38 @@ fn best_offence(
         }
     }
     best.map(|(_, action, expected, left)| (action, expected, left))
+}
+
+/// The spot a shooter should shoot from: among free spots it can reach this round that keep the
+/// target in range and sight, the one where the target has the least sight of it (most cover),
+/// then the one nearest to where it stands; `planned` when nothing is better.
+fn take_cover(
+    view: &AiView,
+    actor: &UnitView,
+    target_zone: ZoneIdx,
+    range: u32,
+    allowance: u32,
+    planned: Option<ZoneIdx>,
+    full: &impl Fn(ZoneIdx) -> bool,
+) -> Option<ZoneIdx> {
+    let field = &view.battlefield;
+    let here = actor.zone.0;
+    let cover_at = |zone: ZoneIdx| field.sight(target_zone, zone).map_or(Cover::Full, |cover| cover);
+    let planned_spot = planned.unwrap_or(here);
+    let planned_cover = cover_at(planned_spot);
+    let planned_walk = field.distance(here, planned_spot);
+    let best = field
+        .within(here, allowance)
+        .filter(|&zone| zone == here || !full(zone))
+        .filter(|&zone| field.sight(zone, target_zone).is_some() && field.line_distance(zone, target_zone) <= range)
+        .map(|zone| (std::cmp::Reverse(cover_at(zone)), field.distance(here, zone), zone))
+        .min()?;
+    let (std::cmp::Reverse(cover), walk, zone) = best;
+    if cover > planned_cover && walk <= planned_walk.max(1) + 1 {
+        Some(zone).filter(|&zone| zone != here)
+    } else {
+        planned
+    }
 }
 
 /// The Reposte a target in (visibly declared) full defense would answer a melee attack with.
