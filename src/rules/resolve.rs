@@ -422,6 +422,21 @@ impl Resolver<'_, '_> {
                     primary: true,
                     stood_still: slot.action.move_to.is_none(),
                 };
+                match self.attack(actor, target, slot.initiative, "normal", None, strike, pending) {
+                    None => {
+                        let id = self.id(actor);
+                        self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "target_out_of_reach" });
+                        return;
+                    }
+                    // A target in full defense answers a melee attack with a Reposte (`W-DECL-3`).
+                    Some(true) => {
+                        if let Ok(mut other) = self.units.get_mut(target) {
+                            other.reactions.0 = other.reactions.0.saturating_sub(1);
+                        }
+                        self.attack(target, actor, slot.initiative, "reposte", None, Strike::default(), pending);
+                    }
+                    Some(false) => {}
+                }
                 // Extra attacks of a high level (`C-MULTI-1`) follow the first while the target stands.
                 for _ in 1..self.attacks_this_round(actor) {
                     let queued: i32 = pending
@@ -439,21 +454,6 @@ impl Resolver<'_, '_> {
                     }
                     let extra = Strike { primary: false, ..strike };
                     self.attack(actor, target, slot.initiative, "normal", None, extra, pending);
-                }
-                match self.attack(actor, target, slot.initiative, "normal", None, strike, pending) {
-                    None => {
-                        let id = self.id(actor);
-                        self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "target_out_of_reach" });
-                        return;
-                    }
-                    // A target in full defense answers a melee attack with a Reposte (`W-DECL-3`).
-                    Some(true) => {
-                        if let Ok(mut other) = self.units.get_mut(target) {
-                            other.reactions.0 = other.reactions.0.saturating_sub(1);
-                        }
-                        self.attack(target, actor, slot.initiative, "reposte", None, Strike::default(), pending);
-                    }
-                    Some(false) => {}
                 }
             }
             ActionKind::Cast(at) => self.cast(actor, at, target, pending),
