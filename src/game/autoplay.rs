@@ -1,6 +1,8 @@
 //! Unattended play for the real-window test: shows the menu, starts an AI-only battle through
 //! the same messages the UI sends, saves screenshots of the menu, the battle and the game-over
-//! screen, and quits.
+//! screen, and quits. Sides seated as human on the command line (`--seat side=human`) stay
+//! human until their first declaration: autoplay drafts it through the declaration panel's
+//! commands, photographs it (`declare.png`), confirms it, and hands those units to the AI.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -8,10 +10,12 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 
-use super::LaunchOptions;
+use super::controls::{DeclarationOptions, Draft};
 use super::session::{RoundPacing, Screen, Seat, Session, StartBattle};
+use super::{BattleUi, LaunchOptions, UiCommand};
+use crate::battlefield::Cover;
 use crate::rules::CombatState;
-use crate::rules::components::AiKind;
+use crate::rules::components::{AiKind, Controller};
 
 /// Frames to let a screen settle (layout, fonts, egui) before photographing it.
 const SETTLE_FRAMES: u32 = 45;
@@ -33,6 +37,10 @@ struct Autoplay {
     /// Frames drawn during the battle and the time they took, for the frame-time report.
     battle_frames: u32,
     battle_time: Duration,
+    /// Whether the first human declaration has been photographed.
+    declaration_shot: bool,
+    /// Whether that declaration was confirmed and the human seats handed to the AI.
+    handed_over: bool,
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -70,7 +78,9 @@ fn advance(
     mut exit: MessageWriter<AppExit>,
     mut pacing: ResMut<RoundPacing>,
     time: Res<Time>,
-    units: Query<(), With<crate::rules::components::UnitId>>,
+    units: Query<(Entity, &Controller), With<crate::rules::components::UnitId>>,
+    (options, declaration, ui): (Res<LaunchOptions>, Res<DeclarationOptions>, Res<BattleUi>),
+    mut ui_commands: MessageWriter<UiCommand>,
 ) {
     autoplay.frames += 1;
     autoplay.total += 1;
@@ -92,11 +102,34 @@ fn advance(
         autoplay.frames = 0;
     }
     let ready = autoplay.frames >= SETTLE_FRAMES;
+    if *screen.get() == Screen::Battle && declaration.unit.is_some() && !autoplay.handed_over {
+        if !autoplay.declaration_shot {
+            declare_for_human(&mut commands, &mut autoplay, &declaration, &ui, &mut ui_commands);
+            return;
+        }
+        // Photographed: confirm, and the AI plays the human seats from here as it plays the rest.
+        ui_commands.write(UiCommand::Confirm);
+        for (unit, controller) in &units {
+            if *controller == Controller::Human {
+                commands.entity(unit).insert(Controller::Ai(AiKind::Greedy));
+            }
+        }
+        autoplay.handed_over = true;
+        return;
+    }
     match autoplay.step {
         Step::Menu if ready && *screen.get() == Screen::Menu => {
             shoot(&mut commands, &mut autoplay, "menu.png");
-            for seat in &mut session.seats {
-                *seat = Seat::Ai(AiKind::Greedy);
+            let human_sides: Vec<&str> =
+                options.seats.iter().filter(|(_, seat)| *seat == Seat::Human).map(|(side, _)| side.as_str()).collect();
+            let names: Vec<String> = session
+                .level()
+                .and_then(|level| level.template.as_ref())
+                .map(|template| template.sides.iter().map(|side| side.name.to_string()).collect())
+                .unwrap_or_default();
+            for (at, seat) in session.seats.iter_mut().enumerate() {
+                let human = names.get(at).is_some_and(|name| human_sides.contains(&name.as_str()));
+                *seat = if human { Seat::Human } else { Seat::Ai(AiKind::Greedy) };
             }
             start.write(StartBattle);
             autoplay.step = Step::Battle;
@@ -125,6 +158,48 @@ fn advance(
         }
         _ => {}
     }
+}
+
+/// Declares for a human seat: drafts an option (a ranged shot at a target in cover if there is
+/// one, else an attack, else the first on offer) and photographs the draft.
+fn declare_for_human(
+    commands: &mut Commands,
+    autoplay: &mut Autoplay,
+    declaration: &DeclarationOptions,
+    ui: &BattleUi,
+    ui_commands: &mut MessageWriter<UiCommand>,
+) {
+    if ui.curtain.is_some() {
+        ui_commands.write(UiCommand::LiftCurtain);
+        return;
+    }
+    if declaration.drafted(&ui.draft).is_none() {
+        let Some(draft) = autoplay_choice(declaration) else {
+            ui_commands.write(UiCommand::EndDeclaration);
+            return;
+        };
+        ui_commands.write(UiCommand::ChooseKind(draft.kind.unwrap_or(0)));
+        ui_commands.write(UiCommand::ChooseOption(draft.option.unwrap_or(0)));
+        autoplay.frames = 0;
+        return;
+    }
+    if autoplay.frames >= SETTLE_FRAMES {
+        autoplay.declaration_shot = true;
+        shoot(commands, autoplay, "declare.png");
+    }
+}
+
+/// The draft autoplay makes for a human seat.
+fn autoplay_choice(declaration: &DeclarationOptions) -> Option<Draft> {
+    let find = |wanted: &dyn Fn(&super::controls::OptionEntry) -> bool| {
+        declaration.kinds.iter().enumerate().find_map(|(kind, (_, entries))| {
+            entries.iter().position(wanted).map(|option| Draft { kind: Some(kind), option: Some(option) })
+        })
+    };
+    find(&|entry| matches!(entry.cover, Some(Cover::Half | Cover::Full)))
+        .or_else(|| find(&|entry| entry.cover.is_some()))
+        .or_else(|| find(&|entry| entry.odds.is_some()))
+        .or_else(|| find(&|_| true))
 }
 
 fn shoot(commands: &mut Commands, autoplay: &mut Autoplay, name: &str) {

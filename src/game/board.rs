@@ -1,6 +1,7 @@
-//! The board in Bevy 2D: zones as labelled areas joined by their adjacency, units as tokens
+//! The board in Bevy 2D: zones as labelled areas joined by their adjacency (or, on a grid
+//! battlefield, a grid of square tiles: open, wall, slit and difficult ground), units as tokens
 //! coloured by side with Stress and Wound bars and status marks, threat, hover and selection
-//! rings, and short animations for moves and hits.
+//! rings, the drafted target's cover, and short animations for moves and hits.
 
 use std::collections::HashMap;
 
@@ -10,13 +11,20 @@ use leafwing_input_manager::prelude::ActionState;
 
 use super::controls::{BattleUi, DeclarationOptions, Player, PlayerAction, UiCommand};
 use super::session::Screen;
-use crate::battlefield::{Battlefield, ZoneIdx};
+use crate::battlefield::grid::{SCALE, SLIT_HALF_WIDTH};
+use crate::battlefield::{Battlefield, Cover, GridMap, Square, Terrain, ZoneIdx};
 use crate::rules::components::*;
 
 /// Board pixels per zone step.
 pub const ZONE_SPACING: f32 = 280.0;
 /// A zone's drawn size.
 pub const ZONE_SIZE: Vec2 = Vec2::new(255.0, 200.0);
+/// A grid square's drawn size, in board pixels.
+pub const GRID_TILE: f32 = 80.0;
+/// Gap between grid tiles, which draws the grid lines.
+const GRID_GAP: f32 = 2.0;
+/// Size of the grid's row and column numbers, in board pixels.
+const GRID_NUMBER_SIZE: f32 = 18.0;
 /// A token's radius.
 pub const TOKEN_RADIUS: f32 = 20.0;
 /// Distance between token centres inside a zone.
@@ -54,6 +62,32 @@ const HAZARD_ZONE_COLOUR: Color = Color::srgb(0.3, 0.22, 0.12);
 const NARROW_ZONE_COLOUR: Color = Color::srgb(0.17, 0.2, 0.28);
 /// Adjacency lines.
 const LINK_COLOUR: Color = Color::srgba(0.8, 0.8, 0.7, 0.35);
+/// An open grid square.
+const OPEN_TILE_COLOUR: Color = Color::srgb(0.4, 0.42, 0.37);
+/// Difficult ground (rubble, mud).
+const DIFFICULT_TILE_COLOUR: Color = Color::srgb(0.42, 0.34, 0.2);
+/// A wall, and the solid part of a slit.
+const WALL_TILE_COLOUR: Color = Color::srgb(0.08, 0.08, 0.1);
+/// The opening of an arrow slit.
+const SLIT_GAP_COLOUR: Color = Color::srgb(0.3, 0.32, 0.28);
+/// The lines between grid squares.
+const GRID_LINE_COLOUR: Color = Color::srgb(0.16, 0.17, 0.15);
+/// Row and column numbers.
+const GRID_NUMBER_COLOUR: Color = Color::srgba(0.85, 0.85, 0.8, 0.6);
+/// Outline of the places the drafted action can move to.
+const DESTINATION_COLOUR: Color = Color::srgba(0.4, 1.0, 0.6, 0.35);
+/// Outline of the drafted destination.
+const DRAFTED_DESTINATION_COLOUR: Color = Color::srgb(0.4, 1.0, 0.6);
+/// Outline of the square under the pointer.
+const HOVER_SQUARE_COLOUR: Color = Color::srgba(0.95, 0.95, 0.95, 0.6);
+/// The cover tag of a target in half cover.
+const HALF_COVER_COLOUR: Color = Color::srgb(0.95, 0.8, 0.3);
+/// The cover tag of a target in full cover.
+const FULL_COVER_COLOUR: Color = Color::srgb(1.0, 0.5, 0.15);
+/// The cover tag of a target in the open.
+const NO_COVER_COLOUR: Color = Color::srgb(0.85, 0.95, 0.85);
+/// Cover tag size, in board pixels.
+const COVER_TAG_SIZE: f32 = 17.0;
 /// The ring of a threatened unit.
 const THREAT_COLOUR: Color = Color::srgb(1.0, 0.25, 0.2);
 /// The ring of the selected unit.
@@ -65,9 +99,13 @@ const DECLARER_COLOUR: Color = Color::srgb(0.4, 1.0, 0.6);
 /// The ring of the drafted target.
 const TARGET_COLOUR: Color = Color::srgb(1.0, 0.55, 0.1);
 
-/// A zone's drawn area.
+/// A zone's drawn area, or a grid tile (anything rebuilt with the battlefield).
 #[derive(Component, Debug)]
 struct BoardZone;
+
+/// The tag naming the drafted target's cover, on a grid.
+#[derive(Component, Debug)]
+struct CoverTag;
 
 /// A unit's token, pointing at the unit.
 #[derive(Component, Debug)]
@@ -99,14 +137,46 @@ struct TokenMemory {
 pub struct BoardLayout {
     /// Zone centres, by zone index.
     pub centres: Vec<Vec2>,
+    /// The drawn size of one zone (of one square, on a grid).
+    pub cell: Vec2,
+    /// On a grid: its width, and the zone on each square in row-major order (`None` for walls).
+    pub squares: Option<(u16, Vec<Option<ZoneIdx>>)>,
+}
+
+impl BoardLayout {
+    /// The zone (or grid square) drawn under the board point `at`, if any.
+    pub fn zone_at(&self, at: Vec2) -> Option<ZoneIdx> {
+        match &self.squares {
+            Some((width, zones)) => {
+                let (x, y) = ((at.x / GRID_TILE).round(), (-at.y / GRID_TILE).round());
+                if x < 0.0 || y < 0.0 || x >= f32::from(*width) {
+                    return None;
+                }
+                let cell = y as usize * usize::from(*width) + x as usize;
+                zones.get(cell).copied().flatten()
+            }
+            None => self
+                .centres
+                .iter()
+                .position(|centre| {
+                    let offset = (at - *centre).abs();
+                    offset.x <= self.cell.x / 2.0 && offset.y <= self.cell.y / 2.0
+                })
+                .map(|at| at as ZoneIdx),
+        }
+    }
 }
 
 /// The unit under the pointer.
 #[derive(Resource, Debug, Default)]
 pub struct Hovered(pub Option<Entity>);
 
+/// The zone (or grid square) under the pointer.
+#[derive(Resource, Debug, Default)]
+pub struct HoveredZone(pub Option<ZoneIdx>);
+
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<BoardLayout>().init_resource::<Hovered>().add_systems(
+    app.init_resource::<BoardLayout>().init_resource::<Hovered>().init_resource::<HoveredZone>().add_systems(
         Update,
         (
             rebuild_zones,
@@ -114,6 +184,7 @@ pub(super) fn plugin(app: &mut App) {
             place_tokens,
             refresh_tokens,
             (hover_and_pick).run_if(not(egui_wants_any_pointer_input)),
+            show_cover,
             draw_links_and_rings,
         )
             .chain()
@@ -121,8 +192,17 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// Zone centres: the level's positions where given, else columns by distance from the first zone.
+/// Where a grid square is drawn: column x to the right, row 0 at the top.
+pub fn square_centre(square: Square) -> Vec2 {
+    Vec2::new(square.x as f32, -(square.y as f32)) * GRID_TILE
+}
+
+/// Zone centres: on a grid, each square where it lies; else the level's positions where given,
+/// else columns by distance from the first zone.
 pub fn layout(battlefield: &Battlefield) -> Vec<Vec2> {
+    if battlefield.is_grid() {
+        return battlefield.zones().iter().map(|zone| zone.square.map_or(Vec2::ZERO, square_centre)).collect();
+    }
     let count = battlefield.len();
     let mut columns: HashMap<u32, Vec<ZoneIdx>> = HashMap::new();
     for zone in 0..count as ZoneIdx {
@@ -164,6 +244,26 @@ fn rebuild_zones(
         commands.entity(zone).despawn();
     }
     board.centres = layout(&battlefield);
+    commands.spawn((
+        BoardZone,
+        CoverTag,
+        DespawnOnExit(Screen::Battle),
+        Text2d::new(""),
+        TextFont::from_font_size(COVER_TAG_SIZE),
+        TextColor(NO_COVER_COLOUR),
+        Transform::from_xyz(0.0, 0.0, 20.0),
+        Visibility::Hidden,
+    ));
+    if let Some(grid) = battlefield.grid() {
+        board.cell = Vec2::splat(GRID_TILE);
+        let cells = usize::from(grid.width()) * usize::from(grid.height());
+        let squares = (0..cells).map(|cell| battlefield.zone_at(grid.square(cell))).collect();
+        board.squares = Some((grid.width(), squares));
+        spawn_grid(&mut commands, grid);
+        return;
+    }
+    board.cell = ZONE_SIZE;
+    board.squares = None;
     for (at, zone) in battlefield.zones().iter().enumerate() {
         let colour = match (&zone.hazard, zone.capacity) {
             (Some(_), _) => HAZARD_ZONE_COLOUR,
@@ -192,6 +292,92 @@ fn rebuild_zones(
                 TextColor(Color::srgba(0.9, 0.9, 0.85, 0.85)),
                 Transform::from_xyz(0.0, ZONE_SIZE.y / 2.0 - ZONE_LABEL_SIZE * 1.2, 1.0),
             ));
+    }
+}
+
+/// Draws a grid battlefield: a tile per square on a background that shows as the grid lines,
+/// walls solid and merging, slits as walls with a gap, and row and column numbers around it.
+fn spawn_grid(commands: &mut Commands, grid: &GridMap) {
+    let (width, height) = (i32::from(grid.width()), i32::from(grid.height()));
+    let top_left = square_centre(Square::new(0, 0));
+    let bottom_right = square_centre(Square::new(width - 1, height - 1));
+    let extent = Vec2::new(width as f32, height as f32) * GRID_TILE;
+    commands.spawn((
+        BoardZone,
+        DespawnOnExit(Screen::Battle),
+        Sprite::from_color(GRID_LINE_COLOUR, extent + Vec2::splat(GRID_GAP)),
+        Transform::from_translation(((top_left + bottom_right) / 2.0).extend(-1.0)),
+    ));
+    let solid = |x: i32, y: i32| {
+        let square = Square::new(x, y);
+        grid.contains(square) && grid.terrain(square).solid()
+    };
+    // The slit's opening is a band around its centre, as wide as the rules' sight opening.
+    let gap = GRID_TILE * (2 * SLIT_HALF_WIDTH) as f32 / SCALE as f32;
+    for y in 0..height {
+        for x in 0..width {
+            let square = Square::new(x, y);
+            let centre = square_centre(square);
+            let tile = |colour: Color, size: Vec2| {
+                (
+                    BoardZone,
+                    DespawnOnExit(Screen::Battle),
+                    Sprite::from_color(colour, size),
+                    Transform::from_translation(centre.extend(0.0)),
+                )
+            };
+            let inset = Vec2::splat(GRID_TILE - GRID_GAP);
+            match grid.terrain(square) {
+                Terrain::Open => {
+                    commands.spawn(tile(OPEN_TILE_COLOUR, inset));
+                }
+                Terrain::Difficult => {
+                    commands.spawn(tile(DIFFICULT_TILE_COLOUR, inset)).with_children(|tile| {
+                        // A few stones, so difficult ground reads as more than a colour.
+                        for (dx, dy, size) in [(-0.22, 0.2, 0.14), (0.18, 0.05, 0.1), (-0.05, -0.24, 0.12)] {
+                            tile.spawn((
+                                Sprite::from_color(WALL_TILE_COLOUR.with_alpha(0.35), Vec2::splat(GRID_TILE * size)),
+                                Transform::from_xyz(dx * GRID_TILE, dy * GRID_TILE, 0.1),
+                            ));
+                        }
+                    });
+                }
+                Terrain::Wall => {
+                    // Full size, so neighbouring walls merge into one mass.
+                    commands.spawn(tile(WALL_TILE_COLOUR, Vec2::splat(GRID_TILE)));
+                }
+                Terrain::Slit => {
+                    let across = solid(x - 1, y) || solid(x + 1, y);
+                    let along = solid(x, y - 1) || solid(x, y + 1);
+                    // A wall running left–right is pierced top to bottom, and the other way round;
+                    // a lone slit (or a corner) shows its opening as a hole in the middle.
+                    let opening = match (across, along) {
+                        (true, false) => Vec2::new(gap, GRID_TILE),
+                        (false, true) => Vec2::new(GRID_TILE, gap),
+                        _ => Vec2::splat(gap),
+                    };
+                    commands
+                        .spawn(tile(WALL_TILE_COLOUR, Vec2::splat(GRID_TILE)))
+                        .with_child((Sprite::from_color(SLIT_GAP_COLOUR, opening), Transform::from_xyz(0.0, 0.0, 0.1)));
+                }
+            }
+        }
+    }
+    let number = |text: String, at: Vec2| {
+        (
+            BoardZone,
+            DespawnOnExit(Screen::Battle),
+            Text2d::new(text),
+            TextFont::from_font_size(GRID_NUMBER_SIZE),
+            TextColor(GRID_NUMBER_COLOUR),
+            Transform::from_translation(at.extend(1.0)),
+        )
+    };
+    for x in 0..width {
+        commands.spawn(number(x.to_string(), square_centre(Square::new(x, 0)) + Vec2::new(0.0, GRID_TILE * 0.75)));
+    }
+    for y in 0..height {
+        commands.spawn(number(y.to_string(), square_centre(Square::new(0, y)) - Vec2::new(GRID_TILE * 0.75, 0.0)));
     }
 }
 
@@ -299,18 +485,37 @@ fn place_tokens(
         list.sort_unstable();
     }
     let glide = 1.0 - (-GLIDE_RATE * time.delta_secs()).exp();
+    let grid = board.squares.is_some();
     for (token, mut transform, mut memory) in &mut tokens {
-        let Ok((zone, ..)) = units.get(token.0) else {
+        let Ok((zone, _, status)) = units.get(token.0) else {
             continue;
         };
         let Some(centre) = board.centres.get(zone.0 as usize) else {
             continue;
         };
         let crowd = by_zone.get(&zone.0).map_or(1, Vec::len);
-        let place =
-            by_zone.get(&zone.0).and_then(|list| list.iter().position(|(_, unit)| *unit == token.0)).unwrap_or(0);
-        let goal = slot(*centre, place, crowd);
-        memory.crowd_scale = crowd_scale(crowd);
+        let goal = if grid {
+            // One unit stands on a square; the fallen it may share it with lie aside in a corner.
+            memory.crowd_scale = 1.0;
+            let fallen_before = by_zone.get(&zone.0).map_or(0, |list| {
+                list.iter()
+                    .take_while(|(_, unit)| *unit != token.0)
+                    .filter(|(_, unit)| units.get(*unit).is_ok_and(|(_, _, status)| !status.on_field()))
+                    .count()
+            });
+            if status.on_field() || crowd == 1 {
+                *centre
+            } else {
+                const CORNERS: [Vec2; 4] =
+                    [Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0), Vec2::new(-1.0, 1.0), Vec2::new(1.0, 1.0)];
+                *centre + CORNERS[fallen_before % CORNERS.len()] * GRID_TILE * 0.22
+            }
+        } else {
+            let place =
+                by_zone.get(&zone.0).and_then(|list| list.iter().position(|(_, unit)| *unit == token.0)).unwrap_or(0);
+            memory.crowd_scale = crowd_scale(crowd);
+            slot(*centre, place, crowd)
+        };
         let here = transform.translation.truncate();
         // A new token appears where it stands rather than flying in from the middle.
         let next = if here == Vec2::ZERO { goal } else { here.lerp(goal, glide) };
@@ -388,13 +593,17 @@ pub fn status_mark(status: Status, conditions: &Conditions, surprised: bool) -> 
     mark
 }
 
-/// The pointer hovers tokens; a pick selects (or targets) the token under it.
+/// The pointer hovers tokens and zones; a pick selects (or targets) the token under it, or
+/// else picks the zone (or grid square) under it as the destination of a move.
+#[expect(clippy::too_many_arguments, reason = "the pointer meets tokens, zones and squares")]
 fn hover_and_pick(
     windows: Query<&Window>,
     cameras: Query<(&Camera, &GlobalTransform)>,
     tokens: Query<(&Token, &GlobalTransform)>,
     players: Query<&ActionState<PlayerAction>, With<Player>>,
+    board: Res<BoardLayout>,
     mut hovered: ResMut<Hovered>,
+    mut hovered_zone: ResMut<HoveredZone>,
     mut commands: MessageWriter<UiCommand>,
 ) {
     let pointer = windows.iter().next().and_then(Window::cursor_position);
@@ -409,9 +618,63 @@ fn hover_and_pick(
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(unit, _)| unit)
     });
+    let zone = world.and_then(|world| board.zone_at(world));
+    if hovered_zone.0 != zone {
+        hovered_zone.0 = zone;
+    }
     let picked = players.iter().any(|state| state.just_pressed(&PlayerAction::Pick));
-    if picked && let Some(unit) = hovered.0 {
+    if !picked {
+        return;
+    }
+    if let Some(unit) = hovered.0 {
         commands.write(UiCommand::Select(unit));
+    } else if let Some(zone) = zone {
+        commands.write(UiCommand::PickZone(zone));
+    }
+}
+
+/// On a grid, tags the drafted target with its cover from where the actor will stand, for a
+/// ranged action.
+fn show_cover(
+    options: Res<DeclarationOptions>,
+    ui: Res<BattleUi>,
+    tokens: Query<(&Token, &Transform), Without<CoverTag>>,
+    cameras: Query<&Projection, With<super::camera::BoardCamera>>,
+    mut tags: Query<(&mut Text2d, &mut TextColor, &mut Transform, &mut Visibility), With<CoverTag>>,
+) {
+    // The tag keeps a readable size on screen however far out a large grid is framed.
+    let zoom = cameras
+        .iter()
+        .find_map(|projection| match projection {
+            Projection::Orthographic(orthographic) => Some(orthographic.scale),
+            _ => None,
+        })
+        .unwrap_or(1.0)
+        .max(1.0);
+    let drafted = options.drafted(&ui.draft).filter(|_| ui.curtain.is_none());
+    let shown = drafted.and_then(|entry| {
+        let target = entry.action.target?;
+        let (_, transform) = tokens.iter().find(|(token, _)| token.0 == target)?;
+        Some((entry.cover?, transform.translation.truncate()))
+    });
+    for (mut text, mut colour, mut transform, mut visibility) in &mut tags {
+        let Some((cover, at)) = shown else {
+            *visibility = Visibility::Hidden;
+            continue;
+        };
+        let (words, tint) = match cover {
+            Cover::None => ("no cover", NO_COVER_COLOUR),
+            Cover::Half => ("half cover", HALF_COVER_COLOUR),
+            Cover::Full => ("full cover", FULL_COVER_COLOUR),
+        };
+        if text.0 != words {
+            text.0 = words.to_string();
+        }
+        colour.0 = tint;
+        let above = TOKEN_RADIUS + 16.0 + COVER_TAG_SIZE * zoom / 2.0;
+        transform.translation = (at + Vec2::new(0.0, above)).extend(transform.translation.z);
+        transform.scale = Vec3::splat(zoom);
+        *visibility = Visibility::Visible;
     }
 }
 
@@ -425,8 +688,14 @@ fn draw_links_and_rings(
     ui: Res<BattleUi>,
     options: Res<DeclarationOptions>,
     hovered: Res<Hovered>,
+    hovered_zone: Res<HoveredZone>,
 ) {
-    for zone in 0..battlefield.len() as ZoneIdx {
+    if ui.curtain.is_none() {
+        draw_destinations(&mut gizmos, &board, &ui, &options, hovered_zone.0);
+    }
+    // A grid's adjacency is plain to see; only zones need their links drawn.
+    let links = if battlefield.is_grid() { 0 } else { battlefield.len() };
+    for zone in 0..links as ZoneIdx {
         for &neighbour in battlefield.neighbours(zone) {
             if neighbour > zone
                 && let (Some(a), Some(b)) = (board.centres.get(zone as usize), board.centres.get(neighbour as usize))
@@ -459,5 +728,41 @@ fn draw_links_and_rings(
         if hovered.0 == Some(token.0) {
             ring(HOVER_COLOUR, 19.0);
         }
+    }
+}
+
+/// Outlines where the drafted move goes; on a grid also every square the drafted kind can move
+/// to, and the square under the pointer.
+fn draw_destinations(
+    gizmos: &mut Gizmos,
+    board: &BoardLayout,
+    ui: &BattleUi,
+    options: &DeclarationOptions,
+    hovered: Option<ZoneIdx>,
+) {
+    if options.unit.is_none() {
+        return;
+    }
+    let grid = board.squares.is_some();
+    let mut outline = |zone: ZoneIdx, colour: Color, inset: f32| {
+        if let Some(centre) = board.centres.get(usize::from(zone)) {
+            gizmos.rect_2d(Isometry2d::from_translation(*centre), board.cell - Vec2::splat(inset), colour);
+        }
+    };
+    if grid {
+        if let Some((_, entries)) = ui.draft.kind.and_then(|kind| options.kinds.get(kind)) {
+            let mut shown: Vec<ZoneIdx> = entries.iter().filter_map(|entry| entry.action.move_to).collect();
+            shown.sort_unstable();
+            shown.dedup();
+            for zone in shown {
+                outline(zone, DESTINATION_COLOUR, 10.0);
+            }
+        }
+        if let Some(zone) = hovered {
+            outline(zone, HOVER_SQUARE_COLOUR, 4.0);
+        }
+    }
+    if let Some(zone) = options.drafted(&ui.draft).and_then(|entry| entry.action.move_to) {
+        outline(zone, DRAFTED_DESTINATION_COLOUR, if grid { 6.0 } else { 0.0 });
     }
 }

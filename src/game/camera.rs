@@ -14,8 +14,8 @@ const PAN_SPEED: f32 = 700.0;
 const ZOOM_STEP: f32 = 1.15;
 /// Closest zoom.
 const ZOOM_MIN: f32 = 0.3;
-/// Farthest zoom.
-const ZOOM_MAX: f32 = 4.0;
+/// Farthest zoom (far enough to frame the largest grid).
+const ZOOM_MAX: f32 = 8.0;
 /// Room around the zones when framing a battle, as a share of the board.
 const FRAME_MARGIN: f32 = 1.08;
 /// How far right of the window's centre the board's free area is centred, in screen pixels
@@ -54,7 +54,9 @@ fn frame_board(
         .centres
         .iter()
         .fold((Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)), |(min, max), c| (min.min(*c), max.max(*c)));
-    let size = (max - min) + super::board::ZONE_SIZE;
+    // One zone's size beyond the centres; on a grid, room for the row and column numbers too.
+    let border = if board.squares.is_some() { 2.0 } else { 1.0 };
+    let size = (max - min) + board.cell * border;
     let window = windows.iter().next().map_or(Vec2::new(1280.0, 800.0), |window| window.size());
     let scale =
         ((size.x / (window.x * BOARD_WIDTH_SHARE)).max(size.y / window.y) * FRAME_MARGIN).clamp(ZOOM_MIN, ZOOM_MAX);

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::LaunchOptions;
 use super::session::{BackToMenu, Screen, StartBattle};
-use crate::battlefield::{Battlefield, ZoneIndex};
+use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};
 use crate::rules::actions::{self, ActionContext, AttackOdds, ThreatMap, ViewCache};
 use crate::rules::components::*;
 use crate::rules::ruleset::Ruleset;
@@ -352,6 +352,9 @@ pub enum UiCommand {
     ChooseKind(usize),
     /// Choose the n-th (0-based) option of the chosen kind.
     ChooseOption(usize),
+    /// A zone (or grid square) was clicked: move there with the drafted kind, or with a plain
+    /// move when the drafted kind cannot.
+    PickZone(ZoneIdx),
     /// Cycle to the next option of the chosen kind.
     NextTarget,
     /// Confirm the draft.
@@ -415,6 +418,8 @@ pub struct OptionEntry {
     pub odds: Option<AttackOdds>,
     /// How many Repostes the move provokes.
     pub repostes: usize,
+    /// On a grid, for a ranged action: the target's cover from where the actor will stand.
+    pub cover: Option<Cover>,
 }
 
 /// The legal declarations of the unit whose turn it is, grouped by kind.
@@ -555,8 +560,16 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
         let kind_label = kind_label(&actor, action.kind);
         let target = action.target.and_then(|target| view.units.get(target).ok());
         let odds = match (action.kind, &target) {
-            (ActionKind::Attack | ActionKind::DefensiveAttack, Some(target)) => {
-                Some(actions::attack_odds(&view.ruleset, &actor, target))
+            (
+                ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Charge | ActionKind::Aimed(_),
+                Some(target),
+            ) => Some(actions::attack_odds(&view.ruleset, &actor, target)),
+            _ => None,
+        };
+        let standing = action.move_to.unwrap_or(actor.zone.0);
+        let cover = match &target {
+            Some(target) if view.battlefield.is_grid() && is_ranged(&actor, action.kind) => {
+                view.battlefield.sight(standing, target.zone.0)
             }
             _ => None,
         };
@@ -569,13 +582,14 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
         };
         if let Some(zone) = action.move_to {
             let zone = &view.battlefield.zone(zone).name;
-            label = if label.is_empty() { format!("to {zone}") } else { format!("{label}, moving to {zone}") };
+            let verb = if action.kind == ActionKind::Charge { "charging" } else { "moving" };
+            label = if label.is_empty() { format!("to {zone}") } else { format!("{label}, {verb} to {zone}") };
         }
         if label.is_empty() {
             label = "in place".into();
         }
         let repostes = actions::repostes_on_path(ctx, &threats, &actor, &action).len();
-        let entry = OptionEntry { action, modifier, initiative: base + modifier, label, odds, repostes };
+        let entry = OptionEntry { action, modifier, initiative: base + modifier, label, odds, repostes, cover };
         match kinds.iter_mut().find(|(label, _)| *label == kind_label) {
             Some((_, entries)) => entries.push(entry),
             None => kinds.push((kind_label, vec![entry])),
@@ -586,20 +600,47 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
     *options = DeclarationOptions { unit: Some(unit), side: Some(actor.side.0), kinds };
 }
 
-/// Where a kind of action sits in the declaration panel.
+/// Where a kind of action sits in the declaration panel: attacks first (plain, aimed, charge,
+/// swarm, defensive), then defense and movement, then spells, throws and items, then the rest.
 fn kind_rank(kind: ActionKind) -> usize {
     const SLOTS_PER_LIST: usize = 100;
     match kind {
         ActionKind::Attack => 0,
-        ActionKind::DefensiveAttack => 1,
-        ActionKind::FullDefense => 2,
-        ActionKind::Move => 3,
+        ActionKind::Aimed(aim) => 1 + aim_rank(aim),
+        ActionKind::Charge => 10,
+        ActionKind::Swarm => 11,
+        ActionKind::DefensiveAttack => 12,
+        ActionKind::FullDefense => 13,
+        ActionKind::Move => 14,
+        ActionKind::Disengage => 15,
         ActionKind::Cast(at) => SLOTS_PER_LIST + at,
         ActionKind::Throw(at) => 2 * SLOTS_PER_LIST + at,
         ActionKind::UseItem(at) => 3 * SLOTS_PER_LIST + at,
         ActionKind::Stabilize => 4 * SLOTS_PER_LIST,
         ActionKind::Intimidate => 4 * SLOTS_PER_LIST + 1,
         ActionKind::Hold => 4 * SLOTS_PER_LIST + 2,
+    }
+}
+
+/// Aim points in panel order: the easy shot first, then the wounds from least to most drastic.
+fn aim_rank(aim: AimPoint) -> usize {
+    match aim {
+        AimPoint::CentreMass => 0,
+        AimPoint::Slowing => 1,
+        AimPoint::Weakening => 2,
+        AimPoint::Disrupting => 3,
+        AimPoint::Fatal => 4,
+    }
+}
+
+/// Where an aimed attack aims, in words (`legs`, `centre mass`).
+pub fn aim_label(aim: AimPoint) -> &'static str {
+    match aim {
+        AimPoint::Fatal => "vitals",
+        AimPoint::Slowing => "legs",
+        AimPoint::Weakening => "arms",
+        AimPoint::Disrupting => "eyes and hands",
+        AimPoint::CentreMass => "centre mass",
     }
 }
 
@@ -617,7 +658,76 @@ fn kind_label(actor: &crate::rules::unit::UnitView, kind: ActionKind) -> String 
         ActionKind::Hold => "Hold".into(),
         ActionKind::Stabilize => "Stabilise".into(),
         ActionKind::Intimidate => "Intimidate".into(),
+        ActionKind::Disengage => "Disengage and move".into(),
+        ActionKind::Charge => format!("Charge with {weapon}"),
+        ActionKind::Swarm => "Swarm".into(),
+        ActionKind::Aimed(aim) => format!("Aimed attack ({})", aim_label(aim)),
     }
+}
+
+/// What a kind of action does, in a sentence for the declaration panel.
+pub fn kind_description(kind: ActionKind) -> &'static str {
+    match kind {
+        ActionKind::Attack => "Strike a target in reach with your weapon.",
+        ActionKind::DefensiveAttack => "Attack, or not, without provoking Repostes on the way in.",
+        ActionKind::FullDefense => "Raise your Defense for the round; move at reduced speed.",
+        ActionKind::Cast(_) => "Cast the spell at a target in range.",
+        ActionKind::UseItem(_) => "Use the item on yourself or a target in range.",
+        ActionKind::Throw(_) => "Throw the item at an enemy in range.",
+        ActionKind::Move => "Only move, as far as your speed allows.",
+        ActionKind::Hold => "Do nothing this round.",
+        ActionKind::Stabilize => "Try to stop a fallen ally's dying.",
+        ActionKind::Intimidate => "Shout down an enemy nearby, who must then check morale.",
+        ActionKind::Disengage => "Spend the action to move away without provoking free attacks.",
+        ActionKind::Charge => "Run in a straight line and strike at its end: easier to hit, easier to be hit.",
+        ActionKind::Swarm => "Harry a target so the next ally to attack it this round hits harder.",
+        ActionKind::Aimed(AimPoint::CentreMass) => "Aim at the body: easier to hit, no wound effect.",
+        ActionKind::Aimed(AimPoint::Slowing) => "Aim at the legs: a wound costs movement and Agility.",
+        ActionKind::Aimed(AimPoint::Weakening) => "Aim at the arms: a wound costs Strength.",
+        ActionKind::Aimed(AimPoint::Disrupting) => "Aim at eyes, ears and hands: a wound costs accuracy.",
+        ActionKind::Aimed(AimPoint::Fatal) => "Aim at throat, heart or head: a wound may deal heavy damage.",
+    }
+}
+
+/// A declared action's kind in words (`aimed attack (legs)`, `disengage`).
+pub fn action_name(kind: ActionKind) -> String {
+    match kind {
+        ActionKind::Aimed(aim) => format!("aimed attack ({})", aim_label(aim)),
+        other => other.log_name().replace('_', " "),
+    }
+}
+
+/// Whether the action reaches its target by sight (and so meets cover on a grid), as the
+/// legality check judges it.
+fn is_ranged(actor: &crate::rules::unit::UnitView, kind: ActionKind) -> bool {
+    match kind {
+        ActionKind::Cast(_) | ActionKind::UseItem(_) | ActionKind::Throw(_) | ActionKind::Intimidate => true,
+        ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::Swarm | ActionKind::DefensiveAttack => {
+            actor.loadout.usable_weapon(actor.conditions).1.is_ranged()
+        }
+        _ => false,
+    }
+}
+
+/// The option a click on `zone` picks: of the drafted kind, the one moving there (keeping the
+/// drafted target if it can); failing that, a plain move there. Returns (kind, option).
+pub fn option_for_zone(options: &DeclarationOptions, draft: &Draft, zone: ZoneIdx) -> Option<(usize, usize)> {
+    let target = options.drafted(draft).and_then(|entry| entry.action.target);
+    let in_kind = |kind: usize| {
+        let entries = &options.kinds.get(kind)?.1;
+        let moving = |entry: &&OptionEntry| entry.action.move_to == Some(zone);
+        entries
+            .iter()
+            .position(|entry| moving(&entry) && target.is_some() && entry.action.target == target)
+            .or_else(|| entries.iter().position(|entry| moving(&entry) && entry.action.target.is_none()))
+            .or_else(|| entries.iter().position(|entry| moving(&entry)))
+            .map(|option| (kind, option))
+    };
+    let plain_move = options
+        .kinds
+        .iter()
+        .position(|(_, entries)| entries.first().is_some_and(|entry| entry.action.kind == ActionKind::Move));
+    draft.kind.and_then(in_kind).or_else(|| plain_move.and_then(in_kind))
 }
 
 fn apply_commands(
@@ -641,11 +751,15 @@ fn apply_commands(
         }
         match *command {
             UiCommand::Select(entity) => {
-                let targeted = ui
-                    .draft
-                    .kind
-                    .and_then(|kind| options.kinds.get(kind))
-                    .and_then(|(_, entries)| entries.iter().position(|entry| entry.action.target == Some(entity)));
+                // Targeting keeps the drafted destination when the target can be reached from it.
+                let moving_to = options.drafted(&ui.draft).and_then(|entry| entry.action.move_to);
+                let targeted = ui.draft.kind.and_then(|kind| options.kinds.get(kind)).and_then(|(_, entries)| {
+                    let aimed_at = |entry: &&OptionEntry| entry.action.target == Some(entity);
+                    entries
+                        .iter()
+                        .position(|entry| aimed_at(&entry) && entry.action.move_to == moving_to)
+                        .or_else(|| entries.iter().position(|entry| aimed_at(&entry)))
+                });
                 match targeted {
                     Some(option) => ui.draft.option = Some(option),
                     None => ui.selected = Some(entity),
@@ -683,6 +797,11 @@ fn apply_commands(
                     .is_some_and(|(_, entries)| option < entries.len())
                 {
                     ui.draft.option = Some(option);
+                }
+            }
+            UiCommand::PickZone(zone) => {
+                if let Some((kind, option)) = option_for_zone(&options, &ui.draft, zone) {
+                    ui.draft = Draft { kind: Some(kind), option: Some(option) };
                 }
             }
             UiCommand::NextTarget => {

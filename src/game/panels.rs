@@ -14,10 +14,11 @@ use super::controls::{self, Binding, DeclarationOptions, OptionEntry, Player};
 use super::session::{Screen, Seat, Session, StartBattle};
 use super::{BattleUi, PlayerAction, UiCommand};
 use crate::battlefield::Battlefield;
-use crate::rules::components::{Action, Status};
+use crate::battlefield::Cover;
+use crate::rules::components::{Action, AimPoint, Status};
 use crate::rules::dice::DiceRoll;
 use crate::rules::equipment::Attribute;
-use crate::rules::log::{CombatLog, LogEntry, LogEvent};
+use crate::rules::log::{AttackExtra, CombatLog, LogEntry, LogEvent};
 use crate::rules::ruleset::{InitiativeOrder, Ruleset};
 use crate::rules::unit::{self, UnitReadOnly, UnitView};
 use crate::rules::{CombatInfo, CombatPhase, CombatState, DeclarationQueue, Sides};
@@ -34,6 +35,8 @@ const CURTAIN_FILL: Color32 = Color32::from_rgb(14, 14, 20);
 const STRESS_COLOUR: Color32 = Color32::from_rgb(200, 160, 60);
 /// Wound Points bar fill.
 const WOUNDS_COLOUR: Color32 = Color32::from_rgb(180, 60, 60);
+/// A target's cover in the declaration panel (the board's cover tag uses the same hue).
+const COVER_COLOUR: Color32 = Color32::from_rgb(235, 190, 80);
 
 /// Height of the battle's top bar, in points.
 const TOP_BAR_HEIGHT: f32 = 34.0;
@@ -252,9 +255,20 @@ impl BattleView<'_, '_> {
         !(self.state.phase == CombatPhase::Declare && self.queue.secret) || self.ui.seated == Some(side)
     }
 
+    /// Where a unit stands, in words: `in the ford`, or `at (3, 4)` on a grid.
+    fn whereabouts(&self, zone: crate::battlefield::ZoneIdx) -> String {
+        let preposition = if self.battlefield.is_grid() { "at" } else { "in" };
+        format!("{preposition} {}", self.zone_name(zone))
+    }
+
+    /// Whether units take turns in an order rolled for the round, declaring when their turn comes.
+    fn turn_based(&self) -> bool {
+        self.ruleset.turns.order.on_turn()
+    }
+
     /// A declared action in words (`attack Wren, moving to ford`).
     fn action_text(&self, action: &Action) -> String {
-        let mut text = action.kind.log_name().replace('_', " ");
+        let mut text = controls::action_name(action.kind);
         if let Some(target) = action.target {
             text = format!("{text} {}", self.unit_name(target));
         }
@@ -291,6 +305,9 @@ fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
         ui.strong(level);
         ui.separator();
         ui.label(format!("Round {}", view.state.round));
+        if let Some(turn) = current_turn(view) {
+            ui.label(format!("· Turn {turn}"));
+        }
         ui.separator();
         ui.label(phase_label(view.state.phase));
         if let Some(unit) = view.options.unit
@@ -336,6 +353,16 @@ fn phase_label(phase: CombatPhase) -> &'static str {
     }
 }
 
+/// The count of the turn declaring or resolving now, in a turn-based ruleset.
+fn current_turn(view: &BattleView) -> Option<i32> {
+    if !view.turn_based() || !matches!(view.state.phase, CombatPhase::Declare | CombatPhase::Resolve) {
+        return None;
+    }
+    // The cursor moves past a turn once its declarations close and it goes to resolution.
+    let at = if view.queue.open { view.state.turn_cursor } else { view.state.turn_cursor.checked_sub(1)? };
+    view.state.turns.get(at).map(|(count, _)| *count)
+}
+
 /// One unit on the initiative track.
 struct TrackEntry<'a> {
     view: UnitView<'a, 'a>,
@@ -344,7 +371,7 @@ struct TrackEntry<'a> {
 
 /// The initiative track: every unit on the field in the order it acts, simultaneous ones together.
 fn initiative_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
-    ui.heading("Initiative");
+    ui.heading(if view.turn_based() { "Turn order" } else { "Initiative" });
     if view.ui.curtain.is_some() {
         ui.label(RichText::new("Hidden until the seat changes hands.").weak());
         return;
@@ -356,7 +383,8 @@ fn initiative_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiComman
         .filter(|unit| *unit.status != Status::Reserve)
         .map(|unit| TrackEntry { acted: acted.iter().any(|slot| slot.unit == unit.entity), view: unit })
         .collect();
-    let order = view.ruleset.initiative.order;
+    // Turn counts run 1, 2, 3… whichever way the ruleset's initiative count runs.
+    let order = if view.turn_based() { InitiativeOrder::LowestFirst } else { view.ruleset.initiative.order };
     track.sort_by_key(|entry| track_key(&entry.view, order));
     egui::ScrollArea::vertical().id_salt("initiative_track").auto_shrink([false, false]).show(ui, |ui| {
         let mut rest = track.as_slice();
@@ -369,7 +397,8 @@ fn initiative_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiComman
             rest = tail;
             if group.len() > 1 {
                 egui::Frame::group(ui.style()).show(ui, |ui| {
-                    ui.label(RichText::new(format!("simultaneous ({})", group.len())).small().italics());
+                    let together = if view.turn_based() { "one turn together" } else { "simultaneous" };
+                    ui.label(RichText::new(format!("{together} ({})", group.len())).small().italics());
                     for entry in group {
                         track_row(ui, view, entry, out);
                     }
@@ -408,11 +437,26 @@ fn track_row(ui: &mut egui::Ui, view: &BattleView, entry: &TrackEntry, out: &mut
         ui.label(RichText::new(view.side_name(unit.side.0)).small().color(colour));
     });
     ui.horizontal_wrapped(|ui| {
-        let base = unit.initiative.base.map_or("—".to_string(), |base| base.to_string());
-        // Round Initiative is only set once declarations have closed, so it never gives a
-        // secret declaration away.
-        let round = unit.initiative.round.map_or("—".to_string(), |round| round.to_string());
-        ui.label(RichText::new(format!("Base {base} · Round {round}")).small());
+        if view.turn_based() {
+            // The turn counts are rolled before anyone declares, so they give nothing away.
+            let turn = unit.initiative.round.map_or("—".to_string(), |turn| turn.to_string());
+            let mut text = format!("Turn {turn}");
+            if let Some(base) = unit.initiative.base {
+                text = format!("{text} · Base {base}");
+            }
+            ui.label(RichText::new(text).small());
+            let declaring =
+                view.state.phase == CombatPhase::Declare && view.queue.open && view.queue.order.contains(&unit.entity);
+            if declaring {
+                ui.label(RichText::new("turn now").small().strong());
+            }
+        } else {
+            let base = unit.initiative.base.map_or("—".to_string(), |base| base.to_string());
+            // Round Initiative is only set once declarations have closed, so it never gives a
+            // secret declaration away.
+            let round = unit.initiative.round.map_or("—".to_string(), |round| round.to_string());
+            ui.label(RichText::new(format!("Base {base} · Round {round}")).small());
+        }
         if entry.acted {
             ui.label(RichText::new("acted").small().weak());
         }
@@ -460,7 +504,7 @@ fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
     let colour = side_colour(unit.side.0);
     ui.heading(RichText::new(unit.name.as_str()).color(colour));
     ui.label(format!("{} · {}", unit.id.0, view.side_name(unit.side.0)));
-    ui.label(format!("{} in {}", unit.status.log_name(), view.zone_name(unit.zone.0)));
+    ui.label(format!("{} {}", unit.status.log_name(), view.whereabouts(unit.zone.0)));
     meter(ui, "Stress", unit.stress.current, unit.stress.max, STRESS_COLOUR);
     meter(ui, "Wound Points", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR);
     ui.add_space(SECTION_SPACING);
@@ -479,6 +523,9 @@ fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
     ui.label(format!("Weapon: {}", loadout.weapon_name));
     if let Some((offhand, _)) = &loadout.offhand {
         ui.label(format!("Off hand: {offhand}"));
+    }
+    if loadout.shield {
+        ui.label("Shield: turns the first Shock each round");
     }
     ui.label(format!("Armour: {}", loadout.armour_name.as_deref().unwrap_or("none")));
     let conditions = unit.conditions.names();
@@ -535,17 +582,36 @@ fn declaration_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiComma
     };
     let side = options.side.unwrap_or_default();
     ui.heading(RichText::new(format!("Declare: {}", view.unit_name(unit))).color(side_colour(side)));
-    for (at, (label, _)) in options.kinds.iter().enumerate() {
+    for (at, (label, entries)) in options.kinds.iter().enumerate() {
         let text = if at < NUMBERED_KINDS { format!("{}. {label}", at + 1) } else { label.clone() };
-        if ui.selectable_label(view.ui.draft.kind == Some(at), text).clicked() {
+        let description = entries.first().map_or("", |entry| controls::kind_description(entry.action.kind));
+        if ui.selectable_label(view.ui.draft.kind == Some(at), text).on_hover_text(description).clicked() {
             out.push(UiCommand::ChooseKind(at));
         }
     }
     if let Some((label, entries)) = view.ui.draft.kind.and_then(|kind| options.kinds.get(kind)) {
         ui.add_space(SECTION_SPACING);
         ui.strong(label);
+        if let Some(first) = entries.first() {
+            ui.label(RichText::new(controls::kind_description(first.action.kind)).small().weak());
+        }
+        let moves = entries.iter().filter(|entry| entry.action.move_to.is_some()).count();
+        // A grid offers a move to every square in reach: the board picks those, and the list
+        // keeps to the options in place and the one drafted.
+        let listed_moves = !view.battlefield.is_grid();
+        if moves > 0 {
+            let text = if listed_moves {
+                "Click a zone on the board to move there.".to_string()
+            } else {
+                format!("Click a square on the board to move there ({moves} in reach).")
+            };
+            ui.label(RichText::new(text).small().weak());
+        }
         for (at, entry) in entries.iter().enumerate() {
-            option_row(ui, entry, view.ui.draft.option == Some(at), || out.push(UiCommand::ChooseOption(at)));
+            let chosen = view.ui.draft.option == Some(at);
+            if listed_moves || chosen || entry.action.move_to.is_none() {
+                option_row(ui, view, entry, chosen, || out.push(UiCommand::ChooseOption(at)));
+            }
         }
     }
     ui.add_space(SECTION_SPACING);
@@ -564,7 +630,7 @@ fn declaration_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiComma
 }
 
 /// One legal option with what the rules say of it.
-fn option_row(ui: &mut egui::Ui, entry: &OptionEntry, chosen: bool, mut on_click: impl FnMut()) {
+fn option_row(ui: &mut egui::Ui, view: &BattleView, entry: &OptionEntry, chosen: bool, mut on_click: impl FnMut()) {
     if ui.selectable_label(chosen, entry.label.as_str()).clicked() {
         on_click();
     }
@@ -582,6 +648,21 @@ fn option_row(ui: &mut egui::Ui, entry: &OptionEntry, chosen: bool, mut on_click
                 ))
                 .small(),
             );
+        }
+        let rules = &view.ruleset.attack;
+        match entry.cover {
+            Some(Cover::Half) => {
+                let text = format!("target in half cover: -{} to hit", rules.half_cover_penalty);
+                ui.label(RichText::new(text).small().color(COVER_COLOUR));
+            }
+            Some(Cover::Full) => {
+                let text = format!("target in full cover: -{} to hit", rules.full_cover_penalty);
+                ui.label(RichText::new(text).small().color(COVER_COLOUR));
+            }
+            Some(Cover::None) => {
+                ui.label(RichText::new("target in the open: no cover").small());
+            }
+            None => {}
         }
         if entry.repostes > 0 {
             let plural = if entry.repostes == 1 { "" } else { "s" };
@@ -688,8 +769,11 @@ fn describe(entry: &LogEntry) -> String {
         }
         LogEvent::RoundStarted {} => format!("Round {} begins", entry.round),
         LogEvent::Arrived { unit, zone } => format!("{unit} arrives at {zone}"),
-        LogEvent::Declared { unit, action, target, modifier, initiative, move_to, using, carried_over } => {
+        LogEvent::Declared { unit, action, target, modifier, initiative, move_to, aim, using, carried_over } => {
             let mut text = format!("{unit} declares {}", action.replace('_', " "));
+            if let Some(aim) = aim {
+                text = format!("{text} ({})", aim_words(aim));
+            }
             if let Some(using) = using {
                 text = format!("{text} with {using}");
             }
@@ -704,14 +788,87 @@ fn describe(entry: &LogEntry) -> String {
             text
         }
         LogEvent::Moved { unit, from, to } => format!("{unit} moves from {from} to {to}"),
-        LogEvent::Attack { attacker, target, initiative, total, defense, hit, critical, kind, .. } => {
-            let how = if *kind == "normal" { String::new() } else { format!(" ({kind})") };
+        LogEvent::Attack { attacker, target, initiative, total, defense, hit, critical, kind, extra, .. } => {
+            let mut how = Vec::new();
+            if *kind != "normal" {
+                how.push(kind.replace('_', " "));
+            }
+            how.extend(attack_extras(extra));
+            let how = if how.is_empty() { String::new() } else { format!(" ({})", how.join(", ")) };
             let result = match (hit, critical) {
                 (true, true) => "critical hit!",
                 (true, false) => "hit",
                 (false, _) => "miss",
             };
-            format!("{attacker} attacks {target}{how} at {initiative}: {total} vs Defense {defense}, {result}")
+            if extra.avoid {
+                // The roll was the target's: `hit` means the avoid test failed.
+                let test = if *hit { "fails" } else { "passes" };
+                format!(
+                    "{attacker} attacks {target}{how} at {initiative}: {target} {test} the avoid test, \
+                     {total} vs TN {defense}, {result}"
+                )
+            } else {
+                format!("{attacker} attacks {target}{how} at {initiative}: {total} vs Defense {defense}, {result}")
+            }
+        }
+        LogEvent::SideInitiative { side, score, begins, .. } => {
+            let begins = match begins {
+                Some(true) => ", and begins",
+                Some(false) => ", and waits",
+                None => "",
+            };
+            format!("Side {side} rolls initiative: {score}{begins}")
+        }
+        LogEvent::SurpriseRoll { side, roll, range, surprised } => {
+            let result = if *surprised { "surprised" } else { "not surprised" };
+            format!("Side {side} rolls for surprise: {} (surprised on {range} or less), {result}", roll.total)
+        }
+        LogEvent::Shock { attacker, target, amount, absorbed_by } => match absorbed_by {
+            Some("shield") => format!("{target}'s shield absorbs the Shock of {attacker}'s miss"),
+            Some("total_defense") => format!("{target}'s total defense turns the Shock of {attacker}'s miss"),
+            Some(other) => format!("{target}'s {} absorbs the Shock of {attacker}'s miss", other.replace('_', " ")),
+            None => format!("{attacker}'s miss still deals {amount} Shock to {target}"),
+        },
+        LogEvent::Wound { unit, source, aim, wounds, extra_damage, .. } => {
+            let plural = if *wounds == 1 { "" } else { "s" };
+            let mut text = format!("{source} wounds {unit} ({}): now {wounds} wound{plural}", aim_words(aim));
+            if *extra_damage > 0 {
+                text.push_str(&format!(", +{extra_damage} damage"));
+            }
+            text
+        }
+        LogEvent::Escalation { unit, chain, step, roll, escalated } => {
+            let chain = if *chain == "tragedy" { "fumble" } else { *chain };
+            let result = if *escalated { "escalates" } else { "stops" };
+            format!("{unit}'s {chain} {result} (step {step}: {})", roll.total)
+        }
+        LogEvent::WeaponUsage { unit, weapon, marks } => {
+            let plural = if *marks == 1 { "" } else { "s" };
+            format!("{unit}'s {weapon} takes a usage mark ({marks} mark{plural} now)")
+        }
+        LogEvent::SpellDisrupted { unit, spell, damage_taken } => {
+            format!("{unit}'s {spell} is disrupted: hurt for {damage_taken} earlier in the round")
+        }
+        LogEvent::Reaction { unit, roll, reaction, fights } => {
+            let joins = if *fights { "joins the fight" } else { "stays out of the fight" };
+            format!("{unit} reacts: {reaction} ({}), {joins}", roll.total)
+        }
+        LogEvent::Lingering { unit, effect, roll, tn, shaken_off } => {
+            let result = if *shaken_off { "shaken off" } else { "lingers" };
+            format!("{unit} tests against {}: {} vs TN {tn}, {result}", effect.replace('_', " "), roll.total)
+        }
+        LogEvent::Afflicted { unit, effect, source } => {
+            format!("{source} leaves {unit} with {}", effect.replace('_', " "))
+        }
+        LogEvent::Withdrawal { unit, roll, response } => {
+            let response = match *response {
+                "fall_back" => "falls back",
+                "disengage" => "disengages",
+                "flee" => "flees",
+                "surrender" => "surrenders",
+                other => other,
+            };
+            format!("{unit} withdraws: {} ({})", response.replace('_', " "), roll.total)
         }
         LogEvent::Damage {
             unit,
@@ -778,16 +935,55 @@ fn describe(entry: &LogEntry) -> String {
     }
 }
 
+/// The attack-line extras in words (`half cover`, `aimed at the legs`, `charging`).
+fn attack_extras(extra: &AttackExtra) -> Vec<String> {
+    let mut words = Vec::new();
+    if let Some(cover) = extra.cover {
+        words.push(format!("{cover} cover"));
+    }
+    if let Some(aim) = extra.aim {
+        words.push(format!("aimed at the {}", aim_words(aim)));
+    }
+    if extra.charge {
+        words.push("charging".to_string());
+    }
+    if let Some(bonus) = extra.swarm_bonus {
+        words.push(format!("swarmed, {bonus:+} to hit"));
+    }
+    if extra.disadvantage_roll.is_some() {
+        words.push("with disadvantage".to_string());
+    }
+    words
+}
+
+/// An aim point's log name in words (`slowing` → `legs`).
+fn aim_words(log_name: &str) -> &str {
+    match AimPoint::ALL.into_iter().find(|aim| aim.log_name() == log_name) {
+        Some(aim) => controls::aim_label(aim),
+        None => log_name,
+    }
+}
+
 /// Every dice roll of an event, with what it was for.
 fn rolls(event: &LogEvent) -> Vec<(String, &DiceRoll)> {
     let one = |what: &str, roll| vec![(what.to_string(), roll)];
     match event {
         LogEvent::Initiative { roll, .. } => one("initiative", roll),
-        LogEvent::Attack { roll, damage_roll, .. } => {
-            let mut rolls = one("attack", roll);
+        LogEvent::Attack { roll, damage_roll, extra, .. } => {
+            let mut rolls = one(if extra.avoid { "avoid test" } else { "attack" }, roll);
+            rolls
+                .extend(extra.disadvantage_roll.iter().map(|roll| ("discarded roll (disadvantage)".to_string(), roll)));
             rolls.extend(damage_roll.iter().map(|roll| ("damage".to_string(), roll)));
+            rolls.extend(extra.other_damage_roll.iter().map(|roll| ("other weapon's damage".to_string(), roll)));
             rolls
         }
+        LogEvent::SideInitiative { roll, .. } => one("side initiative", roll),
+        LogEvent::SurpriseRoll { roll, .. } => one("surprise", roll),
+        LogEvent::Wound { roll: Some(roll), .. } => one("fatal chance", roll),
+        LogEvent::Escalation { roll, .. } => one("escalation", roll),
+        LogEvent::Withdrawal { roll, .. } => one("withdrawal", roll),
+        LogEvent::Reaction { roll, .. } => one("reaction", roll),
+        LogEvent::Lingering { roll, .. } => one("lingering test", roll),
         LogEvent::Damage { roll: Some(roll), .. } => one("damage", roll),
         LogEvent::Injury { chance, roll, effects, .. } => {
             let mut rolls = one("injury chance", chance);
@@ -1062,4 +1258,104 @@ fn dock<R>(ctx: &egui::Context, id: &str, rect: egui::Rect, add_contents: impl F
                 .inner
         })
         .inner
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battlefield::Place;
+    use crate::rules::dice::Dice;
+
+    fn roll(total: i32) -> DiceRoll {
+        DiceRoll { expr: Dice::new(1, 20), dice: vec![total.max(1) as u32], total }
+    }
+
+    fn line(event: LogEvent) -> String {
+        describe(&LogEntry { round: 2, event })
+    }
+
+    #[test]
+    fn the_log_reads_the_new_events_and_attack_extras() {
+        let extra = AttackExtra { cover: Some("half"), aim: Some("slowing"), charge: true, ..AttackExtra::default() };
+        let attack = line(LogEvent::Attack {
+            attacker: "mags".into(),
+            target: "odile".into(),
+            initiative: 3,
+            roll: roll(14),
+            total: 16,
+            defense: 15,
+            hit: true,
+            critical: false,
+            kind: "normal",
+            damage_roll: None,
+            extra,
+        });
+        assert_eq!(attack, "mags attacks odile (half cover, aimed at the legs, charging) at 3: 16 vs Defense 15, hit");
+        let avoid = AttackExtra { avoid: true, ..AttackExtra::default() };
+        let avoided = line(LogEvent::Attack {
+            attacker: "orc".into(),
+            target: "odile".into(),
+            initiative: 1,
+            roll: roll(12),
+            total: 12,
+            defense: 10,
+            hit: false,
+            critical: false,
+            kind: "normal",
+            damage_roll: None,
+            extra: avoid,
+        });
+        assert!(avoided.contains("odile passes the avoid test, 12 vs TN 10"), "{avoided}");
+        let shield = line(LogEvent::Shock {
+            attacker: "orc".into(),
+            target: "odile".into(),
+            amount: 0,
+            absorbed_by: Some("shield"),
+        });
+        assert_eq!(shield, "odile's shield absorbs the Shock of orc's miss");
+        let shock =
+            line(LogEvent::Shock { attacker: "orc".into(), target: "nell".into(), amount: 2, absorbed_by: None });
+        assert_eq!(shock, "orc's miss still deals 2 Shock to nell");
+        let wound = line(LogEvent::Wound {
+            unit: "orc".into(),
+            source: "nell".into(),
+            aim: "fatal",
+            wounds: 2,
+            roll: Some(roll(6)),
+            extra_damage: 6,
+        });
+        assert_eq!(wound, "nell wounds orc (vitals): now 2 wounds, +6 damage");
+        let side =
+            line(LogEvent::SideInitiative { side: "guards".into(), roll: roll(5), score: 7, begins: Some(true) });
+        assert_eq!(side, "Side guards rolls initiative: 7, and begins");
+        let surprise = line(LogEvent::SurpriseRoll { side: "guards".into(), roll: roll(2), range: 2, surprised: true });
+        assert_eq!(surprise, "Side guards rolls for surprise: 2 (surprised on 2 or less), surprised");
+        let escalation = line(LogEvent::Escalation {
+            unit: "orc".into(),
+            chain: "tragedy",
+            step: 1,
+            roll: roll(3),
+            escalated: false,
+        });
+        assert_eq!(escalation, "orc's fumble stops (step 1: 3)");
+        let usage = line(LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 1 });
+        assert_eq!(usage, "orc's axe takes a usage mark (1 mark now)");
+        let withdrawal = line(LogEvent::Withdrawal { unit: "orc".into(), roll: roll(4), response: "fall_back" });
+        assert_eq!(withdrawal, "orc withdraws: falls back (4)");
+        let moved =
+            line(LogEvent::Moved { unit: "orc".into(), from: Place::Square([3, 4]), to: Place::Zone("ford".into()) });
+        assert_eq!(moved, "orc moves from (3, 4) to ford");
+        let declared = line(LogEvent::Declared {
+            unit: "nell".into(),
+            action: "aimed_attack",
+            target: Some("orc".into()),
+            modifier: 2,
+            initiative: 5,
+            move_to: Some(Place::Square([1, 2])),
+            aim: Some("weakening"),
+            using: None,
+            carried_over: false,
+        });
+        assert_eq!(declared, "nell declares aimed attack (arms) on orc, moving to (1, 2) (modifier +2, initiative 5)");
+    }
 }
