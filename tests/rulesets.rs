@@ -278,6 +278,18 @@ mod zones_and_tests {
     }
 
     #[test]
+    fn z_stunt_1_a_push_is_an_opposed_strength_test_into_another_zone() {
+        let mut app = duel(&[15, 3]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Shove, Some("b1"), None);
+        app.update();
+        let maneuver = &events(&app, "maneuver")[0];
+        assert_eq!(maneuver["won"], true);
+        assert!(events(&app, "attack").is_empty(), "a stunt is a test, not an attack");
+        assert_eq!(events(&app, "moved")[0]["to"], "b");
+    }
+
+    #[test]
     fn z_surp_1_a_surprised_side_skips_round_1() {
         let units = r#"
             (id: "r1", creature: "soldier", side: "red", zone: "a"),
@@ -556,6 +568,89 @@ mod shock_and_cover {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         assert_eq!(attacks_by(&app, "r1")[0]["total"], 8, "10 + attack 2 - 4");
+    }
+
+    #[test]
+    fn s_man_1_a_shove_pushes_a_step_away_or_knocks_down_where_there_is_no_room() {
+        // Attack 15 hits AC 10; opposed 2d6: 6+6 against 1+1.
+        let mut app = adjacent(false, &[15, 6, 6, 1, 1]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Shove, Some("b1"), None);
+        app.update();
+        let maneuver = &events(&app, "maneuver")[0];
+        assert_eq!(maneuver["outcome"], "pushed");
+        assert_eq!(events(&app, "moved")[0]["to"], serde_json::json!([3, 1]));
+
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &["....", "...#", "...."], "", units), &[8, 1, 15, 6, 6, 1, 1]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Shove, Some("b1"), None);
+        app.update();
+        assert_eq!(events(&app, "maneuver")[0]["outcome"], "knocked_prone", "a wall behind: down it goes");
+        assert!(get::<Conditions>(&mut app, "b1").prone);
+    }
+
+    #[test]
+    fn s_man_1_a_grapple_holds_both_in_place_and_hurts_each_round() {
+        let mut app = adjacent(false, &[15, 6, 6, 1, 1]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
+        app.update();
+        assert_eq!(events(&app, "maneuver")[0]["outcome"], "grappled");
+        let held = get::<Conditions>(&mut app, "b1");
+        assert_eq!(held.grappled_by, Some(unit(&mut app, "r1")));
+        declare_at(&mut app, "b1", ActionKind::Move, None, (4, 1));
+        app.update();
+        assert!(events(&app, "moved").is_empty(), "the held cannot move");
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert!(
+            events(&app, "damage").iter().any(|line| line["unit"] == "b1" && line["source"] == "r1"),
+            "the end of the round squeezes the held"
+        );
+    }
+
+    #[test]
+    fn s_act_2_standing_up_draws_attacks_of_opportunity() {
+        let mut app = adjacent(false, &[15, 3]);
+        set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+        app.update();
+        declare(&mut app, "r1", ActionKind::StandUp, None, None);
+        app.update();
+        assert_eq!(attacks_by(&app, "b1")[0]["kind"], "opportunity");
+        assert!(!get::<Conditions>(&mut app, "r1").prone);
+    }
+
+    #[test]
+    fn s_exec_1_an_execution_attack_drops_an_unsuspecting_target_that_fails_its_save() {
+        let mut app = adjacent(false, &[5]);
+        let b1 = unit(&mut app, "b1");
+        app.world_mut().entity_mut(b1).insert(Surprised);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Execute, Some("b1"), None);
+        app.update();
+        let execution = &events(&app, "execution")[0];
+        assert_eq!(execution["saved"], false, "5 - skill 2 is short of 15");
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 0);
+        assert_eq!(status(&mut app, "b1"), Status::Dying, "mortally wounded");
+
+        let mut app = adjacent(false, &[19]);
+        let b1 = unit(&mut app, "b1");
+        app.world_mut().entity_mut(b1).insert(Surprised);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Execute, Some("b1"), None);
+        app.update();
+        assert_eq!(events(&app, "execution")[0]["saved"], true);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 12, "a saved victim still takes the blade's 8");
+
+        let mut app = adjacent(false, &[]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Execute, Some("b1"), None);
+        app.update();
+        assert!(events(&app, "execution").is_empty(), "an alert target cannot be executed");
     }
 
     #[test]

@@ -505,6 +505,13 @@ fn refine_attack(view: &AiView, units: &ViewCache, actor: &UnitView, action: Act
     if action.kind != ActionKind::Attack {
         return action;
     }
+    // An unsuspecting foe in reach: an execution attack (`S-EXEC-1`).
+    if target.surprised {
+        let execution = Action { kind: ActionKind::Execute, ..action };
+        if actions::check(ctx, actor, &execution, units).is_ok() {
+            return execution;
+        }
+    }
     let odds = actions::attack_odds(&view.ruleset, actor, target);
     if let Some(aiming) = &view.ruleset.attack.aiming
         && actions::offered(&view.ruleset, ActionKind::Aimed(AimPoint::CentreMass))

@@ -860,6 +860,17 @@ fn describe(entry: &LogEntry) -> String {
         LogEvent::Afflicted { unit, effect, source } => {
             format!("{source} leaves {unit} with {}", effect.replace('_', " "))
         }
+        LogEvent::Maneuver { unit, target, maneuver, won, outcome, .. } => match (won, outcome) {
+            (true, Some(outcome)) => format!("{unit}'s {maneuver} on {target}: {}", outcome.replace('_', " ")),
+            _ => format!("{target} resists {unit}'s {maneuver}"),
+        },
+        LogEvent::Execution { unit, target, saved, .. } => {
+            if *saved {
+                format!("{target} survives {unit}'s execution attack, taking its full force")
+            } else {
+                format!("{unit}'s execution attack drops {target}")
+            }
+        }
         LogEvent::Withdrawal { unit, roll, response } => {
             let response = match *response {
                 "fall_back" => "falls back",
@@ -982,6 +993,12 @@ fn rolls(event: &LogEvent) -> Vec<(String, &DiceRoll)> {
         LogEvent::Wound { roll: Some(roll), .. } => one("fatal chance", roll),
         LogEvent::Escalation { roll, .. } => one("escalation", roll),
         LogEvent::Withdrawal { roll, .. } => one("withdrawal", roll),
+        LogEvent::Maneuver { roll, against, .. } => {
+            let mut rolls = one("check", roll);
+            rolls.push(("target's check".to_string(), against));
+            rolls
+        }
+        LogEvent::Execution { roll, .. } => one("save", roll),
         LogEvent::Reaction { roll, .. } => one("reaction", roll),
         LogEvent::Lingering { roll, .. } => one("lingering test", roll),
         LogEvent::Damage { roll: Some(roll), .. } => one("damage", roll),

@@ -70,6 +70,12 @@ pub enum IllegalAction {
     /// A wall hides the target.
     #[error("the target is out of sight")]
     OutOfSight,
+    /// Only a prone unit stands up.
+    #[error("only a prone unit can stand up")]
+    NotProne,
+    /// Execution attacks need a target unaware of danger.
+    #[error("an execution attack needs a target that is unaware of danger")]
+    TargetAlert,
     /// A charge runs in a straight line of at least one step and ends in melee.
     #[error("a charge needs a straight run of at least one step ending in melee reach")]
     BadCharge,
@@ -92,6 +98,10 @@ pub fn offer_of(kind: ActionKind) -> Offer {
         ActionKind::Charge => Offer::Charge,
         ActionKind::Swarm => Offer::Swarm,
         ActionKind::Aimed(_) => Offer::Aim,
+        ActionKind::Shove => Offer::Shove,
+        ActionKind::Grapple => Offer::Grapple,
+        ActionKind::StandUp => Offer::StandUp,
+        ActionKind::Execute => Offer::Execute,
     }
 }
 
@@ -155,7 +165,8 @@ pub fn modifier(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind, has_targe
     let weapon_speed = actor.loadout.usable_weapon(actor.conditions).1.speed;
     match kind {
         ActionKind::Attack | ActionKind::Charge | ActionKind::Aimed(_) | ActionKind::Swarm => weapon_speed,
-        ActionKind::Disengage => rules.move_modifier,
+        ActionKind::Disengage | ActionKind::StandUp => rules.move_modifier,
+        ActionKind::Shove | ActionKind::Grapple | ActionKind::Execute => weapon_speed,
         ActionKind::DefensiveAttack => (if has_target { weapon_speed } else { 0 }) + rules.defensive_attack_extra,
         ActionKind::FullDefense => rules.full_defense_modifier,
         ActionKind::Cast(at) => {
@@ -197,7 +208,12 @@ fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRule, Illegal
         ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::Swarm => {
             TargetRule::Enemy { range: weapon_range, optional: false }
         }
-        ActionKind::Charge => TargetRule::Enemy { range: weapon.reach, optional: false },
+        ActionKind::Charge | ActionKind::Shove | ActionKind::Execute => {
+            TargetRule::Enemy { range: weapon.reach, optional: false }
+        }
+        // Grappling is done with bare hands.
+        ActionKind::Grapple => TargetRule::Enemy { range: actor.loadout.unarmed.reach, optional: false },
+        ActionKind::StandUp => TargetRule::None,
         ActionKind::DefensiveAttack => TargetRule::Enemy { range: weapon_range, optional: true },
         ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold | ActionKind::Disengage => TargetRule::None,
         ActionKind::Cast(at) => {
@@ -346,6 +362,15 @@ pub fn check(
             }
         }
     }
+    if action.kind == ActionKind::StandUp && !actor.conditions.prone {
+        return Err(IllegalAction::NotProne);
+    }
+    if action.kind == ActionKind::Execute
+        && let Some(target) = action.target.and_then(|target| units.view(target))
+        && !target.surprised
+    {
+        return Err(IllegalAction::TargetAlert);
+    }
     if let ActionKind::Cast(at) = action.kind {
         let (_, spell) = &actor.spells.0[at];
         if actor.mana.current + actor.stress.current < spell.mana {
@@ -380,6 +405,10 @@ pub fn legal_actions(ctx: ActionContext, actor: &UnitView, units: &impl UnitLook
         ActionKind::Intimidate,
         ActionKind::Disengage,
         ActionKind::Swarm,
+        ActionKind::Shove,
+        ActionKind::Grapple,
+        ActionKind::StandUp,
+        ActionKind::Execute,
     ];
     kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
     kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));

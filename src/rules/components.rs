@@ -252,6 +252,10 @@ pub struct Conditions {
     pub strength_penalty: i32,
     /// Ongoing damage per turn and how to end it (`Z-ONGO-1`).
     pub ongoing: Option<(i32, crate::rules::equipment::Lingering)>,
+    /// Held by this grappler (`S-MAN-1`): it cannot move while it lasts.
+    pub grappled_by: Option<Entity>,
+    /// Holding this unit in a grapple: it cannot move either.
+    pub grappling: Option<Entity>,
     /// A hindrance and how to shake it off (`Z-HIND-1`).
     pub hindrance: Option<(crate::rules::equipment::Hindrance, crate::rules::equipment::Lingering)>,
     /// Other lasting conditions, for the unit card.
@@ -432,6 +436,14 @@ pub enum ActionKind {
     Swarm,
     /// An attack aimed at a part of the body (`A-AIM-1`).
     Aimed(AimPoint),
+    /// Push a foe a step away or knock it down (`S-MAN-1`, `Z-STUNT-1`).
+    Shove,
+    /// Seize a foe so neither moves (`S-MAN-1`, `Z-STUNT-1`).
+    Grapple,
+    /// Get up from prone (`S-ACT-2`).
+    StandUp,
+    /// Strike an unsuspecting foe to kill (`S-EXEC-1`).
+    Execute,
 }
 
 /// Where an aimed attack aims (`A-AIM-1`).
@@ -484,6 +496,10 @@ impl ActionKind {
             Self::Charge => "charge",
             Self::Swarm => "swarm",
             Self::Aimed(_) => "aimed_attack",
+            Self::Shove => "shove",
+            Self::Grapple => "grapple",
+            Self::StandUp => "stand_up",
+            Self::Execute => "execute",
         }
     }
 

@@ -109,6 +109,7 @@ fn end_round(
         }
     }
     linger(&mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round);
+    squeeze(&mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round, &battlefield);
     if round >= ruleset.surprise.rounds_lost {
         for entity in &surprised {
             commands.entity(entity).remove::<Surprised>();
@@ -128,6 +129,78 @@ fn end_round(
             }
         }
         None => state.phase = CombatPhase::Initiative,
+    }
+}
+
+/// Grapples at the end of the round (`S-MAN-1`): a grappler that is down or out of reach lets
+/// go; otherwise the held unit takes the grappler's unarmed damage where the chapter says so.
+#[expect(clippy::too_many_arguments, reason = "a grapple touches both units, the index, the log and the dice")]
+fn squeeze(
+    units: &mut Query<Unit>,
+    index: &mut ZoneIndex,
+    log: &mut CombatLog,
+    rng: &mut CombatRng,
+    ruleset: &Ruleset,
+    tables: &InjuryTables,
+    dealt: &mut MessageWriter<DamageDealt>,
+    round: u32,
+    battlefield: &Battlefield,
+) {
+    let mut held: Vec<(u32, Entity, Entity)> = units
+        .iter()
+        .filter_map(|view| view.conditions.grappled_by.map(|grappler| (view.order.0, view.entity, grappler)))
+        .collect();
+    held.sort_unstable_by_key(|&(order, ..)| order);
+    for (_, entity, grappler) in held {
+        let hold = match (units.get(entity), units.get(grappler)) {
+            (Ok(victim), Ok(holder)) => {
+                let reach = battlefield.melee_reach(0).max(holder.loadout.unarmed.reach);
+                let holding = unit::is_fighting(*holder.status, holder.conditions)
+                    && victim.status.on_field()
+                    && battlefield.distance(holder.zone.0, victim.zone.0) <= reach;
+                holding.then(|| {
+                    let strength = if ruleset.damage.strength_to_damage {
+                        unit::modifier(ruleset, holder.attributes, crate::rules::equipment::Attribute::Strength)
+                    } else {
+                        0
+                    };
+                    (
+                        holder.loadout.unarmed.damage.plus(strength),
+                        holder.loadout.unarmed.damage_type,
+                        holder.id.0.clone(),
+                    )
+                })
+            }
+            _ => None,
+        };
+        match hold {
+            Some((dice, damage_type, source))
+                if ruleset.attack.maneuvers.as_ref().is_some_and(|rules| rules.grapple_damage) =>
+            {
+                let roll = rng.roll(dice);
+                let hit = DamageHit {
+                    target: entity,
+                    source,
+                    amount: roll.total.max(0),
+                    damage_type,
+                    critical: false,
+                    roll: Some(roll),
+                };
+                apply_damage_to(units, index, log, rng, ruleset, tables, dealt, round, hit);
+            }
+            Some(_) => {}
+            None => {
+                for (unit, field) in [(entity, true), (grappler, false)] {
+                    if let Ok(mut view) = units.get_mut(unit) {
+                        if field {
+                            view.conditions.grappled_by = None;
+                        } else {
+                            view.conditions.grappling = None;
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -283,6 +283,37 @@ pub enum LogEvent {
         /// Who caused it.
         source: Arc<str>,
     },
+    /// An opposed check of a shove or grapple (`S-MAN-1`, `Z-STUNT-1`).
+    Maneuver {
+        /// The one shoving or grappling.
+        unit: Arc<str>,
+        /// Its target.
+        target: Arc<str>,
+        /// `shove` or `grapple`.
+        maneuver: &'static str,
+        /// The attacker's check.
+        roll: DiceRoll,
+        /// The target's check.
+        against: DiceRoll,
+        /// Whether the attacker won (ties go to the target).
+        won: bool,
+        /// What came of it: `pushed`, `knocked_prone`, `grappled`, or null.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        outcome: Option<&'static str>,
+    },
+    /// An execution attack's save (`S-EXEC-1`).
+    Execution {
+        /// The assassin.
+        unit: Arc<str>,
+        /// The victim.
+        target: Arc<str>,
+        /// The victim's save, the attacker's attack skill taken off.
+        roll: DiceRoll,
+        /// The number to reach.
+        tn: i32,
+        /// Whether it survived the blow (taking maximum damage instead).
+        saved: bool,
+    },
     /// A withdrawal response after failed morale (`C-WDRAW-1`).
     Withdrawal {
         /// Unit id.
@@ -481,6 +512,8 @@ impl LogEvent {
             Self::WeaponUsage { .. } => "weapon_usage",
             Self::Withdrawal { .. } => "withdrawal",
             Self::Lingering { .. } => "lingering",
+            Self::Maneuver { .. } => "maneuver",
+            Self::Execution { .. } => "execution",
             Self::Afflicted { .. } => "afflicted",
             Self::SpellDisrupted { .. } => "spell_disrupted",
             Self::Reaction { .. } => "reaction",

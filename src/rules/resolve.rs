@@ -383,6 +383,11 @@ impl Resolver<'_, '_> {
 
     /// Carries out one declared action, queueing its effects.
     fn perform_action(&mut self, slot: &Slot, pending: &mut Vec<Pending>) {
+        if slot.action.kind == ActionKind::StandUp {
+            self.stand_up(slot);
+            self.pay_for_exertion(slot, pending);
+            return;
+        }
         let round = self.round();
         let actor = slot.unit;
         let Some(target) = slot.action.target.or(match slot.action.kind {
@@ -390,7 +395,8 @@ impl Resolver<'_, '_> {
             | ActionKind::Move
             | ActionKind::Hold
             | ActionKind::DefensiveAttack
-            | ActionKind::Disengage => None,
+            | ActionKind::Disengage
+            | ActionKind::StandUp => None,
             _ => Some(Entity::PLACEHOLDER),
         }) else {
             self.pay_for_exertion(slot, pending);
@@ -466,9 +472,15 @@ impl Resolver<'_, '_> {
                 self.attack(actor, target, slot.initiative, "thrown", Some(weapon), strike, pending);
             }
             ActionKind::Swarm => self.swarm(actor, target),
+            ActionKind::Shove | ActionKind::Grapple => self.maneuver(actor, target, slot.action.kind, slot.initiative),
+            ActionKind::Execute => self.execute(actor, target, slot.initiative, pending),
             ActionKind::Stabilize => self.stabilize(actor, target, pending),
             ActionKind::Intimidate => self.intimidate(actor, target),
-            ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold | ActionKind::Disengage => {}
+            ActionKind::FullDefense
+            | ActionKind::Move
+            | ActionKind::Hold
+            | ActionKind::Disengage
+            | ActionKind::StandUp => {}
         }
         self.pay_for_exertion(slot, pending);
     }
@@ -516,6 +528,8 @@ impl Resolver<'_, '_> {
             | ActionKind::Charge
             | ActionKind::Aimed(_)
             | ActionKind::Swarm => actions::weapon_range(actor.loadout.usable_weapon(actor.conditions).1),
+            ActionKind::Shove | ActionKind::Execute => actor.loadout.usable_weapon(actor.conditions).1.reach,
+            ActionKind::Grapple => actor.loadout.unarmed.reach,
             ActionKind::Cast(at) => actor.spells.0.get(at).map_or(0, |(_, spell)| spell.range),
             ActionKind::UseItem(at) | ActionKind::Throw(at) => {
                 actor.inventory.0.get(at).map_or(0, |stack| stack.item.range)
@@ -1038,6 +1052,192 @@ impl Resolver<'_, '_> {
             extra_damage,
         });
         extra_damage
+    }
+
+    /// A shove or a grapple (`S-MAN-1`, `Z-STUNT-1`): an attack roll first where the chapter
+    /// asks for one, then opposed checks; the shoved are pushed a step away (or knocked prone
+    /// when there is no room), the grappled held.
+    fn maneuver(&mut self, actor: Entity, target: Entity, kind: ActionKind, initiative: i32) {
+        let round = self.round();
+        let Some(rules) = self.ruleset.attack.maneuvers.clone() else {
+            return;
+        };
+        let (Ok(a), Ok(t)) = (self.units.get(actor), self.units.get(target)) else {
+            return;
+        };
+        let name = kind.log_name();
+        let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
+        if rules.attack_roll_first {
+            let weapon = if kind == ActionKind::Grapple {
+                a.loadout.unarmed.clone()
+            } else {
+                a.loadout.usable_weapon(a.conditions).1.clone()
+            };
+            let defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions);
+            let roll = self.rng.roll(self.ruleset.attack.die.plus(actions::attack_bonus(&a, &weapon)));
+            let (total, hit) = (roll.total, roll.total >= defense);
+            let (attacker, target_name) = (actor_id.clone(), target_id.clone());
+            self.log.record(round, || LogEvent::Attack {
+                attacker,
+                target: target_name,
+                initiative,
+                roll,
+                total,
+                defense,
+                hit,
+                critical: false,
+                kind: name,
+                damage_roll: None,
+                extra: AttackExtra::default(),
+            });
+            if !hit {
+                return;
+            }
+        }
+        let (Ok(a), Ok(t)) = (self.units.get(actor), self.units.get(target)) else {
+            return;
+        };
+        let own = unit::modifier(&self.ruleset, a.attributes, rules.attribute) + a.skills.attack;
+        let theirs = unit::modifier(&self.ruleset, t.attributes, rules.attribute);
+        let (from, at) = (a.zone.0, t.zone.0);
+        let roll = self.rng.roll(rules.die.plus(own));
+        let against = self.rng.roll(rules.die.plus(theirs));
+        let won = roll.total > against.total;
+        let outcome = if !won {
+            None
+        } else if kind == ActionKind::Grapple {
+            if let Ok(mut unit) = self.units.get_mut(target) {
+                unit.conditions.grappled_by = Some(actor);
+            }
+            if let Ok(mut unit) = self.units.get_mut(actor) {
+                unit.conditions.grappling = Some(target);
+            }
+            Some("grappled")
+        } else {
+            match self.push_destination(from, at) {
+                Some(to) => {
+                    self.index.relocate(target, at, to);
+                    if let Ok(mut unit) = self.units.get_mut(target) {
+                        unit.zone.0 = to;
+                    }
+                    let (left, entered, id) =
+                        (self.battlefield.place(at), self.battlefield.place(to), target_id.clone());
+                    self.log.record(round, || LogEvent::Moved { unit: id, from: left, to: entered });
+                    Some("pushed")
+                }
+                None => {
+                    if let Ok(mut unit) = self.units.get_mut(target) {
+                        unit.conditions.prone = true;
+                    }
+                    let id = target_id.clone();
+                    self.log.record(round, || LogEvent::Status { unit: id, status: "prone" });
+                    Some("knocked_prone")
+                }
+            }
+        };
+        self.log.record(round, || LogEvent::Maneuver {
+            unit: actor_id,
+            target: target_id,
+            maneuver: name,
+            roll,
+            against,
+            won,
+            outcome,
+        });
+    }
+
+    /// Where a shove from `from` pushes a unit at `at`: the free step straight away on a grid,
+    /// or a free zone farther from the shover; `None` when there is no room (it falls instead).
+    fn push_destination(&self, from: ZoneIdx, at: ZoneIdx) -> Option<ZoneIdx> {
+        let field = &self.battlefield;
+        let free =
+            |zone: ZoneIdx| field.zone(zone).capacity.is_none_or(|capacity| (self.index.count(zone) as u32) < capacity);
+        match (field.zone(from).square, field.zone(at).square) {
+            (Some(a), Some(b)) => {
+                let away = Square { x: b.x + (b.x - a.x).signum(), y: b.y + (b.y - a.y).signum() };
+                field.zone_at(away).filter(|&zone| free(zone) && field.distance(at, zone) == 1)
+            }
+            _ => field
+                .neighbours(at)
+                .iter()
+                .copied()
+                .filter(|&zone| field.distance(from, zone) > field.distance(from, at) && free(zone))
+                .min(),
+        }
+    }
+
+    /// Standing up from prone; where the chapter says so it draws the attacks of adjacent foes first.
+    fn stand_up(&mut self, slot: &Slot) {
+        let Ok(view) = self.units.get(slot.unit) else {
+            return;
+        };
+        if self.ruleset.reposte.when_reach_left {
+            let foes = actions::threateners_of(self.ctx(), view.zone.0, *view.side, &self.units);
+            let kind = self.ruleset.reposte.name.log_name();
+            self.provoked_attacks(slot, &foes, kind);
+        }
+        let round = self.round();
+        if let Ok(mut unit) = self.units.get_mut(slot.unit)
+            && unit.status.on_field()
+        {
+            unit.conditions.prone = false;
+            let id = unit.id.0.clone();
+            self.log.record(round, || LogEvent::Status { unit: id, status: "standing" });
+        }
+    }
+
+    /// An execution attack on an unaware target (`S-EXEC-1`): it hits; the target saves at a
+    /// penalty of the attacker's attack skill or drops to zero; a saved target still takes the
+    /// blow's maximum damage.
+    fn execute(&mut self, actor: Entity, target: Entity, initiative: i32, pending: &mut Vec<Pending>) {
+        let round = self.round();
+        let Some(rules) = self.ruleset.attack.execution.clone() else {
+            return;
+        };
+        let (Ok(a), Ok(t)) = (self.units.get(actor), self.units.get(target)) else {
+            return;
+        };
+        let weapon = a.loadout.usable_weapon(a.conditions).1.clone();
+        let dice = actions::damage_dice(&self.ruleset, &a, &weapon, false);
+        let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
+        let to_zero = t.stress.current.max(0) + t.wounds.current.max(0);
+        let armour = t.armour.0;
+        let skill = a.skills.attack;
+        let defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions);
+        // No roll to hit: the blow lands.
+        let roll = self.rng.roll(crate::rules::dice::Dice::flat(defense));
+        let (attacker, target_name) = (actor_id.clone(), target_id.clone());
+        self.log.record(round, || LogEvent::Attack {
+            attacker,
+            target: target_name,
+            initiative,
+            roll,
+            total: defense,
+            defense,
+            hit: true,
+            critical: false,
+            kind: "execution",
+            damage_roll: None,
+            extra: AttackExtra::default(),
+        });
+        let save = self.rng.roll(rules.save_die.plus(-skill));
+        let saved = save.total >= rules.save_tn;
+        let amount = if saved { damage::damage_after_armour(&self.ruleset, dice.max(), 1, armour) } else { to_zero };
+        self.log.record(round, || LogEvent::Execution {
+            unit: actor_id.clone(),
+            target: target_id,
+            roll: save,
+            tn: rules.save_tn,
+            saved,
+        });
+        pending.push(Pending::Damage(DamageHit {
+            target,
+            source: actor_id,
+            amount,
+            damage_type: weapon.damage_type,
+            critical: false,
+            roll: None,
+        }));
     }
 
     /// Joins a swarm on `target` (`S-SPEC-1`).

@@ -222,6 +222,38 @@ pub struct AttackRules {
     /// An attack made without moving spends the bonus actions on +hit and +damage (`A-BONUS-1`).
     #[serde(default)]
     pub standing_bonus: Option<(i32, i32)>,
+    /// Shoving and grappling (`S-MAN-1`, `Z-STUNT-1`).
+    #[serde(default)]
+    pub maneuvers: Option<ManeuverRules>,
+    /// Execution attacks against the unsuspecting (`S-EXEC-1`).
+    #[serde(default)]
+    pub execution: Option<ExecutionRules>,
+}
+
+/// Shoves and grapples: an attack roll first where the chapter asks for one, then an opposed
+/// check of `die` + the attribute's modifier + attack skill against the target's `die` + modifier.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManeuverRules {
+    /// The opposed check's die.
+    pub die: Dice,
+    /// The attribute both sides add.
+    pub attribute: Attribute,
+    /// An attack roll must hit before the opposed check (`S-MAN-1`).
+    pub attack_roll_first: bool,
+    /// A grappled unit takes the grappler's unarmed damage at the end of each round.
+    pub grapple_damage: bool,
+}
+
+/// Execution attacks: a hit on an unaware target forces a save at a penalty of the attacker's
+/// attack skill; a failure drops it to zero, a success still takes the hit's maximum damage.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExecutionRules {
+    /// The save die.
+    pub save_die: Dice,
+    /// The number the save must reach.
+    pub save_tn: i32,
 }
 
 /// How conditions change an attack (`A-COND-1`).
@@ -711,6 +743,14 @@ pub enum Offer {
     Swarm,
     /// Aimed attacks.
     Aim,
+    /// Shove.
+    Shove,
+    /// Grapple.
+    Grapple,
+    /// Stand up from prone.
+    StandUp,
+    /// Execution attack.
+    Execute,
 }
 
 /// Turn order.

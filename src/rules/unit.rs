@@ -98,7 +98,12 @@ pub fn movement_allowance(
     kind: ActionKind,
 ) -> u32 {
     let stuck = matches!(conditions.hindrance, Some((crate::rules::equipment::Hindrance::Stuck, _)));
-    if conditions.paralysed || stuck || !status.on_field() {
+    if conditions.paralysed
+        || stuck
+        || conditions.grappled_by.is_some()
+        || conditions.grappling.is_some()
+        || !status.on_field()
+    {
         return 0;
     }
     let rules = &ruleset.movement;
