@@ -2,6 +2,7 @@
 
 use std::collections::VecDeque;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -114,7 +115,17 @@ struct Graph {
     within_counts: Vec<u32>,
     /// The square map, when the battlefield is a grid (each passable square is one zone).
     grid: Option<GridMap>,
+    /// What each square sees of each other, worked out on first asking and kept for every battle
+    /// on this field: 0 not yet known, 1 hidden, 2 + the cover otherwise.
+    sight: Vec<AtomicU8>,
 }
+
+/// `Graph::sight` entry for a pair not yet worked out.
+const SIGHT_UNKNOWN: u8 = 0;
+/// `Graph::sight` entry for a pair that cannot see each other.
+const SIGHT_HIDDEN: u8 = 1;
+/// `Graph::sight` entries from here on are this plus the cover.
+const SIGHT_COVER_BASE: u8 = 2;
 
 /// Distances for which "zones within N" is a table lookup; longer ones use a binary search.
 const BANDS_KEPT: usize = 8;
@@ -166,7 +177,15 @@ impl Battlefield {
                 within_counts.push(row.iter().filter(|&&distance| distance <= band).count() as u32);
             }
         }
-        Self(Arc::new(Graph { zones, neighbours, distances, nearest_first, within_counts, grid: None }))
+        Self(Arc::new(Graph {
+            zones,
+            neighbours,
+            distances,
+            nearest_first,
+            within_counts,
+            grid: None,
+            sight: Vec::new(),
+        }))
     }
 
     /// A grid battlefield (`S-GRID-1`): every passable square becomes a zone of capacity one,
@@ -204,7 +223,10 @@ impl Battlefield {
             nearest_first: shared.nearest_first.clone(),
             within_counts: shared.within_counts.clone(),
             grid: None,
+            sight: Vec::new(),
         });
+        let pairs = graph.zones.len() * graph.zones.len();
+        graph.sight = (0..pairs).map(|_| AtomicU8::new(SIGHT_UNKNOWN)).collect();
         graph.grid = Some(grid);
         Self(Arc::new(graph))
     }
@@ -260,9 +282,33 @@ impl Battlefield {
     /// What `from` sees of `to` (`S-LOS-1`, `S-COVER-1`): `None` when a wall hides it entirely.
     /// Zones hide nothing.
     pub fn sight(&self, from: ZoneIdx, to: ZoneIdx) -> Option<Cover> {
-        match (self.grid(), self.zone(from).square, self.zone(to).square) {
-            (Some(grid), Some(a), Some(b)) => grid.cover(a, b),
-            _ => Some(Cover::None),
+        let (Some(grid), Some(a), Some(b)) = (self.grid(), self.zone(from).square, self.zone(to).square) else {
+            return Some(Cover::None);
+        };
+        let Some(slot) = self.0.sight.get(from as usize * self.len() + to as usize) else {
+            return grid.cover(a, b);
+        };
+        let decode = |value: u8| match value {
+            SIGHT_HIDDEN => None,
+            value => Some(match value - SIGHT_COVER_BASE {
+                0 => Cover::None,
+                1 => Cover::Half,
+                _ => Cover::Full,
+            }),
+        };
+        match slot.load(Ordering::Relaxed) {
+            SIGHT_UNKNOWN => {
+                let cover = grid.cover(a, b);
+                let value = match cover {
+                    None => SIGHT_HIDDEN,
+                    Some(Cover::None) => SIGHT_COVER_BASE,
+                    Some(Cover::Half) => SIGHT_COVER_BASE + 1,
+                    Some(Cover::Full) => SIGHT_COVER_BASE + 2,
+                };
+                slot.store(value, Ordering::Relaxed);
+                cover
+            }
+            known => decode(known),
         }
     }
 

@@ -146,6 +146,21 @@ fn squeeze(
     round: u32,
     battlefield: &Battlefield,
 ) {
+    // A grappler whose foe another has since seized lets go.
+    let stale: Vec<Entity> = units
+        .iter()
+        .filter(|view| {
+            view.conditions.grappling.is_some_and(|victim| {
+                units.get(victim).map_or(true, |held| held.conditions.grappled_by != Some(view.entity))
+            })
+        })
+        .map(|view| view.entity)
+        .collect();
+    for entity in stale {
+        if let Ok(mut view) = units.get_mut(entity) {
+            view.conditions.grappling = None;
+        }
+    }
     let mut held: Vec<(u32, Entity, Entity)> = units
         .iter()
         .filter_map(|view| view.conditions.grappled_by.map(|grappler| (view.order.0, view.entity, grappler)))
