@@ -1178,6 +1178,34 @@ mod crucible {
     }
 
     #[test]
+    fn c_init_2_the_weapon_speed_option_splits_a_tie() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0)), weapon: Some("club6")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0)), weapon: Some("claws0")),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 5, 5]);
+        app.world_mut().resource_mut::<fray::rules::ruleset::Ruleset>().turns.tie_breaks =
+            vec![fray::rules::ruleset::TieBreak::WeaponSpeed];
+        app.update();
+        let (r1, b1) = (unit(&mut app, "r1"), unit(&mut app, "b1"));
+        let turns = state(&app).turns;
+        assert_eq!(turns.len(), 2, "the tie is split");
+        assert_eq!((turns[0].1.clone(), turns[1].1.clone()), (vec![b1], vec![r1]), "claws (0) before the club (3)");
+    }
+
+    #[test]
+    fn c_move_1_the_load_carried_sets_the_movement_rate() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0)), load: Some(80)),
+            (id: "r2", creature: "soldier", side: "red", at: Some((0, 1)), load: Some(20)),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[]);
+        assert_eq!(get::<Speed>(&mut app, "r1").0, 3, "very heavy: 6\" (3 squares)");
+        assert_eq!(get::<Speed>(&mut app, "r2").0, 6, "light: 12\" (6 squares)");
+    }
+
+    #[test]
     fn c_init_1_same_seed_same_log() {
         let text = grid_level(
             RULESET,

@@ -274,6 +274,19 @@ pub fn build(
                     if let Some(scale) = squares_per_zone {
                         template.scale_to_squares(scale);
                     }
+                    // Encumbrance (`C-MOVE-1`): the tier of the load sets the speed, unless the
+                    // level sets the speed itself.
+                    if let Some(load) = unit.load
+                        && unit.speed.is_none()
+                        && let Some(&(_, speed)) = ruleset
+                            .movement
+                            .encumbrance
+                            .iter()
+                            .find(|(most, _)| load <= *most)
+                            .or(ruleset.movement.encumbrance.last())
+                    {
+                        template.speed.0 = speed;
+                    }
                     let feats = creature.feats.iter().chain(&unit.feats);
                     template.apply_feats(feats, squares_per_zone.is_some());
                     units.push(template)

@@ -294,6 +294,9 @@ pub struct UnitFile {
     /// Feats besides the creature's.
     #[serde(default)]
     pub feats: Vec<Feat>,
+    /// Pounds carried: picks the ruleset's encumbrance tier (`C-MOVE-1`).
+    #[serde(default)]
+    pub load: Option<u32>,
     /// Display name (defaults to the creature's).
     #[serde(default)]
     pub name: Option<String>,

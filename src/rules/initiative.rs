@@ -144,6 +144,49 @@ fn start_round(
     state.phase = CombatPhase::Declare;
 }
 
+/// Room for tie-break keys under one initiative count.
+const TIE_SPREAD: i64 = 1 << 20;
+/// A tie-break factor's weight, so earlier tie-breaks dominate later ones.
+const TIE_FACTOR: i64 = 1 << 8;
+
+/// Where `unit` stands among those tied with it (`C-INIT-2`): lower goes first. Each tie-break
+/// counts in turn: weapon speed, then more attacks, then the casting time of a declared spell
+/// (or the weapon's speed) — read from what the unit has ready, since turn orders are set before
+/// anyone declares.
+fn tie_key(ruleset: &Ruleset, unit: &UnitItem, round: u32) -> i64 {
+    let weapon = unit.loadout.usable_weapon(&unit.conditions).1;
+    let mut key = 0;
+    for tie_break in &ruleset.turns.tie_breaks {
+        let part = match tie_break {
+            super::ruleset::TieBreak::WeaponSpeed => weapon.speed as i64,
+            super::ruleset::TieBreak::MoreAttacks => {
+                -(attacks_per_round(ruleset, unit.level.map_or(1, |level| level.0), round) as i64)
+            }
+            super::ruleset::TieBreak::CastingTime => unit
+                .spells
+                .0
+                .iter()
+                .filter_map(|(_, spell)| spell.speed)
+                .min()
+                .map_or(weapon.speed as i64, |speed| speed as i64),
+        };
+        key = key * TIE_FACTOR + part.clamp(-(TIE_FACTOR / 2) + 1, TIE_FACTOR / 2 - 1);
+    }
+    key
+}
+
+/// Weapon attacks in `round` for a unit of `level` under the ruleset's level bands (`C-MULTI-1`).
+pub fn attacks_per_round(ruleset: &Ruleset, level: u32, round: u32) -> u32 {
+    let band = ruleset.turns.attacks_by_level.iter().filter(|(from, ..)| *from <= level).max_by_key(|(from, ..)| *from);
+    match band {
+        Some(&(_, attacks, per_rounds)) if per_rounds > 0 => {
+            let upto = |round: u32| attacks * round / per_rounds;
+            (upto(round) - upto(round.saturating_sub(1))).max(1)
+        }
+        _ => 1,
+    }
+}
+
 /// One unit's place in a turn-based order.
 struct TurnKey {
     entity: Entity,
@@ -280,12 +323,14 @@ fn order_turns(
                 };
                 let party_rank = if is_party(unit.side.0) { 0 } else { 1 };
                 let ready = i64::from(!ready_missiles.contains(&unit.entity));
+                let tie = tie_key(ruleset, unit, round);
                 let key = if *party_wins_ties {
                     (ready, ordered, party_rank, unit.order.0)
                 } else {
-                    (ready, ordered, 0, unit.order.0)
+                    (ready, ordered, tie, unit.order.0)
                 };
-                let together = (!*party_wins_ties).then_some((ready, ordered));
+                // Still tied after the tie-breaks: simultaneous.
+                let together = (!*party_wins_ties).then_some((ready, ordered * TIE_SPREAD + tie));
                 keys.push(TurnKey { entity: unit.entity, key, together });
             }
         }

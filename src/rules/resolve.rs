@@ -488,21 +488,7 @@ impl Resolver<'_, '_> {
     /// Weapon attacks `actor` makes this round (`C-MULTI-1`): one unless the ruleset's level bands say more.
     fn attacks_this_round(&self, actor: Entity) -> u32 {
         let level = self.levels.get(actor).map_or(1, |level| level.0);
-        let band = self
-            .ruleset
-            .turns
-            .attacks_by_level
-            .iter()
-            .filter(|(from, ..)| *from <= level)
-            .max_by_key(|(from, ..)| *from);
-        match band {
-            Some(&(_, attacks, per_rounds)) if per_rounds > 0 => {
-                let round = self.state.round;
-                let upto = |round: u32| attacks * round / per_rounds;
-                (upto(round) - upto(round.saturating_sub(1))).max(1)
-            }
-            _ => 1,
-        }
+        super::initiative::attacks_per_round(&self.ruleset, level, self.state.round)
     }
 
     /// Whether the declared target is still there and in reach after the move.

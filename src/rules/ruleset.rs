@@ -577,6 +577,10 @@ pub struct MovementRules {
     /// rate, in place of the shared catalog's (`Z-TURN-1`: one Nearby zone; grids: 6 squares).
     #[serde(default)]
     pub speed: Option<u32>,
+    /// Encumbrance tiers (`C-MOVE-1`): `(most pounds carried, speed in squares or zones)`, lightest
+    /// first; a unit whose level entry gives its `load` moves at its tier's speed.
+    #[serde(default)]
+    pub encumbrance: Vec<(u32, u32)>,
     /// A unit that only moves goes this many times its Speed (a second move for its action).
     #[serde(default = "default_one")]
     pub move_only_multiplier: u32,
@@ -767,10 +771,24 @@ pub struct TurnRules {
     /// in the first round (`C-MISS-1`).
     #[serde(default)]
     pub ready_missiles_first: bool,
+    /// How simultaneous turns are split, in order (`C-INIT-2`); none keeps ties simultaneous.
+    #[serde(default)]
+    pub tie_breaks: Vec<TieBreak>,
     /// Weapon attacks per round by level band (`C-MULTI-1`): `(from_level, attacks, per_rounds)`;
     /// 3 attacks per 2 rounds alternate one and two. The highest band the unit's level reaches counts.
     #[serde(default)]
     pub attacks_by_level: Vec<(u32, u32, u32)>,
+}
+
+/// A way to split a tie in a side-roll order (`C-INIT-2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TieBreak {
+    /// The lower weapon speed factor strikes first.
+    WeaponSpeed,
+    /// Whoever makes more attacks this round goes first.
+    MoreAttacks,
+    /// A spell's casting time against the other's weapon speed: the lower goes first.
+    CastingTime,
 }
 
 /// How the round's order is found. With anything but `DeclaredInitiative`, units declare when

@@ -67,6 +67,8 @@ pub struct Unit {
     pub reinforcement: Option<&'static Reinforcement>,
     /// Checks morale.
     pub checks_morale: Has<ChecksMorale>,
+    /// Character level, where the level gives one.
+    pub level: Option<&'static Level>,
 }
 
 /// Read-only view of a unit, as the AI, the UI and legality checks see it.
@@ -181,5 +183,6 @@ pub fn copy_view<'a, 'w: 'a, 's: 'a>(view: &'a UnitView<'w, 's>) -> UnitView<'a,
         surprised: view.surprised,
         reinforcement: view.reinforcement,
         checks_morale: view.checks_morale,
+        level: view.level,
     }
 }
