@@ -926,6 +926,66 @@ mod aimed_wounds {
     }
 
     #[test]
+    fn a_summ_1_summoning_fills_slots_up_to_the_level_and_the_summoned_are_sick_at_first() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), spells: Some(["raise_dead"])),
+            (id: "s1", creature: "soldier", side: "red", at: Some((0, 0)), summoned_by: Some("r1")),
+            (id: "s2", creature: "soldier", side: "red", at: Some((0, 2)), summoned_by: Some("r1")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 1))),
+        "#;
+        // Casting 15 reaches TN 11 both times.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[15, 15]);
+        set::<Mana>(&mut app, "r1", |mana| mana.current = 20);
+        assert_eq!(get::<Status>(&mut app, "s1"), Status::Reserve, "summoned units wait to be called");
+        app.update();
+        declare(&mut app, "r1", ActionKind::Cast(0), Some("r1"), None);
+        app.update();
+        assert_eq!(get::<Status>(&mut app, "s1"), Status::Active);
+        assert_eq!(events(&app, "arrived")[0]["unit"], "s1");
+        assert_eq!(get::<Conditions>(&mut app, "s1").sick_until, Some(2), "summoning sickness through round 2");
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        declare(&mut app, "r1", ActionKind::Cast(0), Some("r1"), None);
+        app.update();
+        assert_eq!(get::<Status>(&mut app, "s2"), Status::Reserve, "a level 1 summoner has one slot");
+        assert!(events(&app, "action_lost").iter().any(|line| line["reason"] == "no_summoning_slot"));
+        let s1 = unit(&mut app, "s1");
+        let order: Vec<Entity> = state(&app).turns.iter().flat_map(|(_, group)| group.clone()).collect();
+        assert!(order.contains(&s1), "in the turn order, but it may not act yet");
+        assert!(!fray::rules::unit::may_act(Status::Active, &get::<Conditions>(&mut app, "s1"), false, 2));
+    }
+
+    #[test]
+    fn a_end_1_the_victors_regain_their_mana_and_unkept_summons_vanish() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), attributes: Some((agility: 14)), spells: Some(["raise_dead"])),
+            (id: "s1", creature: "soldier", side: "red", at: Some((0, 0)), summoned_by: Some("r1")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[15]);
+        set::<Mana>(&mut app, "r1", |mana| {
+            mana.max = 20;
+            mana.current = 20;
+        });
+        app.update();
+        declare(&mut app, "r1", ActionKind::Cast(0), Some("r1"), None);
+        app.update();
+        assert_eq!(get::<Mana>(&mut app, "r1").current, 17);
+        set::<Wounds>(&mut app, "b1", |wounds| wounds.current = 1);
+        app.world_mut().resource_mut::<CombatRng>().push_script([15, 3]);
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        for _ in 0..4 {
+            app.update();
+        }
+        assert!(state(&app).is_over());
+        assert_eq!(get::<Mana>(&mut app, "r1").current, 20, "the victor's MP is full again");
+        assert_eq!(get::<Status>(&mut app, "s1"), Status::Fled);
+        assert!(events(&app, "status").iter().any(|line| line["unit"] == "s1" && line["status"] == "vanished"));
+    }
+
+    #[test]
     fn a_zone_1_the_melee_zone_is_the_adjacent_squares() {
         let units = r#"
             (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),

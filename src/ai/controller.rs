@@ -58,6 +58,9 @@ pub struct AiView<'w, 's> {
     pub state: Res<'w, CombatState>,
     /// Whose turn.
     pub queue: Res<'w, DeclarationQueue>,
+    /// Units waiting to be summoned, and by whom (`A-SUMM-1`).
+    pub summoned:
+        Query<'w, 's, (&'static crate::rules::components::Summoned, &'static crate::rules::components::Status)>,
 }
 
 impl AiView<'_, '_> {

@@ -51,6 +51,9 @@ pub fn choose(
     if let Some(action) = restore_an_ally(view, units, actor) {
         return action;
     }
+    if let Some(action) = summon(view, units, actor) {
+        return action;
+    }
     let best_attack = best_offence(view, units, threats, actor, just_declared);
     let outgoing = best_attack.as_ref().map_or(0.0, |(_, expected, _)| *expected);
     // Losing the exchange: badly hurt, and it would go down before its best target does. Never
@@ -102,7 +105,7 @@ fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
 fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
     let mut kinds: Vec<ActionKind> = Vec::new();
     for (at, (_, spell)) in actor.spells.0.iter().enumerate() {
-        if !spell.effect.is_hostile() && actor.mana.current >= spell.mana {
+        if !spell.effect.is_hostile() && spell.effect != Effect::Summon && actor.mana.current >= spell.mana {
             kinds.push(ActionKind::Cast(at));
         }
     }
@@ -391,6 +394,19 @@ fn take_cover(
     } else {
         planned
     }
+}
+
+/// Calls a waiting summoned unit while a slot is free: more bodies beat one more blow (`A-SUMM-1`).
+fn summon(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
+    let waiting =
+        view.summoned.iter().any(|(summoned, status)| summoned.summoner == actor.entity && *status == Status::Reserve);
+    if !waiting {
+        return None;
+    }
+    actor.spells.0.iter().enumerate().find_map(|(at, (_, spell))| {
+        let action = Action { kind: ActionKind::Cast(at), target: Some(actor.entity), move_to: None };
+        (spell.effect == Effect::Summon && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
+    })
 }
 
 /// The Reposte a target in (visibly declared) full defense would answer a melee attack with.

@@ -325,6 +325,42 @@ pub fn build(
         }
     }
 
+    // Summoned units wait for a summoner of their own side.
+    for unit in &level.units {
+        let Some(summoner) = &unit.summoned_by else { continue };
+        match level.units.iter().find(|other| &other.id == summoner) {
+            None => invalid(
+                "summoned_by",
+                summoner,
+                0,
+                format!(
+                    "unit \"{}\": {}",
+                    unit.id,
+                    not_found("unit", summoner, &level.units.iter().map(|unit| unit.id.as_str()).collect::<Vec<_>>())
+                ),
+            ),
+            Some(other) if other.side != unit.side => invalid(
+                "summoned_by",
+                summoner,
+                0,
+                format!(
+                    "unit \"{}\" is summoned by \"{summoner}\" of another side; expected a unit of its own side",
+                    unit.id
+                ),
+            ),
+            Some(_) if unit.arrives.is_some() => invalid(
+                "summoned_by",
+                summoner,
+                0,
+                format!(
+                    "unit \"{}\" both arrives and is summoned; expected one of `arrives` or `summoned_by`",
+                    unit.id
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+
     // Victory conditions.
     let unit_names: Vec<&str> = level.units.iter().map(|unit| unit.id.as_str()).collect();
     let mut victory = Vec::new();
@@ -553,6 +589,10 @@ fn unit_template(
         checks_morale: side_file.checks_morale || creature.checks_morale,
         initiated: unit.initiated,
         level: Level(creature.level.max(1)),
+        summoning_slots: creature.level.max(1),
+        summoned_by: unit.summoned_by.as_ref().and_then(|summoner| {
+            level.units.iter().position(|other| &other.id == summoner).map(|at| (at, unit.thrall))
+        }),
         attributes,
         hit_dice: HitDice(Dice { modifier: 0, ..hit_dice }),
         stress: Stress { current: stress_max.max(0), max: stress_max.max(0) },

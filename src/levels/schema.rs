@@ -266,6 +266,8 @@ pub enum Feat {
     WeaponFocus,
     /// Another die of sneak damage.
     SneakAttack,
+    /// Two more summoning slots.
+    LegionLeader,
 }
 
 fn default_level() -> u32 {
@@ -294,6 +296,13 @@ pub struct UnitFile {
     /// Feats besides the creature's.
     #[serde(default)]
     pub feats: Vec<Feat>,
+    /// A summoned unit: it waits out of the battle until this unit (same side) casts a summoning
+    /// spell (`A-SUMM-1`).
+    #[serde(default)]
+    pub summoned_by: Option<String>,
+    /// A summoned unit kept after the battle, its summoner paying the thrall cost.
+    #[serde(default)]
+    pub thrall: bool,
     /// Pounds carried: picks the ruleset's encumbrance tier (`C-MOVE-1`).
     #[serde(default)]
     pub load: Option<u32>,

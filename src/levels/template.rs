@@ -55,6 +55,10 @@ pub struct UnitTemplate {
     pub initiated: bool,
     /// Character level.
     pub level: Level,
+    /// Summoning slots (its level, plus feats).
+    pub summoning_slots: u32,
+    /// The level position of the unit that summons it, and whether it is a thrall.
+    pub summoned_by: Option<(usize, bool)>,
     /// Attributes.
     pub attributes: Attributes,
     /// Hit Dice.
@@ -87,6 +91,8 @@ impl UnitTemplate {
         use super::schema::Feat;
         /// Squares the Athlete feat adds.
         const ATHLETE_SQUARES: u32 = 2;
+        /// Summoning slots the Legion Leader feat adds.
+        const LEGION_LEADER_SLOTS: u32 = 2;
         for feat in feats {
             let loadout = &mut self.loadout;
             let weapons = std::iter::once(&mut loadout.weapon)
@@ -99,6 +105,7 @@ impl UnitTemplate {
                 Feat::Athlete => {}
                 Feat::WeaponFocus => weapons.for_each(|weapon| weapon.damage = weapon.damage.with_extra_die()),
                 Feat::SneakAttack => loadout.sneak_dice += 1,
+                Feat::LegionLeader => self.summoning_slots += LEGION_LEADER_SLOTS,
             }
         }
     }
@@ -275,12 +282,23 @@ impl BattleTemplate {
             if let Some(group) = &unit.initiative_group {
                 entity.insert(InitiativeGroup(group.clone()));
             }
+            entity.insert(SummoningSlots(unit.summoning_slots));
             if let Some(arrival) = unit.arrives {
                 entity.insert(arrival);
+            } else if unit.summoned_by.is_some() {
+                // Waits out of the battle until called.
+                entity.insert(Status::Reserve);
             } else {
                 index.insert(entity.id(), unit.zone);
             }
             entities.push(entity.id());
+        }
+        for (unit, &entity) in self.units.iter().zip(&entities) {
+            if let Some((summoner, thrall)) = unit.summoned_by
+                && let Some(&summoner) = entities.get(summoner)
+            {
+                world.entity_mut(entity).insert(Summoned { summoner, thrall });
+            }
         }
         world.insert_resource(index);
         let conditions = self

@@ -252,6 +252,8 @@ pub struct Conditions {
     pub strength_penalty: i32,
     /// Ongoing damage per turn and how to end it (`Z-ONGO-1`).
     pub ongoing: Option<(i32, crate::rules::equipment::Lingering)>,
+    /// Summoning sickness: no actions and no dodging through the end of this round (`A-SUMM-1`).
+    pub sick_until: Option<u32>,
     /// Held by this grappler (`S-MAN-1`): it cannot move while it lasts.
     pub grappled_by: Option<Entity>,
     /// Holding this unit in a grapple: it cannot move either.
@@ -385,6 +387,19 @@ pub struct StoodAside;
 #[derive(Component, Clone, Copy, Debug, Default)]
 #[component(storage = "SparseSet")]
 pub struct Initiator;
+
+/// A unit that comes into the battle when its summoner calls it (`A-SUMM-1`).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Summoned {
+    /// Who calls it.
+    pub summoner: Entity,
+    /// Kept after the battle for its thrall cost; otherwise it vanishes when the battle ends.
+    pub thrall: bool,
+}
+
+/// How many summoned units a unit may have in the battle at once: its level, plus feats (`A-SUMM-1`).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SummoningSlots(pub u32);
 
 /// Character level: attacks per round (`C-MULTI-1`).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]

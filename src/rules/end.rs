@@ -35,6 +35,7 @@ fn end_round(
     mut units: Query<Unit>,
     mut dealt: MessageWriter<DamageDealt>,
     surprised: Query<Entity, With<Surprised>>,
+    summoned: Query<(Entity, &Summoned)>,
     ruleset: Res<Ruleset>,
     tables: Res<InjuryTables>,
     battlefield: Res<Battlefield>,
@@ -121,6 +122,7 @@ fn end_round(
         Some(outcome) => {
             let winner = outcome.winner.and_then(|side| sides.0.get(side)).map(|side| side.name.clone());
             log.record(round, || LogEvent::CombatEnded { reason: outcome.reason, winner });
+            settle_after_battle(&mut units, &mut log, &ruleset, outcome.winner, round, &summoned);
             state.outcome = Some(outcome);
             state.phase = CombatPhase::Over;
             // Combat is over: initiative is wiped (`W-END-1`).
@@ -219,6 +221,50 @@ fn squeeze(
     }
 }
 
+/// After the battle (`A-END-1`, `A-SUMM-1`): the victors' Mana is restored; summoned units that
+/// are not thralls vanish, and thralls stay only if their summoner can pay their cost.
+fn settle_after_battle(
+    units: &mut Query<Unit>,
+    log: &mut CombatLog,
+    ruleset: &Ruleset,
+    winner: Option<usize>,
+    round: u32,
+    summoned: &Query<(Entity, &Summoned)>,
+) {
+    if ruleset.end.victors_regain_mana {
+        for mut unit in units.iter_mut() {
+            if Some(unit.side.0) == winner && unit.status.on_field() && unit.mana.current < unit.mana.max {
+                unit.mana.current = unit.mana.max;
+            }
+        }
+    }
+    let mut called: Vec<(u32, Entity, Summoned)> = summoned
+        .iter()
+        .filter_map(|(entity, summoned)| units.get(entity).ok().map(|view| (view.order.0, entity, *summoned)))
+        .collect();
+    called.sort_unstable_by_key(|&(order, ..)| order);
+    for (_, entity, summoned) in called {
+        let Ok(view) = units.get(entity) else { continue };
+        if !view.status.on_field() {
+            continue;
+        }
+        let cost = ruleset.end.thrall_cost_per_level * view.level.map_or(1, |level| level.0) as i32;
+        let kept = summoned.thrall
+            && units.get_mut(summoned.summoner).is_ok_and(|mut summoner| {
+                let pays = summoner.status.on_field() && summoner.mana.current >= cost;
+                if pays {
+                    summoner.mana.current -= cost;
+                }
+                pays
+            });
+        if !kept && let Ok(mut unit) = units.get_mut(entity) {
+            *unit.status = Status::Fled;
+            let id = unit.id.0.clone();
+            log.record(round, || LogEvent::Status { unit: id, status: "vanished" });
+        }
+    }
+}
+
 /// Cause of ongoing damage in the log.
 const ONGOING: &str = "ongoing";
 
@@ -290,7 +336,11 @@ fn linger(
 fn decide(units: &Query<Unit>, victory: &VictoryConditions, round: u32, max_rounds: u32) -> Option<Outcome> {
     let mut in_fight: Vec<usize> = units
         .iter()
-        .filter(|view| unit::is_fighting(*view.status, view.conditions) || *view.status == Status::Reserve)
+        // Reinforcements on their way still count; a summoned unit nobody called does not.
+        .filter(|view| {
+            unit::is_fighting(*view.status, view.conditions)
+                || (*view.status == Status::Reserve && view.reinforcement.is_some())
+        })
         .map(|view| view.side.0)
         .collect();
     in_fight.sort_unstable();

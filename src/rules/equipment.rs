@@ -214,6 +214,8 @@ pub enum Effect {
         /// Wound Points restored.
         dice: Dice,
     },
+    /// Calls the caster's next waiting summoned unit to its side, if it has a summoning slot free (`A-SUMM-1`).
+    Summon,
 }
 
 impl Effect {

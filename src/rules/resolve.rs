@@ -45,6 +45,8 @@ pub(super) struct Resolver<'w, 's> {
     tables: Res<'w, InjuryTables>,
     sides: Res<'w, Sides>,
     levels: Query<'w, 's, &'static Level>,
+    summoned: Query<'w, 's, (Entity, &'static Summoned)>,
+    slots: Query<'w, 's, &'static SummoningSlots>,
     dealt: MessageWriter<'w, DamageDealt>,
     intimidated: MessageWriter<'w, Intimidated>,
 }
@@ -675,7 +677,8 @@ impl Resolver<'_, '_> {
                 let mut defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions);
                 // Flat-footed: hit on a fixed number; prone: that number plus Agility (`A-COND-1`).
                 if let Some(conditions) = &rules.conditions {
-                    if t.surprised || t.conditions.paralysed {
+                    let sick = t.conditions.sick_until.is_some_and(|last| self.state.round <= last);
+                    if t.surprised || t.conditions.paralysed || sick {
                         defense = conditions.flat_footed_defense;
                     } else if t.conditions.prone {
                         defense = conditions.prone_defense
@@ -1226,6 +1229,60 @@ impl Resolver<'_, '_> {
         }));
     }
 
+    /// Calls `summoner`'s next waiting summoned unit to the nearest free spot, if a summoning slot
+    /// is free (`A-SUMM-1`); it is summoning-sick through the end of the next round.
+    fn summon(&mut self, summoner: Entity) {
+        /// How far from its summoner a summoned unit may appear.
+        const SUMMON_RANGE: u32 = 3;
+        let round = self.round();
+        let slots = self.slots.get(summoner).map_or(0, |slots| slots.0) as usize;
+        let mine: Vec<Entity> = self
+            .summoned
+            .iter()
+            .filter(|(_, summoned)| summoned.summoner == summoner)
+            .map(|(entity, _)| entity)
+            .collect();
+        let active = mine.iter().filter(|&&unit| self.units.get(unit).is_ok_and(|view| view.status.on_field())).count();
+        let waiting = mine
+            .iter()
+            .copied()
+            .filter(|&unit| self.units.get(unit).is_ok_and(|view| *view.status == Status::Reserve))
+            .min_by_key(|&unit| self.units.get(unit).map_or(u32::MAX, |view| view.order.0));
+        let (Some(called), true) = (waiting, active < slots) else {
+            let id = self.id(summoner);
+            self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "no_summoning_slot" });
+            return;
+        };
+        let Ok(origin) = self.units.get(summoner).map(|view| view.zone.0) else {
+            return;
+        };
+        let spot = self.battlefield.within(origin, SUMMON_RANGE).find(|&zone| {
+            zone != origin
+                && self
+                    .battlefield
+                    .zone(zone)
+                    .capacity
+                    .is_none_or(|capacity| (self.index.count(zone) as u32) < capacity)
+                || (zone == origin && self.battlefield.zone(zone).capacity.is_none())
+        });
+        let Some(spot) = spot else {
+            let id = self.id(summoner);
+            self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "zone_full" });
+            return;
+        };
+        let on_turn = self.ruleset.turns.order.on_turn();
+        let Ok(mut unit) = self.units.get_mut(called) else {
+            return;
+        };
+        unit.zone.0 = spot;
+        unit.conditions.sick_until = Some(round + 1);
+        arrive(&mut unit, &mut self.index, &self.battlefield, &mut self.log, round);
+        if !on_turn {
+            let mut arrivals = vec![unit];
+            roll_base_initiative(&self.ruleset, &mut self.rng, &mut self.log, round, &mut arrivals, &self.groups);
+        }
+    }
+
     /// Joins a swarm on `target` (`S-SPEC-1`).
     fn swarm(&mut self, actor: Entity, target: Entity) {
         let Ok(view) = self.units.get(actor) else {
@@ -1332,6 +1389,7 @@ impl Resolver<'_, '_> {
             Effect::RestoreStress { dice } => {
                 pending.push(Pending::Restore { target, source, roll: self.rng.roll(dice), wounds: false })
             }
+            Effect::Summon => self.summon(target),
             Effect::RestoreWounds { dice } => {
                 pending.push(Pending::Restore { target, source, roll: self.rng.roll(dice), wounds: true })
             }

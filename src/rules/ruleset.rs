@@ -714,6 +714,12 @@ pub struct MoraleRules {
 pub struct EndRules {
     /// A combat still running after this many rounds ends as interrupted, with no winner.
     pub max_rounds: u32,
+    /// The winning side's units get their Mana back in full (`A-END-1`).
+    #[serde(default)]
+    pub victors_regain_mana: bool,
+    /// Mana a summoner pays per level of each thrall it keeps when the battle ends (`A-SUMM-1`).
+    #[serde(default)]
+    pub thrall_cost_per_level: i32,
 }
 
 /// Which actions the ruleset offers, by name (all of seed 000's when not listed).

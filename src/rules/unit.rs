@@ -142,7 +142,11 @@ pub fn is_fighting(status: Status, conditions: &Conditions) -> bool {
 
 /// Whether the unit may declare and act this round at all.
 pub fn may_act(status: Status, conditions: &Conditions, surprised: bool, round: u32) -> bool {
-    if !status.on_field() || conditions.paralysed || surprised {
+    if !status.on_field()
+        || conditions.paralysed
+        || surprised
+        || conditions.sick_until.is_some_and(|last| round <= last)
+    {
         return false;
     }
     match conditions.acts_every_other_round {
