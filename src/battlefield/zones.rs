@@ -115,6 +115,8 @@ struct Graph {
     within_counts: Vec<u32>,
     /// The square map, when the battlefield is a grid (each passable square is one zone).
     grid: Option<GridMap>,
+    /// The zone of each grid cell (walls have none), so a square finds its zone at once.
+    node_of_cell: Vec<Option<ZoneIdx>>,
     /// What each square sees of each other, worked out on first asking and kept for every battle
     /// on this field: 0 not yet known, 1 hidden, 2 + the cover otherwise.
     sight: Vec<AtomicU8>,
@@ -184,6 +186,7 @@ impl Battlefield {
             nearest_first,
             within_counts,
             grid: None,
+            node_of_cell: Vec::new(),
             sight: Vec::new(),
         }))
     }
@@ -223,11 +226,13 @@ impl Battlefield {
             nearest_first: shared.nearest_first.clone(),
             within_counts: shared.within_counts.clone(),
             grid: None,
+            node_of_cell: Vec::new(),
             sight: Vec::new(),
         });
         let pairs = graph.zones.len() * graph.zones.len();
         graph.sight = (0..pairs).map(|_| AtomicU8::new(SIGHT_UNKNOWN)).collect();
         graph.grid = Some(grid);
+        graph.node_of_cell = node_of_cell;
         Self(Arc::new(graph))
     }
 
@@ -252,7 +257,8 @@ impl Battlefield {
 
     /// The zone standing on `square`, on a grid battlefield.
     pub fn zone_at(&self, square: Square) -> Option<ZoneIdx> {
-        self.find(&format!("{},{}", square.x, square.y))
+        let cell = self.grid()?.index(square)?;
+        self.0.node_of_cell.get(cell).copied().flatten()
     }
 
     /// The zone's name for the log: its id, or `[x, y]` on a grid.

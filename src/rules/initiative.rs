@@ -215,7 +215,7 @@ fn order_turns(
     present.sort_by_key(|unit| *unit.order);
     let side_count = sides.0.len().max(present.iter().map(|unit| unit.side.0 + 1).max().unwrap_or(0));
     let side_name = |side: usize| sides.0.get(side).map(|info| info.name.clone()).unwrap_or_else(|| "?".into());
-    let is_party = |side: usize| sides.0.get(side).is_some_and(|info| info.party);
+    let is_party = |side: usize| sides.is_party(side);
     let mut keys: Vec<TurnKey> = Vec::with_capacity(present.len());
     // A missile ready and a foe in sight: it looses before initiative (`C-MISS-1`).
     let ready_missiles: Vec<Entity> = if ruleset.turns.ready_missiles_first && round == 1 {

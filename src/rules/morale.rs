@@ -68,7 +68,7 @@ fn check_morale(
     for view in units.iter().filter(|view| *view.status != Status::Reserve && !aside.contains(view.entity)) {
         *present.entry(view.side.0).or_insert(0) += 1;
     }
-    let is_party = |side: usize| sides.0.get(side).is_some_and(|info| info.party);
+    let is_party = |side: usize| sides.is_party(side);
     for view in units.iter().filter(|view| unit::is_fighting(*view.status, view.conditions)) {
         *counts.entry(view.side.0).or_insert(0) += 1;
         // Players decide their characters' morale (`C-WDRAW-1`).

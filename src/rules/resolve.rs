@@ -670,8 +670,7 @@ impl Resolver<'_, '_> {
                 super::ruleset::RangedInMelee::Provokes => {}
             }
         }
-        let attacker_party = self.sides.0.get(side).is_some_and(|info| info.party);
-        let target_party = self.sides.0.get(t.side.0).is_some_and(|info| info.party);
+        let (attacker_party, target_party) = (self.sides.is_party(side), self.sides.is_party(t.side.0));
         let (dice, needed, avoid) = match &rules.style {
             AttackStyle::VsDefense => {
                 let mut defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions);
@@ -774,28 +773,10 @@ impl Resolver<'_, '_> {
                     CriticalRule::WeaponMultiplier => multiplier *= weapon.critical_multiplier,
                     CriticalRule::DoubleDice => rolled = (rolled - damage_dice.modifier) * 2 + damage_dice.modifier,
                     CriticalRule::Escalating { chain } => {
-                        multiplier *= 2;
-                        let steps = chain.len() as u32;
-                        for (step, die) in chain.iter().enumerate() {
-                            let escalation = self.rng.roll(*die);
-                            let escalated = escalation.total >= die.max();
-                            let id = attacker_id.clone();
-                            self.log.record(round, || LogEvent::Escalation {
-                                unit: id,
-                                chain: "critical",
-                                step: step as u32 + 1,
-                                roll: escalation,
-                                escalated,
-                            });
-                            if !escalated {
-                                break;
-                            }
-                            if step as u32 + 1 == steps {
-                                outright = true;
-                            } else {
-                                multiplier *= 2;
-                            }
-                        }
+                        // Each step that escalates doubles again; the last one defeats outright.
+                        let reached = self.escalate(&attacker_id, "critical", chain);
+                        outright = !chain.is_empty() && reached == chain.len();
+                        multiplier *= 2 << reached.min(chain.len().saturating_sub(1));
                     }
                 }
             }
@@ -952,37 +933,21 @@ impl Resolver<'_, '_> {
                 if !in_target_zone {
                     return;
                 }
-                let mut tragedy = false;
-                let steps = chain.len() as u32;
                 let attacker_id = self.id(attacker);
-                for (step, die) in chain.iter().enumerate() {
-                    let roll = self.rng.roll(*die);
-                    let escalated = roll.total >= die.max();
-                    let id = attacker_id.clone();
-                    self.log.record(round, || LogEvent::Escalation {
-                        unit: id,
-                        chain: "tragedy",
-                        step: step as u32 + 1,
-                        roll,
-                        escalated,
-                    });
-                    if !escalated {
-                        break;
-                    }
-                    if step as u32 + 1 == steps {
-                        // The fatal blow: the attacker dies at its victim's hand.
-                        pending.push(Pending::Damage(DamageHit {
-                            target: attacker,
-                            source: self.id(target),
-                            amount: attacker_lethal,
-                            damage_type: DamageType::Piercing,
-                            critical: true,
-                            roll: None,
-                        }));
-                        return;
-                    }
-                    tragedy = true;
+                let reached = self.escalate(&attacker_id, "tragedy", &chain);
+                if !chain.is_empty() && reached == chain.len() {
+                    // The fatal blow: the attacker dies at its victim's hand.
+                    pending.push(Pending::Damage(DamageHit {
+                        target: attacker,
+                        source: self.id(target),
+                        amount: attacker_lethal,
+                        damage_type: DamageType::Piercing,
+                        critical: true,
+                        roll: None,
+                    }));
+                    return;
                 }
+                let tragedy = reached > 0;
                 // A tragedy's free critical comes even without a Free Hit Slot left.
                 let may = tragedy || self.units.get(target).is_ok_and(|view| actions::can_react(&view));
                 if !may {
@@ -995,6 +960,28 @@ impl Resolver<'_, '_> {
                 self.attack(target, attacker, initiative, "free_hit", None, strike, pending);
             }
         }
+    }
+
+    /// Rolls an escalation chain (`A-CRIT-1`, `A-FAIL-1`): each die in turn, stopping at the first
+    /// that misses its top face. Returns how many escalated.
+    fn escalate(&mut self, unit: &Arc<str>, name: &'static str, chain: &[crate::rules::dice::Dice]) -> usize {
+        let round = self.round();
+        for (step, die) in chain.iter().enumerate() {
+            let roll = self.rng.roll(*die);
+            let escalated = roll.total >= die.max();
+            let id = unit.clone();
+            self.log.record(round, || LogEvent::Escalation {
+                unit: id,
+                chain: name,
+                step: step as u32 + 1,
+                roll,
+                escalated,
+            });
+            if !escalated {
+                return step;
+            }
+        }
+        chain.len()
     }
 
     /// A wound from one hit of `amount` net damage aimed at `aim` (`A-WOUND-1`, `A-AIM-1`):

@@ -179,6 +179,13 @@ pub struct SideInfo {
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Sides(pub Vec<SideInfo>);
 
+impl Sides {
+    /// Whether `side` is the player characters' side.
+    pub fn is_party(&self, side: usize) -> bool {
+        self.0.get(side).is_some_and(|info| info.party)
+    }
+}
+
 /// What the battle is, for the log.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct CombatInfo {
