@@ -263,6 +263,38 @@ fn reports_unknown_creature_with_suggestion() {
 }
 
 #[test]
+fn reports_unknown_unit_icon_with_suggestion() {
+    let text = replace_once(
+        DUEL,
+        "weapon: Some(\"spear\"),\n",
+        "weapon: Some(\"spear\"),\n            icon: Some(\"lionn\"),\n",
+    );
+    let errors = expect_errors(&text);
+    assert_all_invalid(&errors);
+    assert_eq!(errors.0.len(), 1, "{errors}");
+    let (line, column) = position_of(&text, "\"lionn\"", 0);
+    assert_eq!(
+        errors.to_string(),
+        format!("{PATH}:{line}:{column}: unit \"ruusa\": icon \"lionn\" not found; did you mean \"lion\"?")
+    );
+}
+
+#[test]
+fn reports_unknown_icon_without_a_near_miss_with_where_icons_are() {
+    let text = replace_once(
+        DUEL,
+        "weapon: Some(\"spear\"),\n",
+        "weapon: Some(\"spear\"),\n            icon: Some(\"zeppelin\"),\n",
+    );
+    let errors = expect_errors(&text);
+    assert_reported(
+        &errors,
+        position_of(&text, "\"zeppelin\"", 0),
+        &["unit \"ruusa\": icon \"zeppelin\" not found; expected the name of a picture in assets/icons/"],
+    );
+}
+
+#[test]
 fn reports_unknown_unit_zone_with_suggestion() {
     let text = replace_once(DUEL, "zone: \"west_gate\"", "zone: \"west_gat\"");
     let errors = expect_errors(&text);
@@ -646,6 +678,26 @@ fn check_rejects_a_broken_catalog_file() {
     let (line, column) = position_of(text, "\"clubb\"", 0);
     let expected = format!(
         "{}:{line}:{column}: creature \"brute\": weapon \"clubb\" not found; did you mean \"club\"?",
+        path.display()
+    );
+    assert!(stderr.contains(&expected), "expected `{expected}` in stderr:\n{stderr}");
+}
+
+#[test]
+fn check_rejects_an_unknown_creature_icon() {
+    // A catalog file is recognised by its name, so this one goes in its own folder.
+    let dir = std::env::temp_dir().join(format!("fray-check-errors-icon-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create the temp folder");
+    let path = dir.join("creatures.ron");
+    let text = "{\n    \"wolf\": (name: \"Wolf\", hd: \"2d8\", weapon: \"bite\", speed: 3),\n    \"warg\": (\n        name: \"Warg\",\n        icon: Some(\"wolf-haed\"),\n        hd: \"3d8\",\n        weapon: \"bite\",\n        speed: 3,\n    ),\n}\n";
+    std::fs::write(&path, text).expect("write the catalog");
+    let output = fray_check(&[&path]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "a creature with an unknown icon should fail");
+    let (line, column) = position_of(text, "\"wolf-haed\"", 0);
+    let expected = format!(
+        "{}:{line}:{column}: creature \"warg\": icon \"wolf-haed\" not found; did you mean \"wolf-head\"?",
         path.display()
     );
     assert!(stderr.contains(&expected), "expected `{expected}` in stderr:\n{stderr}");

@@ -10,7 +10,7 @@ use bevy::input::InputPlugin;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use fray::game::controls::{DeclarationOptions, load_bindings};
-use fray::game::session::RoundPacing;
+use fray::game::session::{RoundPacing, Session};
 use fray::game::{BattleUi, LaunchOptions, LevelSource, PlayerAction, Screen, Seat, UiCommand};
 use fray::rules::CombatState;
 use fray::rules::log::{CombatLog, LogEvent};
@@ -116,6 +116,8 @@ fn a_human_declares_with_the_number_keys_and_enter() {
 #[test]
 fn hot_seat_lowers_a_curtain_and_hides_declarations_until_resolution() {
     let mut app = game(level_file("curtain", FACE_OFF), &[("red", Seat::Human), ("blue", Seat::Human)], None);
+    assert_eq!(app.world().resource::<BattleUi>().curtain, Some(0), "the first player gets a curtain too");
+    tap(&mut app, KeyCode::Enter);
     assert_eq!(app.world().resource::<BattleUi>().seated, Some(0), "red holds the seat first");
     let hold = kind_index(&app, "Hold");
     app.world_mut().write_message(UiCommand::ChooseKind(hold));
@@ -170,4 +172,94 @@ fn bindings_come_from_the_settings_file_and_a_bad_file_falls_back_to_the_default
             || !declared(&app).is_empty(),
         "K confirms after remapping"
     );
+}
+
+/// Runs updates until the battle is over (AI against AI), within a bound.
+fn play_to_the_end(app: &mut App) {
+    const MAX_UPDATES: usize = 5_000;
+    for _ in 0..MAX_UPDATES {
+        if app.world().resource::<CombatState>().is_over() {
+            return;
+        }
+        app.update();
+    }
+    panic!("the battle did not end in {MAX_UPDATES} updates");
+}
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+/// Sends a command and lets it take effect: applied, acted on, and any screen change made.
+fn command(app: &mut App, command: UiCommand) {
+    const FRAMES_TO_TAKE_EFFECT: usize = 3;
+    app.world_mut().write_message(command);
+    for _ in 0..FRAMES_TO_TAKE_EFFECT {
+        app.update();
+    }
+}
+
+#[test]
+fn after_the_end_restart_and_back_to_menu_work_at_once() {
+    let greedy = Seat::Ai(fray::rules::components::AiKind::Greedy);
+    let mut app = game(level_file("game-over", FACE_OFF), &[("red", greedy), ("blue", greedy)], None);
+    play_to_the_end(&mut app);
+    command(&mut app, UiCommand::Restart);
+    assert_eq!(app.world().resource::<Session>().battles, 2, "Restart after the end starts a new battle");
+    assert!(!app.world().resource::<CombatState>().is_over());
+    play_to_the_end(&mut app);
+    command(&mut app, UiCommand::BackToMenu);
+    assert_eq!(screen(&app), Screen::Menu, "Back to menu after the end leaves at once");
+}
+
+#[test]
+fn leaving_a_battle_in_progress_asks_first() {
+    let greedy = Seat::Ai(fray::rules::components::AiKind::Greedy);
+    let mut app = game(level_file("leave", FACE_OFF), &[("red", Seat::Human), ("blue", greedy)], None);
+    for (leave, key) in [(UiCommand::BackToMenu, KeyCode::KeyM), (UiCommand::Restart, KeyCode::KeyR)] {
+        command(&mut app, leave);
+        assert!(app.world().resource::<BattleUi>().confirm.is_some(), "{leave:?} asks first");
+        tap(&mut app, KeyCode::Escape);
+        assert!(app.world().resource::<BattleUi>().confirm.is_none(), "Esc stays");
+        tap(&mut app, key);
+        assert!(app.world().resource::<BattleUi>().confirm.is_some(), "{key:?} asks too");
+        command(&mut app, UiCommand::StayInBattle);
+        assert_eq!((screen(&app), app.world().resource::<Session>().battles), (Screen::Battle, 1));
+    }
+    tap(&mut app, KeyCode::KeyM);
+    tap(&mut app, KeyCode::Enter);
+    app.update();
+    app.update();
+    assert_eq!(screen(&app), Screen::Menu, "Enter answers yes");
+}
+
+#[test]
+fn fray_play_starts_with_the_levels_own_seed() {
+    let seeded = FACE_OFF.replacen("name: \"face off\",", "name: \"face off\",\n    seed: Some(42),", 1);
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, InputPlugin, StatesPlugin))
+        .add_plugins(fray::headless_plugin)
+        .insert_resource(LaunchOptions {
+            level: Some(LevelSource::File(level_file("seed", &seeded))),
+            ..Default::default()
+        })
+        .add_plugins(fray::game::logic_plugin);
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource::<fray::rules::CombatInfo>().seed, 42);
+}
+
+#[test]
+fn enter_without_a_complete_draft_says_what_is_missing() {
+    let greedy = Seat::Ai(fray::rules::components::AiKind::Greedy);
+    let mut app = game(level_file("hint", FACE_OFF), &[("red", Seat::Human), ("blue", greedy)], None);
+    tap(&mut app, KeyCode::Enter);
+    assert!(app.world().resource::<BattleUi>().hint.is_some(), "Enter with nothing chosen gives a hint");
+    let full_defense = kind_index(&app, "Full defense");
+    app.world_mut().write_message(UiCommand::ChooseKind(full_defense));
+    app.update();
+    let ui = app.world().resource::<BattleUi>();
+    let options = app.world().resource::<DeclarationOptions>();
+    let drafted = options.drafted(&ui.draft).expect("full defense is drafted whole");
+    assert_eq!(drafted.action.move_to, None, "in place");
 }

@@ -1,5 +1,8 @@
-//! The real-window test: under a display (Xvfb in CI) the game starts, plays AI against AI
-//! through the real UI, and saves menu, mid-battle and game-over screenshots that must not be blank.
+//! The real-window tests: under a display (Xvfb in CI) the game starts, plays AI against AI
+//! through the real UI, and saves menu, mid-battle and game-over screenshots that must not be
+//! blank; scripted key presses and clicks (tests/scripts/) go through the window's own input
+//! path and check the game loop never dead-ends. The command-line checks of `fray play` run
+//! without a display.
 
 #![cfg(feature = "gui")]
 
@@ -26,15 +29,124 @@ fn distinct_colours(path: &Path) -> usize {
     colours.len()
 }
 
-#[test]
-fn the_game_plays_in_a_real_window_and_its_screenshots_are_not_blank() {
+/// Whether a window can open; CI must always have one.
+fn has_display() -> bool {
     let has_display = std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
     if !has_display {
         assert!(std::env::var_os("CI").is_none(), "CI must run this test under a display (Xvfb: DISPLAY=:99)");
-        eprintln!("skipping the real-window test: no display; run it under Xvfb with DISPLAY=:99");
+        eprintln!("skipping a real-window test: no display; run it under Xvfb with DISPLAY=:99");
+    }
+    has_display
+}
+
+/// A fresh folder for one test's screenshots.
+fn shots_dir(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("fray-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Runs `fray play` with a script and returns its stdout, failing with its output if it failed.
+fn play_script(level: &str, seats: &[&str], script: &str, shots: &Path) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts").join(script);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_fray"));
+    command.args(["play", level, "--script"]).arg(&script).arg("--screenshots").arg(shots);
+    for seat in seats {
+        command.args(["--seat", seat]);
+    }
+    let output = command.output().expect("fray runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{} failed:\n{stdout}\n{}",
+        script.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+fn assert_drawn(dir: &Path, names: &[&str]) {
+    for name in names {
+        let path = dir.join(name);
+        assert!(path.is_file(), "{name} was not saved");
+        let colours = distinct_colours(&path);
+        assert!(colours >= MIN_COLOURS, "{name} looks blank: {colours} colours");
+    }
+}
+
+#[test]
+fn the_game_loop_never_dead_ends_buttons_and_keys_work_in_every_phase() {
+    if !has_display() {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("fray-window-{}", std::process::id()));
+    let dir = shots_dir("game-loop");
+    let stdout = play_script("duel.ron", &["hunter=ai:greedy", "bandits=ai:greedy"], "game_loop.ron", &dir);
+    // The last step waits for the game to quit by itself (the quit key, confirmed); every step
+    // before it passed.
+    let steps = stdout.lines().filter(|line| line.starts_with("script: step")).count();
+    assert!(stdout.contains("Screenshot(\"from_menu.png\")"), "the script stopped early:\n{stdout}");
+    assert!(steps > 35, "only {steps} steps ran:\n{stdout}");
+    assert!(!stdout.contains("steps passed"), "the quit key did not quit:\n{stdout}");
+    assert_drawn(&dir, &["ambush_over.png", "restarted.png", "from_menu.png"]);
+}
+
+#[test]
+fn hot_seat_players_declare_by_keys_behind_a_curtain() {
+    if !has_display() {
+        return;
+    }
+    let dir = shots_dir("hot-seat");
+    let stdout = play_script("duel.ron", &["hunter=human", "bandits=human"], "hot_seat.ron", &dir);
+    assert!(stdout.contains("steps passed"), "{stdout}");
+    assert_drawn(&dir, &["curtain.png", "declare.png"]);
+}
+
+/// Runs `fray play` with these arguments and no display, expecting it to fail before any
+/// window opens.
+fn play_fails(args: &[&str]) -> (i32, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .arg("play")
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("fray runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "fray panicked:\n{stderr}");
+    (output.status.code().unwrap_or(-1), stderr)
+}
+
+#[test]
+fn an_unknown_seat_side_is_an_error_with_a_suggestion() {
+    let (code, stderr) = play_fails(&["duel.ron", "--seat", "bandit=human"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("side \"bandit\" not found; did you mean \"bandits\"?"), "{stderr}");
+}
+
+#[test]
+fn a_broken_level_on_the_command_line_fails_with_file_line_column() {
+    let dir = shots_dir("broken-level");
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let level = dir.join("broken.ron");
+    std::fs::write(&level, "(\n    name: \"Broken\",\n    zones: [oops],\n)\n").expect("writes");
+    let (code, stderr) = play_fails(&[level.to_str().expect("a UTF-8 path")]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("broken.ron:3:"), "no file:line:column in:\n{stderr}");
+}
+
+#[test]
+fn without_a_display_the_game_says_so_instead_of_panicking() {
+    let (code, stderr) = play_fails(&["duel.ron"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("no display"), "{stderr}");
+}
+
+#[test]
+fn the_game_plays_in_a_real_window_and_its_screenshots_are_not_blank() {
+    if !has_display() {
+        return;
+    }
+    let dir = shots_dir("window");
     let _ = std::fs::remove_dir_all(&dir);
     let output = Command::new(env!("CARGO_BIN_EXE_fray"))
         .args(["play", "--seed", "3", "--screenshots"])

@@ -57,7 +57,8 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn begin(mut commands: Commands, options: Res<LaunchOptions>, mut pacing: ResMut<RoundPacing>) {
-    let Some(dir) = options.screenshots.clone() else {
+    // A script drives the game itself; autoplay is for unattended screenshots alone.
+    let Some(dir) = options.screenshots.clone().filter(|_| options.script.is_none()) else {
         return;
     };
     if let Err(error) = std::fs::create_dir_all(&dir) {

@@ -6,19 +6,32 @@
 use std::collections::HashMap;
 
 use bevy::prelude::*;
+use bevy::sprite::Anchor;
+use bevy::window::WindowResized;
 use bevy_egui::input::egui_wants_any_pointer_input;
 use leafwing_input_manager::prelude::ActionState;
 
 use super::controls::{BattleUi, DeclarationOptions, Player, PlayerAction, UiCommand};
+use super::labels::{CHAR_WIDTH as LABEL_CHAR_WIDTH, FEWEST_CHARS, LABEL_PX, LINE_HEIGHT as LABEL_LINE_HEIGHT};
 use super::session::Screen;
 use crate::battlefield::grid::{SCALE, SLIT_HALF_WIDTH};
 use crate::battlefield::{Battlefield, Cover, GridMap, Square, Terrain, ZoneIdx};
 use crate::rules::components::*;
 
-/// Board pixels per zone step.
+/// Board pixels between zone centres, across.
 pub const ZONE_SPACING: f32 = 280.0;
-/// A zone's drawn size.
-pub const ZONE_SIZE: Vec2 = Vec2::new(255.0, 200.0);
+/// A zone's drawn width.
+pub const ZONE_WIDTH: f32 = 255.0;
+/// Board pixels between one zone's bottom and the next one's top.
+const ZONE_GAP_DOWN: f32 = 30.0;
+/// Least height of a zone.
+const ZONE_HEIGHT_MIN: f32 = 220.0;
+/// Greatest height of a zone.
+const ZONE_HEIGHT_MAX: f32 = 450.0;
+/// Room kept clear inside a zone's edges.
+const ZONE_PADDING: f32 = 8.0;
+/// Height of a line of zone label, as a share of its font size.
+const LINE_HEIGHT: f32 = 1.25;
 /// A grid square's drawn size, in board pixels.
 pub const GRID_TILE: f32 = 80.0;
 /// Gap between grid tiles, which draws the grid lines.
@@ -27,24 +40,76 @@ const GRID_GAP: f32 = 2.0;
 const GRID_NUMBER_SIZE: f32 = 18.0;
 /// A token's radius.
 pub const TOKEN_RADIUS: f32 = 20.0;
-/// Distance between token centres inside a zone.
-const TOKEN_PITCH: f32 = 60.0;
-/// Tokens per row inside a zone.
-const TOKENS_PER_ROW: usize = 4;
+/// What a token's disc and bars take up at scale 1, with a little room around.
+const TOKEN_BODY: Vec2 = Vec2::new(52.0, 58.0);
+/// How far the disc's centre lies below the middle of the body (the bars are above it).
+const TOKEN_LIFT: f32 = 6.0;
+/// Room around a name line, in screen pixels.
+const LABEL_ROOM: f32 = 3.0;
+/// Token scale that reads well.
+const GOOD_SCALE: f32 = 1.0;
+/// Characters of a name that read well.
+const GOOD_NAME_CHARS: f32 = 8.0;
+/// Smallest token scale worth keeping a name line for.
+const LEAST_NAMED_SCALE: f32 = 0.45;
+/// Largest scale of a token in a roomy zone, so a few units read well on a wide board.
+const ZONE_TOKEN_MAX_SCALE: f32 = 1.25;
+/// A token's scale on a grid square, as large as the square leaves room for.
+const GRID_TOKEN_SCALE: f32 = 1.2;
+/// Layouts whose quality differs by less than this are as good, and the larger scale wins.
+const FIT_TOLERANCE: f32 = 0.02;
+/// Rows of tokens spread apart to at most this many times their height.
+const ROW_SPREAD: f32 = 1.3;
 /// Width of a token's Stress and Wound bars.
 const BAR_WIDTH: f32 = 44.0;
 /// Height of a bar.
 const BAR_HEIGHT: f32 = 5.0;
+/// Height of the Wound bar's centre above the disc's edge (the Stress bar is above it).
+const WOUND_BAR_RISE: f32 = 4.0;
+/// Height of the Stress bar's centre above the disc's edge.
+const STRESS_BAR_RISE: f32 = 10.0;
 /// Zone label size, in board pixels.
 const ZONE_LABEL_SIZE: f32 = 22.0;
-/// Token name and mark size, in board pixels.
+/// Token status mark size, in board pixels.
 const TOKEN_LABEL_SIZE: f32 = 15.0;
 /// How fast tokens glide to where they stand (fraction of the way per second, exponential).
 const GLIDE_RATE: f32 = 8.0;
 /// Fallen units' tokens shrink to this.
-const FALLEN_SCALE: f32 = 0.6;
+const FALLEN_SCALE: f32 = 0.8;
+/// A fallen unit sharing its square with another lies this much smaller, in a corner.
+const SHARED_SQUARE_SCALE: f32 = 0.6;
+/// How far into the corner of its square a fallen unit lies, as a share of the square.
+const FALLEN_CORNER: f32 = 0.22;
+/// Depth of a fighting unit's token (fallen ones lie under it).
+const TOKEN_Z: f32 = 5.0;
+/// Depth of a fallen unit's token.
+const FALLEN_Z: f32 = 4.0;
+/// Depth of the adjacency lines: over the zones, under their labels and the tokens.
+const LINK_Z: f32 = 0.5;
+/// Width of an adjacency line, in board pixels.
+const LINK_WIDTH: f32 = 4.0;
+/// Depth of a token's rim, under its disc.
+const RIM_Z: f32 = -0.1;
+/// Depth of the cross on a dead unit's token, over its disc and bars.
+const CROSS_Z: f32 = 1.5;
+/// Width of the dark rim around a token, in board pixels.
+const RIM_WIDTH: f32 = 2.5;
+/// Length of each stroke of the cross on a dead unit's token, as a share of its diameter.
+const CROSS_LENGTH: f32 = 1.1;
+/// Width of a stroke of the cross.
+const CROSS_WIDTH: f32 = 5.0;
+/// How far the pointer may be from a token's centre to hover it, in radii.
+const HOVER_REACH: f32 = 1.2;
 /// How long a hit flashes, in seconds.
 const FLASH_SECONDS: f32 = 0.45;
+/// How much a hit token swells at the start of its flash.
+const FLASH_SWELL: f32 = 0.35;
+/// How much of its side's colour a downed unit keeps (the rest is grey).
+const DOWN_SATURATION: f32 = 0.5;
+/// How much of its side's colour a fallen unit keeps.
+const FALLEN_SATURATION: f32 = 0.15;
+/// How bright a fallen unit's grey is, against the living (light enough for its cross to show).
+const FALLEN_BRIGHTNESS: f32 = 0.95;
 /// Side colours, by side index.
 pub const SIDE_COLOURS: [Color; 6] = [
     Color::srgb(0.25, 0.55, 0.95),
@@ -61,7 +126,19 @@ const HAZARD_ZONE_COLOUR: Color = Color::srgb(0.3, 0.22, 0.12);
 /// A zone with a capacity limit.
 const NARROW_ZONE_COLOUR: Color = Color::srgb(0.17, 0.2, 0.28);
 /// Adjacency lines.
-const LINK_COLOUR: Color = Color::srgba(0.8, 0.8, 0.7, 0.35);
+const LINK_COLOUR: Color = Color::srgba(0.62, 0.62, 0.55, 0.45);
+/// The dark rim around every token, so it stands out from any ground.
+const RIM_COLOUR: Color = Color::srgb(0.06, 0.06, 0.08);
+/// The cross on a dead unit's token.
+const CROSS_COLOUR: Color = Color::srgba(0.1, 0.1, 0.1, 0.85);
+/// Stress bar fill.
+const STRESS_BAR_COLOUR: Color = Color::srgb(0.35, 0.6, 1.0);
+/// Wound bar fill.
+const WOUND_BAR_COLOUR: Color = Color::srgb(0.9, 0.2, 0.2);
+/// Zone labels.
+const ZONE_LABEL_COLOUR: Color = Color::srgba(0.9, 0.9, 0.85, 0.85);
+/// Status marks.
+const STATUS_MARK_COLOUR: Color = Color::srgb(1.0, 0.85, 0.3);
 /// An open grid square.
 const OPEN_TILE_COLOUR: Color = Color::srgb(0.4, 0.42, 0.37);
 /// Difficult ground (rubble, mud).
@@ -101,7 +178,7 @@ const TARGET_COLOUR: Color = Color::srgb(1.0, 0.55, 0.1);
 
 /// A zone's drawn area, or a grid tile (anything rebuilt with the battlefield).
 #[derive(Component, Debug)]
-struct BoardZone;
+pub(super) struct BoardZone;
 
 /// The tag naming the drafted target's cover, on a grid.
 #[derive(Component, Debug)]
@@ -110,6 +187,26 @@ struct CoverTag;
 /// A unit's token, pointing at the unit.
 #[derive(Component, Debug)]
 pub struct Token(pub Entity);
+
+/// A token's settled scale (without the flash of a hit), for laying out around it.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct TokenScale(pub f32);
+
+impl Default for TokenScale {
+    fn default() -> Self {
+        Self(1.0)
+    }
+}
+
+/// What a token's disc and bars cover, centred at `centre` and drawn at `scale`.
+pub fn token_body(centre: Vec2, scale: f32) -> Rect {
+    let top = TOKEN_RADIUS + STRESS_BAR_RISE + BAR_HEIGHT / 2.0;
+    let half_width = TOKEN_RADIUS.max(BAR_WIDTH / 2.0);
+    Rect::from_corners(
+        centre + Vec2::new(-half_width, -TOKEN_RADIUS) * scale,
+        centre + Vec2::new(half_width, top) * scale,
+    )
+}
 
 /// A token's Stress bar.
 #[derive(Component, Debug)]
@@ -123,13 +220,70 @@ struct WoundBar;
 #[derive(Component, Debug)]
 struct StatusMark;
 
+/// The cross over a dead unit's token.
+#[derive(Component, Debug)]
+struct FallenCross;
+
+/// A token's name line, with the unit's whole name (the text shows as much of it as fits).
+#[derive(Component, Debug)]
+pub struct NameLabel {
+    /// The unit's whole name.
+    pub full: String,
+}
+
 /// What a token last showed, to notice hits.
-#[derive(Component, Debug, Default)]
+#[derive(Component, Debug)]
 struct TokenMemory {
     health: i32,
     flash: f32,
-    /// Shrinks tokens in crowded zones to the room they have.
+    /// Fits tokens to the room their zone has.
     crowd_scale: f32,
+    /// The look last given to its disc.
+    look: Option<Look>,
+}
+
+impl Default for TokenMemory {
+    fn default() -> Self {
+        Self { health: i32::MIN, flash: 0.0, crowd_scale: 1.0, look: None }
+    }
+}
+
+/// How a token is drawn, by its unit's status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Look {
+    /// In the fight: its side's colour.
+    Fighting,
+    /// Down but alive (incapacitated, dying): paler.
+    Down,
+    /// Dead, fled or surrendered: grey, and shrunk where it fell.
+    Fallen,
+}
+
+impl Look {
+    /// The look of a unit of this status.
+    pub fn of(status: Status) -> Self {
+        match status {
+            Status::Active | Status::Reserve => Self::Fighting,
+            Status::Incapacitated | Status::Dying => Self::Down,
+            Status::Dead | Status::Fled | Status::Surrendered => Self::Fallen,
+        }
+    }
+}
+
+/// A token's disc colour: its side's, greyed as the unit goes down and falls.
+pub fn token_colour(side: Color, look: Look) -> Color {
+    let colour = side.to_srgba();
+    // Perceived brightness, so the grey keeps the side's lightness.
+    let grey = 0.3 * colour.red + 0.59 * colour.green + 0.11 * colour.blue;
+    let keep = |saturation: f32, brightness: f32| {
+        let channel = |value: f32| (grey + (value - grey) * saturation) * brightness;
+        Color::srgba(channel(colour.red), channel(colour.green), channel(colour.blue), colour.alpha)
+    };
+    match look {
+        Look::Fighting => side,
+        Look::Down => keep(DOWN_SATURATION, 1.0),
+        Look::Fallen => keep(FALLEN_SATURATION, FALLEN_BRIGHTNESS),
+    }
 }
 
 /// Where each zone is drawn.
@@ -141,6 +295,8 @@ pub struct BoardLayout {
     pub cell: Vec2,
     /// On a grid: its width, and the zone on each square in row-major order (`None` for walls).
     pub squares: Option<(u16, Vec<Option<ZoneIdx>>)>,
+    /// On zones: where each zone's tokens stand (its box under its label), by zone index.
+    pub token_areas: Vec<Rect>,
 }
 
 impl BoardLayout {
@@ -183,22 +339,29 @@ pub(super) fn plugin(app: &mut App) {
             sync_tokens,
             place_tokens,
             refresh_tokens,
-            (hover_and_pick).run_if(not(egui_wants_any_pointer_input)),
+            hover_and_pick.run_if(not(egui_wants_any_pointer_input)),
+            // Over a panel the board hovers nothing, so nothing stays hovered behind it.
+            forget_hover.run_if(egui_wants_any_pointer_input),
             show_cover,
-            draw_links_and_rings,
+            draw_rings,
         )
             .chain()
+            .in_set(BoardSystems)
             .run_if(in_state(Screen::Battle)),
     );
 }
+
+/// The board's systems, for others to order themselves after (tokens placed, hover known).
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BoardSystems;
 
 /// Where a grid square is drawn: column x to the right, row 0 at the top.
 pub fn square_centre(square: Square) -> Vec2 {
     Vec2::new(square.x as f32, -(square.y as f32)) * GRID_TILE
 }
 
-/// Zone centres: on a grid, each square where it lies; else the level's positions where given,
-/// else columns by distance from the first zone.
+/// Where zones lie, in steps (columns across, rows up): on a grid, each square where it lies;
+/// else the level's positions where given, else columns by distance from the first zone.
 pub fn layout(battlefield: &Battlefield) -> Vec<Vec2> {
     if battlefield.is_grid() {
         return battlefield.zones().iter().map(|zone| zone.square.map_or(Vec2::ZERO, square_centre)).collect();
@@ -211,39 +374,68 @@ pub fn layout(battlefield: &Battlefield) -> Vec<Vec2> {
         columns.entry(column).or_default().push(zone);
     }
     let widest = columns.keys().copied().max().unwrap_or(0) as f32;
-    let mut centres = vec![Vec2::ZERO; count];
+    let mut steps = vec![Vec2::ZERO; count];
     for (column, zones) in &columns {
         let height = zones.len() as f32;
         for (row, zone) in zones.iter().enumerate() {
-            let x = (*column as f32 - widest / 2.0) * ZONE_SPACING;
-            let y = ((height - 1.0) / 2.0 - row as f32) * ZONE_SPACING * 0.8;
-            centres[*zone as usize] = Vec2::new(x, y);
+            steps[*zone as usize] = Vec2::new(*column as f32 - widest / 2.0, (height - 1.0) / 2.0 - row as f32);
         }
     }
     for (at, zone) in battlefield.zones().iter().enumerate() {
         if let Some((x, y)) = zone.position {
-            centres[at] = Vec2::new(x, y) * ZONE_SPACING;
+            steps[at] = Vec2::new(x, y);
         }
     }
-    centres
+    steps
 }
 
+/// How tall zones are drawn so that the board, framed with a zone's room around it, has the
+/// shape of the window's free area `free`: a wide board gets tall zones, whose rows of tokens
+/// leave names room, at no cost in zoom.
+pub fn zone_height(steps: &[Vec2], free: Vec2) -> f32 {
+    let (min, max) = steps
+        .iter()
+        .fold((Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)), |(min, max), step| (min.min(*step), max.max(*step)));
+    let span = (max - min).max(Vec2::ZERO);
+    let width = span.x * ZONE_SPACING + 2.0 * ZONE_WIDTH;
+    // Height = span.y · (h + gap) + 2h, solved for h at the free area's shape.
+    let height = width * free.y / free.x.max(1.0);
+    ((height - span.y * ZONE_GAP_DOWN) / (span.y + 2.0)).clamp(ZONE_HEIGHT_MIN, ZONE_HEIGHT_MAX)
+}
+
+/// Draws the battlefield afresh when a battle starts (its resource is replaced), when the board
+/// was cleared (leaving the screen), and, on zones, when the window's shape changes the zones'.
 fn rebuild_zones(
     mut commands: Commands,
     battlefield: Res<Battlefield>,
     zones: Query<Entity, With<BoardZone>>,
+    windows: Query<&Window>,
+    mut resized: MessageReader<WindowResized>,
     mut board: ResMut<BoardLayout>,
-    mut laid_out: Local<Option<usize>>,
 ) {
-    // The resource is replaced at every battle start; rebuild then.
-    if !battlefield.is_changed() && laid_out.is_some() {
+    let resized = resized.read().count() > 0;
+    if !battlefield.is_changed() && !zones.is_empty() && !resized {
         return;
     }
-    *laid_out = Some(battlefield.len());
+    let steps = layout(&battlefield);
+    let window = windows.iter().next().map_or(super::camera::DEFAULT_WINDOW, Window::size);
+    let cell = if battlefield.is_grid() {
+        Vec2::splat(GRID_TILE)
+    } else {
+        Vec2::new(ZONE_WIDTH, zone_height(&steps, super::camera::board_view(window).0).round())
+    };
+    if !battlefield.is_changed() && !zones.is_empty() && board.cell == cell {
+        return;
+    }
     for zone in &zones {
         commands.entity(zone).despawn();
     }
-    board.centres = layout(&battlefield);
+    board.cell = cell;
+    board.centres = if battlefield.is_grid() {
+        steps
+    } else {
+        steps.iter().map(|step| *step * Vec2::new(ZONE_SPACING, cell.y + ZONE_GAP_DOWN)).collect()
+    };
     commands.spawn((
         BoardZone,
         CoverTag,
@@ -255,16 +447,23 @@ fn rebuild_zones(
         Visibility::Hidden,
     ));
     if let Some(grid) = battlefield.grid() {
-        board.cell = Vec2::splat(GRID_TILE);
         let cells = usize::from(grid.width()) * usize::from(grid.height());
         let squares = (0..cells).map(|cell| battlefield.zone_at(grid.square(cell))).collect();
         board.squares = Some((grid.width(), squares));
+        board.token_areas = Vec::new();
         spawn_grid(&mut commands, grid);
         return;
     }
-    board.cell = ZONE_SIZE;
     board.squares = None;
-    for (at, zone) in battlefield.zones().iter().enumerate() {
+    spawn_links(&mut commands, &battlefield, &board.centres);
+    board.token_areas = spawn_zones(&mut commands, &battlefield, &board.centres, cell);
+}
+
+/// Draws each zone as a box of `cell` size at its centre, coloured by its kind and labelled at
+/// the top with its name and notes; returns where each zone's tokens stand.
+fn spawn_zones(commands: &mut Commands, battlefield: &Battlefield, centres: &[Vec2], cell: Vec2) -> Vec<Rect> {
+    let mut token_areas = Vec::with_capacity(battlefield.len());
+    for (zone, centre) in battlefield.zones().iter().zip(centres) {
         let colour = match (&zone.hazard, zone.capacity) {
             (Some(_), _) => HAZARD_ZONE_COLOUR,
             (None, Some(_)) => NARROW_ZONE_COLOUR,
@@ -278,20 +477,53 @@ fn rebuild_zones(
             notes.push(format!("{} (TN {})", hazard.name, hazard.tn));
         }
         let label = if notes.is_empty() { zone.name.clone() } else { format!("{}\n{}", zone.name, notes.join(", ")) };
-        let centre = board.centres[at];
+        token_areas.push(token_area(*centre, cell, label.lines().count()));
         commands
             .spawn((
                 BoardZone,
                 DespawnOnExit(Screen::Battle),
-                Sprite::from_color(colour, ZONE_SIZE),
+                Sprite::from_color(colour, cell),
                 Transform::from_translation(centre.extend(0.0)),
             ))
             .with_child((
                 Text2d::new(label),
                 TextFont::from_font_size(ZONE_LABEL_SIZE),
-                TextColor(Color::srgba(0.9, 0.9, 0.85, 0.85)),
-                Transform::from_xyz(0.0, ZONE_SIZE.y / 2.0 - ZONE_LABEL_SIZE * 1.2, 1.0),
+                TextColor(ZONE_LABEL_COLOUR),
+                TextLayout::justify(Justify::Center),
+                Anchor::TOP_CENTER,
+                Transform::from_xyz(0.0, cell.y / 2.0 - ZONE_PADDING, 1.0),
             ));
+    }
+    token_areas
+}
+
+/// Where a zone's tokens stand: its box, less its padding and the label's lines at the top.
+fn token_area(centre: Vec2, size: Vec2, label_lines: usize) -> Rect {
+    let header = label_lines as f32 * ZONE_LABEL_SIZE * LINE_HEIGHT + ZONE_PADDING;
+    let half = size / 2.0 - Vec2::splat(ZONE_PADDING);
+    Rect::from_corners(centre - half, centre + Vec2::new(half.x, half.y - header))
+}
+
+/// The zones' adjacency as lines between their centres, drawn over the zones and under their
+/// labels and tokens (gizmos would draw over everything).
+fn spawn_links(commands: &mut Commands, battlefield: &Battlefield, centres: &[Vec2]) {
+    for zone in 0..battlefield.len() as ZoneIdx {
+        for &neighbour in battlefield.neighbours(zone) {
+            let (Some(a), Some(b)) = (centres.get(usize::from(zone)), centres.get(usize::from(neighbour))) else {
+                continue;
+            };
+            if neighbour <= zone {
+                continue;
+            }
+            let span = *b - *a;
+            commands.spawn((
+                BoardZone,
+                DespawnOnExit(Screen::Battle),
+                Sprite::from_color(LINK_COLOUR, Vec2::new(span.length(), LINK_WIDTH)),
+                Transform::from_translation(((*a + *b) / 2.0).extend(LINK_Z))
+                    .with_rotation(Quat::from_rotation_z(span.to_angle())),
+            ));
+        }
     }
 }
 
@@ -388,7 +620,13 @@ fn sync_tokens(
     tokens: Query<(Entity, &Token)>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    mut rim: Local<Option<(Handle<Mesh>, Handle<ColorMaterial>)>>,
 ) {
+    let (rim_mesh, rim_material) = rim
+        .get_or_insert_with(|| {
+            (meshes.add(Circle::new(TOKEN_RADIUS + RIM_WIDTH)), materials.add(ColorMaterial::from(RIM_COLOUR)))
+        })
+        .clone();
     let mut have: HashMap<Entity, Entity> = HashMap::new();
     for (token, Token(unit)) in &tokens {
         if units.get(*unit).is_ok() {
@@ -405,71 +643,138 @@ fn sync_tokens(
         commands
             .spawn((
                 Token(unit),
-                TokenMemory { health: i32::MIN, flash: 0.0, crowd_scale: 1.0 },
+                TokenMemory::default(),
+                TokenScale::default(),
                 DespawnOnExit(Screen::Battle),
                 Mesh2d(meshes.add(Circle::new(TOKEN_RADIUS))),
                 MeshMaterial2d(materials.add(ColorMaterial::from(colour))),
-                Transform::from_xyz(0.0, 0.0, 5.0),
+                Transform::from_xyz(0.0, 0.0, TOKEN_Z),
             ))
-            .with_children(|token| {
-                token.spawn((
-                    Text2d::new(short_name(name.as_str())),
-                    TextFont::from_font_size(TOKEN_LABEL_SIZE),
-                    TextColor(Color::WHITE),
-                    Transform::from_xyz(0.0, -TOKEN_RADIUS - TOKEN_LABEL_SIZE * 0.8, 1.0),
-                ));
-                token.spawn((
-                    StressBar,
-                    Sprite::from_color(Color::srgb(0.35, 0.6, 1.0), Vec2::new(BAR_WIDTH, BAR_HEIGHT)),
-                    Transform::from_xyz(0.0, TOKEN_RADIUS + 12.0, 1.0),
-                ));
-                token.spawn((
-                    WoundBar,
-                    Sprite::from_color(Color::srgb(0.9, 0.2, 0.2), Vec2::new(BAR_WIDTH, BAR_HEIGHT)),
-                    Transform::from_xyz(0.0, TOKEN_RADIUS + 5.0, 1.0),
-                ));
-                token.spawn((
-                    StatusMark,
-                    Text2d::new(""),
-                    TextFont::from_font_size(TOKEN_LABEL_SIZE),
-                    TextColor(Color::srgb(1.0, 0.85, 0.3)),
-                    Transform::from_xyz(0.0, 0.0, 2.0),
-                ));
-            });
+            .with_children(|token| spawn_token_parts(token, name.as_str(), (&rim_mesh, &rim_material)));
     }
 }
 
-fn short_name(name: &str) -> String {
-    const MOST_CHARS: usize = 12;
-    let first = name.split([' ', ',']).next().unwrap_or(name);
-    first.chars().take(MOST_CHARS).collect()
+/// A token's parts, drawn over its disc: a dark rim under it, its name line, its Stress and
+/// Wound bars, the cross of the dead and its status mark.
+fn spawn_token_parts(
+    token: &mut bevy::ecs::hierarchy::ChildSpawnerCommands,
+    name: &str,
+    (rim_mesh, rim_material): (&Handle<Mesh>, &Handle<ColorMaterial>),
+) {
+    token.spawn((Mesh2d(rim_mesh.clone()), MeshMaterial2d(rim_material.clone()), Transform::from_xyz(0.0, 0.0, RIM_Z)));
+    // Its text, size and place are the labels' to set, once the room is known.
+    token.spawn((
+        NameLabel { full: name.to_string() },
+        Text2d::new(""),
+        TextFont::from_font_size(LABEL_PX),
+        TextColor(Color::WHITE),
+        Transform::from_xyz(0.0, -TOKEN_RADIUS, 1.0),
+        Visibility::Hidden,
+    ));
+    token.spawn((
+        StressBar,
+        Sprite::from_color(STRESS_BAR_COLOUR, Vec2::new(BAR_WIDTH, BAR_HEIGHT)),
+        Transform::from_xyz(0.0, TOKEN_RADIUS + STRESS_BAR_RISE, 1.0),
+    ));
+    token.spawn((
+        WoundBar,
+        Sprite::from_color(WOUND_BAR_COLOUR, Vec2::new(BAR_WIDTH, BAR_HEIGHT)),
+        Transform::from_xyz(0.0, TOKEN_RADIUS + WOUND_BAR_RISE, 1.0),
+    ));
+    token.spawn((FallenCross, Transform::from_xyz(0.0, 0.0, CROSS_Z), Visibility::Hidden)).with_children(|cross| {
+        let stroke = Vec2::new(2.0 * TOKEN_RADIUS * CROSS_LENGTH, CROSS_WIDTH);
+        for angle in [std::f32::consts::FRAC_PI_4, -std::f32::consts::FRAC_PI_4] {
+            cross.spawn((
+                Sprite::from_color(CROSS_COLOUR, stroke),
+                Transform::from_rotation(Quat::from_rotation_z(angle)),
+            ));
+        }
+    });
+    token.spawn((
+        StatusMark,
+        Text2d::new(""),
+        TextFont::from_font_size(TOKEN_LABEL_SIZE),
+        TextColor(STATUS_MARK_COLOUR),
+        Transform::from_xyz(0.0, 0.0, 2.0),
+    ));
 }
 
-/// How much a token shrinks in a zone of `crowd` occupants, so neighbours do not overlap.
-fn crowd_scale(crowd: usize) -> f32 {
-    let per_row = TOKENS_PER_ROW.max((crowd as f32).sqrt().ceil() as usize);
-    let room = ZONE_SIZE.x - 2.0 * TOKEN_RADIUS;
-    (room / (per_row as f32 - 1.0).max(1.0) / TOKEN_PITCH).min(1.0)
+/// How a zone's tokens are laid out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CrowdFit {
+    /// Tokens per row.
+    pub columns: usize,
+    /// Rows.
+    pub rows: usize,
+    /// The tokens' scale.
+    pub scale: f32,
+    /// Whether each keeps a line for its name under it.
+    pub named: bool,
 }
 
-/// Where a unit stands: its zone's centre, offset by its place among the zone's `crowd`
-/// occupants; a crowded zone packs its tokens closer so they stay inside it.
-fn slot(centre: Vec2, place: usize, crowd: usize) -> Vec2 {
-    let per_row = TOKENS_PER_ROW.max((crowd as f32).sqrt().ceil() as usize);
-    let rows = crowd.div_ceil(per_row).max(1);
-    let room = ZONE_SIZE - Vec2::splat(2.0 * TOKEN_RADIUS);
-    let pitch_x = TOKEN_PITCH.min(room.x / (per_row as f32 - 1.0).max(1.0));
-    let pitch_y = TOKEN_PITCH.min(room.y * 0.8 / (rows as f32 - 1.0).max(1.0));
-    let row = (place / per_row) as f32;
-    let column = (place % per_row) as f32;
-    let width = (per_row as f32 - 1.0) * pitch_x;
-    centre + Vec2::new(column * pitch_x - width / 2.0, -row * pitch_y + TOKEN_PITCH / 3.0)
+/// Height of a token's name line on the board seen at `zoom`.
+fn name_line(zoom: f32) -> f32 {
+    (LABEL_PX * LABEL_LINE_HEIGHT + LABEL_ROOM) * zoom
+}
+
+/// How `count` tokens fill a zone's token area of `room` when the board is seen at `zoom`.
+/// Each token needs its disc and bars at its scale and a line for its name at the names' size
+/// on screen; the layouts that best serve both a good scale and a name of several characters
+/// win, and of those the one with the largest tokens.
+pub fn crowd_fit(room: Vec2, count: usize, zoom: f32) -> CrowdFit {
+    let count = count.max(1);
+    let char_width = LABEL_PX * LABEL_CHAR_WIDTH * zoom;
+    let candidates: Vec<(CrowdFit, f32)> = (1..=count)
+        .map(|columns| {
+            let rows = count.div_ceil(columns);
+            let cell = Vec2::new(room.x / columns as f32, room.y / rows as f32);
+            let across = cell.x / TOKEN_BODY.x;
+            let named = across.min((cell.y - name_line(zoom)) / TOKEN_BODY.y).min(ZONE_TOKEN_MAX_SCALE);
+            let chars = (cell.x / char_width).floor();
+            if named >= LEAST_NAMED_SCALE && chars >= FEWEST_CHARS as f32 {
+                let quality = (named / GOOD_SCALE).min(chars / GOOD_NAME_CHARS).min(1.0);
+                (CrowdFit { columns, rows, scale: named, named: true }, quality)
+            } else {
+                // No name fits: the token takes the whole cell, its name is in the hover card.
+                let scale = across.min(cell.y / TOKEN_BODY.y).min(ZONE_TOKEN_MAX_SCALE);
+                (CrowdFit { columns, rows, scale, named: false }, 0.0)
+            }
+        })
+        .collect();
+    let best_quality = candidates.iter().map(|(_, quality)| *quality).fold(0.0, f32::max);
+    candidates
+        .into_iter()
+        .filter(|(_, quality)| *quality >= best_quality - FIT_TOLERANCE)
+        .map(|(fit, _)| fit)
+        .max_by(|a, b| a.scale.total_cmp(&b.scale).then(b.columns.cmp(&a.columns)))
+        .unwrap_or(CrowdFit { columns: 1, rows: count, scale: LEAST_NAMED_SCALE, named: false })
+}
+
+/// Where the `place`-th of `count` tokens in a zone stands, and its scale: in rows across the
+/// zone's token area (seen at `zoom`), the last row centred, every token inside the area.
+pub fn crowd_slot(area: Rect, place: usize, count: usize, zoom: f32) -> (Vec2, f32) {
+    let count = count.max(1);
+    let fit = crowd_fit(area.size(), count, zoom);
+    let name = if fit.named { name_line(zoom) } else { 0.0 };
+    let footprint = TOKEN_BODY.y * fit.scale + name;
+    let pitch =
+        Vec2::new(area.width() / fit.columns as f32, (area.height() / fit.rows as f32).min(footprint * ROW_SPREAD));
+    let row = place / fit.columns;
+    let in_row = if row + 1 == fit.rows { count - row * fit.columns } else { fit.columns };
+    let column = place % fit.columns;
+    let x = (column as f32 - (in_row as f32 - 1.0) / 2.0) * pitch.x;
+    let y = ((fit.rows as f32 - 1.0) / 2.0 - row as f32) * pitch.y;
+    // The body sits at the top of the footprint, the name line under it; the disc lies below
+    // the body's middle (the bars are above it).
+    let lift = name / 2.0 - TOKEN_LIFT * fit.scale;
+    (area.center() + Vec2::new(x, y + lift), fit.scale)
 }
 
 /// Tokens glide to their unit's place, so moves can be followed.
 fn place_tokens(
     time: Res<Time>,
     board: Res<BoardLayout>,
+    windows: Query<&Window>,
     units: Query<(&Zone, &SpawnOrder, &Status)>,
     mut tokens: Query<(&Token, &mut Transform, &mut TokenMemory)>,
 ) {
@@ -486,6 +791,9 @@ fn place_tokens(
     }
     let glide = 1.0 - (-GLIDE_RATE * time.delta_secs()).exp();
     let grid = board.squares.is_some();
+    // Laid out for the zoom that frames the board, so zooming in gives names room, not reflow.
+    let window = windows.iter().next().map_or(super::camera::DEFAULT_WINDOW, Window::size);
+    let zoom = super::camera::framing(&board, window).map_or(1.0, |(_, zoom)| zoom);
     for (token, mut transform, mut memory) in &mut tokens {
         let Ok((zone, _, status)) = units.get(token.0) else {
             continue;
@@ -493,48 +801,72 @@ fn place_tokens(
         let Some(centre) = board.centres.get(zone.0 as usize) else {
             continue;
         };
-        let crowd = by_zone.get(&zone.0).map_or(1, Vec::len);
+        let crowd = by_zone.get(&zone.0).map_or(&[][..], Vec::as_slice);
         let goal = if grid {
             // One unit stands on a square; the fallen it may share it with lie aside in a corner.
-            memory.crowd_scale = 1.0;
-            let fallen_before = by_zone.get(&zone.0).map_or(0, |list| {
-                list.iter()
-                    .take_while(|(_, unit)| *unit != token.0)
-                    .filter(|(_, unit)| units.get(*unit).is_ok_and(|(_, _, status)| !status.on_field()))
-                    .count()
-            });
-            if status.on_field() || crowd == 1 {
+            memory.crowd_scale = GRID_TOKEN_SCALE;
+            let fallen_before = crowd
+                .iter()
+                .take_while(|(_, unit)| *unit != token.0)
+                .filter(|(_, unit)| units.get(*unit).is_ok_and(|(_, _, status)| !status.on_field()))
+                .count();
+            if status.on_field() || crowd.len() == 1 {
                 *centre
             } else {
+                memory.crowd_scale = GRID_TOKEN_SCALE * SHARED_SQUARE_SCALE;
                 const CORNERS: [Vec2; 4] =
                     [Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0), Vec2::new(-1.0, 1.0), Vec2::new(1.0, 1.0)];
-                *centre + CORNERS[fallen_before % CORNERS.len()] * GRID_TILE * 0.22
+                *centre + CORNERS[fallen_before % CORNERS.len()] * GRID_TILE * FALLEN_CORNER
             }
         } else {
-            let place =
-                by_zone.get(&zone.0).and_then(|list| list.iter().position(|(_, unit)| *unit == token.0)).unwrap_or(0);
-            memory.crowd_scale = crowd_scale(crowd);
-            slot(*centre, place, crowd)
+            let place = crowd.iter().position(|(_, unit)| *unit == token.0).unwrap_or(0);
+            let area =
+                board.token_areas.get(zone.0 as usize).copied().unwrap_or(Rect::from_center_size(*centre, board.cell));
+            let (at, scale) = crowd_slot(area, place, crowd.len(), zoom);
+            memory.crowd_scale = scale;
+            at
         };
         let here = transform.translation.truncate();
         // A new token appears where it stands rather than flying in from the middle.
         let next = if here == Vec2::ZERO { goal } else { here.lerp(goal, glide) };
-        transform.translation = next.extend(transform.translation.z);
+        let depth = if Look::of(*status) == Look::Fallen { FALLEN_Z } else { TOKEN_Z };
+        transform.translation = next.extend(depth);
     }
 }
 
-/// Bars, marks, and a flash on every hit.
-#[expect(clippy::type_complexity, reason = "one query per part of the token")]
-fn refresh_tokens(
-    time: Res<Time>,
-    units: Query<(&Stress, &Wounds, &Status, &Conditions, Has<Surprised>)>,
-    mut tokens: Query<(&Token, &mut TokenMemory, &Children, &mut Transform), Without<StressBar>>,
-    mut stress_bars: Query<&mut Transform, (With<StressBar>, Without<WoundBar>, Without<Token>)>,
-    mut wound_bars: Query<&mut Transform, (With<WoundBar>, Without<StressBar>, Without<Token>)>,
-    mut marks: Query<&mut Text2d, With<StatusMark>>,
-) {
-    for (token, mut memory, children, mut transform) in &mut tokens {
-        let Ok((stress, wounds, status, conditions, surprised)) = units.get(token.0) else {
+/// A token's bar: where it is, and whether it shows.
+type Bar = (&'static mut Transform, &'static mut Visibility);
+/// A Wound bar, told apart from the Stress bar and the token for the borrow checker.
+type WoundBarOnly = (With<WoundBar>, Without<StressBar>, Without<Token>);
+/// Anything but a bar.
+type NotABar = (Without<StressBar>, Without<WoundBar>);
+/// What a token shows of its unit.
+type UnitLooks =
+    (&'static Stress, &'static Wounds, &'static Status, &'static Conditions, &'static SideIndex, Has<Surprised>);
+/// A token as [`refresh_tokens`] redraws it.
+type TokenState = (
+    &'static Token,
+    &'static mut TokenMemory,
+    &'static mut TokenScale,
+    &'static Children,
+    &'static mut Transform,
+    &'static MeshMaterial2d<ColorMaterial>,
+);
+
+/// The parts of a token that [`refresh_tokens`] redraws.
+#[derive(bevy::ecs::system::SystemParam)]
+struct TokenParts<'w, 's> {
+    stress_bars: Query<'w, 's, Bar, (With<StressBar>, Without<Token>)>,
+    wound_bars: Query<'w, 's, Bar, WoundBarOnly>,
+    crosses: Query<'w, 's, &'static mut Visibility, (With<FallenCross>, NotABar)>,
+    marks: Query<'w, 's, &'static mut Text2d, With<StatusMark>>,
+    materials: ResMut<'w, Assets<ColorMaterial>>,
+}
+
+/// Bars, marks, the disc's colour (greyed as the unit falls), and a flash on every hit.
+fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<TokenState>, mut parts: TokenParts) {
+    for (token, mut memory, mut settled, children, mut transform, material) in &mut tokens {
+        let Ok((stress, wounds, status, conditions, side, surprised)) = units.get(token.0) else {
             continue;
         };
         let health = stress.current + wounds.current;
@@ -543,25 +875,50 @@ fn refresh_tokens(
         }
         memory.health = health;
         memory.flash = (memory.flash - time.delta_secs()).max(0.0);
-        let pulse = 1.0 + 0.35 * (memory.flash / FLASH_SECONDS);
-        let fallen = matches!(status, Status::Dead | Status::Fled | Status::Surrendered);
-        transform.scale = Vec3::splat(memory.crowd_scale * if fallen { FALLEN_SCALE } else { pulse });
+        let pulse = 1.0 + FLASH_SWELL * (memory.flash / FLASH_SECONDS);
+        let look = Look::of(*status);
+        let fallen = look == Look::Fallen;
+        let scale = memory.crowd_scale * if fallen { FALLEN_SCALE } else { 1.0 };
+        settled.0 = scale;
+        transform.scale = Vec3::splat(scale * if fallen { 1.0 } else { pulse });
+        if memory.look != Some(look)
+            && let Some(mut colour) = parts.materials.get_mut(&material.0)
+        {
+            colour.color = token_colour(SIDE_COLOURS[side.0 % SIDE_COLOURS.len()], look);
+            memory.look = Some(look);
+        }
+        // The fallen need no bars: the grey and the mark say it all.
+        let bars = if fallen { Visibility::Hidden } else { Visibility::Inherited };
         for child in children.iter() {
-            if let Ok(mut bar) = stress_bars.get_mut(child) {
-                let share = stress.current.max(0) as f32 / stress.max.max(1) as f32;
-                bar.scale.x = share;
-                bar.translation.x = -BAR_WIDTH * (1.0 - share) / 2.0;
+            if let Ok((mut bar, mut shown)) = parts.stress_bars.get_mut(child) {
+                fill_bar(&mut bar, stress.current, stress.max);
+                shown.set_if_neq(bars);
             }
-            if let Ok(mut bar) = wound_bars.get_mut(child) {
-                let share = wounds.current.max(0) as f32 / wounds.max.max(1) as f32;
-                bar.scale.x = share;
-                bar.translation.x = -BAR_WIDTH * (1.0 - share) / 2.0;
+            if let Ok((mut bar, mut shown)) = parts.wound_bars.get_mut(child) {
+                fill_bar(&mut bar, wounds.current, wounds.max);
+                shown.set_if_neq(bars);
             }
-            if let Ok(mut mark) = marks.get_mut(child) {
-                mark.0 = status_mark(*status, conditions, surprised);
+            if let Ok(mut cross) = parts.crosses.get_mut(child) {
+                let dead = *status == Status::Dead;
+                cross.set_if_neq(if dead { Visibility::Inherited } else { Visibility::Hidden });
+            }
+            if let Ok(mut mark) = parts.marks.get_mut(child) {
+                // The cross marks the dead; the word would only cover it.
+                let text =
+                    if *status == Status::Dead { String::new() } else { status_mark(*status, conditions, surprised) };
+                if mark.0 != text {
+                    mark.0 = text;
+                }
             }
         }
     }
+}
+
+/// Shrinks a bar from the right to show `current` of `max`.
+fn fill_bar(bar: &mut Transform, current: i32, max: i32) {
+    let share = current.max(0) as f32 / max.max(1) as f32;
+    bar.scale.x = share;
+    bar.translation.x = -BAR_WIDTH * (1.0 - share) / 2.0;
 }
 
 /// A token's status mark: one short glyph group a player learns at a glance.
@@ -613,10 +970,15 @@ fn hover_and_pick(
     hovered.0 = world.and_then(|world| {
         tokens
             .iter()
-            .map(|(token, transform)| (token.0, transform.translation().truncate().distance(world)))
-            .filter(|(_, distance)| *distance <= TOKEN_RADIUS * 1.2)
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(unit, _)| unit)
+            .map(|(token, transform)| {
+                let reach = TOKEN_RADIUS * HOVER_REACH * transform.scale().x;
+                let distance = transform.translation().truncate().distance(world);
+                // The living lie over the fallen, so they win when both are under the pointer.
+                (token.0, distance / reach, transform.translation().z)
+            })
+            .filter(|(_, reach, _)| *reach <= 1.0)
+            .min_by(|a, b| b.2.total_cmp(&a.2).then(a.1.total_cmp(&b.1)))
+            .map(|(unit, ..)| unit)
     });
     let zone = world.and_then(|world| board.zone_at(world));
     if hovered_zone.0 != zone {
@@ -630,6 +992,16 @@ fn hover_and_pick(
         commands.write(UiCommand::Select(unit));
     } else if let Some(zone) = zone {
         commands.write(UiCommand::PickZone(zone));
+    }
+}
+
+/// Nothing on the board is hovered while the pointer is over a panel.
+fn forget_hover(mut hovered: ResMut<Hovered>, mut hovered_zone: ResMut<HoveredZone>) {
+    if hovered.0.is_some() {
+        hovered.0 = None;
+    }
+    if hovered_zone.0.is_some() {
+        hovered_zone.0 = None;
     }
 }
 
@@ -678,40 +1050,31 @@ fn show_cover(
     }
 }
 
-#[expect(clippy::too_many_arguments, reason = "rings say many things about many units")]
-fn draw_links_and_rings(
-    mut gizmos: Gizmos,
-    battlefield: Res<Battlefield>,
-    board: Res<BoardLayout>,
-    tokens: Query<(&Token, &GlobalTransform)>,
-    threatened: Query<(), With<Threatened>>,
-    ui: Res<BattleUi>,
-    options: Res<DeclarationOptions>,
-    hovered: Res<Hovered>,
-    hovered_zone: Res<HoveredZone>,
-) {
-    if ui.curtain.is_none() {
-        draw_destinations(&mut gizmos, &board, &ui, &options, hovered_zone.0);
-    }
-    // A grid's adjacency is plain to see; only zones need their links drawn.
-    let links = if battlefield.is_grid() { 0 } else { battlefield.len() };
-    for zone in 0..links as ZoneIdx {
-        for &neighbour in battlefield.neighbours(zone) {
-            if neighbour > zone
-                && let (Some(a), Some(b)) = (board.centres.get(zone as usize), board.centres.get(neighbour as usize))
-            {
-                gizmos.line_2d(*a, *b, LINK_COLOUR);
-            }
-        }
-    }
+/// What the rings are drawn from.
+#[derive(bevy::ecs::system::SystemParam)]
+struct RingView<'w, 's> {
+    board: Res<'w, BoardLayout>,
+    tokens: Query<'w, 's, (&'static Token, &'static GlobalTransform)>,
+    threatened: Query<'w, 's, (), With<Threatened>>,
+    ui: Res<'w, BattleUi>,
+    options: Res<'w, DeclarationOptions>,
+    hovered: Res<'w, Hovered>,
+    hovered_zone: Res<'w, HoveredZone>,
+}
+
+/// Rings around tokens: threatened, declaring, targeted, selected, hovered.
+fn draw_rings(mut gizmos: Gizmos, view: RingView) {
+    let RingView { board, tokens, threatened, ui, options, hovered, hovered_zone } = view;
     if ui.curtain.is_some() {
         return;
     }
+    draw_destinations(&mut gizmos, &board, &ui, &options, hovered_zone.0);
     let target = options.drafted(&ui.draft).and_then(|entry| entry.action.target);
     for (token, transform) in &tokens {
         let centre = transform.translation().truncate();
+        let radius = TOKEN_RADIUS * transform.scale().x;
         let mut ring = |colour: Color, extra: f32| {
-            gizmos.circle_2d(Isometry2d::from_translation(centre), TOKEN_RADIUS + extra, colour);
+            gizmos.circle_2d(Isometry2d::from_translation(centre), radius + extra, colour);
         };
         if threatened.get(token.0).is_ok() {
             ring(THREAT_COLOUR, 3.0);
@@ -764,5 +1127,65 @@ fn draw_destinations(
     }
     if let Some(zone) = options.drafted(&ui.draft).and_then(|entry| entry.action.move_to) {
         outline(zone, DRAFTED_DESTINATION_COLOUR, if grid { 6.0 } else { 0.0 });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A zone's token area as the board lays out a zone of `height` with a one-line label.
+    fn area(height: f32) -> Rect {
+        token_area(Vec2::ZERO, Vec2::new(ZONE_WIDTH, height), 1)
+    }
+
+    #[test]
+    fn every_token_of_a_crowd_stays_inside_its_zone() {
+        for height in [ZONE_HEIGHT_MIN, ZONE_HEIGHT_MAX] {
+            for zoom in [0.5, 1.0, 2.0, 4.0] {
+                for count in 1..=40 {
+                    let area = area(height);
+                    for place in 0..count {
+                        let (at, scale) = crowd_slot(area, place, count, zoom);
+                        let body = token_body(at, scale);
+                        let inside = area.inflate(0.5).contains(body.min) && area.inflate(0.5).contains(body.max);
+                        assert!(inside, "{count} at zoom {zoom}, height {height}: #{place} {body:?} not in {area:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_few_tokens_get_full_size_and_room_for_their_names() {
+        let fit = crowd_fit(area(ZONE_HEIGHT_MAX).size(), 2, 2.0);
+        assert!(fit.named && fit.scale >= GOOD_SCALE, "{fit:?}");
+        // A crowd gives up names before its tokens shrink to nothing.
+        let crowd = crowd_fit(area(ZONE_HEIGHT_MIN).size(), 40, 2.0);
+        assert!(!crowd.named && crowd.scale > 0.0, "{crowd:?}");
+    }
+
+    #[test]
+    fn the_fallen_are_grey_and_the_down_paler() {
+        let side = SIDE_COLOURS[1];
+        let spread = |colour: Color| {
+            let colour = colour.to_srgba();
+            let channels = [colour.red, colour.green, colour.blue];
+            channels.iter().copied().fold(f32::MIN, f32::max) - channels.iter().copied().fold(f32::MAX, f32::min)
+        };
+        assert_eq!(token_colour(side, Look::Fighting), side);
+        assert!(spread(token_colour(side, Look::Down)) < spread(side));
+        assert!(spread(token_colour(side, Look::Fallen)) < spread(token_colour(side, Look::Down)));
+        assert_eq!(Look::of(Status::Dying), Look::Down);
+        assert_eq!(Look::of(Status::Fled), Look::Fallen);
+    }
+
+    #[test]
+    fn wide_boards_get_tall_zones_and_tall_boards_short_ones() {
+        let wide: Vec<Vec2> = (0..5).map(|x| Vec2::new(x as f32, 0.0)).collect();
+        let tall: Vec<Vec2> = (0..5).map(|y| Vec2::new(0.0, y as f32)).collect();
+        let window = Vec2::new(700.0, 760.0);
+        assert_eq!(zone_height(&wide, window), ZONE_HEIGHT_MAX);
+        assert_eq!(zone_height(&tall, window), ZONE_HEIGHT_MIN);
     }
 }

@@ -1,11 +1,14 @@
-//! The board camera: pans with keys, zooms with keys and the wheel, frames a new battle.
+//! The board camera: pans with keys, zooms with keys and the wheel, frames a new battle and
+//! frames it again whenever the window changes size.
 
 use bevy::prelude::*;
+use bevy::window::WindowResized;
 use bevy_egui::input::egui_wants_any_keyboard_input;
 use leafwing_input_manager::prelude::ActionState;
 
 use super::board::BoardLayout;
 use super::controls::{Player, PlayerAction};
+use super::panels::{LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, TOP_BAR_HEIGHT};
 use super::session::Screen;
 
 /// Pan speed, in board pixels per second at zoom 1.
@@ -18,11 +21,10 @@ const ZOOM_MIN: f32 = 0.3;
 const ZOOM_MAX: f32 = 8.0;
 /// Room around the zones when framing a battle, as a share of the board.
 const FRAME_MARGIN: f32 = 1.08;
-/// How far right of the window's centre the board's free area is centred, in screen pixels
-/// (the right-hand panel is wider than the left).
-const PANELS_OFFSET: f32 = 35.0;
-/// Share of the window's width the side panels leave to the board.
-const BOARD_WIDTH_SHARE: f32 = 0.56;
+/// Least share of the window the board is framed in, should the panels leave it less.
+const LEAST_BOARD_SHARE: f32 = 0.3;
+/// The window's size before it reports one.
+pub const DEFAULT_WINDOW: Vec2 = Vec2::new(1280.0, 800.0);
 
 /// The board camera.
 #[derive(Component, Debug)]
@@ -31,24 +33,41 @@ pub struct BoardCamera;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_camera).add_systems(OnEnter(Screen::Battle), frame_board).add_systems(
         Update,
-        (frame_board.run_if(resource_changed::<BoardLayout>), pan_and_zoom.run_if(not(egui_wants_any_keyboard_input)))
+        (
+            frame_board.run_if(resource_changed::<BoardLayout>.or_eager(on_message::<WindowResized>)),
+            pan_and_zoom.run_if(not(egui_wants_any_keyboard_input)),
+        )
             .chain()
             .run_if(in_state(Screen::Battle)),
     );
+}
+
+/// Board pixels per screen pixel: the camera's zoom (1 when it is not orthographic).
+pub fn zoom_of(projection: &Projection) -> f32 {
+    match projection {
+        Projection::Orthographic(orthographic) => orthographic.scale,
+        _ => 1.0,
+    }
+}
+
+/// The part of a window of `window` size that the panels leave to the board: its size, and how
+/// far its centre lies from the window's centre (x to the right, y down), in screen pixels.
+pub fn board_view(window: Vec2) -> (Vec2, Vec2) {
+    let panels = Vec2::new(LEFT_PANEL_WIDTH + RIGHT_PANEL_WIDTH, TOP_BAR_HEIGHT);
+    let free = (window - panels).max(window * LEAST_BOARD_SHARE);
+    let offset = Vec2::new(LEFT_PANEL_WIDTH - RIGHT_PANEL_WIDTH, TOP_BAR_HEIGHT) / 2.0;
+    (free, offset)
 }
 
 fn spawn_camera(mut commands: Commands) {
     commands.spawn((BoardCamera, Camera2d));
 }
 
-/// Centres the camera on the board and zooms so all of it shows.
-fn frame_board(
-    board: Res<BoardLayout>,
-    windows: Query<&Window>,
-    mut cameras: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
-) {
+/// Where the camera looks and its zoom to frame the whole board in the part of a window of
+/// `window` size that the panels leave free; `None` before the board is laid out.
+pub fn framing(board: &BoardLayout, window: Vec2) -> Option<(Vec2, f32)> {
     if board.centres.is_empty() {
-        return;
+        return None;
     }
     let (min, max) = board
         .centres
@@ -57,11 +76,25 @@ fn frame_board(
     // One zone's size beyond the centres; on a grid, room for the row and column numbers too.
     let border = if board.squares.is_some() { 2.0 } else { 1.0 };
     let size = (max - min) + board.cell * border;
-    let window = windows.iter().next().map_or(Vec2::new(1280.0, 800.0), |window| window.size());
-    let scale =
-        ((size.x / (window.x * BOARD_WIDTH_SHARE)).max(size.y / window.y) * FRAME_MARGIN).clamp(ZOOM_MIN, ZOOM_MAX);
+    let (free, offset) = board_view(window);
+    let scale = ((size.x / free.x).max(size.y / free.y) * FRAME_MARGIN).clamp(ZOOM_MIN, ZOOM_MAX);
+    // The camera looks at the window's centre; shift it so the board sits in the free part
+    // (screen y runs down, the board's up).
+    let centre = (min + max) / 2.0 - Vec2::new(offset.x, -offset.y) * scale;
+    Some((centre, scale))
+}
+
+/// Centres the camera on the board and zooms so all of it shows.
+fn frame_board(
+    board: Res<BoardLayout>,
+    windows: Query<&Window>,
+    mut cameras: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
+) {
+    let window = windows.iter().next().map_or(DEFAULT_WINDOW, Window::size);
+    let Some((centre, scale)) = framing(&board, window) else {
+        return;
+    };
     for (mut transform, mut projection) in &mut cameras {
-        let centre = (min + max) / 2.0 + Vec2::new(PANELS_OFFSET * scale, 0.0);
         transform.translation = centre.extend(transform.translation.z);
         if let Projection::Orthographic(orthographic) = projection.as_mut() {
             orthographic.scale = scale;

@@ -11,7 +11,7 @@ use leafwing_input_manager::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::LaunchOptions;
-use super::session::{BackToMenu, Screen, StartBattle};
+use super::session::{BackToMenu, BattleStarted, Pace, Screen, Speed, StartBattle};
 use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};
 use crate::rules::actions::{self, ActionContext, AttackOdds, ThreatMap, ViewCache};
 use crate::rules::components::*;
@@ -44,6 +44,10 @@ pub enum PlayerAction {
     Choose8,
     /// Choose action 9.
     Choose9,
+    /// Choose action 10.
+    Choose10,
+    /// Choose the next kind of action (for kinds past the numbered ones).
+    NextKind,
     /// Cycle to the next legal target of the chosen action.
     NextTarget,
     /// Pick what is under the pointer (a unit to inspect or target).
@@ -70,11 +74,25 @@ pub enum PlayerAction {
     ToggleLog,
     /// Show or hide the list of bindings.
     Help,
+    /// Pause or resume the rounds.
+    Pause,
+    /// While paused, play one more round.
+    Step,
+    /// Resolve rounds faster (1x, 2x, instant).
+    Faster,
+    /// Resolve rounds slower.
+    Slower,
+    /// Start the same level again (asks first while the battle is on).
+    Restart,
+    /// Back to the main menu (asks first while the battle is on).
+    MainMenu,
+    /// Quit the game (asks first while the battle is on).
+    Quit,
 }
 
 impl PlayerAction {
     /// Every action, in help-overlay order.
-    pub const ALL: [PlayerAction; 24] = [
+    pub const ALL: [PlayerAction; 33] = [
         Self::NextUnit,
         Self::PreviousUnit,
         Self::Choose1,
@@ -86,6 +104,8 @@ impl PlayerAction {
         Self::Choose7,
         Self::Choose8,
         Self::Choose9,
+        Self::Choose10,
+        Self::NextKind,
         Self::NextTarget,
         Self::Pick,
         Self::Confirm,
@@ -99,6 +119,13 @@ impl PlayerAction {
         Self::ZoomOut,
         Self::ToggleLog,
         Self::Help,
+        Self::Pause,
+        Self::Step,
+        Self::Faster,
+        Self::Slower,
+        Self::Restart,
+        Self::MainMenu,
+        Self::Quit,
     ];
 
     /// The name used in the settings file and the help overlay.
@@ -115,6 +142,8 @@ impl PlayerAction {
             Self::Choose7 => "choose_7",
             Self::Choose8 => "choose_8",
             Self::Choose9 => "choose_9",
+            Self::Choose10 => "choose_10",
+            Self::NextKind => "next_kind",
             Self::NextTarget => "next_target",
             Self::Pick => "pick",
             Self::Confirm => "confirm",
@@ -128,15 +157,26 @@ impl PlayerAction {
             Self::ZoomOut => "zoom_out",
             Self::ToggleLog => "toggle_log",
             Self::Help => "help",
+            Self::Pause => "pause",
+            Self::Step => "step",
+            Self::Faster => "faster",
+            Self::Slower => "slower",
+            Self::Restart => "restart",
+            Self::MainMenu => "main_menu",
+            Self::Quit => "quit",
         }
     }
 
-    /// The number of a Choose action (1–9).
+    /// The number of a Choose action (1–10).
     pub fn choice(self) -> Option<usize> {
+        const FIRST_CHOICE: usize = 2;
         let at = Self::ALL.iter().position(|action| *action == self)?;
-        (2..=10).contains(&at).then(|| at - 1)
+        (FIRST_CHOICE..FIRST_CHOICE + NUMBERED_KINDS).contains(&at).then(|| at + 1 - FIRST_CHOICE)
     }
 }
+
+/// How many kinds of action have a number key (`choose_1` … `choose_10`, the last on `0`).
+pub const NUMBERED_KINDS: usize = 10;
 
 /// One input a binding names: a key, a mouse button or the scroll wheel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,7 +193,7 @@ pub enum Binding {
 
 /// The default bindings, as the settings file would write them.
 pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
-    let pairs: [(PlayerAction, &[&str]); 24] = [
+    let pairs: [(PlayerAction, &[&str]); 33] = [
         (PlayerAction::NextUnit, &["Tab"]),
         (PlayerAction::PreviousUnit, &["Backquote"]),
         (PlayerAction::Choose1, &["1"]),
@@ -165,6 +205,8 @@ pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
         (PlayerAction::Choose7, &["7"]),
         (PlayerAction::Choose8, &["8"]),
         (PlayerAction::Choose9, &["9"]),
+        (PlayerAction::Choose10, &["0"]),
+        (PlayerAction::NextKind, &["C"]),
         (PlayerAction::NextTarget, &["T"]),
         (PlayerAction::Pick, &["MouseLeft"]),
         (PlayerAction::Confirm, &["Enter", "Space"]),
@@ -178,6 +220,13 @@ pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
         (PlayerAction::ZoomOut, &["Minus", "WheelDown"]),
         (PlayerAction::ToggleLog, &["L"]),
         (PlayerAction::Help, &["F1", "H"]),
+        (PlayerAction::Pause, &["P"]),
+        (PlayerAction::Step, &["N"]),
+        (PlayerAction::Faster, &["BracketRight"]),
+        (PlayerAction::Slower, &["BracketLeft"]),
+        (PlayerAction::Restart, &["R"]),
+        (PlayerAction::MainMenu, &["M"]),
+        (PlayerAction::Quit, &["Q"]),
     ];
     pairs
         .into_iter()
@@ -201,6 +250,8 @@ pub fn parse_binding(name: &str) -> Option<Binding> {
         "Backquote" => KeyCode::Backquote,
         "Equal" => KeyCode::Equal,
         "Minus" => KeyCode::Minus,
+        "BracketLeft" => KeyCode::BracketLeft,
+        "BracketRight" => KeyCode::BracketRight,
         "ArrowLeft" => KeyCode::ArrowLeft,
         "ArrowRight" => KeyCode::ArrowRight,
         "ArrowUp" => KeyCode::ArrowUp,
@@ -369,10 +420,57 @@ pub enum UiCommand {
     ToggleLog,
     /// Show or hide the help overlay.
     ToggleHelp,
-    /// Start the same level again.
+    /// Choose the next kind of action on offer (wrapping round).
+    NextKind,
+    /// Start the same level again (asks first while the battle is on).
     Restart,
-    /// Back to the menu.
+    /// Back to the menu (asks first while the battle is on).
     BackToMenu,
+    /// Quit the game (asks first while the battle is on).
+    Quit,
+    /// Yes, leave the battle as asked.
+    ConfirmLeave,
+    /// No, stay in the battle.
+    StayInBattle,
+    /// Pause or resume the rounds.
+    TogglePause,
+    /// While paused, play one more round.
+    Step,
+    /// Resolve rounds at this speed.
+    SetSpeed(Speed),
+    /// One speed faster (`true`) or slower.
+    ChangeSpeed(bool),
+}
+
+/// Where a player asked to go from a battle in progress, awaiting "are you sure?".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leave {
+    /// Start the level again.
+    Restart,
+    /// Back to the main menu.
+    Menu,
+    /// Quit the game.
+    Quit,
+}
+
+impl Leave {
+    /// The question the confirmation asks.
+    pub fn question(self) -> &'static str {
+        match self {
+            Leave::Restart => "Restart this battle? The battle in progress will be lost.",
+            Leave::Menu => "Leave for the main menu? The battle in progress will be lost.",
+            Leave::Quit => "Quit Fray? The battle in progress will be lost.",
+        }
+    }
+
+    /// The label of the button that goes ahead.
+    pub fn verb(self) -> &'static str {
+        match self {
+            Leave::Restart => "Restart",
+            Leave::Menu => "Leave",
+            Leave::Quit => "Quit",
+        }
+    }
 }
 
 /// The declaration being drafted.
@@ -401,6 +499,10 @@ pub struct BattleUi {
     pub show_help: bool,
     /// A problem to show (a bad settings file).
     pub notice: Option<String>,
+    /// A leave request waiting for the player's yes or no.
+    pub confirm: Option<Leave>,
+    /// A short hint for the declaring player (what a key press still needs).
+    pub hint: Option<String>,
 }
 
 /// One legal declaration, with what the rules say of it.
@@ -446,14 +548,21 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<DeclarationOptions>()
         .add_message::<UiCommand>()
         .add_systems(Startup, spawn_player)
+        // Every screen and every stage of a battle: restarting after the end or opening the
+        // log during resolution must work as well as declaring does. Options are worked out
+        // after the declaration order opens, and choices land before it records them.
         .add_systems(
             Update,
-            (read_player_actions, compute_options, apply_commands, update_curtain)
+            (reset_ui, read_player_actions.run_if(not(typing)), compute_options, apply_commands, update_curtain)
                 .chain()
-                .in_set(DeclareSystems::Choose)
-                .run_if(in_state(Screen::Battle)),
-        )
-        .add_systems(OnEnter(Screen::Battle), reset_ui);
+                .after(DeclareSystems::Open)
+                .before(DeclareSystems::Record),
+        );
+}
+
+/// Whether the player is typing into a text field (the menu's seed), so keys are text.
+fn typing(wants: Option<Res<bevy_egui::input::EguiWantsInput>>) -> bool {
+    wants.is_some_and(|wants| wants.wants_any_keyboard_input())
 }
 
 fn spawn_player(mut commands: Commands, options: Res<LaunchOptions>, mut ui: ResMut<BattleUi>) {
@@ -463,7 +572,11 @@ fn spawn_player(mut commands: Commands, options: Res<LaunchOptions>, mut ui: Res
     commands.spawn((Player, map, ActionState::<PlayerAction>::default()));
 }
 
-fn reset_ui(mut ui: ResMut<BattleUi>) {
+/// A new battle (or a restart) starts with a clean UI; only a settings problem stays.
+fn reset_ui(mut started: MessageReader<BattleStarted>, mut ui: ResMut<BattleUi>) {
+    if started.read().count() == 0 {
+        return;
+    }
     let notice = ui.notice.take();
     *ui = BattleUi { notice, ..default() };
 }
@@ -487,6 +600,14 @@ fn read_player_actions(
                 PlayerAction::EndDeclaration => UiCommand::EndDeclaration,
                 PlayerAction::ToggleLog => UiCommand::ToggleLog,
                 PlayerAction::Help => UiCommand::ToggleHelp,
+                PlayerAction::NextKind => UiCommand::NextKind,
+                PlayerAction::Pause => UiCommand::TogglePause,
+                PlayerAction::Step => UiCommand::Step,
+                PlayerAction::Faster => UiCommand::ChangeSpeed(true),
+                PlayerAction::Slower => UiCommand::ChangeSpeed(false),
+                PlayerAction::Restart => UiCommand::Restart,
+                PlayerAction::MainMenu => UiCommand::BackToMenu,
+                PlayerAction::Quit => UiCommand::Quit,
                 other => match other.choice() {
                     Some(number) => UiCommand::ChooseKind(number - 1),
                     // Panning, zooming and picking are the board's and the camera's.
@@ -742,120 +863,267 @@ pub fn option_for_zone(options: &DeclarationOptions, draft: &Draft, zone: ZoneId
     draft.kind.and_then(in_kind).or_else(|| plain_move.and_then(in_kind))
 }
 
-fn apply_commands(
-    mut commands: MessageReader<UiCommand>,
-    mut ui: ResMut<BattleUi>,
-    options: Res<DeclarationOptions>,
-    mut chosen: MessageWriter<ActionChosen>,
-    units: Query<(Entity, &SpawnOrder, &Status)>,
-    mut start: MessageWriter<StartBattle>,
-    mut menu: MessageWriter<BackToMenu>,
-) {
+/// What applying the UI commands reads and writes besides the UI state.
+#[derive(SystemParam)]
+pub struct CommandTargets<'w, 's> {
+    options: Res<'w, DeclarationOptions>,
+    chosen: MessageWriter<'w, ActionChosen>,
+    units: Query<'w, 's, (Entity, &'static SpawnOrder, &'static Status)>,
+    start: MessageWriter<'w, StartBattle>,
+    menu: MessageWriter<'w, BackToMenu>,
+    exit: MessageWriter<'w, AppExit>,
+    pace: ResMut<'w, Pace>,
+    state: Res<'w, CombatState>,
+    screen: Res<'w, State<Screen>>,
+}
+
+impl CommandTargets<'_, '_> {
+    /// Whether leaving now would throw away a battle still being fought.
+    fn battle_in_progress(&self) -> bool {
+        *self.screen.get() == Screen::Battle && self.state.phase != CombatPhase::Idle && !self.state.is_over()
+    }
+
+    /// Restart, back to the menu, or quit.
+    fn leave(&mut self, leave: Leave) {
+        match leave {
+            Leave::Restart => {
+                self.start.write(StartBattle);
+            }
+            Leave::Menu => {
+                self.menu.write(BackToMenu);
+            }
+            Leave::Quit => {
+                self.exit.write(AppExit::Success);
+            }
+        }
+    }
+}
+
+/// Applies the commands of this frame, in every screen and every stage of a battle: the
+/// declaration commands only do something while a human unit declares.
+fn apply_commands(mut commands: MessageReader<UiCommand>, mut ui: ResMut<BattleUi>, mut targets: CommandTargets) {
     for command in commands.read() {
-        if ui.curtain.is_some()
-            && !matches!(
-                command,
-                UiCommand::LiftCurtain | UiCommand::Confirm | UiCommand::ToggleHelp | UiCommand::BackToMenu
-            )
-        {
-            // Behind the curtain nothing of the battle may be touched.
+        if ui.confirm.is_some() {
+            confirm_or_stay(*command, &mut ui, &mut targets);
             continue;
         }
-        match *command {
-            UiCommand::Select(entity) => {
-                // Targeting keeps the drafted destination when the target can be reached from it.
-                let moving_to = options.drafted(&ui.draft).and_then(|entry| entry.action.move_to);
-                let targeted = ui.draft.kind.and_then(|kind| options.kinds.get(kind)).and_then(|(_, entries)| {
-                    let aimed_at = |entry: &&OptionEntry| entry.action.target == Some(entity);
-                    entries
-                        .iter()
-                        .position(|entry| aimed_at(&entry) && entry.action.move_to == moving_to)
-                        .or_else(|| entries.iter().position(|entry| aimed_at(&entry)))
-                });
-                match targeted {
-                    Some(option) => ui.draft.option = Some(option),
-                    None => ui.selected = Some(entity),
-                }
+        if ui.curtain.is_some() {
+            if *command == UiCommand::Confirm {
+                lift_curtain(&mut ui);
+                continue;
             }
-            UiCommand::SelectNext | UiCommand::SelectPrevious => {
-                let mut order: Vec<(u32, Entity)> = units
-                    .iter()
-                    .filter(|(_, _, status)| **status != Status::Reserve)
-                    .map(|(entity, order, _)| (order.0, entity))
-                    .collect();
-                order.sort_unstable();
-                if order.is_empty() {
-                    continue;
-                }
-                let at = ui.selected.and_then(|selected| order.iter().position(|(_, entity)| *entity == selected));
-                let next = match (at, *command == UiCommand::SelectNext) {
-                    (None, _) => 0,
-                    (Some(at), true) => (at + 1) % order.len(),
-                    (Some(at), false) => (at + order.len() - 1) % order.len(),
-                };
-                ui.selected = Some(order[next].1);
-            }
-            UiCommand::ChooseKind(kind) => {
-                if let Some((_, entries)) = options.kinds.get(kind) {
-                    // A kind with one option (full defense, hold) is drafted whole at once.
-                    ui.draft = Draft { kind: Some(kind), option: (entries.len() == 1).then_some(0) };
-                }
-            }
-            UiCommand::ChooseOption(option) => {
-                if ui
-                    .draft
-                    .kind
-                    .and_then(|kind| options.kinds.get(kind))
-                    .is_some_and(|(_, entries)| option < entries.len())
-                {
-                    ui.draft.option = Some(option);
-                }
-            }
-            UiCommand::PickZone(zone) => {
-                if let Some((kind, option)) = option_for_zone(&options, &ui.draft, zone) {
-                    ui.draft = Draft { kind: Some(kind), option: Some(option) };
-                }
-            }
-            UiCommand::NextTarget => {
-                if let Some((_, entries)) = ui.draft.kind.and_then(|kind| options.kinds.get(kind))
-                    && !entries.is_empty()
-                {
-                    ui.draft.option = Some(ui.draft.option.map_or(0, |option| (option + 1) % entries.len()));
-                }
-            }
-            UiCommand::Confirm => {
-                if ui.curtain.is_some() {
-                    lift_curtain(&mut ui);
-                    continue;
-                }
-                if let (Some(unit), Some(entry)) = (options.unit, options.drafted(&ui.draft)) {
-                    chosen.write(ActionChosen { unit, action: entry.action });
-                    ui.draft = Draft::default();
-                }
-            }
-            UiCommand::Cancel => {
-                if ui.draft != Draft::default() {
-                    ui.draft = Draft::default();
-                } else {
-                    ui.selected = None;
-                }
-            }
-            UiCommand::EndDeclaration => {
-                if let Some(unit) = options.unit {
-                    chosen.write(ActionChosen { unit, action: Action::simple(ActionKind::Hold) });
-                    ui.draft = Draft::default();
-                }
-            }
-            UiCommand::LiftCurtain => lift_curtain(&mut ui),
-            UiCommand::ToggleLog => ui.show_log = !ui.show_log,
-            UiCommand::ToggleHelp => ui.show_help = !ui.show_help,
-            UiCommand::Restart => {
-                start.write(StartBattle);
-            }
-            UiCommand::BackToMenu => {
-                menu.write(BackToMenu);
+            if !allowed_behind_curtain(*command) {
+                // Behind the curtain nothing of the battle may be touched.
+                continue;
             }
         }
+        if !session_command(*command, &mut ui, &mut targets) {
+            declaration_command(*command, &mut ui, &mut targets);
+        }
+    }
+}
+
+/// Commands that work behind the hot-seat curtain: none of them shows or changes the battle.
+fn allowed_behind_curtain(command: UiCommand) -> bool {
+    matches!(
+        command,
+        UiCommand::LiftCurtain | UiCommand::ToggleHelp | UiCommand::BackToMenu | UiCommand::Restart | UiCommand::Quit
+    )
+}
+
+/// While "are you sure?" shows, only yes (Confirm) or no (Cancel) count.
+fn confirm_or_stay(command: UiCommand, ui: &mut BattleUi, targets: &mut CommandTargets) {
+    match command {
+        UiCommand::ConfirmLeave | UiCommand::Confirm => {
+            if let Some(leave) = ui.confirm.take() {
+                targets.leave(leave);
+            }
+        }
+        UiCommand::StayInBattle | UiCommand::Cancel => ui.confirm = None,
+        _ => {}
+    }
+}
+
+/// Panels, pacing and leaving; returns whether `command` was one of them.
+fn session_command(command: UiCommand, ui: &mut BattleUi, targets: &mut CommandTargets) -> bool {
+    let leave = match command {
+        UiCommand::Restart => Some(Leave::Restart),
+        UiCommand::BackToMenu => Some(Leave::Menu),
+        UiCommand::Quit => Some(Leave::Quit),
+        _ => None,
+    };
+    if let Some(leave) = leave {
+        if leave == Leave::Menu && *targets.screen.get() == Screen::Menu {
+            return true;
+        }
+        if targets.battle_in_progress() {
+            ui.confirm = Some(leave);
+        } else {
+            targets.leave(leave);
+        }
+        return true;
+    }
+    match command {
+        UiCommand::ConfirmLeave | UiCommand::StayInBattle => {}
+        UiCommand::LiftCurtain => lift_curtain(ui),
+        UiCommand::ToggleLog => ui.show_log = !ui.show_log,
+        UiCommand::ToggleHelp => ui.show_help = !ui.show_help,
+        UiCommand::TogglePause => {
+            targets.pace.paused = !targets.pace.paused;
+            targets.pace.steps = 0;
+        }
+        UiCommand::Step => {
+            targets.pace.paused = true;
+            targets.pace.steps += 1;
+        }
+        UiCommand::SetSpeed(speed) => targets.pace.speed = speed,
+        UiCommand::ChangeSpeed(faster) => targets.pace.speed = targets.pace.speed.step(faster),
+        _ => return false,
+    }
+    true
+}
+
+/// Selecting units and drafting, confirming or holding the declaration.
+fn declaration_command(command: UiCommand, ui: &mut BattleUi, targets: &mut CommandTargets) {
+    let options = &targets.options;
+    match command {
+        UiCommand::Select(entity) => select_or_target(ui, options, entity),
+        UiCommand::SelectNext | UiCommand::SelectPrevious => {
+            cycle_selection(ui, &targets.units, command == UiCommand::SelectNext)
+        }
+        UiCommand::ChooseKind(kind) => choose_kind(ui, options, kind),
+        UiCommand::NextKind if !options.kinds.is_empty() => {
+            let next = ui.draft.kind.map_or(0, |kind| (kind + 1) % options.kinds.len());
+            choose_kind(ui, options, next);
+        }
+        UiCommand::ChooseOption(option)
+            if ui
+                .draft
+                .kind
+                .and_then(|kind| options.kinds.get(kind))
+                .is_some_and(|(_, entries)| option < entries.len()) =>
+        {
+            ui.draft.option = Some(option);
+            ui.hint = None;
+        }
+        UiCommand::PickZone(zone) => {
+            if let Some((kind, option)) = option_for_zone(options, &ui.draft, zone) {
+                ui.draft = Draft { kind: Some(kind), option: Some(option) };
+                ui.hint = None;
+            }
+        }
+        UiCommand::NextTarget => {
+            if let Some((_, entries)) = ui.draft.kind.and_then(|kind| options.kinds.get(kind))
+                && !entries.is_empty()
+            {
+                ui.draft.option = Some(ui.draft.option.map_or(0, |option| (option + 1) % entries.len()));
+                ui.hint = None;
+            }
+        }
+        UiCommand::Confirm => confirm_draft(ui, targets),
+        UiCommand::Cancel => {
+            ui.hint = None;
+            if ui.draft != Draft::default() {
+                ui.draft = Draft::default();
+            } else {
+                ui.selected = None;
+            }
+        }
+        UiCommand::EndDeclaration => {
+            if let Some(unit) = options.unit {
+                targets.chosen.write(ActionChosen { unit, action: Action::simple(ActionKind::Hold) });
+                ui.draft = Draft::default();
+                ui.hint = None;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A click on a unit: its card, or, while drafting, the target (keeping the drafted
+/// destination when the target can be reached from it).
+fn select_or_target(ui: &mut BattleUi, options: &DeclarationOptions, entity: Entity) {
+    let moving_to = options.drafted(&ui.draft).and_then(|entry| entry.action.move_to);
+    let targeted = ui.draft.kind.and_then(|kind| options.kinds.get(kind)).and_then(|(_, entries)| {
+        let aimed_at = |entry: &&OptionEntry| entry.action.target == Some(entity);
+        entries
+            .iter()
+            .position(|entry| aimed_at(&entry) && entry.action.move_to == moving_to)
+            .or_else(|| entries.iter().position(|entry| aimed_at(&entry)))
+    });
+    match targeted {
+        Some(option) => {
+            ui.draft.option = Some(option);
+            ui.hint = None;
+        }
+        None => ui.selected = Some(entity),
+    }
+}
+
+/// Tab and its reverse: the next unit on the field, in spawn order.
+fn cycle_selection(ui: &mut BattleUi, units: &Query<(Entity, &SpawnOrder, &Status)>, forward: bool) {
+    let mut order: Vec<(u32, Entity)> = units
+        .iter()
+        .filter(|(_, _, status)| **status != Status::Reserve)
+        .map(|(entity, order, _)| (order.0, entity))
+        .collect();
+    order.sort_unstable();
+    if order.is_empty() {
+        return;
+    }
+    let at = ui.selected.and_then(|selected| order.iter().position(|(_, entity)| *entity == selected));
+    let next = match (at, forward) {
+        (None, _) => 0,
+        (Some(at), true) => (at + 1) % order.len(),
+        (Some(at), false) => (at + order.len() - 1) % order.len(),
+    };
+    ui.selected = Some(order[next].1);
+}
+
+/// Drafts a kind of action. A kind with one option (hold), or whose options are all places to
+/// stand with one of them "in place" (full defense), is drafted whole, so Enter confirms it.
+fn choose_kind(ui: &mut BattleUi, options: &DeclarationOptions, kind: usize) {
+    let Some((_, entries)) = options.kinds.get(kind) else {
+        return;
+    };
+    let untargeted = entries.iter().all(|entry| entry.action.target.is_none());
+    let in_place = entries.iter().position(|entry| entry.action.move_to.is_none());
+    let option = if entries.len() == 1 {
+        Some(0)
+    } else if untargeted {
+        in_place
+    } else {
+        None
+    };
+    ui.draft = Draft { kind: Some(kind), option };
+    ui.hint = None;
+}
+
+/// Enter: declares the drafted option, or says what the draft still needs.
+fn confirm_draft(ui: &mut BattleUi, targets: &mut CommandTargets) {
+    let options = &targets.options;
+    let Some(unit) = options.unit else {
+        return;
+    };
+    match options.drafted(&ui.draft) {
+        Some(entry) => {
+            targets.chosen.write(ActionChosen { unit, action: entry.action });
+            ui.draft = Draft::default();
+            ui.hint = None;
+        }
+        None if ui.draft.kind.is_some() => {
+            let needs_target = ui
+                .draft
+                .kind
+                .and_then(|kind| options.kinds.get(kind))
+                .is_some_and(|(_, entries)| entries.iter().any(|entry| entry.action.target.is_some()));
+            ui.hint = Some(if needs_target {
+                "Pick a target first: click it, or press T to cycle targets.".into()
+            } else {
+                "Pick where to go first: click a place, or press T to cycle them.".into()
+            });
+        }
+        None => ui.hint = Some("Choose an action first: press its number, or click it.".into()),
     }
 }
 
@@ -874,7 +1142,7 @@ fn update_curtain(mut ui: ResMut<BattleUi>, options: Res<DeclarationOptions>, se
     let Some(side) = options.side else {
         return;
     };
-    if session.humans() < 2 || ui.seated.is_none() {
+    if session.humans() < 2 {
         ui.seated = Some(side);
         return;
     }

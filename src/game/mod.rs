@@ -5,7 +5,13 @@ mod autoplay;
 mod board;
 mod camera;
 pub mod controls;
+pub mod feedback;
+mod hover;
+pub mod icons;
+mod labels;
+mod overlays;
 mod panels;
+pub mod script;
 pub mod session;
 
 use std::path::PathBuf;
@@ -25,8 +31,11 @@ pub struct LaunchOptions {
     pub seats: Vec<(String, Seat)>,
     /// Seed of the first battle.
     pub seed: Option<u64>,
-    /// Save menu, mid-battle and game-over screenshots here and quit (the real-window test).
+    /// Save menu, mid-battle and game-over screenshots here and quit (the real-window test);
+    /// with a script, where its screenshots go.
     pub screenshots: Option<PathBuf>,
+    /// Play this script of key presses, clicks and checks, then quit (real-window tests).
+    pub script: Option<PathBuf>,
     /// The key bindings file.
     pub settings: Option<PathBuf>,
 }
@@ -47,6 +56,16 @@ pub fn run(options: LaunchOptions) -> AppExit {
     .add_plugins(EguiPlugin::default())
     .add_plugins(crate::headless_plugin)
     .insert_resource(options)
-    .add_plugins((logic_plugin, board::plugin, camera::plugin, panels::plugin, autoplay::plugin));
+    .add_plugins((
+        logic_plugin,
+        board::plugin,
+        camera::plugin,
+        panels::plugin,
+        autoplay::plugin,
+        script::plugin,
+        icons::plugin,
+    ));
+    // The board's readability layers: names, feedback, hover cards and grid overlays.
+    app.add_plugins((labels::plugin, feedback::plugin, hover::plugin, overlays::plugin));
     app.run()
 }

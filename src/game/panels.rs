@@ -11,14 +11,15 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 use leafwing_input_manager::prelude::{InputMap, MouseScrollDirection};
 
 use super::controls::{self, Binding, DeclarationOptions, OptionEntry, Player};
-use super::session::{Screen, Seat, Session, StartBattle};
+use super::session::{LevelChoice, Pace, Screen, Seat, Session, Speed, StartBattle};
 use super::{BattleUi, PlayerAction, UiCommand};
 use crate::battlefield::Battlefield;
 use crate::battlefield::Cover;
-use crate::rules::components::{Action, AimPoint, Status};
-use crate::rules::dice::DiceRoll;
+use crate::levels::BattleTemplate;
+use crate::rules::components::{Action, Status};
 use crate::rules::equipment::Attribute;
-use crate::rules::log::{AttackExtra, CombatLog, LogEntry, LogEvent};
+use crate::rules::log::{CombatLog, LogEntry};
+use crate::rules::log_text::{self, Names};
 use crate::rules::ruleset::{InitiativeOrder, Ruleset};
 use crate::rules::unit::{self, UnitReadOnly, UnitView};
 use crate::rules::{CombatInfo, CombatPhase, CombatState, DeclarationQueue, Sides};
@@ -39,17 +40,69 @@ const WOUNDS_COLOUR: Color32 = Color32::from_rgb(180, 60, 60);
 const COVER_COLOUR: Color32 = Color32::from_rgb(235, 190, 80);
 
 /// Height of the battle's top bar, in points.
-const TOP_BAR_HEIGHT: f32 = 34.0;
+pub(super) const TOP_BAR_HEIGHT: f32 = 34.0;
 /// Gap between the game-over window and the bottom of the screen, so the board stays in view.
 const GAME_OVER_MARGIN: f32 = 24.0;
 /// Width of the initiative panel, in points.
-const LEFT_PANEL_WIDTH: f32 = 250.0;
+pub(super) const LEFT_PANEL_WIDTH: f32 = 250.0;
 /// Width of the unit card and declaration panel, in points.
-const RIGHT_PANEL_WIDTH: f32 = 320.0;
+pub(super) const RIGHT_PANEL_WIDTH: f32 = 320.0;
 /// Width of the menu's column, in points.
 const MENU_WIDTH: f32 = 620.0;
 /// Largest share of the menu the level list may take, so the seats stay on screen.
 const MENU_LIST_SHARE: f32 = 0.45;
+/// Default width of the How to play page, in points.
+const HOW_TO_PLAY_WIDTH: f32 = 460.0;
+/// The menu's buttons, by the labels scripted tests click them by.
+const START_LABEL: &str = "Start battle";
+/// See [`START_LABEL`].
+const HOW_TO_PLAY_LABEL: &str = "How to play";
+/// See [`START_LABEL`].
+const QUIT_LABEL: &str = "Quit";
+/// Words a ruleset's title keeps in lower case unless they come first.
+const MINOR_WORDS: [&str; 5] = ["and", "or", "of", "the", "with"];
+
+/// The How to play page: a title and its paragraphs per section. The keys are the defaults;
+/// the help window (F1) shows the player's own.
+const HOW_TO_PLAY: [(&str, &[&str]); 3] = [
+    (
+        "A round",
+        &[
+            "Battles are fought in rounds, and every round goes the same way.",
+            "Initiative: units (or whole sides, in some rulesets) roll to settle who acts first this round.",
+            "Declaration: each unit says what it will do: attack, move, cast, use an item, defend or hold. \
+             In some rulesets every side chooses at once and in secret, and nobody sees the others' choices \
+             until all are in (at one machine, a curtain hides the board while the seat changes hands). \
+             In others units take turns in initiative order and declare when their turn comes.",
+            "Resolution: the declared actions happen in initiative order. A unit that falls before its turn \
+             never acts, and a target that is gone wastes the action.",
+            "After that, frightened units check their morale, hazards bite, and the battle ends once a side \
+             is beaten.",
+        ],
+    ),
+    (
+        "Declaring",
+        &[
+            "When one of your units is to declare, the panel on the right lists what it can do.",
+            "1-9 choose an action (or click it in the list). Click a unit on the board, or press T to step \
+             through the targets, to aim it; click a zone or square to move there.",
+            "Enter confirms. E holds: the unit does nothing this round. Esc drops the choice.",
+            "Tab moves between units to read their cards. WASD or the arrows pan, the wheel or +/- zoom.",
+            "F1 lists every key. They can be changed in fray-settings.ron (see docs/controls.md).",
+        ],
+    ),
+    (
+        "Reading the log",
+        &[
+            "L opens the combat log. Each line starts with its round (R2 is round two) and tells one thing \
+             that happened: a declaration, an attack with its total against the target's Defense, the damage \
+             it did and what is left, a fall, a morale check.",
+            "Units and places are named as on the board; units that share a name carry their id in brackets.",
+            "Under a line, each roll opens to show its dice and modifier. Export JSON Lines saves the whole \
+             log, every number included, beside the game.",
+        ],
+    ),
+];
 /// Default size of the log window, in points.
 const LOG_SIZE: [f32; 2] = [520.0, 380.0];
 /// Default width of the help window, in points.
@@ -66,8 +119,10 @@ const CURTAIN_SPACING: f32 = 16.0;
 const SECTION_SPACING: f32 = 6.0;
 /// Converts a probability to a percentage.
 const PERCENT: f64 = 100.0;
-/// How many kinds of action have a number key (`choose_1` … `choose_9`).
-const NUMBERED_KINDS: usize = 9;
+/// The key of the tenth numbered kind of action.
+const TENTH_KIND_KEY: &str = "0";
+/// Units in a battle beyond which the end screen sums casualties up by kind, not by name.
+const SUMMARY_UNITS: usize = 16;
 
 /// Attributes in card order (the order of [`Attribute`] and of the data files).
 const ATTRIBUTES: [(Attribute, &str); 6] = [
@@ -81,7 +136,7 @@ const ATTRIBUTES: [(Attribute, &str); 6] = [
 
 /// Binding names the settings file accepts besides letters, digits and F-keys, so the help
 /// shows bindings as the player writes them.
-const NAMED_INPUTS: [&str; 19] = [
+const NAMED_INPUTS: [&str; 21] = [
     "MouseLeft",
     "MouseRight",
     "MouseMiddle",
@@ -95,6 +150,8 @@ const NAMED_INPUTS: [&str; 19] = [
     "Backquote",
     "Equal",
     "Minus",
+    "BracketLeft",
+    "BracketRight",
     "ArrowLeft",
     "ArrowRight",
     "ArrowUp",
@@ -107,24 +164,87 @@ const FUNCTION_KEYS: u32 = 12;
 
 /// Draws the menu, the battle panels and the overlays, each only on its screen.
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, draw_menu.run_if(in_state(Screen::Menu)))
+    app.init_resource::<ButtonRects>()
+        .add_systems(EguiPrimaryContextPass, draw_menu.run_if(in_state(Screen::Menu)))
         .add_systems(
             EguiPrimaryContextPass,
             (draw_battle_panels, draw_log, draw_game_over, draw_help).chain().run_if(in_state(Screen::Battle)),
         )
         .add_systems(EguiPrimaryContextPass, draw_notices.after(draw_menu).after(draw_help))
         // The curtain goes last so that it covers everything drawn before it.
-        .add_systems(EguiPrimaryContextPass, draw_curtain.after(draw_notices).run_if(in_state(Screen::Battle)));
+        .add_systems(EguiPrimaryContextPass, draw_curtain.after(draw_notices).run_if(in_state(Screen::Battle)))
+        .add_systems(EguiPrimaryContextPass, draw_confirm.after(draw_curtain).run_if(in_state(Screen::Battle)))
+        .add_systems(EguiPrimaryContextPass, (drop_button_focus, note_button_rects).chain().after(draw_confirm));
+}
+
+/// A button whose place is noted under its label, so scripted real-window tests can click it
+/// by name (see [`super::script`]).
+pub(super) fn tracked_button(ui: &mut egui::Ui, label: &str) -> egui::Response {
+    tracked(ui.button(label), label)
+}
+
+/// Notes where a widget was drawn, under `label`, for scripted clicks.
+pub(super) fn tracked(response: egui::Response, label: &str) -> egui::Response {
+    let pass = response.ctx.cumulative_pass_nr();
+    // The part a click can reach: a widget scrolled out of its list is not clickable.
+    let rect = response.interact_rect;
+    let enabled = response.enabled() && rect.height() * 2.0 >= response.rect.height() && rect.width() > 0.0;
+    response.ctx.data_mut(|data| {
+        let mut rects: TrackedButtons = data.get_temp(egui::Id::new(TRACKED_BUTTONS)).unwrap_or_default();
+        rects.0.insert(label.to_string(), (rect, pass, enabled));
+        data.insert_temp(egui::Id::new(TRACKED_BUTTONS), rects);
+    });
+    response
+}
+
+/// Where egui keeps the tracked buttons between passes.
+const TRACKED_BUTTONS: &str = "fray_tracked_buttons";
+
+/// Tracked buttons by label: where, in which pass, and whether enabled.
+#[derive(Clone, Debug, Default)]
+struct TrackedButtons(std::collections::HashMap<String, (egui::Rect, u64, bool)>);
+
+/// Buttons drawn in the last pass, by label, in window coordinates (logical pixels).
+#[derive(Resource, Debug, Default)]
+pub struct ButtonRects(pub std::collections::HashMap<String, Vec2>);
+
+/// Copies the buttons drawn in this pass for the script driver.
+fn note_button_rects(mut contexts: EguiContexts, mut rects: ResMut<ButtonRects>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let pass = ctx.cumulative_pass_nr();
+    let tracked: TrackedButtons = ctx.data(|data| data.get_temp(egui::Id::new(TRACKED_BUTTONS))).unwrap_or_default();
+    let zoom = ctx.zoom_factor();
+    rects.0 = tracked
+        .0
+        .into_iter()
+        .filter(|(_, (_, drawn, enabled))| *drawn == pass && *enabled)
+        .map(|(label, (rect, _, _))| (label, Vec2::new(rect.center().x, rect.center().y) * zoom))
+        .collect();
+    Ok(())
+}
+
+/// Game keys must never press a button by accident: Tab moves egui's focus onto a button and
+/// the next Enter or Space would press it. Only a text field may keep the keyboard.
+fn drop_button_focus(mut contexts: EguiContexts) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if !ctx.text_edit_focused()
+        && let Some(focused) = ctx.memory(|memory| memory.focused())
+    {
+        ctx.memory_mut(|memory| memory.surrender_focus(focused));
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
 // Menu
 
-/// The menu: levels, seats, seed and the start button.
+/// The menu: levels by ruleset, seats, seed, and the Start battle, How to play and Quit buttons.
 fn draw_menu(
     mut contexts: EguiContexts,
     mut session: ResMut<Session>,
     mut start: MessageWriter<StartBattle>,
+    mut exit: MessageWriter<AppExit>,
+    mut how_to_play_open: Local<bool>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = screen_ui(ctx, "menu");
@@ -133,7 +253,7 @@ fn draw_menu(
     let mut selected = session.selected;
     let mut seats = session.seats.clone();
     let mut seed = session.seed;
-    let mut start_clicked = false;
+    let mut clicks = MenuClicks::default();
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.vertical_centered(|ui| ui.heading(RichText::new("Fray").strong()));
         ui.add_space(SECTION_SPACING);
@@ -154,12 +274,16 @@ fn draw_menu(
                     ui.add(egui::DragValue::new(&mut seed));
                 });
                 ui.add_space(SECTION_SPACING);
-                let playable = session.level().is_some_and(|level| level.template.is_some());
-                let button = egui::Button::new(RichText::new("Start battle").strong());
-                start_clicked = ui.add_enabled(playable, button).clicked();
+                clicks = menu_buttons(ui, &session, *how_to_play_open);
             });
         });
     });
+    if clicks.how_to_play {
+        *how_to_play_open = !*how_to_play_open;
+    }
+    if *how_to_play_open {
+        how_to_play(ctx, &mut how_to_play_open);
+    }
     if selected != session.selected {
         session.select(selected);
     } else if seats != session.seats {
@@ -168,32 +292,149 @@ fn draw_menu(
     if seed != session.seed {
         session.seed = seed;
     }
-    if start_clicked {
+    if clicks.start {
         start.write(StartBattle);
+    }
+    if clicks.quit {
+        exit.write(AppExit::Success);
     }
     Ok(())
 }
 
-/// The levels on offer, with descriptions and load errors; a click chooses one.
+/// What was clicked in the menu's row of buttons this frame.
+#[derive(Clone, Copy, Debug, Default)]
+struct MenuClicks {
+    /// Start battle.
+    start: bool,
+    /// How to play (opens or closes the page).
+    how_to_play: bool,
+    /// Quit.
+    quit: bool,
+}
+
+/// Start battle (only for a level that loaded), How to play and Quit.
+fn menu_buttons(ui: &mut egui::Ui, session: &Session, how_to_play_open: bool) -> MenuClicks {
+    let mut clicks = MenuClicks::default();
+    ui.horizontal(|ui| {
+        let playable = session.level().is_some_and(|level| level.template.is_some());
+        let start = egui::Button::new(RichText::new(START_LABEL).strong());
+        clicks.start = tracked(ui.add_enabled(playable, start), START_LABEL).clicked();
+        let how_to = egui::Button::new(HOW_TO_PLAY_LABEL).selected(how_to_play_open);
+        clicks.how_to_play = tracked(ui.add(how_to), HOW_TO_PLAY_LABEL).clicked();
+        clicks.quit = tracked_button(ui, QUIT_LABEL).clicked();
+    });
+    clicks
+}
+
+/// The levels on offer under a heading per ruleset, each with its battlefield and size; a
+/// click chooses one.
 fn level_list(ui: &mut egui::Ui, session: &Session, selected: &mut usize) {
     ui.strong("Levels");
     let height = ui.ctx().content_rect().height() * MENU_LIST_SHARE;
     egui::ScrollArea::vertical().id_salt("levels").max_height(height).auto_shrink([false, true]).show(ui, |ui| {
-        for (at, level) in session.levels.iter().enumerate() {
-            if ui.selectable_label(at == session.selected, RichText::new(&level.title).strong()).clicked() {
-                *selected = at;
-            }
-            if let Some(template) = &level.template
-                && !template.description.is_empty()
-            {
-                ui.label(RichText::new(&template.description).weak());
-            }
-            if let Some(error) = &level.error {
-                ui.label(RichText::new(error).color(ERROR_COLOUR).monospace());
-            }
-            ui.add_space(SECTION_SPACING);
+        for (ruleset, members) in levels_by_ruleset(&session.levels) {
+            let heading = ruleset.map_or_else(|| "Levels that need fixing".to_string(), ruleset_title);
+            ui.label(RichText::new(heading).heading());
+            ui.indent(("ruleset", ruleset), |ui| {
+                for at in members {
+                    level_row(ui, &session.levels[at], at == session.selected, || *selected = at);
+                }
+            });
         }
     });
+}
+
+/// One level: its title (a click chooses it), ruleset, battlefield and size, description and
+/// any load error.
+fn level_row(ui: &mut egui::Ui, level: &LevelChoice, chosen: bool, choose: impl FnOnce()) {
+    if tracked(ui.selectable_label(chosen, RichText::new(&level.title).strong()), &level.title).clicked() {
+        choose();
+    }
+    if let Some(template) = &level.template {
+        ui.label(RichText::new(level_facts(template)).small());
+        if !template.description.is_empty() {
+            ui.label(RichText::new(&template.description).weak());
+        }
+    }
+    if let Some(error) = &level.error {
+        ui.label(RichText::new(error).color(ERROR_COLOUR).monospace());
+    }
+    ui.add_space(SECTION_SPACING);
+}
+
+/// The positions of `levels` grouped by ruleset name, groups in the order they first appear;
+/// levels that did not load (`None`) come last.
+fn levels_by_ruleset(levels: &[LevelChoice]) -> Vec<(Option<&str>, Vec<usize>)> {
+    let mut groups: Vec<(Option<&str>, Vec<usize>)> = Vec::new();
+    for (at, level) in levels.iter().enumerate() {
+        let ruleset = level.template.as_ref().map(|template| template.ruleset.name.as_str());
+        match groups.iter_mut().find(|(name, _)| *name == ruleset) {
+            Some((_, members)) => members.push(at),
+            None => groups.push((ruleset, vec![at])),
+        }
+    }
+    groups.sort_by_key(|(name, _)| name.is_none());
+    groups
+}
+
+/// A ruleset's name as a title: `stress_and_wounds` reads `Stress and Wounds`.
+fn ruleset_title(name: &str) -> String {
+    let words = name.trim_end_matches(".ron").split(['_', '-', ' ']).filter(|word| !word.is_empty());
+    let words: Vec<String> = words
+        .enumerate()
+        .map(|(at, word)| {
+            let mut letters = word.chars();
+            match letters.next() {
+                Some(first) if at == 0 || !MINOR_WORDS.contains(&word) => first.to_uppercase().chain(letters).collect(),
+                _ => word.to_string(),
+            }
+        })
+        .collect();
+    words.join(" ")
+}
+
+/// A level at a glance: `stress_and_wounds · 6 zones · 4 vs 4`, or `grid 12×10` on a grid.
+fn level_facts(template: &BattleTemplate) -> String {
+    let field = match template.battlefield.grid() {
+        Some(grid) => format!("grid {}×{}", grid.width(), grid.height()),
+        None if template.battlefield.len() == 1 => "1 zone".to_string(),
+        None => format!("{} zones", template.battlefield.len()),
+    };
+    format!("{} · {field} · {}", template.ruleset.name, side_sizes(template))
+}
+
+/// Units per side at the start (`4 vs 4`), and how many join the battle later.
+fn side_sizes(template: &BattleTemplate) -> String {
+    let mut starting = vec![0_usize; template.sides.len()];
+    let mut later = 0;
+    for unit in &template.units {
+        match (unit.arrives.is_some(), starting.get_mut(unit.side)) {
+            (false, Some(count)) => *count += 1,
+            (true, _) => later += 1,
+            (false, None) => {}
+        }
+    }
+    let sizes: Vec<String> = starting.iter().map(usize::to_string).collect();
+    let sizes = sizes.join(" vs ");
+    if later > 0 { format!("{sizes}, {later} more arriving") } else { sizes }
+}
+
+/// The How to play page, over the menu until closed.
+fn how_to_play(ctx: &egui::Context, open: &mut bool) {
+    egui::Window::new(HOW_TO_PLAY_LABEL)
+        .open(open)
+        .order(egui::Order::Foreground)
+        .default_width(HOW_TO_PLAY_WIDTH)
+        .vscroll(true)
+        .show(ctx, |ui| {
+            for (title, paragraphs) in HOW_TO_PLAY {
+                ui.strong(title);
+                for paragraph in paragraphs {
+                    ui.label(*paragraph);
+                }
+                ui.add_space(SECTION_SPACING);
+            }
+        });
 }
 
 /// Who plays each side of the chosen level.
@@ -231,6 +472,7 @@ struct BattleView<'w, 's> {
     ruleset: Res<'w, Ruleset>,
     battlefield: Res<'w, Battlefield>,
     units: Query<'w, 's, UnitReadOnly>,
+    pace: Res<'w, Pace>,
 }
 
 impl BattleView<'_, '_> {
@@ -325,18 +567,47 @@ fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             // Right to left: the last button added sits leftmost.
-            let buttons =
-                [("Menu", UiCommand::BackToMenu), ("Restart", UiCommand::Restart), ("Help", UiCommand::ToggleHelp)];
+            let buttons = [
+                ("Quit", UiCommand::Quit),
+                ("Menu", UiCommand::BackToMenu),
+                ("Restart", UiCommand::Restart),
+                ("Help", UiCommand::ToggleHelp),
+            ];
             for (label, command) in buttons {
-                if ui.button(label).clicked() {
+                if tracked_button(ui, label).clicked() {
                     out.push(command);
                 }
             }
-            if ui.selectable_label(view.ui.show_log, "Log").clicked() {
+            if tracked(ui.selectable_label(view.ui.show_log, "Log"), "Log").clicked() {
                 out.push(UiCommand::ToggleLog);
             }
+            ui.separator();
+            speed_buttons(ui, view, out);
         });
     });
+}
+
+/// Pause, step and the speeds, right to left.
+fn speed_buttons(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
+    for speed in Speed::ALL.into_iter().rev() {
+        let chosen = view.pace.speed == speed && !view.pace.paused;
+        if tracked(ui.selectable_label(chosen, speed.label()), speed.label()).clicked() {
+            out.push(UiCommand::SetSpeed(speed));
+            if view.pace.paused {
+                out.push(UiCommand::TogglePause);
+            }
+        }
+    }
+    if tracked(ui.add_enabled(view.pace.paused, egui::Button::new("Step")), "Step")
+        .on_hover_text("Play one round")
+        .clicked()
+    {
+        out.push(UiCommand::Step);
+    }
+    let pause = if view.pace.paused { "Resume" } else { "Pause" };
+    if tracked_button(ui, pause).clicked() {
+        out.push(UiCommand::TogglePause);
+    }
 }
 
 /// The stage's name in the top bar.
@@ -583,7 +854,11 @@ fn declaration_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiComma
     let side = options.side.unwrap_or_default();
     ui.heading(RichText::new(format!("Declare: {}", view.unit_name(unit))).color(side_colour(side)));
     for (at, (label, entries)) in options.kinds.iter().enumerate() {
-        let text = if at < NUMBERED_KINDS { format!("{}. {label}", at + 1) } else { label.clone() };
+        let text = match at + 1 {
+            number if number < controls::NUMBERED_KINDS => format!("{number}. {label}"),
+            controls::NUMBERED_KINDS => format!("{TENTH_KIND_KEY}. {label}"),
+            _ => label.clone(),
+        };
         let description = entries.first().map_or("", |entry| controls::kind_description(entry.action.kind));
         if ui.selectable_label(view.ui.draft.kind == Some(at), text).on_hover_text(description).clicked() {
             out.push(UiCommand::ChooseKind(at));
@@ -615,15 +890,19 @@ fn declaration_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiComma
         }
     }
     ui.add_space(SECTION_SPACING);
+    if let Some(hint) = &view.ui.hint {
+        ui.label(RichText::new(hint).color(COVER_COLOUR));
+    }
     ui.horizontal(|ui| {
         let complete = options.drafted(&view.ui.draft).is_some();
-        if ui.add_enabled(complete, egui::Button::new(RichText::new("Confirm").strong())).clicked() {
+        if tracked(ui.add_enabled(complete, egui::Button::new(RichText::new("Confirm").strong())), "Confirm").clicked()
+        {
             out.push(UiCommand::Confirm);
         }
-        if ui.button("Hold").clicked() {
+        if tracked_button(ui, "Hold").clicked() {
             out.push(UiCommand::EndDeclaration);
         }
-        if ui.button("Cancel").clicked() {
+        if tracked_button(ui, "Cancel").clicked() {
             out.push(UiCommand::Cancel);
         }
     });
@@ -680,6 +959,7 @@ fn draw_log(
     ui_state: Res<BattleUi>,
     log: Res<CombatLog>,
     info: Res<CombatInfo>,
+    battlefield: Res<Battlefield>,
     mut commands: MessageWriter<UiCommand>,
     mut export: Local<Option<String>>,
 ) -> Result {
@@ -688,15 +968,19 @@ fn draw_log(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
+    // The log's first line lists every unit of the battle, reinforcements included.
+    let names = Names::from_log(log.entries()).with_zones(&battlefield);
     let mut open = true;
     egui::Window::new("Combat log")
         .open(&mut open)
         .order(egui::Order::Foreground)
         .default_size(LOG_SIZE)
+        // Top left of the board, clear of the game-over window at the bottom.
+        .default_pos(egui::pos2(LEFT_PANEL_WIDTH + NOTICE_GAP, TOP_BAR_HEIGHT + NOTICE_GAP))
         .vscroll(false)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
-                if ui.button("Export JSON Lines").clicked() {
+                if tracked_button(ui, "Export JSON Lines").clicked() {
                     *export = Some(export_log(&log, &info));
                 }
                 if let Some(message) = export.as_deref() {
@@ -706,7 +990,7 @@ fn draw_log(
             ui.separator();
             egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
                 for (at, entry) in log.entries().iter().enumerate() {
-                    log_entry(ui, at, entry);
+                    log_entry(ui, at, entry, &names);
                 }
             });
         });
@@ -717,12 +1001,12 @@ fn draw_log(
 }
 
 /// One entry: its line, and each of its rolls folded away.
-fn log_entry(ui: &mut egui::Ui, at: usize, entry: &LogEntry) {
+fn log_entry(ui: &mut egui::Ui, at: usize, entry: &LogEntry, names: &Names) {
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new(format!("R{}", entry.round)).weak().monospace());
-        ui.label(describe(entry));
+        ui.label(log_text::describe(entry, names));
     });
-    for (roll_at, (what, roll)) in rolls(&entry.event).into_iter().enumerate() {
+    for (roll_at, (what, roll)) in log_text::rolls(&entry.event).into_iter().enumerate() {
         ui.indent(("log_roll", at, roll_at), |ui| {
             egui::CollapsingHeader::new(RichText::new(format!("{what}: {} = {}", roll.expr, roll.total)).small())
                 .id_salt(("log_roll_header", at, roll_at))
@@ -748,316 +1032,51 @@ fn export_log(log: &CombatLog, info: &CombatInfo) -> String {
     }
 }
 
-/// One readable line for a log entry.
-fn describe(entry: &LogEntry) -> String {
-    let on_target =
-        |unit: &Option<std::sync::Arc<str>>| unit.as_deref().map(|unit| format!(" on {unit}")).unwrap_or_default();
-    match &entry.event {
-        LogEvent::CombatStarted { level, ruleset, seed, units } => {
-            format!("{level} begins: {} units, ruleset {ruleset}, seed {seed}", units.len())
-        }
-        LogEvent::Surprise { unit, surprised } => {
-            if *surprised {
-                format!("{unit} is surprised")
-            } else {
-                format!("{unit} is not surprised")
-            }
-        }
-        LogEvent::Initiative { unit, base, group, .. } => {
-            let group = group.as_deref().map(|group| format!(" (shared by {group})")).unwrap_or_default();
-            format!("{unit} rolls Base Initiative {base}{group}")
-        }
-        LogEvent::RoundStarted {} => format!("Round {} begins", entry.round),
-        LogEvent::Arrived { unit, zone } => format!("{unit} arrives at {zone}"),
-        LogEvent::Declared { unit, action, target, modifier, initiative, move_to, aim, using, carried_over } => {
-            let mut text = format!("{unit} declares {}", action.replace('_', " "));
-            if let Some(aim) = aim {
-                text = format!("{text} ({})", aim_words(aim));
-            }
-            if let Some(using) = using {
-                text = format!("{text} with {using}");
-            }
-            text.push_str(&on_target(target));
-            if let Some(zone) = move_to {
-                text = format!("{text}, moving to {zone}");
-            }
-            text = format!("{text} (modifier {modifier:+}, initiative {initiative})");
-            if *carried_over {
-                text.push_str(", carried over from last round");
-            }
-            text
-        }
-        LogEvent::Moved { unit, from, to } => format!("{unit} moves from {from} to {to}"),
-        LogEvent::Attack { attacker, target, initiative, total, defense, hit, critical, kind, extra, .. } => {
-            let mut how = Vec::new();
-            if *kind != "normal" {
-                how.push(kind.replace('_', " "));
-            }
-            how.extend(attack_extras(extra));
-            let how = if how.is_empty() { String::new() } else { format!(" ({})", how.join(", ")) };
-            let result = match (hit, critical) {
-                (true, true) => "critical hit!",
-                (true, false) => "hit",
-                (false, _) => "miss",
-            };
-            if extra.avoid {
-                // The roll was the target's: `hit` means the avoid test failed.
-                let test = if *hit { "fails" } else { "passes" };
-                format!(
-                    "{attacker} attacks {target}{how} at {initiative}: {target} {test} the avoid test, \
-                     {total} vs TN {defense}, {result}"
-                )
-            } else {
-                format!("{attacker} attacks {target}{how} at {initiative}: {total} vs Defense {defense}, {result}")
-            }
-        }
-        LogEvent::SideInitiative { side, score, begins, .. } => {
-            let begins = match begins {
-                Some(true) => ", and begins",
-                Some(false) => ", and waits",
-                None => "",
-            };
-            format!("Side {side} rolls initiative: {score}{begins}")
-        }
-        LogEvent::SurpriseRoll { side, roll, range, surprised } => {
-            let result = if *surprised { "surprised" } else { "not surprised" };
-            format!("Side {side} rolls for surprise: {} (surprised on {range} or less), {result}", roll.total)
-        }
-        LogEvent::Shock { attacker, target, amount, absorbed_by } => match absorbed_by {
-            Some("shield") => format!("{target}'s shield absorbs the Shock of {attacker}'s miss"),
-            Some("total_defense") => format!("{target}'s total defense turns the Shock of {attacker}'s miss"),
-            Some(other) => format!("{target}'s {} absorbs the Shock of {attacker}'s miss", other.replace('_', " ")),
-            None => format!("{attacker}'s miss still deals {amount} Shock to {target}"),
-        },
-        LogEvent::Wound { unit, source, aim, wounds, extra_damage, .. } => {
-            let plural = if *wounds == 1 { "" } else { "s" };
-            let mut text = format!("{source} wounds {unit} ({}): now {wounds} wound{plural}", aim_words(aim));
-            if *extra_damage > 0 {
-                text.push_str(&format!(", +{extra_damage} damage"));
-            }
-            text
-        }
-        LogEvent::Escalation { unit, chain, step, roll, escalated } => {
-            let chain = if *chain == "tragedy" { "fumble" } else { *chain };
-            let result = if *escalated { "escalates" } else { "stops" };
-            format!("{unit}'s {chain} {result} (step {step}: {})", roll.total)
-        }
-        LogEvent::WeaponUsage { unit, weapon, marks } => {
-            let plural = if *marks == 1 { "" } else { "s" };
-            format!("{unit}'s {weapon} takes a usage mark ({marks} mark{plural} now)")
-        }
-        LogEvent::SpellDisrupted { unit, spell, damage_taken } => {
-            format!("{unit}'s {spell} is disrupted: hurt for {damage_taken} earlier in the round")
-        }
-        LogEvent::Reaction { unit, roll, reaction, fights } => {
-            let joins = if *fights { "joins the fight" } else { "stays out of the fight" };
-            format!("{unit} reacts: {reaction} ({}), {joins}", roll.total)
-        }
-        LogEvent::Lingering { unit, effect, roll, tn, shaken_off } => {
-            let result = if *shaken_off { "shaken off" } else { "lingers" };
-            format!("{unit} tests against {}: {} vs TN {tn}, {result}", effect.replace('_', " "), roll.total)
-        }
-        LogEvent::Afflicted { unit, effect, source } => {
-            format!("{source} leaves {unit} with {}", effect.replace('_', " "))
-        }
-        LogEvent::Maneuver { unit, target, maneuver, won, outcome, .. } => match (won, outcome) {
-            (true, Some(outcome)) => format!("{unit}'s {maneuver} on {target}: {}", outcome.replace('_', " ")),
-            _ => format!("{target} resists {unit}'s {maneuver}"),
-        },
-        LogEvent::Execution { unit, target, saved, .. } => {
-            if *saved {
-                format!("{target} survives {unit}'s execution attack, taking its full force")
-            } else {
-                format!("{unit}'s execution attack drops {target}")
-            }
-        }
-        LogEvent::Withdrawal { unit, roll, response } => {
-            let response = match *response {
-                "fall_back" => "falls back",
-                "disengage" => "disengages",
-                "flee" => "flees",
-                "surrender" => "surrenders",
-                other => other,
-            };
-            format!("{unit} withdraws: {} ({})", response.replace('_', " "), roll.total)
-        }
-        LogEvent::Damage {
-            unit,
-            source,
-            amount,
-            damage_type,
-            critical,
-            stress_lost,
-            wounds_lost,
-            stress,
-            wounds,
-            ..
-        } => {
-            let critical = if *critical { " critical" } else { "" };
-            format!(
-                "{unit} takes {amount}{critical} {damage_type} damage from {source}: loses {stress_lost} Stress \
-                 and {wounds_lost} Wound Points (now {stress} Stress, {wounds} Wound Points)"
-            )
-        }
-        LogEvent::Status { unit, status } => format!("{unit} is now {status}"),
-        LogEvent::Injury { unit, table, injury, damage, .. } => match injury {
-            Some(injury) => format!("{unit} suffers {injury} ({table} injury from {damage} critical damage)"),
-            None => format!("{unit} escapes a {table} injury"),
-        },
-        LogEvent::Cast { unit, spell, target, roll, tn, success, mana_spent, stress_spent } => {
-            let result = if *success { "success" } else { "failure" };
-            format!(
-                "{unit} casts {spell}{}: {} vs TN {tn}, {result} ({mana_spent} Mana, {stress_spent} Stress spent)",
-                on_target(target),
-                roll.total
-            )
-        }
-        LogEvent::Healed { unit, source, stress_restored, wounds_restored, stress, wounds, .. } => format!(
-            "{source} heals {unit}: +{stress_restored} Stress, +{wounds_restored} Wound Points \
-             (now {stress} Stress, {wounds} Wound Points)"
-        ),
-        LogEvent::ItemUsed { unit, item, target } => format!("{unit} uses {item}{}", on_target(target)),
-        LogEvent::Stabilise { unit, target, roll, tn, success } => {
-            let result = if *success { "stabilised" } else { "failed" };
-            format!("{unit} tries to stabilise {target}: {} vs TN {tn}, {result}", roll.total)
-        }
-        LogEvent::Intimidation { unit, target, roll } => {
-            format!("{unit} tries to intimidate {target}: {}", roll.total)
-        }
-        LogEvent::Hazard { unit, zone, hazard, roll, tn, passed } => {
-            let result = if *passed { "resisted" } else { "failed" };
-            format!("{unit} faces {hazard} in {zone}: {} vs TN {tn}, {result}", roll.total)
-        }
-        LogEvent::ActionLost { unit, reason } => format!("{unit} loses its action: {}", reason.replace('_', " ")),
-        LogEvent::Morale { unit, total, tn, passed, reason, automatic, .. } => {
-            let reason = reason.replace('_', " ");
-            if *automatic {
-                format!("{unit} breaks without a roll ({reason})")
-            } else {
-                let result = if *passed { "holds" } else { "breaks" };
-                format!("{unit} checks morale ({reason}): {total} vs TN {tn}, {result}")
-            }
-        }
-        LogEvent::RoundEnded {} => format!("Round {} ends", entry.round),
-        LogEvent::CombatEnded { reason, winner } => {
-            let winner = winner.as_deref().map_or("no winner".to_string(), |winner| format!("{winner} wins"));
-            format!("The battle is over: {}; {winner}", reason.replace('_', " "))
-        }
-    }
-}
-
-/// The attack-line extras in words (`half cover`, `aimed at the legs`, `charging`).
-fn attack_extras(extra: &AttackExtra) -> Vec<String> {
-    let mut words = Vec::new();
-    if let Some(cover) = extra.cover {
-        words.push(format!("{cover} cover"));
-    }
-    if let Some(aim) = extra.aim {
-        words.push(format!("aimed at the {}", aim_words(aim)));
-    }
-    if extra.charge {
-        words.push("charging".to_string());
-    }
-    if let Some(bonus) = extra.swarm_bonus {
-        words.push(format!("swarmed, {bonus:+} to hit"));
-    }
-    if extra.disadvantage_roll.is_some() {
-        words.push("with disadvantage".to_string());
-    }
-    words
-}
-
-/// An aim point's log name in words (`slowing` → `legs`).
-fn aim_words(log_name: &str) -> &str {
-    match AimPoint::ALL.into_iter().find(|aim| aim.log_name() == log_name) {
-        Some(aim) => controls::aim_label(aim),
-        None => log_name,
-    }
-}
-
-/// Every dice roll of an event, with what it was for.
-fn rolls(event: &LogEvent) -> Vec<(String, &DiceRoll)> {
-    let one = |what: &str, roll| vec![(what.to_string(), roll)];
-    match event {
-        LogEvent::Initiative { roll, .. } => one("initiative", roll),
-        LogEvent::Attack { roll, damage_roll, extra, .. } => {
-            let mut rolls = one(if extra.avoid { "avoid test" } else { "attack" }, roll);
-            rolls
-                .extend(extra.disadvantage_roll.iter().map(|roll| ("discarded roll (disadvantage)".to_string(), roll)));
-            rolls.extend(damage_roll.iter().map(|roll| ("damage".to_string(), roll)));
-            rolls.extend(extra.other_damage_roll.iter().map(|roll| ("other weapon's damage".to_string(), roll)));
-            rolls
-        }
-        LogEvent::SideInitiative { roll, .. } => one("side initiative", roll),
-        LogEvent::SurpriseRoll { roll, .. } => one("surprise", roll),
-        LogEvent::Wound { roll: Some(roll), .. } => one("fatal chance", roll),
-        LogEvent::Escalation { roll, .. } => one("escalation", roll),
-        LogEvent::Withdrawal { roll, .. } => one("withdrawal", roll),
-        LogEvent::Maneuver { roll, against, .. } => {
-            let mut rolls = one("check", roll);
-            rolls.push(("target's check".to_string(), against));
-            rolls
-        }
-        LogEvent::Execution { roll, .. } => one("save", roll),
-        LogEvent::Reaction { roll, .. } => one("reaction", roll),
-        LogEvent::Lingering { roll, .. } => one("lingering test", roll),
-        LogEvent::Damage { roll: Some(roll), .. } => one("damage", roll),
-        LogEvent::Injury { chance, roll, effects, .. } => {
-            let mut rolls = one("injury chance", chance);
-            rolls.extend(roll.iter().map(|roll| ("injury table".to_string(), roll)));
-            rolls.extend(effects.iter().map(|effect| (effect.what.clone(), &effect.roll)));
-            rolls
-        }
-        LogEvent::Cast { roll, .. } => one("casting check", roll),
-        LogEvent::Healed { roll, .. } => one("healing", roll),
-        LogEvent::Stabilise { roll, .. } => one("heal check", roll),
-        LogEvent::Intimidation { roll, .. } => one("intimidation", roll),
-        LogEvent::Hazard { roll, .. } => one("hazard test", roll),
-        LogEvent::Morale { roll, .. } => one("morale", roll),
-        _ => Vec::new(),
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Game over, help, notices, curtain
 
-/// The result of the battle, with Restart and Back to menu.
+/// The units the end screen reads.
+type FallenQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static Name,
+        &'static crate::rules::components::SideIndex,
+        &'static Status,
+        &'static crate::rules::components::SpawnOrder,
+    ),
+>;
+
+/// The result of the battle, with Play again, Back to menu and Quit.
 fn draw_game_over(
     mut contexts: EguiContexts,
     state: Res<CombatState>,
     sides: Res<Sides>,
-    units: Query<(&Name, &crate::rules::components::SideIndex, &Status, &crate::rules::components::SpawnOrder)>,
+    units: FallenQuery,
     mut commands: MessageWriter<UiCommand>,
 ) -> Result {
     let Some(outcome) = &state.outcome else {
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
-    let mut casualties: Vec<_> =
-        units.iter().filter(|(_, _, status, _)| !matches!(status, Status::Active | Status::Reserve)).collect();
-    casualties.sort_by_key(|(_, _, _, order)| **order);
     egui::Window::new("Battle over")
         .order(egui::Order::Foreground)
         .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -GAME_OVER_MARGIN))
         .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {
+            // "Winner: bandits" reads right whether a side's name is singular or plural.
             let winner = match outcome.winner {
-                Some(side) => RichText::new(format!("{} wins", side_name(&sides, side))).color(side_colour(side)),
+                Some(side) => RichText::new(format!("Winner: {}", side_name(&sides, side))).color(side_colour(side)),
                 None => RichText::new("No winner"),
             };
             ui.heading(winner.strong());
-            ui.label(outcome.reason.replace('_', " "));
-            ui.label(format!("Rounds: {}", outcome.rounds));
+            ui.label(format!("{} after {} rounds", outcome.reason.replace('_', " "), outcome.rounds));
             ui.add_space(SECTION_SPACING);
             ui.strong("Casualties");
+            let summarise = units.iter().count() > SUMMARY_UNITS;
             for (side, _) in sides.0.iter().enumerate() {
-                let fallen: Vec<String> = casualties
-                    .iter()
-                    .filter(|(_, unit_side, _, _)| unit_side.0 == side)
-                    .map(|(name, _, status, _)| format!("{} ({})", name.as_str(), status.log_name()))
-                    .collect();
-                let fallen = if fallen.is_empty() { "none".to_string() } else { fallen.join(", ") };
+                let fallen = casualties(&units, side, summarise);
                 ui.horizontal_wrapped(|ui| {
                     ui.label(RichText::new(format!("{}:", side_name(&sides, side))).color(side_colour(side)));
                     ui.label(fallen);
@@ -1065,13 +1084,82 @@ fn draw_game_over(
             }
             ui.add_space(SECTION_SPACING);
             ui.horizontal(|ui| {
-                if ui.button("Restart").clicked() {
-                    commands.write(UiCommand::Restart);
-                }
-                if ui.button("Back to menu").clicked() {
-                    commands.write(UiCommand::BackToMenu);
+                for (label, command) in [
+                    ("Play again", UiCommand::Restart),
+                    ("Back to menu", UiCommand::BackToMenu),
+                    ("Quit", UiCommand::Quit),
+                ] {
+                    if tracked_button(ui, label).clicked() {
+                        commands.write(command);
+                    }
                 }
             });
+        });
+    Ok(())
+}
+
+/// A side's fallen: by name in a small battle; in a big one, counted by kind of unit
+/// (`Human Fighter ×5 (3 dead, 2 dying)`), so the list stays a few lines long.
+fn casualties(units: &FallenQuery, side: usize, summarise: bool) -> String {
+    let mut fallen: Vec<_> = units
+        .iter()
+        .filter(|(_, unit_side, status, _)| unit_side.0 == side && !matches!(status, Status::Active | Status::Reserve))
+        .collect();
+    if fallen.is_empty() {
+        return "none".into();
+    }
+    fallen.sort_by_key(|(_, _, _, order)| **order);
+    if !summarise {
+        let named: Vec<String> =
+            fallen.iter().map(|(name, _, status, _)| format!("{} ({})", name.as_str(), status.log_name())).collect();
+        return named.join(", ");
+    }
+    let mut kinds: Vec<(&str, std::collections::BTreeMap<&str, usize>)> = Vec::new();
+    for (name, _, status, _) in &fallen {
+        let at = match kinds.iter().position(|(kind, _)| *kind == name.as_str()) {
+            Some(at) => at,
+            None => {
+                kinds.push((name.as_str(), std::collections::BTreeMap::new()));
+                kinds.len() - 1
+            }
+        };
+        *kinds[at].1.entry(status.log_name()).or_default() += 1;
+    }
+    let total = fallen.len();
+    let lines: Vec<String> = kinds
+        .iter()
+        .map(|(kind, by_status)| {
+            let count: usize = by_status.values().sum();
+            let detail: Vec<String> = by_status.iter().map(|(status, n)| format!("{n} {status}")).collect();
+            format!("{kind} \u{d7}{count} ({})", detail.join(", "))
+        })
+        .collect();
+    format!("{total} fallen: {}", lines.join("; "))
+}
+
+/// "Are you sure?" before a battle in progress is thrown away.
+fn draw_confirm(mut contexts: EguiContexts, ui_state: Res<BattleUi>, mut commands: MessageWriter<UiCommand>) -> Result {
+    let Some(leave) = ui_state.confirm else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    egui::Window::new("Leave the battle?")
+        .order(egui::Order::Foreground)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.label(leave.question());
+            ui.add_space(SECTION_SPACING);
+            ui.horizontal(|ui| {
+                if tracked(ui.button(RichText::new(leave.verb()).strong()), leave.verb()).clicked() {
+                    commands.write(UiCommand::ConfirmLeave);
+                }
+                if tracked_button(ui, "Stay").clicked() {
+                    commands.write(UiCommand::StayInBattle);
+                }
+            });
+            ui.label(RichText::new("Enter: yes · Esc: stay").small().weak());
         });
     Ok(())
 }
@@ -1197,6 +1285,7 @@ fn draw_curtain(
     mut contexts: EguiContexts,
     ui_state: Res<BattleUi>,
     sides: Res<Sides>,
+    queue: Res<DeclarationQueue>,
     mut commands: MessageWriter<UiCommand>,
 ) -> Result {
     let Some(side) = ui_state.curtain else {
@@ -1218,9 +1307,14 @@ fn draw_curtain(
                     ui.add_space(screen.height() * CURTAIN_TEXT_AT);
                     ui.heading(RichText::new(format!("Pass to {name}")).color(side_colour(side)).strong());
                     ui.add_space(CURTAIN_SPACING);
-                    ui.label("Declarations are secret: everyone else, look away.");
+                    ui.label(if queue.secret {
+                        "Declarations are secret: everyone else, look away."
+                    } else {
+                        "Your turn to declare."
+                    });
                     ui.add_space(CURTAIN_SPACING);
-                    if ui.button(RichText::new(format!("I am {name} — show the board")).strong()).clicked() {
+                    let lift = format!("I am {name} — show the board");
+                    if tracked(ui.button(RichText::new(&lift).strong()), "Show the board").clicked() {
                         commands.write(UiCommand::LiftCurtain);
                     }
                 });
@@ -1233,7 +1327,7 @@ fn draw_curtain(
 // Helpers
 
 /// The colour of a side.
-fn side_colour(side: usize) -> Color32 {
+pub(super) fn side_colour(side: usize) -> Color32 {
     // The board's palette, lightened a little so names read well on the dark panels.
     let colour = super::board::SIDE_COLOURS[side % super::board::SIDE_COLOURS.len()].to_srgba().lighter(TEXT_LIGHTEN);
     let channel = |value: f32| (value.clamp(0.0, 1.0) * f32::from(u8::MAX)).round() as u8;
@@ -1241,7 +1335,7 @@ fn side_colour(side: usize) -> Color32 {
 }
 
 /// A side's name, or its number when the level has no such side.
-fn side_name(sides: &Sides, side: usize) -> String {
+pub(super) fn side_name(sides: &Sides, side: usize) -> String {
     sides.0.get(side).map_or_else(|| format!("side {}", side + 1), |info| info.name.to_string())
 }
 
@@ -1278,101 +1372,37 @@ fn dock<R>(ctx: &egui::Context, id: &str, rect: egui::Rect, add_contents: impl F
 }
 
 #[cfg(test)]
-mod tests {
+mod menu_tests {
+    use std::path::Path;
+
     use super::*;
-    use crate::battlefield::Place;
-    use crate::rules::dice::Dice;
+    use crate::game::session::level_choices;
 
-    fn roll(total: i32) -> DiceRoll {
-        DiceRoll { expr: Dice::new(1, 20), dice: vec![total.max(1) as u32], total }
-    }
-
-    fn line(event: LogEvent) -> String {
-        describe(&LogEntry { round: 2, event })
+    #[test]
+    fn ruleset_names_read_as_titles() {
+        assert_eq!(ruleset_title("stress_and_wounds"), "Stress and Wounds");
+        assert_eq!(ruleset_title("shock_and_cover"), "Shock and Cover");
+        assert_eq!(ruleset_title("crucible"), "Crucible");
+        assert_eq!(ruleset_title("the_long_night.ron"), "The Long Night");
     }
 
     #[test]
-    fn the_log_reads_the_new_events_and_attack_extras() {
-        let extra = AttackExtra { cover: Some("half"), aim: Some("slowing"), charge: true, ..AttackExtra::default() };
-        let attack = line(LogEvent::Attack {
-            attacker: "mags".into(),
-            target: "odile".into(),
-            initiative: 3,
-            roll: roll(14),
-            total: 16,
-            defense: 15,
-            hit: true,
-            critical: false,
-            kind: "normal",
-            damage_roll: None,
-            extra,
-        });
-        assert_eq!(attack, "mags attacks odile (half cover, aimed at the legs, charging) at 3: 16 vs Defense 15, hit");
-        let avoid = AttackExtra { avoid: true, ..AttackExtra::default() };
-        let avoided = line(LogEvent::Attack {
-            attacker: "orc".into(),
-            target: "odile".into(),
-            initiative: 1,
-            roll: roll(12),
-            total: 12,
-            defense: 10,
-            hit: false,
-            critical: false,
-            kind: "normal",
-            damage_roll: None,
-            extra: avoid,
-        });
-        assert!(avoided.contains("odile passes the avoid test, 12 vs TN 10"), "{avoided}");
-        let shield = line(LogEvent::Shock {
-            attacker: "orc".into(),
-            target: "odile".into(),
-            amount: 0,
-            absorbed_by: Some("shield"),
-        });
-        assert_eq!(shield, "odile's shield absorbs the Shock of orc's miss");
-        let shock =
-            line(LogEvent::Shock { attacker: "orc".into(), target: "nell".into(), amount: 2, absorbed_by: None });
-        assert_eq!(shock, "orc's miss still deals 2 Shock to nell");
-        let wound = line(LogEvent::Wound {
-            unit: "orc".into(),
-            source: "nell".into(),
-            aim: "fatal",
-            wounds: 2,
-            roll: Some(roll(6)),
-            extra_damage: 6,
-        });
-        assert_eq!(wound, "nell wounds orc (vitals): now 2 wounds, +6 damage");
-        let side =
-            line(LogEvent::SideInitiative { side: "guards".into(), roll: roll(5), score: 7, begins: Some(true) });
-        assert_eq!(side, "Side guards rolls initiative: 7, and begins");
-        let surprise = line(LogEvent::SurpriseRoll { side: "guards".into(), roll: roll(2), range: 2, surprised: true });
-        assert_eq!(surprise, "Side guards rolls for surprise: 2 (surprised on 2 or less), surprised");
-        let escalation = line(LogEvent::Escalation {
-            unit: "orc".into(),
-            chain: "tragedy",
-            step: 1,
-            roll: roll(3),
-            escalated: false,
-        });
-        assert_eq!(escalation, "orc's fumble stops (step 1: 3)");
-        let usage = line(LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 1 });
-        assert_eq!(usage, "orc's axe takes a usage mark (1 mark now)");
-        let withdrawal = line(LogEvent::Withdrawal { unit: "orc".into(), roll: roll(4), response: "fall_back" });
-        assert_eq!(withdrawal, "orc withdraws: falls back (4)");
-        let moved =
-            line(LogEvent::Moved { unit: "orc".into(), from: Place::Square([3, 4]), to: Place::Zone("ford".into()) });
-        assert_eq!(moved, "orc moves from (3, 4) to ford");
-        let declared = line(LogEvent::Declared {
-            unit: "nell".into(),
-            action: "aimed_attack",
-            target: Some("orc".into()),
-            modifier: 2,
-            initiative: 5,
-            move_to: Some(Place::Square([1, 2])),
-            aim: Some("weakening"),
-            using: None,
-            carried_over: false,
-        });
-        assert_eq!(declared, "nell declares aimed attack (arms) on orc, moving to (1, 2) (modifier +2, initiative 5)");
+    fn the_menu_groups_every_built_in_level_by_ruleset() {
+        let levels = level_choices(Path::new("/nonexistent"));
+        let groups = levels_by_ruleset(&levels);
+        let listed: usize = groups.iter().map(|(_, members)| members.len()).sum();
+        assert_eq!(listed, levels.len());
+        assert!(groups.iter().all(|(ruleset, _)| ruleset.is_some()), "every built-in level loads");
+        let names: Vec<&str> = groups.iter().filter_map(|(ruleset, _)| *ruleset).collect();
+        for ruleset in ["stress_and_wounds", "zones_and_tests", "shock_and_cover", "aimed_wounds", "crucible"] {
+            assert!(names.contains(&ruleset), "{ruleset} is missing from {names:?}");
+        }
+        let facts = |title: &str| {
+            let level = levels.iter().find(|level| level.title == title).expect("a built-in level");
+            level_facts(level.template.as_ref().expect("it loaded"))
+        };
+        assert_eq!(facts("The Great Melee"), "stress_and_wounds · 8 zones · 32 vs 32");
+        let grids = levels.iter().filter_map(|level| level.template.as_ref()).filter(|t| t.battlefield.is_grid());
+        assert!(grids.map(level_facts).all(|facts| facts.contains(" · grid ") && facts.contains('×')));
     }
 }

@@ -111,6 +111,8 @@ pub struct Session {
     pub current: Option<BattleTemplate>,
     /// A load error to show over the game, with `file:line:column`.
     pub error: Option<String>,
+    /// Battles started since the game opened (restarts count).
+    pub battles: u32,
 }
 
 impl Session {
@@ -119,9 +121,12 @@ impl Session {
         self.levels.get(self.selected)
     }
 
-    /// Chooses level `at` and resets the seats to its sides' defaults.
+    /// Chooses level `at` and resets the seats to its sides' defaults and the seed to the
+    /// level's own (0 when it names none), as `fray sim` does.
     pub fn select(&mut self, at: usize) {
         self.selected = at.min(self.levels.len().saturating_sub(1));
+        self.seed =
+            self.level().and_then(|level| level.template.as_ref()).and_then(|template| template.seed).unwrap_or(0);
         self.seats = self
             .level()
             .and_then(|level| level.template.as_ref())
@@ -158,6 +163,10 @@ pub struct StartBattle;
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct BackToMenu;
 
+/// A battle was just spawned (a first start or a restart): what shows it resets with it.
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct BattleStarted;
+
 /// Time between rounds so the board's animations can be followed.
 #[derive(Resource, Clone, Debug)]
 pub struct RoundPacing {
@@ -169,8 +178,62 @@ pub struct RoundPacing {
     pub round: u32,
 }
 
-/// A round's pause in the window game.
-pub const ROUND_PAUSE: Duration = Duration::from_millis(900);
+/// A round's pause in the window game at normal speed: long enough to follow the floating
+/// numbers and read the round's log lines.
+pub const ROUND_PAUSE: Duration = Duration::from_millis(2200);
+
+/// How fast rounds follow each other in the window.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Speed {
+    /// A full pause between rounds.
+    #[default]
+    Normal,
+    /// Half the pause.
+    Double,
+    /// No pause at all.
+    Instant,
+}
+
+impl Speed {
+    /// Every speed, slowest first.
+    pub const ALL: [Speed; 3] = [Speed::Normal, Speed::Double, Speed::Instant];
+
+    /// Its label on the speed buttons.
+    pub fn label(self) -> &'static str {
+        match self {
+            Speed::Normal => "1x",
+            Speed::Double => "2x",
+            Speed::Instant => "Instant",
+        }
+    }
+
+    /// The share of the round pause kept at this speed.
+    fn pause_share(self) -> f32 {
+        match self {
+            Speed::Normal => 1.0,
+            Speed::Double => 0.5,
+            Speed::Instant => 0.0,
+        }
+    }
+
+    /// The next speed up (`faster`) or down, stopping at the ends.
+    pub fn step(self, faster: bool) -> Speed {
+        let at = Self::ALL.iter().position(|speed| *speed == self).unwrap_or(0);
+        let next = if faster { (at + 1).min(Self::ALL.len() - 1) } else { at.saturating_sub(1) };
+        Self::ALL[next]
+    }
+}
+
+/// The player's control over pacing: the speed, a pause, and single rounds while paused.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Pace {
+    /// How fast rounds follow each other.
+    pub speed: Speed,
+    /// No new round starts while paused (declaring still works).
+    pub paused: bool,
+    /// Rounds still to play while paused.
+    pub steps: u32,
+}
 
 impl Default for RoundPacing {
     fn default() -> Self {
@@ -182,9 +245,11 @@ pub(super) fn plugin(app: &mut App) {
     app.init_state::<Screen>()
         .init_resource::<Session>()
         .init_resource::<RoundPacing>()
+        .init_resource::<Pace>()
         .init_resource::<LaunchOptions>()
         .add_message::<StartBattle>()
         .add_message::<BackToMenu>()
+        .add_message::<BattleStarted>()
         .configure_sets(Update, CombatSystems::Initiative.run_if(round_pacing_ready))
         .add_systems(Startup, (discover_levels, apply_launch_options).chain())
         .add_systems(Update, (start_battle, back_to_menu, tick_pacing).chain().before(CombatSystems::Surprise))
@@ -267,7 +332,7 @@ fn apply_launch_options(
         }
     }
     // Unattended play photographs the menu first and starts the battle from there.
-    if options.screenshots.is_none() {
+    if options.screenshots.is_none() || options.script.is_some() {
         start.write(StartBattle);
     }
 }
@@ -312,9 +377,14 @@ fn start_battle(world: &mut World) {
         (seed, controllers)
     };
     template.spawn(world, &BattleSetup { seed, controllers, record_log: true });
-    world.resource_mut::<Session>().current = Some(template);
+    let mut session = world.resource_mut::<Session>();
+    session.current = Some(template);
+    session.battles += 1;
     *world.resource_mut::<RoundPacing>() = RoundPacing { delay: world.resource::<RoundPacing>().delay, ..default() };
-    world.resource_mut::<NextState<Screen>>().set(Screen::Battle);
+    // A restart stays on the battle screen: leaving and re-entering it would despawn the
+    // freshly drawn board along with the old one.
+    NextState::set_if_neq(&mut world.resource_mut::<NextState<Screen>>(), Screen::Battle);
+    world.write_message(BattleStarted);
 }
 
 fn back_to_menu(mut requests: MessageReader<BackToMenu>, mut next: ResMut<NextState<Screen>>) {
@@ -337,8 +407,12 @@ fn end_battle(
     log.clear();
 }
 
-fn tick_pacing(time: Res<Time>, state: Res<CombatState>, mut pacing: ResMut<RoundPacing>) {
+fn tick_pacing(time: Res<Time>, state: Res<CombatState>, mut pacing: ResMut<RoundPacing>, mut pace: ResMut<Pace>) {
     if state.round != pacing.round {
+        // A round that started while paused used up one step.
+        if pace.paused && state.round > pacing.round {
+            pace.steps = pace.steps.saturating_sub(1);
+        }
         pacing.round = state.round;
         pacing.elapsed = Duration::ZERO;
     } else {
@@ -346,9 +420,19 @@ fn tick_pacing(time: Res<Time>, state: Res<CombatState>, mut pacing: ResMut<Roun
     }
 }
 
-/// A new round starts once the last one has been on screen long enough (the first at once).
-fn round_pacing_ready(state: Res<CombatState>, pacing: Res<RoundPacing>) -> bool {
-    state.round == 0 || state.phase != CombatPhase::Initiative || pacing.elapsed >= pacing.delay
+/// A new round starts once the last one has been on screen long enough at the chosen speed
+/// and the player has not paused (the first round at once).
+fn round_pacing_ready(state: Res<CombatState>, pacing: Res<RoundPacing>, pace: Res<Pace>) -> bool {
+    if state.round == 0 || state.phase != CombatPhase::Initiative {
+        return true;
+    }
+    if pace.paused {
+        return pace.steps > 0;
+    }
+    // Autoplay holds a round with an endless delay, which no scaling may overflow.
+    let delay = Duration::try_from_secs_f64(pacing.delay.as_secs_f64() * f64::from(pace.speed.pause_share()))
+        .unwrap_or(Duration::MAX);
+    pacing.elapsed >= delay
 }
 
 #[cfg(test)]
@@ -361,6 +445,15 @@ mod tests {
         assert_eq!(Seat::parse("ai:random"), Some(Seat::Ai(AiKind::Random)));
         assert_eq!(Seat::parse("AI"), Some(Seat::Ai(AiKind::Greedy)));
         assert_eq!(Seat::parse("robot"), None);
+    }
+
+    #[test]
+    fn speeds_step_up_and_down_and_stop_at_the_ends() {
+        assert_eq!(Speed::Normal.step(true), Speed::Double);
+        assert_eq!(Speed::Double.step(true), Speed::Instant);
+        assert_eq!(Speed::Instant.step(true), Speed::Instant);
+        assert_eq!(Speed::Normal.step(false), Speed::Normal);
+        assert_eq!(Speed::Instant.step(false), Speed::Double);
     }
 
     #[test]

@@ -38,6 +38,7 @@ pub mod builtin {
         ("ambush.ron", include_str!("../../levels/ambush.ron")),
         ("duel.ron", include_str!("../../levels/duel.ron")),
         ("reinforcements.ron", include_str!("../../levels/reinforcements.ron")),
+        ("melee.ron", include_str!("../../levels/melee.ron")),
         ("zones_and_tests_skirmish.ron", include_str!("../../levels/zones_and_tests_skirmish.ron")),
         ("zones_and_tests_mill.ron", include_str!("../../levels/zones_and_tests_mill.ron")),
         ("shock_and_cover_skirmish.ron", include_str!("../../levels/shock_and_cover_skirmish.ron")),

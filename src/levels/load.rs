@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::catalog::{AssetSource, Catalog, parse, read_text};
 use super::error::{LoadError, LoadErrors, SourceMap, not_found};
+use super::icons::{is_icon, unknown_icon, weapon_icon};
 use super::schema::{ControllerFile, CreatureFile, LevelFile, UnitFile, VictoryFile};
 use super::template::{BattleTemplate, SideTemplate, UnitTemplate, VictoryTemplate};
 use crate::battlefield::{Battlefield, GridMap, Square, ZoneDef, ZoneIdx};
@@ -246,6 +247,11 @@ pub fn build(
                 format!("unit \"{}\": {}", unit.id, not_found("creature", &unit.creature, &creature_names)),
             );
         }
+        if let Some(icon) = &unit.icon
+            && !is_icon(icon)
+        {
+            invalid("icon", icon, 0, format!("unit \"{}\": {}", unit.id, unknown_icon(icon)));
+        }
         if let Some(arrival) = &unit.arrives
             && arrival.round == 0
         {
@@ -468,6 +474,11 @@ fn check_catalog(catalog: &Catalog, invalid: &mut Invalid) {
                 invalid("items", item, 0, format!("creature \"{name}\": {}", not_found("item", item, &item_names)));
             }
         }
+        if let Some(icon) = &creature.icon
+            && !is_icon(icon)
+        {
+            invalid("icon", icon, 0, format!("creature \"{name}\": {}", unknown_icon(icon)));
+        }
     }
     for (name, item) in &catalog.items {
         if item.thrown && !matches!(item.effect, Effect::Damage { .. }) {
@@ -576,6 +587,7 @@ fn unit_template(
     }
     let skills = unit.skills.unwrap_or(creature.skills);
     let side_file = &level.sides[side];
+    let icon = unit.icon.as_deref().or(creature.icon.as_deref()).unwrap_or_else(|| weapon_icon(&weapon_name, &weapon));
     Ok(UnitTemplate {
         id: unit.id.as_str().into(),
         name: unit.name.clone().unwrap_or_else(|| creature.name.clone()),
@@ -624,6 +636,7 @@ fn unit_template(
         mana: Mana { current: creature.mana, max: creature.mana },
         spells: Spells(spells),
         inventory: Inventory(inventory),
+        icon: Arc::from(icon),
     })
 }
 

@@ -2,6 +2,7 @@
 
 pub mod catalog;
 pub mod error;
+pub mod icons;
 pub mod load;
 pub mod schema;
 pub mod template;

@@ -253,6 +253,10 @@ pub struct CreatureFile {
     /// Feats that change the rules for it (`A-FEAT-1`).
     #[serde(default)]
     pub feats: Vec<Feat>,
+    /// The picture on its token: a shipped icon name (`Some("wolf-head")`, one of
+    /// [`ICON_NAMES`](crate::levels::icons::ICON_NAMES)); `None` shows its main weapon's kind.
+    #[serde(default)]
+    pub icon: Option<String>,
 }
 
 /// Feats that change a unit's rules (`A-FEAT-1`), applied when the level is loaded.
@@ -345,6 +349,9 @@ pub struct UnitFile {
     /// Overrides the creature's spells.
     #[serde(default)]
     pub spells: Option<Vec<String>>,
+    /// Overrides the creature's icon (a shipped icon name).
+    #[serde(default)]
+    pub icon: Option<String>,
 }
 
 /// An extra way to win.

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
+use super::icons::Icon;
 use crate::ai::AiRng;
 use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
 use crate::rules::components::*;
@@ -83,6 +84,8 @@ pub struct UnitTemplate {
     pub spells: Spells,
     /// Items.
     pub inventory: Inventory,
+    /// The picture on its token (a shipped icon name); presentation only.
+    pub icon: Arc<str>,
 }
 
 impl UnitTemplate {
@@ -267,6 +270,9 @@ impl BattleTemplate {
                     Reactions::default(),
                     RoundRecord::default(),
                     Declared::default(),
+                    // Spawned with the rest, not inserted later, so every unit's archetype gains it
+                    // alike and query order (which the log follows) stays as it was.
+                    Icon(unit.icon.clone()),
                 ),
             ));
             if unit.surprised {

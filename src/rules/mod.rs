@@ -11,6 +11,7 @@ mod end;
 pub mod equipment;
 mod initiative;
 pub mod log;
+pub mod log_text;
 mod morale;
 mod resolve;
 pub mod ruleset;

@@ -1,0 +1,265 @@
+//! Hover cards: pointing at a token shows its unit's whole name, Stress and Wounds, status and
+//! conditions, and its declared action where the rules let this player see it; pointing at a
+//! zone or grid square shows its name, its ground and hazards, who stands there and, on a grid,
+//! who can see it and with what cover.
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_egui::egui::{self, Color32, RichText};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+
+use super::board::{GRID_TILE, Hovered, HoveredZone};
+use super::controls::{self, BattleUi};
+use super::panels::{side_colour, side_name};
+use super::session::Screen;
+use crate::battlefield::{Battlefield, Cover, Square, Terrain, ZoneIdx, ZoneIndex};
+use crate::rules::components::Status;
+use crate::rules::unit::{UnitReadOnly, UnitView};
+use crate::rules::{CombatPhase, CombatState, DeclarationQueue, Sides};
+
+/// How far from the pointer a card opens, in points, so it never sits under the pointer.
+const CARD_OFFSET: egui::Vec2 = egui::vec2(18.0, 18.0);
+/// Width of a card's Stress and Wound bars, in points.
+const CARD_BAR_WIDTH: f32 = 170.0;
+/// Most units listed by name on a card; the rest are counted.
+const MOST_LISTED: usize = 8;
+/// Stress bar fill (as the unit card's).
+const STRESS_COLOUR: Color32 = Color32::from_rgb(200, 160, 60);
+/// Wound Points bar fill (as the unit card's).
+const WOUNDS_COLOUR: Color32 = Color32::from_rgb(180, 60, 60);
+/// Bad news on a card (down, dying, hazards).
+const WARNING_COLOUR: Color32 = Color32::from_rgb(235, 120, 80);
+/// Quiet details.
+const DETAIL_COLOUR: Color32 = Color32::from_rgb(170, 170, 160);
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, draw_hover_card.run_if(in_state(Screen::Battle)));
+}
+
+/// Whether a unit of `side` may show its declared action now: in secret declaration nobody sees
+/// another side's choice until everyone has declared (the panels' rule, for the hover card).
+pub fn declaration_visible(phase: CombatPhase, secret: bool, seated: Option<usize>, side: usize) -> bool {
+    !(phase == CombatPhase::Declare && secret) || seated == Some(side)
+}
+
+/// A cover in words, as seen from a viewer.
+fn cover_words(cover: Cover) -> &'static str {
+    match cover {
+        Cover::None => "in the open",
+        Cover::Half => "half cover",
+        Cover::Full => "full cover",
+    }
+}
+
+/// What the hover card reads.
+#[derive(SystemParam)]
+struct HoverView<'w, 's> {
+    hovered: Res<'w, Hovered>,
+    hovered_zone: Res<'w, HoveredZone>,
+    ui: Res<'w, BattleUi>,
+    state: Res<'w, CombatState>,
+    queue: Res<'w, DeclarationQueue>,
+    battlefield: Res<'w, Battlefield>,
+    index: Res<'w, ZoneIndex>,
+    sides: Res<'w, Sides>,
+    units: Query<'w, 's, UnitReadOnly>,
+    windows: Query<'w, 's, &'static Window>,
+    cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<super::camera::BoardCamera>>,
+}
+
+impl HoverView<'_, '_> {
+    /// A unit's name, or `?`.
+    fn unit_name(&self, unit: Entity) -> String {
+        self.units.get(unit).map_or_else(|_| "?".into(), |view| view.name.as_str().to_string())
+    }
+
+    /// A zone's name, or `?`.
+    fn zone_name(&self, zone: ZoneIdx) -> &str {
+        self.battlefield.zones().get(usize::from(zone)).map_or("?", |zone| zone.name.as_str())
+    }
+
+    /// The grid square under the pointer, walls included (a wall has no zone to hover).
+    fn square_under_pointer(&self) -> Option<Square> {
+        let grid = self.battlefield.grid()?;
+        let pointer = self.windows.iter().next()?.cursor_position()?;
+        let (camera, transform) = self.cameras.iter().next()?;
+        let world = camera.viewport_to_world_2d(transform, pointer).ok()?;
+        let square = Square::new((world.x / GRID_TILE).round() as i32, (-world.y / GRID_TILE).round() as i32);
+        grid.contains(square).then_some(square)
+    }
+}
+
+/// The card for whatever the pointer is over on the board, next to the pointer.
+fn draw_hover_card(mut contexts: EguiContexts, view: HoverView) -> Result {
+    // Behind the hot-seat curtain the board is nobody's to read.
+    if view.ui.curtain.is_some() {
+        return Ok(());
+    }
+    let unit = view.hovered.0.and_then(|unit| view.units.get(unit).ok());
+    let wall = if view.hovered_zone.0.is_none() && unit.is_none() { view.square_under_pointer() } else { None };
+    if unit.is_none() && view.hovered_zone.0.is_none() && wall.is_none() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    // Over a panel the board hovers nothing: no card for what lies behind it.
+    let Some(pointer) = ctx.pointer_hover_pos().filter(|_| !ctx.is_pointer_over_egui()) else {
+        return Ok(());
+    };
+    egui::Area::new(egui::Id::new("board_hover_card"))
+        .order(egui::Order::Tooltip)
+        .fixed_pos(pointer + CARD_OFFSET)
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| match (&unit, view.hovered_zone.0, wall) {
+                (Some(unit), ..) => unit_card(ui, &view, unit),
+                (None, Some(zone), _) => zone_card(ui, &view, zone),
+                (None, None, Some(square)) => wall_card(ui, &view, square),
+                (None, None, None) => {}
+            });
+        });
+    Ok(())
+}
+
+/// A unit's card: who, how hurt, what state, what it means to do.
+fn unit_card(ui: &mut egui::Ui, view: &HoverView, unit: &UnitView) {
+    let side = unit.side.0;
+    ui.label(RichText::new(unit.name.as_str()).strong().color(side_colour(side)));
+    ui.label(RichText::new(format!("{} · {}", unit.id.0, side_name(&view.sides, side))).small().color(DETAIL_COLOUR));
+    let preposition = if view.battlefield.is_grid() { "at" } else { "in" };
+    let status = RichText::new(format!("{} {preposition} {}", unit.status.log_name(), view.zone_name(unit.zone.0)));
+    ui.label(if *unit.status == Status::Active { status } else { status.color(WARNING_COLOUR) });
+    let bar = |ui: &mut egui::Ui, label: &str, current: i32, max: i32, colour: Color32| {
+        let share = if max > 0 { (current as f32 / max as f32).clamp(0.0, 1.0) } else { 0.0 };
+        let text = format!("{label} {current}/{max}");
+        ui.add(egui::ProgressBar::new(share).desired_width(CARD_BAR_WIDTH).fill(colour).text(text));
+    };
+    // Rulesets without Stress give every unit a pool of 0.
+    if unit.stress.max > 0 {
+        bar(ui, "Stress", unit.stress.current, unit.stress.max, STRESS_COLOUR);
+    }
+    bar(ui, "Wounds", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR);
+    let mut conditions = unit.conditions.names().into_iter().map(|name| name.replace('_', " ")).collect::<Vec<_>>();
+    if unit.surprised {
+        conditions.insert(0, "surprised".into());
+    }
+    if !conditions.is_empty() {
+        ui.label(RichText::new(conditions.join(", ")).color(WARNING_COLOUR));
+    }
+    if let Some(action) = unit.declared.action {
+        let text = if declaration_visible(view.state.phase, view.queue.secret, view.ui.seated, side) {
+            let mut text = format!("declared: {}", controls::action_name(action.kind));
+            if let Some(target) = action.target {
+                text = format!("{text} {}", view.unit_name(target));
+            }
+            if let Some(zone) = action.move_to {
+                text = format!("{text}, moving to {}", view.zone_name(zone));
+            }
+            text
+        } else {
+            "declared (secret)".to_string()
+        };
+        ui.label(RichText::new(text).italics());
+    }
+}
+
+/// A zone's or square's card: its name and ground, who stands there, and on a grid who sees it.
+fn zone_card(ui: &mut egui::Ui, view: &HoverView, zone: ZoneIdx) {
+    let def = view.battlefield.zone(zone);
+    ui.label(RichText::new(&def.name).strong());
+    if let Some(square) = def.square
+        && let Some(grid) = view.battlefield.grid()
+    {
+        let ground = match grid.terrain(square) {
+            Terrain::Difficult => format!("difficult ground: costs {} to enter", def.enter_cost),
+            _ => "open ground".to_string(),
+        };
+        ui.label(RichText::new(ground).color(DETAIL_COLOUR));
+    }
+    if let Some(capacity) = def.capacity.filter(|_| !view.battlefield.is_grid()) {
+        ui.label(format!("holds {capacity} ({} here now)", view.index.count(zone)));
+    }
+    if let Some(hazard) = &def.hazard {
+        let text =
+            format!("hazard: {} (TN {} {:?}, {} damage)", hazard.name, hazard.tn, hazard.attribute, hazard.damage);
+        ui.label(RichText::new(text).color(WARNING_COLOUR));
+    }
+    let here: Vec<UnitView> = view.index.occupants(zone).iter().filter_map(|unit| view.units.get(*unit).ok()).collect();
+    if !here.is_empty() {
+        ui.label(RichText::new("Here").small().strong());
+        unit_list(ui, here.iter().map(|unit| (unit, String::new())));
+    }
+    if view.battlefield.is_grid() {
+        sight_list(ui, view, zone);
+    }
+}
+
+/// The units on the field that can see `zone`, with the cover it has from each.
+fn sight_list(ui: &mut egui::Ui, view: &HoverView, zone: ZoneIdx) {
+    let mut seers: Vec<(UnitView, Cover)> = view
+        .units
+        .iter()
+        .filter(|unit| unit.status.on_field() && unit.zone.0 != zone)
+        .filter_map(|unit| {
+            let cover = view.battlefield.sight(unit.zone.0, zone)?;
+            Some((unit, cover))
+        })
+        .collect();
+    seers.sort_by_key(|(unit, cover)| (unit.side.0, *cover, unit.order.0));
+    ui.label(RichText::new("Seen by").small().strong());
+    if seers.is_empty() {
+        ui.label(RichText::new("nobody").small().color(DETAIL_COLOUR));
+        return;
+    }
+    unit_list(ui, seers.iter().map(|(unit, cover)| (unit, format!(" ({})", cover_words(*cover)))));
+}
+
+/// Units by name in their side's colour, each with a note, at most [`MOST_LISTED`] of them.
+fn unit_list<'a, 'w: 'a, 's: 'a>(
+    ui: &mut egui::Ui,
+    units: impl ExactSizeIterator<Item = (&'a UnitView<'w, 's>, String)>,
+) {
+    let total = units.len();
+    for (unit, note) in units.take(MOST_LISTED) {
+        ui.horizontal(|ui| {
+            ui.spacing_mut().item_spacing.x = 0.0;
+            ui.label(RichText::new(unit.name.as_str()).small().color(side_colour(unit.side.0)));
+            if *unit.status != Status::Active {
+                ui.label(RichText::new(format!(" {}", unit.status.log_name())).small().color(WARNING_COLOUR));
+            }
+            ui.label(RichText::new(note).small().color(DETAIL_COLOUR));
+        });
+    }
+    if total > MOST_LISTED {
+        ui.label(RichText::new(format!("and {} more", total - MOST_LISTED)).small().color(DETAIL_COLOUR));
+    }
+}
+
+/// A wall's or slit's card: what it stops.
+fn wall_card(ui: &mut egui::Ui, view: &HoverView, square: Square) {
+    let Some(grid) = view.battlefield.grid() else {
+        return;
+    };
+    let (name, note) = match grid.terrain(square) {
+        Terrain::Slit => ("Arrow slit", "blocks movement; sight passes only through its narrow opening"),
+        _ => ("Wall", "blocks movement and sight"),
+    };
+    ui.label(RichText::new(format!("{name} ({}, {})", square.x, square.y)).strong());
+    ui.label(RichText::new(note).color(DETAIL_COLOUR));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secret_declarations_show_only_to_their_own_side_until_everyone_has_declared() {
+        // Open declaration: everyone sees everything.
+        assert!(declaration_visible(CombatPhase::Declare, false, Some(0), 1));
+        // Secret, while declaring: only the seated side sees its own.
+        assert!(declaration_visible(CombatPhase::Declare, true, Some(0), 0));
+        assert!(!declaration_visible(CombatPhase::Declare, true, Some(0), 1));
+        assert!(!declaration_visible(CombatPhase::Declare, true, None, 0));
+        // Once declarations close, they are revealed.
+        assert!(declaration_visible(CombatPhase::Resolve, true, Some(0), 1));
+    }
+}

@@ -1,0 +1,279 @@
+//! Grid overlays for the unit declaring (or else the one selected): the path its move would walk
+//! to the drafted or hovered square, its sight lines to the enemies it can see from where it
+//! would stand, coloured by their cover, and the squares where moving would provoke a free
+//! attack. Each can be switched off through [`BoardOverlays`].
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+
+use super::board::{BoardLayout, BoardSystems, GRID_TILE, HoveredZone, TOKEN_RADIUS, Token, TokenScale};
+use super::controls::{self, BattleUi, DeclarationOptions};
+use super::session::Screen;
+use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};
+use crate::rules::CombatState;
+use crate::rules::actions::{ActionContext, ThreatMap};
+use crate::rules::components::SideIndex;
+use crate::rules::ruleset::Ruleset;
+use crate::rules::unit::{UnitReadOnly, UnitView};
+
+/// Which grid overlays show.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardOverlays {
+    /// The path to the drafted or hovered square.
+    pub path: bool,
+    /// Sight lines to the enemies in view, coloured by cover.
+    pub sight: bool,
+    /// Squares where moving would provoke a free attack.
+    pub threat: bool,
+}
+
+impl Default for BoardOverlays {
+    fn default() -> Self {
+        Self { path: true, sight: true, threat: true }
+    }
+}
+
+/// A threatened square's tint: under the tokens, over the ground.
+const THREAT_TILE_COLOUR: Color = Color::srgba(0.95, 0.2, 0.15, 0.22);
+/// The outline of a destination of the drafted kind that provokes free attacks.
+const PROVOKING_COLOUR: Color = Color::srgb(1.0, 0.3, 0.2);
+/// The path a move walks.
+const PATH_COLOUR: Color = Color::srgb(0.5, 1.0, 0.65);
+/// A step of the path into a threatened square.
+const THREATENED_STEP_COLOUR: Color = Color::srgb(1.0, 0.4, 0.3);
+/// A sight line to an enemy in the open.
+const OPEN_SIGHT_COLOUR: Color = Color::srgba(0.9, 0.95, 0.9, 0.7);
+/// A sight line to an enemy in half cover.
+const HALF_COVER_SIGHT_COLOUR: Color = Color::srgba(0.95, 0.8, 0.3, 0.8);
+/// A sight line to an enemy in full cover.
+const FULL_COVER_SIGHT_COLOUR: Color = Color::srgba(1.0, 0.5, 0.15, 0.85);
+/// Share of a square a threat tint covers (the rest shows the grid lines).
+const TILE_FILL: f32 = 0.96;
+/// Depth of threat tints: over the squares and their stones, under everything else.
+const THREAT_Z: f32 = 0.3;
+/// Radius of the dot marking each step of a path, in board pixels.
+const STEP_DOT: f32 = 6.0;
+/// Inset of a provoking destination's outline, in board pixels.
+const PROVOKING_INSET: f32 = 14.0;
+
+/// A threatened square's tint.
+#[derive(Component, Debug)]
+struct ThreatTile;
+
+/// The squares where the overlays' unit would meet an enemy's ready reach, sorted.
+#[derive(Resource, Debug, Default)]
+struct ThreatenedSquares(Vec<ZoneIdx>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<BoardOverlays>().init_resource::<ThreatenedSquares>().add_systems(
+        Update,
+        (tint_threats, draw_path_and_sight).chain().after(BoardSystems).run_if(in_state(Screen::Battle)),
+    );
+}
+
+/// What the overlays read.
+#[derive(SystemParam)]
+struct OverlayView<'w, 's> {
+    overlays: Res<'w, BoardOverlays>,
+    ui: Res<'w, BattleUi>,
+    options: Res<'w, DeclarationOptions>,
+    hovered_zone: Res<'w, HoveredZone>,
+    board: Res<'w, BoardLayout>,
+    battlefield: Res<'w, Battlefield>,
+    index: Res<'w, ZoneIndex>,
+    ruleset: Res<'w, Ruleset>,
+    state: Res<'w, CombatState>,
+    units: Query<'w, 's, UnitReadOnly>,
+}
+
+impl OverlayView<'_, '_> {
+    /// The unit the overlays are for: the one declaring, else the one selected; on a grid, with
+    /// the curtain up, only.
+    fn subject(&self) -> Option<UnitView<'_, '_>> {
+        if !self.battlefield.is_grid() || self.ui.curtain.is_some() {
+            return None;
+        }
+        let unit = self.units.get(self.options.unit.or(self.ui.selected)?).ok()?;
+        unit.status.on_field().then_some(unit)
+    }
+
+    /// Where the declaring unit would move: the drafted square, else the square under the
+    /// pointer if some option moves there.
+    fn destination(&self, subject: &UnitView) -> Option<ZoneIdx> {
+        if self.options.unit != Some(subject.entity) {
+            return None;
+        }
+        if let Some(zone) = self.options.drafted(&self.ui.draft).and_then(|entry| entry.action.move_to) {
+            return Some(zone);
+        }
+        let zone = self.hovered_zone.0?;
+        let (kind, option) = controls::option_for_zone(&self.options, &self.ui.draft, zone)?;
+        self.options.kinds.get(kind)?.1.get(option)?.action.move_to
+    }
+
+    /// The squares where a unit of `side` meets an enemy's reach, with a free attack ready.
+    fn threatened(&self, side: SideIndex) -> Vec<ZoneIdx> {
+        let views: Vec<UnitView> = self.units.iter().collect();
+        let threats = ThreatMap::build(self.battlefield.len(), views.iter());
+        let ctx = ActionContext {
+            ruleset: &self.ruleset,
+            battlefield: &self.battlefield,
+            index: &self.index,
+            round: self.state.round,
+        };
+        (0..self.battlefield.len() as ZoneIdx)
+            .filter(|&zone| threats.threateners(ctx, zone, side).any(|threat| threat.can_react))
+            .collect()
+    }
+}
+
+/// Finds the squares where the subject's moving would provoke a free attack and tints them
+/// (the tints are rebuilt only when the squares change).
+fn tint_threats(
+    mut commands: Commands,
+    view: OverlayView,
+    tiles: Query<Entity, With<ThreatTile>>,
+    mut threatened: ResMut<ThreatenedSquares>,
+) {
+    let found = match view.subject() {
+        Some(subject) if view.overlays.threat || view.overlays.path => view.threatened(*subject.side),
+        _ => Vec::new(),
+    };
+    if found != threatened.0 {
+        threatened.0 = found;
+    }
+    let wanted: &[ZoneIdx] = if view.overlays.threat { &threatened.0 } else { &[] };
+    // A new battle (or a cleared board) has no tiles whatever was shown before.
+    if tiles.iter().count() == wanted.len() && !threatened.is_changed() {
+        return;
+    }
+    for tile in &tiles {
+        commands.entity(tile).despawn();
+    }
+    for &zone in wanted {
+        if let Some(centre) = view.board.centres.get(usize::from(zone)) {
+            commands.spawn((
+                ThreatTile,
+                DespawnOnExit(Screen::Battle),
+                Sprite::from_color(THREAT_TILE_COLOUR, Vec2::splat(GRID_TILE * TILE_FILL)),
+                Transform::from_translation(centre.extend(THREAT_Z)),
+            ));
+        }
+    }
+}
+
+/// The path to the destination, the destinations that provoke, and the sight lines.
+fn draw_path_and_sight(
+    mut gizmos: Gizmos,
+    view: OverlayView,
+    threatened: Res<ThreatenedSquares>,
+    tokens: Query<(&Token, &Transform, &TokenScale)>,
+) {
+    let Some(subject) = view.subject() else {
+        return;
+    };
+    let from = subject.zone.0;
+    let destination = view.destination(&subject);
+    if view.overlays.threat {
+        draw_provoking(&mut gizmos, &view);
+    }
+    if view.overlays.path
+        && let Some(to) = destination
+    {
+        draw_path(&mut gizmos, &view, from, to, &threatened.0);
+    }
+    if view.overlays.sight {
+        let standing = destination.unwrap_or(from);
+        let token_at = |unit: Entity| {
+            tokens
+                .iter()
+                .find(|(token, ..)| token.0 == unit)
+                .map(|(_, transform, scale)| (transform.translation.truncate(), TOKEN_RADIUS * scale.0))
+        };
+        let Some(start) = view.board.centres.get(usize::from(standing)).copied() else {
+            return;
+        };
+        let own_radius = token_at(subject.entity).map_or(TOKEN_RADIUS, |(_, radius)| radius);
+        for enemy in view.units.iter().filter(|unit| unit.side != subject.side && unit.status.on_field()) {
+            let Some(cover) = view.battlefield.sight(standing, enemy.zone.0) else {
+                continue;
+            };
+            let Some((end, radius)) = token_at(enemy.entity) else {
+                continue;
+            };
+            let colour = match cover {
+                Cover::None => OPEN_SIGHT_COLOUR,
+                Cover::Half => HALF_COVER_SIGHT_COLOUR,
+                Cover::Full => FULL_COVER_SIGHT_COLOUR,
+            };
+            if let Some((a, b)) = trim(start, end, own_radius, radius) {
+                gizmos.line_2d(a, b, colour);
+            }
+        }
+    }
+}
+
+/// The segment from `a` to `b` less `from_a` at its start and `from_b` at its end (so it runs
+/// between two discs' edges), or `None` when the discs meet.
+pub fn trim(a: Vec2, b: Vec2, from_a: f32, from_b: f32) -> Option<(Vec2, Vec2)> {
+    let span = b - a;
+    let length = span.length();
+    if length <= from_a + from_b {
+        return None;
+    }
+    let direction = span / length;
+    Some((a + direction * from_a, b - direction * from_b))
+}
+
+/// Outlines the drafted kind's destinations that provoke free attacks.
+fn draw_provoking(gizmos: &mut Gizmos, view: &OverlayView) {
+    let Some((_, entries)) = view.ui.draft.kind.and_then(|kind| view.options.kinds.get(kind)) else {
+        return;
+    };
+    let mut provoking: Vec<ZoneIdx> =
+        entries.iter().filter(|entry| entry.repostes > 0).filter_map(|entry| entry.action.move_to).collect();
+    provoking.sort_unstable();
+    provoking.dedup();
+    for zone in provoking {
+        if let Some(centre) = view.board.centres.get(usize::from(zone)) {
+            let size = view.board.cell - Vec2::splat(PROVOKING_INSET);
+            gizmos.rect_2d(Isometry2d::from_translation(*centre), size, PROVOKING_COLOUR);
+        }
+    }
+}
+
+/// The walk from `from` to `to`, square by square, its steps into threatened squares in red.
+fn draw_path(gizmos: &mut Gizmos, view: &OverlayView, from: ZoneIdx, to: ZoneIdx, threatened: &[ZoneIdx]) {
+    let centre = |zone: ZoneIdx| view.board.centres.get(usize::from(zone)).copied();
+    let Some(mut here) = centre(from) else {
+        return;
+    };
+    for step in view.battlefield.path(from, to) {
+        let Some(next) = centre(step) else {
+            return;
+        };
+        let colour = if threatened.binary_search(&step).is_ok() { THREATENED_STEP_COLOUR } else { PATH_COLOUR };
+        gizmos.line_2d(here, next, colour);
+        gizmos.circle_2d(Isometry2d::from_translation(next), STEP_DOT, colour);
+        here = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sight_lines_run_between_the_discs_edges() {
+        let (a, b) = trim(Vec2::ZERO, Vec2::new(100.0, 0.0), 20.0, 10.0).unwrap();
+        assert_eq!(a, Vec2::new(20.0, 0.0));
+        assert_eq!(b, Vec2::new(90.0, 0.0));
+        assert!(trim(Vec2::ZERO, Vec2::new(25.0, 0.0), 20.0, 10.0).is_none());
+    }
+
+    #[test]
+    fn every_overlay_shows_until_switched_off() {
+        let overlays = BoardOverlays::default();
+        assert!(overlays.path && overlays.sight && overlays.threat);
+    }
+}

@@ -1,0 +1,456 @@
+//! Scripted play for real-window tests: a RON list of steps (press a key, click a button by
+//! its label, wait for or expect a condition, take a screenshot) fed to the game as the
+//! window's own input messages, so keys and clicks go through the same path as a person's:
+//! winit's messages, leafwing's action state and egui's input.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use bevy::input::ButtonState;
+use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::input::mouse::{MouseButtonInput, MouseScrollUnit, MouseWheel};
+use bevy::input::touch::TouchPhase;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use bevy::window::{CursorMoved, PrimaryWindow, WindowEvent};
+use serde::Deserialize;
+
+use super::LaunchOptions;
+use super::board::{BoardZone, Token};
+use super::controls::{self, BattleUi, Binding, DeclarationOptions};
+use super::panels::ButtonRects;
+use super::session::{Pace, Screen, Session};
+use crate::battlefield::Battlefield;
+use crate::rules::CombatState;
+use crate::rules::components::{Status, UnitId};
+
+/// Frames a key or mouse button is held down, as a person's press lasts a few frames.
+const HOLD_FRAMES: u32 = 3;
+/// Frames between moving the pointer onto a button and pressing it, so egui sees it hover.
+const HOVER_FRAMES: u32 = 2;
+/// Frames after a click's release before the next step: egui sees the release a frame later
+/// and its command is applied the frame after that.
+const CLICK_SETTLE_FRAMES: u32 = 4;
+/// How long a step may wait for its condition when the script names no timeout, in seconds.
+const DEFAULT_TIMEOUT_SECONDS: f32 = 120.0;
+
+/// A script file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Script {
+    /// Seconds any one step may wait before the script fails.
+    #[serde(default = "default_timeout")]
+    pub timeout: f32,
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+}
+
+fn default_timeout() -> f32 {
+    DEFAULT_TIMEOUT_SECONDS
+}
+
+/// One step of a script.
+#[derive(Debug, Clone, Deserialize)]
+pub enum Step {
+    /// Let this many frames pass.
+    Frames(u32),
+    /// Wait until the condition holds.
+    WaitFor(Condition),
+    /// Fail unless the condition holds now.
+    Expect(Condition),
+    /// Press and release a key, named as in the settings file (`"Tab"`, `"Enter"`, `"R"`).
+    Press(String),
+    /// Click the button with this label (waiting for it to show).
+    Click(String),
+    /// Turn the mouse wheel by this many lines (negative scrolls down) over the button with
+    /// this label, to bring a list's hidden entries into view.
+    Scroll(String, f32),
+    /// Save a screenshot of the window under this file name in the screenshots folder.
+    Screenshot(String),
+    /// The last step: the game must quit by itself (the step fails if it is still running at
+    /// the timeout).
+    AwaitQuit,
+}
+
+/// Something about the game that a step waits for or expects.
+#[derive(Debug, Clone, Deserialize)]
+pub enum Condition {
+    /// This screen shows.
+    Screen(ScreenName),
+    /// The battle has ended.
+    BattleOver,
+    /// A battle is being fought (not over).
+    BattleOn,
+    /// The battle has reached at least this round.
+    Round(u32),
+    /// The battle being played is the level of this name.
+    Level(String),
+    /// The board is drawn: every zone (every square of a grid) and a token for every unit.
+    BoardDrawn,
+    /// A human unit is declaring.
+    Declaring,
+    /// The "leave the battle?" question shows.
+    Confirming,
+    /// The hot-seat curtain is down.
+    Curtain,
+    /// At least this many battles have started (restarts count).
+    Battles(u32),
+    /// The log window shows.
+    LogOpen,
+    /// The declaration panel shows a hint (what the draft still needs).
+    Hint,
+    /// Rounds are paused.
+    Paused,
+    /// The condition does not hold.
+    Not(Box<Condition>),
+}
+
+/// A screen, as scripts name it.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+pub enum ScreenName {
+    /// The main menu.
+    Menu,
+    /// A battle.
+    Battle,
+}
+
+/// Reads a script file; errors read `file:line:column: what`.
+pub fn load(path: &Path) -> Result<Script, String> {
+    let text = crate::levels::catalog::read_text(path).map_err(|error| error.to_string())?;
+    crate::levels::catalog::parse::<Script>(&text, path).map_err(|error| error.to_string())
+}
+
+/// The script being played and how far it has got.
+#[derive(Resource, Debug)]
+struct Player {
+    script: Script,
+    file: PathBuf,
+    shots: PathBuf,
+    at: usize,
+    /// Frames spent on the current step.
+    frames: u32,
+    /// Time spent on the current step.
+    waited: Duration,
+    /// A screenshot on its way to the disk.
+    pending: Option<PathBuf>,
+    /// Where the current click step clicks, once its button has shown.
+    clicking: Option<Vec2>,
+}
+
+/// Registers the script player when `fray play --script` names a script.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, begin).add_systems(Update, play.run_if(resource_exists::<Player>));
+}
+
+fn begin(mut commands: Commands, options: Res<LaunchOptions>, mut exit: MessageWriter<AppExit>) {
+    let Some(file) = options.script.clone() else {
+        return;
+    };
+    let script = match load(&file) {
+        Ok(script) => script,
+        Err(error) => {
+            eprintln!("{error}");
+            exit.write(AppExit::error());
+            return;
+        }
+    };
+    let shots = options.screenshots.clone().unwrap_or_else(std::env::temp_dir);
+    if let Err(error) = std::fs::create_dir_all(&shots) {
+        eprintln!("cannot create {}: {error}", shots.display());
+    }
+    commands.insert_resource(Player {
+        script,
+        file,
+        shots,
+        at: 0,
+        frames: 0,
+        waited: Duration::ZERO,
+        pending: None,
+        clicking: None,
+    });
+}
+
+/// What the conditions read.
+#[derive(bevy::ecs::system::SystemParam)]
+struct GameView<'w, 's> {
+    screen: Res<'w, State<Screen>>,
+    state: Res<'w, CombatState>,
+    session: Res<'w, Session>,
+    ui: Res<'w, BattleUi>,
+    pace: Res<'w, Pace>,
+    options: Res<'w, DeclarationOptions>,
+    battlefield: Res<'w, Battlefield>,
+    board: Query<'w, 's, (), With<BoardZone>>,
+    tokens: Query<'w, 's, (), With<Token>>,
+    units: Query<'w, 's, &'static Status, With<UnitId>>,
+}
+
+impl GameView<'_, '_> {
+    fn holds(&self, condition: &Condition) -> bool {
+        let in_battle = *self.screen.get() == Screen::Battle;
+        match condition {
+            Condition::Screen(ScreenName::Menu) => *self.screen.get() == Screen::Menu,
+            Condition::Screen(ScreenName::Battle) => in_battle,
+            Condition::BattleOver => in_battle && self.state.is_over(),
+            Condition::BattleOn => in_battle && !self.state.is_over(),
+            Condition::Round(round) => in_battle && self.state.round >= *round,
+            Condition::Level(name) => {
+                in_battle && self.session.current.as_ref().is_some_and(|level| level.level_name == *name)
+            }
+            Condition::BoardDrawn => {
+                let on_field = self.units.iter().filter(|status| **status != Status::Reserve).count();
+                in_battle
+                    && !self.battlefield.is_empty()
+                    && self.board.iter().count() >= self.battlefield.len()
+                    && self.tokens.iter().count() == on_field
+            }
+            Condition::Declaring => in_battle && self.options.unit.is_some(),
+            Condition::Confirming => self.ui.confirm.is_some(),
+            Condition::Curtain => self.ui.curtain.is_some(),
+            Condition::Battles(count) => self.session.battles >= *count,
+            Condition::LogOpen => self.ui.show_log,
+            Condition::Hint => self.ui.hint.is_some(),
+            Condition::Paused => self.pace.paused,
+            Condition::Not(inner) => !self.holds(inner),
+        }
+    }
+}
+
+/// Writes input the way the window does: the specific message and the window event.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Input<'w, 's> {
+    windows: Query<'w, 's, (Entity, &'static mut Window), With<PrimaryWindow>>,
+    keys: MessageWriter<'w, KeyboardInput>,
+    cursor: MessageWriter<'w, CursorMoved>,
+    buttons: MessageWriter<'w, MouseButtonInput>,
+    wheels: MessageWriter<'w, MouseWheel>,
+    events: MessageWriter<'w, WindowEvent>,
+}
+
+impl Input<'_, '_> {
+    fn key(&mut self, key_code: KeyCode, state: ButtonState) {
+        let Ok((window, _)) = self.windows.single() else {
+            return;
+        };
+        let logical_key = logical_key(key_code);
+        let text = match (&logical_key, state) {
+            (Key::Character(text), ButtonState::Pressed) => Some(text.clone()),
+            _ => None,
+        };
+        let message = KeyboardInput { key_code, logical_key, state, text, repeat: false, window };
+        self.events.write(WindowEvent::KeyboardInput(message.clone()));
+        self.keys.write(message);
+    }
+
+    fn point_at(&mut self, position: Vec2) {
+        let Ok((window, mut window_state)) = self.windows.single_mut() else {
+            return;
+        };
+        window_state.set_cursor_position(Some(position));
+        let message = CursorMoved { window, position, delta: None };
+        self.events.write(WindowEvent::CursorMoved(message.clone()));
+        self.cursor.write(message);
+    }
+
+    fn wheel(&mut self, lines: f32) {
+        let Ok((window, _)) = self.windows.single() else {
+            return;
+        };
+        let message = MouseWheel { unit: MouseScrollUnit::Line, x: 0.0, y: lines, window, phase: TouchPhase::Moved };
+        self.events.write(WindowEvent::MouseWheel(message));
+        self.wheels.write(message);
+    }
+
+    fn mouse(&mut self, state: ButtonState) {
+        let Ok((window, _)) = self.windows.single() else {
+            return;
+        };
+        let message = MouseButtonInput { button: MouseButton::Left, state, window };
+        self.events.write(WindowEvent::MouseButtonInput(message));
+        self.buttons.write(message);
+    }
+}
+
+/// The logical key a key code gives on a plain layout.
+fn logical_key(code: KeyCode) -> Key {
+    let named = match code {
+        KeyCode::Enter => Some(Key::Enter),
+        KeyCode::Tab => Some(Key::Tab),
+        KeyCode::Space => Some(Key::Space),
+        KeyCode::Escape => Some(Key::Escape),
+        KeyCode::Backspace => Some(Key::Backspace),
+        KeyCode::ArrowLeft => Some(Key::ArrowLeft),
+        KeyCode::ArrowRight => Some(Key::ArrowRight),
+        KeyCode::ArrowUp => Some(Key::ArrowUp),
+        KeyCode::ArrowDown => Some(Key::ArrowDown),
+        KeyCode::F1 => Some(Key::F1),
+        _ => None,
+    };
+    if let Some(named) = named {
+        return named;
+    }
+    let debug = format!("{code:?}");
+    let character = debug.strip_prefix("Key").or_else(|| debug.strip_prefix("Digit")).unwrap_or(&debug);
+    Key::Character(character.to_lowercase().into())
+}
+
+/// How a step went this frame.
+enum Progress {
+    /// Still going.
+    Busy,
+    /// Done: on to the next step.
+    Done,
+    /// The script fails with this reason.
+    Failed(String),
+}
+
+fn play(
+    mut commands: Commands,
+    mut player: ResMut<Player>,
+    view: GameView,
+    rects: Res<ButtonRects>,
+    mut input: Input,
+    time: Res<Time<Real>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if let Some(path) = &player.pending {
+        if !path.is_file() {
+            return;
+        }
+        player.pending = None;
+    }
+    let Some(step) = player.script.steps.get(player.at).cloned() else {
+        println!("script {}: all {} steps passed", player.file.display(), player.script.steps.len());
+        exit.write(AppExit::Success);
+        commands.remove_resource::<Player>();
+        return;
+    };
+    player.frames += 1;
+    player.waited += time.delta();
+    let progress = run_step(&step, &mut player, &view, &rects, &mut input, &mut commands);
+    let timed_out = player.waited.as_secs_f32() > player.script.timeout;
+    let failure = match progress {
+        Progress::Done => {
+            println!("script: step {}/{} ok: {step:?}", player.at + 1, player.script.steps.len());
+            player.at += 1;
+            player.frames = 0;
+            player.waited = Duration::ZERO;
+            None
+        }
+        Progress::Failed(reason) => Some(reason),
+        Progress::Busy if timed_out => {
+            let mut shown: Vec<&str> = rects.0.keys().map(String::as_str).collect();
+            shown.sort_unstable();
+            Some(format!("still waiting after {} s (buttons showing: {})", player.script.timeout, shown.join(", ")))
+        }
+        Progress::Busy => None,
+    };
+    if let Some(reason) = failure {
+        eprintln!("script {}: step {} ({step:?}) failed: {reason}", player.file.display(), player.at + 1);
+        exit.write(AppExit::error());
+        commands.remove_resource::<Player>();
+    }
+}
+
+fn run_step(
+    step: &Step,
+    player: &mut Player,
+    view: &GameView,
+    rects: &ButtonRects,
+    input: &mut Input,
+    commands: &mut Commands,
+) -> Progress {
+    let frame = player.frames;
+    match step {
+        Step::Frames(count) => done_if(frame >= *count),
+        Step::WaitFor(condition) => done_if(view.holds(condition)),
+        Step::Expect(condition) => match view.holds(condition) {
+            true => Progress::Done,
+            false => Progress::Failed(format!("expected {condition:?}")),
+        },
+        Step::Press(name) => {
+            let Some(Binding::Key(code)) = controls::parse_binding(name) else {
+                return Progress::Failed(format!("\"{name}\" is not a key name"));
+            };
+            match frame {
+                1 => input.key(code, ButtonState::Pressed),
+                HOLD_FRAMES => input.key(code, ButtonState::Released),
+                _ => {}
+            }
+            done_if(frame > HOLD_FRAMES)
+        }
+        Step::Click(label) => click(label, frame, player, rects, input),
+        Step::Scroll(label, lines) => {
+            let Some(at) = rects.0.get(label).copied() else {
+                player.frames = 0;
+                return Progress::Busy;
+            };
+            match frame {
+                1 => input.point_at(at),
+                at_frame if at_frame == 1 + HOVER_FRAMES => input.wheel(*lines),
+                _ => {}
+            }
+            done_if(frame > 1 + HOVER_FRAMES + CLICK_SETTLE_FRAMES)
+        }
+        Step::Screenshot(name) => {
+            let path = player.shots.join(name);
+            let _ = std::fs::remove_file(&path);
+            commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path.clone()));
+            player.pending = Some(path);
+            Progress::Done
+        }
+        Step::AwaitQuit => Progress::Busy,
+    }
+}
+
+/// Moves the pointer onto the button, presses and releases it. The step waits for the button
+/// to show, then keeps to where it was: a clicked button may change its label (Pause becomes
+/// Resume) or go away.
+fn click(label: &str, frame: u32, player: &mut Player, rects: &ButtonRects, input: &mut Input) -> Progress {
+    if frame == 1 {
+        player.clicking = rects.0.get(label).copied();
+    }
+    let Some(centre) = player.clicking else {
+        player.frames = 0;
+        return Progress::Busy;
+    };
+    let press = 1 + HOVER_FRAMES;
+    match frame {
+        1 => input.point_at(centre),
+        at if at == press => input.mouse(ButtonState::Pressed),
+        at if at == press + HOLD_FRAMES => input.mouse(ButtonState::Released),
+        _ => {}
+    }
+    done_if(frame > press + HOLD_FRAMES + CLICK_SETTLE_FRAMES)
+}
+
+fn done_if(done: bool) -> Progress {
+    if done { Progress::Done } else { Progress::Busy }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn logical_keys_follow_the_key_codes() {
+        assert_eq!(logical_key(KeyCode::KeyR), Key::Character("r".into()));
+        assert_eq!(logical_key(KeyCode::Digit1), Key::Character("1".into()));
+        assert_eq!(logical_key(KeyCode::Enter), Key::Enter);
+    }
+
+    #[test]
+    fn the_shipped_scripts_parse() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts");
+        let mut count = 0;
+        for entry in std::fs::read_dir(&dir).expect("tests/scripts exists") {
+            let path = entry.expect("a directory entry").path();
+            if path.extension().is_some_and(|ext| ext == "ron") {
+                let script = load(&path).unwrap_or_else(|error| panic!("{error}"));
+                assert!(!script.steps.is_empty(), "{} has no steps", path.display());
+                count += 1;
+            }
+        }
+        assert!(count > 0, "no scripts in {}", dir.display());
+    }
+}
