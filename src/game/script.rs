@@ -62,6 +62,8 @@ pub enum Step {
     Press(String),
     /// Click the button with this label (waiting for it to show).
     Click(String),
+    /// Click the button with this label if it shows now; go on either way.
+    ClickIfShown(String),
     /// Turn the mouse wheel by this many lines (negative scrolls down) over the button with
     /// this label, to bring a list's hidden entries into view.
     Scroll(String, f32),
@@ -380,6 +382,8 @@ fn run_step(
             done_if(frame > HOLD_FRAMES)
         }
         Step::Click(label) => click(label, frame, player, rects, input),
+        Step::ClickIfShown(label) if frame == 1 && !rects.0.contains_key(label) => Progress::Done,
+        Step::ClickIfShown(label) => click(label, frame, player, rects, input),
         Step::Scroll(label, lines) => {
             let Some(at) = rects.0.get(label).copied() else {
                 player.frames = 0;
