@@ -263,3 +263,82 @@ fn enter_without_a_complete_draft_says_what_is_missing() {
     let drafted = options.drafted(&ui.draft).expect("full defense is drafted whole");
     assert_eq!(drafted.action.move_to, None, "in place");
 }
+
+/// Runs updates until a human unit is asked to declare in `round`, within a bound.
+fn until_declaring_in_round(app: &mut App, round: u32) {
+    const MAX_UPDATES: usize = 2_000;
+    for _ in 0..MAX_UPDATES {
+        let declaring = app.world().resource::<DeclarationOptions>().unit.is_some();
+        if declaring && app.world().resource::<CombatState>().round == round {
+            return;
+        }
+        app.update();
+    }
+    panic!("no human unit declared in round {round} within {MAX_UPDATES} updates");
+}
+
+/// The declarations of `round`, as (unit, action).
+fn declared_in_round(app: &App, round: u32) -> Vec<(String, String)> {
+    app.world()
+        .resource::<CombatLog>()
+        .entries()
+        .iter()
+        .filter(|entry| entry.round == round)
+        .filter_map(|entry| match &entry.event {
+            LogEvent::Declared { unit, action, .. } => Some((unit.to_string(), action.to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn same_for_all_then_repeat_declare_for_every_unit_of_the_side() {
+    let greedy = Seat::Ai(fray::rules::components::AiKind::Greedy);
+    let mut app = game(level_file("order-all", FACE_OFF), &[("red", Seat::Human), ("blue", greedy)], None);
+    let full_defense = kind_index(&app, "Full defense");
+    command(&mut app, UiCommand::ChooseKind(full_defense));
+    // F: r1 declares it, and r2 too when its turn comes after the AI's b1.
+    tap(&mut app, KeyCode::KeyF);
+    until_declaring_in_round(&mut app, 2);
+    let first = declared_in_round(&app, 1);
+    for unit in ["r1", "r2"] {
+        assert!(first.contains(&(unit.into(), "full_defense".into())), "{unit} in round 1: {first:?}");
+    }
+    // G in round 2: both repeat it without another key.
+    tap(&mut app, KeyCode::KeyG);
+    until_declaring_in_round(&mut app, 3);
+    let second = declared_in_round(&app, 2);
+    for unit in ["r1", "r2"] {
+        assert!(second.contains(&(unit.into(), "full_defense".into())), "{unit} in round 2: {second:?}");
+    }
+}
+
+#[test]
+fn same_for_all_stops_at_a_unit_that_cannot_take_the_order() {
+    let greedy = Seat::Ai(fray::rules::components::AiKind::Greedy);
+    // r2 and b2 fight three zones away from the yard, where r1's target stands.
+    let apart = FACE_OFF
+        .replacen("(id: \"gate\")", "(id: \"gate\", adjacent: [\"road\"]), (id: \"road\", adjacent: [\"far\"]), (id: \"far\")", 1)
+        .replace("zone: \"gate\"", "zone: \"far\"");
+    assert!(apart.contains("(id: \"far\")") && apart.contains("zone: \"far\""), "{apart}");
+    let mut app = game(level_file("order-stops", &apart), &[("red", Seat::Human), ("blue", greedy)], None);
+    let attack = kind_index(&app, "Attack");
+    command(&mut app, UiCommand::ChooseKind(attack));
+    command(&mut app, UiCommand::NextTarget);
+    command(&mut app, UiCommand::OrderAll);
+    for _ in 0..10 {
+        app.update();
+    }
+    // r2 is out of reach of r1's target: it is left to the player.
+    let options = app.world().resource::<DeclarationOptions>();
+    assert!(options.unit.is_some(), "r2 still has to declare");
+    let hint = app.world().resource::<BattleUi>().hint.clone().unwrap_or_default();
+    assert!(hint.contains("cannot take that order"), "the player is told why: {hint:?}");
+    let mut units = app.world_mut().query::<(&fray::rules::components::UnitId, &fray::rules::components::Declared)>();
+    let kinds: Vec<(String, Option<fray::rules::components::ActionKind>)> = units
+        .iter(app.world())
+        .map(|(id, declared)| (id.0.to_string(), declared.action.map(|action| action.kind)))
+        .collect();
+    assert!(kinds.contains(&("r1".into(), Some(fray::rules::components::ActionKind::Attack))), "{kinds:?}");
+    assert!(kinds.contains(&("r2".into(), None)), "{kinds:?}");
+}

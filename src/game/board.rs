@@ -13,9 +13,12 @@ use leafwing_input_manager::prelude::ActionState;
 
 use super::controls::{BattleUi, DeclarationOptions, Player, PlayerAction, UiCommand};
 use super::labels::{CHAR_WIDTH as LABEL_CHAR_WIDTH, FEWEST_CHARS, LABEL_PX, LINE_HEIGHT as LABEL_LINE_HEIGHT};
+use super::icons::Icons;
 use super::session::Screen;
+use super::token_art::{SIDE_SHAPES, TokenPictures, badge_parts, side_shape, spawn_pictures};
 use crate::battlefield::grid::{SCALE, SLIT_HALF_WIDTH};
 use crate::battlefield::{Battlefield, Cover, GridMap, Square, Terrain, ZoneIdx};
+use crate::levels::icons::Icon;
 use crate::rules::components::*;
 
 /// Board pixels between zone centres, across.
@@ -165,8 +168,14 @@ const FULL_COVER_COLOUR: Color = Color::srgb(1.0, 0.5, 0.15);
 const NO_COVER_COLOUR: Color = Color::srgb(0.85, 0.95, 0.85);
 /// Cover tag size, in board pixels.
 const COVER_TAG_SIZE: f32 = 17.0;
-/// The ring of a threatened unit.
-const THREAT_COLOUR: Color = Color::srgb(1.0, 0.25, 0.2);
+/// The broken ring of a threatened unit.
+const THREAT_COLOUR: Color = Color::srgb(1.0, 0.45, 0.85);
+/// How many arcs a threatened unit's ring is broken into.
+const THREAT_ARCS: usize = 4;
+/// Each arc's angle, in radians (a little over half of its quarter, so the gaps show).
+const THREAT_ARC: f32 = 0.9;
+/// The threat ring's radius, in token radii: outside the corners of square and diamond tokens.
+const THREAT_RING_REACH: f32 = 1.3;
 /// The ring of the selected unit.
 const SELECTED_COLOUR: Color = Color::srgb(1.0, 0.9, 0.2);
 /// The ring of the unit under the pointer.
@@ -613,20 +622,21 @@ fn spawn_grid(commands: &mut Commands, grid: &GridMap) {
     }
 }
 
-/// One token per unit on the field; tokens of units gone from the world go too.
+/// What [`sync_tokens`] reads of a unit to draw its token.
+type TokenSource = (Entity, &'static Name, &'static SideIndex, &'static Status, &'static Icon, &'static Loadout);
+
+/// One token per unit on the field; tokens of units gone from the world go too. A token's outline
+/// is its side's shape, its disc shows the unit's icon and a badge its main weapon.
 fn sync_tokens(
     mut commands: Commands,
-    units: Query<(Entity, &Name, &SideIndex, &Status), With<UnitId>>,
+    units: Query<TokenSource, With<UnitId>>,
     tokens: Query<(Entity, &Token)>,
+    icons: Res<Icons>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
-    mut rim: Local<Option<(Handle<Mesh>, Handle<ColorMaterial>)>>,
+    mut shared: Local<Option<SharedTokenParts>>,
 ) {
-    let (rim_mesh, rim_material) = rim
-        .get_or_insert_with(|| {
-            (meshes.add(Circle::new(TOKEN_RADIUS + RIM_WIDTH)), materials.add(ColorMaterial::from(RIM_COLOUR)))
-        })
-        .clone();
+    let shared = shared.get_or_insert_with(|| SharedTokenParts::new(&mut meshes, &mut materials));
     let mut have: HashMap<Entity, Entity> = HashMap::new();
     for (token, Token(unit)) in &tokens {
         if units.get(*unit).is_ok() {
@@ -635,22 +645,47 @@ fn sync_tokens(
             commands.entity(token).despawn();
         }
     }
-    for (unit, name, side, status) in &units {
+    for (unit, name, side, status, icon, loadout) in &units {
         if have.contains_key(&unit) || *status == Status::Reserve {
             continue;
         }
         let colour = SIDE_COLOURS[side.0 % SIDE_COLOURS.len()];
+        let pictures = TokenPictures::of(&icon.0, &loadout.weapon_name, &loadout.weapon);
+        let shape = side.0 % SIDE_SHAPES;
         commands
             .spawn((
                 Token(unit),
                 TokenMemory::default(),
                 TokenScale::default(),
                 DespawnOnExit(Screen::Battle),
-                Mesh2d(meshes.add(Circle::new(TOKEN_RADIUS))),
+                Mesh2d(shared.discs[shape].clone()),
                 MeshMaterial2d(materials.add(ColorMaterial::from(colour))),
                 Transform::from_xyz(0.0, 0.0, TOKEN_Z),
             ))
-            .with_children(|token| spawn_token_parts(token, name.as_str(), (&rim_mesh, &rim_material)));
+            .with_children(|token| {
+                spawn_token_parts(token, name.as_str(), (&shared.rims[shape], &shared.rim_material));
+                spawn_pictures(token, &pictures, &icons, TOKEN_RADIUS, (&shared.badge.0, &shared.badge.1));
+            });
+    }
+}
+
+/// The meshes and materials every token shares: each side shape's disc and rim, the rim's
+/// colour and the weapon badge.
+struct SharedTokenParts {
+    discs: Vec<Handle<Mesh>>,
+    rims: Vec<Handle<Mesh>>,
+    rim_material: Handle<ColorMaterial>,
+    badge: (Handle<Mesh>, Handle<ColorMaterial>),
+}
+
+impl SharedTokenParts {
+    fn new(meshes: &mut Assets<Mesh>, materials: &mut Assets<ColorMaterial>) -> Self {
+        Self {
+            discs: (0..SIDE_SHAPES).map(|shape| meshes.add(side_shape(shape, TOKEN_RADIUS))).collect(),
+            rims: (0..SIDE_SHAPES).map(|shape| meshes.add(side_shape(shape, TOKEN_RADIUS + RIM_WIDTH))).collect(),
+            rim_material: materials.add(ColorMaterial::from(RIM_COLOUR)),
+            badge: badge_parts(TOKEN_RADIUS, meshes, materials),
+        }
     }
 }
 
@@ -1073,23 +1108,29 @@ fn draw_rings(mut gizmos: Gizmos, view: RingView) {
     for (token, transform) in &tokens {
         let centre = transform.translation().truncate();
         let radius = TOKEN_RADIUS * transform.scale().x;
+        if threatened.get(token.0).is_ok() {
+            // Broken into arcs, so a threat reads by its shape too and never merges with a side's
+            // colour or the token's outline.
+            for quarter in 0..THREAT_ARCS {
+                let turn = std::f32::consts::TAU * quarter as f32 / THREAT_ARCS as f32;
+                let at = Isometry2d::new(centre, Rot2::radians(turn));
+                gizmos.arc_2d(at, THREAT_ARC, radius * THREAT_RING_REACH, THREAT_COLOUR);
+            }
+        }
         let mut ring = |colour: Color, extra: f32| {
             gizmos.circle_2d(Isometry2d::from_translation(centre), radius + extra, colour);
         };
-        if threatened.get(token.0).is_ok() {
-            ring(THREAT_COLOUR, 3.0);
-        }
         if options.unit == Some(token.0) {
-            ring(DECLARER_COLOUR, 7.0);
+            ring(DECLARER_COLOUR, 10.0);
         }
         if target == Some(token.0) {
-            ring(TARGET_COLOUR, 11.0);
+            ring(TARGET_COLOUR, 14.0);
         }
         if ui.selected == Some(token.0) {
-            ring(SELECTED_COLOUR, 15.0);
+            ring(SELECTED_COLOUR, 18.0);
         }
         if hovered.0 == Some(token.0) {
-            ring(HOVER_COLOUR, 19.0);
+            ring(HOVER_COLOUR, 22.0);
         }
     }
 }

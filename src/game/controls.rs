@@ -88,11 +88,17 @@ pub enum PlayerAction {
     MainMenu,
     /// Quit the game (asks first while the battle is on).
     Quit,
+    /// Each of your units declares what it did last round, while it still can.
+    RepeatOrders,
+    /// Declare the drafted order, and the same for each of your units that can take it.
+    OrderAll,
+    /// Show or hide the grid overlays (path, sight lines, threatened squares).
+    ToggleOverlays,
 }
 
 impl PlayerAction {
     /// Every action, in help-overlay order.
-    pub const ALL: [PlayerAction; 33] = [
+    pub const ALL: [PlayerAction; 36] = [
         Self::NextUnit,
         Self::PreviousUnit,
         Self::Choose1,
@@ -111,6 +117,8 @@ impl PlayerAction {
         Self::Confirm,
         Self::Cancel,
         Self::EndDeclaration,
+        Self::RepeatOrders,
+        Self::OrderAll,
         Self::PanLeft,
         Self::PanRight,
         Self::PanUp,
@@ -118,6 +126,7 @@ impl PlayerAction {
         Self::ZoomIn,
         Self::ZoomOut,
         Self::ToggleLog,
+        Self::ToggleOverlays,
         Self::Help,
         Self::Pause,
         Self::Step,
@@ -164,6 +173,9 @@ impl PlayerAction {
             Self::Restart => "restart",
             Self::MainMenu => "main_menu",
             Self::Quit => "quit",
+            Self::RepeatOrders => "repeat_orders",
+            Self::OrderAll => "order_all",
+            Self::ToggleOverlays => "toggle_overlays",
         }
     }
 
@@ -193,7 +205,7 @@ pub enum Binding {
 
 /// The default bindings, as the settings file would write them.
 pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
-    let pairs: [(PlayerAction, &[&str]); 33] = [
+    let pairs: [(PlayerAction, &[&str]); 36] = [
         (PlayerAction::NextUnit, &["Tab"]),
         (PlayerAction::PreviousUnit, &["Backquote"]),
         (PlayerAction::Choose1, &["1"]),
@@ -227,6 +239,9 @@ pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
         (PlayerAction::Restart, &["R"]),
         (PlayerAction::MainMenu, &["M"]),
         (PlayerAction::Quit, &["Q"]),
+        (PlayerAction::RepeatOrders, &["G"]),
+        (PlayerAction::OrderAll, &["F"]),
+        (PlayerAction::ToggleOverlays, &["O"]),
     ];
     pairs
         .into_iter()
@@ -440,6 +455,12 @@ pub enum UiCommand {
     SetSpeed(Speed),
     /// One speed faster (`true`) or slower.
     ChangeSpeed(bool),
+    /// Each of the player's units repeats last round's order (see `standing_orders`).
+    RepeatOrders,
+    /// The drafted order for every one of the player's units that can take it.
+    OrderAll,
+    /// Show or hide the grid overlays.
+    ToggleOverlays,
 }
 
 /// Where a player asked to go from a battle in progress, awaiting "are you sure?".
@@ -546,6 +567,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_plugins(InputManagerPlugin::<PlayerAction>::default())
         .init_resource::<BattleUi>()
         .init_resource::<DeclarationOptions>()
+        .init_resource::<super::overlays::BoardOverlays>()
         .add_message::<UiCommand>()
         .add_systems(Startup, spawn_player)
         // Every screen and every stage of a battle: restarting after the end or opening the
@@ -608,6 +630,9 @@ fn read_player_actions(
                 PlayerAction::Restart => UiCommand::Restart,
                 PlayerAction::MainMenu => UiCommand::BackToMenu,
                 PlayerAction::Quit => UiCommand::Quit,
+                PlayerAction::RepeatOrders => UiCommand::RepeatOrders,
+                PlayerAction::OrderAll => UiCommand::OrderAll,
+                PlayerAction::ToggleOverlays => UiCommand::ToggleOverlays,
                 other => match other.choice() {
                     Some(number) => UiCommand::ChooseKind(number - 1),
                     // Panning, zooming and picking are the board's and the camera's.
@@ -873,6 +898,7 @@ pub struct CommandTargets<'w, 's> {
     menu: MessageWriter<'w, BackToMenu>,
     exit: MessageWriter<'w, AppExit>,
     pace: ResMut<'w, Pace>,
+    overlays: ResMut<'w, super::overlays::BoardOverlays>,
     state: Res<'w, CombatState>,
     screen: Res<'w, State<Screen>>,
 }
@@ -901,7 +927,7 @@ impl CommandTargets<'_, '_> {
 
 /// Applies the commands of this frame, in every screen and every stage of a battle: the
 /// declaration commands only do something while a human unit declares.
-fn apply_commands(mut commands: MessageReader<UiCommand>, mut ui: ResMut<BattleUi>, mut targets: CommandTargets) {
+pub(super) fn apply_commands(mut commands: MessageReader<UiCommand>, mut ui: ResMut<BattleUi>, mut targets: CommandTargets) {
     for command in commands.read() {
         if ui.confirm.is_some() {
             confirm_or_stay(*command, &mut ui, &mut targets);
@@ -978,6 +1004,7 @@ fn session_command(command: UiCommand, ui: &mut BattleUi, targets: &mut CommandT
         }
         UiCommand::SetSpeed(speed) => targets.pace.speed = speed,
         UiCommand::ChangeSpeed(faster) => targets.pace.speed = targets.pace.speed.step(faster),
+        UiCommand::ToggleOverlays => targets.overlays.toggle(),
         _ => return false,
     }
     true

@@ -13,6 +13,8 @@ mod overlays;
 mod panels;
 pub mod script;
 pub mod session;
+pub mod standing_orders;
+mod token_art;
 
 use std::path::PathBuf;
 
@@ -43,7 +45,7 @@ pub struct LaunchOptions {
 /// Everything the window game adds to the headless engine, without the window itself (tests
 /// add it to a headless app with `MinimalPlugins` and drive it through [`UiCommand`]s).
 pub fn logic_plugin(app: &mut App) {
-    app.add_plugins((session::plugin, controls::plugin));
+    app.add_plugins((session::plugin, controls::plugin, standing_orders::plugin));
 }
 
 /// Builds and runs the window game.

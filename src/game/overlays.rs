@@ -27,6 +27,14 @@ pub struct BoardOverlays {
     pub threat: bool,
 }
 
+impl BoardOverlays {
+    /// All off when any is on, else all on.
+    pub fn toggle(&mut self) {
+        let on = !(self.path || self.sight || self.threat);
+        *self = Self { path: on, sight: on, threat: on };
+    }
+}
+
 impl Default for BoardOverlays {
     fn default() -> Self {
         Self { path: true, sight: true, threat: true }

@@ -446,7 +446,9 @@ fn seat_choice(ui: &mut egui::Ui, session: &Session, seats: &mut [Seat]) {
     ui.strong("Seats");
     egui::Grid::new("seats").num_columns(2).show(ui, |ui| {
         for (at, (side, seat)) in template.sides.iter().zip(seats.iter_mut()).enumerate() {
-            ui.label(RichText::new(&*side.name).color(side_colour(at)));
+            // The board tells sides apart by shape too, so no one needs the colour alone.
+            let shape = super::token_art::side_shape_name(at);
+            ui.label(RichText::new(format!("{} ({shape} tokens)", side.name)).color(side_colour(at)));
             egui::ComboBox::from_id_salt(("seat", at)).selected_text(seat.label()).show_ui(ui, |ui| {
                 for choice in Seat::ALL {
                     ui.selectable_value(seat, choice, choice.label());
@@ -906,7 +908,24 @@ fn declaration_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiComma
             out.push(UiCommand::Cancel);
         }
     });
+    // Orders for many units at once: what a 32-unit side needs every round.
+    ui.horizontal(|ui| {
+        let complete = options.drafted(&view.ui.draft).is_some();
+        let all = ui.add_enabled(complete, egui::Button::new("Same for all"));
+        if tracked(all, "Same for all").on_hover_text(ORDER_ALL_HELP).clicked() {
+            out.push(UiCommand::OrderAll);
+        }
+        if tracked_button(ui, "Repeat last round").on_hover_text(REPEAT_HELP).clicked() {
+            out.push(UiCommand::RepeatOrders);
+        }
+    });
 }
+
+/// What "Same for all" does.
+const ORDER_ALL_HELP: &str =
+    "Declare this order, then the same for each of your units that can take it this round (F).";
+/// What "Repeat last round" does.
+const REPEAT_HELP: &str = "Each of your units declares what it did last round, while it still can (G).";
 
 /// One legal option with what the rules say of it.
 fn option_row(ui: &mut egui::Ui, view: &BattleView, entry: &OptionEntry, chosen: bool, mut on_click: impl FnMut()) {
