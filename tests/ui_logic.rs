@@ -318,7 +318,11 @@ fn same_for_all_stops_at_a_unit_that_cannot_take_the_order() {
     let greedy = Seat::Ai(fray::rules::components::AiKind::Greedy);
     // r2 and b2 fight three zones away from the yard, where r1's target stands.
     let apart = FACE_OFF
-        .replacen("(id: \"gate\")", "(id: \"gate\", adjacent: [\"road\"]), (id: \"road\", adjacent: [\"far\"]), (id: \"far\")", 1)
+        .replacen(
+            "(id: \"gate\")",
+            "(id: \"gate\", adjacent: [\"road\"]), (id: \"road\", adjacent: [\"far\"]), (id: \"far\")",
+            1,
+        )
         .replace("zone: \"gate\"", "zone: \"far\"");
     assert!(apart.contains("(id: \"far\")") && apart.contains("zone: \"far\""), "{apart}");
     let mut app = game(level_file("order-stops", &apart), &[("red", Seat::Human), ("blue", greedy)], None);

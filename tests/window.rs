@@ -91,6 +91,21 @@ fn the_game_loop_never_dead_ends_buttons_and_keys_work_in_every_phase() {
 }
 
 #[test]
+fn a_grid_battle_restarts_with_its_board_and_the_menu_starts_other_levels() {
+    if !has_display() {
+        return;
+    }
+    let dir = shots_dir("grid-loop");
+    let seats = ["defenders=ai:greedy", "goblins=ai:greedy"];
+    let stdout = play_script("shock_and_cover_breach.ron", &seats, "grid_loop.ron", &dir);
+    assert!(stdout.contains("Screenshot(\"millbrook_from_menu.png\")"), "the script stopped early:\n{stdout}");
+    assert!(!stdout.contains("steps passed"), "the quit key did not quit:\n{stdout}");
+    let shots =
+        ["grid_battle.png", "grid_over.png", "grid_restarted.png", "duel_from_menu.png", "millbrook_from_menu.png"];
+    assert_drawn(&dir, &shots);
+}
+
+#[test]
 fn hot_seat_players_declare_by_keys_behind_a_curtain() {
     if !has_display() {
         return;

@@ -12,8 +12,8 @@ use bevy_egui::input::egui_wants_any_pointer_input;
 use leafwing_input_manager::prelude::ActionState;
 
 use super::controls::{BattleUi, DeclarationOptions, Player, PlayerAction, UiCommand};
-use super::labels::{CHAR_WIDTH as LABEL_CHAR_WIDTH, FEWEST_CHARS, LABEL_PX, LINE_HEIGHT as LABEL_LINE_HEIGHT};
 use super::icons::Icons;
+use super::labels::{CHAR_WIDTH as LABEL_CHAR_WIDTH, FEWEST_CHARS, LABEL_PX, LINE_HEIGHT as LABEL_LINE_HEIGHT};
 use super::session::Screen;
 use super::token_art::{SIDE_SHAPES, TokenPictures, badge_parts, side_shape, spawn_pictures};
 use crate::battlefield::grid::{SCALE, SLIT_HALF_WIDTH};

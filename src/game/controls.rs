@@ -927,7 +927,11 @@ impl CommandTargets<'_, '_> {
 
 /// Applies the commands of this frame, in every screen and every stage of a battle: the
 /// declaration commands only do something while a human unit declares.
-pub(super) fn apply_commands(mut commands: MessageReader<UiCommand>, mut ui: ResMut<BattleUi>, mut targets: CommandTargets) {
+pub(super) fn apply_commands(
+    mut commands: MessageReader<UiCommand>,
+    mut ui: ResMut<BattleUi>,
+    mut targets: CommandTargets,
+) {
     for command in commands.read() {
         if ui.confirm.is_some() {
             confirm_or_stay(*command, &mut ui, &mut targets);

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use bevy::diagnostic::FrameCount;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::egui::{self, Color32, RichText};
@@ -50,7 +51,7 @@ pub(super) const RIGHT_PANEL_WIDTH: f32 = 320.0;
 /// Width of the menu's column, in points.
 const MENU_WIDTH: f32 = 620.0;
 /// Largest share of the menu the level list may take, so the seats stay on screen.
-const MENU_LIST_SHARE: f32 = 0.45;
+const MENU_LIST_SHARE: f32 = 0.6;
 /// Default width of the How to play page, in points.
 const HOW_TO_PLAY_WIDTH: f32 = 460.0;
 /// The menu's buttons, by the labels scripted tests click them by.
@@ -245,7 +246,11 @@ fn draw_menu(
     mut start: MessageWriter<StartBattle>,
     mut exit: MessageWriter<AppExit>,
     mut how_to_play_open: Local<bool>,
+    (frames, mut last_drawn): (Res<FrameCount>, Local<u32>),
 ) -> Result {
+    // On coming back to the menu its list shows the level just played, wherever it was scrolled.
+    let reveal = frames.0 != last_drawn.wrapping_add(1);
+    *last_drawn = frames.0;
     let ctx = contexts.ctx_mut()?;
     let mut root = screen_ui(ctx, "menu");
     // Edits go to copies and are written back only when they change, so the session is not
@@ -263,7 +268,7 @@ fn draw_menu(
             ui.add_space(margin);
             ui.vertical(|ui| {
                 ui.set_width(column);
-                level_list(ui, &session, &mut selected);
+                level_list(ui, &session, &mut selected, reveal);
                 ui.separator();
                 if selected == session.selected {
                     seat_choice(ui, &session, &mut seats);
@@ -328,7 +333,7 @@ fn menu_buttons(ui: &mut egui::Ui, session: &Session, how_to_play_open: bool) ->
 
 /// The levels on offer under a heading per ruleset, each with its battlefield and size; a
 /// click chooses one.
-fn level_list(ui: &mut egui::Ui, session: &Session, selected: &mut usize) {
+fn level_list(ui: &mut egui::Ui, session: &Session, selected: &mut usize, reveal: bool) {
     ui.strong("Levels");
     let height = ui.ctx().content_rect().height() * MENU_LIST_SHARE;
     egui::ScrollArea::vertical().id_salt("levels").max_height(height).auto_shrink([false, true]).show(ui, |ui| {
@@ -337,7 +342,8 @@ fn level_list(ui: &mut egui::Ui, session: &Session, selected: &mut usize) {
             ui.label(RichText::new(heading).heading());
             ui.indent(("ruleset", ruleset), |ui| {
                 for at in members {
-                    level_row(ui, &session.levels[at], at == session.selected, || *selected = at);
+                    let chosen = at == session.selected;
+                    level_row(ui, &session.levels[at], (chosen, chosen && reveal), || *selected = at);
                 }
             });
         }
@@ -345,9 +351,13 @@ fn level_list(ui: &mut egui::Ui, session: &Session, selected: &mut usize) {
 }
 
 /// One level: its title (a click chooses it), ruleset, battlefield and size, description and
-/// any load error.
-fn level_row(ui: &mut egui::Ui, level: &LevelChoice, chosen: bool, choose: impl FnOnce()) {
-    if tracked(ui.selectable_label(chosen, RichText::new(&level.title).strong()), &level.title).clicked() {
+/// any load error. `(chosen, reveal)`: whether it is the chosen level, and whether to scroll it into view.
+fn level_row(ui: &mut egui::Ui, level: &LevelChoice, (chosen, reveal): (bool, bool), choose: impl FnOnce()) {
+    let title = tracked(ui.selectable_label(chosen, RichText::new(&level.title).strong()), &level.title);
+    if reveal {
+        title.scroll_to_me(Some(egui::Align::Center));
+    }
+    if title.clicked() {
         choose();
     }
     if let Some(template) = &level.template {
@@ -980,8 +990,11 @@ fn draw_log(
     info: Res<CombatInfo>,
     battlefield: Res<Battlefield>,
     mut commands: MessageWriter<UiCommand>,
-    mut export: Local<Option<String>>,
+    (time, mut window): (Res<Time>, Local<LogWindow>),
 ) -> Result {
+    let now = time.elapsed_secs_f64();
+    window.arrivals.note(log.entries().len(), now);
+    let LogWindow { export, arrivals } = &mut *window;
     // Behind the curtain the log would show the battle to the wrong player.
     if !ui_state.show_log || ui_state.curtain.is_some() {
         return Ok(());
@@ -1009,7 +1022,8 @@ fn draw_log(
             ui.separator();
             egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
                 for (at, entry) in log.entries().iter().enumerate() {
-                    log_entry(ui, at, entry, &names);
+                    let rolling = arrivals.rolling(at, now);
+                    log_entry(ui, at, entry, &names, rolling);
                 }
             });
         });
@@ -1019,15 +1033,74 @@ fn draw_log(
     Ok(())
 }
 
-/// One entry: its line, and each of its rolls folded away.
-fn log_entry(ui: &mut egui::Ui, at: usize, entry: &LogEntry, names: &Names) {
+/// What the log window keeps between frames.
+#[derive(Debug, Default)]
+struct LogWindow {
+    /// What the last export said.
+    export: Option<String>,
+    /// When each entry arrived.
+    arrivals: LogArrivals,
+}
+
+/// When each log entry arrived, so the newest rolls tumble a moment before they settle.
+#[derive(Debug, Default)]
+struct LogArrivals {
+    /// Arrival times, by entry index.
+    times: Vec<f64>,
+}
+
+impl LogArrivals {
+    /// Notes the entries new since the last frame (a restart's shorter log starts over).
+    fn note(&mut self, entries: usize, now: f64) {
+        if entries < self.times.len() {
+            self.times.clear();
+        }
+        // The entries already there when the log first shows are history: no tumbling.
+        let arrived = if self.times.is_empty() && entries > 0 { f64::NEG_INFINITY } else { now };
+        self.times.resize(entries, arrived);
+    }
+
+    /// While entry `at` is new, how far its dice are into their tumble (0 to 1).
+    fn rolling(&self, at: usize, now: f64) -> Option<f64> {
+        let age = now - *self.times.get(at)?;
+        (age < DICE_TUMBLE_SECONDS).then(|| age / DICE_TUMBLE_SECONDS)
+    }
+}
+
+/// How long a new roll's dice tumble in the log before showing their faces.
+const DICE_TUMBLE_SECONDS: f64 = 0.6;
+/// How many times a second tumbling dice change face.
+const DICE_TUMBLE_RATE: f64 = 14.0;
+
+/// A die's face while it tumbles: any face but the real one's twin for a frame, the same for
+/// everyone watching (a hash of the moment, not the combat RNG, which it must never touch).
+fn tumbling_face(sides: u32, die: usize, progress: f64) -> u32 {
+    let tick = (progress * DICE_TUMBLE_SECONDS * DICE_TUMBLE_RATE) as u64;
+    let mixed = (tick.wrapping_add(1) ^ ((die as u64) << 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mixed >> 33) as u32 % sides.max(1) + 1
+}
+
+/// A roll's line in the log: `what: expr = total`, or its dice tumbling while it is new.
+fn roll_line(what: &str, roll: &crate::rules::dice::DiceRoll, rolling: Option<f64>) -> String {
+    match rolling {
+        Some(progress) if roll.expr.sides > 0 && !roll.dice.is_empty() => {
+            let faces: Vec<String> =
+                (0..roll.dice.len()).map(|die| tumbling_face(roll.expr.sides, die, progress).to_string()).collect();
+            format!("{what}: {} = [{}] ...", roll.expr, faces.join(" "))
+        }
+        _ => format!("{what}: {} = {}", roll.expr, roll.total),
+    }
+}
+
+/// One entry: its line, and each of its rolls folded away (tumbling a moment when new).
+fn log_entry(ui: &mut egui::Ui, at: usize, entry: &LogEntry, names: &Names, rolling: Option<f64>) {
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new(format!("R{}", entry.round)).weak().monospace());
         ui.label(log_text::describe(entry, names));
     });
     for (roll_at, (what, roll)) in log_text::rolls(&entry.event).into_iter().enumerate() {
         ui.indent(("log_roll", at, roll_at), |ui| {
-            egui::CollapsingHeader::new(RichText::new(format!("{what}: {} = {}", roll.expr, roll.total)).small())
+            egui::CollapsingHeader::new(RichText::new(roll_line(&what, roll, rolling)).small())
                 .id_salt(("log_roll_header", at, roll_at))
                 .show(ui, |ui| {
                     let faces: Vec<String> = roll.dice.iter().map(u32::to_string).collect();

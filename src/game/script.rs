@@ -385,6 +385,12 @@ fn run_step(
         Step::ClickIfShown(label) if frame == 1 && !rects.0.contains_key(label) => Progress::Done,
         Step::ClickIfShown(label) => click(label, frame, player, rects, input),
         Step::Scroll(label, lines) => {
+            // Once the wheel has turned the label may well have scrolled out of view: that is
+            // the point, so only the pointing waits for it.
+            let wheeled = frame > 1 + HOVER_FRAMES;
+            if wheeled {
+                return done_if(frame > 1 + HOVER_FRAMES + CLICK_SETTLE_FRAMES);
+            }
             let Some(at) = rects.0.get(label).copied() else {
                 player.frames = 0;
                 return Progress::Busy;
@@ -394,7 +400,7 @@ fn run_step(
                 at_frame if at_frame == 1 + HOVER_FRAMES => input.wheel(*lines),
                 _ => {}
             }
-            done_if(frame > 1 + HOVER_FRAMES + CLICK_SETTLE_FRAMES)
+            Progress::Busy
         }
         Step::Screenshot(name) => {
             let path = player.shots.join(name);

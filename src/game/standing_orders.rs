@@ -174,11 +174,7 @@ fn start_order(
 
 /// The declaring unit's option that serves `order`: last round's action again, or the same kind
 /// at the same target, moving to the same place when it can, else in place, else anywhere.
-pub fn matching_option(
-    options: &DeclarationOptions,
-    order: Order,
-    previous: Option<Action>,
-) -> Option<&OptionEntry> {
+pub fn matching_option(options: &DeclarationOptions, order: Order, previous: Option<Action>) -> Option<&OptionEntry> {
     let entries = || options.kinds.iter().flat_map(|(_, entries)| entries.iter());
     match order {
         Order::Repeat => {
@@ -186,10 +182,8 @@ pub fn matching_option(
             entries().find(|entry| entry.action == previous)
         }
         Order::Same(template) => {
-            let alike = |entry: &&OptionEntry| {
-                entry.action.kind == template.kind
-                    && entry.action.target == template.target
-            };
+            let alike =
+                |entry: &&OptionEntry| entry.action.kind == template.kind && entry.action.target == template.target;
             let moving = template.kind == ActionKind::Move;
             entries()
                 .filter(alike)

@@ -92,8 +92,13 @@ pub fn spawn_pictures(
     };
     let (badge_mesh, badge_material) = badge;
     let at = Vec2::new(1.0, -1.0) * radius * BADGE_OFFSET;
-    token.spawn((Mesh2d(badge_mesh.clone()), MeshMaterial2d(badge_material.clone()), Transform::from_translation(at.extend(BADGE_Z)))).with_children(
-        |badge| {
+    token
+        .spawn((
+            Mesh2d(badge_mesh.clone()),
+            MeshMaterial2d(badge_material.clone()),
+            Transform::from_translation(at.extend(BADGE_Z)),
+        ))
+        .with_children(|badge| {
             badge.spawn((
                 Sprite {
                     image: icons.handle(weapon),
@@ -103,12 +108,15 @@ pub fn spawn_pictures(
                 },
                 Transform::from_xyz(0.0, 0.0, 0.1),
             ));
-        },
-    );
+        });
 }
 
 /// The badge's disc and ground, for a token of `radius`.
-pub fn badge_parts(radius: f32, meshes: &mut Assets<Mesh>, materials: &mut Assets<ColorMaterial>) -> (Handle<Mesh>, Handle<ColorMaterial>) {
+pub fn badge_parts(
+    radius: f32,
+    meshes: &mut Assets<Mesh>,
+    materials: &mut Assets<ColorMaterial>,
+) -> (Handle<Mesh>, Handle<ColorMaterial>) {
     (meshes.add(Circle::new(radius * BADGE_SHARE)), materials.add(ColorMaterial::from(BADGE_COLOUR)))
 }
 
