@@ -46,8 +46,18 @@ fn shots_dir(test: &str) -> std::path::PathBuf {
     dir
 }
 
+/// One game window at a time: windows opened together on one X display stack over each other,
+/// and the pointer events the server sends as they do would land in a script's clicks.
+static ONE_WINDOW_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Holds the display for one game window (a failed test elsewhere does not block the rest).
+fn window_turn() -> std::sync::MutexGuard<'static, ()> {
+    ONE_WINDOW_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Runs `fray play` with a script and returns its stdout, failing with its output if it failed.
 fn play_script(level: &str, seats: &[&str], script: &str, shots: &Path) -> String {
+    let _turn = window_turn();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts").join(script);
     let mut command = Command::new(env!("CARGO_BIN_EXE_fray"));
     command.args(["play", level, "--script"]).arg(&script).arg("--screenshots").arg(shots);
@@ -119,6 +129,7 @@ fn hot_seat_players_declare_by_keys_behind_a_curtain() {
 /// Runs `fray play` with these arguments and no display, expecting it to fail before any
 /// window opens.
 fn play_fails(args: &[&str]) -> (i32, String) {
+    let _turn = window_turn();
     let output = Command::new(env!("CARGO_BIN_EXE_fray"))
         .arg("play")
         .args(args)

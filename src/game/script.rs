@@ -425,10 +425,18 @@ fn click(label: &str, frame: u32, player: &mut Player, rects: &ButtonRects, inpu
         return Progress::Busy;
     };
     let press = 1 + HOVER_FRAMES;
+    // The pointer is put back on the button with the press and the release: the X server may
+    // have reported the real pointer in between (another window mapped over this one, say).
     match frame {
         1 => input.point_at(centre),
-        at if at == press => input.mouse(ButtonState::Pressed),
-        at if at == press + HOLD_FRAMES => input.mouse(ButtonState::Released),
+        at if at == press => {
+            input.point_at(centre);
+            input.mouse(ButtonState::Pressed);
+        }
+        at if at == press + HOLD_FRAMES => {
+            input.point_at(centre);
+            input.mouse(ButtonState::Released);
+        }
         _ => {}
     }
     done_if(frame > press + HOLD_FRAMES + CLICK_SETTLE_FRAMES)
