@@ -245,7 +245,7 @@ fn best_offence(
         let expected_per_option = &expected_table[prospect.first..prospect.first + options.len()];
         for (&(kind, range), &expected) in options.iter().zip(expected_per_option) {
             // Missiles and spells fly straight and need sight; blades walk.
-            let shoots = !matches!(kind, ActionKind::Attack) || weapon.is_ranged();
+            let shoots = actions::is_ranged(actor, kind);
             let distance_now = if shoots {
                 if view.battlefield.sight(actor.zone.0, target_zone).is_some() {
                     view.battlefield.line_distance(actor.zone.0, target_zone)

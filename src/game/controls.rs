@@ -714,7 +714,7 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
         };
         let standing = action.move_to.unwrap_or(actor.zone.0);
         let cover = match &target {
-            Some(target) if view.battlefield.is_grid() && is_ranged(&actor, action.kind) => {
+            Some(target) if view.battlefield.is_grid() && actions::is_ranged(&actor, action.kind) => {
                 view.battlefield.sight(standing, target.zone.0)
             }
             _ => None,
@@ -852,18 +852,6 @@ pub fn action_name(kind: ActionKind) -> String {
     match kind {
         ActionKind::Aimed(aim) => format!("aimed attack ({})", aim_label(aim)),
         other => other.log_name().replace('_', " "),
-    }
-}
-
-/// Whether the action reaches its target by sight (and so meets cover on a grid), as the
-/// legality check judges it.
-fn is_ranged(actor: &crate::rules::unit::UnitView, kind: ActionKind) -> bool {
-    match kind {
-        ActionKind::Cast(_) | ActionKind::UseItem(_) | ActionKind::Throw(_) | ActionKind::Intimidate => true,
-        ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::Swarm | ActionKind::DefensiveAttack => {
-            actor.loadout.usable_weapon(actor.conditions).1.is_ranged()
-        }
-        _ => false,
     }
 }
 

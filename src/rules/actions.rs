@@ -187,7 +187,7 @@ pub fn modifier(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind, has_targe
 
 /// What an action's target must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum TargetRule {
+pub enum TargetRule {
     /// No target.
     None,
     /// An enemy within `range` zones.
@@ -200,6 +200,63 @@ enum TargetRule {
 
 /// Intimidation carries to Nearby zones: a shout, not a whisper.
 const INTIMIDATION_RANGE: u32 = 1;
+
+/// How an action reaches its target: the one answer that declaration, resolution, the AIs and
+/// the window all ask, so they never disagree on what is in reach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    /// Who may be targeted, and how far away.
+    pub rule: TargetRule,
+    /// Whether it flies (a missile, a spell, a shout): it needs sight and measures the straight
+    /// line. Otherwise it walks, and walls lengthen the way.
+    pub ranged: bool,
+}
+
+impl Reach {
+    /// How far the target may be, in zones (squares on a grid); `None` for an action without one.
+    pub fn range(&self, battlefield: &Battlefield) -> Option<u32> {
+        match self.rule {
+            TargetRule::Enemy { range, .. } | TargetRule::Ally { range } => Some(range),
+            TargetRule::FallenAlly => Some(battlefield.melee_reach(0)),
+            TargetRule::None => None,
+        }
+    }
+
+    /// The distance from `from` to `to` as this action measures it; `None` when a ranged action
+    /// cannot see there or nothing walks there.
+    pub fn distance(&self, battlefield: &Battlefield, from: ZoneIdx, to: ZoneIdx) -> Option<u32> {
+        let distance = if self.ranged {
+            battlefield.sight(from, to)?;
+            battlefield.line_distance(from, to)
+        } else {
+            battlefield.distance(from, to)
+        };
+        (distance != UNREACHABLE).then_some(distance)
+    }
+
+    /// Whether a target in `to` is in reach from `from`.
+    pub fn reaches(&self, battlefield: &Battlefield, from: ZoneIdx, to: ZoneIdx) -> bool {
+        let range = self.range(battlefield);
+        self.distance(battlefield, from, to).is_some_and(|distance| range.is_some_and(|range| distance <= range))
+    }
+}
+
+/// How `actor` reaches the target of `kind` (an error when it has nothing to do it with).
+pub fn reach(actor: &UnitView, kind: ActionKind) -> Result<Reach, IllegalAction> {
+    Ok(Reach { rule: target_rule(actor, kind)?, ranged: is_ranged(actor, kind) })
+}
+
+/// Whether `kind` flies to its target: spells, items, throws and shouts always, attacks when
+/// the weapon in hand is a missile weapon.
+pub fn is_ranged(actor: &UnitView, kind: ActionKind) -> bool {
+    match kind {
+        ActionKind::Cast(_) | ActionKind::UseItem(_) | ActionKind::Throw(_) | ActionKind::Intimidate => true,
+        ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::Swarm | ActionKind::DefensiveAttack => {
+            actor.loadout.usable_weapon(actor.conditions).1.is_ranged()
+        }
+        _ => false,
+    }
+}
 
 fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRule, IllegalAction> {
     let weapon = actor.loadout.usable_weapon(actor.conditions).1;
@@ -316,7 +373,8 @@ pub fn check(
         return Err(IllegalAction::BadCharge);
     }
     let standing = from.unwrap_or(here);
-    match (target_rule(actor, action.kind)?, action.target) {
+    let reach = reach(actor, action.kind)?;
+    match (reach.rule, action.target) {
         (TargetRule::None, Some(_)) => return Err(IllegalAction::UnexpectedTarget),
         (TargetRule::None, None) | (TargetRule::Enemy { optional: true, .. }, None) => {}
         (_, None) => return Err(IllegalAction::NoTarget),
@@ -325,14 +383,7 @@ pub fn check(
             if !other.status.on_field() {
                 return Err(IllegalAction::TargetGone);
             }
-            let ranged = match action.kind {
-                ActionKind::Cast(_) | ActionKind::UseItem(_) | ActionKind::Throw(_) | ActionKind::Intimidate => true,
-                ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::Swarm | ActionKind::DefensiveAttack => {
-                    actor.loadout.usable_weapon(actor.conditions).1.is_ranged()
-                }
-                _ => false,
-            };
-            let distance = if ranged {
+            let distance = if reach.ranged {
                 if ctx.battlefield.sight(standing, other.zone.0).is_none() {
                     return Err(IllegalAction::OutOfSight);
                 }
@@ -340,17 +391,18 @@ pub fn check(
             } else {
                 ctx.battlefield.distance(standing, other.zone.0)
             };
-            let (range, wants_enemy) = match rule {
-                TargetRule::Enemy { range, .. } => (range, true),
-                TargetRule::Ally { range } => (range, false),
+            let wants_enemy = match rule {
+                TargetRule::Enemy { .. } => true,
+                TargetRule::Ally { .. } => false,
                 TargetRule::FallenAlly => {
                     if !other.status.is_down() || other.conditions.stabilised || other.entity == actor.entity {
                         return Err(IllegalAction::NotDown);
                     }
-                    (ctx.battlefield.melee_reach(0), false)
+                    false
                 }
                 TargetRule::None => return Err(IllegalAction::UnexpectedTarget),
             };
+            let range = reach.range(ctx.battlefield).unwrap_or_default();
             if (other.side != actor.side) != wants_enemy {
                 return Err(IllegalAction::WrongSide);
             }

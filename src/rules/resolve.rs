@@ -498,34 +498,10 @@ impl Resolver<'_, '_> {
         let (Ok(actor), Ok(other)) = (self.units.get(slot.unit), self.units.get(target)) else {
             return false;
         };
-        if !other.status.on_field() {
-            return false;
-        }
-        let distance = match slot.action.kind {
-            ActionKind::Cast(_) | ActionKind::UseItem(_) | ActionKind::Throw(_) => {
-                if self.battlefield.sight(actor.zone.0, other.zone.0).is_none() {
-                    return false;
-                }
-                self.battlefield.line_distance(actor.zone.0, other.zone.0)
-            }
-            _ => self.battlefield.distance(actor.zone.0, other.zone.0),
-        };
-        let range = match slot.action.kind {
-            ActionKind::Attack
-            | ActionKind::DefensiveAttack
-            | ActionKind::Charge
-            | ActionKind::Aimed(_)
-            | ActionKind::Swarm => actions::weapon_range(actor.loadout.usable_weapon(actor.conditions).1),
-            ActionKind::Shove | ActionKind::Execute => actor.loadout.usable_weapon(actor.conditions).1.reach,
-            ActionKind::Grapple => actor.loadout.unarmed.reach,
-            ActionKind::Cast(at) => actor.spells.0.get(at).map_or(0, |(_, spell)| spell.range),
-            ActionKind::UseItem(at) | ActionKind::Throw(at) => {
-                actor.inventory.0.get(at).map_or(0, |stack| stack.item.range)
-            }
-            ActionKind::Intimidate => 1,
-            _ => self.battlefield.melee_reach(0),
-        };
-        distance <= range
+        // The same reach the declaration was checked against, from where the actor stands now.
+        other.status.on_field()
+            && actions::reach(&actor, slot.action.kind)
+                .is_ok_and(|reach| reach.reaches(&self.battlefield, actor.zone.0, other.zone.0))
     }
 
     /// Incapacitated and dying units pay Wound Points for exertion (`W-WOUND-1`, `W-WOUND-4`).
