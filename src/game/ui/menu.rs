@@ -102,18 +102,8 @@ fn draw_menu(
             ui.add_space(margin);
             ui.vertical(|ui| {
                 ui.set_width(column);
-                level_list(ui, &session, &mut selected, reveal);
-                ui.separator();
-                if selected == session.selected {
-                    seat_choice(ui, &session, &mut seats);
-                }
-                ui.add_space(SECTION_SPACING);
-                ui.horizontal(|ui| {
-                    ui.label("Seed");
-                    ui.add(egui::DragValue::new(&mut seed));
-                });
-                ui.add_space(SECTION_SPACING);
-                clicks = menu_buttons(ui, &session, *how_to_play_open);
+                clicks =
+                    menu_column(ui, &session, (&mut selected, &mut seats[..], &mut seed), reveal, *how_to_play_open);
             });
         });
     });
@@ -138,6 +128,29 @@ fn draw_menu(
         exit.write(AppExit::Success);
     }
     Ok(())
+}
+
+/// The menu's column: the level list, the seats of the chosen level, the seed and the buttons.
+/// Edits go to `(selected, seats, seed)`; `reveal` scrolls the chosen level into view.
+fn menu_column(
+    ui: &mut egui::Ui,
+    session: &Session,
+    (selected, seats, seed): (&mut usize, &mut [Seat], &mut u64),
+    reveal: bool,
+    how_to_play_open: bool,
+) -> MenuClicks {
+    level_list(ui, session, selected, reveal);
+    ui.separator();
+    if *selected == session.selected {
+        seat_choice(ui, session, seats);
+    }
+    ui.add_space(SECTION_SPACING);
+    ui.horizontal(|ui| {
+        ui.label("Seed");
+        ui.add(egui::DragValue::new(seed));
+    });
+    ui.add_space(SECTION_SPACING);
+    menu_buttons(ui, session, how_to_play_open)
 }
 
 /// What was clicked in the menu's row of buttons this frame.

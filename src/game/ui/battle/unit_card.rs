@@ -6,7 +6,7 @@ use super::BattleView;
 use crate::game::ui::widgets::side_colour;
 use crate::game::ui::{ERROR_COLOUR, SECTION_SPACING};
 use crate::rules::equipment::Attribute;
-use crate::rules::unit;
+use crate::rules::unit::{self, UnitView};
 
 /// Stress bar fill.
 const STRESS_COLOUR: Color32 = Color32::from_rgb(200, 160, 60);
@@ -48,6 +48,11 @@ pub(super) fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
         }
     });
     ui.add_space(SECTION_SPACING);
+    unit_gear(ui, &unit);
+}
+
+/// What the unit carries and suffers: loadout, conditions, injuries, items, spells and mana.
+fn unit_gear(ui: &mut egui::Ui, unit: &UnitView) {
     let loadout = unit.loadout;
     ui.label(format!("Weapon: {}", loadout.weapon_name));
     if let Some((offhand, _)) = &loadout.offhand {
