@@ -8,8 +8,8 @@ use leafwing_input_manager::prelude::ActionState;
 
 use super::board::BoardLayout;
 use super::controls::{Player, PlayerAction};
-use super::panels::{LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, TOP_BAR_HEIGHT};
 use super::session::Screen;
+use super::ui::{LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, TOP_BAR_HEIGHT};
 
 /// Pan speed, in board pixels per second at zoom 1.
 const PAN_SPEED: f32 = 700.0;

@@ -10,8 +10,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 use super::board::{GRID_TILE, Hovered, HoveredZone};
 use super::controls::{self, BattleUi};
-use super::panels::{side_colour, side_name};
 use super::session::Screen;
+use super::ui::{side_colour, side_name};
 use crate::battlefield::{Battlefield, Cover, Square, Terrain, ZoneIdx, ZoneIndex};
 use crate::rules::components::Status;
 use crate::rules::unit::{UnitReadOnly, UnitView};

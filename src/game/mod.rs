@@ -10,11 +10,11 @@ mod hover;
 pub mod icons;
 mod labels;
 mod overlays;
-mod panels;
 pub mod script;
 pub mod session;
 pub mod standing_orders;
 mod token_art;
+mod ui;
 
 use std::path::PathBuf;
 
@@ -62,7 +62,7 @@ pub fn run(options: LaunchOptions) -> AppExit {
         logic_plugin,
         board::plugin,
         camera::plugin,
-        panels::plugin,
+        ui::plugin,
         autoplay::plugin,
         script::plugin,
         icons::plugin,

@@ -1,0 +1,336 @@
+//! The battle's panels: the top bar, the initiative track on the left, and the unit card and
+//! declaration panel on the right.
+
+mod declaration;
+mod unit_card;
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_egui::egui::{self, RichText};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+
+use super::widgets::{dock, side_colour, side_name, tracked, tracked_button};
+use super::{ERROR_COLOUR, LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, SECTION_SPACING, TOP_BAR_HEIGHT, UiSystems};
+use crate::battlefield::Battlefield;
+use crate::game::controls::{self, DeclarationOptions};
+use crate::game::session::{Pace, Screen, Session, Speed};
+use crate::game::{BattleUi, UiCommand};
+use crate::rules::components::{Action, Status};
+use crate::rules::ruleset::{InitiativeOrder, Ruleset};
+use crate::rules::unit::{UnitReadOnly, UnitView};
+use crate::rules::{CombatPhase, CombatState, DeclarationQueue, Sides};
+use declaration::declaration_panel;
+use unit_card::unit_card;
+
+/// Draws the top bar and side panels during a battle.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        draw_battle_panels.run_if(in_state(Screen::Battle)).in_set(UiSystems::Panels),
+    );
+}
+
+/// What the battle panels read.
+#[derive(SystemParam)]
+struct BattleView<'w, 's> {
+    session: Res<'w, Session>,
+    state: Res<'w, CombatState>,
+    queue: Res<'w, DeclarationQueue>,
+    options: Res<'w, DeclarationOptions>,
+    ui: Res<'w, BattleUi>,
+    sides: Res<'w, Sides>,
+    ruleset: Res<'w, Ruleset>,
+    battlefield: Res<'w, Battlefield>,
+    units: Query<'w, 's, UnitReadOnly>,
+    pace: Res<'w, Pace>,
+}
+
+impl BattleView<'_, '_> {
+    /// A side's name.
+    fn side_name(&self, side: usize) -> String {
+        side_name(&self.sides, side)
+    }
+
+    /// A unit's display name.
+    fn unit_name(&self, unit: Entity) -> String {
+        self.units.get(unit).map_or_else(|_| "?".to_string(), |view| view.name.as_str().to_string())
+    }
+
+    /// A zone's display name.
+    fn zone_name(&self, zone: crate::battlefield::ZoneIdx) -> &str {
+        self.battlefield.zones().get(usize::from(zone)).map_or("?", |zone| zone.name.as_str())
+    }
+
+    /// Whether `side`'s declared actions may show: in secret declaration nobody learns another
+    /// side's choices before everyone has declared.
+    fn declarations_visible(&self, side: usize) -> bool {
+        !(self.state.phase == CombatPhase::Declare && self.queue.secret) || self.ui.seated == Some(side)
+    }
+
+    /// Where a unit stands, in words: `in the ford`, or `at (3, 4)` on a grid.
+    fn whereabouts(&self, zone: crate::battlefield::ZoneIdx) -> String {
+        let preposition = if self.battlefield.is_grid() { "at" } else { "in" };
+        format!("{preposition} {}", self.zone_name(zone))
+    }
+
+    /// Whether units take turns in an order rolled for the round, declaring when their turn comes.
+    fn turn_based(&self) -> bool {
+        self.ruleset.turns.order.on_turn()
+    }
+
+    /// A declared action in words (`attack Wren, moving to ford`).
+    fn action_text(&self, action: &Action) -> String {
+        let mut text = controls::action_name(action.kind);
+        if let Some(target) = action.target {
+            text = format!("{text} {}", self.unit_name(target));
+        }
+        if let Some(zone) = action.move_to {
+            text = format!("{text}, moving to {}", self.zone_name(zone));
+        }
+        text
+    }
+}
+
+/// The top bar and the two side panels.
+fn draw_battle_panels(mut contexts: EguiContexts, view: BattleView, mut commands: MessageWriter<UiCommand>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let screen = ctx.content_rect();
+    let mut out = Vec::new();
+    let top = egui::Rect::from_min_size(screen.min, egui::vec2(screen.width(), TOP_BAR_HEIGHT));
+    let below = screen.height() - TOP_BAR_HEIGHT;
+    let left = egui::Rect::from_min_size(egui::pos2(screen.left(), top.bottom()), egui::vec2(LEFT_PANEL_WIDTH, below));
+    let right = egui::Rect::from_min_size(
+        egui::pos2(screen.right() - RIGHT_PANEL_WIDTH, top.bottom()),
+        egui::vec2(RIGHT_PANEL_WIDTH, below),
+    );
+    dock(ctx, "top_bar", top, |ui| top_bar(ui, &view, &mut out));
+    dock(ctx, "initiative", left, |ui| initiative_panel(ui, &view, &mut out));
+    dock(ctx, "unit_panel", right, |ui| right_panel(ui, &view, &mut out));
+    commands.write_batch(out);
+    Ok(())
+}
+
+/// Level, round, stage, who declares, and the Log/Help/Restart/Menu buttons.
+fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
+    ui.horizontal_centered(|ui| {
+        let level = view.session.current.as_ref().map_or("—", |template| template.level_name.as_str());
+        ui.strong(level);
+        ui.separator();
+        ui.label(format!("Round {}", view.state.round));
+        if let Some(turn) = current_turn(view) {
+            ui.label(format!("· Turn {turn}"));
+        }
+        ui.separator();
+        ui.label(phase_label(view.state.phase));
+        if let Some(unit) = view.options.unit
+            && let Ok(declarer) = view.units.get(unit)
+        {
+            ui.separator();
+            ui.label("Declaring:");
+            ui.label(RichText::new(declarer.name.as_str()).strong().color(side_colour(declarer.side.0)));
+            ui.label(
+                RichText::new(format!("({})", view.side_name(declarer.side.0))).color(side_colour(declarer.side.0)),
+            );
+        } else if view.state.phase == CombatPhase::Declare && view.queue.open {
+            ui.separator();
+            ui.label(RichText::new("the AI is declaring").weak());
+        }
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            // Right to left: the last button added sits leftmost.
+            let buttons = [
+                ("Quit", UiCommand::Quit),
+                ("Menu", UiCommand::BackToMenu),
+                ("Restart", UiCommand::Restart),
+                ("Help", UiCommand::ToggleHelp),
+            ];
+            for (label, command) in buttons {
+                if tracked_button(ui, label).clicked() {
+                    out.push(command);
+                }
+            }
+            if tracked(ui.selectable_label(view.ui.show_log, "Log"), "Log").clicked() {
+                out.push(UiCommand::ToggleLog);
+            }
+            ui.separator();
+            speed_buttons(ui, view, out);
+        });
+    });
+}
+
+/// Pause, step and the speeds, right to left.
+fn speed_buttons(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
+    for speed in Speed::ALL.into_iter().rev() {
+        let chosen = view.pace.speed == speed && !view.pace.paused;
+        if tracked(ui.selectable_label(chosen, speed.label()), speed.label()).clicked() {
+            out.push(UiCommand::SetSpeed(speed));
+            if view.pace.paused {
+                out.push(UiCommand::TogglePause);
+            }
+        }
+    }
+    if tracked(ui.add_enabled(view.pace.paused, egui::Button::new("Step")), "Step")
+        .on_hover_text("Play one round")
+        .clicked()
+    {
+        out.push(UiCommand::Step);
+    }
+    let pause = if view.pace.paused { "Resume" } else { "Pause" };
+    if tracked_button(ui, pause).clicked() {
+        out.push(UiCommand::TogglePause);
+    }
+}
+
+/// The stage's name in the top bar.
+fn phase_label(phase: CombatPhase) -> &'static str {
+    match phase {
+        CombatPhase::Idle => "Waiting",
+        CombatPhase::Surprise => "Surprise",
+        CombatPhase::Initiative => "Initiative",
+        CombatPhase::Declare => "Declare",
+        CombatPhase::Resolve => "Resolve",
+        CombatPhase::Morale => "Morale",
+        CombatPhase::End => "End of round",
+        CombatPhase::Over => "Battle over",
+    }
+}
+
+/// The count of the turn declaring or resolving now, in a turn-based ruleset.
+fn current_turn(view: &BattleView) -> Option<i32> {
+    if !view.turn_based() || !matches!(view.state.phase, CombatPhase::Declare | CombatPhase::Resolve) {
+        return None;
+    }
+    // The cursor moves past a turn once its declarations close and it goes to resolution.
+    let at = if view.queue.open { view.state.turn_cursor } else { view.state.turn_cursor.checked_sub(1)? };
+    view.state.turns.get(at).map(|(count, _)| *count)
+}
+
+/// One unit on the initiative track.
+struct TrackEntry<'a> {
+    view: UnitView<'a, 'a>,
+    acted: bool,
+}
+
+/// The initiative track: every unit on the field in the order it acts, simultaneous ones together.
+fn initiative_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
+    ui.heading(if view.turn_based() { "Turn order" } else { "Initiative" });
+    if view.ui.curtain.is_some() {
+        ui.label(RichText::new("Hidden until the seat changes hands.").weak());
+        return;
+    }
+    let acted = &view.state.schedule[..view.state.cursor.min(view.state.schedule.len())];
+    let mut track: Vec<TrackEntry> = view
+        .units
+        .iter()
+        .filter(|unit| *unit.status != Status::Reserve)
+        .map(|unit| TrackEntry { acted: acted.iter().any(|slot| slot.unit == unit.entity), view: unit })
+        .collect();
+    // Turn counts run 1, 2, 3… whichever way the ruleset's initiative count runs.
+    let order = if view.turn_based() { InitiativeOrder::LowestFirst } else { view.ruleset.initiative.order };
+    track.sort_by_key(|entry| track_key(&entry.view, order));
+    egui::ScrollArea::vertical().id_salt("initiative_track").auto_shrink([false, false]).show(ui, |ui| {
+        let mut rest = track.as_slice();
+        while let Some(first) = rest.first() {
+            let together = match first.view.initiative.round {
+                Some(round) => rest.iter().take_while(|entry| entry.view.initiative.round == Some(round)).count(),
+                None => 1,
+            };
+            let (group, tail) = rest.split_at(together);
+            rest = tail;
+            if group.len() > 1 {
+                egui::Frame::group(ui.style()).show(ui, |ui| {
+                    let together = if view.turn_based() { "one turn together" } else { "simultaneous" };
+                    ui.label(RichText::new(format!("{together} ({})", group.len())).small().italics());
+                    for entry in group {
+                        track_row(ui, view, entry, out);
+                    }
+                });
+            } else {
+                track_row(ui, view, first, out);
+            }
+        }
+    });
+}
+
+/// Sort key on the track: known Round Initiatives first, in count order, then by Base
+/// Initiative, then level order.
+fn track_key(unit: &UnitView, order: InitiativeOrder) -> (bool, i32, u32) {
+    let value = unit.initiative.round.or(unit.initiative.base);
+    let in_count_order = match (value, order) {
+        (Some(value), InitiativeOrder::LowestFirst) => value,
+        (Some(value), InitiativeOrder::HighestFirst) => -value,
+        // Not rolled yet: after everyone who has.
+        (None, _) => i32::MAX,
+    };
+    (unit.initiative.round.is_none(), in_count_order, unit.order.0)
+}
+
+/// One unit's line on the track; a click inspects (or targets) it.
+fn track_row(ui: &mut egui::Ui, view: &BattleView, entry: &TrackEntry, out: &mut Vec<UiCommand>) {
+    let unit = &entry.view;
+    let colour = side_colour(unit.side.0);
+    ui.horizontal_wrapped(|ui| {
+        let mark = if entry.acted { "✔" } else { "•" };
+        ui.label(RichText::new(mark).color(colour));
+        let name = RichText::new(unit.name.as_str()).color(colour).strong();
+        if ui.selectable_label(view.ui.selected == Some(unit.entity), name).clicked() {
+            out.push(UiCommand::Select(unit.entity));
+        }
+        ui.label(RichText::new(view.side_name(unit.side.0)).small().color(colour));
+    });
+    ui.horizontal_wrapped(|ui| {
+        if view.turn_based() {
+            // The turn counts are rolled before anyone declares, so they give nothing away.
+            let turn = unit.initiative.round.map_or("—".to_string(), |turn| turn.to_string());
+            let mut text = format!("Turn {turn}");
+            if let Some(base) = unit.initiative.base {
+                text = format!("{text} · Base {base}");
+            }
+            ui.label(RichText::new(text).small());
+            let declaring =
+                view.state.phase == CombatPhase::Declare && view.queue.open && view.queue.order.contains(&unit.entity);
+            if declaring {
+                ui.label(RichText::new("turn now").small().strong());
+            }
+        } else {
+            let base = unit.initiative.base.map_or("—".to_string(), |base| base.to_string());
+            // Round Initiative is only set once declarations have closed, so it never gives a
+            // secret declaration away.
+            let round = unit.initiative.round.map_or("—".to_string(), |round| round.to_string());
+            ui.label(RichText::new(format!("Base {base} · Round {round}")).small());
+        }
+        if entry.acted {
+            ui.label(RichText::new("acted").small().weak());
+        }
+        if unit.surprised {
+            ui.label(RichText::new("surprised").small().color(ERROR_COLOUR));
+        }
+        if *unit.status != Status::Active {
+            ui.label(RichText::new(unit.status.log_name()).small().color(ERROR_COLOUR));
+        }
+    });
+    if let Some(action) = unit.declared.action {
+        let text = if view.declarations_visible(unit.side.0) {
+            format!("declared: {}", view.action_text(&action))
+        } else {
+            "declared (secret)".to_string()
+        };
+        ui.label(RichText::new(text).small().italics());
+    }
+    ui.add_space(SECTION_SPACING / 2.0);
+}
+
+/// The selected unit's card and, when a human unit declares, the declaration panel.
+fn right_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
+    if view.ui.curtain.is_some() {
+        ui.heading("Unit");
+        ui.label(RichText::new("Hidden until the seat changes hands.").weak());
+        return;
+    }
+    egui::ScrollArea::vertical().id_salt("unit_panel_scroll").auto_shrink([false, false]).show(ui, |ui| {
+        if view.options.unit.is_some() {
+            declaration_panel(ui, view, out);
+            ui.separator();
+        }
+        unit_card(ui, view);
+    });
+}

@@ -1,0 +1,161 @@
+//! The declaration panel: the kinds of action on offer, the drafted kind's options with their
+//! odds, and the buttons that confirm, hold or cancel.
+
+use bevy_egui::egui::{self, Color32, RichText};
+
+use super::BattleView;
+use crate::battlefield::Cover;
+use crate::game::UiCommand;
+use crate::game::controls::{self, OptionEntry};
+use crate::game::ui::widgets::{side_colour, tracked, tracked_button};
+use crate::game::ui::{ERROR_COLOUR, SECTION_SPACING};
+
+/// A target's cover in the declaration panel (the board's cover tag uses the same hue).
+const COVER_COLOUR: Color32 = Color32::from_rgb(235, 190, 80);
+/// Converts a probability to a percentage.
+const PERCENT: f64 = 100.0;
+/// The key of the tenth numbered kind of action.
+const TENTH_KIND_KEY: &str = "0";
+
+/// The kinds of action on offer, the drafted kind's options and Confirm/Hold/Cancel.
+pub(super) fn declaration_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
+    let options = &view.options;
+    let Some(unit) = options.unit else {
+        return;
+    };
+    let side = options.side.unwrap_or_default();
+    ui.heading(RichText::new(format!("Declare: {}", view.unit_name(unit))).color(side_colour(side)));
+    kind_list(ui, view, out);
+    if let Some((label, entries)) = view.ui.draft.kind.and_then(|kind| options.kinds.get(kind)) {
+        drafted_kind(ui, view, (label.as_str(), entries.as_slice()), out);
+    }
+    ui.add_space(SECTION_SPACING);
+    if let Some(hint) = &view.ui.hint {
+        ui.label(RichText::new(hint).color(COVER_COLOUR));
+    }
+    decision_buttons(ui, view, out);
+}
+
+/// Each kind of action on offer, numbered by the key that chooses it; a click chooses it.
+fn kind_list(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
+    for (at, (label, entries)) in view.options.kinds.iter().enumerate() {
+        let text = match at + 1 {
+            number if number < controls::NUMBERED_KINDS => format!("{number}. {label}"),
+            controls::NUMBERED_KINDS => format!("{TENTH_KIND_KEY}. {label}"),
+            _ => label.clone(),
+        };
+        let description = entries.first().map_or("", |entry| controls::kind_description(entry.action.kind));
+        if ui.selectable_label(view.ui.draft.kind == Some(at), text).on_hover_text(description).clicked() {
+            out.push(UiCommand::ChooseKind(at));
+        }
+    }
+}
+
+/// The drafted kind `(label, entries)`: what it does and its options.
+fn drafted_kind(
+    ui: &mut egui::Ui,
+    view: &BattleView,
+    (label, entries): (&str, &[OptionEntry]),
+    out: &mut Vec<UiCommand>,
+) {
+    ui.add_space(SECTION_SPACING);
+    ui.strong(label);
+    if let Some(first) = entries.first() {
+        ui.label(RichText::new(controls::kind_description(first.action.kind)).small().weak());
+    }
+    let moves = entries.iter().filter(|entry| entry.action.move_to.is_some()).count();
+    // A grid offers a move to every square in reach: the board picks those, and the list
+    // keeps to the options in place and the one drafted.
+    let listed_moves = !view.battlefield.is_grid();
+    if moves > 0 {
+        let text = if listed_moves {
+            "Click a zone on the board to move there.".to_string()
+        } else {
+            format!("Click a square on the board to move there ({moves} in reach).")
+        };
+        ui.label(RichText::new(text).small().weak());
+    }
+    for (at, entry) in entries.iter().enumerate() {
+        let chosen = view.ui.draft.option == Some(at);
+        if listed_moves || chosen || entry.action.move_to.is_none() {
+            option_row(ui, view, entry, chosen, || out.push(UiCommand::ChooseOption(at)));
+        }
+    }
+}
+
+/// Confirm, Hold and Cancel, and the orders for many units at once.
+fn decision_buttons(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
+    let options = &view.options;
+    ui.horizontal(|ui| {
+        let complete = options.drafted(&view.ui.draft).is_some();
+        if tracked(ui.add_enabled(complete, egui::Button::new(RichText::new("Confirm").strong())), "Confirm").clicked()
+        {
+            out.push(UiCommand::Confirm);
+        }
+        if tracked_button(ui, "Hold").clicked() {
+            out.push(UiCommand::EndDeclaration);
+        }
+        if tracked_button(ui, "Cancel").clicked() {
+            out.push(UiCommand::Cancel);
+        }
+    });
+    // Orders for many units at once: what a 32-unit side needs every round.
+    ui.horizontal(|ui| {
+        let complete = options.drafted(&view.ui.draft).is_some();
+        let all = ui.add_enabled(complete, egui::Button::new("Same for all"));
+        if tracked(all, "Same for all").on_hover_text(ORDER_ALL_HELP).clicked() {
+            out.push(UiCommand::OrderAll);
+        }
+        if tracked_button(ui, "Repeat last round").on_hover_text(REPEAT_HELP).clicked() {
+            out.push(UiCommand::RepeatOrders);
+        }
+    });
+}
+
+/// What "Same for all" does.
+const ORDER_ALL_HELP: &str =
+    "Declare this order, then the same for each of your units that can take it this round (F).";
+/// What "Repeat last round" does.
+const REPEAT_HELP: &str = "Each of your units declares what it did last round, while it still can (G).";
+
+/// One legal option with what the rules say of it.
+fn option_row(ui: &mut egui::Ui, view: &BattleView, entry: &OptionEntry, chosen: bool, mut on_click: impl FnMut()) {
+    if ui.selectable_label(chosen, entry.label.as_str()).clicked() {
+        on_click();
+    }
+    ui.indent(("option", &entry.label), |ui| {
+        // ASCII arrow: egui's default fonts have no glyph for "→".
+        ui.label(RichText::new(format!("modifier {:+} -> initiative {}", entry.modifier, entry.initiative)).small());
+        if let Some(odds) = &entry.odds {
+            ui.label(
+                RichText::new(format!(
+                    "hit {:.0}% · damage {}–{} · critical {:.0}%",
+                    odds.hit * PERCENT,
+                    odds.damage_min,
+                    odds.damage_max,
+                    odds.critical * PERCENT
+                ))
+                .small(),
+            );
+        }
+        let rules = &view.ruleset.attack;
+        match entry.cover {
+            Some(Cover::Half) => {
+                let text = format!("target in half cover: -{} to hit", rules.half_cover_penalty);
+                ui.label(RichText::new(text).small().color(COVER_COLOUR));
+            }
+            Some(Cover::Full) => {
+                let text = format!("target in full cover: -{} to hit", rules.full_cover_penalty);
+                ui.label(RichText::new(text).small().color(COVER_COLOUR));
+            }
+            Some(Cover::None) => {
+                ui.label(RichText::new("target in the open: no cover").small());
+            }
+            None => {}
+        }
+        if entry.repostes > 0 {
+            let plural = if entry.repostes == 1 { "" } else { "s" };
+            ui.label(RichText::new(format!("provokes {} Reposte{plural}", entry.repostes)).small().color(ERROR_COLOUR));
+        }
+    });
+}

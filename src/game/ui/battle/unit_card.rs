@@ -1,0 +1,109 @@
+//! The unit card: everything about the selected unit.
+
+use bevy_egui::egui::{self, Color32, RichText};
+
+use super::BattleView;
+use crate::game::ui::widgets::side_colour;
+use crate::game::ui::{ERROR_COLOUR, SECTION_SPACING};
+use crate::rules::equipment::Attribute;
+use crate::rules::unit::{self, UnitView};
+
+/// Stress bar fill.
+const STRESS_COLOUR: Color32 = Color32::from_rgb(200, 160, 60);
+/// Wound Points bar fill.
+const WOUNDS_COLOUR: Color32 = Color32::from_rgb(180, 60, 60);
+
+/// Attributes in card order (the order of [`Attribute`] and of the data files).
+const ATTRIBUTES: [(Attribute, &str); 6] = [
+    (Attribute::Strength, "Strength"),
+    (Attribute::Agility, "Agility"),
+    (Attribute::Dexterity, "Dexterity"),
+    (Attribute::Insight, "Insight"),
+    (Attribute::Memory, "Memory"),
+    (Attribute::Perception, "Perception"),
+];
+
+/// Everything about the selected unit.
+pub(super) fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
+    let Some(unit) = view.ui.selected.and_then(|unit| view.units.get(unit).ok()) else {
+        ui.heading("Unit");
+        ui.label(RichText::new("Click a unit, or press Tab, to inspect it.").weak());
+        return;
+    };
+    let colour = side_colour(unit.side.0);
+    ui.heading(RichText::new(unit.name.as_str()).color(colour));
+    ui.label(format!("{} · {}", unit.id.0, view.side_name(unit.side.0)));
+    ui.label(format!("{} {}", unit.status.log_name(), view.whereabouts(unit.zone.0)));
+    meter(ui, "Stress", unit.stress.current, unit.stress.max, STRESS_COLOUR);
+    meter(ui, "Wound Points", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR);
+    ui.add_space(SECTION_SPACING);
+    let defense = unit::defense_score(&view.ruleset, unit.attributes, unit.defense, unit.conditions);
+    ui.label(format!("Defense {defense} · Armour {} · Speed {}", unit.armour.0, unit.speed.0));
+    egui::Grid::new("attributes").num_columns(3).striped(true).show(ui, |ui| {
+        for (attribute, name) in ATTRIBUTES {
+            ui.label(name);
+            ui.label(unit.attributes.score(attribute).to_string());
+            ui.label(format!("{:+}", unit::modifier(&view.ruleset, unit.attributes, attribute)));
+            ui.end_row();
+        }
+    });
+    ui.add_space(SECTION_SPACING);
+    unit_gear(ui, &unit);
+}
+
+/// What the unit carries and suffers: loadout, conditions, injuries, items, spells and mana.
+fn unit_gear(ui: &mut egui::Ui, unit: &UnitView) {
+    let loadout = unit.loadout;
+    ui.label(format!("Weapon: {}", loadout.weapon_name));
+    if let Some((offhand, _)) = &loadout.offhand {
+        ui.label(format!("Off hand: {offhand}"));
+    }
+    if loadout.shield {
+        ui.label("Shield: turns the first Shock each round");
+    }
+    ui.label(format!("Armour: {}", loadout.armour_name.as_deref().unwrap_or("none")));
+    let conditions = unit.conditions.names();
+    let conditions = if conditions.is_empty() { "none".to_string() } else { conditions.join(", ") };
+    ui.label(format!("Conditions: {conditions}"));
+    if unit.surprised {
+        ui.label(RichText::new("Surprised").color(ERROR_COLOUR));
+    }
+    list(
+        ui,
+        "Injuries",
+        unit.wounds.injuries.iter().map(|injury| {
+            let mut text = format!("{} {} (round {})", injury.amount, injury.damage_type.as_str(), injury.round);
+            if let Some(combat_injury) = &injury.combat_injury {
+                text = format!("{text}: {combat_injury}");
+            }
+            text
+        }),
+    );
+    list(ui, "Items", unit.inventory.0.iter().map(|stack| format!("{} ×{}", stack.name, stack.count)));
+    list(
+        ui,
+        "Spells",
+        unit.spells.0.iter().map(|(name, spell)| format!("{name} (TN {}, {} mana)", spell.tn, spell.mana)),
+    );
+    if unit.mana.max > 0 || !unit.spells.0.is_empty() {
+        ui.label(format!("Mana {}/{}", unit.mana.current, unit.mana.max));
+    }
+}
+
+/// A labelled bar for a pool that runs from 0 to `max` (shown empty when below 0).
+fn meter(ui: &mut egui::Ui, label: &str, current: i32, max: i32, colour: Color32) {
+    let fraction = if max > 0 { (current as f32 / max as f32).clamp(0.0, 1.0) } else { 0.0 };
+    ui.add(egui::ProgressBar::new(fraction).fill(colour).text(format!("{label} {current}/{max}")));
+}
+
+/// A titled list, or nothing when it is empty.
+fn list(ui: &mut egui::Ui, title: &str, items: impl Iterator<Item = String>) {
+    let items: Vec<String> = items.collect();
+    if items.is_empty() {
+        return;
+    }
+    ui.strong(title);
+    for item in items {
+        ui.label(format!("• {item}"));
+    }
+}

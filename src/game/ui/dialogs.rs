@@ -1,0 +1,144 @@
+//! Windows over everything else: notices of load and settings errors, the hot-seat curtain and
+//! the leave-the-battle confirmation.
+
+use bevy::prelude::*;
+use bevy_egui::egui::{self, Color32, RichText};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+
+use super::widgets::{side_colour, side_name, tracked, tracked_button};
+use super::{ERROR_COLOUR, NOTICE_GAP, SECTION_SPACING, TOP_BAR_HEIGHT, UiSystems};
+use crate::game::session::{Screen, Session};
+use crate::game::{BattleUi, UiCommand};
+use crate::rules::{DeclarationQueue, Sides};
+
+/// Background of the notices window, dark enough for the red text to read.
+const NOTICE_FILL: Color32 = Color32::from_rgb(40, 16, 16);
+/// The hot-seat curtain: fully opaque so nothing of the board shows through.
+const CURTAIN_FILL: Color32 = Color32::from_rgb(14, 14, 20);
+/// Width of the notices window, in points.
+const NOTICE_WIDTH: f32 = 560.0;
+/// Where the curtain's text starts, as a share of the screen's height.
+const CURTAIN_TEXT_AT: f32 = 0.35;
+/// Space between the curtain's lines, in points.
+const CURTAIN_SPACING: f32 = 16.0;
+
+/// Draws the notices on any screen, then the curtain and the confirmation over a battle.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, draw_notices.in_set(UiSystems::Notices))
+        // The curtain goes last so that it covers everything drawn before it.
+        .add_systems(EguiPrimaryContextPass, draw_curtain.run_if(in_state(Screen::Battle)).in_set(UiSystems::Curtain))
+        .add_systems(EguiPrimaryContextPass, draw_confirm.run_if(in_state(Screen::Battle)).in_set(UiSystems::Confirm));
+}
+
+/// A level that failed to (re)load and a bad settings file, in a red window until dismissed.
+fn draw_notices(
+    mut contexts: EguiContexts,
+    screen: Res<State<Screen>>,
+    mut session: ResMut<Session>,
+    mut ui_state: ResMut<BattleUi>,
+) -> Result {
+    if session.error.is_none() && ui_state.notice.is_none() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let frame = egui::Frame::window(&ctx.global_style()).fill(NOTICE_FILL).stroke(egui::Stroke::new(1.0, ERROR_COLOUR));
+    let mut dismissed = false;
+    egui::Window::new("Notices")
+        .title_bar(false)
+        .frame(frame)
+        .order(egui::Order::Foreground)
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, TOP_BAR_HEIGHT + NOTICE_GAP))
+        .default_width(NOTICE_WIDTH)
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            if let Some(error) = &session.error {
+                let what = match screen.get() {
+                    Screen::Battle => "The level failed to reload; kept the last good data.",
+                    Screen::Menu => "The level failed to load.",
+                };
+                ui.label(RichText::new(what).color(ERROR_COLOUR).strong());
+                ui.label(RichText::new(error).color(ERROR_COLOUR).monospace());
+            }
+            if let Some(notice) = &ui_state.notice {
+                ui.label(RichText::new("Settings").color(ERROR_COLOUR).strong());
+                ui.label(RichText::new(notice).color(ERROR_COLOUR).monospace());
+            }
+            dismissed = ui.button("Dismiss").clicked();
+        });
+    if dismissed {
+        session.error = None;
+        ui_state.notice = None;
+    }
+    Ok(())
+}
+
+/// The hot-seat curtain: an opaque screen over everything until the next player takes the seat.
+fn draw_curtain(
+    mut contexts: EguiContexts,
+    ui_state: Res<BattleUi>,
+    sides: Res<Sides>,
+    queue: Res<DeclarationQueue>,
+    mut commands: MessageWriter<UiCommand>,
+) -> Result {
+    let Some(side) = ui_state.curtain else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let screen = ctx.viewport_rect();
+    let name = side_name(&sides, side);
+    egui::Area::new(egui::Id::new("curtain"))
+        .order(egui::Order::Foreground)
+        .fixed_pos(screen.min)
+        .movable(false)
+        .constrain(false)
+        .show(ctx, |ui| {
+            egui::Frame::new().fill(CURTAIN_FILL).show(ui, |ui| {
+                ui.set_min_size(screen.size());
+                ui.set_max_size(screen.size());
+                ui.vertical_centered(|ui| {
+                    ui.add_space(screen.height() * CURTAIN_TEXT_AT);
+                    ui.heading(RichText::new(format!("Pass to {name}")).color(side_colour(side)).strong());
+                    ui.add_space(CURTAIN_SPACING);
+                    ui.label(if queue.secret {
+                        "Declarations are secret: everyone else, look away."
+                    } else {
+                        "Your turn to declare."
+                    });
+                    ui.add_space(CURTAIN_SPACING);
+                    let lift = format!("I am {name} — show the board");
+                    if tracked(ui.button(RichText::new(&lift).strong()), "Show the board").clicked() {
+                        commands.write(UiCommand::LiftCurtain);
+                    }
+                });
+            });
+        });
+    Ok(())
+}
+
+/// "Are you sure?" before a battle in progress is thrown away.
+fn draw_confirm(mut contexts: EguiContexts, ui_state: Res<BattleUi>, mut commands: MessageWriter<UiCommand>) -> Result {
+    let Some(leave) = ui_state.confirm else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    egui::Window::new("Leave the battle?")
+        .order(egui::Order::Foreground)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.label(leave.question());
+            ui.add_space(SECTION_SPACING);
+            ui.horizontal(|ui| {
+                if tracked(ui.button(RichText::new(leave.verb()).strong()), leave.verb()).clicked() {
+                    commands.write(UiCommand::ConfirmLeave);
+                }
+                if tracked_button(ui, "Stay").clicked() {
+                    commands.write(UiCommand::StayInBattle);
+                }
+            });
+            ui.label(RichText::new("Enter: yes · Esc: stay").small().weak());
+        });
+    Ok(())
+}

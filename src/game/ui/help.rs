@@ -1,0 +1,118 @@
+//! The help window (F1): every action with the keys bound to it, as the player's settings have them.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use leafwing_input_manager::prelude::{InputMap, MouseScrollDirection};
+
+use super::UiSystems;
+use crate::game::controls::{self, Binding, Player};
+use crate::game::session::Screen;
+use crate::game::{BattleUi, PlayerAction, UiCommand};
+
+/// Default width of the help window, in points.
+const HELP_WIDTH: f32 = 360.0;
+/// Binding names the settings file accepts besides letters, digits and F-keys, so the help
+/// shows bindings as the player writes them.
+const NAMED_INPUTS: [&str; 21] = [
+    "MouseLeft",
+    "MouseRight",
+    "MouseMiddle",
+    "WheelUp",
+    "WheelDown",
+    "Enter",
+    "Space",
+    "Escape",
+    "Tab",
+    "Backspace",
+    "Backquote",
+    "Equal",
+    "Minus",
+    "BracketLeft",
+    "BracketRight",
+    "ArrowLeft",
+    "ArrowRight",
+    "ArrowUp",
+    "ArrowDown",
+    "ShiftLeft",
+    "ControlLeft",
+];
+/// Function keys the settings file accepts (`F1` … `F12`).
+const FUNCTION_KEYS: u32 = 12;
+
+/// Draws the help window during a battle, while it is open.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, draw_help.run_if(in_state(Screen::Battle)).in_set(UiSystems::Help));
+}
+
+/// Every action with its bindings, as the player's settings have them.
+fn draw_help(
+    mut contexts: EguiContexts,
+    ui_state: Res<BattleUi>,
+    players: Query<&InputMap<PlayerAction>, With<Player>>,
+    mut commands: MessageWriter<UiCommand>,
+) -> Result {
+    if !ui_state.show_help {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let map = players.single().ok();
+    let defaults = controls::default_bindings();
+    let names = if map.is_some() { binding_names() } else { Vec::new() };
+    let mut open = true;
+    egui::Window::new("Controls").open(&mut open).order(egui::Order::Foreground).default_width(HELP_WIDTH).show(
+        ctx,
+        |ui| {
+            egui::Grid::new("bindings").num_columns(2).striped(true).show(ui, |ui| {
+                for action in PlayerAction::ALL {
+                    let bindings = match map {
+                        Some(map) => bound_inputs(map, action, &names),
+                        None => defaults.get(action.key()).cloned().unwrap_or_default(),
+                    };
+                    ui.monospace(action.key());
+                    ui.label(if bindings.is_empty() { "unbound".to_string() } else { bindings.join(", ") });
+                    ui.end_row();
+                }
+            });
+        },
+    );
+    if !open {
+        commands.write(UiCommand::ToggleHelp);
+    }
+    Ok(())
+}
+
+/// Every binding name the settings file accepts, with the `Debug` text of the input it means,
+/// to name the inputs of an [`InputMap`] the way the player wrote them.
+fn binding_names() -> Vec<(String, String)> {
+    let letters = ('A'..='Z').chain('0'..='9').map(String::from);
+    let function_keys = (1..=FUNCTION_KEYS).map(|number| format!("F{number}"));
+    NAMED_INPUTS
+        .iter()
+        .map(|name| name.to_string())
+        .chain(letters)
+        .chain(function_keys)
+        .filter_map(|name| {
+            let input = match controls::parse_binding(&name)? {
+                Binding::Key(key) => format!("{key:?}"),
+                Binding::Mouse(button) => format!("{button:?}"),
+                Binding::WheelUp => format!("{:?}", MouseScrollDirection::UP),
+                Binding::WheelDown => format!("{:?}", MouseScrollDirection::DOWN),
+            };
+            Some((input, name))
+        })
+        .collect()
+}
+
+/// The names of the inputs bound to `action` (an input without a settings name shows as is).
+fn bound_inputs(map: &InputMap<PlayerAction>, action: PlayerAction, names: &[(String, String)]) -> Vec<String> {
+    let Some(inputs) = map.get_buttonlike(&action) else {
+        return Vec::new();
+    };
+    inputs
+        .iter()
+        .map(|input| {
+            let debug = format!("{input:?}");
+            names.iter().find(|(known, _)| *known == debug).map_or(debug, |(_, name)| name.clone())
+        })
+        .collect()
+}

@@ -1,0 +1,167 @@
+//! The combat log window: every entry with its rolls folded away, new dice tumbling a moment
+//! before they settle, and the JSON Lines export.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy_egui::egui::{self, RichText};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+
+use super::widgets::tracked_button;
+use super::{LEFT_PANEL_WIDTH, NOTICE_GAP, TOP_BAR_HEIGHT, UiSystems};
+use crate::battlefield::Battlefield;
+use crate::game::session::Screen;
+use crate::game::{BattleUi, UiCommand};
+use crate::rules::CombatInfo;
+use crate::rules::log::{CombatLog, LogEntry};
+use crate::rules::log_text::{self, Names};
+
+/// Default size of the log window, in points.
+const LOG_SIZE: [f32; 2] = [520.0, 380.0];
+
+/// Draws the log window during a battle, while it is open.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, draw_log.run_if(in_state(Screen::Battle)).in_set(UiSystems::Log));
+}
+
+/// The combat log window, with every roll expandable, and the JSON Lines export.
+fn draw_log(
+    mut contexts: EguiContexts,
+    ui_state: Res<BattleUi>,
+    log: Res<CombatLog>,
+    info: Res<CombatInfo>,
+    battlefield: Res<Battlefield>,
+    mut commands: MessageWriter<UiCommand>,
+    (time, mut window): (Res<Time>, Local<LogWindow>),
+) -> Result {
+    let now = time.elapsed_secs_f64();
+    window.arrivals.note(log.entries().len(), now);
+    let LogWindow { export, arrivals } = &mut *window;
+    // Behind the curtain the log would show the battle to the wrong player.
+    if !ui_state.show_log || ui_state.curtain.is_some() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    // The log's first line lists every unit of the battle, reinforcements included.
+    let names = Names::from_log(log.entries()).with_zones(&battlefield);
+    let mut open = true;
+    egui::Window::new("Combat log")
+        .open(&mut open)
+        .order(egui::Order::Foreground)
+        .default_size(LOG_SIZE)
+        // Top left of the board, clear of the game-over window at the bottom.
+        .default_pos(egui::pos2(LEFT_PANEL_WIDTH + NOTICE_GAP, TOP_BAR_HEIGHT + NOTICE_GAP))
+        .vscroll(false)
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                if tracked_button(ui, "Export JSON Lines").clicked() {
+                    *export = Some(export_log(&log, &info));
+                }
+                if let Some(message) = export.as_deref() {
+                    ui.label(RichText::new(message).small());
+                }
+            });
+            ui.separator();
+            egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
+                for (at, entry) in log.entries().iter().enumerate() {
+                    let rolling = arrivals.rolling(at, now);
+                    log_entry(ui, at, entry, &names, rolling);
+                }
+            });
+        });
+    if !open {
+        commands.write(UiCommand::ToggleLog);
+    }
+    Ok(())
+}
+
+/// What the log window keeps between frames.
+#[derive(Debug, Default)]
+struct LogWindow {
+    /// What the last export said.
+    export: Option<String>,
+    /// When each entry arrived.
+    arrivals: LogArrivals,
+}
+
+/// When each log entry arrived, so the newest rolls tumble a moment before they settle.
+#[derive(Debug, Default)]
+struct LogArrivals {
+    /// Arrival times, by entry index.
+    times: Vec<f64>,
+}
+
+impl LogArrivals {
+    /// Notes the entries new since the last frame (a restart's shorter log starts over).
+    fn note(&mut self, entries: usize, now: f64) {
+        if entries < self.times.len() {
+            self.times.clear();
+        }
+        // The entries already there when the log first shows are history: no tumbling.
+        let arrived = if self.times.is_empty() && entries > 0 { f64::NEG_INFINITY } else { now };
+        self.times.resize(entries, arrived);
+    }
+
+    /// While entry `at` is new, how far its dice are into their tumble (0 to 1).
+    fn rolling(&self, at: usize, now: f64) -> Option<f64> {
+        let age = now - *self.times.get(at)?;
+        (age < DICE_TUMBLE_SECONDS).then(|| age / DICE_TUMBLE_SECONDS)
+    }
+}
+
+/// How long a new roll's dice tumble in the log before showing their faces.
+const DICE_TUMBLE_SECONDS: f64 = 0.6;
+/// How many times a second tumbling dice change face.
+const DICE_TUMBLE_RATE: f64 = 14.0;
+
+/// A die's face while it tumbles: any face but the real one's twin for a frame, the same for
+/// everyone watching (a hash of the moment, not the combat RNG, which it must never touch).
+fn tumbling_face(sides: u32, die: usize, progress: f64) -> u32 {
+    let tick = (progress * DICE_TUMBLE_SECONDS * DICE_TUMBLE_RATE) as u64;
+    let mixed = (tick.wrapping_add(1) ^ ((die as u64) << 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mixed >> 33) as u32 % sides.max(1) + 1
+}
+
+/// A roll's line in the log: `what: expr = total`, or its dice tumbling while it is new.
+fn roll_line(what: &str, roll: &crate::rules::dice::DiceRoll, rolling: Option<f64>) -> String {
+    match rolling {
+        Some(progress) if roll.expr.sides > 0 && !roll.dice.is_empty() => {
+            let faces: Vec<String> =
+                (0..roll.dice.len()).map(|die| tumbling_face(roll.expr.sides, die, progress).to_string()).collect();
+            format!("{what}: {} = [{}] ...", roll.expr, faces.join(" "))
+        }
+        _ => format!("{what}: {} = {}", roll.expr, roll.total),
+    }
+}
+
+/// One entry: its line, and each of its rolls folded away (tumbling a moment when new).
+fn log_entry(ui: &mut egui::Ui, at: usize, entry: &LogEntry, names: &Names, rolling: Option<f64>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(format!("R{}", entry.round)).weak().monospace());
+        ui.label(log_text::describe(entry, names));
+    });
+    for (roll_at, (what, roll)) in log_text::rolls(&entry.event).into_iter().enumerate() {
+        ui.indent(("log_roll", at, roll_at), |ui| {
+            egui::CollapsingHeader::new(RichText::new(roll_line(&what, roll, rolling)).small())
+                .id_salt(("log_roll_header", at, roll_at))
+                .show(ui, |ui| {
+                    let faces: Vec<String> = roll.dice.iter().map(u32::to_string).collect();
+                    let faces = if faces.is_empty() { "none".to_string() } else { faces.join(", ") };
+                    ui.label(RichText::new(format!("faces: {faces}")).small().monospace());
+                    ui.label(RichText::new(format!("modifier: {:+}", roll.expr.modifier)).small().monospace());
+                });
+        });
+    }
+}
+
+/// Writes the log as JSON Lines next to the game and says where (or why not).
+fn export_log(log: &CombatLog, info: &CombatInfo) -> String {
+    let level: String =
+        info.level.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
+    let path = PathBuf::from(format!("fray-log-{level}-{}.jsonl", info.seed));
+    let shown = std::env::current_dir().map_or_else(|_| path.clone(), |dir| dir.join(&path));
+    match std::fs::write(&path, log.to_json_lines()) {
+        Ok(()) => format!("saved to {}", shown.display()),
+        Err(error) => format!("could not write {}: {error}", shown.display()),
+    }
+}

@@ -1,0 +1,353 @@
+//! The main menu: levels grouped by ruleset, seats, seed, and the Start battle, How to play and
+//! Quit buttons.
+
+use bevy::diagnostic::FrameCount;
+use bevy::prelude::*;
+use bevy_egui::egui::{self, RichText};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+
+use super::widgets::{screen_ui, side_colour, tracked, tracked_button};
+use super::{ERROR_COLOUR, SECTION_SPACING, UiSystems};
+use crate::game::session::{LevelChoice, Screen, Seat, Session, StartBattle};
+use crate::levels::BattleTemplate;
+
+/// Width of the menu's column, in points.
+const MENU_WIDTH: f32 = 620.0;
+/// Largest share of the menu the level list may take, so the seats stay on screen.
+const MENU_LIST_SHARE: f32 = 0.6;
+/// Default width of the How to play page, in points.
+const HOW_TO_PLAY_WIDTH: f32 = 460.0;
+/// The menu's buttons, by the labels scripted tests click them by.
+const START_LABEL: &str = "Start battle";
+/// See [`START_LABEL`].
+const HOW_TO_PLAY_LABEL: &str = "How to play";
+/// See [`START_LABEL`].
+const QUIT_LABEL: &str = "Quit";
+/// Words a ruleset's title keeps in lower case unless they come first.
+const MINOR_WORDS: [&str; 5] = ["and", "or", "of", "the", "with"];
+
+/// The How to play page: a title and its paragraphs per section. The keys are the defaults;
+/// the help window (F1) shows the player's own.
+const HOW_TO_PLAY: [(&str, &[&str]); 3] = [
+    (
+        "A round",
+        &[
+            "Battles are fought in rounds, and every round goes the same way.",
+            "Initiative: units (or whole sides, in some rulesets) roll to settle who acts first this round.",
+            "Declaration: each unit says what it will do: attack, move, cast, use an item, defend or hold. \
+             In some rulesets every side chooses at once and in secret, and nobody sees the others' choices \
+             until all are in (at one machine, a curtain hides the board while the seat changes hands). \
+             In others units take turns in initiative order and declare when their turn comes.",
+            "Resolution: the declared actions happen in initiative order. A unit that falls before its turn \
+             never acts, and a target that is gone wastes the action.",
+            "After that, frightened units check their morale, hazards bite, and the battle ends once a side \
+             is beaten.",
+        ],
+    ),
+    (
+        "Declaring",
+        &[
+            "When one of your units is to declare, the panel on the right lists what it can do.",
+            "1-9 choose an action (or click it in the list). Click a unit on the board, or press T to step \
+             through the targets, to aim it; click a zone or square to move there.",
+            "Enter confirms. E holds: the unit does nothing this round. Esc drops the choice.",
+            "Tab moves between units to read their cards. WASD or the arrows pan, the wheel or +/- zoom.",
+            "F1 lists every key. They can be changed in fray-settings.ron (see docs/controls.md).",
+        ],
+    ),
+    (
+        "Reading the log",
+        &[
+            "L opens the combat log. Each line starts with its round (R2 is round two) and tells one thing \
+             that happened: a declaration, an attack with its total against the target's Defense, the damage \
+             it did and what is left, a fall, a morale check.",
+            "Units and places are named as on the board; units that share a name carry their id in brackets.",
+            "Under a line, each roll opens to show its dice and modifier. Export JSON Lines saves the whole \
+             log, every number included, beside the game.",
+        ],
+    ),
+];
+
+/// Draws the menu while it is the screen.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, draw_menu.run_if(in_state(Screen::Menu)).in_set(UiSystems::Menu));
+}
+
+/// The menu: levels by ruleset, seats, seed, and the Start battle, How to play and Quit buttons.
+fn draw_menu(
+    mut contexts: EguiContexts,
+    mut session: ResMut<Session>,
+    mut start: MessageWriter<StartBattle>,
+    mut exit: MessageWriter<AppExit>,
+    mut how_to_play_open: Local<bool>,
+    (frames, mut last_drawn): (Res<FrameCount>, Local<u32>),
+) -> Result {
+    // On coming back to the menu its list shows the level just played, wherever it was scrolled.
+    let reveal = frames.0 != last_drawn.wrapping_add(1);
+    *last_drawn = frames.0;
+    let ctx = contexts.ctx_mut()?;
+    let mut root = screen_ui(ctx, "menu");
+    // Edits go to copies and are written back only when they change, so the session is not
+    // marked changed every frame.
+    let mut selected = session.selected;
+    let mut seats = session.seats.clone();
+    let mut seed = session.seed;
+    let mut clicks = MenuClicks::default();
+    egui::CentralPanel::default().show(&mut root, |ui| {
+        ui.vertical_centered(|ui| ui.heading(RichText::new("Fray").strong()));
+        ui.add_space(SECTION_SPACING);
+        let column = ui.available_width().min(MENU_WIDTH);
+        let margin = (ui.available_width() - column) / 2.0;
+        ui.horizontal_top(|ui| {
+            ui.add_space(margin);
+            ui.vertical(|ui| {
+                ui.set_width(column);
+                clicks =
+                    menu_column(ui, &session, (&mut selected, &mut seats[..], &mut seed), reveal, *how_to_play_open);
+            });
+        });
+    });
+    if clicks.how_to_play {
+        *how_to_play_open = !*how_to_play_open;
+    }
+    if *how_to_play_open {
+        how_to_play(ctx, &mut how_to_play_open);
+    }
+    if selected != session.selected {
+        session.select(selected);
+    } else if seats != session.seats {
+        session.seats = seats;
+    }
+    if seed != session.seed {
+        session.seed = seed;
+    }
+    if clicks.start {
+        start.write(StartBattle);
+    }
+    if clicks.quit {
+        exit.write(AppExit::Success);
+    }
+    Ok(())
+}
+
+/// The menu's column: the level list, the seats of the chosen level, the seed and the buttons.
+/// Edits go to `(selected, seats, seed)`; `reveal` scrolls the chosen level into view.
+fn menu_column(
+    ui: &mut egui::Ui,
+    session: &Session,
+    (selected, seats, seed): (&mut usize, &mut [Seat], &mut u64),
+    reveal: bool,
+    how_to_play_open: bool,
+) -> MenuClicks {
+    level_list(ui, session, selected, reveal);
+    ui.separator();
+    if *selected == session.selected {
+        seat_choice(ui, session, seats);
+    }
+    ui.add_space(SECTION_SPACING);
+    ui.horizontal(|ui| {
+        ui.label("Seed");
+        ui.add(egui::DragValue::new(seed));
+    });
+    ui.add_space(SECTION_SPACING);
+    menu_buttons(ui, session, how_to_play_open)
+}
+
+/// What was clicked in the menu's row of buttons this frame.
+#[derive(Clone, Copy, Debug, Default)]
+struct MenuClicks {
+    /// Start battle.
+    start: bool,
+    /// How to play (opens or closes the page).
+    how_to_play: bool,
+    /// Quit.
+    quit: bool,
+}
+
+/// Start battle (only for a level that loaded), How to play and Quit.
+fn menu_buttons(ui: &mut egui::Ui, session: &Session, how_to_play_open: bool) -> MenuClicks {
+    let mut clicks = MenuClicks::default();
+    ui.horizontal(|ui| {
+        let playable = session.level().is_some_and(|level| level.template.is_some());
+        let start = egui::Button::new(RichText::new(START_LABEL).strong());
+        clicks.start = tracked(ui.add_enabled(playable, start), START_LABEL).clicked();
+        let how_to = egui::Button::new(HOW_TO_PLAY_LABEL).selected(how_to_play_open);
+        clicks.how_to_play = tracked(ui.add(how_to), HOW_TO_PLAY_LABEL).clicked();
+        clicks.quit = tracked_button(ui, QUIT_LABEL).clicked();
+    });
+    clicks
+}
+
+/// The levels on offer under a heading per ruleset, each with its battlefield and size; a
+/// click chooses one.
+fn level_list(ui: &mut egui::Ui, session: &Session, selected: &mut usize, reveal: bool) {
+    ui.strong("Levels");
+    let height = ui.ctx().content_rect().height() * MENU_LIST_SHARE;
+    egui::ScrollArea::vertical().id_salt("levels").max_height(height).auto_shrink([false, true]).show(ui, |ui| {
+        for (ruleset, members) in levels_by_ruleset(&session.levels) {
+            let heading = ruleset.map_or_else(|| "Levels that need fixing".to_string(), ruleset_title);
+            ui.label(RichText::new(heading).heading());
+            ui.indent(("ruleset", ruleset), |ui| {
+                for at in members {
+                    let chosen = at == session.selected;
+                    level_row(ui, &session.levels[at], (chosen, chosen && reveal), || *selected = at);
+                }
+            });
+        }
+    });
+}
+
+/// One level: its title (a click chooses it), ruleset, battlefield and size, description and
+/// any load error. `(chosen, reveal)`: whether it is the chosen level, and whether to scroll it into view.
+fn level_row(ui: &mut egui::Ui, level: &LevelChoice, (chosen, reveal): (bool, bool), choose: impl FnOnce()) {
+    let title = tracked(ui.selectable_label(chosen, RichText::new(&level.title).strong()), &level.title);
+    if reveal {
+        title.scroll_to_me(Some(egui::Align::Center));
+    }
+    if title.clicked() {
+        choose();
+    }
+    if let Some(template) = &level.template {
+        ui.label(RichText::new(level_facts(template)).small());
+        if !template.description.is_empty() {
+            ui.label(RichText::new(&template.description).weak());
+        }
+    }
+    if let Some(error) = &level.error {
+        ui.label(RichText::new(error).color(ERROR_COLOUR).monospace());
+    }
+    ui.add_space(SECTION_SPACING);
+}
+
+/// The positions of `levels` grouped by ruleset name, groups in the order they first appear;
+/// levels that did not load (`None`) come last.
+fn levels_by_ruleset(levels: &[LevelChoice]) -> Vec<(Option<&str>, Vec<usize>)> {
+    let mut groups: Vec<(Option<&str>, Vec<usize>)> = Vec::new();
+    for (at, level) in levels.iter().enumerate() {
+        let ruleset = level.template.as_ref().map(|template| template.ruleset.name.as_str());
+        match groups.iter_mut().find(|(name, _)| *name == ruleset) {
+            Some((_, members)) => members.push(at),
+            None => groups.push((ruleset, vec![at])),
+        }
+    }
+    groups.sort_by_key(|(name, _)| name.is_none());
+    groups
+}
+
+/// A ruleset's name as a title: `stress_and_wounds` reads `Stress and Wounds`.
+fn ruleset_title(name: &str) -> String {
+    let words = name.trim_end_matches(".ron").split(['_', '-', ' ']).filter(|word| !word.is_empty());
+    let words: Vec<String> = words
+        .enumerate()
+        .map(|(at, word)| {
+            let mut letters = word.chars();
+            match letters.next() {
+                Some(first) if at == 0 || !MINOR_WORDS.contains(&word) => first.to_uppercase().chain(letters).collect(),
+                _ => word.to_string(),
+            }
+        })
+        .collect();
+    words.join(" ")
+}
+
+/// A level at a glance: `stress_and_wounds · 6 zones · 4 vs 4`, or `grid 12×10` on a grid.
+fn level_facts(template: &BattleTemplate) -> String {
+    let field = match template.battlefield.grid() {
+        Some(grid) => format!("grid {}×{}", grid.width(), grid.height()),
+        None if template.battlefield.len() == 1 => "1 zone".to_string(),
+        None => format!("{} zones", template.battlefield.len()),
+    };
+    format!("{} · {field} · {}", template.ruleset.name, side_sizes(template))
+}
+
+/// Units per side at the start (`4 vs 4`), and how many join the battle later.
+fn side_sizes(template: &BattleTemplate) -> String {
+    let mut starting = vec![0_usize; template.sides.len()];
+    let mut later = 0;
+    for unit in &template.units {
+        match (unit.arrives.is_some(), starting.get_mut(unit.side)) {
+            (false, Some(count)) => *count += 1,
+            (true, _) => later += 1,
+            (false, None) => {}
+        }
+    }
+    let sizes: Vec<String> = starting.iter().map(usize::to_string).collect();
+    let sizes = sizes.join(" vs ");
+    if later > 0 { format!("{sizes}, {later} more arriving") } else { sizes }
+}
+
+/// The How to play page, over the menu until closed.
+fn how_to_play(ctx: &egui::Context, open: &mut bool) {
+    egui::Window::new(HOW_TO_PLAY_LABEL)
+        .open(open)
+        .order(egui::Order::Foreground)
+        .default_width(HOW_TO_PLAY_WIDTH)
+        .vscroll(true)
+        .show(ctx, |ui| {
+            for (title, paragraphs) in HOW_TO_PLAY {
+                ui.strong(title);
+                for paragraph in paragraphs {
+                    ui.label(*paragraph);
+                }
+                ui.add_space(SECTION_SPACING);
+            }
+        });
+}
+
+/// Who plays each side of the chosen level.
+fn seat_choice(ui: &mut egui::Ui, session: &Session, seats: &mut [Seat]) {
+    let Some(template) = session.level().and_then(|level| level.template.as_ref()) else {
+        ui.label(RichText::new("This level cannot be played until its file is fixed.").color(ERROR_COLOUR));
+        return;
+    };
+    ui.strong("Seats");
+    egui::Grid::new("seats").num_columns(2).show(ui, |ui| {
+        for (at, (side, seat)) in template.sides.iter().zip(seats.iter_mut()).enumerate() {
+            // The board tells sides apart by shape too, so no one needs the colour alone.
+            let shape = crate::game::token_art::side_shape_name(at);
+            ui.label(RichText::new(format!("{} ({shape} tokens)", side.name)).color(side_colour(at)));
+            egui::ComboBox::from_id_salt(("seat", at)).selected_text(seat.label()).show_ui(ui, |ui| {
+                for choice in Seat::ALL {
+                    ui.selectable_value(seat, choice, choice.label());
+                }
+            });
+            ui.end_row();
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::game::session::level_choices;
+
+    #[test]
+    fn ruleset_names_read_as_titles() {
+        assert_eq!(ruleset_title("stress_and_wounds"), "Stress and Wounds");
+        assert_eq!(ruleset_title("shock_and_cover"), "Shock and Cover");
+        assert_eq!(ruleset_title("crucible"), "Crucible");
+        assert_eq!(ruleset_title("the_long_night.ron"), "The Long Night");
+    }
+
+    #[test]
+    fn the_menu_groups_every_built_in_level_by_ruleset() {
+        let levels = level_choices(Path::new("/nonexistent"));
+        let groups = levels_by_ruleset(&levels);
+        let listed: usize = groups.iter().map(|(_, members)| members.len()).sum();
+        assert_eq!(listed, levels.len());
+        assert!(groups.iter().all(|(ruleset, _)| ruleset.is_some()), "every built-in level loads");
+        let names: Vec<&str> = groups.iter().filter_map(|(ruleset, _)| *ruleset).collect();
+        for ruleset in ["stress_and_wounds", "zones_and_tests", "shock_and_cover", "aimed_wounds", "crucible"] {
+            assert!(names.contains(&ruleset), "{ruleset} is missing from {names:?}");
+        }
+        let facts = |title: &str| {
+            let level = levels.iter().find(|level| level.title == title).expect("a built-in level");
+            level_facts(level.template.as_ref().expect("it loaded"))
+        };
+        assert_eq!(facts("The Great Melee"), "stress_and_wounds · 8 zones · 32 vs 32");
+        let grids = levels.iter().filter_map(|level| level.template.as_ref()).filter(|t| t.battlefield.is_grid());
+        assert!(grids.map(level_facts).all(|facts| facts.contains(" · grid ") && facts.contains('×')));
+    }
+}

@@ -1,0 +1,128 @@
+//! Shared panel helpers: buttons tracked by label for scripted tests, side colours and names,
+//! and the full-screen and docked areas panels are laid out in.
+
+use bevy::prelude::*;
+use bevy_egui::egui::{self, Color32};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+
+use super::UiSystems;
+use crate::rules::Sides;
+
+/// How much lighter side names are than the board's side colours.
+const TEXT_LIGHTEN: f32 = 0.08;
+
+/// Notes the buttons drawn each pass for the script driver, and keeps game keys off buttons.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ButtonRects>()
+        .add_systems(EguiPrimaryContextPass, (drop_button_focus, note_button_rects).chain().in_set(UiSystems::Buttons));
+}
+
+/// A button whose place is noted under its label, so scripted real-window tests can click it
+/// by name (see [`crate::game::script`]).
+pub(super) fn tracked_button(ui: &mut egui::Ui, label: &str) -> egui::Response {
+    tracked(ui.button(label), label)
+}
+
+/// Notes where a widget was drawn, under `label`, for scripted clicks.
+pub(super) fn tracked(response: egui::Response, label: &str) -> egui::Response {
+    let pass = response.ctx.cumulative_pass_nr();
+    // The part a click can reach: a widget scrolled out of its list is not clickable.
+    let rect = response.interact_rect;
+    let enabled = response.enabled() && rect.height() * 2.0 >= response.rect.height() && rect.width() > 0.0;
+    response.ctx.data_mut(|data| {
+        let mut rects: TrackedButtons = data.get_temp(egui::Id::new(TRACKED_BUTTONS)).unwrap_or_default();
+        rects.0.insert(label.to_string(), (rect, pass, enabled));
+        data.insert_temp(egui::Id::new(TRACKED_BUTTONS), rects);
+    });
+    response
+}
+
+/// Where egui keeps the tracked buttons between passes.
+const TRACKED_BUTTONS: &str = "fray_tracked_buttons";
+
+/// Tracked buttons by label: where, in which pass, and whether enabled.
+#[derive(Clone, Debug, Default)]
+struct TrackedButtons(std::collections::HashMap<String, (egui::Rect, u64, bool)>);
+
+/// Buttons drawn in the last pass, by label, in window coordinates (logical pixels).
+#[derive(Resource, Debug, Default)]
+pub struct ButtonRects(pub std::collections::HashMap<String, Vec2>);
+
+/// Copies the buttons drawn in this pass for the script driver.
+fn note_button_rects(mut contexts: EguiContexts, mut rects: ResMut<ButtonRects>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let pass = ctx.cumulative_pass_nr();
+    let tracked: TrackedButtons = ctx.data(|data| data.get_temp(egui::Id::new(TRACKED_BUTTONS))).unwrap_or_default();
+    let zoom = ctx.zoom_factor();
+    rects.0 = tracked
+        .0
+        .into_iter()
+        .filter(|(_, (_, drawn, enabled))| *drawn == pass && *enabled)
+        .map(|(label, (rect, _, _))| (label, Vec2::new(rect.center().x, rect.center().y) * zoom))
+        .collect();
+    Ok(())
+}
+
+/// Game keys must never press a button by accident: Tab moves egui's focus onto a button and
+/// the next Enter or Space would press it. Only a text field may keep the keyboard.
+fn drop_button_focus(mut contexts: EguiContexts) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if !ctx.text_edit_focused()
+        && let Some(focused) = ctx.memory(|memory| memory.focused())
+    {
+        ctx.memory_mut(|memory| memory.surrender_focus(focused));
+    }
+    Ok(())
+}
+
+/// The colour of a side.
+pub(crate) fn side_colour(side: usize) -> Color32 {
+    // The board's palette, lightened a little so names read well on the dark panels.
+    let colour = crate::game::board::SIDE_COLOURS[side % crate::game::board::SIDE_COLOURS.len()]
+        .to_srgba()
+        .lighter(TEXT_LIGHTEN);
+    let channel = |value: f32| (value.clamp(0.0, 1.0) * f32::from(u8::MAX)).round() as u8;
+    Color32::from_rgb(channel(colour.red), channel(colour.green), channel(colour.blue))
+}
+
+/// A side's name, or its number when the level has no such side.
+pub(crate) fn side_name(sides: &Sides, side: usize) -> String {
+    sides.0.get(side).map_or_else(|| format!("side {}", side + 1), |info| info.name.to_string())
+}
+
+/// A full-screen background [`egui::Ui`] to lay panels out in.
+pub(super) fn screen_ui(ctx: &egui::Context, id: &str) -> egui::Ui {
+    egui::Ui::new(
+        ctx.clone(),
+        egui::Id::new(id),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.content_rect()),
+    )
+}
+
+/// A panel docked at `rect`. It is an [`egui::Area`] rather than an [`egui::Panel`] because
+/// egui counts the pointer as over egui only above areas and windows, and the board must not
+/// take clicks meant for a panel.
+pub(super) fn dock<R>(
+    ctx: &egui::Context,
+    id: &str,
+    rect: egui::Rect,
+    add_contents: impl FnOnce(&mut egui::Ui) -> R,
+) -> R {
+    egui::Area::new(egui::Id::new(id))
+        .order(egui::Order::Middle)
+        .fixed_pos(rect.min)
+        .movable(false)
+        .constrain(false)
+        .show(ctx, |ui| {
+            let frame = egui::Frame::side_top_panel(ui.style());
+            let inner = (rect.size() - frame.total_margin().sum()).max(egui::Vec2::ZERO);
+            frame
+                .show(ui, |ui| {
+                    ui.set_min_size(inner);
+                    ui.set_max_size(inner);
+                    add_contents(ui)
+                })
+                .inner
+        })
+        .inner
+}
