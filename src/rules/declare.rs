@@ -4,6 +4,7 @@
 use bevy::prelude::*;
 
 use super::actions::{self, ActionContext};
+use super::battle::Battle;
 use super::components::*;
 use super::equipment::Attribute;
 use super::log::{CombatLog, LogEvent};
@@ -13,7 +14,7 @@ use super::state::{
 };
 use super::unit::{self, Unit};
 use super::{CombatSystems, DeclareSystems};
-use crate::battlefield::{Battlefield, ZoneIndex};
+use crate::battlefield::Battlefield;
 
 pub(super) fn plugin(app: &mut App) {
     app.configure_sets(
@@ -165,17 +166,14 @@ pub(super) fn refresh_threats(
 }
 
 /// Checks each [`ActionChosen`] against the rules and the turn order; records the legal ones.
-#[expect(clippy::too_many_arguments, reason = "a stage system reads the whole battle")]
 fn record_declarations(
     mut chosen: MessageReader<ActionChosen>,
     mut rejected: MessageWriter<DeclarationRejected>,
     mut queue: ResMut<DeclarationQueue>,
-    mut units: Query<Unit>,
-    ruleset: Res<Ruleset>,
-    battlefield: Res<Battlefield>,
-    index: Res<ZoneIndex>,
-    state: Res<CombatState>,
+    battle: Battle,
 ) {
+    // Recording changes only the units: the rest is read, never written, so nothing else is marked changed.
+    let Battle { state, index, mut units, ruleset, battlefield, .. } = battle;
     let ctx = ActionContext { ruleset: &ruleset, battlefield: &battlefield, index: &index, round: state.round };
     for choice in chosen.read() {
         let verdict = if !queue.may_declare(choice.unit) {
@@ -239,7 +237,8 @@ fn close_declarations(
             let Ok(unit) = units.get(entity) else {
                 continue;
             };
-            log_declared(&mut log, round, &unit, &action, count, 0, false, &battlefield, &units);
+            let line = DeclaredLine { action: &action, initiative: count, modifier: 0, carried_over: false };
+            log_declared(&mut log, round, &unit, line, &battlefield, &units);
         }
         state.turn_cursor += 1;
         let cursor = state.cursor;
@@ -259,7 +258,13 @@ fn close_declarations(
             if !unit.status.on_field() {
                 continue;
             }
-            log_declared(&mut log, round, &unit, &carried.action, carried.initiative, 0, true, &battlefield, &units);
+            let line = DeclaredLine {
+                action: &carried.action,
+                initiative: carried.initiative,
+                modifier: 0,
+                carried_over: true,
+            };
+            log_declared(&mut log, round, &unit, line, &battlefield, &units);
             slots.push(carried);
         }
     }
@@ -280,7 +285,8 @@ fn close_declarations(
         let Ok(unit) = units.get(entity) else {
             continue;
         };
-        log_declared(&mut log, round, &unit, &action, initiative, modifier, false, &battlefield, &units);
+        let line = DeclaredLine { action: &action, initiative, modifier, carried_over: false };
+        log_declared(&mut log, round, &unit, line, &battlefield, &units);
         match state.count {
             Some(count) if queue.late && has_passed(order, initiative, count) => {
                 state.carried.push(Slot { initiative: initiative + ruleset.initiative.missed_turn_modifier, ..slot });
@@ -304,18 +310,28 @@ fn close_declarations(
     state.phase = CombatPhase::Resolve;
 }
 
-#[expect(clippy::too_many_arguments, reason = "one log line names many things")]
+/// What a `declared` line says about the declaration itself.
+struct DeclaredLine<'a> {
+    /// The declared action.
+    action: &'a Action,
+    /// The Round Initiative it resolves at.
+    initiative: i32,
+    /// The action's initiative modifier.
+    modifier: i32,
+    /// Whether it was carried over from last round.
+    carried_over: bool,
+}
+
+/// Logs `unit`'s declaration.
 fn log_declared(
     log: &mut CombatLog,
     round: u32,
     unit: &unit::UnitView,
-    action: &Action,
-    initiative: i32,
-    modifier: i32,
-    carried_over: bool,
+    line: DeclaredLine,
     battlefield: &Battlefield,
     units: &Query<Unit>,
 ) {
+    let DeclaredLine { action, initiative, modifier, carried_over } = line;
     log.record(round, || LogEvent::Declared {
         unit: unit.id.0.clone(),
         action: action.kind.log_name(),

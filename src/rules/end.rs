@@ -4,15 +4,14 @@
 use bevy::prelude::*;
 
 use super::CombatSystems;
+use super::battle::Battle;
 use super::components::*;
 use super::dice::CombatRng;
 use super::equipment::{DamageType, InjuryTables};
 use super::log::{CombatLog, LogEvent};
 use super::resolve::{DamageHit, apply_damage_to};
 use super::ruleset::Ruleset;
-use super::state::{
-    CombatPhase, CombatState, DamageDealt, Outcome, Sides, VictoryCondition, VictoryConditions, in_phase,
-};
+use super::state::{CombatPhase, DamageDealt, Outcome, VictoryCondition, VictoryConditions, in_phase};
 use super::unit::{self, Unit};
 use crate::battlefield::{Battlefield, ZoneIndex};
 
@@ -25,23 +24,16 @@ const DYING: &str = "dying";
 /// Cause of suffocation's end-of-round loss.
 const SUFFOCATION: &str = "suffocation";
 
-#[expect(clippy::too_many_arguments, reason = "a stage system reads the whole battle")]
 fn end_round(
     mut commands: Commands,
-    mut state: ResMut<CombatState>,
-    mut log: ResMut<CombatLog>,
-    mut rng: ResMut<CombatRng>,
-    mut index: ResMut<ZoneIndex>,
-    mut units: Query<Unit>,
+    battle: Battle,
     mut dealt: MessageWriter<DamageDealt>,
     surprised: Query<Entity, With<Surprised>>,
     summoned: Query<(Entity, &Summoned)>,
-    ruleset: Res<Ruleset>,
     tables: Res<InjuryTables>,
-    battlefield: Res<Battlefield>,
     victory: Res<VictoryConditions>,
-    sides: Res<Sides>,
 ) {
+    let Battle { mut state, mut log, mut rng, mut index, mut units, ruleset, battlefield, sides } = battle;
     let round = state.round;
     // Only the bleeding and those standing in a hazard have anything to resolve here.
     let mut bleeding: Vec<(u32, Entity, bool, bool)> = Vec::new();
@@ -109,8 +101,18 @@ fn end_round(
             apply_damage_to(&mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round, hit);
         }
     }
-    linger(&mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round);
-    squeeze(&mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round, &battlefield);
+    let mut upkeep = Upkeep {
+        units: &mut units,
+        index: &mut index,
+        log: &mut log,
+        rng: &mut rng,
+        ruleset: &ruleset,
+        tables: &tables,
+        dealt: &mut dealt,
+        round,
+    };
+    linger(&mut upkeep);
+    squeeze(&mut upkeep, &battlefield);
     if round >= ruleset.surprise.rounds_lost {
         for entity in &surprised {
             commands.entity(entity).remove::<Surprised>();
@@ -134,20 +136,24 @@ fn end_round(
     }
 }
 
+/// The parts of the battle end-of-round damage touches: the units, the index, the log, the dice,
+/// the rules and injury tables it reads, and the messages it writes, borrowed for the round's upkeep.
+struct Upkeep<'a, 'w, 's, 'm> {
+    units: &'a mut Query<'w, 's, Unit>,
+    index: &'a mut ZoneIndex,
+    log: &'a mut CombatLog,
+    rng: &'a mut CombatRng,
+    ruleset: &'a Ruleset,
+    tables: &'a InjuryTables,
+    dealt: &'a mut MessageWriter<'m, DamageDealt>,
+    round: u32,
+}
+
 /// Grapples at the end of the round (`S-MAN-1`): a grappler that is down or out of reach lets
 /// go; otherwise the held unit takes the grappler's unarmed damage where the chapter says so.
-#[expect(clippy::too_many_arguments, reason = "a grapple touches both units, the index, the log and the dice")]
-fn squeeze(
-    units: &mut Query<Unit>,
-    index: &mut ZoneIndex,
-    log: &mut CombatLog,
-    rng: &mut CombatRng,
-    ruleset: &Ruleset,
-    tables: &InjuryTables,
-    dealt: &mut MessageWriter<DamageDealt>,
-    round: u32,
-    battlefield: &Battlefield,
-) {
+fn squeeze(upkeep: &mut Upkeep, battlefield: &Battlefield) {
+    let Upkeep { units, index, log, rng, ruleset, tables, dealt, round } = upkeep;
+    let round = *round;
     // A grappler whose foe another has since seized lets go.
     let stale: Vec<Entity> = units
         .iter()
@@ -270,17 +276,9 @@ const ONGOING: &str = "ongoing";
 
 /// Lingering effects at the end of the round: ongoing damage is lost, then each sufferer tests to
 /// shake off its ongoing damage and its hindrance (`Z-ONGO-1`, `Z-HIND-1`).
-#[expect(clippy::too_many_arguments, reason = "lingering damage touches the unit, the index, the log and the dice")]
-fn linger(
-    units: &mut Query<Unit>,
-    index: &mut ZoneIndex,
-    log: &mut CombatLog,
-    rng: &mut CombatRng,
-    ruleset: &Ruleset,
-    tables: &InjuryTables,
-    dealt: &mut MessageWriter<DamageDealt>,
-    round: u32,
-) {
+fn linger(upkeep: &mut Upkeep) {
+    let Upkeep { units, index, log, rng, ruleset, tables, dealt, round } = upkeep;
+    let round = *round;
     let mut afflicted: Vec<(u32, Entity)> = units
         .iter()
         .filter(|view| {

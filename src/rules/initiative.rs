@@ -8,6 +8,7 @@ use bevy::prelude::*;
 
 use super::CombatSystems;
 use super::actions;
+use super::battle::Battle;
 use super::components::*;
 use super::dice::{CombatRng, Dice, DiceRoll};
 use super::equipment::Attribute;
@@ -70,20 +71,13 @@ pub(super) fn arrive(
 }
 
 /// Starts a round: first rolls, round counter, arrivals, per-round resets.
-#[expect(clippy::too_many_arguments, reason = "a stage system reads the whole battle")]
 fn start_round(
-    mut state: ResMut<CombatState>,
-    mut log: ResMut<CombatLog>,
-    mut rng: ResMut<CombatRng>,
-    mut index: ResMut<ZoneIndex>,
-    mut units: Query<Unit>,
+    battle: Battle,
     groups: Query<&InitiativeGroup>,
     reinforcements: Query<(Entity, &Reinforcement)>,
-    ruleset: Res<Ruleset>,
-    battlefield: Res<Battlefield>,
-    sides: Res<Sides>,
     initiators: Query<(), With<Initiator>>,
 ) {
+    let Battle { mut state, mut log, mut rng, mut index, mut units, ruleset, battlefield, sides } = battle;
     let on_turn = ruleset.turns.order.on_turn();
     if state.round == 0 && !on_turn {
         let mut starters: Vec<UnitItem> = units.iter_mut().filter(|unit| unit.status.on_field()).collect();
@@ -136,8 +130,16 @@ fn start_round(
     state.count = None;
     state.swarms.clear();
     if on_turn {
-        let turns =
-            order_turns(&ruleset, &mut rng, &mut log, &mut state, &mut units, &sides, &initiators, &battlefield);
+        let ordering = TurnOrdering {
+            ruleset: &ruleset,
+            rng: &mut rng,
+            log: &mut log,
+            state: &mut state,
+            units: &mut units,
+            sides: &sides,
+            battlefield: &battlefield,
+        };
+        let turns = order_turns(ordering, &initiators);
         state.turns = turns;
         state.turn_cursor = 0;
     }
@@ -196,20 +198,23 @@ struct TurnKey {
     together: Option<(i64, i64)>,
 }
 
-#[expect(clippy::too_many_arguments, reason = "the order reads the dice, the sides, the units and the field")]
+/// The parts of the battle a turn order reads (the dice, the sides, the units and the field) and
+/// writes (the rolls it logs, the initiative it sets), borrowed from [`Battle`] for one call.
+struct TurnOrdering<'a, 'w, 's> {
+    ruleset: &'a Ruleset,
+    rng: &'a mut CombatRng,
+    log: &'a mut CombatLog,
+    state: &'a mut CombatState,
+    units: &'a mut Query<'w, 's, Unit>,
+    sides: &'a Sides,
+    battlefield: &'a Battlefield,
+}
+
 /// The round's turns for turn-based rulesets (`Z-INIT-1`, `S-INIT-1`, `C-INIT-1`, `A-INIT-1`):
 /// rolls what must be rolled (logging each roll), then lists the turns in order, each with the
 /// units that act together at it.
-fn order_turns(
-    ruleset: &Ruleset,
-    rng: &mut CombatRng,
-    log: &mut CombatLog,
-    state: &mut CombatState,
-    units: &mut Query<Unit>,
-    sides: &Sides,
-    initiators: &Query<(), With<Initiator>>,
-    battlefield: &Battlefield,
-) -> Vec<(i32, Vec<Entity>)> {
+fn order_turns(ordering: TurnOrdering, initiators: &Query<(), With<Initiator>>) -> Vec<(i32, Vec<Entity>)> {
+    let TurnOrdering { ruleset, rng, log, state, units, sides, battlefield } = ordering;
     let round = state.round;
     let mut present: Vec<UnitItem> = units.iter_mut().filter(|unit| unit.status.on_field()).collect();
     present.sort_by_key(|unit| *unit.order);

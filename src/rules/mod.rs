@@ -3,6 +3,7 @@
 //! Nothing here renders; the headless simulator, the tests and the window game all run this code.
 
 pub mod actions;
+pub mod battle;
 pub mod components;
 pub mod damage;
 mod declare;

@@ -6,12 +6,12 @@ use std::collections::HashMap;
 use bevy::prelude::*;
 
 use super::CombatSystems;
+use super::battle::Battle;
 use super::components::*;
-use super::dice::CombatRng;
 use super::equipment::Attribute;
 use super::log::{CombatLog, LogEvent};
 use super::ruleset::{MoraleCheck, MoraleFailure, MoraleTrigger, Ruleset, Withdrawal};
-use super::state::{CombatPhase, CombatState, DamageDealt, Intimidated, Sides, in_phase};
+use super::state::{CombatPhase, DamageDealt, Intimidated, in_phase};
 use super::unit::{self, Unit};
 use crate::battlefield::ZoneIndex;
 
@@ -33,20 +33,13 @@ fn trigger(ruleset: &Ruleset, big_hit: bool, outnumbered: bool, intimidation: Op
     }
 }
 
-#[expect(clippy::too_many_arguments, reason = "a stage system reads the whole battle")]
 fn check_morale(
-    mut state: ResMut<CombatState>,
-    mut log: ResMut<CombatLog>,
-    mut rng: ResMut<CombatRng>,
-    mut index: ResMut<ZoneIndex>,
-    mut units: Query<Unit>,
+    battle: Battle,
     aside: Query<(), With<StoodAside>>,
     mut dealt: MessageReader<DamageDealt>,
     mut intimidated: MessageReader<Intimidated>,
-    ruleset: Res<Ruleset>,
-    sides: Res<Sides>,
-    battlefield: Res<crate::battlefield::Battlefield>,
 ) {
+    let Battle { mut state, mut log, mut rng, mut index, mut units, ruleset, battlefield, sides } = battle;
     let round = state.round;
     let mut big_hits = bevy::ecs::entity::EntityHashSet::default();
     // End-of-round bleeding and hazards land after this stage; they count in no later round.

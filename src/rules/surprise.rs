@@ -3,13 +3,14 @@
 use bevy::prelude::*;
 
 use super::CombatSystems;
+use super::battle::Battle;
 use super::components::{Reinforcement, Status, StoodAside, Surprised};
 use super::dice::CombatRng;
 use super::equipment::Attribute;
 use super::log::{Arrival, CombatLog, LogEvent, UnitEntry, UnitStats};
 use super::ruleset::Ruleset;
-use super::state::{CombatInfo, CombatPhase, CombatState, Sides, in_phase};
-use super::unit::{self, UnitReadOnly};
+use super::state::{CombatInfo, CombatPhase, Sides, in_phase};
+use super::unit;
 
 /// `C-SURP-1`: each side rolls; at or under its range (shifted by its enemies' abilities) it is
 /// surprised. When every side or none is, nobody is. Returns who is, per side.
@@ -39,19 +40,8 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Logs `combat_started` with every unit's numbers, then one `surprise` per unit on the field.
-#[expect(clippy::too_many_arguments, reason = "the opening line names the whole battle")]
-fn open_combat(
-    mut commands: Commands,
-    mut state: ResMut<CombatState>,
-    mut log: ResMut<CombatLog>,
-    units: Query<UnitReadOnly>,
-    ruleset: Res<Ruleset>,
-    info: Res<CombatInfo>,
-    sides: Res<Sides>,
-    mut rng: ResMut<CombatRng>,
-    battlefield: Res<crate::battlefield::Battlefield>,
-    mut index: ResMut<crate::battlefield::ZoneIndex>,
-) {
+fn open_combat(mut commands: Commands, battle: Battle, info: Res<CombatInfo>) {
+    let Battle { mut state, mut log, mut rng, mut index, units, ruleset, battlefield, sides } = battle;
     let mut ordered: Vec<_> = units.iter().collect();
     ordered.sort_by_key(|view| *view.order);
     log.record(0, || LogEvent::CombatStarted {
