@@ -684,6 +684,25 @@ fn w_mor_1_an_intimidated_monster_checks_against_the_intimidation_result() {
 }
 
 #[test]
+fn w_mor_1_intimidation_reaches_only_a_target_still_in_range_when_it_resolves() {
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", zone: "a", skills: Some((intimidation: 5))),
+        (id: "b1", creature: "soldier", side: "blue", zone: "a"),
+    "#;
+    let text = line_level("", units)
+        .replace(r#"(name: "blue", controller: Human)"#, r#"(name: "blue", controller: Human, checks_morale: true)"#);
+    // b1 rolls the lower initiative, so it runs two zones off before the shout.
+    let mut app = scripted(&text, &[9, 5, 6, 6, 6, 1, 1, 1]);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Intimidate, Some("b1"), None);
+    declare(&mut app, "b1", ActionKind::Move, None, Some("c"));
+    app.update();
+    assert!(events(&app, "intimidation").is_empty(), "b1 was out of range when r1 shouted");
+    assert!(events(&app, "morale").is_empty(), "so it has nothing to check");
+    assert_eq!(status(&mut app, "b1"), Status::Active);
+}
+
+#[test]
 fn z_zone_3_capacity_and_hazards() {
     let units = r#"
         (id: "r1", creature: "soldier", side: "red", zone: "a"),
