@@ -11,6 +11,7 @@ pub mod game;
 pub mod headless;
 pub mod levels;
 pub mod rules;
+pub mod vocabulary;
 
 use bevy::prelude::*;
 

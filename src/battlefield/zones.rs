@@ -8,8 +8,8 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::grid::{Cover, GridMap, Square};
-use crate::rules::dice::Dice;
-use crate::rules::equipment::{Attribute, DamageType};
+use crate::vocabulary::dice::Dice;
+use crate::vocabulary::traits::{Attribute, DamageType};
 
 /// Index of a zone in the [`Battlefield`].
 pub type ZoneIdx = u16;

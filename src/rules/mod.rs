@@ -7,7 +7,6 @@ pub mod battle;
 pub mod components;
 pub mod damage;
 mod declare;
-pub mod dice;
 mod end;
 pub mod equipment;
 mod initiative;
@@ -19,6 +18,9 @@ pub mod ruleset;
 pub mod state;
 mod surprise;
 pub mod unit;
+
+/// Dice live in the shared vocabulary; `rules::dice` keeps the path every stage uses.
+pub use crate::vocabulary::dice;
 
 use bevy::prelude::*;
 
