@@ -10,7 +10,7 @@ use crate::rules::actions::{ActionContext, ThreatMap, ViewCache};
 use crate::rules::components::{Action, AiKind, Controller};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::UnitReadOnly;
-use crate::rules::{ActionChosen, CombatState, DeclarationQueue, DeclareSystems};
+use crate::rules::{ActionChosen, CombatInfo, CombatState, CombatSystems, DeclarationQueue, DeclareSystems};
 
 /// Choices made earlier in the same declaration pass, not yet recorded on the units.
 pub type JustDeclared = bevy::ecs::entity::EntityHashMap<Action>;
@@ -40,7 +40,17 @@ impl Default for AiRng {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<AiRng>();
+    app.add_systems(
+        Update,
+        reseed_for_new_battle.run_if(resource_changed::<CombatInfo>).before(CombatSystems::Surprise),
+    );
     app.add_systems(Update, declare_for_ai.in_set(DeclareSystems::Choose));
+}
+
+/// A new battle (a level spawned, with its seed) restarts the AI's stream from that seed, so
+/// levels need not know the AI exists.
+fn reseed_for_new_battle(info: Res<CombatInfo>, mut rng: ResMut<AiRng>) {
+    *rng = AiRng::seeded(info.seed);
 }
 
 /// What an AI reads: the battle, read-only.

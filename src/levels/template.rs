@@ -7,7 +7,6 @@ use std::sync::Arc;
 use bevy::prelude::*;
 
 use super::icons::Icon;
-use crate::ai::AiRng;
 use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
 use crate::rules::components::*;
 use crate::rules::dice::CombatRng;
@@ -207,7 +206,6 @@ impl BattleTemplate {
         world.insert_resource(self.injuries.clone());
         world.insert_resource(self.battlefield.clone());
         world.insert_resource(CombatRng::seeded(setup.seed));
-        world.insert_resource(AiRng::seeded(setup.seed));
         world.insert_resource(if setup.record_log { CombatLog::default() } else { CombatLog::silent() });
         world.insert_resource(CombatState { phase: CombatPhase::Surprise, ..Default::default() });
         world.insert_resource(DeclarationQueue::default());
