@@ -339,7 +339,7 @@ mod tests {
             defense: 13,
             hit,
             critical,
-            kind: "normal",
+            kind: crate::rules::log::AttackKind::Normal,
             damage_roll: None,
             extra: AttackExtra::default(),
         }

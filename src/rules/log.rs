@@ -8,6 +8,47 @@ use serde::Serialize;
 
 use super::dice::DiceRoll;
 
+/// How an attack came about: the log's `kind` of an `attack` line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttackKind {
+    /// A declared attack.
+    Normal,
+    /// A Reposte provoked by moving past a threatening foe (`W-REPO-1`).
+    Reposte,
+    /// A thrown item.
+    Thrown,
+    /// A free attack for leaving a fight (`Z-DISEN-1`).
+    FreeAttack,
+    /// An attack of opportunity (`S-AOO-1`, `C-AOO-1`).
+    Opportunity,
+    /// A free hit from a melee zone (`A-FREE-1`).
+    FreeHit,
+    /// An execution attack on an unaware target.
+    Execution,
+    /// A shove's attack roll.
+    Shove,
+    /// A grapple's attack roll.
+    Grapple,
+}
+
+impl AttackKind {
+    /// The snake_case name the log writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Normal => "normal",
+            Self::Reposte => "reposte",
+            Self::Thrown => "thrown",
+            Self::FreeAttack => "free_attack",
+            Self::Opportunity => "opportunity",
+            Self::FreeHit => "free_hit",
+            Self::Execution => "execution",
+            Self::Shove => "shove",
+            Self::Grapple => "grapple",
+        }
+    }
+}
+
 /// A unit's entry in `combat_started`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct UnitEntry {
@@ -159,8 +200,8 @@ pub enum LogEvent {
         hit: bool,
         /// Whether it was a critical.
         critical: bool,
-        /// `normal`, `reposte`, `thrown`.
-        kind: &'static str,
+        /// How the attack came about.
+        kind: AttackKind,
         /// Damage roll, if it hit.
         #[serde(skip_serializing_if = "Option::is_none")]
         damage_roll: Option<DiceRoll>,

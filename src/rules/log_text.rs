@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::components::AimPoint;
 use super::dice::DiceRoll;
-use super::log::{AttackExtra, LogEntry, LogEvent};
+use super::log::{AttackExtra, AttackKind, LogEntry, LogEvent};
 use crate::battlefield::{Battlefield, Place};
 
 /// The display names a log line uses for the ids a [`LogEvent`] carries.
@@ -172,8 +172,8 @@ fn attack_line(event: &LogEvent, names: &Names) -> Option<String> {
     };
     let (attacker, target) = (names.unit(attacker), names.unit(target));
     let mut how = Vec::new();
-    if *kind != "normal" {
-        how.push(words(kind));
+    if *kind != AttackKind::Normal {
+        how.push(words(kind.as_str()));
     }
     how.extend(attack_extras(extra));
     let how = if how.is_empty() { String::new() } else { format!(" ({})", how.join(", ")) };
@@ -529,7 +529,7 @@ mod tests {
             defense: 15,
             hit: true,
             critical: false,
-            kind: "normal",
+            kind: AttackKind::Normal,
             damage_roll: Some(roll(4)),
             extra,
         }
@@ -829,7 +829,7 @@ mod tests {
             defense: 15,
             hit: true,
             critical: false,
-            kind: "normal",
+            kind: AttackKind::Normal,
             damage_roll: None,
             extra,
         });
@@ -844,7 +844,7 @@ mod tests {
             defense: 10,
             hit: false,
             critical: false,
-            kind: "normal",
+            kind: AttackKind::Normal,
             damage_roll: None,
             extra: avoid,
         });

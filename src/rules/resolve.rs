@@ -15,7 +15,7 @@ use super::declare::has_passed;
 use super::dice::{CombatRng, DiceRoll};
 use super::equipment::{Attribute, DamageType, Effect, InjuryEffect, InjuryTables, Weapon};
 use super::initiative::{arrive, roll_base_initiative};
-use super::log::{AttackExtra, CombatLog, InjuryRoll, LogEvent};
+use super::log::{AttackExtra, AttackKind, CombatLog, InjuryRoll, LogEvent};
 use super::ruleset::{AttackStyle, CriticalRule, DualWield, FumbleRule, InitiativeOrder, Ruleset};
 use super::state::{CombatPhase, CombatState, DamageDealt, DeclarationQueue, Intimidated, Sides, Slot, in_phase};
 use super::unit::{self, Unit, UnitItem};
@@ -283,7 +283,7 @@ impl Resolver<'_, '_> {
                     }
                 }
             }
-            self.provoked_attacks(slot, &leaving_attacks, rules.name.log_name());
+            self.provoked_attacks(slot, &leaving_attacks, rules.name.attack_kind());
             if !self.units.get(slot.unit).is_ok_and(|view| *view.status == status_before) {
                 return false;
             }
@@ -312,7 +312,7 @@ impl Resolver<'_, '_> {
                                 .is_ok_and(|view| view.loadout.usable_weapon(view.conditions).1.reach > own_reach)
                     })
                     .collect();
-                self.provoked_attacks(slot, &entered, "reposte");
+                self.provoked_attacks(slot, &entered, AttackKind::Reposte);
             }
             if !self.units.get(slot.unit).is_ok_and(|view| *view.status == status_before) {
                 return false;
@@ -340,12 +340,12 @@ impl Resolver<'_, '_> {
         }
         let (zone, side) = (view.zone.0, *view.side);
         let foes = actions::threateners_of(self.ctx(), zone, side, &self.units);
-        let kind = self.ruleset.reposte.name.log_name();
+        let kind = self.ruleset.reposte.name.attack_kind();
         self.provoked_attacks(slot, &foes, kind);
     }
 
     /// Free attacks provoked by a move, each by an enemy that can still react, until the mover falls.
-    fn provoked_attacks(&mut self, slot: &Slot, attackers: &[Entity], kind: &'static str) {
+    fn provoked_attacks(&mut self, slot: &Slot, attackers: &[Entity], kind: AttackKind) {
         for &threatener in attackers {
             if !self.units.get(slot.unit).is_ok_and(|view| view.status.on_field()) {
                 break;
@@ -430,7 +430,7 @@ impl Resolver<'_, '_> {
                     primary: true,
                     stood_still: slot.action.move_to.is_none(),
                 };
-                match self.attack(actor, target, slot.initiative, "normal", None, strike, pending) {
+                match self.attack(actor, target, slot.initiative, AttackKind::Normal, None, strike, pending) {
                     None => {
                         let id = self.id(actor);
                         self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "target_out_of_reach" });
@@ -441,7 +441,15 @@ impl Resolver<'_, '_> {
                         if let Ok(mut other) = self.units.get_mut(target) {
                             other.reactions.0 = other.reactions.0.saturating_sub(1);
                         }
-                        self.attack(target, actor, slot.initiative, "reposte", None, Strike::default(), pending);
+                        self.attack(
+                            target,
+                            actor,
+                            slot.initiative,
+                            AttackKind::Reposte,
+                            None,
+                            Strike::default(),
+                            pending,
+                        );
                     }
                     Some(false) => {}
                 }
@@ -461,7 +469,7 @@ impl Resolver<'_, '_> {
                         break;
                     }
                     let extra = Strike { primary: false, ..strike };
-                    self.attack(actor, target, slot.initiative, "normal", None, extra, pending);
+                    self.attack(actor, target, slot.initiative, AttackKind::Normal, None, extra, pending);
                 }
             }
             ActionKind::Cast(at) => self.cast(actor, at, target, pending),
@@ -471,7 +479,7 @@ impl Resolver<'_, '_> {
                     return;
                 };
                 let strike = Strike { primary: true, ..Strike::default() };
-                self.attack(actor, target, slot.initiative, "thrown", Some(weapon), strike, pending);
+                self.attack(actor, target, slot.initiative, AttackKind::Thrown, Some(weapon), strike, pending);
             }
             ActionKind::Swarm => self.swarm(actor, target),
             ActionKind::Shove | ActionKind::Grapple => self.maneuver(actor, target, slot.action.kind, slot.initiative),
@@ -540,7 +548,7 @@ impl Resolver<'_, '_> {
         attacker: Entity,
         target: Entity,
         initiative: i32,
-        kind: &'static str,
+        kind: AttackKind,
         thrown: Option<Weapon>,
         strike: Strike,
         pending: &mut Vec<Pending>,
@@ -559,7 +567,7 @@ impl Resolver<'_, '_> {
         }
         let cover = if ranged { self.battlefield.sight(a.zone.0, t.zone.0)? } else { Cover::None };
         let target_weapon = t.loadout.usable_weapon(t.conditions).1;
-        let reposte = kind == "normal"
+        let reposte = kind == AttackKind::Normal
             && self.ruleset.reposte.when_attacked_in_full_defense
             && t.conditions.full_defense
             && actions::can_react(&t)
@@ -933,7 +941,7 @@ impl Resolver<'_, '_> {
                     other.reactions.0 = other.reactions.0.saturating_sub(1);
                 }
                 let strike = Strike { forced_critical: tragedy, ..Strike::default() };
-                self.attack(target, attacker, initiative, "free_hit", None, strike, pending);
+                self.attack(target, attacker, initiative, AttackKind::FreeHit, None, strike, pending);
             }
         }
     }
@@ -1017,7 +1025,7 @@ impl Resolver<'_, '_> {
         let (Ok(a), Ok(t)) = (self.units.get(actor), self.units.get(target)) else {
             return;
         };
-        let name = kind.log_name();
+        let name = if kind == ActionKind::Grapple { AttackKind::Grapple } else { AttackKind::Shove };
         let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
         if rules.attack_roll_first {
             let weapon = if kind == ActionKind::Grapple {
@@ -1090,7 +1098,7 @@ impl Resolver<'_, '_> {
         self.log.record(round, || LogEvent::Maneuver {
             unit: actor_id,
             target: target_id,
-            maneuver: name,
+            maneuver: name.as_str(),
             roll,
             against,
             won,
@@ -1125,7 +1133,7 @@ impl Resolver<'_, '_> {
         };
         if self.ruleset.reposte.when_reach_left {
             let foes = actions::threateners_of(self.ctx(), view.zone.0, *view.side, &self.units);
-            let kind = self.ruleset.reposte.name.log_name();
+            let kind = self.ruleset.reposte.name.attack_kind();
             self.provoked_attacks(slot, &foes, kind);
         }
         let round = self.round();
@@ -1168,7 +1176,7 @@ impl Resolver<'_, '_> {
             defense,
             hit: true,
             critical: false,
-            kind: "execution",
+            kind: AttackKind::Execution,
             damage_roll: None,
             extra: AttackExtra::default(),
         });

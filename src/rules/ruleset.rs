@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dice::Dice;
 use super::equipment::Attribute;
+use super::log::AttackKind;
 
 /// The default ruleset's name; levels that name no ruleset use it.
 pub const DEFAULT_RULESET: &str = "stress_and_wounds";
@@ -551,13 +552,13 @@ pub enum ReactionKind {
 }
 
 impl ReactionKind {
-    /// The log's `kind`.
-    pub fn log_name(self) -> &'static str {
+    /// The log's `kind` of the attack it provokes.
+    pub fn attack_kind(self) -> AttackKind {
         match self {
-            Self::Reposte => "reposte",
-            Self::FreeAttack => "free_attack",
-            Self::Opportunity => "opportunity",
-            Self::FreeHit => "free_hit",
+            Self::Reposte => AttackKind::Reposte,
+            Self::FreeAttack => AttackKind::FreeAttack,
+            Self::Opportunity => AttackKind::Opportunity,
+            Self::FreeHit => AttackKind::FreeHit,
         }
     }
 }
