@@ -161,6 +161,20 @@ mod zones_and_tests {
     }
 
     #[test]
+    fn z_crit_1_a_natural_1_on_the_avoid_test_doubles_the_damage_after_armour() {
+        // 5 damage against Armour 1 leaves 4, doubled to 8 (not 2 x 5 - 1 = 9).
+        let mut app = duel(&[2, 1, 5]);
+        set::<Armour>(&mut app, "r1", |armour| armour.0 = 1);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        assert_eq!(events(&app, "damage").last().unwrap()["amount"], 8);
+        assert_eq!(get::<Wounds>(&mut app, "r1").current, 12);
+    }
+
+    #[test]
     fn z_crit_1_a_natural_1_on_an_attack_marks_a_usage_on_the_weapon() {
         let mut app = duel(&[1]);
         app.update();
@@ -571,6 +585,21 @@ mod shock_and_cover {
     }
 
     #[test]
+    fn s_spec_1_a_charger_s_lowered_ac_also_meets_shoves_and_grapples() {
+        for kind in [ActionKind::Shove, ActionKind::Grapple] {
+            // b1 charged this round: AC 10 - 2. The roll of 6 + attack 2 = 8 reaches it.
+            let mut app = adjacent(false, &[6, 6, 6, 1, 1]);
+            app.update();
+            set::<Conditions>(&mut app, "b1", |conditions| conditions.charging = true);
+            declare(&mut app, "r1", kind, Some("b1"), None);
+            app.update();
+            let roll = &attacks_by(&app, "r1")[0];
+            assert_eq!(roll["defense"], 8, "{kind:?} against a charger");
+            assert_eq!(roll["hit"], true, "{kind:?} against a charger");
+        }
+    }
+
+    #[test]
     fn s_man_1_a_shove_pushes_a_step_away_or_knocks_down_where_there_is_no_room() {
         // Attack 15 hits AC 10; opposed 2d6: 6+6 against 1+1.
         let mut app = adjacent(false, &[15, 6, 6, 1, 1]);
@@ -774,6 +803,23 @@ mod aimed_wounds {
         assert_eq!(wound["wounds"], 1);
         let conditions = get::<Conditions>(&mut app, "b1");
         assert_eq!((conditions.speed_penalty, conditions.agility_penalty), (2, 1));
+    }
+
+    #[test]
+    fn a_aim_1_a_weakening_wound_takes_away_a_bonus_action() {
+        // r1 wounds b1's arms (15 hits, 7 + 1 damage). b1 then strikes without moving: 12 + accuracy
+        // 2 + 1 for the one Bonus Action left; the second, which bought +1 damage, is gone.
+        let mut app = adjacent(&[15, 7, 12, 3]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Aimed(AimPoint::Weakening), Some("b1"), None);
+        app.update();
+        assert_eq!(get::<Conditions>(&mut app, "b1").bonus_actions_left(), 1);
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "b1")[0]["total"], 15);
+        let damage = events(&app, "damage");
+        let to_r1 = damage.iter().find(|line| line["unit"] == "r1").expect("b1 hit r1");
+        assert_eq!(to_r1["amount"], 3 + get::<Conditions>(&mut app, "b1").strength_penalty.min(0), "no +1 damage");
     }
 
     #[test]

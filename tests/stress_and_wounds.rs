@@ -562,6 +562,21 @@ fn w_wound_3_death_at_minus_the_strength_score() {
 }
 
 #[test]
+fn w_wound_3_with_strength_0_the_first_wound_point_lost_is_death() {
+    // 0 Wound Points is at or below minus a Strength of 0: dead, not incapacitated.
+    let mut app = duel(&[5, 9, 15, 1]);
+    set::<Stress>(&mut app, "b1", |stress| stress.current = 0);
+    set::<Wounds>(&mut app, "b1", |wounds| wounds.current = 1);
+    set::<Attributes>(&mut app, "b1", |attributes| attributes.0[Attribute::Strength.index()] = 0);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    declare(&mut app, "b1", ActionKind::Hold, None, None);
+    app.update();
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 0);
+    assert_eq!(status(&mut app, "b1"), Status::Dead);
+}
+
+#[test]
 fn w_wound_4_a_heal_check_stabilises_and_stops_the_bleeding() {
     let units = r#"
         (id: "r1", creature: "soldier", side: "red", zone: "a", skills: Some((heal: 3))),

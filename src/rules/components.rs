@@ -250,6 +250,8 @@ pub struct Conditions {
     pub agility_penalty: i32,
     /// Strength modifier lost (weakening wounds).
     pub strength_penalty: i32,
+    /// Bonus Actions lost for the battle (weakening wounds, `A-AIM-1`).
+    pub bonus_actions_lost: u32,
     /// Ongoing damage per turn and how to end it (`Z-ONGO-1`).
     pub ongoing: Option<(i32, crate::rules::equipment::Lingering)>,
     /// Summoning sickness: no actions and no dodging through the end of this round (`A-SUMM-1`).
@@ -265,6 +267,11 @@ pub struct Conditions {
 }
 
 impl Conditions {
+    /// The Bonus Actions left to spend each turn (`A-TURN-1`, `A-AIM-1`).
+    pub fn bonus_actions_left(&self) -> u32 {
+        BONUS_ACTIONS_PER_TURN.saturating_sub(self.bonus_actions_lost)
+    }
+
     /// Every condition by its log name.
     pub fn names(&self) -> Vec<String> {
         let flags = [
@@ -296,6 +303,10 @@ impl Conditions {
         names
     }
 }
+
+/// Bonus Actions in a turn where the ruleset has them (`A-TURN-1`): the standing bonus and the
+/// extra squares of a move-only turn are what both of them buy.
+pub const BONUS_ACTIONS_PER_TURN: u32 = 2;
 
 /// The unit's weapons and armour, named as in the data.
 #[derive(Component, Clone, Debug, PartialEq)]

@@ -47,7 +47,8 @@ pub fn status_for_wounds(current: Status, wounds: i32, strength: i32) -> Status 
     if !current.on_field() {
         return current;
     }
-    if wounds < 0 && wounds <= -strength {
+    // With Strength 0 the threshold is 0 itself: 0 is at or below minus 0.
+    if wounds <= -strength {
         Status::Dead
     } else if wounds < 0 {
         Status::Dying
@@ -161,6 +162,8 @@ mod tests {
         assert_eq!(status_for_wounds(Status::Dying, -11, 12), Status::Dying);
         assert_eq!(status_for_wounds(Status::Dying, -12, 12), Status::Dead, "W-WOUND-3");
         assert_eq!(status_for_wounds(Status::Fled, -20, 12), Status::Fled);
+        assert_eq!(status_for_wounds(Status::Active, 0, 0), Status::Dead, "W-WOUND-3: 0 <= -0");
+        assert_eq!(status_for_wounds(Status::Active, 1, 0), Status::Active);
     }
 
     #[test]

@@ -25,6 +25,9 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, resolve_round.in_set(CombatSystems::Resolve).run_if(in_phase(CombatPhase::Resolve)));
 }
 
+/// How much more a hit deals to one who rolled a natural fumble on the test to avoid it (`Z-CRIT-1`).
+const AVOID_FUMBLE_MULTIPLIER: i32 = 2;
+
 /// Cause names for damage that no unit dealt.
 pub(super) const EXERTION: &str = "exertion";
 
@@ -629,8 +632,10 @@ impl Resolver<'_, '_> {
             && strike.primary
             && strike.stood_still
         {
-            bonus += hit;
-            flat_damage += damage;
+            // One Bonus Action buys the +hit, the second the +damage; a weakened unit keeps the first (`A-AIM-1`).
+            let left = a.conditions.bonus_actions_left();
+            bonus += if left >= 1 { hit } else { 0 };
+            flat_damage += if left >= BONUS_ACTIONS_PER_TURN { damage } else { 0 };
         }
         // Flanking: an ally fights the target from the far side (`A-COND-1`).
         if let Some(conditions) = &rules.conditions
@@ -669,9 +674,7 @@ impl Resolver<'_, '_> {
                             - t.conditions.agility_penalty;
                     }
                 }
-                if t.conditions.charging {
-                    defense -= rules.charge.as_ref().map_or(0, |charge| charge.defense_penalty);
-                }
+                defense -= self.charge_penalty(t.conditions);
                 (rules.die.plus(bonus), defense, false)
             }
             AttackStyle::Test { tn, melee, ranged: shooting, player_facing, avoid } => {
@@ -750,7 +753,7 @@ impl Resolver<'_, '_> {
                 rolled += sneak.total;
                 extra.sneak_roll = Some(sneak);
             }
-            let mut multiplier = if doubled { 2 } else { 1 };
+            let mut multiplier = 1;
             let mut outright = false;
             if critical {
                 match &rules.critical {
@@ -767,6 +770,10 @@ impl Resolver<'_, '_> {
             // Swarm damage never takes a weapon past its usual maximum.
             let boosted = (rolled + swarm_damage).min(rolled.max(damage_dice.max())) + flat_damage;
             let mut amount = damage::damage_after_armour(&self.ruleset, boosted, multiplier, armour);
+            if doubled {
+                // The one who failed the avoid test takes double damage: the hit as Armour left it (`Z-CRIT-1`).
+                amount = amount.saturating_mul(AVOID_FUMBLE_MULTIPLIER);
+            }
             if shock_applies {
                 amount = amount.max(shock_damage);
             }
@@ -872,6 +879,12 @@ impl Resolver<'_, '_> {
     }
 
     /// Whether an ally of the attacker stands on the far side of the target, in reach of it.
+    /// How much a charge this round lowers the charger's Defense (`S-SPEC-1`).
+    fn charge_penalty(&self, conditions: &Conditions) -> i32 {
+        let penalty = self.ruleset.attack.charge.as_ref().map_or(0, |charge| charge.defense_penalty);
+        if conditions.charging { penalty } else { 0 }
+    }
+
     fn flanked(&self, attacker: &unit::UnitView, target: &unit::UnitView) -> bool {
         let (Some(from), Some(at)) =
             (self.battlefield.zone(attacker.zone.0).square, self.battlefield.zone(target.zone.0).square)
@@ -994,7 +1007,10 @@ impl Resolver<'_, '_> {
                 conditions.speed_penalty = conditions.speed_penalty.saturating_add(rules.slowing_speed);
                 conditions.agility_penalty += 1;
             }
-            AimPoint::Weakening => conditions.strength_penalty += 1,
+            AimPoint::Weakening => {
+                conditions.strength_penalty += 1;
+                conditions.bonus_actions_lost = (conditions.bonus_actions_lost + 1).min(BONUS_ACTIONS_PER_TURN);
+            }
             AimPoint::Disrupting => {
                 conditions.accuracy_penalty += rules.disrupting_accuracy;
                 conditions.round_accuracy_penalty += rules.disrupting_accuracy_this_round;
@@ -1033,7 +1049,9 @@ impl Resolver<'_, '_> {
             } else {
                 a.loadout.usable_weapon(a.conditions).1.clone()
             };
-            let defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions);
+            // A charger's lowered Defense holds against every roll made at it this round (`S-SPEC-1`).
+            let defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions)
+                - self.charge_penalty(t.conditions);
             let roll = self.rng.roll(self.ruleset.attack.die.plus(actions::attack_bonus(&a, &weapon)));
             let (total, hit) = (roll.total, roll.total >= defense);
             let (attacker, target_name) = (actor_id.clone(), target_id.clone());

@@ -120,7 +120,11 @@ pub fn movement_allowance(
         zones /= rules.prone_speed_divisor;
     }
     match kind {
-        ActionKind::Move => zones = zones.saturating_mul(rules.move_only_multiplier.max(1)) + rules.move_only_extra,
+        ActionKind::Move => {
+            // The extra squares are bought with Bonus Actions: a weakened unit has fewer to spend.
+            let extra = rules.move_only_extra * conditions.bonus_actions_left() / BONUS_ACTIONS_PER_TURN;
+            zones = zones.saturating_mul(rules.move_only_multiplier.max(1)) + extra
+        }
         ActionKind::Charge => {
             zones = zones.saturating_mul(ruleset.attack.charge.as_ref().map_or(1, |charge| charge.speed_multiplier))
         }
