@@ -118,7 +118,9 @@ pub fn popups(event: &LogEvent) -> Vec<Popup> {
             };
             one(unit, &format!("-{amount}"), tone)
         }
-        LogEvent::Shock { target, absorbed_by: Some(by), .. } => one(target, &format!("{by} holds"), Tone::Miss),
+        LogEvent::Shock { target, absorbed_by: Some(by), .. } => {
+            one(target, &format!("{} holds", by.as_str()), Tone::Miss)
+        }
         LogEvent::Healed { unit, stress_restored, wounds_restored, .. } => {
             one(unit, &format!("+{}", stress_restored + wounds_restored), Tone::Heal)
         }
@@ -323,7 +325,7 @@ fn draw_pulses(
 mod tests {
     use super::*;
     use crate::rules::dice::{Dice, DiceRoll};
-    use crate::rules::log::AttackExtra;
+    use crate::rules::log::{AttackExtra, ShockAbsorber};
 
     fn roll(total: i32) -> DiceRoll {
         DiceRoll { expr: Dice::new(1, 20), dice: vec![total.max(1) as u32], total }
@@ -396,8 +398,12 @@ mod tests {
         let back = LogEvent::Status { unit: "wren".into(), status: "active" };
         assert!(texts(&back).is_empty());
         assert!(texts(&LogEvent::RoundStarted {}).is_empty());
-        let shield =
-            LogEvent::Shock { attacker: "orc".into(), target: "wren".into(), amount: 0, absorbed_by: Some("shield") };
+        let shield = LogEvent::Shock {
+            attacker: "orc".into(),
+            target: "wren".into(),
+            amount: 0,
+            absorbed_by: Some(ShockAbsorber::Shield),
+        };
         assert_eq!(texts(&shield), [("shield holds".to_string(), Tone::Miss)]);
     }
 

@@ -6,14 +6,13 @@ use bevy::prelude::*;
 use super::CombatSystems;
 use super::battle::Battle;
 use super::components::*;
-use super::dice::CombatRng;
 use super::equipment::{DamageType, InjuryTables};
 use super::log::{CombatLog, LogEvent};
-use super::resolve::{DamageHit, apply_damage_to};
+use super::resolve::{DamageHit, Harm};
 use super::ruleset::Ruleset;
 use super::state::{CombatPhase, DamageDealt, Outcome, VictoryCondition, VictoryConditions, in_phase};
 use super::unit::{self, Unit};
-use crate::battlefield::{Battlefield, ZoneIndex};
+use crate::battlefield::Battlefield;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, end_round.in_set(CombatSystems::End).run_if(in_phase(CombatPhase::End)));
@@ -60,7 +59,17 @@ fn end_round(
                 critical: false,
                 roll: None,
             };
-            apply_damage_to(&mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round, hit);
+            let mut harm = Harm {
+                units: &mut units,
+                index: &mut index,
+                log: &mut log,
+                rng: &mut rng,
+                ruleset: &ruleset,
+                tables: &tables,
+                dealt: &mut dealt,
+                round,
+            };
+            harm.deal(hit);
         }
     }
     for &(_, entity) in &exposed {
@@ -98,10 +107,20 @@ fn end_round(
                 critical: false,
                 roll: Some(roll),
             };
-            apply_damage_to(&mut units, &mut index, &mut log, &mut rng, &ruleset, &tables, &mut dealt, round, hit);
+            let mut harm = Harm {
+                units: &mut units,
+                index: &mut index,
+                log: &mut log,
+                rng: &mut rng,
+                ruleset: &ruleset,
+                tables: &tables,
+                dealt: &mut dealt,
+                round,
+            };
+            harm.deal(hit);
         }
     }
-    let mut upkeep = Upkeep {
+    let mut upkeep = Harm {
         units: &mut units,
         index: &mut index,
         log: &mut log,
@@ -136,54 +155,41 @@ fn end_round(
     }
 }
 
-/// The parts of the battle end-of-round damage touches: the units, the index, the log, the dice,
-/// the rules and injury tables it reads, and the messages it writes, borrowed for the round's upkeep.
-struct Upkeep<'a, 'w, 's, 'm> {
-    units: &'a mut Query<'w, 's, Unit>,
-    index: &'a mut ZoneIndex,
-    log: &'a mut CombatLog,
-    rng: &'a mut CombatRng,
-    ruleset: &'a Ruleset,
-    tables: &'a InjuryTables,
-    dealt: &'a mut MessageWriter<'m, DamageDealt>,
-    round: u32,
-}
-
 /// Grapples at the end of the round (`S-MAN-1`): a grappler that is down or out of reach lets
 /// go; otherwise the held unit takes the grappler's unarmed damage where the chapter says so.
-fn squeeze(upkeep: &mut Upkeep, battlefield: &Battlefield) {
-    let Upkeep { units, index, log, rng, ruleset, tables, dealt, round } = upkeep;
-    let round = *round;
+fn squeeze(upkeep: &mut Harm, battlefield: &Battlefield) {
     // A grappler whose foe another has since seized lets go.
-    let stale: Vec<Entity> = units
+    let stale: Vec<Entity> = upkeep
+        .units
         .iter()
         .filter(|view| {
             view.conditions.grappling.is_some_and(|victim| {
-                units.get(victim).map_or(true, |held| held.conditions.grappled_by != Some(view.entity))
+                upkeep.units.get(victim).map_or(true, |held| held.conditions.grappled_by != Some(view.entity))
             })
         })
         .map(|view| view.entity)
         .collect();
     for entity in stale {
-        if let Ok(mut view) = units.get_mut(entity) {
+        if let Ok(mut view) = upkeep.units.get_mut(entity) {
             view.conditions.grappling = None;
         }
     }
-    let mut held: Vec<(u32, Entity, Entity)> = units
+    let mut held: Vec<(u32, Entity, Entity)> = upkeep
+        .units
         .iter()
         .filter_map(|view| view.conditions.grappled_by.map(|grappler| (view.order.0, view.entity, grappler)))
         .collect();
     held.sort_unstable_by_key(|&(order, ..)| order);
     for (_, entity, grappler) in held {
-        let hold = match (units.get(entity), units.get(grappler)) {
+        let hold = match (upkeep.units.get(entity), upkeep.units.get(grappler)) {
             (Ok(victim), Ok(holder)) => {
                 let reach = battlefield.melee_reach(0).max(holder.loadout.unarmed.reach);
                 let holding = unit::is_fighting(*holder.status, holder.conditions)
                     && victim.status.on_field()
                     && battlefield.distance(holder.zone.0, victim.zone.0) <= reach;
                 holding.then(|| {
-                    let strength = if ruleset.damage.strength_to_damage {
-                        unit::modifier(ruleset, holder.attributes, crate::rules::equipment::Attribute::Strength)
+                    let strength = if upkeep.ruleset.damage.strength_to_damage {
+                        unit::modifier(upkeep.ruleset, holder.attributes, crate::rules::equipment::Attribute::Strength)
                     } else {
                         0
                     };
@@ -198,9 +204,9 @@ fn squeeze(upkeep: &mut Upkeep, battlefield: &Battlefield) {
         };
         match hold {
             Some((dice, damage_type, source))
-                if ruleset.attack.maneuvers.as_ref().is_some_and(|rules| rules.grapple_damage) =>
+                if upkeep.ruleset.attack.maneuvers.as_ref().is_some_and(|rules| rules.grapple_damage) =>
             {
-                let roll = rng.roll(dice);
+                let roll = upkeep.rng.roll(dice);
                 let hit = DamageHit {
                     target: entity,
                     source,
@@ -209,12 +215,12 @@ fn squeeze(upkeep: &mut Upkeep, battlefield: &Battlefield) {
                     critical: false,
                     roll: Some(roll),
                 };
-                apply_damage_to(units, index, log, rng, ruleset, tables, dealt, round, hit);
+                upkeep.deal(hit);
             }
             Some(_) => {}
             None => {
                 for (unit, field) in [(entity, true), (grappler, false)] {
-                    if let Ok(mut view) = units.get_mut(unit) {
+                    if let Ok(mut view) = upkeep.units.get_mut(unit) {
                         if field {
                             view.conditions.grappled_by = None;
                         } else {
@@ -276,10 +282,9 @@ const ONGOING: &str = "ongoing";
 
 /// Lingering effects at the end of the round: ongoing damage is lost, then each sufferer tests to
 /// shake off its ongoing damage and its hindrance (`Z-ONGO-1`, `Z-HIND-1`).
-fn linger(upkeep: &mut Upkeep) {
-    let Upkeep { units, index, log, rng, ruleset, tables, dealt, round } = upkeep;
-    let round = *round;
-    let mut afflicted: Vec<(u32, Entity)> = units
+fn linger(upkeep: &mut Harm) {
+    let mut afflicted: Vec<(u32, Entity)> = upkeep
+        .units
         .iter()
         .filter(|view| {
             view.status.on_field() && (view.conditions.ongoing.is_some() || view.conditions.hindrance.is_some())
@@ -288,7 +293,7 @@ fn linger(upkeep: &mut Upkeep) {
         .collect();
     afflicted.sort_unstable();
     for (_, entity) in afflicted {
-        let ongoing = units.get(entity).ok().and_then(|view| view.conditions.ongoing);
+        let ongoing = upkeep.units.get(entity).ok().and_then(|view| view.conditions.ongoing);
         if let Some((amount, _)) = ongoing {
             let hit = DamageHit {
                 target: entity,
@@ -298,9 +303,9 @@ fn linger(upkeep: &mut Upkeep) {
                 critical: false,
                 roll: None,
             };
-            apply_damage_to(units, index, log, rng, ruleset, tables, dealt, round, hit);
+            upkeep.deal(hit);
         }
-        let Ok(mut unit) = units.get_mut(entity) else {
+        let Ok(mut unit) = upkeep.units.get_mut(entity) else {
             continue;
         };
         if !unit.status.on_field() {
@@ -311,8 +316,8 @@ fn linger(upkeep: &mut Upkeep) {
             unit.conditions.hindrance.map(|(hindrance, lingering)| (hindrance.log_name(), lingering)),
         ];
         for (effect, lingering) in tests.into_iter().flatten() {
-            let bonus = unit::modifier(ruleset, &unit.attributes, lingering.attribute);
-            let roll = rng.roll(ruleset.attack.die.plus(bonus));
+            let bonus = unit::modifier(upkeep.ruleset, &unit.attributes, lingering.attribute);
+            let roll = upkeep.rng.roll(upkeep.ruleset.attack.die.plus(bonus));
             let shaken_off = roll.total >= lingering.tn;
             if shaken_off {
                 if effect == "ongoing_damage" {
@@ -325,7 +330,13 @@ fn linger(upkeep: &mut Upkeep) {
                 }
             }
             let id = unit.id.0.clone();
-            log.record(round, || LogEvent::Lingering { unit: id, effect, roll, tn: lingering.tn, shaken_off });
+            upkeep.log.record(upkeep.round, || LogEvent::Lingering {
+                unit: id,
+                effect,
+                roll,
+                tn: lingering.tn,
+                shaken_off,
+            });
         }
     }
 }

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use serde::Serialize;
 
 use super::dice::DiceRoll;
+pub use super::ruleset::Withdrawal;
 
 /// How an attack came about: the log's `kind` of an `attack` line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -45,6 +46,26 @@ impl AttackKind {
             Self::Execution => "execution",
             Self::Shove => "shove",
             Self::Grapple => "grapple",
+        }
+    }
+}
+
+/// What absorbed a miss's Shock (`S-SHOCK-1`): the log's `absorbed_by`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShockAbsorber {
+    /// A shield, once per battle.
+    Shield,
+    /// Total defense, even against a swarm.
+    TotalDefense,
+}
+
+impl ShockAbsorber {
+    /// The snake_case name the log writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Shield => "shield",
+            Self::TotalDefense => "total_defense",
         }
     }
 }
@@ -242,7 +263,7 @@ pub enum LogEvent {
         amount: i32,
         /// What stopped it: `shield` or `total_defense`.
         #[serde(skip_serializing_if = "Option::is_none")]
-        absorbed_by: Option<&'static str>,
+        absorbed_by: Option<ShockAbsorber>,
     },
     /// A wound from one big hit (`A-WOUND-1`, `A-AIM-1`).
     Wound {
@@ -362,7 +383,7 @@ pub enum LogEvent {
         /// The table roll.
         roll: DiceRoll,
         /// `fall_back`, `disengage`, `flee` or `surrender`.
-        response: &'static str,
+        response: Withdrawal,
     },
     /// Damage taken.
     Damage {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::components::AimPoint;
 use super::dice::DiceRoll;
-use super::log::{AttackExtra, AttackKind, LogEntry, LogEvent};
+use super::log::{AttackExtra, AttackKind, LogEntry, LogEvent, ShockAbsorber, Withdrawal};
 use crate::battlefield::{Battlefield, Place};
 
 /// The display names a log line uses for the ids a [`LogEvent`] carries.
@@ -201,8 +201,10 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
         LogEvent::Shock { attacker, target, amount, absorbed_by } => {
             let (attacker, target) = (names.unit(attacker), names.unit(target));
             match absorbed_by {
-                Some("total_defense") => format!("{target}'s total defense turns the Shock of {attacker}'s miss"),
-                Some(what) => format!("{target}'s {} absorbs the Shock of {attacker}'s miss", words(what)),
+                Some(ShockAbsorber::TotalDefense) => {
+                    format!("{target}'s total defense turns the Shock of {attacker}'s miss")
+                }
+                Some(ShockAbsorber::Shield) => format!("{target}'s shield absorbs the Shock of {attacker}'s miss"),
                 None => format!("{attacker}'s miss still deals {amount} Shock to {target}"),
             }
         }
@@ -342,14 +344,13 @@ fn nerve_line(event: &LogEvent, names: &Names) -> Option<String> {
             format!("{} tries to intimidate {}: {}", names.unit(unit), names.unit(target), roll.total)
         }
         LogEvent::Withdrawal { unit, roll, response } => {
-            let response = match *response {
-                "fall_back" => "falls back",
-                "disengage" => "disengages",
-                "flee" => "flees",
-                "surrender" => "surrenders",
-                other => other,
+            let response = match response {
+                Withdrawal::FallBack => "falls back",
+                Withdrawal::Disengage => "disengages",
+                Withdrawal::Flee => "flees",
+                Withdrawal::Surrender => "surrenders",
             };
-            format!("{} withdraws: {} ({})", names.unit(unit), words(response), roll.total)
+            format!("{} withdraws: {} ({})", names.unit(unit), response, roll.total)
         }
         LogEvent::Morale { unit, total, tn, passed, reason, automatic, .. } => {
             let (unit, reason) = (names.unit(unit), words(reason));
@@ -714,7 +715,7 @@ mod tests {
                 attacker: "orc".into(),
                 target: "nell".into(),
                 amount: 0,
-                absorbed_by: Some("total_defense"),
+                absorbed_by: Some(ShockAbsorber::TotalDefense),
             },
             LogEvent::Wound {
                 unit: "nell".into(),
@@ -751,7 +752,7 @@ mod tests {
                 shaken_off: true,
             },
             LogEvent::Afflicted { unit: "orc".into(), effect: "ongoing_damage", source: "nell".into() },
-            LogEvent::Withdrawal { unit: "orc".into(), roll: roll(2), response: "flee" },
+            LogEvent::Withdrawal { unit: "orc".into(), roll: roll(2), response: Withdrawal::Flee },
             LogEvent::Damage {
                 unit: "orc".into(),
                 source: "nell".into(),
@@ -853,7 +854,7 @@ mod tests {
             attacker: "orc".into(),
             target: "odile".into(),
             amount: 0,
-            absorbed_by: Some("shield"),
+            absorbed_by: Some(ShockAbsorber::Shield),
         });
         assert_eq!(shield, "odile's shield absorbs the Shock of orc's miss");
         let shock =
@@ -883,7 +884,8 @@ mod tests {
         assert_eq!(escalation, "orc's fumble stops (step 1: 3)");
         let usage = line(LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 1 });
         assert_eq!(usage, "orc's axe takes a usage mark (1 mark now)");
-        let withdrawal = line(LogEvent::Withdrawal { unit: "orc".into(), roll: roll(4), response: "fall_back" });
+        let withdrawal =
+            line(LogEvent::Withdrawal { unit: "orc".into(), roll: roll(4), response: Withdrawal::FallBack });
         assert_eq!(withdrawal, "orc withdraws: falls back (4)");
         let moved =
             line(LogEvent::Moved { unit: "orc".into(), from: Place::Square([3, 4]), to: Place::Zone("ford".into()) });

@@ -144,8 +144,7 @@ fn check_morale(
                             .find(|row| roll.total <= row.up_to)
                             .or(rows.last())
                             .map_or(Withdrawal::Flee, |row| row.response);
-                        let name = withdrawal_name(response);
-                        log.record(round, || LogEvent::Withdrawal { unit: id.clone(), roll, response: name });
+                        log.record(round, || LogEvent::Withdrawal { unit: id.clone(), roll, response });
                         response
                     }
                     None => Withdrawal::Flee,
@@ -155,16 +154,6 @@ fn check_morale(
         }
     }
     state.phase = CombatPhase::End;
-}
-
-/// The log's name of a withdrawal response.
-fn withdrawal_name(response: Withdrawal) -> &'static str {
-    match response {
-        Withdrawal::FallBack => "fall_back",
-        Withdrawal::Disengage => "disengage",
-        Withdrawal::Flee => "flee",
-        Withdrawal::Surrender => "surrender",
-    }
 }
 
 /// Carries out a failed morale check's response (`C-WDRAW-1`): falling back steps one zone or

@@ -662,8 +662,10 @@ pub struct WithdrawalRow {
     pub response: Withdrawal,
 }
 
-/// The four withdrawal responses.
+/// The four withdrawal responses. Rulesets spell them as in Rust (`FallBack`); the log writes
+/// them in snake_case (`fall_back`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all(serialize = "snake_case"))]
 pub enum Withdrawal {
     /// Steps back fighting: keeps fighting from one step further away.
     FallBack,
@@ -673,6 +675,18 @@ pub enum Withdrawal {
     Flee,
     /// Throws down its arms.
     Surrender,
+}
+
+impl Withdrawal {
+    /// The snake_case name the log writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::FallBack => "fall_back",
+            Self::Disengage => "disengage",
+            Self::Flee => "flee",
+            Self::Surrender => "surrender",
+        }
+    }
 }
 
 /// Monster morale (`W-MOR-1`, `W-MOR-2`).

@@ -1,0 +1,240 @@
+//! The modifiers of one attack, one small function per ruleset option. Each returns a typed
+//! [`Modifier`] (or nothing when its option is off or does not apply); [`RULES`] lists them.
+//! A new ruleset option is one more function here and one more line in [`RULES`].
+
+use bevy::prelude::*;
+
+use super::{AttackRequest, Engagement};
+use crate::battlefield::{Cover, Square};
+use crate::rules::actions;
+use crate::rules::components::{AimPoint, BONUS_ACTIONS_PER_TURN};
+use crate::rules::equipment::Hindrance;
+use crate::rules::log::AttackExtra;
+use crate::rules::resolve::Resolver;
+use crate::rules::ruleset::{DualWield, RangedInMelee};
+use crate::rules::unit::{self, UnitView};
+
+/// Where a modifier comes from, with what the log notes about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ModifierSource {
+    /// The attacker's attack skill and weapon, less its accuracy penalties.
+    Skill,
+    /// The target's cover (`S-COVER-1`).
+    Cover(Cover),
+    /// An aimed blow (`A-AIM-1`).
+    Aim(AimPoint),
+    /// The end of a charge (`S-SPEC-1`).
+    Charge,
+    /// Allies swarming the target (`S-SPEC-1`); the swarm's damage is kept on the engagement.
+    Swarm,
+    /// A second weapon in hand (`Z-ATK-3`, `S-DUAL-1`).
+    DualWield,
+    /// The bonus actions went into the blow (`A-BONUS-1`).
+    StoodStill,
+    /// An ally fights the target from the far side (`A-COND-1`).
+    Flanking,
+    /// A weakened attacker (`Z-HIND-1`).
+    Weakened,
+    /// Shooting with foes in melee reach (`C-AOO-1`).
+    RangedInMelee,
+}
+
+/// One modifier to an attack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Modifier {
+    /// Where it comes from.
+    pub source: ModifierSource,
+    /// Added to the attack roll.
+    pub to_hit: i32,
+    /// Added to the damage of a hit.
+    pub damage: i32,
+    /// The attack is rolled with disadvantage.
+    pub disadvantage: bool,
+}
+
+impl Modifier {
+    fn to_hit(source: ModifierSource, to_hit: i32) -> Self {
+        Self { source, to_hit, damage: 0, disadvantage: false }
+    }
+
+    fn disadvantage(source: ModifierSource) -> Self {
+        Self { source, to_hit: 0, damage: 0, disadvantage: true }
+    }
+}
+
+/// The two units of an attack and what it stands on, as each modifier reads them.
+pub(super) struct Matchup<'a, 'w, 's> {
+    pub attacker: &'a UnitView<'w, 's>,
+    pub target: &'a UnitView<'w, 's>,
+    pub request: &'a AttackRequest,
+    pub engagement: &'a Engagement,
+}
+
+/// One ruleset option's modifier.
+type Rule = fn(&Resolver, &Matchup) -> Option<Modifier>;
+
+/// Every modifier an attack may get.
+const RULES: [Rule; 10] =
+    [skill, cover, aim, charge, swarm, dual_wield, stood_still, flanking, weakened, ranged_in_melee];
+
+/// The modifiers that apply to one attack.
+#[derive(Clone, Debug, Default)]
+pub(in crate::rules::resolve) struct Modifiers(Vec<Modifier>);
+
+impl Modifiers {
+    /// The total bonus to hit.
+    pub fn to_hit(&self) -> i32 {
+        self.0.iter().map(|modifier| modifier.to_hit).sum()
+    }
+
+    /// The total flat damage added to a hit.
+    pub fn damage(&self) -> i32 {
+        self.0.iter().map(|modifier| modifier.damage).sum()
+    }
+
+    /// Whether the attack is rolled with disadvantage.
+    pub fn disadvantage(&self) -> bool {
+        self.0.iter().any(|modifier| modifier.disadvantage)
+    }
+
+    /// Notes the modifiers the log shows.
+    pub fn annotate(&self, extra: &mut AttackExtra) {
+        for modifier in &self.0 {
+            match modifier.source {
+                ModifierSource::Cover(Cover::Half) => extra.cover = Some("half"),
+                ModifierSource::Cover(Cover::Full) => extra.cover = Some("full"),
+                ModifierSource::Aim(aim) => extra.aim = Some(aim.log_name()),
+                ModifierSource::Charge => extra.charge = true,
+                ModifierSource::Swarm => extra.swarm_bonus = Some(modifier.to_hit),
+                ModifierSource::Flanking => extra.flanking = true,
+                ModifierSource::Cover(Cover::None)
+                | ModifierSource::Skill
+                | ModifierSource::DualWield
+                | ModifierSource::StoodStill
+                | ModifierSource::Weakened
+                | ModifierSource::RangedInMelee => {}
+            }
+        }
+    }
+}
+
+impl Resolver<'_, '_> {
+    /// Gathers every modifier that applies to an attack.
+    pub(super) fn gather_modifiers(&self, request: &AttackRequest, engagement: &Engagement) -> Option<Modifiers> {
+        let attacker = self.unit(request.attacker, "gathering attack modifiers")?;
+        let target = self.unit(request.target, "gathering attack modifiers")?;
+        let matchup = Matchup { attacker: &attacker, target: &target, request, engagement };
+        Some(Modifiers(RULES.iter().filter_map(|rule| rule(self, &matchup)).collect()))
+    }
+
+    /// Whether an ally of the attacker stands on the far side of the target, in reach of it.
+    fn flanked(&self, attacker: &UnitView, target: &UnitView) -> bool {
+        // Flanking needs squares: zones have no far side.
+        let (Some(from), Some(at)) =
+            (self.battlefield.zone(attacker.zone.0).square, self.battlefield.zone(target.zone.0).square)
+        else {
+            return false;
+        };
+        let opposite = Square { x: 2 * at.x - from.x, y: 2 * at.y - from.y };
+        // The far side may lie off the grid.
+        let Some(zone) = self.battlefield.zone_at(opposite) else {
+            return false;
+        };
+        self.index.occupants(zone).iter().any(|&other| {
+            self.units
+                .get(other)
+                .is_ok_and(|view| view.side == attacker.side && unit::is_fighting(*view.status, view.conditions))
+        })
+    }
+}
+
+/// The attacker's attack skill and weapon bonus, less its accuracy penalties.
+fn skill(_: &Resolver, m: &Matchup) -> Option<Modifier> {
+    Some(Modifier::to_hit(ModifierSource::Skill, actions::attack_bonus(m.attacker, &m.engagement.weapon)))
+}
+
+/// Cover from a ranged attack on a grid (`S-COVER-1`).
+fn cover(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
+    let rules = &battle.ruleset.attack;
+    let penalty = match m.engagement.cover {
+        Cover::None => return None,
+        Cover::Half => rules.half_cover_penalty,
+        Cover::Full => rules.full_cover_penalty,
+    };
+    Some(Modifier::to_hit(ModifierSource::Cover(m.engagement.cover), -penalty))
+}
+
+/// An aimed blow; only aiming at centre mass is easier (`A-AIM-1`).
+fn aim(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
+    let aim = m.request.strike.aim?;
+    let bonus = match aim {
+        AimPoint::CentreMass => battle.ruleset.attack.aiming.as_ref().map_or(0, |aiming| aiming.centre_mass_bonus),
+        _ => 0,
+    };
+    Some(Modifier::to_hit(ModifierSource::Aim(aim), bonus))
+}
+
+/// The end of a charge (`S-SPEC-1`).
+fn charge(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
+    m.request.strike.charge.then_some(())?;
+    let bonus = battle.ruleset.attack.charge.as_ref().map_or(0, |charge| charge.hit_bonus);
+    Some(Modifier::to_hit(ModifierSource::Charge, bonus))
+}
+
+/// Allies swarming the target (`S-SPEC-1`).
+fn swarm(_: &Resolver, m: &Matchup) -> Option<Modifier> {
+    let (hit, _) = m.engagement.swarm;
+    (hit > 0).then(|| Modifier::to_hit(ModifierSource::Swarm, hit))
+}
+
+/// A second melee weapon in hand (`Z-ATK-3`, `S-DUAL-1`): to hit, and damage when both reach.
+fn dual_wield(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
+    // The other dual-wield rules change the damage roll, not the modifiers.
+    let DualWield::Bonus { hit, damage } = battle.ruleset.attack.dual_wield else {
+        return None;
+    };
+    let engagement = m.engagement;
+    (engagement.offhand.is_some() && !engagement.thrown).then_some(())?;
+    let damage = if engagement.both_reach { damage } else { 0 };
+    Some(Modifier { source: ModifierSource::DualWield, to_hit: hit, damage, disadvantage: false })
+}
+
+/// Attacking without moving first (`A-BONUS-1`).
+fn stood_still(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
+    let (hit, damage) = battle.ruleset.attack.standing_bonus?;
+    let strike = m.request.strike;
+    (strike.primary && strike.stood_still).then_some(())?;
+    // One Bonus Action buys the +hit, the second the +damage; a weakened unit keeps the first (`A-AIM-1`).
+    let left = m.attacker.conditions.bonus_actions_left();
+    (left > 0).then_some(())?;
+    let damage = if left >= BONUS_ACTIONS_PER_TURN { damage } else { 0 };
+    Some(Modifier { source: ModifierSource::StoodStill, to_hit: hit, damage, disadvantage: false })
+}
+
+/// An ally fights the target from the far side (`A-COND-1`).
+fn flanking(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
+    let conditions = battle.ruleset.attack.conditions.as_ref()?;
+    (!m.engagement.ranged && battle.flanked(m.attacker, m.target)).then_some(())?;
+    Some(Modifier::to_hit(ModifierSource::Flanking, conditions.flanking_bonus))
+}
+
+/// A weakened attacker rolls every test with disadvantage (`Z-HIND-1`).
+fn weakened(_: &Resolver, m: &Matchup) -> Option<Modifier> {
+    matches!(m.attacker.conditions.hindrance, Some((Hindrance::Weakened, _)))
+        .then(|| Modifier::disadvantage(ModifierSource::Weakened))
+}
+
+/// Shooting with a foe in melee reach (`C-AOO-1`): disadvantage or a penalty, as the ruleset says.
+fn ranged_in_melee(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
+    let engagement = m.engagement;
+    let pressed = engagement.ranged
+        && (engagement.walking <= battle.battlefield.melee_reach(0)
+            || !actions::threateners_of(battle.ctx(), m.attacker.zone.0, *m.attacker.side, &battle.units).is_empty());
+    pressed.then_some(())?;
+    match battle.ruleset.attack.ranged_in_melee {
+        RangedInMelee::Disadvantage => Some(Modifier::disadvantage(ModifierSource::RangedInMelee)),
+        RangedInMelee::Penalty(penalty) => Some(Modifier::to_hit(ModifierSource::RangedInMelee, -penalty)),
+        // Provoking is handled before the action (see `provoke_by_acting`).
+        RangedInMelee::Allowed | RangedInMelee::Provokes => None,
+    }
+}

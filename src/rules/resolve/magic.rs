@@ -1,0 +1,280 @@
+//! Spells, items and other help (`A-SUMM-1`, `S-SPEC-1`, `W-STRESS-1`, `W-WOUND-4`,
+//! `A-WOUND-1`): casting, summoning, joining a swarm, using and throwing items, the effects they
+//! queue, stabilising and healing, and intimidation.
+
+use std::sync::Arc;
+
+use bevy::prelude::*;
+
+use super::{DamageHit, Pending, Resolver};
+use crate::rules::components::*;
+use crate::rules::damage;
+use crate::rules::dice::DiceRoll;
+use crate::rules::equipment::{Attribute, Effect, Item};
+use crate::rules::initiative::{arrive, roll_base_initiative};
+use crate::rules::log::LogEvent;
+use crate::rules::ruleset::Pools;
+use crate::rules::state::Intimidated;
+
+impl Resolver<'_, '_> {
+    /// Calls `summoner`'s next waiting summoned unit to the nearest free spot, if a summoning slot
+    /// is free (`A-SUMM-1`); it is summoning-sick through the end of the next round.
+    pub(super) fn summon(&mut self, summoner: Entity) {
+        /// How far from its summoner a summoned unit may appear.
+        const SUMMON_RANGE: u32 = 3;
+        let round = self.round();
+        let slots = self.slots.get(summoner).map_or(0, |slots| slots.0) as usize;
+        let mine: Vec<Entity> = self
+            .summoned
+            .iter()
+            .filter(|(_, summoned)| summoned.summoner == summoner)
+            .map(|(entity, _)| entity)
+            .collect();
+        let active = mine.iter().filter(|&&unit| self.units.get(unit).is_ok_and(|view| view.status.on_field())).count();
+        let waiting = mine
+            .iter()
+            .copied()
+            .filter(|&unit| self.units.get(unit).is_ok_and(|view| *view.status == Status::Reserve))
+            .min_by_key(|&unit| self.units.get(unit).map_or(u32::MAX, |view| view.order.0));
+        let (Some(called), true) = (waiting, active < slots) else {
+            let id = self.id(summoner);
+            self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "no_summoning_slot" });
+            return;
+        };
+        let Some(origin) = self.unit(summoner, "summoning").map(|view| view.zone.0) else {
+            return;
+        };
+        let spot = self.battlefield.within(origin, SUMMON_RANGE).find(|&zone| {
+            zone != origin
+                && self
+                    .battlefield
+                    .zone(zone)
+                    .capacity
+                    .is_none_or(|capacity| (self.index.count(zone) as u32) < capacity)
+                || (zone == origin && self.battlefield.zone(zone).capacity.is_none())
+        });
+        let Some(spot) = spot else {
+            let id = self.id(summoner);
+            self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "zone_full" });
+            return;
+        };
+        let on_turn = self.ruleset.turns.order.on_turn();
+        let Some(mut unit) = self.faults.found(self.units.get_mut(called), called, "summoning") else {
+            return;
+        };
+        unit.zone.0 = spot;
+        unit.conditions.sick_until = Some(round + 1);
+        arrive(&mut unit, &mut self.index, &self.battlefield, &mut self.log, round);
+        if !on_turn {
+            let mut arrivals = vec![unit];
+            roll_base_initiative(&self.ruleset, &mut self.rng, &mut self.log, round, &mut arrivals, &self.groups);
+        }
+    }
+
+    /// Joins a swarm on `target` (`S-SPEC-1`).
+    pub(super) fn swarm(&mut self, actor: Entity, target: Entity) {
+        let Some(view) = self.unit(actor, "joining a swarm") else {
+            return;
+        };
+        let side = view.side.0;
+        match self.state.swarms.iter_mut().find(|(unit, by, _)| *unit == target && *by == side) {
+            Some((_, _, count)) => *count += 1,
+            None => self.state.swarms.push((target, side, 1)),
+        }
+    }
+
+    pub(super) fn cast(&mut self, caster: Entity, at: usize, target: Entity, pending: &mut Vec<Pending>) {
+        let round = self.round();
+        let Some(mut unit) = self.faults.found(self.units.get_mut(caster), caster, "casting") else {
+            return;
+        };
+        // The declaration checked the spell exists; a caster's spells never change in battle.
+        let Some((name, spell)) = unit.spells.0.get(at).cloned() else {
+            return;
+        };
+        if self.ruleset.spells.damage_disrupts && unit.record.damage_taken > 0 {
+            let (id, damage_taken) = (unit.id.0.clone(), unit.record.damage_taken);
+            self.log.record(round, || LogEvent::SpellDisrupted { unit: id, spell: name, damage_taken });
+            return;
+        }
+        // Mana first; Stress pays the rest 1:1 (`W-STRESS-1`).
+        let mana_spent = spell.mana.min(unit.mana.current).max(0);
+        let stress_spent = if self.ruleset.spells.stress_pays_for_mana {
+            (spell.mana - mana_spent).min(unit.stress.current).max(0)
+        } else {
+            0
+        };
+        unit.mana.current -= mana_spent;
+        unit.stress.current -= stress_spent;
+        let skill = unit.skills.spellcasting;
+        let caster_id = unit.id.0.clone();
+        let roll = self.rng.roll(self.ruleset.spells.casting_die.plus(skill));
+        let paid = mana_spent + stress_spent >= spell.mana;
+        let success = paid && roll.total >= spell.tn;
+        let target_id = self.id(target);
+        self.log.record(round, || LogEvent::Cast {
+            unit: caster_id.clone(),
+            spell: name,
+            target: Some(target_id),
+            roll,
+            tn: spell.tn,
+            success,
+            mana_spent,
+            stress_spent,
+        });
+        if success {
+            self.queue_effect(&spell.effect, caster_id, target, !self.ruleset.spells.armour_stops_spells, pending);
+        }
+    }
+
+    pub(super) fn use_item(&mut self, user: Entity, at: usize, target: Entity, pending: &mut Vec<Pending>) {
+        let round = self.round();
+        // The stack may have run out since the declaration.
+        let Some(item) = self.take_item(user, at) else {
+            return;
+        };
+        let (user_id, name) = (
+            self.id(user),
+            self.units
+                .get(user)
+                .ok()
+                .and_then(|view| view.inventory.0.get(at).map(|stack| stack.name.clone()))
+                .unwrap_or_else(|| "item".into()),
+        );
+        let target_id = self.id(target);
+        self.log.record(round, || LogEvent::ItemUsed { unit: user_id.clone(), item: name, target: Some(target_id) });
+        self.queue_effect(&item.effect, user_id, target, true, pending);
+    }
+
+    /// Takes one item from the stack at `at`, if any is left.
+    pub(super) fn take_item(&mut self, user: Entity, at: usize) -> Option<Item> {
+        let mut unit = self.units.get_mut(user).ok()?;
+        let stack = unit.inventory.0.get_mut(at).filter(|stack| stack.count > 0)?;
+        stack.count -= 1;
+        Some(stack.item.clone())
+    }
+
+    fn queue_effect(
+        &mut self,
+        effect: &Effect,
+        source: Arc<str>,
+        target: Entity,
+        ignore_armour: bool,
+        pending: &mut Vec<Pending>,
+    ) {
+        match *effect {
+            Effect::Damage { dice, damage_type } => {
+                let roll = self.rng.roll(dice);
+                let armour = if ignore_armour { 0 } else { self.units.get(target).map_or(0, |view| view.armour.0) };
+                let amount = damage::damage_after_armour(&self.ruleset, roll.total, 1, armour);
+                pending.push(Pending::Damage(DamageHit {
+                    target,
+                    source,
+                    amount,
+                    damage_type,
+                    critical: false,
+                    roll: Some(roll),
+                }));
+            }
+            Effect::RestoreStress { dice } => {
+                pending.push(Pending::Restore { target, source, roll: self.rng.roll(dice), wounds: false })
+            }
+            Effect::Summon => self.summon(target),
+            Effect::RestoreWounds { dice } => {
+                pending.push(Pending::Restore { target, source, roll: self.rng.roll(dice), wounds: true })
+            }
+        }
+    }
+
+    /// Heal check vs 10 + the highest injury (`W-WOUND-4`).
+    pub(super) fn stabilize(&mut self, healer: Entity, target: Entity, pending: &mut Vec<Pending>) {
+        let round = self.round();
+        let (Some(h), Some(t)) = (self.unit(healer, "stabilising"), self.unit(target, "stabilising")) else {
+            return;
+        };
+        let tn = self.ruleset.wounds.stabilise_tn_base + t.wounds.highest_injury();
+        let skill = h.skills.heal;
+        let (healer_id, target_id) = (h.id.0.clone(), t.id.0.clone());
+        let roll = self.rng.roll(self.ruleset.wounds.heal_die.plus(skill));
+        let success = roll.total >= tn;
+        self.log.record(round, || LogEvent::Stabilise { unit: healer_id, target: target_id, roll, tn, success });
+        if success {
+            pending.push(Pending::Stabilize { target });
+        }
+    }
+
+    pub(super) fn intimidate(&mut self, actor: Entity, target: Entity) {
+        let round = self.round();
+        let (Some(a), Some(t)) = (self.unit(actor, "intimidating"), self.unit(target, "intimidating")) else {
+            return;
+        };
+        let skill = a.skills.intimidation;
+        let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
+        let roll = self.rng.roll(self.ruleset.morale.intimidation_die.plus(skill));
+        self.intimidated.write(Intimidated { unit: target, result: roll.total });
+        self.log.record(round, || LogEvent::Intimidation { unit: actor_id, target: target_id, roll });
+    }
+
+    /// A successful stabilise check takes effect (`W-WOUND-4`).
+    pub(super) fn stabilized(&mut self, target: Entity) {
+        let round = self.round();
+        let Some(mut unit) = self.faults.found(self.units.get_mut(target), target, "stabilising it") else {
+            return;
+        };
+        if unit.status.is_down() && !unit.conditions.stabilised {
+            unit.conditions.stabilised = true;
+            let id = unit.id.0.clone();
+            self.log.record(round, || LogEvent::Status { unit: id, status: "stabilized" });
+        }
+    }
+
+    pub(super) fn restore(&mut self, target: Entity, source: Arc<str>, roll: DiceRoll, wounds: bool) {
+        let round = self.round();
+        let Some(mut unit) = self.faults.found(self.units.get_mut(target), target, "restoring it") else {
+            return;
+        };
+        if !unit.status.on_field() {
+            return;
+        }
+        let amount = roll.total.max(0);
+        let (mut stress_restored, mut wounds_restored) = (0, 0);
+        // With one pool of hit points, whatever restores Stress restores hit points.
+        let wounds = wounds || self.ruleset.damage.pools == Pools::HitPoints;
+        if wounds {
+            let before = unit.wounds.current;
+            unit.wounds.current = before.saturating_add(amount).min(unit.wounds.max.max(before));
+            wounds_restored = unit.wounds.current - before;
+        } else {
+            let before = unit.stress.current;
+            unit.stress.current = before.saturating_add(amount).min(unit.stress.max.max(before));
+            stress_restored = unit.stress.current - before;
+        }
+        // Healing enough in one go closes a wound (`A-WOUND-1`).
+        if let Some(aiming) = &self.ruleset.attack.aiming
+            && unit.conditions.aimed_wounds > 0
+            && stress_restored + wounds_restored >= aiming.heal_threshold
+        {
+            unit.conditions.aimed_wounds -= 1;
+        }
+        let id = unit.id.0.clone();
+        let (stress, wounds_now) = (unit.stress.current, unit.wounds.current);
+        self.log.record(round, || LogEvent::Healed {
+            unit: id.clone(),
+            source,
+            roll,
+            stress_restored,
+            wounds_restored,
+            stress,
+            wounds: wounds_now,
+        });
+        let strength = unit.attributes.score(Attribute::Strength);
+        let status = damage::status_under(&self.ruleset, *unit.status, wounds_now, strength);
+        if status != *unit.status {
+            *unit.status = status;
+            if status == Status::Active {
+                unit.conditions.stabilised = false;
+            }
+            self.log.record(round, || LogEvent::Status { unit: id, status: status.log_name() });
+        }
+    }
+}

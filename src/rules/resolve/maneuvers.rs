@@ -1,0 +1,203 @@
+//! Manoeuvres (`S-MAN-1`, `Z-STUNT-1`, `S-EXEC-1`): shoving, grappling, standing up from prone,
+//! and executing an unaware foe.
+
+use bevy::prelude::*;
+
+use super::{DamageHit, Pending, Resolver};
+use crate::rules::actions;
+use crate::rules::components::*;
+use crate::rules::damage;
+use crate::rules::dice::Dice;
+use crate::rules::log::{AttackExtra, AttackKind, LogEvent};
+use crate::rules::state::Slot;
+use crate::rules::unit;
+
+impl Resolver<'_, '_> {
+    /// A shove or a grapple (`S-MAN-1`, `Z-STUNT-1`): an attack roll first where the chapter
+    /// asks for one, then opposed checks; the shoved are pushed a step away (or knocked prone
+    /// when there is no room), the grappled held.
+    pub(super) fn maneuver(&mut self, actor: Entity, target: Entity, kind: ActionKind, initiative: i32) {
+        let round = self.round();
+        // Without manoeuvre rules the action is never offered; nothing to do.
+        let Some(rules) = self.ruleset.attack.maneuvers.clone() else {
+            return;
+        };
+        let name = if kind == ActionKind::Grapple { AttackKind::Grapple } else { AttackKind::Shove };
+        if rules.attack_roll_first && !self.maneuver_lands(actor, target, name, initiative) {
+            return;
+        }
+        let (Some(a), Some(t)) = (self.unit(actor, "a manoeuvre"), self.unit(target, "a manoeuvre")) else {
+            return;
+        };
+        let own = unit::modifier(&self.ruleset, a.attributes, rules.attribute) + a.skills.attack;
+        let theirs = unit::modifier(&self.ruleset, t.attributes, rules.attribute);
+        let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
+        let roll = self.rng.roll(rules.die.plus(own));
+        let against = self.rng.roll(rules.die.plus(theirs));
+        let won = roll.total > against.total;
+        let outcome = if !won {
+            None
+        } else if kind == ActionKind::Grapple {
+            Some(self.grapple(actor, target))
+        } else {
+            Some(self.shove(actor, target))
+        };
+        let maneuver = name.as_str();
+        self.log.record(round, || LogEvent::Maneuver {
+            unit: actor_id,
+            target: target_id,
+            maneuver,
+            roll,
+            against,
+            won,
+            outcome,
+        });
+    }
+
+    /// The attack roll a manoeuvre makes first where the chapter asks for one. Returns whether it hit.
+    fn maneuver_lands(&mut self, actor: Entity, target: Entity, kind: AttackKind, initiative: i32) -> bool {
+        let (Some(a), Some(t)) = (self.unit(actor, "a manoeuvre"), self.unit(target, "a manoeuvre")) else {
+            return false;
+        };
+        let weapon =
+            if kind == AttackKind::Grapple { &a.loadout.unarmed } else { a.loadout.usable_weapon(a.conditions).1 };
+        // A charger's lowered Defense holds against shoves and grapples too (`S-SPEC-1`).
+        let defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions)
+            - self.charge_penalty(t.conditions);
+        let dice = self.ruleset.attack.die.plus(actions::attack_bonus(&a, weapon));
+        let (attacker, target) = (a.id.0.clone(), t.id.0.clone());
+        let roll = self.rng.roll(dice);
+        let (total, hit, round) = (roll.total, roll.total >= defense, self.round());
+        self.log.record(round, || LogEvent::Attack {
+            attacker,
+            target,
+            initiative,
+            roll,
+            total,
+            defense,
+            hit,
+            critical: false,
+            kind,
+            damage_roll: None,
+            extra: AttackExtra::default(),
+        });
+        hit
+    }
+
+    /// A won grapple: the target is held.
+    fn grapple(&mut self, actor: Entity, target: Entity) -> &'static str {
+        if let Ok(mut unit) = self.units.get_mut(target) {
+            unit.conditions.grappled_by = Some(actor);
+        }
+        if let Ok(mut unit) = self.units.get_mut(actor) {
+            unit.conditions.grappling = Some(target);
+        }
+        "grappled"
+    }
+
+    /// A won shove: the target is pushed a step away, or knocked prone when there is no room.
+    fn shove(&mut self, actor: Entity, target: Entity) -> &'static str {
+        let round = self.round();
+        let zone_of = |battle: &Self, unit: Entity| battle.unit(unit, "a shove").map(|view| view.zone.0);
+        // A fault, recorded by `unit`.
+        let (Some(from), Some(at)) = (zone_of(self, actor), zone_of(self, target)) else {
+            return "knocked_prone";
+        };
+        let id = self.id(target);
+        match self.push_destination(from, at) {
+            Some(to) => {
+                self.index.relocate(target, at, to);
+                if let Ok(mut unit) = self.units.get_mut(target) {
+                    unit.zone.0 = to;
+                }
+                let (left, entered) = (self.battlefield.place(at), self.battlefield.place(to));
+                self.log.record(round, || LogEvent::Moved { unit: id, from: left, to: entered });
+                "pushed"
+            }
+            None => {
+                if let Ok(mut unit) = self.units.get_mut(target) {
+                    unit.conditions.prone = true;
+                }
+                self.log.record(round, || LogEvent::Status { unit: id, status: "prone" });
+                "knocked_prone"
+            }
+        }
+    }
+
+    /// Standing up from prone; where the chapter says so it draws the attacks of adjacent foes first.
+    pub(super) fn stand_up(&mut self, slot: &Slot) {
+        let Some(view) = self.unit(slot.unit, "standing it up") else {
+            return;
+        };
+        if self.ruleset.reposte.when_reach_left {
+            let foes = actions::threateners_of(self.ctx(), view.zone.0, *view.side, &self.units);
+            let kind = self.ruleset.reposte.name.attack_kind();
+            self.provoked_attacks(slot, &foes, kind);
+        }
+        let round = self.round();
+        if let Ok(mut unit) = self.units.get_mut(slot.unit)
+            && unit.status.on_field()
+        {
+            unit.conditions.prone = false;
+            let id = unit.id.0.clone();
+            self.log.record(round, || LogEvent::Status { unit: id, status: "standing" });
+        }
+    }
+
+    /// An execution attack on an unaware target (`S-EXEC-1`): it hits; the target saves at a
+    /// penalty of the attacker's attack skill or drops to zero; a saved target still takes the
+    /// blow's maximum damage.
+    pub(super) fn execute(&mut self, actor: Entity, target: Entity, initiative: i32, pending: &mut Vec<Pending>) {
+        let round = self.round();
+        // Without execution rules the action is never offered; nothing to do.
+        let Some(rules) = self.ruleset.attack.execution.clone() else {
+            return;
+        };
+        let (Some(a), Some(t)) = (self.unit(actor, "an execution"), self.unit(target, "an execution")) else {
+            return;
+        };
+        let weapon = a.loadout.usable_weapon(a.conditions).1.clone();
+        let dice = actions::damage_dice(&self.ruleset, &a, &weapon, false);
+        let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
+        let to_zero = t.stress.current.max(0) + t.wounds.current.max(0);
+        let armour = t.armour.0;
+        let skill = a.skills.attack;
+        let defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions);
+        // No roll to hit: the blow lands.
+        let roll = self.rng.roll(Dice::flat(defense));
+        let (attacker, target_name) = (actor_id.clone(), target_id.clone());
+        self.log.record(round, || LogEvent::Attack {
+            attacker,
+            target: target_name,
+            initiative,
+            roll,
+            total: defense,
+            defense,
+            hit: true,
+            critical: false,
+            kind: AttackKind::Execution,
+            damage_roll: None,
+            extra: AttackExtra::default(),
+        });
+        let save = self.rng.roll(rules.save_die.plus(-skill));
+        let saved = save.total >= rules.save_tn;
+        let amount = if saved { damage::damage_after_armour(&self.ruleset, dice.max(), 1, armour) } else { to_zero };
+        let tn = rules.save_tn;
+        self.log.record(round, || LogEvent::Execution {
+            unit: actor_id.clone(),
+            target: target_id,
+            roll: save,
+            tn,
+            saved,
+        });
+        let damage_type = weapon.damage_type;
+        pending.push(Pending::Damage(DamageHit {
+            target,
+            source: actor_id,
+            amount,
+            damage_type,
+            critical: false,
+            roll: None,
+        }));
+    }
+}

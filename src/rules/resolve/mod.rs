@@ -1,0 +1,494 @@
+//! Resolve stage (`W-INIT-3`, `W-HIT-1`, `W-DMG-*`, `W-CRIT-*`, `W-DECL-3/4`, `W-WOUND-*`):
+//! actions resolve from one end of the count to the other; equal counts are simultaneous, so
+//! their damage lands together and two units can take each other down.
+//!
+//! This file walks the schedule and dispatches each action; the rule families live beside it:
+//! `movement` (moves, provoked attacks), `attack` (the attack pipeline), `maneuvers`, `magic`
+//! (spells, items, summons, healing) and `wounds` (damage, aimed wounds, injuries).
+
+mod attack;
+mod magic;
+mod maneuvers;
+mod movement;
+mod wounds;
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+
+use self::attack::AttackRequest;
+use super::CombatSystems;
+use super::actions::{self, ActionContext};
+use super::components::*;
+use super::declare::has_passed;
+use super::dice::{CombatRng, DiceRoll};
+use super::equipment::{DamageType, InjuryTables};
+use super::initiative::{arrive, roll_base_initiative};
+use super::log::{AttackKind, CombatLog, LogEvent};
+use super::ruleset::{InitiativeOrder, Ruleset};
+use super::state::{CombatPhase, CombatState, DamageDealt, DeclarationQueue, Intimidated, Sides, Slot, in_phase};
+use super::unit::{self, Unit, UnitItem, UnitView};
+use crate::battlefield::{Battlefield, ZoneIndex};
+pub(super) use wounds::{DamageHit, Harm};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, resolve_round.in_set(CombatSystems::Resolve).run_if(in_phase(CombatPhase::Resolve)));
+}
+
+/// Cause names for damage that no unit dealt.
+pub(super) const EXERTION: &str = "exertion";
+
+/// Stands in the log for a unit with no id; only an engine bug leads there, and it is reported.
+const MISSING_ID: &str = "?";
+
+/// An engine bug met while resolving. The round still finishes; the stage then returns it.
+#[derive(Debug, Clone, thiserror::Error)]
+pub(super) enum ResolveError {
+    /// Units are never despawned during a battle, so every entity the schedule or an effect
+    /// names must be a unit.
+    #[error("the resolve stage looked up {entity} while {during}, and it is not a unit")]
+    MissingUnit {
+        /// The entity looked up.
+        entity: Entity,
+        /// What the stage was doing.
+        during: &'static str,
+    },
+}
+
+/// Engine bugs met this round, returned once the schedule is done.
+#[derive(Default)]
+pub(super) struct Faults(Mutex<Vec<ResolveError>>);
+
+impl Faults {
+    fn record(&self, fault: ResolveError) {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).push(fault);
+    }
+
+    /// A looked-up unit, or `None` with the miss recorded: units are never despawned during a
+    /// battle, so every entity the schedule or an effect names must be one. Takes the lookup
+    /// itself, so a caller can borrow the units mutably beside the faults.
+    fn found<T, E>(&self, lookup: Result<T, E>, entity: Entity, during: &'static str) -> Option<T> {
+        if lookup.is_err() {
+            self.record(ResolveError::MissingUnit { entity, during });
+        }
+        lookup.ok()
+    }
+}
+
+/// Everything the resolve stage reads and changes.
+#[derive(SystemParam)]
+pub(super) struct Resolver<'w, 's> {
+    state: ResMut<'w, CombatState>,
+    queue: ResMut<'w, DeclarationQueue>,
+    log: ResMut<'w, CombatLog>,
+    rng: ResMut<'w, CombatRng>,
+    index: ResMut<'w, ZoneIndex>,
+    units: Query<'w, 's, Unit>,
+    ids: Query<'w, 's, &'static UnitId>,
+    reinforcements: Query<'w, 's, (Entity, &'static Reinforcement)>,
+    groups: Query<'w, 's, &'static InitiativeGroup>,
+    ruleset: Res<'w, Ruleset>,
+    battlefield: Res<'w, Battlefield>,
+    tables: Res<'w, InjuryTables>,
+    sides: Res<'w, Sides>,
+    levels: Query<'w, 's, &'static Level>,
+    summoned: Query<'w, 's, (Entity, &'static Summoned)>,
+    slots: Query<'w, 's, &'static SummoningSlots>,
+    dealt: MessageWriter<'w, DamageDealt>,
+    intimidated: MessageWriter<'w, Intimidated>,
+    faults: Local<'s, Faults>,
+}
+
+/// Something a simultaneous group does to a unit, applied once the whole group has acted.
+#[derive(Clone, Debug)]
+enum Pending {
+    Damage(DamageHit),
+    Restore { target: Entity, source: Arc<str>, roll: DiceRoll, wounds: bool },
+    Stabilize { target: Entity },
+}
+
+/// Resolves the round's schedule, pausing for reinforcements that arrive mid-round.
+fn resolve_round(mut battle: Resolver) -> Result {
+    loop {
+        let next = battle.state.schedule.get(battle.state.cursor).map(|slot| slot.initiative);
+        if battle.bring_in_mid_round_arrivals(next) {
+            return battle.faults();
+        }
+        let Some(count) = next else { break };
+        let start = battle.state.cursor;
+        let end = start + battle.state.schedule[start..].iter().take_while(|slot| slot.initiative == count).count();
+        battle.state.count = Some(count);
+        let group: Vec<Slot> = battle.state.schedule[start..end].to_vec();
+        battle.resolve_group(&group);
+        battle.state.cursor = end;
+    }
+    // Turn by turn: the next turn declares now, having seen this one.
+    battle.state.phase = if battle.ruleset.turns.order.on_turn() { CombatPhase::Declare } else { CombatPhase::Morale };
+    battle.faults()
+}
+
+/// How one attack is made, beyond who strikes whom.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Strike {
+    /// Where it aims (`A-AIM-1`).
+    pub aim: Option<AimPoint>,
+    /// At the end of a charge (`S-SPEC-1`).
+    pub charge: bool,
+    /// A critical whatever the roll (`A-FAIL-1`'s free critical).
+    pub forced_critical: bool,
+    /// The action's own attack, rather than a reaction: fumbles and swarms count.
+    pub primary: bool,
+    /// Made without moving first: the bonus actions went into the blow (`A-BONUS-1`).
+    pub stood_still: bool,
+}
+
+/// Whether an action is a weapon attack against its target.
+fn is_strike(kind: ActionKind) -> bool {
+    matches!(kind, ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Charge | ActionKind::Aimed(_))
+}
+
+/// Whether an action needs a target; one that may go without (a defensive attack) acts on
+/// one only when it names one.
+fn needs_target(kind: ActionKind) -> bool {
+    !matches!(
+        kind,
+        ActionKind::FullDefense
+            | ActionKind::Move
+            | ActionKind::Hold
+            | ActionKind::DefensiveAttack
+            | ActionKind::Disengage
+            | ActionKind::StandUp
+    )
+}
+
+impl<'w, 's> Resolver<'w, 's> {
+    fn round(&self) -> u32 {
+        self.state.round
+    }
+
+    fn ctx(&self) -> ActionContext<'_> {
+        ActionContext {
+            ruleset: &self.ruleset,
+            battlefield: &self.battlefield,
+            index: &self.index,
+            round: self.state.round,
+        }
+    }
+
+    /// A unit's id for the log; a missing one is an engine bug, reported, and written as `?`.
+    fn id(&self, unit: Entity) -> Arc<str> {
+        match self.ids.get(unit) {
+            Ok(id) => id.0.clone(),
+            Err(_) => {
+                self.fault(unit, "naming it in the log");
+                MISSING_ID.into()
+            }
+        }
+    }
+
+    /// A unit the schedule or an effect names. Units are never despawned during a battle, so a
+    /// missing one is an engine bug: it is recorded as a fault and the caller does nothing.
+    fn unit(&self, entity: Entity, during: &'static str) -> Option<UnitView<'_, 's>> {
+        self.faults.found(self.units.get(entity), entity, during)
+    }
+
+    fn fault(&self, entity: Entity, during: &'static str) {
+        self.faults.record(ResolveError::MissingUnit { entity, during });
+    }
+
+    /// The first engine bug met so far, as the stage's result.
+    fn faults(&mut self) -> Result {
+        let faults = self.faults.0.get_mut().unwrap_or_else(PoisonError::into_inner);
+        match faults.drain(..).next() {
+            Some(fault) => Err(fault.into()),
+            None => Ok(()),
+        }
+    }
+
+    /// Logs that `unit` lost its action, and why.
+    fn lose(&mut self, unit: Entity, reason: &'static str) {
+        let (round, id) = (self.round(), self.id(unit));
+        self.log.record(round, || LogEvent::ActionLost { unit: id, reason });
+    }
+
+    /// Brings in reinforcements whose count has passed before the group at `next` (or at the
+    /// round's end); they roll and declare at once. Returns whether the stage must wait for them.
+    fn bring_in_mid_round_arrivals(&mut self, next: Option<i32>) -> bool {
+        if self.ruleset.turns.order.on_turn() {
+            return false;
+        }
+        // Nobody due before `next`: the group resolves as scheduled.
+        let Some((first, entities)) = self.arrivals_due(next) else {
+            return false;
+        };
+        let round = self.round();
+        let mut arrivals: Vec<UnitItem> =
+            self.units.iter_mut().filter(|unit| entities.contains(&unit.entity)).collect();
+        for unit in arrivals.iter_mut() {
+            arrive(unit, &mut self.index, &self.battlefield, &mut self.log, round);
+        }
+        roll_base_initiative(&self.ruleset, &mut self.rng, &mut self.log, round, &mut arrivals, &self.groups);
+        let mut late: Vec<(u32, Entity)> = arrivals
+            .iter_mut()
+            .filter(|unit| !unit.surprised)
+            .map(|unit| {
+                *unit.declared = Declared::default();
+                (unit.order.0, unit.entity)
+            })
+            .collect();
+        late.sort_unstable();
+        self.state.count = Some(first);
+        if late.is_empty() {
+            return false;
+        }
+        let secret = self.queue.secret;
+        self.queue.begin(late.into_iter().map(|(_, entity)| entity).collect(), secret, true);
+        self.state.phase = CombatPhase::Declare;
+        true
+    }
+
+    /// The reserves due to arrive before the count `next`: the first such count and who arrives at it.
+    fn arrivals_due(&self, next: Option<i32>) -> Option<(i32, Vec<Entity>)> {
+        let round = self.round();
+        let order = self.ruleset.initiative.order;
+        let due_at = |at: i32| next.is_none_or(|next| has_passed(order, at, next) && at != next);
+        let due: Vec<(i32, Entity)> = self
+            .reinforcements
+            .iter()
+            .filter_map(|(entity, arrival)| {
+                let at = arrival.at_initiative?;
+                (arrival.round == round && due_at(at)).then_some((at, entity))
+            })
+            .filter(|&(_, entity)| self.units.get(entity).is_ok_and(|view| *view.status == Status::Reserve))
+            .collect();
+        let first = match order {
+            InitiativeOrder::LowestFirst => due.iter().map(|&(at, _)| at).min(),
+            InitiativeOrder::HighestFirst => due.iter().map(|&(at, _)| at).max(),
+        }?;
+        Some((first, due.into_iter().filter(|&(at, _)| at == first).map(|(_, entity)| entity).collect()))
+    }
+
+    /// One initiative count: moves, then actions against the state after the moves, then all
+    /// damage at once.
+    fn resolve_group(&mut self, group: &[Slot]) {
+        let round = self.round();
+        let able: Vec<bool> = group
+            .iter()
+            .map(|slot| {
+                self.units
+                    .get(slot.unit)
+                    .is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))
+            })
+            .collect();
+        let mut interrupted = vec![false; group.len()];
+        for slot in group {
+            let kind = slot.action.kind;
+            if matches!(kind, ActionKind::Disengage | ActionKind::Charge)
+                && let Ok(mut unit) = self.units.get_mut(slot.unit)
+            {
+                unit.conditions.disengaged |= kind == ActionKind::Disengage;
+                unit.conditions.charging |= kind == ActionKind::Charge;
+            }
+        }
+        for (at, slot) in group.iter().enumerate() {
+            if !able[at] {
+                self.lose(slot.unit, "cannot_act");
+                continue;
+            }
+            if let Some(to) = slot.action.move_to {
+                interrupted[at] = !self.perform_move(slot, to);
+            }
+        }
+        let mut pending = Vec::new();
+        for (at, slot) in group.iter().enumerate() {
+            if able[at] && !interrupted[at] {
+                self.perform_action(slot, &mut pending);
+            }
+        }
+        for effect in pending {
+            self.apply(effect);
+        }
+    }
+
+    /// Carries out one declared action, queueing its effects; a lost action costs no exertion.
+    fn perform_action(&mut self, slot: &Slot, pending: &mut Vec<Pending>) {
+        let kind = slot.action.kind;
+        let acted = if kind == ActionKind::StandUp {
+            self.stand_up(slot);
+            true
+        } else if slot.action.target.is_some() || needs_target(kind) {
+            self.act_on(slot, slot.action.target, pending)
+        } else {
+            true
+        };
+        if acted {
+            self.pay_for_exertion(slot, pending);
+        }
+    }
+
+    /// An action aimed at `target` (`None` when it needed one and has none, which is lost like a
+    /// target out of reach). Returns whether the action was carried out.
+    fn act_on(&mut self, slot: &Slot, target: Option<Entity>, pending: &mut Vec<Pending>) -> bool {
+        let (round, actor, kind) = (self.round(), slot.unit, slot.action.kind);
+        self.provoke_by_acting(slot);
+        if !self.units.get(actor).is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))
+        {
+            return false;
+        }
+        let Some(target) = target.filter(|&target| is_strike(kind) || self.target_in_reach(slot, target)) else {
+            self.lose(actor, "target_out_of_reach");
+            return false;
+        };
+        match kind {
+            ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Charge | ActionKind::Aimed(_) => {
+                return self.strike(slot, target, pending);
+            }
+            ActionKind::Throw(at) => return self.throw(slot, at, target, pending),
+            ActionKind::Cast(at) => self.cast(actor, at, target, pending),
+            ActionKind::UseItem(at) => self.use_item(actor, at, target, pending),
+            ActionKind::Swarm => self.swarm(actor, target),
+            ActionKind::Shove | ActionKind::Grapple => self.maneuver(actor, target, kind, slot.initiative),
+            ActionKind::Execute => self.execute(actor, target, slot.initiative, pending),
+            ActionKind::Stabilize => self.stabilize(actor, target, pending),
+            ActionKind::Intimidate => self.intimidate(actor, target),
+            ActionKind::FullDefense
+            | ActionKind::Move
+            | ActionKind::Hold
+            | ActionKind::Disengage
+            | ActionKind::StandUp => {}
+        }
+        true
+    }
+
+    /// A declared weapon attack, the Reposte of a target in full defense (`W-DECL-3`), and any
+    /// extra attacks of a high level (`C-MULTI-1`). Returns whether the attack was made.
+    fn strike(&mut self, slot: &Slot, target: Entity, pending: &mut Vec<Pending>) -> bool {
+        let kind = slot.action.kind;
+        let strike = Strike {
+            aim: match kind {
+                ActionKind::Aimed(aim) => Some(aim),
+                _ => None,
+            },
+            charge: kind == ActionKind::Charge,
+            forced_critical: false,
+            primary: true,
+            stood_still: slot.action.move_to.is_none(),
+        };
+        let request = AttackRequest::new(slot.unit, target, slot.initiative, AttackKind::Normal).with(strike);
+        match self.attack(request.clone(), pending) {
+            None => {
+                self.lose(slot.unit, "target_out_of_reach");
+                return false;
+            }
+            Some(true) => {
+                if let Ok(mut other) = self.units.get_mut(target) {
+                    other.reactions.0 = other.reactions.0.saturating_sub(1);
+                }
+                self.attack(AttackRequest::new(target, slot.unit, slot.initiative, AttackKind::Reposte), pending);
+            }
+            Some(false) => {}
+        }
+        let extra = request.with(Strike { primary: false, ..strike });
+        for _ in 1..self.attacks_this_round(slot.unit) {
+            if !self.still_standing(target, pending) {
+                break;
+            }
+            self.attack(extra.clone(), pending);
+        }
+        true
+    }
+
+    /// Whether `target` is still active with more left than the damage queued against it.
+    fn still_standing(&self, target: Entity, pending: &[Pending]) -> bool {
+        let queued: i32 = pending
+            .iter()
+            .map(|effect| match effect {
+                Pending::Damage(hit) if hit.target == target => hit.amount,
+                _ => 0,
+            })
+            .sum();
+        self.units
+            .get(target)
+            .is_ok_and(|view| *view.status == Status::Active && view.stress.current + view.wounds.current > queued)
+    }
+
+    /// Throws one item from the stack at `at`. Returns whether anything was thrown.
+    fn throw(&mut self, slot: &Slot, at: usize, target: Entity, pending: &mut Vec<Pending>) -> bool {
+        // The stack may have run out since the declaration, or hold nothing throwable.
+        let Some(weapon) = self.take_item(slot.unit, at).and_then(|item| item.as_thrown_weapon()) else {
+            return false;
+        };
+        let strike = Strike { primary: true, ..Strike::default() };
+        let request = AttackRequest::new(slot.unit, target, slot.initiative, AttackKind::Thrown).with(strike);
+        self.attack(request.thrown(weapon), pending);
+        true
+    }
+
+    /// Weapon attacks `actor` makes this round (`C-MULTI-1`): one unless the ruleset's level bands say more.
+    fn attacks_this_round(&self, actor: Entity) -> u32 {
+        let level = self.levels.get(actor).map_or(1, |level| level.0);
+        super::initiative::attacks_per_round(&self.ruleset, level, self.state.round)
+    }
+
+    /// Whether the declared target is still there and in reach after the move.
+    fn target_in_reach(&self, slot: &Slot, target: Entity) -> bool {
+        let (Ok(actor), Ok(other)) = (self.units.get(slot.unit), self.units.get(target)) else {
+            self.fault(slot.unit, "checking the reach of an action");
+            return false;
+        };
+        // The same reach the declaration was checked against, from where the actor stands now.
+        other.status.on_field()
+            && actions::reach(&actor, slot.action.kind)
+                .is_ok_and(|reach| reach.reaches(&self.battlefield, actor.zone.0, other.zone.0))
+    }
+
+    /// Incapacitated and dying units pay Wound Points for exertion (`W-WOUND-1`, `W-WOUND-4`).
+    fn pay_for_exertion(&mut self, slot: &Slot, pending: &mut Vec<Pending>) {
+        if !slot.action.kind.is_exertion() {
+            return;
+        }
+        let cost = self.ruleset.wounds.action_cost_when_down;
+        let free = self.ruleset.wounds.stabilised_free_actions;
+        let Some(mut unit) = self.faults.found(self.units.get_mut(slot.unit), slot.unit, "paying for exertion") else {
+            return;
+        };
+        unit.record.actions_taken += 1;
+        if !unit.status.is_down() || (unit.conditions.stabilised && unit.record.actions_taken <= free) {
+            return;
+        }
+        pending.push(Pending::Damage(DamageHit {
+            target: slot.unit,
+            source: EXERTION.into(),
+            amount: cost,
+            damage_type: DamageType::Bleeding,
+            critical: false,
+            roll: None,
+        }));
+    }
+
+    /// Applies one queued effect once its group has acted.
+    fn apply(&mut self, effect: Pending) {
+        match effect {
+            Pending::Damage(hit) => {
+                self.harm().deal(hit);
+            }
+            Pending::Restore { target, source, roll, wounds } => self.restore(target, source, roll, wounds),
+            Pending::Stabilize { target } => self.stabilized(target),
+        }
+    }
+
+    /// The parts of the battle damage touches, borrowed to deal a hit.
+    fn harm(&mut self) -> Harm<'_, 'w, 's, 'w> {
+        Harm {
+            units: &mut self.units,
+            index: &mut self.index,
+            log: &mut self.log,
+            rng: &mut self.rng,
+            ruleset: &self.ruleset,
+            tables: &self.tables,
+            dealt: &mut self.dealt,
+            round: self.state.round,
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! Movement in the resolve stage: walking step by step, the free attacks a move or a shot
+//! provokes (`W-DECL-3/4`, `Z-DISEN-1`, `S-AOO-1`, `A-FREE-1`, `C-AOO-1`), allies that cover a
+//! retreat, and where a shove pushes.
+
+use bevy::prelude::*;
+
+use super::Resolver;
+use super::attack::AttackRequest;
+use crate::battlefield::{Square, ZoneIdx};
+use crate::rules::actions;
+use crate::rules::components::*;
+use crate::rules::log::{AttackKind, LogEvent};
+use crate::rules::ruleset::{RangedInMelee, ReposteRules};
+use crate::rules::state::Slot;
+use crate::rules::unit;
+
+/// One unit's walk: what it watches for at each step.
+struct Walk {
+    /// Where it stands now.
+    here: ZoneIdx,
+    /// Its side.
+    side: SideIndex,
+    /// Its status when it set off: any change stops the walk.
+    status_before: Status,
+    /// The ruleset's free-attack rules.
+    rules: ReposteRules,
+    /// Enemies whose threat range it enters may Reposte.
+    entering: bool,
+    /// Enemies whose reach it leaves get a free attack.
+    leaving: bool,
+    /// Whether anyone is watching at all (not on a free step).
+    watched: bool,
+    /// Steps walked so far inside each enemy's reach.
+    inside_steps: Vec<(Entity, u32)>,
+}
+
+impl Resolver<'_, '_> {
+    /// Moves a unit step by step. Enemies whose threat range it enters may Reposte at once
+    /// (`W-DECL-3/4`); in rulesets that say so, enemies whose reach it leaves, or inside whose
+    /// reach it walks too far, get a free attack unless it disengaged (`Z-DISEN-1`, `S-AOO-1`,
+    /// `A-FREE-1`, `C-AOO-1`). Returns whether it is still able to act.
+    pub(super) fn perform_move(&mut self, slot: &Slot, to: ZoneIdx) -> bool {
+        // `set_off` has recorded a mover that is not a unit.
+        let Some(mut walk) = self.set_off(slot, to) else {
+            return false;
+        };
+        let path = self.battlefield.path(walk.here, to);
+        let grid = self.battlefield.is_grid();
+        // On a grid units pass through each other's squares but must end on a free one.
+        if grid && self.index.count(to) as u32 >= self.battlefield.zone(to).capacity.unwrap_or(u32::MAX) {
+            self.lose(slot.unit, "zone_full");
+            return true;
+        }
+        for step in path {
+            if !grid
+                && let Some(capacity) = self.battlefield.zone(step).capacity
+                && self.index.count(step) as u32 >= capacity
+            {
+                self.lose(slot.unit, "zone_full");
+                break;
+            }
+            if !self.take_step(slot, &mut walk, step) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// How a unit sets off towards `to`; `None` (a fault) when the mover is not a unit.
+    fn set_off(&self, slot: &Slot, to: ZoneIdx) -> Option<Walk> {
+        let view = self.unit(slot.unit, "moving it")?;
+        let kind = slot.action.kind;
+        let rules = self.ruleset.reposte.clone();
+        let here = view.zone.0;
+        // The 5-ft step: a short shift before acting, as the unit's only movement (`C-MOVE-1`).
+        let free_step = self.battlefield.path(here, to).len() as u32 <= rules.free_step && kind != ActionKind::Move;
+        let entering = rules.when_threat_range_entered && kind != ActionKind::DefensiveAttack;
+        let leaving = rules.when_reach_left && !view.conditions.disengaged;
+        Some(Walk {
+            here,
+            side: *view.side,
+            status_before: *view.status,
+            watched: (entering || leaving) && !free_step,
+            entering,
+            leaving,
+            rules,
+            inside_steps: Vec::new(),
+        })
+    }
+
+    /// One step of a walk, with the free attacks it provokes. Returns whether the walker is
+    /// still as it set off (not downed or otherwise changed).
+    fn take_step(&mut self, slot: &Slot, walk: &mut Walk, step: ZoneIdx) -> bool {
+        let side = walk.side;
+        let (before, after) = if walk.watched {
+            (
+                actions::threateners_of(self.ctx(), walk.here, side, &self.units),
+                actions::threateners_of(self.ctx(), step, side, &self.units),
+            )
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        // Leaving reach, or walking on inside it: struck before the step, while still in reach.
+        let leaving_attacks = if walk.leaving { self.left_behind(slot, walk, &before, &after) } else { Vec::new() };
+        self.provoked_attacks(slot, &leaving_attacks, walk.rules.name.attack_kind());
+        if !self.unchanged(slot.unit, walk.status_before) {
+            return false;
+        }
+        self.index.relocate(slot.unit, walk.here, step);
+        if let Ok(mut unit) = self.units.get_mut(slot.unit) {
+            unit.zone.0 = step;
+        }
+        let (round, id) = (self.round(), self.id(slot.unit));
+        let (from, to) = (self.battlefield.place(walk.here), self.battlefield.place(step));
+        self.log.record(round, || LogEvent::Moved { unit: id, from, to });
+        walk.here = step;
+        if walk.entering {
+            let entered = self.entered_reach(slot.unit, walk, &before, &after);
+            self.provoked_attacks(slot, &entered, AttackKind::Reposte);
+        }
+        self.unchanged(slot.unit, walk.status_before)
+    }
+
+    /// Whether `unit` still has the status it set off with.
+    fn unchanged(&self, unit: Entity, status: Status) -> bool {
+        self.units.get(unit).is_ok_and(|view| *view.status == status)
+    }
+
+    /// The enemies a step leaves behind (reach left, or too many steps walked inside it), each
+    /// owed a free attack unless an ally keeps it busy.
+    fn left_behind(&self, slot: &Slot, walk: &mut Walk, before: &[Entity], after: &[Entity]) -> Vec<Entity> {
+        let mut attackers = Vec::new();
+        for &other in before {
+            if !after.contains(&other) {
+                if !(walk.rules.ally_in_reach_covers && self.ally_covers(other, slot.unit, walk.here)) {
+                    attackers.push(other);
+                }
+            } else if let Some(limit) = walk.rules.steps_within_reach {
+                let walked = match walk.inside_steps.iter_mut().find(|(unit, _)| *unit == other) {
+                    Some((_, walked)) => {
+                        *walked += 1;
+                        *walked
+                    }
+                    None => {
+                        walk.inside_steps.push((other, 1));
+                        1
+                    }
+                };
+                if walked == limit + 1 {
+                    attackers.push(other);
+                }
+            }
+        }
+        attackers
+    }
+
+    /// The enemies whose threat range a step enters; where the longer weapon strikes first
+    /// (`C-REACH-1`), only those with a longer reach than the walker's.
+    fn entered_reach(&self, mover: Entity, walk: &Walk, before: &[Entity], after: &[Entity]) -> Vec<Entity> {
+        let reach_of =
+            |unit: Entity| self.units.get(unit).map(|view| view.loadout.usable_weapon(view.conditions).1.reach);
+        let own_reach = reach_of(mover).unwrap_or(0);
+        let longer_only = walk.rules.longer_weapon_first;
+        after
+            .iter()
+            .copied()
+            .filter(|other| !before.contains(other))
+            .filter(|&other| !longer_only || reach_of(other).is_ok_and(|reach| reach > own_reach))
+            .collect()
+    }
+
+    /// Shooting or casting with foes in melee reach gives each an attack of opportunity first,
+    /// in rulesets that say so (`C-AOO-1`).
+    pub(super) fn provoke_by_acting(&mut self, slot: &Slot) {
+        if self.ruleset.attack.ranged_in_melee != RangedInMelee::Provokes {
+            return;
+        }
+        let Some(view) = self.unit(slot.unit, "checking whether it shoots in melee") else {
+            return;
+        };
+        let shoots = match slot.action.kind {
+            ActionKind::Cast(_) | ActionKind::Throw(_) => true,
+            ActionKind::Attack | ActionKind::Aimed(_) => view.loadout.usable_weapon(view.conditions).1.is_ranged(),
+            _ => false,
+        };
+        if !shoots {
+            return;
+        }
+        let (zone, side) = (view.zone.0, *view.side);
+        let foes = actions::threateners_of(self.ctx(), zone, side, &self.units);
+        let kind = self.ruleset.reposte.name.attack_kind();
+        self.provoked_attacks(slot, &foes, kind);
+    }
+
+    /// Free attacks provoked by a move, each by an enemy that can still react, until the mover falls.
+    pub(super) fn provoked_attacks(&mut self, slot: &Slot, attackers: &[Entity], kind: AttackKind) {
+        for &threatener in attackers {
+            if !self.units.get(slot.unit).is_ok_and(|view| view.status.on_field()) {
+                break;
+            }
+            if !self.units.get(threatener).is_ok_and(|view| actions::can_react(&view)) {
+                continue;
+            }
+            if let Ok(mut other) = self.units.get_mut(threatener) {
+                other.reactions.0 = other.reactions.0.saturating_sub(1);
+            }
+            let mut reaction = Vec::new();
+            self.attack(AttackRequest::new(threatener, slot.unit, slot.initiative, kind), &mut reaction);
+            for effect in reaction {
+                self.apply(effect);
+            }
+        }
+    }
+
+    /// Whether another fighting ally of `mover` stands within `enemy`'s reach (or in the zone it
+    /// leaves), keeping the enemy busy (`Z-DISEN-1`).
+    fn ally_covers(&self, enemy: Entity, mover: Entity, zone: ZoneIdx) -> bool {
+        let (Some(enemy_view), Some(mover_view)) =
+            (self.unit(enemy, "checking ally cover"), self.unit(mover, "checking ally cover"))
+        else {
+            return false;
+        };
+        let reach = enemy_view.loadout.usable_weapon(enemy_view.conditions).1.reach;
+        let side = *mover_view.side;
+        self.battlefield.within(enemy_view.zone.0, reach).chain(std::iter::once(zone)).any(|near| {
+            self.index.occupants(near).iter().any(|&other| {
+                other != mover
+                    && self
+                        .units
+                        .get(other)
+                        .is_ok_and(|view| *view.side == side && unit::is_fighting(*view.status, view.conditions))
+            })
+        })
+    }
+
+    /// Where a shove from `from` pushes a unit at `at`: the free step straight away on a grid,
+    /// or a free zone farther from the shover; `None` when there is no room (it falls instead).
+    pub(super) fn push_destination(&self, from: ZoneIdx, at: ZoneIdx) -> Option<ZoneIdx> {
+        let field = &self.battlefield;
+        let free =
+            |zone: ZoneIdx| field.zone(zone).capacity.is_none_or(|capacity| (self.index.count(zone) as u32) < capacity);
+        match (field.zone(from).square, field.zone(at).square) {
+            (Some(a), Some(b)) => {
+                let away = Square { x: b.x + (b.x - a.x).signum(), y: b.y + (b.y - a.y).signum() };
+                field.zone_at(away).filter(|&zone| free(zone) && field.distance(at, zone) == 1)
+            }
+            _ => field
+                .neighbours(at)
+                .iter()
+                .copied()
+                .filter(|&zone| field.distance(from, zone) > field.distance(from, at) && free(zone))
+                .min(),
+        }
+    }
+}
