@@ -198,6 +198,34 @@ mod zones_and_tests {
     }
 
     #[test]
+    fn z_disen_1_only_a_close_enemy_strikes_whatever_its_reach() {
+        // b1's pike reaches one zone: from c it covers b and d. r1 leaves b, where no enemy is
+        // Close, for a: no free attack, though it leaves the pike's reach.
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", zone: "b"),
+            (id: "b1", creature: "soldier", side: "blue", zone: "c", weapon: Some("pike")),
+        "#;
+        let mut app = scripted(&zone_level(RULESET, units), &[4, 3, 3, 15, 3]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Move, None, Some("a"));
+        app.update();
+        assert!(attacks_by(&app, "b1").is_empty(), "a pike in the next zone is not Close");
+
+        // Now b1 stands Close, in b. r1 moves to c, still inside the pike's reach: a free attack.
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", zone: "b"),
+            (id: "b1", creature: "soldier", side: "blue", zone: "b", weapon: Some("pike")),
+        "#;
+        let mut app = scripted(&zone_level(RULESET, units), &[4, 3, 3, 15, 3]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Move, None, Some("c"));
+        app.update();
+        let free = attacks_by(&app, "b1");
+        assert_eq!(free.len(), 1, "leaving a zone with an enemy Close");
+        assert_eq!(free[0]["kind"], "free_attack");
+    }
+
+    #[test]
     fn z_disen_1_disengaging_or_a_close_ally_spares_the_free_attack() {
         let mut app = duel(&[]);
         app.update();

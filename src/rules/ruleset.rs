@@ -518,6 +518,11 @@ pub struct ReposteRules {
     /// No free attack for leaving while an ally also stands in the enemy's reach (`Z-DISEN-1`).
     #[serde(default)]
     pub ally_in_reach_covers: bool,
+    /// Only enemies Close (in the zone being left) are owed a free attack, for any move to another
+    /// zone, whatever their weapons' reach; an ally covers only from that zone too (`Z-DISEN-1`).
+    /// Off, the trigger is leaving an enemy's reach, which follows reach weapons.
+    #[serde(default)]
+    pub only_close_enemies: bool,
     /// Moving more than this many steps while staying inside an enemy's reach also provokes it
     /// (`A-FREE-1`: 2 squares; `C-AOO-1`: 1).
     #[serde(default)]

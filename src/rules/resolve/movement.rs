@@ -130,9 +130,14 @@ impl Resolver<'_, '_> {
     /// owed a free attack unless an ally keeps it busy.
     fn left_behind(&self, slot: &Slot, walk: &mut Walk, before: &[Entity], after: &[Entity]) -> Vec<Entity> {
         let mut attackers = Vec::new();
+        let close_only = walk.rules.only_close_enemies;
         for &other in before {
-            if !after.contains(&other) {
-                if !(walk.rules.ally_in_reach_covers && self.ally_covers(other, slot.unit, walk.here)) {
+            if close_only && !self.units.get(other).is_ok_and(|view| view.zone.0 == walk.here) {
+                // A reach weapon from the next zone is not Close: leaving its reach provokes nothing.
+                continue;
+            }
+            if close_only || !after.contains(&other) {
+                if !(walk.rules.ally_in_reach_covers && self.ally_covers(other, slot.unit, walk.here, close_only)) {
                     attackers.push(other);
                 }
             } else if let Some(limit) = walk.rules.steps_within_reach {
@@ -214,13 +219,14 @@ impl Resolver<'_, '_> {
 
     /// Whether another fighting ally of `mover` stands within `enemy`'s reach (or in the zone it
     /// leaves), keeping the enemy busy (`Z-DISEN-1`).
-    fn ally_covers(&self, enemy: Entity, mover: Entity, zone: ZoneIdx) -> bool {
+    /// With `close_only`, only an ally in the zone being left counts.
+    fn ally_covers(&self, enemy: Entity, mover: Entity, zone: ZoneIdx, close_only: bool) -> bool {
         let (Some(enemy_view), Some(mover_view)) =
             (self.unit(enemy, "checking ally cover"), self.unit(mover, "checking ally cover"))
         else {
             return false;
         };
-        let reach = enemy_view.loadout.usable_weapon(enemy_view.conditions).1.reach;
+        let reach = if close_only { 0 } else { enemy_view.loadout.usable_weapon(enemy_view.conditions).1.reach };
         let side = *mover_view.side;
         self.battlefield.within(enemy_view.zone.0, reach).chain(std::iter::once(zone)).any(|near| {
             self.index.occupants(near).iter().any(|&other| {
