@@ -81,30 +81,6 @@ pub enum IllegalAction {
     BadCharge,
 }
 
-/// The ruleset's name for an action kind, to check it is offered.
-pub fn offer_of(kind: ActionKind) -> Offer {
-    match kind {
-        ActionKind::Attack => Offer::Attack,
-        ActionKind::DefensiveAttack => Offer::DefensiveAttack,
-        ActionKind::FullDefense => Offer::FullDefense,
-        ActionKind::Cast(_) => Offer::Cast,
-        ActionKind::UseItem(_) => Offer::UseItem,
-        ActionKind::Throw(_) => Offer::Throw,
-        ActionKind::Move => Offer::Move,
-        ActionKind::Hold => Offer::Hold,
-        ActionKind::Stabilize => Offer::Stabilize,
-        ActionKind::Intimidate => Offer::Intimidate,
-        ActionKind::Disengage => Offer::Disengage,
-        ActionKind::Charge => Offer::Charge,
-        ActionKind::Swarm => Offer::Swarm,
-        ActionKind::Aimed(_) => Offer::Aim,
-        ActionKind::Shove => Offer::Shove,
-        ActionKind::Grapple => Offer::Grapple,
-        ActionKind::StandUp => Offer::StandUp,
-        ActionKind::Execute => Offer::Execute,
-    }
-}
-
 /// Seed 000's actions, offered when a ruleset lists none.
 const SEED_000_OFFERS: [Offer; 10] = [
     Offer::Attack,
@@ -121,7 +97,7 @@ const SEED_000_OFFERS: [Offer; 10] = [
 
 /// Whether the ruleset offers `kind`.
 pub fn offered(ruleset: &Ruleset, kind: ActionKind) -> bool {
-    let offer = offer_of(kind);
+    let offer = Offer::from(kind);
     match &ruleset.turns.offered {
         Some(list) => list.contains(&offer),
         None => SEED_000_OFFERS.contains(&offer),

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
+use strum::EnumDiscriminants;
 
 use super::dice::Dice;
 use super::equipment::{Attribute, DamageType, Item, Spell, Weapon};
@@ -432,7 +433,15 @@ pub struct RoundRecord {
 }
 
 /// What a unit can do with its round (`W-DECL-2`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// [`Offer`] is derived from it: the same kinds without their payloads, which is what a ruleset
+/// lists as offered, so the two can never drift apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, EnumDiscriminants)]
+#[strum_discriminants(
+    name(Offer),
+    derive(Hash, Serialize, Deserialize),
+    doc = "Which actions the ruleset offers, by name (all of seed 000's when not listed): an [`ActionKind`] without its payload."
+)]
 pub enum ActionKind {
     /// Attack with the usable weapon.
     Attack,
@@ -461,6 +470,8 @@ pub enum ActionKind {
     /// Help swarm a target: the next ally's attack on it this round gains (`S-SPEC-1`).
     Swarm,
     /// An attack aimed at a part of the body (`A-AIM-1`).
+    // Rulesets name the whole family `Aim`.
+    #[strum_discriminants(serde(rename = "Aim"))]
     Aimed(AimPoint),
     /// Push a foe a step away or knock it down (`S-MAN-1`, `Z-STUNT-1`).
     Shove,

@@ -742,46 +742,8 @@ pub struct EndRules {
     pub thrall_cost_per_level: i32,
 }
 
-/// Which actions the ruleset offers, by name (all of seed 000's when not listed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Offer {
-    /// Weapon attack.
-    Attack,
-    /// Defensive attack (`W-DECL-4`).
-    DefensiveAttack,
-    /// Full or total defense.
-    FullDefense,
-    /// Cast a spell.
-    Cast,
-    /// Use an item.
-    UseItem,
-    /// Throw an item.
-    Throw,
-    /// Move only.
-    Move,
-    /// Do nothing.
-    Hold,
-    /// Stabilise a fallen ally.
-    Stabilize,
-    /// Intimidate.
-    Intimidate,
-    /// Disengage: move away without free attacks.
-    Disengage,
-    /// Charge.
-    Charge,
-    /// Swarm.
-    Swarm,
-    /// Aimed attacks.
-    Aim,
-    /// Shove.
-    Shove,
-    /// Grapple.
-    Grapple,
-    /// Stand up from prone.
-    StandUp,
-    /// Execution attack.
-    Execute,
-}
+/// Which actions the ruleset offers: derived from [`super::components::ActionKind`].
+pub use super::components::Offer;
 
 /// Turn order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
