@@ -704,6 +704,100 @@ fn check_rejects_an_unknown_creature_icon() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Battlefield kinds and ruleset warnings (issue 10)
+// ---------------------------------------------------------------------------------------------
+
+/// A shipped grid level.
+const GRID_LEVEL: &str = include_str!("../levels/crucible_skirmish.ron");
+
+#[test]
+fn reports_zero_squares_per_zone() {
+    let text = replace_once(GRID_LEVEL, "squares_per_zone: 6", "squares_per_zone: 0");
+    let errors = expect_errors(&text);
+    assert_eq!(errors.0.len(), 1, "{errors}");
+    assert_reported(
+        &errors,
+        position_of(&text, "squares_per_zone:", 0),
+        &["`squares_per_zone` is 0; expected at least 1 (squares per zone of distance)"],
+    );
+}
+
+#[test]
+fn reports_a_square_on_a_zone_level_and_suggests_a_zone() {
+    let text = replace_once(DUEL, "zone: \"east_gate\"", "at: Some((1, 1))");
+    let errors = expect_errors(&text);
+    assert_eq!(errors.0.len(), 1, "only the placement, not `zone \"\" not found`: {errors}");
+    assert_reported(
+        &errors,
+        position_of(&text, "\"ruusa\"", 0),
+        &[
+            "unit \"ruusa\" has `at: Some((1, 1))`, which places units on a grid level; this level has zones, expected `zone: \"...\"`, one of: east_gate, courtyard, west_gate",
+        ],
+    );
+}
+
+#[test]
+fn reports_a_zone_on_a_grid_level_and_asks_for_a_square() {
+    let text = replace_once(GRID_LEVEL, "at: Some((4, 9))", "zone: \"gate\"");
+    let errors = expect_errors(&text);
+    assert_eq!(errors.0.len(), 1, "{errors}");
+    assert_reported(
+        &errors,
+        position_of(&text, "\"fighter\"", 0),
+        &[
+            "unit \"fighter\" has no square; on a grid level expected `at: Some((x, y))`, not `zone: \"gate\"` (zones are for levels with `zones`)",
+        ],
+    );
+}
+
+/// The shipped `zones_and_tests` ruleset, which offers Shove and Grapple, without `maneuvers`.
+fn ruleset_without_maneuvers() -> String {
+    let text = include_str!("../assets/rulesets/zones_and_tests.ron");
+    let start = text.find("        maneuvers: Some(").expect("the ruleset sets maneuvers");
+    let end = start + text[start..].find('\n').expect("on one line") + 1;
+    format!("{}{}", &text[..start], &text[end..])
+}
+
+#[test]
+fn check_warns_of_shove_offered_without_maneuvers_and_passes() {
+    let text = ruleset_without_maneuvers();
+    let file = TempFile::new("check_warns_of_shove_offered_without_maneuvers_and_passes", text.as_bytes());
+    let output = fray_check(&[&file.0]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "a warning does not fail the check:\n{stderr}");
+    assert!(stdout.contains(&format!("ok: {}: ruleset \"zones_and_tests\"", file.display())), "{stdout}");
+    let offered = text.find("offered:").expect("offers");
+    for offer in ["Shove", "Grapple"] {
+        let (line, column) = position_at(&text, offered + text[offered..].find(offer).expect("offered"));
+        let expected = format!(
+            "{}:{line}:{column}: warning: `offered` lists {offer}, but `attack.maneuvers` is not set, so the action is declared and does nothing; expected `maneuvers: Some((die: \"2d6\", attribute: Strength, attack_roll_first: true, grapple_damage: true))` in `attack`, or {offer} left out of `offered`",
+            file.display()
+        );
+        assert!(stderr.lines().any(|line| line == expected), "expected `{expected}` in stderr:\n{stderr}");
+    }
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+}
+
+#[test]
+fn check_warns_of_a_levels_ruleset_once() {
+    let dir = std::env::temp_dir().join(format!("fray-check-errors-ruleset-warning-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create the temp folder");
+    let ruleset = dir.join("gritty.ron");
+    std::fs::write(&ruleset, ruleset_without_maneuvers()).expect("write the ruleset");
+    let level = dir.join("level.ron");
+    let text = replace_once(DUEL, "ruleset: \"stress_and_wounds\"", "ruleset: \"gritty.ron\"");
+    std::fs::write(&level, text).expect("write the level");
+    let output = fray_check(&[&level, &ruleset]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let warnings: Vec<&str> = stderr.lines().filter(|line| line.contains(": warning: ")).collect();
+    assert_eq!(warnings.len(), 2, "Shove and Grapple, each once for both files:\n{stderr}");
+    assert!(warnings.iter().all(|line| line.starts_with(&ruleset.display().to_string())), "{stderr}");
+}
+
+// ---------------------------------------------------------------------------------------------
 // Known bugs in src/ (ignored until fixed; run with `cargo test -- --ignored`)
 // ---------------------------------------------------------------------------------------------
 

@@ -1,5 +1,7 @@
-//! `fray check FILE...`: validates levels, rulesets and catalog files, reporting every error.
+//! `fray check FILE...`: validates levels, rulesets and catalog files, reporting every error
+//! and warning.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -15,12 +17,23 @@ pub struct CheckArgs {
     pub files: Vec<PathBuf>,
 }
 
-/// Checks each file; prints `ok` lines to stdout and errors to stderr.
+/// Checks each file; prints `ok` lines to stdout, and errors and warnings to stderr. Only
+/// errors fail the check.
 pub fn run(args: &CheckArgs) -> ExitCode {
     let mut failed = 0;
+    // Levels that share a ruleset would repeat its warnings.
+    let mut warned = HashSet::new();
     for path in &args.files {
         match check_file(path) {
-            Ok(summary) => say!("ok: {}: {summary}", path.display()),
+            Ok(checked) => {
+                for warning in checked.warnings {
+                    let line = warning.to_string();
+                    if warned.insert(line.clone()) {
+                        eprintln!("{line}");
+                    }
+                }
+                say!("ok: {}: {}", path.display(), checked.summary);
+            }
             Err(errors) => {
                 failed += 1;
                 eprintln!("{errors}");

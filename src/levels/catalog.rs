@@ -78,20 +78,27 @@ impl AssetSource {
 
     /// The ruleset called `name` (or at the path `name`, relative to `relative_to`).
     pub fn ruleset(&self, name: &str, relative_to: &Path) -> Result<(Ruleset, PathBuf), LoadErrors> {
+        let (text, path) = self.ruleset_text(name, relative_to)?;
+        parse::<Ruleset>(&text, &path).map(|ruleset| (ruleset, path)).map_err(Into::into)
+    }
+
+    /// The text of the ruleset called `name` (or at the path `name`, relative to
+    /// `relative_to`) and the path to report; no errors at all when there is no such ruleset.
+    pub fn ruleset_text(&self, name: &str, relative_to: &Path) -> Result<(String, PathBuf), LoadErrors> {
         if name.ends_with(".ron") {
             let path = relative_to.join(name);
-            let text = read_text(&path)?;
-            return parse::<Ruleset>(&text, &path).map(|ruleset| (ruleset, path)).map_err(Into::into);
+            return Ok((read_text(&path)?, path));
         }
         let builtin = builtin::RULESETS.iter().find(|(known, _)| *known == name).map(|(_, text)| *text);
         let on_disk =
             self.dir.as_ref().map(|dir| dir.join("rulesets").join(format!("{name}.ron"))).filter(|path| path.is_file());
-        let (text, path) = match (on_disk, builtin) {
-            (Some(path), _) => (read_text(&path)?, path),
-            (None, Some(text)) => (text.to_string(), PathBuf::from(format!("<built-in>/assets/rulesets/{name}.ron"))),
-            (None, None) => return Err(LoadErrors::default()),
-        };
-        parse::<Ruleset>(&text, &path).map(|ruleset| (ruleset, path)).map_err(Into::into)
+        match (on_disk, builtin) {
+            (Some(path), _) => Ok((read_text(&path)?, path)),
+            (None, Some(text)) => {
+                Ok((text.to_string(), PathBuf::from(format!("<built-in>/assets/rulesets/{name}.ron"))))
+            }
+            (None, None) => Err(LoadErrors::default()),
+        }
     }
 
     /// Names of every ruleset available.

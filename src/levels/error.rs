@@ -40,6 +40,26 @@ pub enum LoadError {
     },
 }
 
+/// Something that loads but is probably not what the author meant: `fray check` prints it and
+/// still passes the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadWarning {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What looks wrong and what was probably meant.
+    pub message: String,
+}
+
+impl fmt::Display for LoadWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: warning: {}", self.path.display(), self.line, self.column, self.message)
+    }
+}
+
 /// Every problem found, reported together.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LoadErrors(pub Vec<LoadError>);
@@ -131,7 +151,8 @@ impl<'a> SourceMap<'a> {
 
     /// Position of the `nth` (0-based) occurrence of `"value"` written as the value of the
     /// key `field` (`field: "value"`, `field: Some("value")`, `field: ["a", "value"]`), else of
-    /// the quoted value anywhere, else of the key; (1, 1) when nothing matches.
+    /// the quoted value anywhere (unless it is empty), else of the key; (1, 1) when nothing
+    /// matches.
     pub fn locate(&self, field: &str, value: &str, nth: usize) -> (usize, usize) {
         let quoted = format!("\"{value}\"");
         let mut keyed = Vec::new();
@@ -149,9 +170,27 @@ impl<'a> SourceMap<'a> {
             .get(nth)
             .or_else(|| keyed.last())
             .copied()
-            .or(anywhere)
+            // Any `""` in the file would match an empty value: only one under its key counts.
+            .or(anywhere.filter(|_| !value.is_empty()))
             .or_else(|| self.text.find(&format!("{field}:")));
         offset.map_or((1, 1), |at| self.position(at))
+    }
+}
+
+impl SourceMap<'_> {
+    /// Position of the first `word` (a whole identifier, unquoted, as enum variants are
+    /// written) after the first `field:`; else of the key; (1, 1) when there is no key.
+    pub fn locate_word_after(&self, field: &str, word: &str) -> (usize, usize) {
+        let key = format!("{field}:");
+        let Some(start) = self.text.find(&key) else { return (1, 1) };
+        let is_identifier = |c: char| c.is_alphanumeric() || c == '_';
+        let after = start + key.len();
+        let found = self.text[after..].match_indices(word).map(|(at, _)| after + at).find(|&at| {
+            let before = self.text[..at].chars().next_back();
+            let next = self.text[at + word.len()..].chars().next();
+            !before.is_some_and(is_identifier) && !next.is_some_and(is_identifier)
+        });
+        self.position(found.unwrap_or(start))
     }
 }
 
@@ -208,6 +247,29 @@ mod tests {
         let map = SourceMap::new(text);
         assert_eq!(map.locate("zone", "a", 0), (3, 9));
         assert_eq!(map.locate("id", "a", 0), (2, 7));
+    }
+
+    #[test]
+    fn an_empty_value_is_located_at_its_key_not_at_any_empty_string() {
+        let text = "(\n  description: \"\",\n  zones: [],\n)";
+        let map = SourceMap::new(text);
+        assert_eq!(map.locate("zones", "", 0), (3, 3));
+        assert_eq!(map.locate("grid", "", 0), (1, 1), "no key, no place");
+    }
+
+    #[test]
+    fn locates_a_whole_word_after_its_key() {
+        let text = "(\n  // Shoves need maneuvers\n  offered: Some([ShoveAll, Shove]),\n)";
+        let map = SourceMap::new(text);
+        assert_eq!(map.locate_word_after("offered", "Shove"), (3, 28), "not the comment, not ShoveAll");
+        assert_eq!(map.locate_word_after("offered", "Execute"), (3, 3), "missing: the key");
+        assert_eq!(map.locate_word_after("turns", "Shove"), (1, 1));
+    }
+
+    #[test]
+    fn warnings_read_as_warnings() {
+        let warning = LoadWarning { path: "r.ron".into(), line: 3, column: 7, message: "odd".into() };
+        assert_eq!(warning.to_string(), "r.ron:3:7: warning: odd");
     }
 
     #[test]

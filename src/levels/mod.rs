@@ -1,14 +1,17 @@
 //! Levels and the shared catalog: RON schemas, loading with clear errors, and battle templates.
 
 pub mod catalog;
+mod checker;
 pub mod error;
 pub mod icons;
 pub mod load;
+mod ruleset_check;
 pub mod schema;
 pub mod template;
+mod unit_parts;
 
-pub use error::{LoadError, LoadErrors};
-pub use load::{check_file, load_builtin_level, load_level, load_level_text};
+pub use error::{LoadError, LoadErrors, LoadWarning};
+pub use load::{Checked, check_file, load_builtin_level, load_level, load_level_text};
 pub use template::{BattleSetup, BattleTemplate};
 
 /// The level the game and `fray sim` use when none is named.
