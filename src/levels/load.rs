@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::catalog::{AssetSource, Catalog, parse, read_text};
 use super::error::{LoadError, LoadErrors, SourceMap, not_found};
 use super::icons::{is_icon, unknown_icon, weapon_icon};
-use super::schema::{ControllerFile, CreatureFile, LevelFile, UnitFile, VictoryFile};
+use super::schema::{ControllerFile, CreatureFile, LevelFile, UnitFile, VictoryFile, party_sides};
 use super::template::{BattleTemplate, SideTemplate, UnitTemplate, VictoryTemplate};
 use crate::battlefield::{Battlefield, GridMap, Square, ZoneDef, ZoneIdx};
 use crate::rules::components::*;
@@ -404,9 +404,10 @@ pub fn build(
     let sides = level
         .sides
         .iter()
-        .map(|side| SideTemplate {
+        .zip(party_sides(&level.sides))
+        .map(|(side, party)| SideTemplate {
             name: side.name.as_str().into(),
-            party: side.party.unwrap_or(std::ptr::eq(side, &level.sides[0])),
+            party,
             surprise_range: side.surprise_range,
             unscripted: side.unscripted,
             controller: match side.controller {
