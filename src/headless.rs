@@ -3,12 +3,18 @@
 use bevy::prelude::*;
 
 use crate::levels::{BattleSetup, BattleTemplate};
+use crate::rules::components::UnitId;
 use crate::rules::log::CombatLog;
 use crate::rules::{CombatPhase, CombatState, Outcome};
 
-/// Schedule runs one round may take: one for the round itself, one more for each group of
-/// reinforcements that arrives mid-round and must declare.
+/// Schedule runs a round of a declared-initiative ruleset may take: one for the round itself, one
+/// more for each group of reinforcements that arrives mid-round and must declare. Turn-based
+/// rulesets take one more for each turn (see [`HeadlessBattle::run_to_end`]).
 pub const UPDATES_PER_ROUND: u32 = 4;
+
+/// Schedule runs a round may take per unit in the battle: a turn-based ruleset gives each unit a
+/// turn of its own, and a unit arriving mid-round may add a declaration pass of its own.
+const UPDATES_PER_UNIT: u32 = 2;
 
 /// A headless app holding one battle at a time.
 pub struct HeadlessBattle {
@@ -56,10 +62,33 @@ impl HeadlessBattle {
         self.state().outcome.clone()
     }
 
-    /// Runs to the end, bounded by the ruleset's round limit.
+    /// Runs to the end. The engine ends every battle by the ruleset's round limit (`max_rounds`
+    /// in `combat_ended`), so this stops early, without an outcome, only when one round takes more
+    /// schedule runs than it can: a battle waiting for a human, or an engine fault.
     pub fn run_to_end(&mut self) -> Option<Outcome> {
-        let rounds = self.app.world().resource::<crate::rules::ruleset::Ruleset>().end.max_rounds;
-        self.run(rounds.saturating_add(1).saturating_mul(UPDATES_PER_ROUND))
+        let mut round = self.state().round;
+        let mut budget = self.round_budget();
+        let mut spent = 0;
+        while !self.state().is_over() {
+            if spent >= budget {
+                return None;
+            }
+            self.app.update();
+            spent += 1;
+            if self.state().round != round {
+                round = self.state().round;
+                budget = self.round_budget();
+                spent = 0;
+            }
+        }
+        self.state().outcome.clone()
+    }
+
+    /// Most schedule runs one round can take with the units now in the battle.
+    fn round_budget(&mut self) -> u32 {
+        let world = self.app.world_mut();
+        let units = world.query::<&UnitId>().iter(world).count() as u32;
+        units.saturating_mul(UPDATES_PER_UNIT).saturating_add(UPDATES_PER_ROUND)
     }
 
     /// The pipeline state.

@@ -8,7 +8,7 @@ use std::path::Path;
 use super::catalog::Catalog;
 use super::error::{LoadError, LoadErrors, LoadWarning, SourceMap, not_found};
 use super::icons::{is_icon, unknown_icon};
-use super::schema::{ControllerFile, CreatureFile, GridFile, LevelFile, SideFile, UnitFile, VictoryFile};
+use super::schema::{ControllerFile, CreatureFile, GridFile, LevelFile, SideFile, UnitFile, VictoryFile, party_sides};
 use super::template::{BattleTemplate, SideTemplate, UnitTemplate, VictoryTemplate};
 use super::unit_parts::UnitSource;
 use crate::battlefield::{Battlefield, GridMap, Square, ZoneDef, ZoneIdx};
@@ -603,14 +603,14 @@ fn zone_defs(level: &LevelFile) -> Vec<ZoneDef> {
         .collect()
 }
 
-/// The sides as a battle sees them; with no side marked as the party, the first one is.
+/// The sides as a battle sees them: the marked sides are the party; with none marked, the first one is.
 fn side_templates(sides: &[SideFile]) -> Vec<SideTemplate> {
     sides
         .iter()
-        .enumerate()
-        .map(|(at, side)| SideTemplate {
+        .zip(party_sides(sides))
+        .map(|(side, party)| SideTemplate {
             name: side.name.as_str().into(),
-            party: side.party.unwrap_or(at == 0),
+            party,
             surprise_range: side.surprise_range,
             unscripted: side.unscripted,
             controller: match side.controller {
@@ -886,7 +886,7 @@ mod tests {
     fn side_templates_make_the_marked_side_the_party() {
         let level: LevelFile = ron::from_str(ZONES).expect("parses");
         let party: Vec<bool> = side_templates(&level.sides).iter().map(|side| side.party).collect();
-        assert_eq!(party, [true, true], "unmarked, the first side is the party; blue is marked");
+        assert_eq!(party, [false, true], "only the marked side is the party (Z-INIT-1)");
         let controllers: Vec<Controller> = side_templates(&level.sides).iter().map(|side| side.controller).collect();
         assert_eq!(controllers, [Controller::Ai(AiKind::Greedy); 2]);
     }

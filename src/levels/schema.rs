@@ -128,7 +128,9 @@ pub struct SideFile {
     /// Whether the whole side is surprised.
     #[serde(default)]
     pub surprised: bool,
-    /// The player characters' side (rules that favour or spare the party); by default the first side.
+    /// The player characters' side (rules that favour or spare the party). When no side says
+    /// `Some(true)`, the first side is the party (unless it says `Some(false)`); see
+    /// [`party_sides`].
     #[serde(default)]
     pub party: Option<bool>,
     /// Shifts the range at which this side's enemies are surprised (`C-SURP-1`: an elf on point +4).
@@ -170,6 +172,14 @@ pub struct AttributesFile {
 
 /// The score whose modifier is 0 under the shipped rulesets.
 const AVERAGE_SCORE: i32 = 10;
+
+/// Which of `sides` are the party (`Z-INIT-1`, `Z-ATK-2`, `S-INIT-1`, `C-WDRAW-1`): exactly the
+/// sides marked `party: Some(true)` when any is; otherwise the first side, unless it is marked
+/// `Some(false)`. An unmarked side is never the party once another side is marked.
+pub fn party_sides(sides: &[SideFile]) -> Vec<bool> {
+    let any_marked = sides.iter().any(|side| side.party == Some(true));
+    sides.iter().enumerate().map(|(at, side)| side.party.unwrap_or(!any_marked && at == 0)).collect()
+}
 
 impl Default for AttributesFile {
     fn default() -> Self {
@@ -372,4 +382,42 @@ pub enum VictoryFile {
         /// Side name.
         side: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sides(marks: &[Option<bool>]) -> Vec<SideFile> {
+        marks
+            .iter()
+            .enumerate()
+            .map(|(at, &party)| SideFile {
+                name: format!("side-{at}"),
+                controller: ControllerFile::Default,
+                checks_morale: false,
+                surprised: false,
+                party,
+                surprise_range: 0,
+                unscripted: false,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn with_no_side_marked_the_first_is_the_party() {
+        assert_eq!(party_sides(&sides(&[None, None, None])), vec![true, false, false]);
+    }
+
+    #[test]
+    fn marking_a_later_side_makes_exactly_that_side_the_party() {
+        assert_eq!(party_sides(&sides(&[None, Some(true)])), vec![false, true]);
+        assert_eq!(party_sides(&sides(&[None, None, Some(true)])), vec![false, false, true]);
+    }
+
+    #[test]
+    fn a_first_side_marked_false_leaves_no_party_unless_another_is_marked() {
+        assert_eq!(party_sides(&sides(&[Some(false), None])), vec![false, false]);
+        assert_eq!(party_sides(&sides(&[Some(false), Some(true)])), vec![false, true]);
+    }
 }

@@ -141,9 +141,10 @@ fn end_round(
     let outcome = decide(&units, &victory, round, ruleset.end.max_rounds);
     match outcome {
         Some(outcome) => {
+            // Summons vanish first: `combat_ended` is the battle's last line.
+            settle_after_battle(&mut units, &mut log, &ruleset, outcome.winner, round, &summoned);
             let winner = outcome.winner.and_then(|side| sides.0.get(side)).map(|side| side.name.clone());
             log.record(round, || LogEvent::CombatEnded { reason: outcome.reason, winner });
-            settle_after_battle(&mut units, &mut log, &ruleset, outcome.winner, round, &summoned);
             state.outcome = Some(outcome);
             state.phase = CombatPhase::Over;
             // Combat is over: initiative is wiped (`W-END-1`).

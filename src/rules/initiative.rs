@@ -246,6 +246,7 @@ fn order_turns(ordering: TurnOrdering, initiators: &Query<(), With<Initiator>>) 
         TurnOrder::FirstSideThenIndividual { side_die, party_first_at, individual, attribute } => {
             if state.first_side.is_none() {
                 let roll = rng.roll(*side_die);
+                // A level with no party at all: the first side takes the party's place in this roll.
                 let party = (0..side_count).find(|&side| is_party(side)).unwrap_or(0);
                 let party_begins = roll.total >= *party_first_at;
                 let first = if party_begins { party } else { (0..side_count).find(|&side| side != party).unwrap_or(0) };

@@ -1,0 +1,176 @@
+//! How every battle ends (`W-END-1`, `A-SUMM-1`): a stalled battle runs to its round limit and
+//! says so in `combat_ended`; summons vanish before it; and, over every shipped level, many seeds
+//! and both AIs, `combat_ended` is written once, as the last line, by the round limit at latest.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use common::*;
+use fray::headless::HeadlessBattle;
+use fray::levels::{BattleSetup, BattleTemplate, load_level};
+use fray::rules::components::*;
+use fray::rules::dice::CombatRng;
+use serde_json::Value;
+
+/// The reasons `combat_ended` may give (docs/combat-log.md).
+const REASONS: [&str; 5] = ["side_defeated", "mutual_defeat", "survived", "target_eliminated", "max_rounds"];
+
+/// The AIs of the contract test, each playing every side, with the seeds each plays every level
+/// with. The seeds lie past the golden logs' 0..25 and include the crypt's 232 (summons vanish)
+/// and 249 (a stalemate). The random AI plays fewer: its battles on the big levels run about ten
+/// times longer, and the test should stay near 30 s in a debug build.
+const AIS: [(AiKind, std::ops::Range<u64>); 2] = [(AiKind::Greedy, 220..260), (AiKind::Random, 220..230)];
+
+/// Plays `template` with `ai` on every side and returns the log's lines as JSON.
+fn play(battle: &mut HeadlessBattle, template: &BattleTemplate, ai: AiKind, seed: u64) -> Vec<Value> {
+    let controllers = (0..template.sides.len()).map(|side| (side, Controller::Ai(ai))).collect();
+    battle.start(template, &BattleSetup { seed, controllers, record_log: true });
+    battle.run_to_end();
+    battle.log().to_json_lines().lines().map(|line| serde_json::from_str(line).expect("JSON")).collect()
+}
+
+/// What is wrong with how this battle's log ends, if anything.
+fn ending_fault(log: &[Value], max_rounds: u32) -> Option<String> {
+    let ended: Vec<usize> =
+        log.iter().enumerate().filter(|(_, line)| line["event"] == "combat_ended").map(|(at, _)| at).collect();
+    let [at] = ended.as_slice() else {
+        return Some(format!("{} combat_ended lines; last line {}", ended.len(), log.last()?));
+    };
+    if *at + 1 != log.len() {
+        return Some(format!("combat_ended is followed by {}", log[at + 1]));
+    }
+    let end = &log[*at];
+    let reason = end["reason"].as_str().unwrap_or_default();
+    if !REASONS.contains(&reason) {
+        return Some(format!("reason {reason:?} is not one of {REASONS:?}"));
+    }
+    let round = end["round"].as_u64().unwrap_or(u64::MAX);
+    (round > u64::from(max_rounds)).then(|| format!("ended in round {round}, past the limit {max_rounds}"))
+}
+
+/// Every level in `levels/`, sorted.
+fn shipped_levels() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("levels/")
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "ron"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+#[test]
+fn combat_log_contract_every_shipped_battle_ends_once_with_combat_ended_as_its_last_line() {
+    let started = Instant::now();
+    let levels = shipped_levels();
+    assert!(levels.len() >= 12, "the shipped levels: {levels:?}");
+    let mut battle = HeadlessBattle::new();
+    let (mut played, mut faults) = (0, Vec::new());
+    for path in &levels {
+        let template = load_level(path).unwrap_or_else(|errors| panic!("{}: {errors}", path.display()));
+        let max_rounds = template.ruleset.end.max_rounds;
+        for (ai, seeds) in AIS {
+            for seed in seeds {
+                let log = play(&mut battle, &template, ai, seed);
+                played += 1;
+                let outcome = battle.state().outcome.clone();
+                let fault = match (ending_fault(&log, max_rounds), outcome) {
+                    (Some(fault), _) => Some(fault),
+                    (None, None) => Some("the engine has no outcome".to_string()),
+                    (None, Some(_)) => None,
+                };
+                if let Some(fault) = fault {
+                    faults.push(format!("{} {ai:?} seed {seed}: {fault}", path.display()));
+                }
+            }
+        }
+    }
+    eprintln!("{played} battles in {:.1} s", started.elapsed().as_secs_f64());
+    assert!(
+        faults.is_empty(),
+        "{} of {played} battles break the log's ending:\n{}",
+        faults.len(),
+        faults.iter().take(12).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+/// Two sides of three on zones with no path between them: nobody can ever reach a foe.
+const NO_WAY_ACROSS: &str = r#"(
+    name: "no way across",
+    ruleset: "zones_and_tests",
+    zones: [(id: "west"), (id: "east")],
+    sides: [(name: "red", controller: Default), (name: "blue", controller: Default)],
+    units: [
+        (id: "r1", creature: "soldier", side: "red", zone: "west"),
+        (id: "r2", creature: "soldier", side: "red", zone: "west"),
+        (id: "r3", creature: "soldier", side: "red", zone: "west"),
+        (id: "b1", creature: "soldier", side: "blue", zone: "east"),
+        (id: "b2", creature: "soldier", side: "blue", zone: "east"),
+        (id: "b3", creature: "soldier", side: "blue", zone: "east"),
+    ],
+)"#;
+
+#[test]
+fn w_end_1_a_stalemate_under_a_turn_based_ruleset_ends_at_max_rounds_with_combat_ended() {
+    let text = NO_WAY_ACROSS.replace("units: [", &format!("{TEST_CATALOG}\n    units: ["));
+    let template = level_template(&text);
+    let max_rounds = template.ruleset.end.max_rounds;
+    let mut battle = HeadlessBattle::new();
+    let log = play(&mut battle, &template, AiKind::Greedy, 249);
+    let outcome = battle.state().outcome.clone().expect("the battle ends");
+    assert_eq!(outcome.reason, "max_rounds");
+    assert_eq!(outcome.rounds, max_rounds);
+    assert_eq!(ending_fault(&log, max_rounds), None);
+    let last = log.last().expect("a log");
+    assert_eq!(last["reason"], "max_rounds");
+    assert_eq!(last["winner"], Value::Null);
+    assert_eq!(log[log.len() - 2]["event"], "round_ended", "the last round is played out");
+}
+
+#[test]
+fn a_summ_1_an_unkept_summon_vanishes_before_combat_ended_the_last_line() {
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), attributes: Some((agility: 14)), spells: Some(["raise_dead"])),
+        (id: "s1", creature: "soldier", side: "red", at: Some((0, 0)), summoned_by: Some("r1")),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let level = format!(
+        r#"(
+    name: "a summon at the end",
+    ruleset: "aimed_wounds",
+    grid: Some((rows: ["......", "......", "......"], squares_per_zone: 6)),
+    sides: [(name: "red", controller: Human), (name: "blue", controller: Human)],
+    {TEST_CATALOG}
+    units: [{units}],
+)"#
+    );
+    // r1 raises s1 (cast 15 against TN 11), then strikes b1, left at 1 Wound Point, down.
+    let mut app = scripted(&level, &[15]);
+    set::<Mana>(&mut app, "r1", |mana| (mana.max, mana.current) = (20, 20));
+    app.update();
+    declare(&mut app, "r1", ActionKind::Cast(0), Some("r1"), None);
+    app.update();
+    set::<Wounds>(&mut app, "b1", |wounds| wounds.current = 1);
+    app.world_mut().resource_mut::<CombatRng>().push_script([15, 3]);
+    declare(&mut app, "b1", ActionKind::Hold, None, None);
+    for _ in 0..3 {
+        app.update();
+        if state(&app).round > 1 {
+            break;
+        }
+    }
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    for _ in 0..4 {
+        app.update();
+    }
+    assert!(state(&app).is_over());
+    let log = log(&app);
+    let vanished = log.iter().position(|line| line["status"] == "vanished" && line["unit"] == "s1");
+    let ended = log.iter().position(|line| line["event"] == "combat_ended");
+    assert!(vanished.is_some() && ended.is_some(), "both lines are written");
+    assert!(vanished < ended, "the summon vanishes before the battle's last line");
+    assert_eq!(ended, Some(log.len() - 1), "combat_ended is the last line");
+}
