@@ -42,9 +42,9 @@ impl Budget {
 }
 
 /// `hard`: about 100 ms a decision for a 4-vs-4 side in a release build.
-pub const HARD: Budget = Budget { rounds: 400, samples: 4, lookahead: 1 };
+pub const HARD: Budget = Budget { rounds: 800, samples: 8, lookahead: 2 };
 /// `master`: about a second a decision.
-pub const MASTER: Budget = Budget { rounds: 3200, samples: 8, lookahead: 2 };
+pub const MASTER: Budget = Budget { rounds: 6400, samples: 16, lookahead: 3 };
 
 /// Enemies the portfolio offers attacks on, per unit, besides the greedy choice.
 const TARGETS_PER_UNIT: usize = 3;
@@ -59,7 +59,7 @@ const DOWN_WORTH: f64 = 0.1;
 /// A plan replaces the one in hand only when its mean gain over the same dice samples is this
 /// many standard errors above zero: with few samples of a noisy round, the luckiest candidate
 /// would otherwise win (the winner's curse), and the greedy plan is a sound default.
-const CONFIDENCE: f64 = 1.0;
+const CONFIDENCE: f64 = 0.5;
 
 /// The search's state between decisions: its private world with the rules in it.
 #[derive(Default)]
