@@ -191,6 +191,49 @@ fn first_plan_with_enemy_declared(level: &str, enemy_declaration: Option<Action>
 }
 
 #[test]
+fn a_snapshot_for_one_side_holds_none_of_the_others_secret_declarations() {
+    let mut template = load_builtin_level("ambush.ron").unwrap();
+    template.declaration_order = Some(DeclarationOrder::SimultaneousSecret);
+    let mut battle = HeadlessBattle::new();
+    let controllers = vec![(0, Controller::Human), (1, Controller::Human)];
+    battle.start(&template, &BattleSetup { seed: 3, controllers, record_log: true });
+    while battle.state().phase != CombatPhase::Declare {
+        battle.step();
+    }
+    battle.step();
+    let world = battle.world_mut();
+    // Every unit of both sides has written its action down in secret.
+    let defend = Action::simple(fray::rules::components::ActionKind::FullDefense);
+    let mut units = world.query::<(Entity, &fray::rules::components::SideIndex, &mut Declared)>();
+    let mut all = Vec::new();
+    for (entity, side, mut declared) in units.iter_mut(world) {
+        declared.action = Some(defend);
+        all.push((entity, side.0));
+    }
+    // Only the units that may act this round are in the declaration order (the surprised are not).
+    let mut queue = world.resource_mut::<DeclarationQueue>();
+    all.retain(|(entity, _)| queue.order.contains(entity));
+    assert!(all.iter().any(|(_, side)| *side == 0) && all.iter().any(|(_, side)| *side == 1));
+    for &(entity, _) in &all {
+        queue.mark_done(entity);
+    }
+    let everything = Snapshot::from_world(world);
+    let for_side_0 = Snapshot::from_world_as(world, Some(0));
+    for &(entity, side) in &all {
+        assert_eq!(everything.unit(entity).unwrap().declared_action(), Some(defend));
+        assert!(everything.has_declared(entity));
+        let seen = for_side_0.unit(entity).unwrap();
+        if side == 0 {
+            assert_eq!(seen.declared_action(), Some(defend), "a side knows its own declarations");
+            assert!(for_side_0.has_declared(entity));
+        } else {
+            assert_eq!(seen.declared_action(), None, "side 0 must not see side {side}'s secret declaration");
+            assert!(!for_side_0.has_declared(entity), "side {side}'s unit must declare again in the model");
+        }
+    }
+}
+
+#[test]
 fn the_search_never_reads_the_enemys_secret_declarations() {
     // With secret declarations, the party's choices must not depend on what the monsters (a
     // human here, who has already written theirs down) declared.

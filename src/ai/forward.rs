@@ -91,6 +91,11 @@ pub struct UnitState {
 }
 
 impl UnitState {
+    /// Its declaration this round, as the snapshot holds it.
+    pub fn declared_action(&self) -> Option<Action> {
+        self.declared.action
+    }
+
     /// Copies one unit.
     pub fn capture(unit: &SnapshotDataItem) -> Self {
         let markers = &unit.markers;
@@ -223,23 +228,29 @@ impl Snapshot {
 
     /// Copies the whole battle from a world (tests, benchmarks): everything, declarations included.
     pub fn from_world(world: &mut World) -> Self {
+        Self::from_world_as(world, None)
+    }
+
+    /// Copies the battle from a world as `viewer` may see it (see [`capture`](Self::capture)).
+    pub fn from_world_as(world: &mut World, viewer: Option<usize>) -> Self {
         let mut query = world.query::<SnapshotData>();
-        let units: Vec<UnitState> = query.iter(world).map(|unit| UnitState::capture(&unit)).collect();
-        let mut snapshot = Self {
-            units: Vec::new(),
-            state: world.resource::<CombatState>().clone(),
-            queue: world.resource::<DeclarationQueue>().clone(),
-            index: world.resource::<ZoneIndex>().clone(),
-            victory: world.resource::<VictoryConditions>().clone(),
-            sides: world.resource::<Sides>().clone(),
-            info: world.resource::<CombatInfo>().clone(),
-            ruleset: world.resource::<Ruleset>().clone(),
-            injuries: world.resource::<InjuryTables>().clone(),
-            battlefield: world.resource::<Battlefield>().clone(),
+        let sources = SnapshotSources {
+            state: world.resource::<CombatState>(),
+            queue: world.resource::<DeclarationQueue>(),
+            index: world.resource::<ZoneIndex>(),
+            victory: world.resource::<VictoryConditions>(),
+            sides: world.resource::<Sides>(),
+            info: world.resource::<CombatInfo>(),
+            ruleset: world.resource::<Ruleset>(),
+            injuries: world.resource::<InjuryTables>(),
+            battlefield: world.resource::<Battlefield>(),
         };
-        snapshot.units = units;
-        snapshot.units.sort_by_key(|unit| unit.order);
-        snapshot
+        Self::capture(query.iter(world), sources, viewer)
+    }
+
+    /// Whether `unit` counts as having declared in this pass.
+    pub fn has_declared(&self, unit: Entity) -> bool {
+        self.queue.order.iter().position(|&other| other == unit).is_some_and(|at| self.queue.done[at])
     }
 
     /// The round the snapshot was taken in.
