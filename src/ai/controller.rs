@@ -8,9 +8,12 @@ use rand_chacha::ChaCha8Rng;
 use crate::battlefield::{Battlefield, ZoneIndex};
 use crate::rules::actions::{ActionContext, ThreatMap, ViewCache};
 use crate::rules::components::{Action, AiKind, Controller};
+use crate::rules::equipment::InjuryTables;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::UnitReadOnly;
-use crate::rules::{ActionChosen, CombatInfo, CombatState, CombatSystems, DeclarationQueue, DeclareSystems};
+use crate::rules::{
+    ActionChosen, CombatInfo, CombatState, CombatSystems, DeclarationQueue, DeclareSystems, Sides, VictoryConditions,
+};
 
 /// Choices made earlier in the same declaration pass, not yet recorded on the units.
 pub type JustDeclared = bevy::ecs::entity::EntityHashMap<Action>;
@@ -71,6 +74,24 @@ pub struct AiView<'w, 's> {
     /// Units waiting to be summoned, and by whom (`A-SUMM-1`).
     pub summoned:
         Query<'w, 's, (&'static crate::rules::components::Summoned, &'static crate::rules::components::Status)>,
+    /// Every unit, whole, for the search's snapshot.
+    pub snapshot: Query<'w, 's, super::forward::SnapshotData>,
+    /// Extra victory conditions.
+    pub victory: Res<'w, VictoryConditions>,
+    /// The sides.
+    pub sides: Res<'w, Sides>,
+    /// The battle's name and seed.
+    pub info: Res<'w, CombatInfo>,
+    /// Injury tables.
+    pub injuries: Res<'w, InjuryTables>,
+}
+
+/// Time each side's AI spent on each declaration pass (all its units' choices together); kept
+/// only where the resource exists (`fray arena`), so plain battles pay nothing for it.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct AiClock {
+    /// Side index and time spent, one entry per side per pass.
+    pub samples: Vec<(usize, std::time::Duration)>,
 }
 
 impl AiView<'_, '_> {
@@ -95,8 +116,14 @@ impl AiView<'_, '_> {
 }
 
 /// Declares for every AI unit that may declare now; in turn-based orders it stops at the first
-/// human, who declares through the UI.
-fn declare_for_ai(view: AiView, mut rng: ResMut<AiRng>, mut chosen: MessageWriter<ActionChosen>) {
+/// human, who declares through the UI. A search AI plans its side's awaiting units together.
+fn declare_for_ai(
+    view: AiView,
+    mut rng: ResMut<AiRng>,
+    mut chosen: MessageWriter<ActionChosen>,
+    mut tactician: Local<super::tactician::Tactician>,
+    mut clock: Option<ResMut<AiClock>>,
+) {
     if !view.queue.open {
         return;
     }
@@ -107,7 +134,9 @@ fn declare_for_ai(view: AiView, mut rng: ResMut<AiRng>, mut chosen: MessageWrite
     let units = ViewCache::new(&view.units);
     let threats = ThreatMap::build(view.battlefield.len(), units.iter());
     let mut just_declared = JustDeclared::default();
-    for unit in awaiting {
+    let mut planned = JustDeclared::default();
+    let mut spent: Vec<(usize, std::time::Duration)> = Vec::new();
+    for (at, &unit) in awaiting.iter().enumerate() {
         let Some(actor) = units.get(unit) else {
             continue;
         };
@@ -116,11 +145,46 @@ fn declare_for_ai(view: AiView, mut rng: ResMut<AiRng>, mut chosen: MessageWrite
             Controller::Human if view.queue.secret => continue,
             Controller::Human => break,
         };
-        let action = match kind {
-            AiKind::Random => super::random::choose(&view, &units, actor, &mut rng.0),
-            AiKind::Greedy => super::greedy::choose(&view, &units, &threats, actor, &just_declared),
+        let started = std::time::Instant::now();
+        let action = match (kind, super::tactician::Budget::of(kind)) {
+            (_, Some(budget)) => {
+                if !planned.contains_key(&unit) {
+                    // Secret: the whole side at once. In turn: only this unit, as the next may see more.
+                    let members: Vec<Entity> = if view.queue.secret {
+                        awaiting[at..]
+                            .iter()
+                            .copied()
+                            .filter(|&other| {
+                                units.get(other).is_some_and(|other| {
+                                    other.side == actor.side && *other.controller == Controller::Ai(kind)
+                                })
+                            })
+                            .collect()
+                    } else {
+                        vec![unit]
+                    };
+                    let plan = tactician.plan(&view, &units, &threats, &members, &just_declared, &mut rng.0, budget);
+                    planned.extend(plan);
+                }
+                planned.get(&unit).copied().unwrap_or(Action::simple(crate::rules::components::ActionKind::Hold))
+            }
+            (AiKind::Random, None) => super::random::choose(&view, &units, actor, &mut rng.0),
+            (AiKind::Easy, None) => {
+                super::tactician::easy_choice(&view, &units, &threats, actor, &just_declared, &mut rng.0)
+            }
+            _ => super::greedy::choose(&view, &units, &threats, actor, &just_declared),
         };
+        if clock.is_some() {
+            let side = actor.side.0;
+            match spent.iter_mut().find(|(other, _)| *other == side) {
+                Some((_, time)) => *time += started.elapsed(),
+                None => spent.push((side, started.elapsed())),
+            }
+        }
         just_declared.insert(unit, action);
         chosen.write(ActionChosen { unit, action });
+    }
+    if let Some(clock) = clock.as_mut() {
+        clock.samples.extend(spent);
     }
 }

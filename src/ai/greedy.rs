@@ -21,6 +21,14 @@ const HEAL_STRESS_SHARE: f64 = 0.4;
 const AIM_FOR_WOUNDS_HIT_CHANCE: f64 = 0.6;
 /// Below this chance to hit, a unit would rather swarm for an ally who strikes later.
 const SWARM_BELOW_HIT_CHANCE: f64 = 0.4;
+/// Chance an enemy with no foe in its reach is still where it stood when a blade walks up to it:
+/// such a unit is free to move off, and usually does (to its own target).
+const UNENGAGED_STAY_CHANCE: f64 = 0.35;
+/// Share of a target's remaining health still worth striking once allies' declared blows are
+/// expected to drop it: spare blows go to other targets.
+const OVERKILL_FLOOR: f64 = 0.1;
+/// Healing already declared on an ally covers this share of what it is missing: no one adds more.
+const HEALING_ENOUGH: f64 = 0.8;
 
 /// What is left of a unit to take down.
 fn remaining(unit: &UnitView) -> f64 {
@@ -30,6 +38,95 @@ fn remaining(unit: &UnitView) -> f64 {
 fn health_share(unit: &UnitView) -> f64 {
     let max = (unit.stress.max + unit.wounds.max).max(1) as f64;
     (unit.stress.current.max(0) + unit.wounds.current.max(0)) as f64 / max
+}
+
+/// What the actor's allies already declared in this pass (never the enemy's: their declarations
+/// are theirs): expected damage aimed at each enemy and expected healing aimed at each friend.
+#[derive(Default)]
+struct Commitments {
+    damage: bevy::ecs::entity::EntityHashMap<f64>,
+    healing: bevy::ecs::entity::EntityHashMap<f64>,
+}
+
+impl Commitments {
+    fn of_allies(view: &AiView, units: &ViewCache, actor: &UnitView, just_declared: &JustDeclared) -> Self {
+        let mut commitments = Self::default();
+        // Summed in a fixed order (level order), so the same pass always gives the same sums.
+        let mut declared: Vec<(u32, &UnitView, Action)> = just_declared
+            .iter()
+            .filter_map(|(&unit, &action)| units.get(unit).map(|ally| (ally.order.0, ally, action)))
+            .filter(|(_, ally, _)| ally.side == actor.side && ally.entity != actor.entity)
+            .collect();
+        declared.sort_by_key(|(order, ..)| *order);
+        for (_, ally, action) in declared {
+            let Some(target) = action.target.and_then(|target| units.get(target)) else {
+                continue;
+            };
+            if target.side == actor.side {
+                let healing = expected_healing(view, ally, action.kind);
+                *commitments.healing.entry(target.entity).or_default() += healing;
+            } else {
+                let damage = expected_damage(view, ally, target, action.kind);
+                *commitments.damage.entry(target.entity).or_default() += damage;
+            }
+        }
+        commitments
+    }
+
+    fn damage_on(&self, unit: bevy::prelude::Entity) -> f64 {
+        self.damage.get(&unit).copied().unwrap_or(0.0)
+    }
+
+    fn healing_on(&self, unit: bevy::prelude::Entity) -> f64 {
+        self.healing.get(&unit).copied().unwrap_or(0.0)
+    }
+}
+
+/// Expected Stress or Wound Points a restoring spell or item brings back.
+fn expected_healing(view: &AiView, actor: &UnitView, kind: ActionKind) -> f64 {
+    let restore = |effect: &Effect| match effect {
+        Effect::RestoreStress { dice } | Effect::RestoreWounds { dice } => dice.mean(),
+        _ => 0.0,
+    };
+    match kind {
+        ActionKind::Cast(at) => {
+            actor.spells.0.get(at).map_or(0.0, |(_, spell)| {
+                cast_chance(view, actor.skills.spellcasting, spell.tn) * restore(&spell.effect)
+            })
+        }
+        ActionKind::UseItem(at) => actor.inventory.0.get(at).map_or(0.0, |stack| restore(&stack.item.effect)),
+        _ => 0.0,
+    }
+}
+
+/// Whether `target` has a fighting foe of `side` within its weapon's reach: pinned there, it has
+/// no reason to walk away before a blow lands.
+fn engaged(view: &AiView, units: &ViewCache, target: &UnitView, side: crate::rules::components::SideIndex) -> bool {
+    let reach = actions::weapon_range(target.loadout.usable_weapon(target.conditions).1);
+    view.battlefield.within(target.zone.0, reach).any(|zone| {
+        view.index.occupants(zone).iter().any(|&other| {
+            units.get(other).is_some_and(|foe| *foe.side == side && unit::is_fighting(*foe.status, foe.conditions))
+        })
+    })
+}
+
+/// Chance a melee target is still in reach when the blow falls: certain when its (visible)
+/// declaration says it stays, or when it is pinned by one of ours; otherwise it may well walk off.
+fn stay_chance(
+    view: &AiView,
+    units: &ViewCache,
+    actor: &UnitView,
+    target: &UnitView,
+    just_declared: &JustDeclared,
+) -> f64 {
+    if let Some(action) = view.visible_declaration(target.entity, just_declared) {
+        return if action.move_to.is_none_or(|to| to == target.zone.0) { 1.0 } else { UNENGAGED_STAY_CHANCE };
+    }
+    if !unit::is_fighting(*target.status, target.conditions) || engaged(view, units, target, *actor.side) {
+        1.0
+    } else {
+        UNENGAGED_STAY_CHANCE
+    }
 }
 
 /// The greedy AI's choice for `actor`.
@@ -48,13 +145,14 @@ pub fn choose(
     if let Some(action) = stabilise_an_ally(view, units, actor) {
         return action;
     }
-    if let Some(action) = restore_an_ally(view, units, actor) {
+    let commitments = Commitments::of_allies(view, units, actor, just_declared);
+    if let Some(action) = restore_an_ally(view, units, actor, &commitments) {
         return action;
     }
     if let Some(action) = summon(view, units, actor) {
         return action;
     }
-    let best_attack = best_offence(view, units, threats, actor, just_declared);
+    let best_attack = best_offence(view, units, threats, actor, just_declared, &commitments);
     let outgoing = best_attack.as_ref().map_or(0.0, |(_, expected, _)| *expected);
     // Losing the exchange: badly hurt, and it would go down before its best target does. Never
     // twice running, so two defenders facing each other do not stall the fight for ever.
@@ -102,7 +200,7 @@ fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
 }
 
 /// Casts or uses a restoring spell or item on the most worn-down ally in reach.
-fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
+fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView, commitments: &Commitments) -> Option<Action> {
     let mut kinds: Vec<ActionKind> = Vec::new();
     for (at, (_, spell)) in actor.spells.0.iter().enumerate() {
         if !spell.effect.is_hostile() && spell.effect != Effect::Summon && actor.mana.current >= spell.mana {
@@ -133,6 +231,15 @@ fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option
                 health_share(ally)
             };
             if share >= HEAL_STRESS_SHARE || ally.status.is_down() {
+                continue;
+            }
+            // Healing beyond what it is missing is wasted: leave it to the allies already on it.
+            let missing = if ally.stress.max > 0 {
+                ally.stress.max - ally.stress.current
+            } else {
+                ally.wounds.max - ally.wounds.current
+            };
+            if commitments.healing_on(other) >= HEALING_ENOUGH * missing.max(0) as f64 {
                 continue;
             }
             for &kind in &kinds {
@@ -183,6 +290,10 @@ struct Prospect<'v, 'w, 's> {
     view: &'v UnitView<'w, 's>,
     weight: f64,
     remaining: f64,
+    /// What is left of it once the blows allies already declared land, as expected.
+    left_after_allies: f64,
+    /// Chance it is still where it stands when a melee blow that must walk to it lands.
+    stay_chance: f64,
     /// Where this prospect's expected damage per option starts in the shared table.
     first: usize,
     full_defense_risk: f64,
@@ -196,6 +307,7 @@ fn best_offence(
     threats: &ThreatMap,
     actor: &UnitView,
     just_declared: &JustDeclared,
+    commitments: &Commitments,
 ) -> Option<(Action, f64, f64)> {
     let ctx = view.ctx();
     let allowance =
@@ -227,6 +339,9 @@ fn best_offence(
             view: target,
             weight: if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },
             remaining: remaining(target),
+            left_after_allies: (remaining(target) - commitments.damage_on(target.entity))
+                .max(OVERKILL_FLOOR * remaining(target)),
+            stay_chance: if melee { stay_chance(view, units, actor, target, just_declared) } else { 1.0 },
             first: {
                 let first = expected_table.len();
                 expected_table.extend(options.iter().map(|&(kind, _)| expected_damage(view, actor, target, kind)));
@@ -296,7 +411,11 @@ fn best_offence(
             } else {
                 move_to
             };
-            let mut score = prospect.weight * expected.min(prospect.remaining) / prospect.remaining.sqrt();
+            let mut score = prospect.weight * expected.min(prospect.left_after_allies) / prospect.remaining.sqrt();
+            // A blade that must walk up to an unpinned foe often finds it gone.
+            if move_to.is_some() && !shoots {
+                score *= prospect.stay_chance;
+            }
             let standing = move_to.unwrap_or(actor.zone.0);
             // Shooting or casting from inside an enemy's reach draws its attack where the ruleset
             // says so: weigh that like a Reposte.
@@ -423,7 +542,11 @@ fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitView, just_de
 
 fn expected_damage(view: &AiView, actor: &UnitView, target: &UnitView, kind: ActionKind) -> f64 {
     match kind {
-        ActionKind::Attack | ActionKind::DefensiveAttack => actions::attack_odds(&view.ruleset, actor, target).expected,
+        ActionKind::Attack
+        | ActionKind::DefensiveAttack
+        | ActionKind::Aimed(_)
+        | ActionKind::Charge
+        | ActionKind::Execute => actions::attack_odds(&view.ruleset, actor, target).expected,
         ActionKind::Cast(at) => actor.spells.0.get(at).map_or(0.0, |(_, spell)| {
             let chance = cast_chance(view, actor.skills.spellcasting, spell.tn);
             match spell.effect {
@@ -492,6 +615,8 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
         .filter(|&zone| {
             view.battlefield.zone(zone).capacity.is_none_or(|capacity| (view.index.count(zone) as u32) < capacity)
         })
+        // Difficult ground costs double on a grid: a square in walking distance may be out of a move's reach.
+        .filter(|&zone| !view.battlefield.is_grid() || view.battlefield.path_cost(actor.zone.0, zone) <= allowance)
         .map(|zone| (nearest(zone), view.battlefield.distance(actor.zone.0, zone), zone))
         .filter(|&(distance, ..)| distance < here)
         .min()?

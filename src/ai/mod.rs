@@ -1,11 +1,14 @@
-//! The built-in AI controllers: they declare for the units whose controller is an AI, through
-//! the same `ActionChosen` message and the same legality checks as a human player.
+//! The built-in AI controllers (random, easy, greedy, and the search AI for hard and master):
+//! they declare for the units whose controller is an AI, through the same `ActionChosen`
+//! message and the same legality checks as a human player.
 
 mod controller;
+pub mod forward;
 mod greedy;
 mod random;
+pub mod tactician;
 
-pub use controller::AiRng;
+pub use controller::{AiClock, AiRng, AiView, JustDeclared};
 pub use greedy::choose as greedy_choice;
 pub use random::choose as random_choice;
 

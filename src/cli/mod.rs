@@ -1,4 +1,4 @@
-//! The command line: `fray sim` and `fray check` (and, with the window game, `fray play`).
+//! The command line: `fray sim`, `fray arena` and `fray check` (and, with the window game, `fray play`).
 
 /// Prints a line to stdout; a closed pipe (`fray sim | head`) is not an error worth a panic.
 macro_rules! say {
@@ -8,6 +8,7 @@ macro_rules! say {
     }};
 }
 
+pub mod arena;
 mod check;
 #[cfg(feature = "gui")]
 mod play;
@@ -31,6 +32,8 @@ pub struct Cli {
 pub enum Command {
     /// Run AI-only battles to the end and report the result.
     Sim(sim::SimArgs),
+    /// Pit AIs against each other in mirrored pairs of games and report win rates.
+    Arena(arena::ArenaArgs),
     /// Validate levels, rulesets and catalog files; exits non-zero on any error.
     Check(check::CheckArgs),
     /// Open the window game on a level, skipping the menu.
@@ -49,6 +52,7 @@ pub fn run() -> ExitCode {
     };
     match cli.command {
         Some(Command::Sim(args)) => sim::run(&args),
+        Some(Command::Arena(args)) => arena::run(&args),
         Some(Command::Check(args)) => check::run(&args),
         #[cfg(feature = "gui")]
         Some(Command::Play(args)) => play::run(&args),

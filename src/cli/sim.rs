@@ -26,7 +26,8 @@ pub struct SimArgs {
     /// Number of games, with seeds counting up from the first.
     #[arg(long, default_value_t = 1)]
     pub games: u64,
-    /// Controller for a side, as SIDE=KIND (KIND: random or greedy); repeatable.
+    /// Controller for a side, as SIDE=KIND (KIND: random, easy, normal/greedy, hard/tactician,
+    /// master); repeatable.
     #[arg(long = "ai", value_name = "SIDE=KIND")]
     pub ai: Vec<String>,
     /// Write the JSON Lines combat log here (every game's, one after another).
@@ -62,13 +63,9 @@ pub fn parse_controllers(template: &BattleTemplate, pairs: &[String]) -> Result<
                 let names: Vec<&str> = template.sides.iter().map(|side| &*side.name).collect();
                 format!("--ai {pair}: {}", crate::levels::error::not_found("side", side, &names))
             })?;
-            let kind = match kind {
-                "random" => AiKind::Random,
-                "greedy" => AiKind::Greedy,
-                other => {
-                    return Err(format!("--ai {pair}: unknown AI \"{other}\"; expected random or greedy"));
-                }
-            };
+            let kind = AiKind::parse(kind).ok_or_else(|| {
+                format!("--ai {pair}: unknown AI \"{kind}\"; expected one of {}", AiKind::NAMES.join(", "))
+            })?;
             Ok((side_index, Controller::Ai(kind)))
         })
         .collect()

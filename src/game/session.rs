@@ -82,16 +82,18 @@ impl Seat {
             Seat::Human => "Human",
             Seat::Ai(AiKind::Greedy) => "AI (greedy)",
             Seat::Ai(AiKind::Random) => "AI (random)",
+            Seat::Ai(AiKind::Easy) => "AI (easy)",
+            Seat::Ai(AiKind::Hard) => "AI (hard)",
+            Seat::Ai(AiKind::Master) => "AI (master)",
         }
     }
 
-    /// Parses `human`, `ai:greedy`, `ai:random` (or `greedy`, `random`).
+    /// Parses `human`, `ai` (greedy), or `ai:KIND` / `KIND` for any AI kind (`ai:hard`, `master`, ...).
     pub fn parse(text: &str) -> Option<Seat> {
         match text.trim().to_ascii_lowercase().as_str() {
             "human" => Some(Seat::Human),
-            "ai" | "ai:greedy" | "greedy" => Some(Seat::Ai(AiKind::Greedy)),
-            "ai:random" | "random" => Some(Seat::Ai(AiKind::Random)),
-            _ => None,
+            "ai" => Some(Seat::Ai(AiKind::Greedy)),
+            other => AiKind::parse(other.strip_prefix("ai:").unwrap_or(other)).map(Seat::Ai),
         }
     }
 }
@@ -444,6 +446,9 @@ mod tests {
         assert_eq!(Seat::parse("human"), Some(Seat::Human));
         assert_eq!(Seat::parse("ai:random"), Some(Seat::Ai(AiKind::Random)));
         assert_eq!(Seat::parse("AI"), Some(Seat::Ai(AiKind::Greedy)));
+        assert_eq!(Seat::parse("ai:hard"), Some(Seat::Ai(AiKind::Hard)));
+        assert_eq!(Seat::parse("ai:tactician"), Some(Seat::Ai(AiKind::Hard)));
+        assert_eq!(Seat::parse("master"), Some(Seat::Ai(AiKind::Master)));
         assert_eq!(Seat::parse("robot"), None);
     }
 

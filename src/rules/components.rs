@@ -22,14 +22,54 @@ pub struct SideIndex(pub usize);
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct SpawnOrder(pub u32);
 
-/// The built-in AI controllers.
+/// The built-in AI controllers, from weakest to strongest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AiKind {
     /// Picks uniformly among legal actions.
     Random,
-    /// Attacks the best reachable target, defends when losing, closes distance sensibly.
+    /// The greedy AI that now and then blunders into any legal action (difficulty `easy`).
+    Easy,
+    /// Attacks the best reachable target, defends when losing, closes distance sensibly
+    /// (difficulty `normal`).
+    #[serde(alias = "normal")]
     Greedy,
+    /// Searches a portfolio of declarations with the real rules, about 100 ms a decision
+    /// (difficulty `hard`; `tactician` names it too).
+    #[serde(alias = "tactician")]
+    Hard,
+    /// The same search with about ten times the budget (difficulty `master`).
+    Master,
+}
+
+impl AiKind {
+    /// Every kind, weakest first.
+    pub const ALL: [AiKind; 5] = [Self::Random, Self::Easy, Self::Greedy, Self::Hard, Self::Master];
+    /// The names [`parse`](Self::parse) takes.
+    pub const NAMES: [&str; 7] = ["random", "easy", "normal", "greedy", "hard", "tactician", "master"];
+
+    /// Its name in the log and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Random => "random",
+            Self::Easy => "easy",
+            Self::Greedy => "greedy",
+            Self::Hard => "hard",
+            Self::Master => "master",
+        }
+    }
+
+    /// A kind by name: `random`, `easy`, `normal` or `greedy`, `hard` or `tactician`, `master`.
+    pub fn parse(text: &str) -> Option<Self> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "random" => Some(Self::Random),
+            "easy" => Some(Self::Easy),
+            "normal" | "greedy" => Some(Self::Greedy),
+            "hard" | "tactician" => Some(Self::Hard),
+            "master" => Some(Self::Master),
+            _ => None,
+        }
+    }
 }
 
 /// Who chooses the unit's actions.
@@ -47,8 +87,7 @@ impl Controller {
     pub fn log_name(self) -> &'static str {
         match self {
             Self::Human => "human",
-            Self::Ai(AiKind::Random) => "random",
-            Self::Ai(AiKind::Greedy) => "greedy",
+            Self::Ai(kind) => kind.name(),
         }
     }
 }

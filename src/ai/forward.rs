@@ -1,0 +1,495 @@
+//! The search AI's forward model: the real rules code, run in a private headless world that is
+//! rebuilt from a plain-data snapshot of the battle, so a declaration can be tried, a round
+//! resolved with dice of the AI's own choosing, and the result read back.
+
+use bevy::ecs::entity::EntityHashMap;
+use bevy::ecs::query::QueryData;
+use bevy::prelude::*;
+
+use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
+use crate::rules::components::*;
+use crate::rules::dice::CombatRng;
+use crate::rules::equipment::InjuryTables;
+use crate::rules::log::CombatLog;
+use crate::rules::ruleset::Ruleset;
+use crate::rules::{
+    ActionChosen, CombatInfo, CombatPhase, CombatState, DeclarationQueue, Sides, Slot, VictoryCondition,
+    VictoryConditions,
+};
+
+/// Schedule runs one simulated round may take at most: turn-based rulesets declare and resolve
+/// once per turn, and a round has at most one turn per unit.
+const MAX_UPDATES_PER_ROUND: u32 = 256;
+
+/// Every component a unit carries in the rules, read-only: what a snapshot copies.
+#[derive(QueryData)]
+pub struct SnapshotData {
+    entity: Entity,
+    id: &'static UnitId,
+    name: &'static Name,
+    side: &'static SideIndex,
+    order: &'static SpawnOrder,
+    status: &'static Status,
+    zone: &'static Zone,
+    initiative: &'static Initiative,
+    stress: &'static Stress,
+    wounds: &'static Wounds,
+    attributes: &'static Attributes,
+    hit_dice: &'static HitDice,
+    defense: &'static Defense,
+    armour: &'static Armour,
+    speed: &'static Speed,
+    loadout: &'static Loadout,
+    conditions: &'static Conditions,
+    skills: &'static Skills,
+    mana: &'static Mana,
+    spells: &'static Spells,
+    inventory: &'static Inventory,
+    reactions: &'static Reactions,
+    record: &'static RoundRecord,
+    declared: &'static Declared,
+    markers: Markers,
+}
+
+/// The marker and optional components of a unit.
+#[derive(QueryData)]
+pub struct Markers {
+    surprised: Has<Surprised>,
+    checks_morale: Has<ChecksMorale>,
+    initiator: Has<Initiator>,
+    threatened: Has<Threatened>,
+    stood_aside: Has<StoodAside>,
+    level: Option<&'static Level>,
+    group: Option<&'static InitiativeGroup>,
+    slots: Option<&'static SummoningSlots>,
+    reinforcement: Option<&'static Reinforcement>,
+    summoned: Option<&'static Summoned>,
+}
+
+/// One unit as plain data.
+#[derive(Clone, Debug)]
+pub struct UnitState {
+    /// The unit in the real world.
+    pub entity: Entity,
+    /// Its side.
+    pub side: usize,
+    /// Its level order.
+    pub order: u32,
+    core: (UnitId, Name, SideIndex, SpawnOrder, Status, Zone, Initiative, Stress, Wounds, Attributes, HitDice),
+    gear: (Defense, Armour, Speed, Loadout, Conditions, Skills, Mana, Spells, Inventory, Reactions, RoundRecord),
+    declared: Declared,
+    surprised: bool,
+    checks_morale: bool,
+    initiator: bool,
+    threatened: bool,
+    stood_aside: bool,
+    level: Option<Level>,
+    group: Option<InitiativeGroup>,
+    slots: Option<SummoningSlots>,
+    reinforcement: Option<Reinforcement>,
+    summoned: Option<Summoned>,
+}
+
+impl UnitState {
+    /// Its declaration this round, as the snapshot holds it.
+    pub fn declared_action(&self) -> Option<Action> {
+        self.declared.action
+    }
+
+    /// Copies one unit.
+    pub fn capture(unit: &SnapshotDataItem) -> Self {
+        let markers = &unit.markers;
+        Self {
+            entity: unit.entity,
+            side: unit.side.0,
+            order: unit.order.0,
+            core: (
+                unit.id.clone(),
+                unit.name.clone(),
+                *unit.side,
+                *unit.order,
+                *unit.status,
+                *unit.zone,
+                *unit.initiative,
+                *unit.stress,
+                unit.wounds.clone(),
+                *unit.attributes,
+                *unit.hit_dice,
+            ),
+            gear: (
+                *unit.defense,
+                *unit.armour,
+                *unit.speed,
+                unit.loadout.clone(),
+                unit.conditions.clone(),
+                *unit.skills,
+                *unit.mana,
+                unit.spells.clone(),
+                unit.inventory.clone(),
+                *unit.reactions,
+                *unit.record,
+            ),
+            declared: *unit.declared,
+            surprised: markers.surprised,
+            checks_morale: markers.checks_morale,
+            initiator: markers.initiator,
+            threatened: markers.threatened,
+            stood_aside: markers.stood_aside,
+            level: markers.level.copied(),
+            group: markers.group.cloned(),
+            slots: markers.slots.copied(),
+            reinforcement: markers.reinforcement.copied(),
+            summoned: markers.summoned.copied(),
+        }
+    }
+}
+
+/// The battle as plain data, at a declaration: units and the pipeline's state. Nothing of the
+/// combat dice is kept, and only what `viewer` may know of the declarations.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    /// Units in level order.
+    pub units: Vec<UnitState>,
+    state: CombatState,
+    queue: DeclarationQueue,
+    index: ZoneIndex,
+    victory: VictoryConditions,
+    sides: Sides,
+    info: CombatInfo,
+    ruleset: Ruleset,
+    injuries: InjuryTables,
+    battlefield: Battlefield,
+}
+
+/// The resources a snapshot copies, borrowed.
+pub struct SnapshotSources<'a> {
+    /// Round, phase and schedule.
+    pub state: &'a CombatState,
+    /// Who declares.
+    pub queue: &'a DeclarationQueue,
+    /// Who stands where.
+    pub index: &'a ZoneIndex,
+    /// Extra victory conditions.
+    pub victory: &'a VictoryConditions,
+    /// Sides.
+    pub sides: &'a Sides,
+    /// The battle's name and seed.
+    pub info: &'a CombatInfo,
+    /// Rules.
+    pub ruleset: &'a Ruleset,
+    /// Injury tables.
+    pub injuries: &'a InjuryTables,
+    /// Zones.
+    pub battlefield: &'a Battlefield,
+}
+
+impl Snapshot {
+    /// Copies the battle as `viewer` may see it: when declarations are secret, every other
+    /// side's declaration this round is wiped and its units wait to declare again (the search
+    /// plays them with its own model of the enemy).
+    pub fn capture<'a>(
+        units: impl Iterator<Item = SnapshotDataItem<'a, 'a>>,
+        sources: SnapshotSources,
+        viewer: Option<usize>,
+    ) -> Self {
+        let mut units: Vec<UnitState> = units.map(|unit| UnitState::capture(&unit)).collect();
+        units.sort_by_key(|unit| unit.order);
+        let mut queue = sources.queue.clone();
+        if let Some(viewer) = viewer
+            && queue.secret
+        {
+            let hidden: Vec<Entity> = units.iter().filter(|unit| unit.side != viewer).map(|unit| unit.entity).collect();
+            for unit in units.iter_mut().filter(|unit| unit.side != viewer) {
+                unit.declared = Declared { previous: unit.declared.previous, ..Declared::default() };
+            }
+            let done: Vec<bool> =
+                queue.order.iter().zip(&queue.done).map(|(unit, &done)| done && !hidden.contains(unit)).collect();
+            let (order, secret, late) = (queue.order.clone(), queue.secret, queue.late);
+            queue.begin(order.clone(), secret, late);
+            for (unit, done) in order.iter().zip(done) {
+                if done {
+                    queue.mark_done(*unit);
+                }
+            }
+        }
+        Self {
+            units,
+            state: sources.state.clone(),
+            queue,
+            index: sources.index.clone(),
+            victory: sources.victory.clone(),
+            sides: sources.sides.clone(),
+            info: sources.info.clone(),
+            ruleset: sources.ruleset.clone(),
+            injuries: sources.injuries.clone(),
+            battlefield: sources.battlefield.clone(),
+        }
+    }
+
+    /// Copies the whole battle from a world (tests, benchmarks): everything, declarations included.
+    pub fn from_world(world: &mut World) -> Self {
+        Self::from_world_as(world, None)
+    }
+
+    /// Copies the battle from a world as `viewer` may see it (see [`capture`](Self::capture)).
+    pub fn from_world_as(world: &mut World, viewer: Option<usize>) -> Self {
+        let mut query = world.query::<SnapshotData>();
+        let sources = SnapshotSources {
+            state: world.resource::<CombatState>(),
+            queue: world.resource::<DeclarationQueue>(),
+            index: world.resource::<ZoneIndex>(),
+            victory: world.resource::<VictoryConditions>(),
+            sides: world.resource::<Sides>(),
+            info: world.resource::<CombatInfo>(),
+            ruleset: world.resource::<Ruleset>(),
+            injuries: world.resource::<InjuryTables>(),
+            battlefield: world.resource::<Battlefield>(),
+        };
+        Self::capture(query.iter(world), sources, viewer)
+    }
+
+    /// Whether `unit` counts as having declared in this pass.
+    pub fn has_declared(&self, unit: Entity) -> bool {
+        self.queue.order.iter().position(|&other| other == unit).is_some_and(|at| self.queue.done[at])
+    }
+
+    /// The round the snapshot was taken in.
+    pub fn round(&self) -> u32 {
+        self.state.round
+    }
+
+    /// The unit that is `entity` in the real world.
+    pub fn unit(&self, entity: Entity) -> Option<&UnitState> {
+        self.units.iter().find(|unit| unit.entity == entity)
+    }
+}
+
+/// How a simulated round came out, for the evaluation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RoundResult {
+    /// The winning side, if the battle ended.
+    pub winner: Option<usize>,
+    /// Whether the battle ended.
+    pub over: bool,
+}
+
+/// A private headless world with the rules in it, loaded from a [`Snapshot`].
+pub struct ForwardModel {
+    /// A world taken out of a headless app (a world, unlike an app, may live in a system's state).
+    world: World,
+    /// Real entity to simulated entity.
+    to_sim: EntityHashMap<Entity>,
+    /// Simulated entity to real entity.
+    to_real: EntityHashMap<Entity>,
+    /// The simulated units, in snapshot order.
+    sim_units: Vec<Entity>,
+}
+
+impl Default for ForwardModel {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ForwardModel {
+    /// A world with the rules, the battlefield and the greedy AI (the model of every unit the
+    /// search does not declare for itself); no window, one thread.
+    pub fn new() -> Self {
+        let mut app = App::new();
+        app.add_plugins(crate::headless_plugin);
+        let mut schedules = app.world_mut().resource_mut::<Schedules>();
+        for (_, schedule) in schedules.iter_mut() {
+            schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+        }
+        app.finish();
+        app.cleanup();
+        Self {
+            world: std::mem::take(app.world_mut()),
+            to_sim: EntityHashMap::default(),
+            to_real: EntityHashMap::default(),
+            sim_units: Vec::new(),
+        }
+    }
+
+    /// Spawns the snapshot's units (replacing any earlier ones) and maps entities both ways.
+    /// Call [`reset`](Self::reset) before each simulated round.
+    pub fn load(&mut self, snapshot: &Snapshot) {
+        let world = &mut self.world;
+        for entity in self.sim_units.drain(..) {
+            world.despawn(entity);
+        }
+        self.to_sim.clear();
+        self.to_real.clear();
+        for unit in &snapshot.units {
+            let sim = world.spawn_empty().id();
+            self.to_sim.insert(unit.entity, sim);
+            self.to_real.insert(sim, unit.entity);
+            self.sim_units.push(sim);
+        }
+        world.insert_resource(snapshot.ruleset.clone());
+        world.insert_resource(snapshot.injuries.clone());
+        world.insert_resource(snapshot.battlefield.clone());
+        world.insert_resource(snapshot.sides.clone());
+        world.insert_resource(snapshot.info.clone());
+    }
+
+    /// Puts the world back to the snapshot, with `rng` as the dice and a log if `record_log`.
+    pub fn reset(&mut self, snapshot: &Snapshot, rng: CombatRng, record_log: bool) {
+        let map = |entity: Entity| self.to_sim.get(&entity).copied().unwrap_or(entity);
+        let mut state = snapshot.state.clone();
+        for slot in state.schedule.iter_mut().chain(state.carried.iter_mut()) {
+            *slot = map_slot(slot, &map);
+        }
+        for (_, units) in &mut state.turns {
+            units.iter_mut().for_each(|unit| *unit = map(*unit));
+        }
+        for (target, ..) in &mut state.swarms {
+            *target = map(*target);
+        }
+        let mut queue = DeclarationQueue::default();
+        let order: Vec<Entity> = snapshot.queue.order.iter().map(|&unit| map(unit)).collect();
+        queue.begin(order.clone(), snapshot.queue.secret, snapshot.queue.late);
+        for (unit, &done) in order.iter().zip(&snapshot.queue.done) {
+            if done {
+                queue.mark_done(*unit);
+            }
+        }
+        queue.open = snapshot.queue.open;
+        let mut index = ZoneIndex::new(snapshot.battlefield.len());
+        index.note_reach(snapshot.index.longest_reach());
+        for zone in 0..snapshot.battlefield.len() as ZoneIdx {
+            for &unit in snapshot.index.occupants(zone) {
+                index.insert(map(unit), zone);
+            }
+        }
+        let victory = VictoryConditions(
+            snapshot
+                .victory
+                .0
+                .iter()
+                .map(|condition| match condition {
+                    VictoryCondition::Eliminate { unit, side } => {
+                        VictoryCondition::Eliminate { unit: map(*unit), side: *side }
+                    }
+                    other => other.clone(),
+                })
+                .collect(),
+        );
+        let world = &mut self.world;
+        world.insert_resource(state);
+        world.insert_resource(queue);
+        world.insert_resource(index);
+        world.insert_resource(victory);
+        world.insert_resource(rng);
+        world.insert_resource(if record_log { CombatLog::default() } else { CombatLog::silent() });
+        for (unit, &sim) in snapshot.units.iter().zip(&self.sim_units) {
+            restore_unit(world, sim, unit, &map);
+        }
+    }
+
+    /// Declares `action` for the real unit `unit` (targets are real entities too); the rules
+    /// check it as they check any controller's choice.
+    pub fn declare(&mut self, unit: Entity, action: Action) {
+        let Some(&sim) = self.to_sim.get(&unit) else {
+            return;
+        };
+        let action = self.to_sim_action(action);
+        self.world.write_message(ActionChosen { unit: sim, action });
+    }
+
+    /// Resolves the rest of the round (declarations not given are the greedy AI's); called
+    /// again, it plays the next round whole, with the greedy AI declaring for everyone.
+    pub fn resolve_round(&mut self) -> RoundResult {
+        for _ in 0..MAX_UPDATES_PER_ROUND {
+            // What `App::update` does for the main app: the main schedule, then the trackers.
+            self.world.run_schedule(Main);
+            self.world.clear_trackers();
+            // The end of round hands over to the next round's initiative, and stops there.
+            let phase = self.world.resource::<CombatState>().phase;
+            if matches!(phase, CombatPhase::Over | CombatPhase::Initiative) {
+                break;
+            }
+        }
+        let state = self.world.resource::<CombatState>();
+        RoundResult {
+            winner: state.outcome.as_ref().and_then(|outcome| outcome.winner),
+            over: state.phase == CombatPhase::Over,
+        }
+    }
+
+    /// The simulated world, to read the result.
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// The log of the simulated round (when reset with a log).
+    pub fn log(&self) -> &CombatLog {
+        self.world.resource::<CombatLog>()
+    }
+
+    /// The real entity a simulated one stands for.
+    pub fn real(&self, sim: Entity) -> Option<Entity> {
+        self.to_real.get(&sim).copied()
+    }
+
+    fn to_sim_action(&self, action: Action) -> Action {
+        let target = action.target.map(|target| self.to_sim.get(&target).copied().unwrap_or(target));
+        Action { target, ..action }
+    }
+}
+
+fn map_slot(slot: &Slot, map: &impl Fn(Entity) -> Entity) -> Slot {
+    let action = Action { target: slot.action.target.map(map), ..slot.action };
+    Slot { unit: map(slot.unit), action, ..*slot }
+}
+
+/// Writes `unit`'s components onto `sim`, entity references mapped. Every simulated unit is
+/// played by the greedy AI unless the search declares for it.
+fn restore_unit(world: &mut World, sim: Entity, unit: &UnitState, map: &impl Fn(Entity) -> Entity) {
+    let core = unit.core.clone();
+    let mut gear = unit.gear.clone();
+    let conditions = &mut gear.4;
+    conditions.grappled_by = conditions.grappled_by.map(map);
+    conditions.grappling = conditions.grappling.map(map);
+    let declared = Declared {
+        action: unit.declared.action.map(|action| Action { target: action.target.map(map), ..action }),
+        ..unit.declared
+    };
+    let mut entity = world.entity_mut(sim);
+    entity.insert((core, gear, declared, Controller::Ai(AiKind::Greedy)));
+    set_marker(&mut entity, unit.surprised, Surprised);
+    set_marker(&mut entity, unit.checks_morale, ChecksMorale);
+    set_marker(&mut entity, unit.initiator, Initiator);
+    set_marker(&mut entity, unit.threatened, Threatened);
+    set_marker(&mut entity, unit.stood_aside, StoodAside);
+    set_optional(&mut entity, unit.level);
+    set_optional(&mut entity, unit.group.clone());
+    set_optional(&mut entity, unit.slots);
+    set_optional(&mut entity, unit.reinforcement);
+    set_optional(&mut entity, unit.summoned.map(|summoned| Summoned { summoner: map(summoned.summoner), ..summoned }));
+}
+
+fn set_marker<T: Component>(entity: &mut EntityWorldMut, on: bool, marker: T) {
+    match (on, entity.contains::<T>()) {
+        (true, false) => {
+            entity.insert(marker);
+        }
+        (false, true) => {
+            entity.remove::<T>();
+        }
+        _ => {}
+    }
+}
+
+fn set_optional<T: Component>(entity: &mut EntityWorldMut, value: Option<T>) {
+    match value {
+        Some(value) => {
+            entity.insert(value);
+        }
+        None => {
+            if entity.contains::<T>() {
+                entity.remove::<T>();
+            }
+        }
+    }
+}

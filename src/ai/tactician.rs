@@ -1,0 +1,467 @@
+//! The search AI (`hard`, `master`): Portfolio Greedy Search. Each unit of the side gets a few
+//! candidate declarations from a portfolio of scripts; starting from the greedy AI's plan, the
+//! search swaps one unit's declaration at a time for the candidate that scores best when the
+//! round is played out in the forward model (the real rules, the AI's own dice), and keeps
+//! improving until its budget of simulated rounds is spent.
+
+use bevy::prelude::*;
+use rand::{Rng, RngCore};
+use rand_chacha::ChaCha8Rng;
+
+use super::controller::{AiView, JustDeclared};
+use super::forward::{ForwardModel, RoundResult, Snapshot, SnapshotSources};
+use crate::battlefield::ZoneIdx;
+use crate::rules::actions::{self, ThreatMap, ViewCache};
+use crate::rules::components::*;
+use crate::rules::dice::CombatRng;
+use crate::rules::equipment::Effect;
+use crate::rules::unit::{self, UnitView};
+
+/// How hard the search thinks: simulated rounds per decision, dice samples per plan, and how
+/// many rounds each sample plays out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Simulated rounds the whole decision may spend (an iteration budget, not a clock, so the
+    /// same seed always gives the same choices).
+    pub rounds: u32,
+    /// Dice samples each plan is judged on (the same samples for every plan).
+    pub samples: u32,
+    /// Rounds each sample plays: the round declared, then greedy rounds after it.
+    pub lookahead: u32,
+}
+
+impl Budget {
+    /// The budget of a search AI kind; `None` for the kinds that do not search.
+    pub fn of(kind: AiKind) -> Option<Self> {
+        match kind {
+            AiKind::Hard => Some(HARD),
+            AiKind::Master => Some(MASTER),
+            _ => None,
+        }
+    }
+}
+
+/// `hard`: about 100 ms a decision for a 4-vs-4 side in a release build.
+pub const HARD: Budget = Budget { rounds: 800, samples: 8, lookahead: 2 };
+/// `master`: about a second a decision.
+pub const MASTER: Budget = Budget { rounds: 6400, samples: 16, lookahead: 3 };
+
+/// Enemies the portfolio offers attacks on, per unit, besides the greedy choice.
+const TARGETS_PER_UNIT: usize = 3;
+/// A win or a loss, in units: it outweighs any trade of blows.
+const DECISIVE: f64 = 100.0;
+/// What a fighting unit is worth before its health share is added.
+const STANDING_WORTH: f64 = 0.6;
+/// What its health adds, at full health.
+const HEALTH_WORTH: f64 = 0.4;
+/// What a unit that is down but alive is still worth (it may be stabilised or healed).
+const DOWN_WORTH: f64 = 0.1;
+/// A plan replaces the one in hand only when its mean gain over the same dice samples is this
+/// many standard errors above zero: with few samples of a noisy round, the luckiest candidate
+/// would otherwise win (the winner's curse), and the greedy plan is a sound default.
+const CONFIDENCE: f64 = 0.5;
+
+/// The search's state between decisions: its private world with the rules in it.
+#[derive(Default)]
+pub struct Tactician {
+    model: Option<ForwardModel>,
+}
+
+/// A side's joint declaration: one action per unit, in the order the side declares.
+pub type Plan = Vec<(Entity, Action)>;
+
+impl Tactician {
+    /// Plans the declarations of `members` (units of one side, all awaiting, all run by this
+    /// search) and returns one legal action for each.
+    #[expect(clippy::too_many_arguments, reason = "the search needs the whole view of the declaration pass")]
+    pub fn plan(
+        &mut self,
+        view: &AiView,
+        units: &ViewCache,
+        threats: &ThreatMap,
+        members: &[Entity],
+        just_declared: &JustDeclared,
+        rng: &mut ChaCha8Rng,
+        budget: Budget,
+    ) -> Plan {
+        let Some(side) = members.first().and_then(|&unit| units.get(unit)).map(|unit| unit.side.0) else {
+            return Vec::new();
+        };
+        let (mut plan, candidates) = portfolios(view, units, threats, members, just_declared);
+        let snapshot = Snapshot::capture(view.snapshot.iter(), sources(view), Some(side));
+        let visible: Plan = visible_declarations(view, units, side, just_declared);
+        let model = self.model.get_or_insert_with(ForwardModel::new);
+        model.load(&snapshot);
+        let seeds: Vec<u64> = (0..budget.samples.max(1)).map(|_| rng.next_u64()).collect();
+        let mut judge =
+            Judge { model, snapshot: &snapshot, queue: &view.queue.order, visible, seeds, side, budget, spent: 0 };
+        let mut best = judge.score(&plan);
+        // Portfolio Greedy Search: improve one unit at a time, as long as the budget lasts.
+        let mut improved = true;
+        while improved && judge.affordable() {
+            improved = false;
+            for (at, options) in candidates.iter().enumerate() {
+                for &option in options {
+                    if option == plan[at].1 || !judge.affordable() {
+                        continue;
+                    }
+                    let mut trial = plan.clone();
+                    trial[at].1 = option;
+                    let scores = judge.score(&trial);
+                    if clearly_better(&scores, &best) {
+                        best = scores;
+                        plan = trial;
+                        improved = true;
+                    }
+                }
+            }
+        }
+        plan
+    }
+}
+
+fn sources<'a>(view: &'a AiView) -> SnapshotSources<'a> {
+    SnapshotSources {
+        state: &view.state,
+        queue: &view.queue,
+        index: &view.index,
+        victory: &view.victory,
+        sides: &view.sides,
+        info: &view.info,
+        ruleset: &view.ruleset,
+        injuries: &view.injuries,
+        battlefield: &view.battlefield,
+    }
+}
+
+/// Declarations made earlier in this pass that `side` may see: its own side's always, the
+/// others' only when declarations are open.
+fn visible_declarations(view: &AiView, units: &ViewCache, side: usize, just_declared: &JustDeclared) -> Plan {
+    let mut visible: Plan = just_declared
+        .iter()
+        .filter(|(unit, _)| !view.queue.secret || units.get(**unit).is_some_and(|other| other.side.0 == side))
+        .map(|(&unit, &action)| (unit, action))
+        .collect();
+    visible.sort_by_key(|(unit, _)| units.get(*unit).map_or(u32::MAX, |other| other.order.0));
+    visible
+}
+
+/// Whether `trial` beats `best` sample for sample by more than [`CONFIDENCE`] standard errors.
+pub fn clearly_better(trial: &[f64], best: &[f64]) -> bool {
+    let gains: Vec<f64> = trial.iter().zip(best).map(|(trial, best)| trial - best).collect();
+    let count = gains.len() as f64;
+    if gains.is_empty() {
+        return false;
+    }
+    let mean = gains.iter().sum::<f64>() / count;
+    if count < 2.0 {
+        return mean > 0.0;
+    }
+    let variance = gains.iter().map(|gain| (gain - mean).powi(2)).sum::<f64>() / (count - 1.0);
+    mean > 0.0 && mean > CONFIDENCE * (variance / count).sqrt()
+}
+
+/// Plays plans out in the forward model and scores them.
+struct Judge<'a> {
+    model: &'a mut ForwardModel,
+    snapshot: &'a Snapshot,
+    queue: &'a [Entity],
+    visible: Plan,
+    seeds: Vec<u64>,
+    side: usize,
+    budget: Budget,
+    spent: u32,
+}
+
+impl Judge<'_> {
+    fn affordable(&self) -> bool {
+        self.spent + self.seeds.len() as u32 * self.budget.lookahead.max(1) <= self.budget.rounds
+    }
+
+    /// The plan's value on each dice sample (the same samples for every plan, so plans are
+    /// compared on the same luck).
+    fn score(&mut self, plan: &Plan) -> Vec<f64> {
+        let mut declarations: Plan = self.visible.iter().chain(plan.iter()).copied().collect();
+        declarations.sort_by_key(|(unit, _)| self.queue.iter().position(|other| other == unit).unwrap_or(usize::MAX));
+        let mut values = Vec::with_capacity(self.seeds.len());
+        for &seed in &self.seeds {
+            self.model.reset(self.snapshot, CombatRng::seeded(seed), false);
+            for &(unit, action) in &declarations {
+                self.model.declare(unit, action);
+            }
+            let mut result = RoundResult { winner: None, over: false };
+            for _ in 0..self.budget.lookahead.max(1) {
+                result = self.model.resolve_round();
+                self.spent += 1;
+                if result.over {
+                    break;
+                }
+            }
+            values.push(evaluate(self.model.world_mut(), self.side, result));
+        }
+        values
+    }
+}
+
+/// The value of the simulated battle for `side`: its units' worth minus its enemies', and a
+/// decisive bonus or malus once the battle is over.
+pub fn evaluate(world: &mut World, side: usize, result: RoundResult) -> f64 {
+    let mut value = 0.0;
+    let mut query = world.query::<(&SideIndex, &Status, &Stress, &Wounds, &Conditions)>();
+    for (unit_side, status, stress, wounds, conditions) in query.iter(world) {
+        let worth = match status {
+            Status::Active | Status::Reserve if !conditions.paralysed => {
+                let max = (stress.max + wounds.max).max(1) as f64;
+                let left = (stress.current.max(0) + wounds.current.max(0)) as f64;
+                STANDING_WORTH + HEALTH_WORTH * left / max
+            }
+            Status::Active | Status::Reserve | Status::Incapacitated | Status::Dying => DOWN_WORTH,
+            _ => 0.0,
+        };
+        value += if unit_side.0 == side { worth } else { -worth };
+    }
+    match result.winner {
+        Some(winner) if winner == side => value + DECISIVE,
+        Some(_) => value - DECISIVE,
+        None if result.over => value - DECISIVE / 2.0,
+        None => value,
+    }
+}
+
+/// The greedy plan (each unit knowing its allies' earlier choices) and every unit's portfolio.
+fn portfolios(
+    view: &AiView,
+    units: &ViewCache,
+    threats: &ThreatMap,
+    members: &[Entity],
+    just_declared: &JustDeclared,
+) -> (Plan, Vec<Vec<Action>>) {
+    let mut seen = just_declared.clone();
+    let mut plan = Plan::new();
+    let mut candidates = Vec::new();
+    for &member in members {
+        let Some(actor) = units.get(member) else {
+            continue;
+        };
+        let greedy = super::greedy::choose(view, units, threats, actor, &seen);
+        let options = portfolio(view, units, threats, actor, greedy);
+        // The greedy choice leads, when it is legal; else the first legal script's, else holding.
+        let first = options.first().copied().unwrap_or(Action::simple(ActionKind::Hold));
+        seen.insert(member, first);
+        plan.push((member, first));
+        candidates.push(options);
+    }
+    (plan, candidates)
+}
+
+/// One unit's candidates: the greedy choice, attacks on a few targets (the weakest first: focus
+/// fire), full defense, retreat, healing the most hurt ally, stabilising a fallen one, and
+/// intimidation. Every one is checked by the rules' own `actions::check`.
+pub fn portfolio(
+    view: &AiView,
+    units: &ViewCache,
+    threats: &ThreatMap,
+    actor: &UnitView,
+    greedy: Action,
+) -> Vec<Action> {
+    let ctx = view.ctx();
+    let mut options = Vec::new();
+    let scripts: [&dyn Fn() -> Vec<Action>; 5] = [
+        &|| attacks(view, units, threats, actor),
+        &|| vec![Action::simple(ActionKind::FullDefense)],
+        &|| retreat(view, units, actor).into_iter().collect(),
+        &|| support(view, units, actor),
+        &|| intimidate(view, units, actor).into_iter().collect(),
+    ];
+    let greedy_script = || vec![greedy];
+    for script in std::iter::once(&greedy_script as &dyn Fn() -> Vec<Action>).chain(scripts) {
+        for action in script() {
+            if !options.contains(&action) && actions::check(ctx, actor, &action, units).is_ok() {
+                options.push(action);
+            }
+        }
+    }
+    options
+}
+
+/// What is left of a unit to take down.
+fn remaining(unit: &UnitView) -> i32 {
+    unit.stress.current.max(0) + unit.wounds.current.max(0) + 1
+}
+
+/// The best weapon, spell or thrown attack on each of the weakest enemies in reach this round.
+fn attacks(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitView) -> Vec<Action> {
+    let ctx = view.ctx();
+    let field = &view.battlefield;
+    let allowance =
+        unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Attack);
+    let mut kinds: Vec<(ActionKind, u32)> =
+        vec![(ActionKind::Attack, actions::weapon_range(actor.loadout.usable_weapon(actor.conditions).1))];
+    kinds.extend(
+        actor
+            .spells
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, spell))| spell.effect.is_hostile())
+            .map(|(at, (_, spell))| (ActionKind::Cast(at), spell.range)),
+    );
+    kinds.extend(
+        actor
+            .inventory
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(_, stack)| stack.item.thrown && stack.count > 0)
+            .map(|(at, stack)| (ActionKind::Throw(at), stack.item.range)),
+    );
+    let mut enemies: Vec<&UnitView> = units
+        .iter()
+        .filter(|enemy| enemy.side != actor.side && unit::is_fighting(*enemy.status, enemy.conditions))
+        .filter(|enemy| {
+            field.distance(actor.zone.0, enemy.zone.0) <= allowance + 1 + kinds.iter().map(|k| k.1).max().unwrap_or(0)
+        })
+        .collect();
+    enemies.sort_by_key(|enemy| (remaining(enemy), enemy.order.0));
+    let mut found = Vec::new();
+    for enemy in enemies {
+        if found.len() >= TARGETS_PER_UNIT {
+            break;
+        }
+        let attack = kinds.iter().find_map(|&(kind, range)| {
+            let target_zone = enemy.zone.0;
+            let spots: Vec<Option<ZoneIdx>> = std::iter::once(None)
+                .chain(
+                    field
+                        .within(target_zone, range)
+                        .map(|zone| (field.distance(actor.zone.0, zone), zone))
+                        .filter(|&(distance, _)| distance <= allowance)
+                        .map(|(_, zone)| Some(zone)),
+                )
+                .collect();
+            spots.into_iter().find_map(|move_to| {
+                let action = Action { kind, target: Some(enemy.entity), move_to };
+                let guarded = guard(view, threats, actor, action);
+                (actions::check(ctx, actor, &guarded, units).is_ok()).then_some(guarded)
+            })
+        });
+        found.extend(attack);
+    }
+    found
+}
+
+/// A weapon attack that walks into a Reposte becomes a defensive attack where the rules offer one.
+fn guard(view: &AiView, threats: &ThreatMap, actor: &UnitView, action: Action) -> Action {
+    if action.kind != ActionKind::Attack || action.move_to.is_none() {
+        return action;
+    }
+    let provokes = !actions::repostes_on_path(view.ctx(), threats, actor, &action).is_empty();
+    if provokes && actions::offered(&view.ruleset, ActionKind::DefensiveAttack) {
+        Action { kind: ActionKind::DefensiveAttack, ..action }
+    } else {
+        action
+    }
+}
+
+/// The reachable spot farthest from every fighting enemy (a disengage where the rules have one).
+fn retreat(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
+    let field = &view.battlefield;
+    let allowance =
+        unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Move);
+    let enemies: Vec<ZoneIdx> = units
+        .iter()
+        .filter(|enemy| enemy.side != actor.side && unit::is_fighting(*enemy.status, enemy.conditions))
+        .map(|enemy| enemy.zone.0)
+        .collect();
+    let nearest = |zone: ZoneIdx| enemies.iter().map(|&enemy| field.distance(zone, enemy)).min().unwrap_or(0);
+    let here = nearest(actor.zone.0);
+    let (distance, zone) = field
+        .within(actor.zone.0, allowance)
+        .filter(|&zone| zone != actor.zone.0)
+        .filter(|&zone| field.zone(zone).capacity.is_none_or(|capacity| (view.index.count(zone) as u32) < capacity))
+        .map(|zone| (nearest(zone), zone))
+        .max_by_key(|&(distance, zone)| (distance, std::cmp::Reverse(zone)))?;
+    if distance <= here {
+        return None;
+    }
+    let kind =
+        if actions::offered(&view.ruleset, ActionKind::Disengage) { ActionKind::Disengage } else { ActionKind::Move };
+    Some(Action { kind, target: None, move_to: Some(zone) })
+}
+
+/// Restoring the most hurt ally in reach, or stabilising a fallen one.
+fn support(view: &AiView, units: &ViewCache, actor: &UnitView) -> Vec<Action> {
+    let ctx = view.ctx();
+    let mut kinds: Vec<ActionKind> = actor
+        .spells
+        .0
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, spell))| matches!(spell.effect, Effect::RestoreStress { .. } | Effect::RestoreWounds { .. }))
+        .map(|(at, _)| ActionKind::Cast(at))
+        .collect();
+    kinds.extend(
+        actor
+            .inventory
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(_, stack)| !stack.item.thrown && !stack.item.effect.is_hostile())
+            .map(|(at, _)| ActionKind::UseItem(at)),
+    );
+    let mut allies: Vec<&UnitView> =
+        units.iter().filter(|ally| ally.side == actor.side && ally.status.on_field()).collect();
+    allies.sort_by_key(|ally| (remaining(ally), ally.order.0));
+    let mut found = Vec::new();
+    if let Some(action) = allies.iter().find_map(|ally| {
+        kinds.iter().find_map(|&kind| {
+            let action = Action { kind, target: Some(ally.entity), move_to: None };
+            actions::check(ctx, actor, &action, units).is_ok().then_some(action)
+        })
+    }) {
+        found.push(action);
+    }
+    if let Some(action) = allies.iter().filter(|ally| ally.status.is_down()).find_map(|ally| {
+        let action = Action { kind: ActionKind::Stabilize, target: Some(ally.entity), move_to: None };
+        actions::check(ctx, actor, &action, units).is_ok().then_some(action)
+    }) {
+        found.push(action);
+    }
+    found
+}
+
+/// An Intimidation check on the weakest enemy in reach that checks morale.
+fn intimidate(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
+    if !actions::offered(&view.ruleset, ActionKind::Intimidate) {
+        return None;
+    }
+    let mut enemies: Vec<&UnitView> = units
+        .iter()
+        .filter(|enemy| {
+            enemy.side != actor.side && enemy.checks_morale && unit::is_fighting(*enemy.status, enemy.conditions)
+        })
+        .collect();
+    enemies.sort_by_key(|enemy| (remaining(enemy), enemy.order.0));
+    enemies.into_iter().find_map(|enemy| {
+        let action = Action { kind: ActionKind::Intimidate, target: Some(enemy.entity), move_to: None };
+        actions::check(view.ctx(), actor, &action, units).is_ok().then_some(action)
+    })
+}
+
+/// The `easy` AI: the greedy choice, except now and then any legal action at all.
+pub fn easy_choice(
+    view: &AiView,
+    units: &ViewCache,
+    threats: &ThreatMap,
+    actor: &UnitView,
+    just_declared: &JustDeclared,
+    rng: &mut ChaCha8Rng,
+) -> Action {
+    /// How often the easy AI blunders.
+    const BLUNDER_CHANCE: f64 = 0.3;
+    if rng.random_bool(BLUNDER_CHANCE) {
+        super::random::choose(view, units, actor, rng)
+    } else {
+        super::greedy::choose(view, units, threats, actor, just_declared)
+    }
+}
