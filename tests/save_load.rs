@@ -74,7 +74,7 @@ fn with_stand_in(battle: &mut HeadlessBattle) {
 
 /// The first side human (played by the stand-in), the others by an AI chosen by the seed.
 fn setup(template: &BattleTemplate, seed: u64) -> BattleSetup {
-    let ai = if seed % 2 == 0 { AiKind::Greedy } else { AiKind::Random };
+    let ai = if seed.is_multiple_of(2) { AiKind::Greedy } else { AiKind::Random };
     let controllers = (0..template.sides.len())
         .map(|side| (side, if side == 0 { Controller::Human } else { Controller::Ai(ai) }))
         .collect();
