@@ -11,11 +11,13 @@ pub mod game;
 pub mod headless;
 pub mod levels;
 pub mod rules;
+pub mod save;
 pub mod vocabulary;
 
 use bevy::prelude::*;
 
-/// The headless engine: rules, battlefield, level loading and the AI controllers.
+/// The headless engine: rules, battlefield, level loading, the AI controllers and the
+/// declaration record that saves are made of.
 pub fn headless_plugin(app: &mut App) {
-    app.add_plugins((rules::plugin, battlefield::plugin, ai::plugin));
+    app.add_plugins((rules::plugin, battlefield::plugin, ai::plugin, save::plugin));
 }

@@ -187,3 +187,41 @@ fn the_game_plays_in_a_real_window_and_its_screenshots_are_not_blank() {
         assert!(colours >= MIN_COLOURS, "{name} looks blank: {colours} colours");
     }
 }
+
+/// Runs `fray` with these arguments under the display, saves in `data`; fails with its output.
+fn play_in(data: &Path, args: &[&str]) -> String {
+    let _turn = window_turn();
+    let output =
+        Command::new(env!("CARGO_BIN_EXE_fray")).args(args).env("FRAY_DATA_DIR", data).output().expect("fray runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "fray {args:?} failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    stdout
+}
+
+#[test]
+fn a_battle_saved_mid_way_continues_after_quitting_and_finishes() {
+    if !has_display() {
+        return;
+    }
+    let dir = shots_dir("save-continue");
+    let data = dir.join("data");
+    let scripts = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts");
+    let shots = dir.to_str().expect("a UTF-8 path");
+    let first = scripts.join("save_quit.ron");
+    let seats = ["--seat", "hunter=human", "--seat", "bandits=ai:greedy", "--seed", "4"];
+    let mut args = vec!["play", "duel.ron", "--script", first.to_str().unwrap(), "--screenshots", shots];
+    args.extend(seats);
+    let stdout = play_in(&data, &args);
+    assert!(!stdout.contains("steps passed"), "the quit key did not quit:\n{stdout}");
+    let saves: Vec<_> = std::fs::read_dir(data.join("saves")).expect("a save folder").flatten().collect();
+    assert_eq!(saves.len(), 2, "an autosave and the Ctrl+S save: {saves:?}");
+    for save in &saves {
+        let verify =
+            Command::new(env!("CARGO_BIN_EXE_fray")).args(["replay", "--verify"]).arg(save.path()).output().unwrap();
+        assert!(verify.status.success(), "{}", String::from_utf8_lossy(&verify.stderr));
+    }
+    let second = scripts.join("continue_finish.ron");
+    let stdout = play_in(&data, &["play", "--script", second.to_str().unwrap(), "--screenshots", shots]);
+    assert!(stdout.contains("steps passed"), "{stdout}");
+    assert_drawn(&dir, &["saved.png", "menu_with_saves.png", "continued_to_the_end.png"]);
+}

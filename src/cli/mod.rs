@@ -1,4 +1,4 @@
-//! The command line: `fray sim`, `fray arena` and `fray check` (and, with the window game, `fray play`).
+//! The command line: `fray sim`, `fray arena`, `fray check`, `fray replay` (and, with the window game, `fray play`).
 
 /// Prints a line to stdout; a closed pipe (`fray sim | head`) is not an error worth a panic.
 macro_rules! say {
@@ -12,6 +12,7 @@ pub mod arena;
 mod check;
 #[cfg(feature = "gui")]
 mod play;
+mod replay;
 pub mod sim;
 
 use std::process::ExitCode;
@@ -36,6 +37,8 @@ pub enum Command {
     Arena(arena::ArenaArgs),
     /// Validate levels, rulesets and catalog files; exits non-zero on any error.
     Check(check::CheckArgs),
+    /// Check that a save or a combat log plays again byte for byte (`--verify`).
+    Replay(replay::ReplayArgs),
     /// Open the window game on a level, skipping the menu.
     #[cfg(feature = "gui")]
     Play(play::PlayArgs),
@@ -54,6 +57,7 @@ pub fn run() -> ExitCode {
         Some(Command::Sim(args)) => sim::run(&args),
         Some(Command::Arena(args)) => arena::run(&args),
         Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Replay(args)) => replay::run(&args),
         #[cfg(feature = "gui")]
         Some(Command::Play(args)) => play::run(&args),
         #[cfg(feature = "gui")]

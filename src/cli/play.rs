@@ -32,6 +32,9 @@ pub struct PlayArgs {
     /// non-zero if a check fails.
     #[arg(long, value_name = "FILE")]
     pub script: Option<PathBuf>,
+    /// Go on with a saved battle (from the save folder, or Ctrl+S in a battle).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["level", "seats", "seed"])]
+    pub load: Option<PathBuf>,
 }
 
 /// Exit code of a bad command line.
@@ -90,6 +93,14 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         eprintln!("--seat {side}=...: seats need a level to seat them in");
         return ExitCode::from(USAGE_ERROR);
     }
+    // A save is checked before any window opens, as a level is: a corrupt or outdated one is
+    // a `file:line:column` message and a failing exit code.
+    if let Some(path) = &args.load
+        && let Err(error) = crate::save::SaveFile::read(path).and_then(|save| crate::save::level_of(&save, path))
+    {
+        eprintln!("{error}");
+        return ExitCode::from(CANNOT_PLAY);
+    }
     if let Some(script) = &args.script
         && let Err(error) = crate::game::script::load(script)
     {
@@ -107,6 +118,7 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         screenshots: args.screenshots.clone(),
         settings: args.settings.clone(),
         script: args.script.clone(),
+        load: args.load.clone(),
     };
     exit_code(crate::game::run(options))
 }

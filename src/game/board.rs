@@ -122,6 +122,36 @@ pub const SIDE_COLOURS: [Color; 6] = [
     Color::srgb(0.65, 0.4, 0.85),
     Color::srgb(0.3, 0.8, 0.8),
 ];
+/// The Okabe–Ito colours (blue, vermillion, bluish green, orange, reddish purple, sky blue):
+/// they stay apart with every common colour-vision deficiency.
+pub const OKABE_ITO_COLOURS: [Color; 6] = [
+    Color::srgb(0.0, 0.447, 0.698),
+    Color::srgb(0.835, 0.369, 0.0),
+    Color::srgb(0.0, 0.62, 0.451),
+    Color::srgb(0.902, 0.624, 0.0),
+    Color::srgb(0.8, 0.475, 0.655),
+    Color::srgb(0.337, 0.706, 0.914),
+];
+
+/// Whether sides take the Okabe–Ito colours. A process-wide switch, because the panels colour
+/// side names in plain functions that have no world to read a resource from.
+static COLOUR_BLIND_PALETTE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Chooses the side palette (the settings screen's switch).
+pub fn use_colour_blind_palette(on: bool) {
+    COLOUR_BLIND_PALETTE.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// A side's colour in the palette in force.
+pub fn side_base_colour(side: usize) -> Color {
+    let palette = if COLOUR_BLIND_PALETTE.load(std::sync::atomic::Ordering::Relaxed) {
+        &OKABE_ITO_COLOURS
+    } else {
+        &SIDE_COLOURS
+    };
+    palette[side % palette.len()]
+}
+
 /// A plain zone.
 const ZONE_COLOUR: Color = Color::srgb(0.2, 0.22, 0.2);
 /// A zone with a hazard.
@@ -649,7 +679,7 @@ fn sync_tokens(
         if have.contains_key(&unit) || *status == Status::Reserve {
             continue;
         }
-        let colour = SIDE_COLOURS[side.0 % SIDE_COLOURS.len()];
+        let colour = side_base_colour(side.0);
         let pictures = TokenPictures::of(&icon.0, &loadout.weapon_name, &loadout.weapon);
         let shape = side.0 % SIDE_SHAPES;
         commands
@@ -919,7 +949,7 @@ fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<To
         if memory.look != Some(look)
             && let Some(mut colour) = parts.materials.get_mut(&material.0)
         {
-            colour.color = token_colour(SIDE_COLOURS[side.0 % SIDE_COLOURS.len()], look);
+            colour.color = token_colour(side_base_colour(side.0), look);
             memory.look = Some(look);
         }
         // The fallen need no bars: the grey and the mark say it all.

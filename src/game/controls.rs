@@ -3,7 +3,7 @@
 //! rules offer the unit declaring, and the commands that panels, clicks and keys all send.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -94,11 +94,15 @@ pub enum PlayerAction {
     OrderAll,
     /// Show or hide the grid overlays (path, sight lines, threatened squares).
     ToggleOverlays,
+    /// Save the battle.
+    Save,
+    /// Take back your last declaration of this round (or turn).
+    Undo,
 }
 
 impl PlayerAction {
     /// Every action, in help-overlay order.
-    pub const ALL: [PlayerAction; 36] = [
+    pub const ALL: [PlayerAction; 38] = [
         Self::NextUnit,
         Self::PreviousUnit,
         Self::Choose1,
@@ -119,6 +123,8 @@ impl PlayerAction {
         Self::EndDeclaration,
         Self::RepeatOrders,
         Self::OrderAll,
+        Self::Undo,
+        Self::Save,
         Self::PanLeft,
         Self::PanRight,
         Self::PanUp,
@@ -176,6 +182,8 @@ impl PlayerAction {
             Self::RepeatOrders => "repeat_orders",
             Self::OrderAll => "order_all",
             Self::ToggleOverlays => "toggle_overlays",
+            Self::Save => "save",
+            Self::Undo => "undo",
         }
     }
 
@@ -201,11 +209,13 @@ pub enum Binding {
     WheelUp,
     /// Scrolling down.
     WheelDown,
+    /// A key held with Control (`"Ctrl+S"`).
+    Control(KeyCode),
 }
 
 /// The default bindings, as the settings file would write them.
 pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
-    let pairs: [(PlayerAction, &[&str]); 36] = [
+    let pairs: [(PlayerAction, &[&str]); 38] = [
         (PlayerAction::NextUnit, &["Tab"]),
         (PlayerAction::PreviousUnit, &["Backquote"]),
         (PlayerAction::Choose1, &["1"]),
@@ -242,6 +252,8 @@ pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
         (PlayerAction::RepeatOrders, &["G"]),
         (PlayerAction::OrderAll, &["F"]),
         (PlayerAction::ToggleOverlays, &["O"]),
+        (PlayerAction::Save, &["Ctrl+S"]),
+        (PlayerAction::Undo, &["Ctrl+Z"]),
     ];
     pairs
         .into_iter()
@@ -249,8 +261,15 @@ pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
         .collect()
 }
 
-/// Reads a binding name (`"Enter"`, `"A"`, `"5"`, `"F1"`, `"MouseLeft"`, `"WheelUp"`).
+/// Reads a binding name (`"Enter"`, `"A"`, `"5"`, `"F1"`, `"MouseLeft"`, `"WheelUp"`,
+/// `"Ctrl+S"`).
 pub fn parse_binding(name: &str) -> Option<Binding> {
+    if let Some(key) = name.strip_prefix("Ctrl+") {
+        return match parse_binding(key)? {
+            Binding::Key(key) => Some(Binding::Control(key)),
+            _ => None,
+        };
+    }
     let key = match name {
         "MouseLeft" => return Some(Binding::Mouse(MouseButton::Left)),
         "MouseRight" => return Some(Binding::Mouse(MouseButton::Right)),
@@ -350,6 +369,9 @@ pub struct Settings {
     /// Action name → binding names; actions left out keep their defaults.
     #[serde(default)]
     pub bindings: BTreeMap<String, Vec<String>>,
+    /// UI scale, palette, names (the settings screen writes these).
+    #[serde(default)]
+    pub display: super::settings::DisplaySettings,
 }
 
 /// Where the game looks for its settings when none is named.
@@ -374,7 +396,7 @@ pub fn load_bindings(path: Option<&Path>) -> (InputMap<PlayerAction>, Option<Str
                     }
                     for name in &names {
                         if parse_binding(name).is_none() {
-                            unknown.push(format!("action \"{action}\": unknown key \"{name}\"; expected a letter, digit, F1–F12, Enter, Space, Escape, Tab, an arrow, MouseLeft/Right/Middle or WheelUp/Down"));
+                            unknown.push(format!("action \"{action}\": unknown key \"{name}\"; expected a letter, digit, F1–F12, Enter, Space, Escape, Tab, an arrow, MouseLeft/Right/Middle, WheelUp/Down, or Ctrl+ and a key"));
                         }
                     }
                     bindings.insert(action, names);
@@ -395,6 +417,7 @@ pub fn load_bindings(path: Option<&Path>) -> (InputMap<PlayerAction>, Option<Str
                 Binding::Mouse(button) => map.insert(action, button),
                 Binding::WheelUp => map.insert(action, MouseScrollDirection::UP),
                 Binding::WheelDown => map.insert(action, MouseScrollDirection::DOWN),
+                Binding::Control(key) => map.insert(action, ButtonlikeChord::modified(ModifierKey::Control, key)),
             };
         }
     }
@@ -461,6 +484,12 @@ pub enum UiCommand {
     OrderAll,
     /// Show or hide the grid overlays.
     ToggleOverlays,
+    /// Save the battle (done by `saves`, which reads these too).
+    Save,
+    /// Take back the seated side's last declaration (done by `saves`).
+    Undo,
+    /// Show or hide the settings window (done by `settings`).
+    ToggleSettings,
 }
 
 /// Where a player asked to go from a battle in progress, awaiting "are you sure?".
@@ -524,6 +553,8 @@ pub struct BattleUi {
     pub confirm: Option<Leave>,
     /// A short hint for the declaring player (what a key press still needs).
     pub hint: Option<String>,
+    /// What the last save, load or undo did (`Saved to ...`), for the top bar.
+    pub status: Option<String>,
 }
 
 /// One legal declaration, with what the rules say of it.
@@ -588,7 +619,7 @@ fn typing(wants: Option<Res<bevy_egui::input::EguiWantsInput>>) -> bool {
 }
 
 fn spawn_player(mut commands: Commands, options: Res<LaunchOptions>, mut ui: ResMut<BattleUi>) {
-    let path = options.settings.clone().unwrap_or_else(|| PathBuf::from(SETTINGS_FILE));
+    let path = super::settings::settings_path(&options);
     let (map, problem) = load_bindings(Some(&path));
     ui.notice = problem;
     commands.spawn((Player, map, ActionState::<PlayerAction>::default()));
@@ -633,6 +664,8 @@ fn read_player_actions(
                 PlayerAction::RepeatOrders => UiCommand::RepeatOrders,
                 PlayerAction::OrderAll => UiCommand::OrderAll,
                 PlayerAction::ToggleOverlays => UiCommand::ToggleOverlays,
+                PlayerAction::Save => UiCommand::Save,
+                PlayerAction::Undo => UiCommand::Undo,
                 other => match other.choice() {
                     Some(number) => UiCommand::ChooseKind(number - 1),
                     // Panning, zooming and picking are the board's and the camera's.
@@ -945,7 +978,13 @@ pub(super) fn apply_commands(
 fn allowed_behind_curtain(command: UiCommand) -> bool {
     matches!(
         command,
-        UiCommand::LiftCurtain | UiCommand::ToggleHelp | UiCommand::BackToMenu | UiCommand::Restart | UiCommand::Quit
+        UiCommand::LiftCurtain
+            | UiCommand::ToggleHelp
+            | UiCommand::BackToMenu
+            | UiCommand::Restart
+            | UiCommand::Quit
+            | UiCommand::Save
+            | UiCommand::ToggleSettings
     )
 }
 
@@ -982,7 +1021,12 @@ fn session_command(command: UiCommand, ui: &mut BattleUi, targets: &mut CommandT
         return true;
     }
     match command {
-        UiCommand::ConfirmLeave | UiCommand::StayInBattle => {}
+        // Saving and undoing need the whole world: `saves` reads these commands itself.
+        UiCommand::ConfirmLeave
+        | UiCommand::StayInBattle
+        | UiCommand::Save
+        | UiCommand::Undo
+        | UiCommand::ToggleSettings => {}
         UiCommand::LiftCurtain => lift_curtain(ui),
         UiCommand::ToggleLog => ui.show_log = !ui.show_log,
         UiCommand::ToggleHelp => ui.show_help = !ui.show_help,

@@ -159,7 +159,14 @@ fn place_labels(
     mut labels: Query<(&NameLabel, &mut Text2d, &mut Transform, &mut Visibility)>,
     board: Res<BoardLayout>,
     priorities: Priorities,
+    settings: Option<Res<super::settings::SettingsScreen>>,
 ) {
+    if settings.is_some_and(|settings| !settings.display.show_names) {
+        for (.., mut visibility) in &mut labels {
+            visibility.set_if_neq(Visibility::Hidden);
+        }
+        return;
+    }
     let zoom = cameras.iter().next().map_or(1.0, zoom_of);
     // On zones a name keeps inside its zone's box; on a grid it may run over empty squares.
     let zone_width = if board.squares.is_none() { board.cell.x - 2.0 * ZONE_EDGE } else { f32::INFINITY };

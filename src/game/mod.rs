@@ -10,8 +10,11 @@ mod hover;
 pub mod icons;
 mod labels;
 mod overlays;
+mod power;
+pub mod saves;
 pub mod script;
 pub mod session;
+pub mod settings;
 pub mod standing_orders;
 mod token_art;
 mod ui;
@@ -40,12 +43,14 @@ pub struct LaunchOptions {
     pub script: Option<PathBuf>,
     /// The key bindings file.
     pub settings: Option<PathBuf>,
+    /// Go on with this saved battle (`fray play --load`).
+    pub load: Option<PathBuf>,
 }
 
 /// Everything the window game adds to the headless engine, without the window itself (tests
 /// add it to a headless app with `MinimalPlugins` and drive it through [`UiCommand`]s).
 pub fn logic_plugin(app: &mut App) {
-    app.add_plugins((session::plugin, controls::plugin, standing_orders::plugin));
+    app.add_plugins((session::plugin, controls::plugin, standing_orders::plugin, saves::plugin));
 }
 
 /// Builds and runs the window game.
@@ -58,6 +63,7 @@ pub fn run(options: LaunchOptions) -> AppExit {
     .add_plugins(EguiPlugin::default())
     .add_plugins(crate::headless_plugin)
     .insert_resource(options)
+    .insert_resource(saves::Autosave)
     .add_plugins((
         logic_plugin,
         board::plugin,
@@ -66,6 +72,8 @@ pub fn run(options: LaunchOptions) -> AppExit {
         autoplay::plugin,
         script::plugin,
         icons::plugin,
+        power::plugin,
+        settings::plugin,
     ));
     // The board's readability layers: names, feedback, hover cards and grid overlays.
     app.add_plugins((labels::plugin, feedback::plugin, hover::plugin, overlays::plugin));

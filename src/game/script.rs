@@ -58,8 +58,11 @@ pub enum Step {
     WaitFor(Condition),
     /// Fail unless the condition holds now.
     Expect(Condition),
-    /// Press and release a key, named as in the settings file (`"Tab"`, `"Enter"`, `"R"`).
+    /// Press and release a key, named as in the settings file (`"Tab"`, `"Enter"`, `"R"`,
+    /// `"Ctrl+S"`).
     Press(String),
+    /// Press the key again and again until the condition holds (a player holding every round).
+    PressUntil(String, Condition),
     /// Click the button with this label (waiting for it to show).
     Click(String),
     /// Click the button with this label if it shows now; go on either way.
@@ -103,6 +106,10 @@ pub enum Condition {
     Hint,
     /// Rounds are paused.
     Paused,
+    /// The top bar's status (what the last save, load or undo did) contains this text.
+    Status(String),
+    /// At least this many saves are listed in the save folder.
+    Saves(usize),
     /// The condition does not hold.
     Not(Box<Condition>),
 }
@@ -185,6 +192,7 @@ struct GameView<'w, 's> {
     board: Query<'w, 's, (), With<BoardZone>>,
     tokens: Query<'w, 's, (), With<Token>>,
     units: Query<'w, 's, &'static Status, With<UnitId>>,
+    saves: Res<'w, super::saves::SaveList>,
 }
 
 impl GameView<'_, '_> {
@@ -213,6 +221,8 @@ impl GameView<'_, '_> {
             Condition::LogOpen => self.ui.show_log,
             Condition::Hint => self.ui.hint.is_some(),
             Condition::Paused => self.pace.paused,
+            Condition::Status(text) => self.ui.status.as_ref().is_some_and(|status| status.contains(text.as_str())),
+            Condition::Saves(count) => self.saves.saves.len() >= *count,
             Condition::Not(inner) => !self.holds(inner),
         }
     }
@@ -370,17 +380,13 @@ fn run_step(
             true => Progress::Done,
             false => Progress::Failed(format!("expected {condition:?}")),
         },
-        Step::Press(name) => {
-            let Some(Binding::Key(code)) = controls::parse_binding(name) else {
-                return Progress::Failed(format!("\"{name}\" is not a key name"));
-            };
-            match frame {
-                1 => input.key(code, ButtonState::Pressed),
-                HOLD_FRAMES => input.key(code, ButtonState::Released),
-                _ => {}
-            }
-            done_if(frame > HOLD_FRAMES)
-        }
+        Step::Press(name) => press(name, frame, input),
+        // Presses again and again (a few frames apart) until the condition holds.
+        Step::PressUntil(_, condition) if view.holds(condition) => Progress::Done,
+        Step::PressUntil(name, _) => match press(name, (frame - 1) % (HOLD_FRAMES + 2) + 1, input) {
+            Progress::Failed(problem) => Progress::Failed(problem),
+            _ => Progress::Busy,
+        },
         Step::Click(label) => click(label, frame, player, rects, input),
         Step::ClickIfShown(label) if frame == 1 && !rects.0.contains_key(label) => Progress::Done,
         Step::ClickIfShown(label) => click(label, frame, player, rects, input),
@@ -440,6 +446,32 @@ fn click(label: &str, frame: u32, player: &mut Player, rects: &ButtonRects, inpu
         _ => {}
     }
     done_if(frame > press + HOLD_FRAMES + CLICK_SETTLE_FRAMES)
+}
+
+/// Frame `frame` of pressing the key (or Control chord) `name`.
+fn press(name: &str, frame: u32, input: &mut Input) -> Progress {
+    // A chord holds Control down around the key, as a person's fingers do.
+    let (modifier, code) = match controls::parse_binding(name) {
+        Some(Binding::Key(code)) => (None, code),
+        Some(Binding::Control(code)) => (Some(KeyCode::ControlLeft), code),
+        _ => return Progress::Failed(format!("\"{name}\" is not a key name")),
+    };
+    match frame {
+        1 => {
+            if let Some(modifier) = modifier {
+                input.key(modifier, ButtonState::Pressed);
+            }
+            input.key(code, ButtonState::Pressed);
+        }
+        HOLD_FRAMES => {
+            input.key(code, ButtonState::Released);
+            if let Some(modifier) = modifier {
+                input.key(modifier, ButtonState::Released);
+            }
+        }
+        _ => {}
+    }
+    done_if(frame > HOLD_FRAMES)
 }
 
 fn done_if(done: bool) -> Progress {

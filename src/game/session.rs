@@ -379,6 +379,14 @@ fn start_battle(world: &mut World) {
         (seed, controllers)
     };
     template.spawn(world, &BattleSetup { seed, controllers, record_log: true });
+    show_new_battle(world, template);
+}
+
+/// After `template` was spawned: it becomes the current battle, the pacing starts afresh and
+/// the battle screen shows (a fresh start, a restart or a loaded save alike).
+pub(super) fn show_new_battle(world: &mut World, template: BattleTemplate) {
+    // A battle started anew is not the replay of a save.
+    world.remove_resource::<crate::save::Replay>();
     let mut session = world.resource_mut::<Session>();
     session.current = Some(template);
     session.battles += 1;
@@ -424,8 +432,14 @@ fn tick_pacing(time: Res<Time>, state: Res<CombatState>, mut pacing: ResMut<Roun
 
 /// A new round starts once the last one has been on screen long enough at the chosen speed
 /// and the player has not paused (the first round at once).
-fn round_pacing_ready(state: Res<CombatState>, pacing: Res<RoundPacing>, pace: Res<Pace>) -> bool {
-    if state.round == 0 || state.phase != CombatPhase::Initiative {
+fn round_pacing_ready(
+    state: Res<CombatState>,
+    pacing: Res<RoundPacing>,
+    pace: Res<Pace>,
+    replay: Option<Res<crate::save::Replay>>,
+) -> bool {
+    // A loaded save replays its rounds at once, up to where it was saved.
+    if state.round == 0 || state.phase != CombatPhase::Initiative || replay.is_some() {
         return true;
     }
     if pace.paused {

@@ -106,11 +106,20 @@ fn draw_battle_panels(mut contexts: EguiContexts, view: BattleView, mut commands
     dock(ctx, "top_bar", top, |ui| top_bar(ui, &view, &mut out));
     dock(ctx, "initiative", left, |ui| initiative_panel(ui, &view, &mut out));
     dock(ctx, "unit_panel", right, |ui| right_panel(ui, &view, &mut out));
+    if let Some(status) = &view.ui.status {
+        // What the last save, load or undo did, under the board where it covers nothing.
+        egui::Area::new(egui::Id::new("status")).anchor(egui::Align2::CENTER_BOTTOM, STATUS_OFFSET).show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| ui.label(status));
+        });
+    }
     commands.write_batch(out);
     Ok(())
 }
 
-/// Level, round, stage, who declares, and the Log/Help/Restart/Menu buttons.
+/// Where the status line sits: above the bottom edge, in points.
+const STATUS_OFFSET: [f32; 2] = [0.0, -12.0];
+
+/// Level, round, stage, who declares, and the Log/Help/Undo/Save/Restart/Menu buttons.
 fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
     ui.horizontal_centered(|ui| {
         let level = view.session.current.as_ref().map_or("—", |template| template.level_name.as_str());
@@ -141,6 +150,9 @@ fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
                 ("Quit", UiCommand::Quit),
                 ("Menu", UiCommand::BackToMenu),
                 ("Restart", UiCommand::Restart),
+                ("Settings", UiCommand::ToggleSettings),
+                ("Save", UiCommand::Save),
+                ("Undo", UiCommand::Undo),
                 ("Help", UiCommand::ToggleHelp),
             ];
             for (label, command) in buttons {

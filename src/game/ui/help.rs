@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use leafwing_input_manager::prelude::{InputMap, MouseScrollDirection};
+use leafwing_input_manager::prelude::{ButtonlikeChord, InputMap, ModifierKey, MouseScrollDirection};
 
 use super::UiSystems;
 use crate::game::controls::{self, Binding, Player};
@@ -85,11 +85,13 @@ fn draw_help(
 /// to name the inputs of an [`InputMap`] the way the player wrote them.
 fn binding_names() -> Vec<(String, String)> {
     let letters = ('A'..='Z').chain('0'..='9').map(String::from);
+    let with_control = ('A'..='Z').map(|letter| format!("Ctrl+{letter}"));
     let function_keys = (1..=FUNCTION_KEYS).map(|number| format!("F{number}"));
     NAMED_INPUTS
         .iter()
         .map(|name| name.to_string())
         .chain(letters)
+        .chain(with_control)
         .chain(function_keys)
         .filter_map(|name| {
             let input = match controls::parse_binding(&name)? {
@@ -97,6 +99,7 @@ fn binding_names() -> Vec<(String, String)> {
                 Binding::Mouse(button) => format!("{button:?}"),
                 Binding::WheelUp => format!("{:?}", MouseScrollDirection::UP),
                 Binding::WheelDown => format!("{:?}", MouseScrollDirection::DOWN),
+                Binding::Control(key) => format!("{:?}", ButtonlikeChord::modified(ModifierKey::Control, key)),
             };
             Some((input, name))
         })

@@ -8,6 +8,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 use super::widgets::{screen_ui, side_colour, tracked, tracked_button};
 use super::{ERROR_COLOUR, SECTION_SPACING, UiSystems};
+use crate::game::UiCommand;
+use crate::game::saves::{LoadSave, SaveList};
 use crate::game::session::{LevelChoice, Screen, Seat, Session, StartBattle};
 use crate::levels::BattleTemplate;
 
@@ -23,6 +25,12 @@ const START_LABEL: &str = "Start battle";
 const HOW_TO_PLAY_LABEL: &str = "How to play";
 /// See [`START_LABEL`].
 const QUIT_LABEL: &str = "Quit";
+/// See [`START_LABEL`].
+const SETTINGS_LABEL: &str = "Settings";
+/// See [`START_LABEL`]: goes on with the newest save.
+const CONTINUE_LABEL: &str = "Continue";
+/// Saves the menu lists at most.
+const SAVES_SHOWN: usize = 8;
 /// Words a ruleset's title keeps in lower case unless they come first.
 const MINOR_WORDS: [&str; 5] = ["and", "or", "of", "the", "with"];
 
@@ -79,6 +87,7 @@ fn draw_menu(
     mut session: ResMut<Session>,
     mut start: MessageWriter<StartBattle>,
     mut exit: MessageWriter<AppExit>,
+    (saves, mut load, mut commands): (Res<SaveList>, MessageWriter<LoadSave>, MessageWriter<UiCommand>),
     mut how_to_play_open: Local<bool>,
     (frames, mut last_drawn): (Res<FrameCount>, Local<u32>),
 ) -> Result {
@@ -93,6 +102,7 @@ fn draw_menu(
     let mut seats = session.seats.clone();
     let mut seed = session.seed;
     let mut clicks = MenuClicks::default();
+    let mut chosen_save = None;
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.vertical_centered(|ui| ui.heading(RichText::new("Fray").strong()));
         ui.add_space(SECTION_SPACING);
@@ -102,11 +112,15 @@ fn draw_menu(
             ui.add_space(margin);
             ui.vertical(|ui| {
                 ui.set_width(column);
+                chosen_save = saves_row(ui, &saves);
                 clicks =
                     menu_column(ui, &session, (&mut selected, &mut seats[..], &mut seed), reveal, *how_to_play_open);
             });
         });
     });
+    if let Some(path) = chosen_save {
+        load.write(LoadSave(path));
+    }
     if clicks.how_to_play {
         *how_to_play_open = !*how_to_play_open;
     }
@@ -126,6 +140,9 @@ fn draw_menu(
     }
     if clicks.quit {
         exit.write(AppExit::Success);
+    }
+    if clicks.settings {
+        commands.write(UiCommand::ToggleSettings);
     }
     Ok(())
 }
@@ -153,6 +170,43 @@ fn menu_column(
     menu_buttons(ui, session, how_to_play_open)
 }
 
+/// Continue (the newest save) and the list of saves with their level, ruleset, round and
+/// date; returns the save to load if one was clicked.
+fn saves_row(ui: &mut egui::Ui, saves: &SaveList) -> Option<std::path::PathBuf> {
+    let mut chosen = None;
+    ui.vertical(|ui| {
+        let newest = saves.saves.first();
+        let label = RichText::new(CONTINUE_LABEL).strong();
+        if tracked(ui.add_enabled(newest.is_some(), egui::Button::new(label)), CONTINUE_LABEL).clicked() {
+            chosen = newest.map(|save| save.path.clone());
+        }
+        if let Some(problem) = &saves.problem {
+            ui.label(RichText::new(problem).color(ERROR_COLOUR).monospace());
+        }
+        if saves.saves.is_empty() {
+            return;
+        }
+        egui::CollapsingHeader::new(format!("Saved battles ({})", saves.saves.len())).id_salt("saves").show(ui, |ui| {
+            egui::Grid::new("save_list").striped(true).show(ui, |ui| {
+                for save in saves.saves.iter().take(SAVES_SHOWN) {
+                    let file =
+                        save.path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+                    if tracked_button(ui, &file).clicked() {
+                        chosen = Some(save.path.clone());
+                    }
+                    ui.label(&save.level);
+                    ui.label(ruleset_title(&save.ruleset));
+                    ui.label(format!("round {}", save.round));
+                    ui.label(&save.date);
+                    ui.end_row();
+                }
+            });
+        });
+        ui.separator();
+    });
+    chosen
+}
+
 /// What was clicked in the menu's row of buttons this frame.
 #[derive(Clone, Copy, Debug, Default)]
 struct MenuClicks {
@@ -162,6 +216,8 @@ struct MenuClicks {
     how_to_play: bool,
     /// Quit.
     quit: bool,
+    /// Settings (opens or closes the settings window).
+    settings: bool,
 }
 
 /// Start battle (only for a level that loaded), How to play and Quit.
@@ -173,6 +229,7 @@ fn menu_buttons(ui: &mut egui::Ui, session: &Session, how_to_play_open: bool) ->
         clicks.start = tracked(ui.add_enabled(playable, start), START_LABEL).clicked();
         let how_to = egui::Button::new(HOW_TO_PLAY_LABEL).selected(how_to_play_open);
         clicks.how_to_play = tracked(ui.add(how_to), HOW_TO_PLAY_LABEL).clicked();
+        clicks.settings = tracked_button(ui, SETTINGS_LABEL).clicked();
         clicks.quit = tracked_button(ui, QUIT_LABEL).clicked();
     });
     clicks

@@ -78,9 +78,7 @@ fn drop_button_focus(mut contexts: EguiContexts) -> Result {
 /// The colour of a side.
 pub(crate) fn side_colour(side: usize) -> Color32 {
     // The board's palette, lightened a little so names read well on the dark panels.
-    let colour = crate::game::board::SIDE_COLOURS[side % crate::game::board::SIDE_COLOURS.len()]
-        .to_srgba()
-        .lighter(TEXT_LIGHTEN);
+    let colour = crate::game::board::side_base_colour(side).to_srgba().lighter(TEXT_LIGHTEN);
     let channel = |value: f32| (value.clamp(0.0, 1.0) * f32::from(u8::MAX)).round() as u8;
     Color32::from_rgb(channel(colour.red), channel(colour.green), channel(colour.blue))
 }

@@ -1,0 +1,333 @@
+//! The save file: a header saying which battle it is (level and ruleset fingerprints, seed,
+//! seats) and the declarations made so far. Loading replays them through the engine, so the
+//! file stays small and a save is exactly as good as the rules that play it back.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::error::SaveError;
+use crate::battlefield::ZoneIdx;
+use crate::levels::BattleTemplate;
+use crate::rules::components::{ActionKind, AimPoint, Controller};
+
+/// The save format this build writes and reads.
+pub const FORMAT: u32 = 1;
+
+/// The path prefix a built-in level's template carries as its source.
+const BUILTIN_PREFIX: &str = "<built-in>/levels/";
+
+/// A saved battle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Save")]
+pub struct SaveFile {
+    /// The save format ([`FORMAT`]).
+    pub format: u32,
+    /// The Fray version that wrote it.
+    pub fray: String,
+    /// Where the level comes from.
+    pub level: LevelRef,
+    /// The level's name, for lists of saves.
+    pub level_name: String,
+    /// The ruleset's name, for lists of saves.
+    pub ruleset: String,
+    /// Fingerprints of what the battle was played on.
+    pub hashes: ContentHashes,
+    /// The combat RNG's seed.
+    pub seed: u64,
+    /// Who played each side, by side name.
+    pub seats: Vec<(String, Controller)>,
+    /// The round when it was saved.
+    pub round: u32,
+    /// Log lines written when it was saved: the replay runs until it has written as many.
+    pub events: usize,
+    /// FNV-1a of those log lines as JSON Lines, to prove the replay reproduced them.
+    pub log_hash: String,
+    /// Seconds since the Unix epoch when it was saved.
+    pub saved_at: u64,
+    /// Every declaration accepted so far, in the order the rules recorded them.
+    pub declarations: Vec<Declaration>,
+}
+
+/// Where a saved battle's level comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LevelRef {
+    /// Built into the binary, by file name.
+    Builtin(String),
+    /// A level file.
+    File(PathBuf),
+}
+
+impl LevelRef {
+    /// Where `template` was loaded from.
+    pub fn of(template: &BattleTemplate) -> Self {
+        match template.source.to_str().and_then(|source| source.strip_prefix(BUILTIN_PREFIX)) {
+            Some(name) => Self::Builtin(name.to_string()),
+            None => Self::File(template.source.clone()),
+        }
+    }
+
+    /// Loads the level, checked.
+    pub fn load(&self) -> Result<BattleTemplate, crate::levels::LoadErrors> {
+        match self {
+            Self::Builtin(name) => crate::levels::load_builtin_level(name),
+            Self::File(path) => crate::levels::load_level(path),
+        }
+    }
+}
+
+impl std::fmt::Display for LevelRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Builtin(name) => write!(f, "built-in {name}"),
+            Self::File(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+/// Fingerprints of each part of a battle's content, so a refusal can say what changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContentHashes {
+    /// Zones or squares, their hazards and links.
+    pub battlefield: String,
+    /// Sides.
+    pub sides: String,
+    /// Every unit with its resolved numbers (catalog changes show here).
+    pub units: String,
+    /// Victory conditions, declaration order and injury tables.
+    pub victory: String,
+    /// The ruleset.
+    pub ruleset: String,
+}
+
+impl ContentHashes {
+    /// The fingerprints of `template`.
+    pub fn of(template: &BattleTemplate) -> Self {
+        let battlefield = &template.battlefield;
+        let links: Vec<&[ZoneIdx]> =
+            (0..battlefield.len()).map(|zone| battlefield.neighbours(zone as ZoneIdx)).collect();
+        let ruleset = ron::to_string(&template.ruleset).unwrap_or_else(|_| format!("{:?}", template.ruleset));
+        Self {
+            battlefield: hash_debug(&(battlefield.zones(), battlefield.grid(), links)),
+            sides: hash_debug(&template.sides),
+            units: hash_debug(&template.units),
+            victory: hash_debug(&(&template.victory, template.declaration_order, &template.injuries)),
+            ruleset: hash_text(&ruleset),
+        }
+    }
+
+    /// What differs between two fingerprints, in words.
+    pub fn changes(&self, now: &Self) -> Vec<&'static str> {
+        [
+            (self.battlefield != now.battlefield, "level's battlefield"),
+            (self.sides != now.sides, "level's sides"),
+            (self.units != now.units, "level's units (or the catalog they come from)"),
+            (self.victory != now.victory, "level's victory conditions or injury tables"),
+            (self.ruleset != now.ruleset, "ruleset"),
+        ]
+        .into_iter()
+        .filter_map(|(changed, what)| changed.then_some(what))
+        .collect()
+    }
+}
+
+/// FNV-1a, 64 bits: the same on every platform and Rust version.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    bytes.iter().fold(OFFSET, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(PRIME))
+}
+
+/// A hash as the save writes it.
+pub fn hash_text(text: &str) -> String {
+    format!("{:016x}", fnv1a(text.as_bytes()))
+}
+
+fn hash_debug(value: &impl std::fmt::Debug) -> String {
+    hash_text(&format!("{value:?}"))
+}
+
+/// One accepted declaration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Declaration {
+    /// The round it was made in.
+    pub round: u32,
+    /// The declaring unit's level id.
+    pub unit: Arc<str>,
+    /// Who declared it: a human's choices are replayed, an AI's are checked against the AI.
+    pub by: Controller,
+    /// What.
+    pub kind: SavedKind,
+    /// At whom, by level id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<Arc<str>>,
+    /// The zone (or square) moved to first, by index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_to: Option<ZoneIdx>,
+}
+
+/// [`ActionKind`] as a save writes it: the rules' own enum stays free of the file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[expect(missing_docs, reason = "each variant is the ActionKind of the same name")]
+pub enum SavedKind {
+    Attack,
+    DefensiveAttack,
+    FullDefense,
+    Cast(usize),
+    UseItem(usize),
+    Throw(usize),
+    Move,
+    Hold,
+    Stabilize,
+    Intimidate,
+    Disengage,
+    Charge,
+    Swarm,
+    Aimed(AimPoint),
+    Shove,
+    Grapple,
+    StandUp,
+    Execute,
+}
+
+impl From<ActionKind> for SavedKind {
+    fn from(kind: ActionKind) -> Self {
+        match kind {
+            ActionKind::Attack => Self::Attack,
+            ActionKind::DefensiveAttack => Self::DefensiveAttack,
+            ActionKind::FullDefense => Self::FullDefense,
+            ActionKind::Cast(at) => Self::Cast(at),
+            ActionKind::UseItem(at) => Self::UseItem(at),
+            ActionKind::Throw(at) => Self::Throw(at),
+            ActionKind::Move => Self::Move,
+            ActionKind::Hold => Self::Hold,
+            ActionKind::Stabilize => Self::Stabilize,
+            ActionKind::Intimidate => Self::Intimidate,
+            ActionKind::Disengage => Self::Disengage,
+            ActionKind::Charge => Self::Charge,
+            ActionKind::Swarm => Self::Swarm,
+            ActionKind::Aimed(aim) => Self::Aimed(aim),
+            ActionKind::Shove => Self::Shove,
+            ActionKind::Grapple => Self::Grapple,
+            ActionKind::StandUp => Self::StandUp,
+            ActionKind::Execute => Self::Execute,
+        }
+    }
+}
+
+impl From<SavedKind> for ActionKind {
+    fn from(kind: SavedKind) -> Self {
+        match kind {
+            SavedKind::Attack => Self::Attack,
+            SavedKind::DefensiveAttack => Self::DefensiveAttack,
+            SavedKind::FullDefense => Self::FullDefense,
+            SavedKind::Cast(at) => Self::Cast(at),
+            SavedKind::UseItem(at) => Self::UseItem(at),
+            SavedKind::Throw(at) => Self::Throw(at),
+            SavedKind::Move => Self::Move,
+            SavedKind::Hold => Self::Hold,
+            SavedKind::Stabilize => Self::Stabilize,
+            SavedKind::Intimidate => Self::Intimidate,
+            SavedKind::Disengage => Self::Disengage,
+            SavedKind::Charge => Self::Charge,
+            SavedKind::Swarm => Self::Swarm,
+            SavedKind::Aimed(aim) => Self::Aimed(aim),
+            SavedKind::Shove => Self::Shove,
+            SavedKind::Grapple => Self::Grapple,
+            SavedKind::StandUp => Self::StandUp,
+            SavedKind::Execute => Self::Execute,
+        }
+    }
+}
+
+impl SaveFile {
+    /// The save as RON text.
+    pub fn to_text(&self) -> String {
+        let config = ron::ser::PrettyConfig::new().depth_limit(2).struct_names(true);
+        // A derived, fully owned value always serialises; a failure here would be a bug.
+        ron::ser::to_string_pretty(self, config).unwrap_or_default()
+    }
+
+    /// Parses a save's text; `path` is for messages. Checks the format version.
+    pub fn from_text(text: &str, path: &Path) -> Result<Self, SaveError> {
+        let save: Self = ron::from_str(text).map_err(|error| SaveError::Parse {
+            path: path.to_path_buf(),
+            line: error.span.start.line,
+            column: error.span.start.col,
+            message: error.code.to_string(),
+        })?;
+        if save.format != FORMAT {
+            return Err(SaveError::Version {
+                path: path.to_path_buf(),
+                found: save.format,
+                expected: FORMAT,
+                fray: env!("CARGO_PKG_VERSION"),
+            });
+        }
+        Ok(save)
+    }
+
+    /// Reads a save file.
+    pub fn read(path: &Path) -> Result<Self, SaveError> {
+        let text = std::fs::read_to_string(path).map_err(|source| SaveError::Io { path: path.into(), source })?;
+        Self::from_text(&text, path)
+    }
+
+    /// Writes the save to `path` without ever leaving a half-written file there: the text goes
+    /// to a temporary file beside it, is flushed to disk, then renamed over the old save.
+    pub fn write(&self, path: &Path) -> Result<(), SaveError> {
+        write_atomically(path, self.to_text().as_bytes())
+    }
+}
+
+/// Writes `bytes` to a temporary sibling of `path`, syncs it, then renames it over `path`: the
+/// previous file stays whole until the new one is complete.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
+    let io = |source| SaveError::Io { path: path.into(), source };
+    if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = PathBuf::from(temporary);
+    let written = std::fs::File::create(&temporary).and_then(|mut file| {
+        file.write_all(bytes)?;
+        file.sync_all()
+    });
+    if let Err(error) = written {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(io(error));
+    }
+    std::fs::rename(&temporary, path).map_err(io)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_action_kind_survives_the_round_trip() {
+        let kinds = [
+            ActionKind::Attack,
+            ActionKind::Cast(2),
+            ActionKind::UseItem(1),
+            ActionKind::Throw(3),
+            ActionKind::Aimed(AimPoint::Fatal),
+            ActionKind::StandUp,
+            ActionKind::Execute,
+        ];
+        for kind in kinds {
+            assert_eq!(ActionKind::from(SavedKind::from(kind)), kind);
+        }
+    }
+
+    #[test]
+    fn a_builtin_level_is_named_by_its_file() {
+        let template = crate::levels::load_builtin_level("duel.ron").expect("duel loads");
+        assert_eq!(LevelRef::of(&template), LevelRef::Builtin("duel.ron".into()));
+        assert_eq!(ContentHashes::of(&template), ContentHashes::of(&template.clone()));
+    }
+}

@@ -1,0 +1,218 @@
+//! The one point where declarations are recorded (after the rules accept them) and where a
+//! save's human declarations are fed back in, for loading, undo and replays.
+
+use bevy::prelude::*;
+
+use super::format::Declaration;
+use crate::ai::AiRng;
+use crate::rules::components::{Action, Controller, Declared, UnitId};
+use crate::rules::log::CombatLog;
+use crate::rules::state::in_phase;
+use crate::rules::{
+    ActionChosen, CombatInfo, CombatPhase, CombatState, CombatSystems, DeclarationQueue, DeclareSystems,
+};
+
+/// Every declaration the rules accepted in this battle, in order.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Recording {
+    /// The declarations.
+    pub entries: Vec<Declaration>,
+    /// The AI's stream as it stood when each entry was recorded, so an undo can rewind it.
+    pub(super) ai_streams: Vec<AiRng>,
+}
+
+/// A save being replayed: its declarations, fed to the rules as the turns come round.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Replay {
+    /// The saved declarations.
+    pub expected: Vec<Declaration>,
+    /// Which have been sent (humans) or seen again (AIs).
+    pub(super) matched: Vec<bool>,
+    /// Which human ones were sent to the rules.
+    pub(super) fed: Vec<bool>,
+    /// Log lines the saved battle had written: the replay runs until it has as many.
+    pub target_events: usize,
+    /// The first way the replay differed from the save.
+    pub diverged: Option<String>,
+}
+
+impl Replay {
+    /// A replay of `expected` up to `target_events` log lines.
+    pub fn new(expected: Vec<Declaration>, target_events: usize) -> Self {
+        let len = expected.len();
+        Self { expected, matched: vec![false; len], fed: vec![false; len], target_events, diverged: None }
+    }
+
+    /// Whether every saved declaration has been made again.
+    pub fn declarations_done(&self) -> bool {
+        self.matched.iter().all(|&matched| matched)
+    }
+
+    /// Whether the replay has reached the saved moment (or went astray).
+    pub fn caught_up(&self, log: &CombatLog) -> bool {
+        self.diverged.is_some()
+            || (self.declarations_done() && (!log.is_recording() || log.entries().len() >= self.target_events))
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Recording>();
+    app.add_systems(
+        Update,
+        forget_previous_battle.run_if(resource_changed::<CombatInfo>).before(CombatSystems::Surprise),
+    );
+    app.add_systems(
+        Update,
+        (
+            feed_saved_declarations.in_set(DeclareSystems::Choose).run_if(resource_exists::<Replay>),
+            record_accepted
+                .after(DeclareSystems::Record)
+                .before(DeclareSystems::Close)
+                .in_set(CombatSystems::Declare)
+                .run_if(in_phase(CombatPhase::Declare)),
+        ),
+    );
+}
+
+/// A new battle starts with an empty record.
+fn forget_previous_battle(mut recording: ResMut<Recording>) {
+    *recording = Recording::default();
+}
+
+/// Sends the saved human declarations whose unit may declare now, in the saved order.
+fn feed_saved_declarations(
+    mut replay: ResMut<Replay>,
+    queue: Res<DeclarationQueue>,
+    state: Res<CombatState>,
+    units: Query<(Entity, &UnitId, &Controller)>,
+    mut chosen: MessageWriter<ActionChosen>,
+) {
+    if !queue.open || replay.diverged.is_some() {
+        return;
+    }
+    let find = |id: &str| {
+        units.iter().find(|(_, unit, _)| &*unit.0 == id).map(|(entity, _, controller)| (entity, *controller))
+    };
+    for at in 0..replay.expected.len() {
+        let entry = &replay.expected[at];
+        if replay.fed[at] || replay.matched[at] || entry.round != state.round {
+            continue;
+        }
+        let Some((entity, Controller::Human)) = find(&entry.unit) else {
+            continue;
+        };
+        if !queue.may_declare(entity) {
+            continue;
+        }
+        let target = match &entry.target {
+            Some(id) => match find(id) {
+                Some((target, _)) => Some(target),
+                None => {
+                    replay.diverged =
+                        Some(format!("round {}: {}'s target {id} is not in the battle", entry.round, entry.unit));
+                    return;
+                }
+            },
+            None => None,
+        };
+        let action = Action { kind: entry.kind.into(), target, move_to: entry.move_to };
+        chosen.write(ActionChosen { unit: entity, action });
+        replay.fed[at] = true;
+    }
+}
+
+/// Records each declaration the rules accepted this pass, once; while replaying, checks it
+/// against the save.
+fn record_accepted(
+    mut chosen: MessageReader<ActionChosen>,
+    units: Query<(&UnitId, &Declared, &Controller)>,
+    ids: Query<&UnitId>,
+    state: Res<CombatState>,
+    ai_rng: Option<Res<AiRng>>,
+    mut recording: ResMut<Recording>,
+    replay: Option<ResMut<Replay>>,
+) {
+    let mut replay = replay;
+    for choice in chosen.read() {
+        let Ok((id, declared, controller)) = units.get(choice.unit) else {
+            continue;
+        };
+        let Some(action) = declared.action else {
+            continue;
+        };
+        let round = state.round;
+        let already =
+            recording.entries.iter().rev().take_while(|entry| entry.round == round).any(|entry| entry.unit == id.0);
+        if already {
+            continue;
+        }
+        let entry = Declaration {
+            round,
+            unit: id.0.clone(),
+            by: *controller,
+            kind: action.kind.into(),
+            target: action.target.and_then(|target| ids.get(target).ok()).map(|target| target.0.clone()),
+            move_to: action.move_to,
+        };
+        if let Some(replay) = replay.as_deref_mut() {
+            check_against_save(replay, &entry);
+        }
+        recording.entries.push(entry);
+        let stream = ai_rng.as_deref().cloned().unwrap_or_default();
+        recording.ai_streams.push(stream);
+    }
+    if let Some(replay) = replay.as_deref_mut()
+        && replay.diverged.is_none()
+        && let Some(at) = (0..replay.expected.len()).find(|&at| replay.fed[at] && !replay.matched[at])
+    {
+        let entry = &replay.expected[at];
+        replay.diverged = Some(format!(
+            "round {}: the rules refused {}'s saved declaration ({:?})",
+            entry.round, entry.unit, entry.kind
+        ));
+    }
+}
+
+/// Marks the saved entry `entry` repeats, or notes where the replay left the save.
+fn check_against_save(replay: &mut Replay, entry: &Declaration) {
+    if replay.diverged.is_some() {
+        return;
+    }
+    let same_turn = (0..replay.expected.len()).find(|&at| {
+        !replay.matched[at] && replay.expected[at].round == entry.round && replay.expected[at].unit == entry.unit
+    });
+    match same_turn {
+        Some(at) if replay.expected[at] == *entry => replay.matched[at] = true,
+        Some(at) => {
+            replay.diverged = Some(format!(
+                "round {}: {} declared {:?} but the save says {:?}",
+                entry.round,
+                entry.unit,
+                describe(entry),
+                describe(&replay.expected[at])
+            ));
+        }
+        // Past the saved declarations the battle simply goes on.
+        None if replay.declarations_done() => {}
+        None => {
+            replay.diverged = Some(format!(
+                "round {}: {} declared {:?}, which the save does not have",
+                entry.round,
+                entry.unit,
+                describe(entry)
+            ));
+        }
+    }
+}
+
+/// A declaration in a few words, for messages.
+fn describe(entry: &Declaration) -> String {
+    let mut text = format!("{:?}", entry.kind);
+    if let Some(target) = &entry.target {
+        text.push_str(&format!(" at {target}"));
+    }
+    if let Some(zone) = entry.move_to {
+        text.push_str(&format!(" after moving to zone {zone}"));
+    }
+    text
+}
