@@ -346,3 +346,25 @@ fn same_for_all_stops_at_a_unit_that_cannot_take_the_order() {
     assert!(kinds.contains(&("r1".into(), Some(fray::rules::components::ActionKind::Attack))), "{kinds:?}");
     assert!(kinds.contains(&("r2".into(), None)), "{kinds:?}");
 }
+
+#[test]
+fn settings_round_trip_through_the_file_and_keep_their_bindings() {
+    use fray::game::controls::{Settings, default_bindings};
+    use fray::game::settings::{DisplaySettings, read_settings, write_settings};
+    let dir = std::env::temp_dir().join(format!("fray-ui-{}-settings", std::process::id()));
+    let path = dir.join("fray-settings.ron");
+    let mut bindings = default_bindings();
+    bindings.insert("save".into(), vec!["Ctrl+W".into(), "F5".into()]);
+    let display = DisplaySettings { ui_scale: 1.25, colour_blind_palette: true, show_names: false };
+    let settings = Settings { bindings, display };
+    write_settings(&path, &settings).unwrap();
+    assert_eq!(read_settings(&path).unwrap(), settings);
+    let (map, problem) = load_bindings(Some(&path));
+    assert_eq!(problem, None);
+    assert!(map.get_buttonlike(&PlayerAction::Save).is_some_and(|inputs| inputs.len() == 2));
+    // A file with only display settings keeps the default bindings, and the other way round.
+    std::fs::write(&path, "(display: (colour_blind_palette: true))").unwrap();
+    let only_display = read_settings(&path).unwrap();
+    assert!(only_display.bindings.is_empty() && only_display.display.colour_blind_palette);
+    assert_eq!(only_display.display.ui_scale, DisplaySettings::default().ui_scale);
+}

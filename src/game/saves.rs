@@ -357,7 +357,8 @@ fn finish_loading(world: &mut World) {
     let opening =
         world.resource::<CombatState>().phase == CombatPhase::Declare && !world.resource::<DeclarationQueue>().open;
     let over = world.resource::<CombatState>().is_over();
-    if !(replay.caught_up(world.resource::<CombatLog>()) && !opening) && !over {
+    let at_saved_moment = replay.caught_up(world.resource::<CombatLog>()) && !opening;
+    if !at_saved_moment && !over {
         return;
     }
     let Some(Loading { save, path }) = world.remove_resource::<Loading>() else {

@@ -150,7 +150,6 @@ fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
                 ("Quit", UiCommand::Quit),
                 ("Menu", UiCommand::BackToMenu),
                 ("Restart", UiCommand::Restart),
-                ("Settings", UiCommand::ToggleSettings),
                 ("Save", UiCommand::Save),
                 ("Undo", UiCommand::Undo),
                 ("Help", UiCommand::ToggleHelp),

@@ -62,6 +62,10 @@ fn draw_help(
     egui::Window::new("Controls").open(&mut open).order(egui::Order::Foreground).default_width(HELP_WIDTH).show(
         ctx,
         |ui| {
+            // The battle's top bar is full: its settings open from here.
+            if super::widgets::tracked_button(ui, "Settings").clicked() {
+                commands.write(UiCommand::ToggleSettings);
+            }
             egui::Grid::new("bindings").num_columns(2).striped(true).show(ui, |ui| {
                 for action in PlayerAction::ALL {
                     let bindings = match map {
