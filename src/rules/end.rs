@@ -23,6 +23,8 @@ const DYING: &str = "dying";
 /// Cause of suffocation's end-of-round loss.
 const SUFFOCATION: &str = "suffocation";
 
+/// Ends a round: the dying bleed, hazards bite, grapples and lingering harm resolve, surprise
+/// wears off, and the battle ends or a new round begins.
 fn end_round(
     mut commands: Commands,
     battle: Battle,
@@ -34,92 +36,7 @@ fn end_round(
 ) {
     let Battle { mut state, mut log, mut rng, mut index, mut units, ruleset, battlefield, sides } = battle;
     let round = state.round;
-    // Only the bleeding and those standing in a hazard have anything to resolve here.
-    let mut bleeding: Vec<(u32, Entity, bool, bool)> = Vec::new();
-    let mut exposed: Vec<(u32, Entity)> = Vec::new();
-    for view in units.iter().filter(|view| view.status.on_field()) {
-        let dying = *view.status == Status::Dying && !view.conditions.stabilised;
-        if dying || view.conditions.suffocating {
-            bleeding.push((view.order.0, view.entity, dying, view.conditions.suffocating));
-        }
-        if battlefield.zone(view.zone.0).hazard.is_some() {
-            exposed.push((view.order.0, view.entity));
-        }
-    }
-    bleeding.sort_unstable_by_key(|&(order, ..)| order);
-    exposed.sort_unstable();
-    for &(_, entity, dying, suffocating) in &bleeding {
-        let causes = [(dying, DYING), (suffocating, SUFFOCATION)];
-        for cause in causes.into_iter().filter(|(applies, _)| *applies).map(|(_, cause)| cause) {
-            let hit = DamageHit {
-                target: entity,
-                source: cause.into(),
-                amount: ruleset.wounds.dying_loss_per_round,
-                damage_type: DamageType::Bleeding,
-                critical: false,
-                roll: None,
-            };
-            let mut harm = Harm {
-                units: &mut units,
-                index: &mut index,
-                log: &mut log,
-                rng: &mut rng,
-                ruleset: &ruleset,
-                tables: &tables,
-                dealt: &mut dealt,
-                round,
-            };
-            harm.deal(hit);
-        }
-    }
-    for &(_, entity) in &exposed {
-        let Ok(view) = units.get(entity) else {
-            continue;
-        };
-        if !view.status.on_field() {
-            continue;
-        }
-        let zone = battlefield.zone(view.zone.0);
-        let Some(hazard) = zone.hazard.clone() else {
-            continue;
-        };
-        let bonus = unit::modifier(&ruleset, view.attributes, hazard.attribute);
-        let id = view.id.0.clone();
-        let roll = rng.roll(hazard.test.plus(bonus));
-        let passed = roll.total >= hazard.tn;
-        let zone_id = zone.id.clone();
-        log.record(round, || LogEvent::Hazard {
-            unit: id,
-            zone: zone_id,
-            hazard: hazard.name.clone(),
-            roll,
-            tn: hazard.tn,
-            passed,
-        });
-        if !passed {
-            let roll = rng.roll(hazard.damage);
-            let amount = roll.total.max(0);
-            let hit = DamageHit {
-                target: entity,
-                source: hazard.name.as_str().into(),
-                amount,
-                damage_type: hazard.damage_type,
-                critical: false,
-                roll: Some(roll),
-            };
-            let mut harm = Harm {
-                units: &mut units,
-                index: &mut index,
-                log: &mut log,
-                rng: &mut rng,
-                ruleset: &ruleset,
-                tables: &tables,
-                dealt: &mut dealt,
-                round,
-            };
-            harm.deal(hit);
-        }
-    }
+    let (bleeding, exposed) = round_end_exposure(&units, &battlefield);
     let mut upkeep = Harm {
         units: &mut units,
         index: &mut index,
@@ -130,6 +47,12 @@ fn end_round(
         dealt: &mut dealt,
         round,
     };
+    for &(_, entity, dying, suffocating) in &bleeding {
+        bleed(&mut upkeep, entity, dying, suffocating);
+    }
+    for &(_, entity) in &exposed {
+        test_hazard(&mut upkeep, &battlefield, entity);
+    }
     linger(&mut upkeep);
     squeeze(&mut upkeep, &battlefield);
     if round >= ruleset.surprise.rounds_lost {
@@ -153,6 +76,88 @@ fn end_round(
             }
         }
         None => state.phase = CombatPhase::Initiative,
+    }
+}
+
+/// A bleeding unit at the end of the round: its order, the unit, whether it is dying and
+/// whether it is suffocating.
+type Bleeding = (u32, Entity, bool, bool);
+/// A unit standing in a hazard at the end of the round: its order and the unit.
+type Exposed = (u32, Entity);
+
+/// The units with something to resolve at the end of the round, each list in unit order: the
+/// bleeding (order, unit, dying, suffocating) and those standing in a hazard (order, unit).
+fn round_end_exposure(units: &Query<Unit>, battlefield: &Battlefield) -> (Vec<Bleeding>, Vec<Exposed>) {
+    let mut bleeding: Vec<Bleeding> = Vec::new();
+    let mut exposed: Vec<Exposed> = Vec::new();
+    for view in units.iter().filter(|view| view.status.on_field()) {
+        let dying = *view.status == Status::Dying && !view.conditions.stabilised;
+        if dying || view.conditions.suffocating {
+            bleeding.push((view.order.0, view.entity, dying, view.conditions.suffocating));
+        }
+        if battlefield.zone(view.zone.0).hazard.is_some() {
+            exposed.push((view.order.0, view.entity));
+        }
+    }
+    bleeding.sort_unstable_by_key(|&(order, ..)| order);
+    exposed.sort_unstable();
+    (bleeding, exposed)
+}
+
+/// The end-of-round loss of a `dying` or `suffocating` unit: one hit for each that applies.
+fn bleed(upkeep: &mut Harm, entity: Entity, dying: bool, suffocating: bool) {
+    let causes = [(dying, DYING), (suffocating, SUFFOCATION)];
+    for cause in causes.into_iter().filter(|(applies, _)| *applies).map(|(_, cause)| cause) {
+        let hit = DamageHit {
+            target: entity,
+            source: cause.into(),
+            amount: upkeep.ruleset.wounds.dying_loss_per_round,
+            damage_type: DamageType::Bleeding,
+            critical: false,
+            roll: None,
+        };
+        upkeep.deal(hit);
+    }
+}
+
+/// Tests a unit still on the field against its zone's hazard, logging the test; a failed test
+/// deals the hazard's damage.
+fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: Entity) {
+    let Ok(view) = upkeep.units.get(entity) else {
+        return;
+    };
+    if !view.status.on_field() {
+        return;
+    }
+    let zone = battlefield.zone(view.zone.0);
+    let Some(hazard) = zone.hazard.clone() else {
+        return;
+    };
+    let bonus = unit::modifier(upkeep.ruleset, view.attributes, hazard.attribute);
+    let id = view.id.0.clone();
+    let roll = upkeep.rng.roll(hazard.test.plus(bonus));
+    let passed = roll.total >= hazard.tn;
+    let zone_id = zone.id.clone();
+    upkeep.log.record(upkeep.round, || LogEvent::Hazard {
+        unit: id,
+        zone: zone_id,
+        hazard: hazard.name.clone(),
+        roll,
+        tn: hazard.tn,
+        passed,
+    });
+    if !passed {
+        let roll = upkeep.rng.roll(hazard.damage);
+        let amount = roll.total.max(0);
+        let hit = DamageHit {
+            target: entity,
+            source: hazard.name.as_str().into(),
+            amount,
+            damage_type: hazard.damage_type,
+            critical: false,
+            roll: Some(roll),
+        };
+        upkeep.deal(hit);
     }
 }
 

@@ -219,59 +219,20 @@ fn order_turns(ordering: TurnOrdering, initiators: &Query<(), With<Initiator>>) 
     let mut present: Vec<UnitItem> = units.iter_mut().filter(|unit| unit.status.on_field()).collect();
     present.sort_by_key(|unit| *unit.order);
     let side_count = sides.0.len().max(present.iter().map(|unit| unit.side.0 + 1).max().unwrap_or(0));
-    let side_name = |side: usize| sides.0.get(side).map(|info| info.name.clone()).unwrap_or_else(|| "?".into());
-    let is_party = |side: usize| sides.is_party(side);
-    let mut keys: Vec<TurnKey> = Vec::with_capacity(present.len());
-    // A missile ready and a foe in sight: it looses before initiative (`C-MISS-1`).
-    let ready_missiles: Vec<Entity> = if ruleset.turns.ready_missiles_first && round == 1 {
-        present
-            .iter()
-            .filter(|unit| !unit.surprised && unit::is_fighting(*unit.status, &unit.conditions))
-            .filter(|unit| {
-                let weapon = unit.loadout.usable_weapon(&unit.conditions).1;
-                weapon.is_ranged()
-                    && present.iter().any(|other| {
-                        other.side != unit.side
-                            && battlefield.sight(unit.zone.0, other.zone.0).is_some()
-                            && battlefield.line_distance(unit.zone.0, other.zone.0) <= actions::weapon_range(weapon)
-                    })
-            })
-            .map(|unit| unit.entity)
-            .collect()
+    let ready_missiles = if ruleset.turns.ready_missiles_first && round == 1 {
+        ready_missiles(battlefield, &present)
     } else {
         Vec::new()
     };
-    match &ruleset.turns.order {
+    let mut rolls = Rolls { ruleset, rng, log, sides, round, side_count };
+    let keys = match &ruleset.turns.order {
         TurnOrder::DeclaredInitiative => return Vec::new(),
         TurnOrder::FirstSideThenIndividual { side_die, party_first_at, individual, attribute } => {
             if state.first_side.is_none() {
-                let roll = rng.roll(*side_die);
-                // A level with no party at all: the first side takes the party's place in this roll.
-                let party = (0..side_count).find(|&side| is_party(side)).unwrap_or(0);
-                let party_begins = roll.total >= *party_first_at;
-                let first = if party_begins { party } else { (0..side_count).find(|&side| side != party).unwrap_or(0) };
-                state.first_side = Some(first);
-                let score = roll.total;
-                log.record(round, || LogEvent::SideInitiative {
-                    side: side_name(first),
-                    roll,
-                    score,
-                    begins: Some(true),
-                });
+                state.first_side = Some(rolls.first_side(*side_die, *party_first_at));
             }
             let first = state.first_side.unwrap_or(0);
-            for unit in present.iter_mut() {
-                if unit.initiative.base.is_none() {
-                    let bonus = unit::modifier(ruleset, &unit.attributes, *attribute);
-                    let roll = rng.roll(individual.plus(bonus));
-                    unit.initiative.base = Some(roll.total);
-                    let id = unit.id.0.clone();
-                    log.record(round, || LogEvent::Initiative { unit: id, base: roll.total, roll, group: None });
-                }
-                let side_rank = if unit.side.0 == first { 0 } else { 1 + unit.side.0 as i64 };
-                let score = unit.initiative.base.unwrap_or(0) as i64;
-                keys.push(TurnKey { entity: unit.entity, key: (0, side_rank, -score, unit.order.0), together: None });
-            }
+            rolls.first_side_keys(&mut present, first, *individual, *attribute)
         }
         TurnOrder::SideRoll {
             die,
@@ -282,83 +243,54 @@ fn order_turns(ordering: TurnOrdering, initiators: &Query<(), With<Initiator>>) 
             party_wins_ties,
             reroll_each_round,
         } => {
-            // Counted low first, a better modifier lowers the score.
-            let sign = match order {
-                InitiativeOrder::HighestFirst => 1,
-                InitiativeOrder::LowestFirst => -1,
-            };
-            let best_modifier = |side: usize, units: &[UnitItem]| {
-                units
-                    .iter()
-                    .filter(|unit| unit.side.0 == side)
-                    .map(|unit| unit::modifier(ruleset, &unit.attributes, *attribute))
-                    .max()
-                    .unwrap_or(0)
+            let rule = SideRoll {
+                die: *die,
+                attribute: *attribute,
+                party_only: *party_only,
+                individual_adjustment: *individual_adjustment,
+                order: *order,
+                party_wins_ties: *party_wins_ties,
             };
             if state.side_scores.len() != side_count || *reroll_each_round {
-                let mut scores = Vec::with_capacity(side_count);
-                for side in 0..side_count {
-                    let adds = !*individual_adjustment && (!*party_only || is_party(side));
-                    let bonus = if adds { sign * best_modifier(side, &present) } else { 0 };
-                    let roll = rng.roll(die.plus(bonus));
-                    let score = roll.total;
-                    scores.push(score);
-                    log.record(round, || LogEvent::SideInitiative { side: side_name(side), roll, score, begins: None });
-                }
-                state.side_scores = scores;
+                state.side_scores = rolls.side_scores(&present, &rule);
             }
-            for unit in present.iter_mut() {
-                let side_score = state.side_scores.get(unit.side.0).copied().unwrap_or(0);
-                let score = if *individual_adjustment {
-                    side_score + sign * unit::modifier(ruleset, &unit.attributes, *attribute)
-                } else {
-                    side_score
-                };
-                if unit.initiative.base != Some(score) {
-                    unit.initiative.base = Some(score);
-                    if *individual_adjustment {
-                        // The unit's own count: its side's roll adjusted by its modifier; no die of its own.
-                        let roll = rng.roll(Dice::flat(score));
-                        let id = unit.id.0.clone();
-                        log.record(round, || LogEvent::Initiative { unit: id, base: score, roll, group: None });
-                    }
-                }
-                let ordered = match order {
-                    InitiativeOrder::HighestFirst => -(score as i64),
-                    InitiativeOrder::LowestFirst => score as i64,
-                };
-                let party_rank = if is_party(unit.side.0) { 0 } else { 1 };
-                let ready = i64::from(!ready_missiles.contains(&unit.entity));
-                let tie = tie_key(ruleset, unit, round);
-                let key = if *party_wins_ties {
-                    (ready, ordered, party_rank, unit.order.0)
-                } else {
-                    (ready, ordered, tie, unit.order.0)
-                };
-                // Still tied after the tie-breaks: simultaneous.
-                let together = (!*party_wins_ties).then_some((ready, ordered * TIE_SPREAD + tie));
-                keys.push(TurnKey { entity: unit.entity, key, together });
-            }
+            rolls.side_roll_keys(&mut present, &rule, &state.side_scores, &ready_missiles)
         }
-        TurnOrder::ByAttribute { attribute } => {
-            for unit in present.iter_mut() {
-                let modifier = unit::modifier(ruleset, &unit.attributes, *attribute) - unit.conditions.agility_penalty;
-                if unit.initiative.base.is_none() {
-                    let roll = rng.roll(Dice::flat(modifier));
-                    unit.initiative.base = Some(modifier);
-                    let id = unit.id.0.clone();
-                    log.record(round, || LogEvent::Initiative { unit: id, base: modifier, roll, group: None });
-                }
-                // Whoever started the fight is placed last in the lineup, which holds for the battle.
-                let last = i64::from(initiators.contains(unit.entity));
-                keys.push(TurnKey {
-                    entity: unit.entity,
-                    key: (0, last, -(modifier as i64), unit.order.0),
-                    together: None,
-                });
+        TurnOrder::ByAttribute { attribute } => rolls.attribute_keys(&mut present, *attribute, initiators),
+    };
+    let turns = group_turns(keys);
+    for (count, group) in &turns {
+        for &entity in group {
+            if let Ok(mut unit) = units.get_mut(entity) {
+                unit.initiative.round = Some(*count);
             }
         }
     }
+    turns
+}
+
+/// The units in `present` with a missile ready and a foe in sight and range: they loose before
+/// initiative (`C-MISS-1`).
+fn ready_missiles(battlefield: &Battlefield, present: &[UnitItem]) -> Vec<Entity> {
+    present
+        .iter()
+        .filter(|unit| !unit.surprised && unit::is_fighting(*unit.status, &unit.conditions))
+        .filter(|unit| {
+            let weapon = unit.loadout.usable_weapon(&unit.conditions).1;
+            weapon.is_ranged()
+                && present.iter().any(|other| {
+                    other.side != unit.side
+                        && battlefield.sight(unit.zone.0, other.zone.0).is_some()
+                        && battlefield.line_distance(unit.zone.0, other.zone.0) <= actions::weapon_range(weapon)
+                })
+        })
+        .map(|unit| unit.entity)
+        .collect()
+}
+
+/// Sorts `keys` and numbers the turns, one per unit except where units tie on their `together`
+/// key with the unit just before them: those share its turn.
+fn group_turns(mut keys: Vec<TurnKey>) -> Vec<(i32, Vec<Entity>)> {
     keys.sort_by_key(|turn| turn.key);
     let mut turns: Vec<(i32, Vec<Entity>)> = Vec::with_capacity(keys.len());
     let mut previous: Option<(i64, i64)> = None;
@@ -372,12 +304,187 @@ fn order_turns(ordering: TurnOrdering, initiators: &Query<(), With<Initiator>>) 
         }
         previous = turn.together;
     }
-    for (count, group) in &turns {
-        for &entity in group {
-            if let Ok(mut unit) = units.get_mut(entity) {
-                unit.initiative.round = Some(*count);
-            }
+    turns
+}
+
+/// A side-roll turn order's settings ([`TurnOrder::SideRoll`]), copied out of the ruleset.
+struct SideRoll {
+    die: Dice,
+    attribute: Attribute,
+    party_only: bool,
+    individual_adjustment: bool,
+    order: InitiativeOrder,
+    party_wins_ties: bool,
+}
+
+impl SideRoll {
+    /// +1 when the count runs high first, −1 when it runs low first: a better modifier then
+    /// lowers the score.
+    fn sign(&self) -> i32 {
+        match self.order {
+            InitiativeOrder::HighestFirst => 1,
+            InitiativeOrder::LowestFirst => -1,
         }
     }
-    turns
+}
+
+/// What a turn order rolls with and logs to in one round: the dice, the log and the sides.
+struct Rolls<'a> {
+    ruleset: &'a Ruleset,
+    rng: &'a mut CombatRng,
+    log: &'a mut CombatLog,
+    sides: &'a Sides,
+    round: u32,
+    side_count: usize,
+}
+
+impl Rolls<'_> {
+    /// The name of `side` for the log, `?` for a side the level does not name.
+    fn side_name(&self, side: usize) -> Arc<str> {
+        self.sides.0.get(side).map(|info| info.name.clone()).unwrap_or_else(|| "?".into())
+    }
+
+    /// Rolls which side begins the battle (`S-INIT-1`) and logs it: the party begins on at least
+    /// `party_first_at`.
+    fn first_side(&mut self, side_die: Dice, party_first_at: i32) -> usize {
+        let roll = self.rng.roll(side_die);
+        // A level with no party at all: the first side takes the party's place in this roll.
+        let party = (0..self.side_count).find(|&side| self.sides.is_party(side)).unwrap_or(0);
+        let party_begins = roll.total >= party_first_at;
+        let first = if party_begins { party } else { (0..self.side_count).find(|&side| side != party).unwrap_or(0) };
+        let score = roll.total;
+        let side = self.side_name(first);
+        self.log.record(self.round, || LogEvent::SideInitiative { side, roll, score, begins: Some(true) });
+        first
+    }
+
+    /// Rolls the individual initiative of each unit that has none, and keys everyone: the `first`
+    /// side's units before the rest, each side's units by their score, highest first.
+    fn first_side_keys(
+        &mut self,
+        present: &mut [UnitItem],
+        first: usize,
+        individual: Dice,
+        attribute: Attribute,
+    ) -> Vec<TurnKey> {
+        let mut keys = Vec::with_capacity(present.len());
+        for unit in present.iter_mut() {
+            if unit.initiative.base.is_none() {
+                let bonus = unit::modifier(self.ruleset, &unit.attributes, attribute);
+                let roll = self.rng.roll(individual.plus(bonus));
+                unit.initiative.base = Some(roll.total);
+                let id = unit.id.0.clone();
+                self.log.record(self.round, || LogEvent::Initiative { unit: id, base: roll.total, roll, group: None });
+            }
+            let side_rank = if unit.side.0 == first { 0 } else { 1 + unit.side.0 as i64 };
+            let score = unit.initiative.base.unwrap_or(0) as i64;
+            keys.push(TurnKey { entity: unit.entity, key: (0, side_rank, -score, unit.order.0), together: None });
+        }
+        keys
+    }
+
+    /// Rolls and logs each side's score, adding the side's best modifier where `rule` says so.
+    fn side_scores(&mut self, present: &[UnitItem], rule: &SideRoll) -> Vec<i32> {
+        let mut scores = Vec::with_capacity(self.side_count);
+        for side in 0..self.side_count {
+            let adds = !rule.individual_adjustment && (!rule.party_only || self.sides.is_party(side));
+            let bonus = if adds { rule.sign() * self.best_modifier(side, present, rule.attribute) } else { 0 };
+            let roll = self.rng.roll(rule.die.plus(bonus));
+            let score = roll.total;
+            scores.push(score);
+            let side = self.side_name(side);
+            self.log.record(self.round, || LogEvent::SideInitiative { side, roll, score, begins: None });
+        }
+        scores
+    }
+
+    /// The best `attribute` modifier among `side`'s units in `present`, 0 for none.
+    fn best_modifier(&self, side: usize, present: &[UnitItem], attribute: Attribute) -> i32 {
+        present
+            .iter()
+            .filter(|unit| unit.side.0 == side)
+            .map(|unit| unit::modifier(self.ruleset, &unit.attributes, attribute))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Keys every unit by its side's score (adjusted by its own modifier where `rule` says so),
+    /// with ready missiles first and ties broken by the ruleset.
+    fn side_roll_keys(
+        &mut self,
+        present: &mut [UnitItem],
+        rule: &SideRoll,
+        side_scores: &[i32],
+        ready_missiles: &[Entity],
+    ) -> Vec<TurnKey> {
+        let mut keys = Vec::with_capacity(present.len());
+        for unit in present.iter_mut() {
+            let score = self.side_roll_score(unit, rule, side_scores);
+            let ordered = match rule.order {
+                InitiativeOrder::HighestFirst => -(score as i64),
+                InitiativeOrder::LowestFirst => score as i64,
+            };
+            let party_rank = if self.sides.is_party(unit.side.0) { 0 } else { 1 };
+            let ready = i64::from(!ready_missiles.contains(&unit.entity));
+            let tie = tie_key(self.ruleset, unit, self.round);
+            let key = if rule.party_wins_ties {
+                (ready, ordered, party_rank, unit.order.0)
+            } else {
+                (ready, ordered, tie, unit.order.0)
+            };
+            // Still tied after the tie-breaks: simultaneous.
+            let together = (!rule.party_wins_ties).then_some((ready, ordered * TIE_SPREAD + tie));
+            keys.push(TurnKey { entity: unit.entity, key, together });
+        }
+        keys
+    }
+
+    /// `unit`'s score under a side roll: its side's score, adjusted by its own modifier where
+    /// `rule` says so. Sets its Base Initiative, logging it when it is the unit's own count.
+    fn side_roll_score(&mut self, unit: &mut UnitItem, rule: &SideRoll, side_scores: &[i32]) -> i32 {
+        let side_score = side_scores.get(unit.side.0).copied().unwrap_or(0);
+        let score = if rule.individual_adjustment {
+            side_score + rule.sign() * unit::modifier(self.ruleset, &unit.attributes, rule.attribute)
+        } else {
+            side_score
+        };
+        if unit.initiative.base != Some(score) {
+            unit.initiative.base = Some(score);
+            if rule.individual_adjustment {
+                // The unit's own count: its side's roll adjusted by its modifier; no die of its own.
+                let roll = self.rng.roll(Dice::flat(score));
+                let id = unit.id.0.clone();
+                self.log.record(self.round, || LogEvent::Initiative { unit: id, base: score, roll, group: None });
+            }
+        }
+        score
+    }
+
+    /// Keys every unit by its `attribute` modifier less its agility penalty, highest first, logging
+    /// the modifier as its Base Initiative the first time.
+    fn attribute_keys(
+        &mut self,
+        present: &mut [UnitItem],
+        attribute: Attribute,
+        initiators: &Query<(), With<Initiator>>,
+    ) -> Vec<TurnKey> {
+        let mut keys = Vec::with_capacity(present.len());
+        for unit in present.iter_mut() {
+            let modifier = unit::modifier(self.ruleset, &unit.attributes, attribute) - unit.conditions.agility_penalty;
+            if unit.initiative.base.is_none() {
+                let roll = self.rng.roll(Dice::flat(modifier));
+                unit.initiative.base = Some(modifier);
+                let id = unit.id.0.clone();
+                self.log.record(self.round, || LogEvent::Initiative { unit: id, base: modifier, roll, group: None });
+            }
+            // Whoever started the fight is placed last in the lineup, which holds for the battle.
+            let last = i64::from(initiators.contains(unit.entity));
+            keys.push(TurnKey {
+                entity: unit.entity,
+                key: (0, last, -(modifier as i64), unit.order.0),
+                together: None,
+            });
+        }
+        keys
+    }
 }
