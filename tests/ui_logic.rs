@@ -250,6 +250,23 @@ fn fray_play_starts_with_the_levels_own_seed() {
 }
 
 #[test]
+fn fray_play_seed_wins_over_the_levels_own_seed() {
+    let seeded = FACE_OFF.replacen("name: \"face off\",", "name: \"face off\",\n    seed: Some(42),", 1);
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, InputPlugin, StatesPlugin))
+        .add_plugins(fray::headless_plugin)
+        .insert_resource(LaunchOptions {
+            level: Some(LevelSource::File(level_file("seed-override", &seeded))),
+            seed: Some(7),
+            ..Default::default()
+        })
+        .add_plugins(fray::game::logic_plugin);
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource::<fray::rules::CombatInfo>().seed, 7);
+}
+
+#[test]
 fn enter_without_a_complete_draft_says_what_is_missing() {
     let greedy = Seat::Ai(fray::rules::components::AiKind::Greedy);
     let mut app = game(level_file("hint", FACE_OFF), &[("red", Seat::Human), ("blue", greedy)], None);

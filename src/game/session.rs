@@ -310,10 +310,10 @@ fn apply_launch_options(
     mut session: ResMut<Session>,
     mut start: MessageWriter<StartBattle>,
 ) {
-    if let Some(seed) = options.seed {
-        session.seed = seed;
-    }
     let Some(source) = options.level.clone() else {
+        if let Some(seed) = options.seed {
+            session.seed = seed;
+        }
         return;
     };
     let at = match session.levels.iter().position(|level| level.source == source) {
@@ -323,7 +323,11 @@ fn apply_launch_options(
             session.levels.len() - 1
         }
     };
+    // After `select`, which resets the seed to the level's own: `--seed` wins over it.
     session.select(at);
+    if let Some(seed) = options.seed {
+        session.seed = seed;
+    }
     for (side, seat) in &options.seats {
         let index =
             session.level().and_then(|level| level.template.as_ref()).and_then(|template| template.side_index(side));
