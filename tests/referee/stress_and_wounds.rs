@@ -34,7 +34,12 @@ pub fn check(log: &[Value], faults: &mut Faults) {
             "injury" => combat_injury(at, line, faults),
             "morale" => super::general::morale(at, line, "W-MOR-2", faults),
             "stabilise" => super::general::test_line(at, line, "success", "W-WOUND-4", faults),
-            "cast" => super::general::test_line(at, line, "success", "W-STRESS-1", faults),
+            // Known gap: a caster whose Mana and Stress ran short between declaring and resolving
+            // fails whatever it rolls, and the log gives no reason; only casts that left it
+            // Stress to spare are judged on the roll.
+            "cast" if roster.unit(text(line, "unit")).is_some_and(|unit| unit.stress > int(line, "stress_spent")) => {
+                super::general::test_line(at, line, "success", "W-STRESS-1", faults);
+            }
             _ => {}
         }
         order.resolution(roster, at, line, faults);
