@@ -282,7 +282,9 @@ pub struct Hit {
 }
 
 /// Pairs each hit with the `damage` line it caused: the first later `damage` line in the round on
-/// the same target from the same attacker.
+/// the same target from the same attacker. A simultaneous group deals its hits' damage after all
+/// of its attacks, in order, but an opportunity attack provoked within the group deals its damage
+/// at once: a damage line goes to a pending opportunity attack first.
 pub fn hits_and_damage(log: &[Value], mut visit: impl FnMut(Hit)) {
     let mut pending: HashMap<(String, String), Vec<(usize, Unit)>> = HashMap::new();
     walk(log, |roster, at, line| match event(line) {
@@ -295,7 +297,8 @@ pub fn hits_and_damage(log: &[Value], mut visit: impl FnMut(Hit)) {
         "damage" => {
             let key = (text(line, "source").to_string(), text(line, "unit").to_string());
             if let Some(queue) = pending.get_mut(&key).filter(|queue| !queue.is_empty()) {
-                let (attack_at, target) = queue.remove(0);
+                let interrupting = queue.iter().rposition(|(attack_at, _)| log[*attack_at]["kind"] == "opportunity");
+                let (attack_at, target) = queue.remove(interrupting.unwrap_or(0));
                 visit(Hit { attack_at, damage_at: at, target });
             }
         }

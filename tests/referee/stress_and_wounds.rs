@@ -29,7 +29,7 @@ pub fn check(log: &[Value], faults: &mut Faults) {
         match event(line) {
             "initiative" => base_initiative(roster, at, line, faults),
             "declared" => order.declared(roster, at, line, faults),
-            "attack" => attack_roll(roster, at, line, faults),
+            "attack" => attack_roll(log, roster, at, line, faults),
             "damage" => stress_first(roster, at, line, faults),
             "injury" => combat_injury(at, line, faults),
             "morale" => super::general::morale(at, line, "W-MOR-2", faults),
@@ -142,7 +142,7 @@ fn action_modifier(at: usize, line: &Value, faults: &mut Faults) {
 
 /// `W-HIT-1`: the total against Defense, a natural 20 always a critical hit, a natural 1 always a
 /// miss; and the Defense is the target's, with full defense and prone counted.
-fn attack_roll(roster: &Roster, at: usize, line: &Value, faults: &mut Faults) {
+fn attack_roll(log: &[Value], roster: &Roster, at: usize, line: &Value, faults: &mut Faults) {
     let (nat, total, defense) = (natural(&line["roll"]), int(line, "total"), int(line, "defense"));
     let (hit, critical) = (line["hit"] == true, line["critical"] == true);
     let holds = if critical {
@@ -159,7 +159,12 @@ fn attack_roll(roster: &Roster, at: usize, line: &Value, faults: &mut Faults) {
     if target.injured {
         return;
     }
-    let full_defense = target.declared.iter().any(|(action, _, _)| action == "full_defense");
+    // A full defense carried over from the round before gave its +4 in the round it was declared
+    // (the referee's choice in docs/rules/stress_and_wounds.md); only this round's counts.
+    let full_defense = target
+        .declared
+        .iter()
+        .any(|(action, _, declared_at)| action == "full_defense" && log[*declared_at]["carried_over"] != true);
     let want = target.defense + if full_defense { FULL_DEFENSE_BONUS } else { 0 }
         - if target.prone { PRONE_PENALTY } else { 0 };
     faults.expect(defense == want, "W-HIT-1", at, || {
