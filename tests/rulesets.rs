@@ -418,6 +418,65 @@ mod shock_and_cover {
     }
 
     #[test]
+    fn s_surp_1_a_surprised_side_gives_a_free_round_without_attacks_of_opportunity() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1)), surprised: Some(true)),
+        "#;
+        // Blue wins the side roll (8 against 1), but it is surprised: round 1 is red's alone.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[1, 8]);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Move, None, (0, 1));
+        finish_round(&mut app);
+        assert_eq!(events(&app, "moved").len(), 1, "r1 steps out of b1's reach");
+        assert!(attacks_by(&app, "b1").is_empty(), "a surprised unit makes no attack of opportunity");
+        let round_1: Vec<_> = events(&app, "declared").into_iter().filter(|line| line["round"] == 1).collect();
+        assert_eq!(round_1.len(), 1, "b1 neither declares nor acts in round 1");
+        assert_eq!(state(&app).round, 2);
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        app.update();
+        let round_2: Vec<_> = events(&app, "declared").into_iter().filter(|line| line["round"] == 2).collect();
+        assert_eq!(round_2[0]["unit"], "b1", "from round 2 on, blue's side roll puts it first");
+        assert_eq!(events(&app, "side_initiative").len(), 2, "the side roll of round 1 stands");
+    }
+
+    #[test]
+    fn s_dmg_1_weapon_dice_plus_strength_in_melee_never_below_the_shock() {
+        // Strength 16 is +2 here: 1d8 = 4, plus 2.
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), attributes: Some((strength: 16))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 15, 4]);
+        hit_points(&mut app, "b1", 20);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 14, "1d8 = 4, +2 Strength");
+
+        // A bow adds no Strength.
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), weapon: Some("bow"), attributes: Some((strength: 16))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((4, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 15, 4]);
+        hit_points(&mut app, "b1", 20);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 16, "1d6 = 4 and nothing more");
+
+        // A hit that rolls 1 still deals the weapon's Shock of 2 against AC 10.
+        let mut app = adjacent(false, &[15, 1]);
+        give_shock(&mut app, "r1");
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["hit"], true);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 18, "the hit never deals less than its Shock");
+    }
+
+    #[test]
     fn s_init_1_sides_roll_1d8_the_party_adds_its_best_dex_and_wins_ties_never_rerolled() {
         let units = r#"
             (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
@@ -805,6 +864,41 @@ mod aimed_wounds {
         let (r1, r2, b1) = (unit(&mut app, "r1"), unit(&mut app, "r2"), unit(&mut app, "b1"));
         let order: Vec<Entity> = state(&app).turns.iter().flat_map(|(_, group)| group.clone()).collect();
         assert_eq!(order, vec![b1, r2, r1], "guard +2, then r2 +0; r1 struck first so goes last");
+    }
+
+    #[test]
+    fn a_turn_1_one_move_then_one_action_and_standing_up_draws_free_hits() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), attributes: Some((agility: 14))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((7, 1))),
+        "#;
+        let rows = ["..........", "..........", ".........."];
+        let mut app = scripted(&grid_level(RULESET, &rows, "", units), &[15, 3]);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (7, 0));
+        app.update();
+        assert!(events(&app, "moved").is_empty(), "seven squares is more than the Move Action's six");
+        declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (6, 1));
+        app.update();
+        assert_eq!(events(&app, "moved").len(), 6, "one move of six squares");
+        assert_eq!(attacks_by(&app, "r1").len(), 1, "then the one attack");
+
+        // Standing up takes the action; the foe whose melee zone holds the unit strikes a free hit.
+        let mut app = adjacent(&[15, 3]);
+        set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+        app.update();
+        declare(&mut app, "r1", ActionKind::StandUp, None, None);
+        app.update();
+        assert_eq!(attacks_by(&app, "b1")[0]["kind"], "free_hit");
+        assert!(events(&app, "status").iter().any(|line| line["unit"] == "r1" && line["status"] == "standing"));
+        assert!(!get::<Conditions>(&mut app, "r1").prone);
+        declare(&mut app, "b1", ActionKind::StandUp, None, None);
+        app.update();
+        assert!(
+            !events(&app, "status").iter().any(|line| line["unit"] == "b1" && line["status"] == "standing"),
+            "only a prone unit may stand up"
+        );
+        assert_eq!(state(&app).round, 1, "the refused declaration leaves b1 to choose again");
     }
 
     #[test]
