@@ -277,25 +277,80 @@ mod zones_and_tests {
         assert_eq!(healed["stress"], 0);
     }
 
+    /// Where in the log the first line matching `wanted` is.
+    fn position(app: &App, wanted: impl Fn(&serde_json::Value) -> bool) -> usize {
+        log(app).iter().position(wanted).expect("the line is in the log")
+    }
+
     #[test]
-    fn z_ongo_1_ongoing_damage_burns_each_round_until_a_test_ends_it() {
-        // r1's torch hits (12), 1d4 = 2; at the round's end b1 loses 1 (r1's level) and fails
-        // its test (5); next round it loses 1 more and passes (15).
-        let mut app = duel(&[10, 2, 5]);
+    fn z_ongo_1_ongoing_damage_burns_at_the_start_of_the_sufferers_turn_and_is_tested_at_its_end() {
+        // r1's torch hits (10 + 2 = 12), 1d4 = 2. At the start of b1's turn it loses 1 (r1's
+        // level); at its end it fails the test (5). In round 2 it loses 1 more and passes (15).
+        let mut app = duel(&[10, 2, 5, 15]);
         set::<Loadout>(&mut app, "r1", |loadout| {
             loadout.weapon.ongoing = Some(Lingering { attribute: Attribute::Dexterity, tn: 12 })
         });
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
+        assert_eq!(events(&app, "afflicted")[0]["effect"], "ongoing_damage");
+        assert!(events(&app, "lingering").is_empty(), "r1's turn ends without a test for b1");
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
-        assert_eq!(events(&app, "afflicted")[0]["effect"], "ongoing_damage");
-        let burns: Vec<_> = events(&app, "damage").into_iter().filter(|line| line["source"] == "ongoing").collect();
-        assert_eq!(burns.len(), 1);
+        let burn = position(&app, |line| line["source"] == "ongoing");
+        let b1_declares = position(&app, |line| line["event"] == "declared" && line["unit"] == "b1");
+        let test = position(&app, |line| line["event"] == "lingering");
+        let round_ends = position(&app, |line| line["event"] == "round_ended");
+        assert!(burn < b1_declares, "the loss comes at the start of b1's turn");
+        assert!(b1_declares < test && test < round_ends, "the test comes at the end of b1's turn");
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 17, "2 from the hit, 1 burning");
         assert_eq!(events(&app, "lingering")[0]["shaken_off"], false);
-        assert!(get::<Conditions>(&mut app, "b1").ongoing.is_some());
+
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 17, "nothing burns in r1's turn");
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 16, "b1's second turn burns 1 more");
+        assert_eq!(events(&app, "lingering")[1]["shaken_off"], true);
+        assert!(get::<Conditions>(&mut app, "b1").ongoing.is_none());
+    }
+
+    #[test]
+    fn z_hind_1_the_test_to_shake_off_a_hindrance_ends_the_sufferers_turn() {
+        // r1 goes first; its test comes at the end of its own turn, before b1's.
+        let mut app = duel(&[15]);
+        set::<Conditions>(&mut app, "r1", |conditions| {
+            conditions.hindrance = Some((Hindrance::Stuck, Lingering { attribute: Attribute::Strength, tn: 12 }))
+        });
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        app.update();
+        let r1_declares = position(&app, |line| line["event"] == "declared" && line["unit"] == "r1");
+        let test = position(&app, |line| line["event"] == "lingering");
+        let b1_declares = position(&app, |line| line["event"] == "declared" && line["unit"] == "b1");
+        assert!(r1_declares < test && test < b1_declares, "the test ends r1's turn");
+        assert_eq!(events(&app, "lingering")[0]["effect"], "stuck");
+        assert!(get::<Conditions>(&mut app, "r1").hindrance.is_none(), "15 reaches 12");
+
+        // A paralysed unit's turn passes without an action, but its test still comes then.
+        let mut app = duel(&[15]);
+        set::<Conditions>(&mut app, "r1", |conditions| {
+            conditions.paralysed = true;
+            conditions.hindrance = Some((Hindrance::Paralysed, Lingering { attribute: Attribute::Strength, tn: 12 }))
+        });
+        app.update();
+        assert_eq!(events(&app, "lingering")[0]["effect"], "paralysed", "r1's lost turn came first");
+        assert!(!get::<Conditions>(&mut app, "r1").paralysed);
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert!(events(&app, "declared").iter().all(|line| line["unit"] != "r1"), "r1's turn was lost");
+        assert_eq!(state(&app).round, 2);
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        assert!(events(&app, "declared").iter().any(|line| line["unit"] == "r1"), "free again in round 2");
     }
 
     #[test]
