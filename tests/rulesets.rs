@@ -1378,6 +1378,50 @@ mod crucible {
     }
 
     #[test]
+    fn c_wdraw_1_a_unit_fleeing_in_panic_takes_an_attack_of_opportunity_at_its_back() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((5, 3))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+            (id: "b2", creature: "soldier", side: "blue", at: Some((5, 0))),
+        "#;
+        // No surprise; red 1, blue 8; b1's morale 2d6 = 1 + 1 fails; withdrawal d6 = 5: flee.
+        // r1, beside it, strikes at its back (15 hits, 1d8 = 3); r2, far off, cannot.
+        let flee = |app: &mut App| {
+            set::<Status>(app, "b2", |status| *status = Status::Dead);
+            let b1 = unit(app, "b1");
+            app.world_mut().entity_mut(b1).insert(ChecksMorale);
+            app.update();
+            for id in ["r1", "r2", "b1"] {
+                declare(app, id, ActionKind::Hold, None, None);
+                app.update();
+            }
+            finish_round(app);
+        };
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 1, 8, 1, 1, 5, 15, 3]);
+        hit_points(&mut app, "b1", 30);
+        flee(&mut app);
+        assert_eq!(events(&app, "withdrawal")[0]["response"], "flee");
+        let at_back = attacks_by(&app, "r1");
+        assert_eq!(at_back.len(), 1, "one attack of opportunity, from the foe beside it only");
+        assert_eq!((at_back[0]["target"].as_str(), at_back[0]["kind"].as_str()), (Some("b1"), Some("opportunity")));
+        assert!(attacks_by(&app, "r2").is_empty());
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 27);
+        assert_eq!(status(&mut app, "b1"), Status::Fled, "then it is gone");
+        let lines = log(&app);
+        let struck = lines.iter().position(|line| line["event"] == "attack").unwrap();
+        let fled = lines.iter().position(|line| line["status"] == "fled").unwrap();
+        assert!(struck < fled, "struck before it leaves");
+
+        // A blow that drops it ends its flight where it falls.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 1, 8, 1, 1, 5, 15, 3]);
+        hit_points(&mut app, "b1", 3);
+        flee(&mut app);
+        let fallen = status(&mut app, "b1");
+        assert!(fallen == Status::Dead || fallen.is_down(), "{fallen:?}: fallen, not fled");
+    }
+
+    #[test]
     fn c_cast_1_a_caster_hurt_earlier_in_the_round_cannot_cast() {
         let units = r#"
             (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), weapon: Some("bow")),

@@ -726,6 +726,10 @@ pub struct MoraleRules {
     /// The withdrawal table's die and rows, for `on_failure: Withdrawal`.
     #[serde(default)]
     pub withdrawal: Option<(Dice, Vec<WithdrawalRow>)>,
+    /// A unit that flees after failed morale gives every foe whose melee weapon reaches it an
+    /// attack of opportunity at its back before it goes (`C-WDRAW-1`).
+    #[serde(default)]
+    pub flee_provokes: bool,
 }
 
 /// When combat ends.

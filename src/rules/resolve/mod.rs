@@ -7,6 +7,7 @@
 //! (spells, items, summons, healing) and `wounds` (damage, aimed wounds, injuries).
 
 mod attack;
+mod flight;
 mod magic;
 mod maneuvers;
 mod movement;
@@ -34,6 +35,7 @@ pub(super) use wounds::{DamageHit, Harm};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, resolve_round.in_set(CombatSystems::Resolve).run_if(in_phase(CombatPhase::Resolve)));
+    flight::plugin(app);
 }
 
 /// Cause names for damage that no unit dealt.
