@@ -1301,6 +1301,72 @@ mod crucible {
         assert_eq!(order, vec![r1, b1], "red's 2 goes before blue's 7");
     }
 
+    #[test]
+    fn c_surp_1_the_individual_option_rolls_for_each_unit() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((0, 2))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0))),
+            (id: "b2", creature: "soldier", side: "blue", at: Some((5, 2))),
+        "#;
+        let individual = |faces: &[u32]| {
+            let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), faces);
+            let mut ruleset = app.world_mut().resource_mut::<fray::rules::ruleset::Ruleset>();
+            ruleset.surprise.roll.as_mut().expect("crucible rolls for surprise").individual = true;
+            app.update();
+            app
+        };
+        // r1 rolls 2 and b1 3 (surprised), r2 9 and b2 10 (alert).
+        let app = individual(&[2, 9, 3, 10, 5, 5]);
+        let rolls = events(&app, "surprise_roll");
+        let rolled: Vec<_> = rolls.iter().map(|roll| roll["unit"].as_str().unwrap_or("side")).collect();
+        assert_eq!(rolled, ["r1", "r2", "b1", "b2"], "one roll per unit, in level order");
+        assert_eq!(rolls[0]["side"], "red");
+        for (id, caught) in [("r1", true), ("r2", false), ("b1", true), ("b2", false)] {
+            let line = events(&app, "surprise").into_iter().find(|line| line["unit"] == id).unwrap();
+            assert_eq!(line["surprised"], caught, "{id}");
+        }
+
+        // Everyone caught unaware: nobody is surprised.
+        let app = individual(&[1, 2, 3, 4, 5, 5]);
+        assert!(events(&app, "surprise").iter().all(|line| line["surprised"] == false));
+    }
+
+    #[test]
+    fn c_init_1_the_individual_option_rolls_d12_for_each_unit_every_round() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((0, 2)), attributes: Some((dexterity: 16))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0))),
+        "#;
+        // No surprise (9, 9); then r1 5, r2 5 - 2 for Dexterity = 3, b1 5.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 5, 5, 5, 7, 1, 2]);
+        if let fray::rules::ruleset::TurnOrder::SideRoll { individual_rolls, .. } =
+            &mut app.world_mut().resource_mut::<fray::rules::ruleset::Ruleset>().turns.order
+        {
+            *individual_rolls = true;
+        }
+        app.update();
+        assert!(events(&app, "side_initiative").is_empty(), "no side rolls");
+        let rolls = events(&app, "initiative");
+        let exprs: Vec<_> = rolls.iter().map(|roll| roll["roll"]["expr"].as_str().unwrap()).collect();
+        assert_eq!(exprs, ["1d12", "1d12-2", "1d12"]);
+        let (r1, r2, b1) = (unit(&mut app, "r1"), unit(&mut app, "r2"), unit(&mut app, "b1"));
+        let turns = state(&app).turns;
+        assert_eq!(turns[0].1, vec![r2], "the lowest score goes first");
+        assert_eq!(turns[1].1, vec![r1, b1], "r1 and b1 tie on 5: they act together");
+
+        declare(&mut app, "r2", ActionKind::Hold, None, None);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert_eq!(state(&app).round, 2);
+        assert_eq!(events(&app, "initiative").len(), 6, "everyone rolls again in round 2");
+        let order: Vec<Entity> = state(&app).turns.iter().flat_map(|(_, group)| group.clone()).collect();
+        assert_eq!(order, vec![r2, b1, r1], "r2 -1, b1 2, r1 7");
+    }
+
     /// r1 at (1,1) next to b1 at (2,1), red first.
     fn adjacent(faces: &[u32]) -> App {
         let units = r#"

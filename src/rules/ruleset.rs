@@ -101,6 +101,10 @@ pub struct SurpriseRoll {
     pub die: Dice,
     /// Highest roll that means surprised (4 for 1–4); a side's `surprise_range` shifts its enemies' range.
     pub surprised_at_most: i32,
+    /// Each unit rolls for itself instead of its side (`C-SURP-1` option); a unit that rolls
+    /// surprised is surprised only while some enemy did not.
+    #[serde(default)]
+    pub individual: bool,
 }
 
 /// Which way the initiative count runs.
@@ -819,6 +823,10 @@ pub enum TurnOrder {
         party_wins_ties: bool,
         /// Roll again every round.
         reroll_each_round: bool,
+        /// Each unit rolls `die` itself, adjusted by its own modifier, instead of its side rolling
+        /// (`C-INIT-1` option): no side rolls are made.
+        #[serde(default)]
+        individual_rolls: bool,
     },
     /// By the attribute's modifier, highest first; the unit that started the fight goes last (`A-INIT-1`).
     ByAttribute {
