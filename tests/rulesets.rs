@@ -1099,6 +1099,39 @@ mod aimed_wounds {
     }
 
     #[test]
+    fn a_bonus_1_a_turn_that_leaves_a_bonus_action_free_dodges_until_the_next() {
+        // r1 holds: its free Bonus Action dodges, so b1's 9 + accuracy 2 + 1 standing = 12
+        // misses its Defense of 12 + 1.
+        let mut app = adjacent(&[9]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        assert!(get::<Conditions>(&mut app, "r1").dodging);
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "b1")[0];
+        assert_eq!(attack["defense"], 13, "10 + Agility 2 + 1 dodging");
+        assert_eq!((attack["total"].as_i64(), attack["hit"].as_bool()), (Some(12), Some(false)));
+
+        // A blow struck without moving spends both Bonus Actions on it: no dodge. Its next turn
+        // ends the dodge of the last.
+        let mut app = adjacent(&[10, 3, 10, 3]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert!(get::<Conditions>(&mut app, "r1").dodging, "the dodge lasts through the round's end");
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert!(!get::<Conditions>(&mut app, "r1").dodging, "standing and striking spends both");
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "b1")[0]["defense"], 12);
+        assert!(!get::<Conditions>(&mut app, "b1").dodging, "b1 struck without moving too");
+    }
+
+    #[test]
     fn a_cond_1_flat_footed_targets_are_hit_on_5_prone_on_5_plus_agility() {
         let mut app = adjacent(&[3, 3]);
         let b1 = unit(&mut app, "b1");

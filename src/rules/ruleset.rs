@@ -227,6 +227,10 @@ pub struct AttackRules {
     /// An attack made without moving spends the bonus actions on +hit and +damage (`A-BONUS-1`).
     #[serde(default)]
     pub standing_bonus: Option<(i32, i32)>,
+    /// A turn that leaves a Bonus Action unspent dodges with it: this much Defense until the
+    /// unit's next turn (`A-BONUS-1`).
+    #[serde(default)]
+    pub dodge_bonus: Option<i32>,
     /// Shoving and grappling (`S-MAN-1`, `Z-STUNT-1`).
     #[serde(default)]
     pub maneuvers: Option<ManeuverRules>,
