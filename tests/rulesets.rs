@@ -844,6 +844,70 @@ mod shock_and_cover {
         assert_eq!(status(&mut app, "b1"), Status::Fled, "they're gone for now");
     }
 
+    /// Hands `id` to the greedy AI.
+    fn greedy(app: &mut App, id: &str) {
+        let entity = unit(app, id);
+        app.world_mut().entity_mut(entity).insert(Controller::Ai(AiKind::Greedy));
+    }
+
+    fn declared_action(app: &App, id: &str) -> String {
+        let line = events(app, "declared").into_iter().find(|line| line["unit"] == id).expect("it declared");
+        line["action"].as_str().unwrap().to_string()
+    }
+
+    #[test]
+    fn s_act_2_the_greedy_ai_stands_up_when_no_foe_can_strike_it_rising() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 2))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1]);
+        set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+        greedy(&mut app, "r1");
+        app.update();
+        assert_eq!(declared_action(&app, "r1"), "stand_up");
+        assert!(!get::<Conditions>(&mut app, "r1").prone);
+    }
+
+    #[test]
+    fn s_man_1_the_greedy_ai_grapples_where_the_hold_outweighs_its_blow() {
+        // A tap of 1 against a foe with 100 hit points: the squeeze of a hold, round after round, is worth more.
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), weapon: Some("tap")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 15, 6, 6, 1, 1]);
+        hit_points(&mut app, "b1", 100);
+        greedy(&mut app, "r1");
+        app.update();
+        assert_eq!(declared_action(&app, "r1"), "grapple");
+
+        // With a real blade the blow is worth more.
+        let units = units.replace(r#", weapon: Some("tap")"#, "");
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", &units), &[8, 1, 15, 4]);
+        hit_points(&mut app, "b1", 100);
+        greedy(&mut app, "r1");
+        app.update();
+        assert_eq!(declared_action(&app, "r1"), "attack");
+    }
+
+    #[test]
+    fn s_man_1_the_greedy_ai_shoves_a_foe_against_a_wall_down_for_its_allies_axes() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), weapon: Some("tap")),
+            (id: "r2", creature: "soldier", side: "red", at: Some((2, 0)), weapon: Some("axe12")),
+            (id: "r3", creature: "soldier", side: "red", at: Some((2, 2)), weapon: Some("axe12")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let rows = ["....", "...#", "...."];
+        let mut app = scripted(&grid_level(RULESET, &rows, "", units), &[8, 1, 15, 6, 6, 1, 1]);
+        hit_points(&mut app, "b1", 100);
+        greedy(&mut app, "r1");
+        app.update();
+        assert_eq!(declared_action(&app, "r1"), "shove", "no room behind: it falls, and two axes strike easier");
+        assert!(get::<Conditions>(&mut app, "b1").prone);
+    }
+
     #[test]
     fn s_grid_1_difficult_ground_costs_two_squares_of_movement() {
         let units = r#"
