@@ -52,8 +52,8 @@ pub(super) fn manhandle(view: &AiView, units: &ViewCache, actor: &UnitView, blow
             continue;
         }
         let values = [
-            (ActionKind::Grapple, grapple_value(view, rules, actor, &target)),
-            (ActionKind::Shove, shove_value(view, units, rules, actor, &target)),
+            (ActionKind::Grapple, grapple_value(view, rules, actor, target)),
+            (ActionKind::Shove, shove_value(view, units, rules, actor, target)),
         ];
         for (kind, value) in values {
             let action = Action { kind, target: Some(other), move_to: None };
