@@ -277,25 +277,80 @@ mod zones_and_tests {
         assert_eq!(healed["stress"], 0);
     }
 
+    /// Where in the log the first line matching `wanted` is.
+    fn position(app: &App, wanted: impl Fn(&serde_json::Value) -> bool) -> usize {
+        log(app).iter().position(wanted).expect("the line is in the log")
+    }
+
     #[test]
-    fn z_ongo_1_ongoing_damage_burns_each_round_until_a_test_ends_it() {
-        // r1's torch hits (12), 1d4 = 2; at the round's end b1 loses 1 (r1's level) and fails
-        // its test (5); next round it loses 1 more and passes (15).
-        let mut app = duel(&[10, 2, 5]);
+    fn z_ongo_1_ongoing_damage_burns_at_the_start_of_the_sufferers_turn_and_is_tested_at_its_end() {
+        // r1's torch hits (10 + 2 = 12), 1d4 = 2. At the start of b1's turn it loses 1 (r1's
+        // level); at its end it fails the test (5). In round 2 it loses 1 more and passes (15).
+        let mut app = duel(&[10, 2, 5, 15]);
         set::<Loadout>(&mut app, "r1", |loadout| {
             loadout.weapon.ongoing = Some(Lingering { attribute: Attribute::Dexterity, tn: 12 })
         });
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
+        assert_eq!(events(&app, "afflicted")[0]["effect"], "ongoing_damage");
+        assert!(events(&app, "lingering").is_empty(), "r1's turn ends without a test for b1");
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
-        assert_eq!(events(&app, "afflicted")[0]["effect"], "ongoing_damage");
-        let burns: Vec<_> = events(&app, "damage").into_iter().filter(|line| line["source"] == "ongoing").collect();
-        assert_eq!(burns.len(), 1);
+        let burn = position(&app, |line| line["source"] == "ongoing");
+        let b1_declares = position(&app, |line| line["event"] == "declared" && line["unit"] == "b1");
+        let test = position(&app, |line| line["event"] == "lingering");
+        let round_ends = position(&app, |line| line["event"] == "round_ended");
+        assert!(burn < b1_declares, "the loss comes at the start of b1's turn");
+        assert!(b1_declares < test && test < round_ends, "the test comes at the end of b1's turn");
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 17, "2 from the hit, 1 burning");
         assert_eq!(events(&app, "lingering")[0]["shaken_off"], false);
-        assert!(get::<Conditions>(&mut app, "b1").ongoing.is_some());
+
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 17, "nothing burns in r1's turn");
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 16, "b1's second turn burns 1 more");
+        assert_eq!(events(&app, "lingering")[1]["shaken_off"], true);
+        assert!(get::<Conditions>(&mut app, "b1").ongoing.is_none());
+    }
+
+    #[test]
+    fn z_hind_1_the_test_to_shake_off_a_hindrance_ends_the_sufferers_turn() {
+        // r1 goes first; its test comes at the end of its own turn, before b1's.
+        let mut app = duel(&[15]);
+        set::<Conditions>(&mut app, "r1", |conditions| {
+            conditions.hindrance = Some((Hindrance::Stuck, Lingering { attribute: Attribute::Strength, tn: 12 }))
+        });
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        app.update();
+        let r1_declares = position(&app, |line| line["event"] == "declared" && line["unit"] == "r1");
+        let test = position(&app, |line| line["event"] == "lingering");
+        let b1_declares = position(&app, |line| line["event"] == "declared" && line["unit"] == "b1");
+        assert!(r1_declares < test && test < b1_declares, "the test ends r1's turn");
+        assert_eq!(events(&app, "lingering")[0]["effect"], "stuck");
+        assert!(get::<Conditions>(&mut app, "r1").hindrance.is_none(), "15 reaches 12");
+
+        // A paralysed unit's turn passes without an action, but its test still comes then.
+        let mut app = duel(&[15]);
+        set::<Conditions>(&mut app, "r1", |conditions| {
+            conditions.paralysed = true;
+            conditions.hindrance = Some((Hindrance::Paralysed, Lingering { attribute: Attribute::Strength, tn: 12 }))
+        });
+        app.update();
+        assert_eq!(events(&app, "lingering")[0]["effect"], "paralysed", "r1's lost turn came first");
+        assert!(!get::<Conditions>(&mut app, "r1").paralysed);
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert!(events(&app, "declared").iter().all(|line| line["unit"] != "r1"), "r1's turn was lost");
+        assert_eq!(state(&app).round, 2);
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        assert!(events(&app, "declared").iter().any(|line| line["unit"] == "r1"), "free again in round 2");
     }
 
     #[test]
@@ -415,6 +470,65 @@ mod shock_and_cover {
 
     fn give_shock(app: &mut App, id: &str) {
         set::<Loadout>(app, id, |loadout| loadout.weapon.shock = Some(Shock { damage: 2, max_defense: Some(13) }));
+    }
+
+    #[test]
+    fn s_surp_1_a_surprised_side_gives_a_free_round_without_attacks_of_opportunity() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1)), surprised: Some(true)),
+        "#;
+        // Blue wins the side roll (8 against 1), but it is surprised: round 1 is red's alone.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[1, 8]);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Move, None, (0, 1));
+        finish_round(&mut app);
+        assert_eq!(events(&app, "moved").len(), 1, "r1 steps out of b1's reach");
+        assert!(attacks_by(&app, "b1").is_empty(), "a surprised unit makes no attack of opportunity");
+        let round_1: Vec<_> = events(&app, "declared").into_iter().filter(|line| line["round"] == 1).collect();
+        assert_eq!(round_1.len(), 1, "b1 neither declares nor acts in round 1");
+        assert_eq!(state(&app).round, 2);
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        app.update();
+        let round_2: Vec<_> = events(&app, "declared").into_iter().filter(|line| line["round"] == 2).collect();
+        assert_eq!(round_2[0]["unit"], "b1", "from round 2 on, blue's side roll puts it first");
+        assert_eq!(events(&app, "side_initiative").len(), 2, "the side roll of round 1 stands");
+    }
+
+    #[test]
+    fn s_dmg_1_weapon_dice_plus_strength_in_melee_never_below_the_shock() {
+        // Strength 16 is +2 here: 1d8 = 4, plus 2.
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), attributes: Some((strength: 16))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 15, 4]);
+        hit_points(&mut app, "b1", 20);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 14, "1d8 = 4, +2 Strength");
+
+        // A bow adds no Strength.
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), weapon: Some("bow"), attributes: Some((strength: 16))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((4, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 15, 4]);
+        hit_points(&mut app, "b1", 20);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 16, "1d6 = 4 and nothing more");
+
+        // A hit that rolls 1 still deals the weapon's Shock of 2 against AC 10.
+        let mut app = adjacent(false, &[15, 1]);
+        give_shock(&mut app, "r1");
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["hit"], true);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 18, "the hit never deals less than its Shock");
     }
 
     #[test]
@@ -730,6 +844,70 @@ mod shock_and_cover {
         assert_eq!(status(&mut app, "b1"), Status::Fled, "they're gone for now");
     }
 
+    /// Hands `id` to the greedy AI.
+    fn greedy(app: &mut App, id: &str) {
+        let entity = unit(app, id);
+        app.world_mut().entity_mut(entity).insert(Controller::Ai(AiKind::Greedy));
+    }
+
+    fn declared_action(app: &App, id: &str) -> String {
+        let line = events(app, "declared").into_iter().find(|line| line["unit"] == id).expect("it declared");
+        line["action"].as_str().unwrap().to_string()
+    }
+
+    #[test]
+    fn s_act_2_the_greedy_ai_stands_up_when_no_foe_can_strike_it_rising() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 2))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1]);
+        set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+        greedy(&mut app, "r1");
+        app.update();
+        assert_eq!(declared_action(&app, "r1"), "stand_up");
+        assert!(!get::<Conditions>(&mut app, "r1").prone);
+    }
+
+    #[test]
+    fn s_man_1_the_greedy_ai_grapples_where_the_hold_outweighs_its_blow() {
+        // A tap of 1 against a foe with 100 hit points: the squeeze of a hold, round after round, is worth more.
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), weapon: Some("tap")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 15, 6, 6, 1, 1]);
+        hit_points(&mut app, "b1", 100);
+        greedy(&mut app, "r1");
+        app.update();
+        assert_eq!(declared_action(&app, "r1"), "grapple");
+
+        // With a real blade the blow is worth more.
+        let units = units.replace(r#", weapon: Some("tap")"#, "");
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", &units), &[8, 1, 15, 4]);
+        hit_points(&mut app, "b1", 100);
+        greedy(&mut app, "r1");
+        app.update();
+        assert_eq!(declared_action(&app, "r1"), "attack");
+    }
+
+    #[test]
+    fn s_man_1_the_greedy_ai_shoves_a_foe_against_a_wall_down_for_its_allies_axes() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), weapon: Some("tap")),
+            (id: "r2", creature: "soldier", side: "red", at: Some((2, 0)), weapon: Some("axe12")),
+            (id: "r3", creature: "soldier", side: "red", at: Some((2, 2)), weapon: Some("axe12")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let rows = ["....", "...#", "...."];
+        let mut app = scripted(&grid_level(RULESET, &rows, "", units), &[8, 1, 15, 6, 6, 1, 1]);
+        hit_points(&mut app, "b1", 100);
+        greedy(&mut app, "r1");
+        app.update();
+        assert_eq!(declared_action(&app, "r1"), "shove", "no room behind: it falls, and two axes strike easier");
+        assert!(get::<Conditions>(&mut app, "b1").prone);
+    }
+
     #[test]
     fn s_grid_1_difficult_ground_costs_two_squares_of_movement() {
         let units = r#"
@@ -805,6 +983,41 @@ mod aimed_wounds {
         let (r1, r2, b1) = (unit(&mut app, "r1"), unit(&mut app, "r2"), unit(&mut app, "b1"));
         let order: Vec<Entity> = state(&app).turns.iter().flat_map(|(_, group)| group.clone()).collect();
         assert_eq!(order, vec![b1, r2, r1], "guard +2, then r2 +0; r1 struck first so goes last");
+    }
+
+    #[test]
+    fn a_turn_1_one_move_then_one_action_and_standing_up_draws_free_hits() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), attributes: Some((agility: 14))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((7, 1))),
+        "#;
+        let rows = ["..........", "..........", ".........."];
+        let mut app = scripted(&grid_level(RULESET, &rows, "", units), &[15, 3]);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (7, 0));
+        app.update();
+        assert!(events(&app, "moved").is_empty(), "seven squares is more than the Move Action's six");
+        declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (6, 1));
+        app.update();
+        assert_eq!(events(&app, "moved").len(), 6, "one move of six squares");
+        assert_eq!(attacks_by(&app, "r1").len(), 1, "then the one attack");
+
+        // Standing up takes the action; the foe whose melee zone holds the unit strikes a free hit.
+        let mut app = adjacent(&[15, 3]);
+        set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+        app.update();
+        declare(&mut app, "r1", ActionKind::StandUp, None, None);
+        app.update();
+        assert_eq!(attacks_by(&app, "b1")[0]["kind"], "free_hit");
+        assert!(events(&app, "status").iter().any(|line| line["unit"] == "r1" && line["status"] == "standing"));
+        assert!(!get::<Conditions>(&mut app, "r1").prone);
+        declare(&mut app, "b1", ActionKind::StandUp, None, None);
+        app.update();
+        assert!(
+            !events(&app, "status").iter().any(|line| line["unit"] == "b1" && line["status"] == "standing"),
+            "only a prone unit may stand up"
+        );
+        assert_eq!(state(&app).round, 1, "the refused declaration leaves b1 to choose again");
     }
 
     #[test]
@@ -947,6 +1160,39 @@ mod aimed_wounds {
         declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (1, 1));
         app.update();
         assert_eq!(attacks_by(&app, "r1")[0]["total"], 10, "8 + accuracy 2: the bonus actions paid for the step");
+    }
+
+    #[test]
+    fn a_bonus_1_a_turn_that_leaves_a_bonus_action_free_dodges_until_the_next() {
+        // r1 holds: its free Bonus Action dodges, so b1's 9 + accuracy 2 + 1 standing = 12
+        // misses its Defense of 12 + 1.
+        let mut app = adjacent(&[9]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        assert!(get::<Conditions>(&mut app, "r1").dodging);
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "b1")[0];
+        assert_eq!(attack["defense"], 13, "10 + Agility 2 + 1 dodging");
+        assert_eq!((attack["total"].as_i64(), attack["hit"].as_bool()), (Some(12), Some(false)));
+
+        // A blow struck without moving spends both Bonus Actions on it: no dodge. Its next turn
+        // ends the dodge of the last.
+        let mut app = adjacent(&[10, 3, 10, 3]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert!(get::<Conditions>(&mut app, "r1").dodging, "the dodge lasts through the round's end");
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert!(!get::<Conditions>(&mut app, "r1").dodging, "standing and striking spends both");
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "b1")[0]["defense"], 12);
+        assert!(!get::<Conditions>(&mut app, "b1").dodging, "b1 struck without moving too");
     }
 
     #[test]
@@ -1152,6 +1398,72 @@ mod crucible {
         assert_eq!(order, vec![r1, b1], "red's 2 goes before blue's 7");
     }
 
+    #[test]
+    fn c_surp_1_the_individual_option_rolls_for_each_unit() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((0, 2))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0))),
+            (id: "b2", creature: "soldier", side: "blue", at: Some((5, 2))),
+        "#;
+        let individual = |faces: &[u32]| {
+            let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), faces);
+            let mut ruleset = app.world_mut().resource_mut::<fray::rules::ruleset::Ruleset>();
+            ruleset.surprise.roll.as_mut().expect("crucible rolls for surprise").individual = true;
+            app.update();
+            app
+        };
+        // r1 rolls 2 and b1 3 (surprised), r2 9 and b2 10 (alert).
+        let app = individual(&[2, 9, 3, 10, 5, 5]);
+        let rolls = events(&app, "surprise_roll");
+        let rolled: Vec<_> = rolls.iter().map(|roll| roll["unit"].as_str().unwrap_or("side")).collect();
+        assert_eq!(rolled, ["r1", "r2", "b1", "b2"], "one roll per unit, in level order");
+        assert_eq!(rolls[0]["side"], "red");
+        for (id, caught) in [("r1", true), ("r2", false), ("b1", true), ("b2", false)] {
+            let line = events(&app, "surprise").into_iter().find(|line| line["unit"] == id).unwrap();
+            assert_eq!(line["surprised"], caught, "{id}");
+        }
+
+        // Everyone caught unaware: nobody is surprised.
+        let app = individual(&[1, 2, 3, 4, 5, 5]);
+        assert!(events(&app, "surprise").iter().all(|line| line["surprised"] == false));
+    }
+
+    #[test]
+    fn c_init_1_the_individual_option_rolls_d12_for_each_unit_every_round() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((0, 2)), attributes: Some((dexterity: 16))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0))),
+        "#;
+        // No surprise (9, 9); then r1 5, r2 5 - 2 for Dexterity = 3, b1 5.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 5, 5, 5, 7, 1, 2]);
+        if let fray::rules::ruleset::TurnOrder::SideRoll { individual_rolls, .. } =
+            &mut app.world_mut().resource_mut::<fray::rules::ruleset::Ruleset>().turns.order
+        {
+            *individual_rolls = true;
+        }
+        app.update();
+        assert!(events(&app, "side_initiative").is_empty(), "no side rolls");
+        let rolls = events(&app, "initiative");
+        let exprs: Vec<_> = rolls.iter().map(|roll| roll["roll"]["expr"].as_str().unwrap()).collect();
+        assert_eq!(exprs, ["1d12", "1d12-2", "1d12"]);
+        let (r1, r2, b1) = (unit(&mut app, "r1"), unit(&mut app, "r2"), unit(&mut app, "b1"));
+        let turns = state(&app).turns;
+        assert_eq!(turns[0].1, vec![r2], "the lowest score goes first");
+        assert_eq!(turns[1].1, vec![r1, b1], "r1 and b1 tie on 5: they act together");
+
+        declare(&mut app, "r2", ActionKind::Hold, None, None);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert_eq!(state(&app).round, 2);
+        assert_eq!(events(&app, "initiative").len(), 6, "everyone rolls again in round 2");
+        let order: Vec<Entity> = state(&app).turns.iter().flat_map(|(_, group)| group.clone()).collect();
+        assert_eq!(order, vec![r2, b1, r1], "r2 -1, b1 2, r1 7");
+    }
+
     /// r1 at (1,1) next to b1 at (2,1), red first.
     fn adjacent(faces: &[u32]) -> App {
         let units = r#"
@@ -1226,6 +1538,50 @@ mod crucible {
         assert_eq!(morale[0]["unit"], "b1");
         assert_eq!(events(&app, "withdrawal")[0]["response"], "surrender");
         assert_eq!(status(&mut app, "b1"), Status::Surrendered);
+    }
+
+    #[test]
+    fn c_wdraw_1_a_unit_fleeing_in_panic_takes_an_attack_of_opportunity_at_its_back() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((5, 3))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+            (id: "b2", creature: "soldier", side: "blue", at: Some((5, 0))),
+        "#;
+        // No surprise; red 1, blue 8; b1's morale 2d6 = 1 + 1 fails; withdrawal d6 = 5: flee.
+        // r1, beside it, strikes at its back (15 hits, 1d8 = 3); r2, far off, cannot.
+        let flee = |app: &mut App| {
+            set::<Status>(app, "b2", |status| *status = Status::Dead);
+            let b1 = unit(app, "b1");
+            app.world_mut().entity_mut(b1).insert(ChecksMorale);
+            app.update();
+            for id in ["r1", "r2", "b1"] {
+                declare(app, id, ActionKind::Hold, None, None);
+                app.update();
+            }
+            finish_round(app);
+        };
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 1, 8, 1, 1, 5, 15, 3]);
+        hit_points(&mut app, "b1", 30);
+        flee(&mut app);
+        assert_eq!(events(&app, "withdrawal")[0]["response"], "flee");
+        let at_back = attacks_by(&app, "r1");
+        assert_eq!(at_back.len(), 1, "one attack of opportunity, from the foe beside it only");
+        assert_eq!((at_back[0]["target"].as_str(), at_back[0]["kind"].as_str()), (Some("b1"), Some("opportunity")));
+        assert!(attacks_by(&app, "r2").is_empty());
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 27);
+        assert_eq!(status(&mut app, "b1"), Status::Fled, "then it is gone");
+        let lines = log(&app);
+        let struck = lines.iter().position(|line| line["event"] == "attack").unwrap();
+        let fled = lines.iter().position(|line| line["status"] == "fled").unwrap();
+        assert!(struck < fled, "struck before it leaves");
+
+        // A blow that drops it ends its flight where it falls.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 1, 8, 1, 1, 5, 15, 3]);
+        hit_points(&mut app, "b1", 3);
+        flee(&mut app);
+        let fallen = status(&mut app, "b1");
+        assert!(fallen == Status::Dead || fallen.is_down(), "{fallen:?}: fallen, not fled");
     }
 
     #[test]

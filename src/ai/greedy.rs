@@ -142,6 +142,9 @@ pub fn choose(
     if actor.status.is_down() {
         return self_rescue(view, units, actor).unwrap_or(hold);
     }
+    if let Some(action) = super::manhandle::stand_up(view, units, threats, actor) {
+        return action;
+    }
     if let Some(action) = stabilise_an_ally(view, units, actor) {
         return action;
     }
@@ -169,6 +172,9 @@ pub fn choose(
         if actions::check(ctx, actor, &defend, units).is_ok() {
             return defend;
         }
+    }
+    if let Some(action) = super::manhandle::manhandle(view, units, actor, outgoing) {
+        return action;
     }
     if let Some((action, ..)) = best_attack {
         return refine_attack(view, units, actor, action);

@@ -5,6 +5,7 @@
 mod controller;
 pub mod forward;
 mod greedy;
+mod manhandle;
 mod random;
 pub mod tactician;
 

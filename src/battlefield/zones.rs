@@ -478,6 +478,28 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Battlefield>().init_resource::<ZoneIndex>();
 }
 
+impl Battlefield {
+    /// Where a shove from `from` pushes a unit at `at` (`S-MAN-1`, `Z-STUNT-1`): the free step
+    /// straight away on a grid, or the first free zone farther from the shover; `None` when
+    /// there is no room (it falls instead).
+    pub fn push_destination(&self, index: &ZoneIndex, from: ZoneIdx, at: ZoneIdx) -> Option<ZoneIdx> {
+        let free =
+            |zone: ZoneIdx| self.zone(zone).capacity.is_none_or(|capacity| (index.count(zone) as u32) < capacity);
+        match (self.zone(from).square, self.zone(at).square) {
+            (Some(a), Some(b)) => {
+                let away = Square { x: b.x + (b.x - a.x).signum(), y: b.y + (b.y - a.y).signum() };
+                self.zone_at(away).filter(|&zone| free(zone) && self.distance(at, zone) == 1)
+            }
+            _ => self
+                .neighbours(at)
+                .iter()
+                .copied()
+                .filter(|&zone| self.distance(from, zone) > self.distance(from, at) && free(zone))
+                .min(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod grid_tests {
     use super::*;

@@ -292,6 +292,8 @@ pub struct Conditions {
     pub strength_penalty: i32,
     /// Bonus Actions lost for the battle (weakening wounds, `A-AIM-1`).
     pub bonus_actions_lost: u32,
+    /// Spent a Bonus Action dodging in its last turn: more Defense until its next (`A-BONUS-1`).
+    pub dodging: bool,
     /// Ongoing damage per turn and how to end it (`Z-ONGO-1`).
     pub ongoing: Option<(i32, crate::rules::equipment::Lingering)>,
     /// Summoning sickness: no actions and no dodging through the end of this round (`A-SUMM-1`).
@@ -326,6 +328,7 @@ impl Conditions {
             (self.full_defense, "full_defense"),
             (self.disengaged, "disengaged"),
             (self.charging, "charging"),
+            (self.dodging, "dodging"),
             (self.ongoing.is_some(), "ongoing_damage"),
         ];
         let mut names: Vec<String> = flags.iter().filter(|(on, _)| *on).map(|(_, name)| name.to_string()).collect();

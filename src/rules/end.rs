@@ -53,7 +53,10 @@ fn end_round(
     for &(_, entity) in &exposed {
         test_hazard(&mut upkeep, &battlefield, entity);
     }
-    linger(&mut upkeep);
+    // Turn-based rulesets deal with lingering effects at each sufferer's own turn (`lingering.rs`).
+    if !ruleset.turns.order.on_turn() {
+        linger(&mut upkeep);
+    }
     squeeze(&mut upkeep, &battlefield);
     if round >= ruleset.surprise.rounds_lost {
         for entity in &surprised {

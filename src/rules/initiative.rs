@@ -242,6 +242,7 @@ fn order_turns(ordering: TurnOrdering, initiators: &Query<(), With<Initiator>>) 
             order,
             party_wins_ties,
             reroll_each_round,
+            individual_rolls,
         } => {
             let rule = SideRoll {
                 die: *die,
@@ -250,8 +251,11 @@ fn order_turns(ordering: TurnOrdering, initiators: &Query<(), With<Initiator>>) 
                 individual_adjustment: *individual_adjustment,
                 order: *order,
                 party_wins_ties: *party_wins_ties,
+                individual_rolls: *individual_rolls,
+                reroll_each_round: *reroll_each_round,
             };
-            if state.side_scores.len() != side_count || *reroll_each_round {
+            let side_roll_due = state.side_scores.len() != side_count || *reroll_each_round;
+            if side_roll_due && !rule.individual_rolls {
                 state.side_scores = rolls.side_scores(&present, &rule);
             }
             rolls.side_roll_keys(&mut present, &rule, &state.side_scores, &ready_missiles)
@@ -315,6 +319,8 @@ struct SideRoll {
     individual_adjustment: bool,
     order: InitiativeOrder,
     party_wins_ties: bool,
+    individual_rolls: bool,
+    reroll_each_round: bool,
 }
 
 impl SideRoll {
@@ -442,6 +448,9 @@ impl Rolls<'_> {
     /// `unit`'s score under a side roll: its side's score, adjusted by its own modifier where
     /// `rule` says so. Sets its Base Initiative, logging it when it is the unit's own count.
     fn side_roll_score(&mut self, unit: &mut UnitItem, rule: &SideRoll, side_scores: &[i32]) -> i32 {
+        if rule.individual_rolls {
+            return self.individual_roll(unit, rule);
+        }
         let side_score = side_scores.get(unit.side.0).copied().unwrap_or(0);
         let score = if rule.individual_adjustment {
             side_score + rule.sign() * unit::modifier(self.ruleset, &unit.attributes, rule.attribute)
@@ -457,6 +466,22 @@ impl Rolls<'_> {
                 self.log.record(self.round, || LogEvent::Initiative { unit: id, base: score, roll, group: None });
             }
         }
+        score
+    }
+
+    /// `unit`'s own roll under a side-roll order with `individual_rolls` (`C-INIT-1` option): the
+    /// side's die adjusted by the unit's modifier, rolled the first time and again every round
+    /// where the ruleset re-rolls, each roll an `initiative` line.
+    fn individual_roll(&mut self, unit: &mut UnitItem, rule: &SideRoll) -> i32 {
+        if let Some(score) = unit.initiative.base.filter(|_| !rule.reroll_each_round) {
+            return score;
+        }
+        let bonus = rule.sign() * unit::modifier(self.ruleset, &unit.attributes, rule.attribute);
+        let roll = self.rng.roll(rule.die.plus(bonus));
+        let score = roll.total;
+        unit.initiative.base = Some(score);
+        let id = unit.id.0.clone();
+        self.log.record(self.round, || LogEvent::Initiative { unit: id, base: score, roll, group: None });
         score
     }
 

@@ -246,6 +246,10 @@ pub enum LogEvent {
     SurpriseRoll {
         /// Side name.
         side: Arc<str>,
+        /// The unit that rolled, under individual surprise rolls (`C-SURP-1` option); absent when
+        /// the side rolls.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        unit: Option<Arc<str>>,
         /// The roll.
         roll: DiceRoll,
         /// Highest roll that surprises it.

@@ -127,9 +127,10 @@ fn flow_line(event: &LogEvent, round: u32, names: &Names) -> Option<String> {
             };
             format!("Side {side} rolls initiative: {score}{begins}")
         }
-        LogEvent::SurpriseRoll { side, roll, range, surprised } => {
+        LogEvent::SurpriseRoll { side, unit, roll, range, surprised } => {
             let result = if *surprised { "surprised" } else { "not surprised" };
-            format!("Side {side} rolls for surprise: {} (surprised on {range} or less), {result}", roll.total)
+            let who = unit.as_deref().map_or_else(|| format!("Side {side}"), |unit| names.unit(unit).to_string());
+            format!("{who} rolls for surprise: {} (surprised on {range} or less), {result}", roll.total)
         }
         LogEvent::CombatEnded { reason, winner } => {
             let winner = winner.as_deref().map_or("no winner".to_string(), |winner| format!("{winner} wins"));
@@ -702,7 +703,7 @@ mod tests {
             },
             LogEvent::Moved { unit: "orc".into(), from: ford(), to: Place::Square([1, 1]) },
             LogEvent::SideInitiative { side: "red".into(), roll: roll(3), score: 3, begins: None },
-            LogEvent::SurpriseRoll { side: "red".into(), roll: roll(1), range: 2, surprised: true },
+            LogEvent::SurpriseRoll { side: "red".into(), unit: None, roll: roll(1), range: 2, surprised: true },
             LogEvent::RoundEnded {},
             LogEvent::CombatEnded { reason: "side_defeated", winner: None },
         ]
@@ -872,7 +873,13 @@ mod tests {
         let side =
             line(LogEvent::SideInitiative { side: "guards".into(), roll: roll(5), score: 7, begins: Some(true) });
         assert_eq!(side, "Side guards rolls initiative: 7, and begins");
-        let surprise = line(LogEvent::SurpriseRoll { side: "guards".into(), roll: roll(2), range: 2, surprised: true });
+        let surprise = line(LogEvent::SurpriseRoll {
+            side: "guards".into(),
+            unit: None,
+            roll: roll(2),
+            range: 2,
+            surprised: true,
+        });
         assert_eq!(surprise, "Side guards rolls for surprise: 2 (surprised on 2 or less), surprised");
         let escalation = line(LogEvent::Escalation {
             unit: "orc".into(),

@@ -10,6 +10,7 @@ mod declare;
 mod end;
 pub mod equipment;
 mod initiative;
+mod lingering;
 pub mod log;
 pub mod log_text;
 mod morale;
@@ -78,6 +79,7 @@ pub fn plugin(app: &mut App) {
         surprise::plugin,
         initiative::plugin,
         declare::plugin,
+        lingering::plugin,
         resolve::plugin,
         morale::plugin,
         end::plugin,

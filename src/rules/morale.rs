@@ -11,7 +11,7 @@ use super::components::*;
 use super::equipment::Attribute;
 use super::log::{CombatLog, LogEvent};
 use super::ruleset::{MoraleCheck, MoraleFailure, MoraleTrigger, Ruleset, Withdrawal};
-use super::state::{CombatPhase, DamageDealt, Intimidated, in_phase};
+use super::state::{CombatPhase, DamageDealt, Fleeing, Intimidated, in_phase};
 use super::unit::{self, Unit};
 use crate::battlefield::ZoneIndex;
 
@@ -38,6 +38,7 @@ fn check_morale(
     aside: Query<(), With<StoodAside>>,
     mut dealt: MessageReader<DamageDealt>,
     mut intimidated: MessageReader<Intimidated>,
+    mut fleeing: MessageWriter<Fleeing>,
 ) {
     let Battle { mut state, mut log, mut rng, mut index, mut units, ruleset, battlefield, sides } = battle;
     let round = state.round;
@@ -150,6 +151,11 @@ fn check_morale(
                     None => Withdrawal::Flee,
                 },
             };
+            if response == Withdrawal::Flee && ruleset.morale.flee_provokes {
+                // Its foes strike at its back before it goes (`resolve/flight.rs`).
+                fleeing.write(Fleeing { unit: entity });
+                continue;
+            }
             withdraw(entity, response, round, &mut units, &mut index, &mut log, &battlefield);
         }
     }

@@ -101,6 +101,10 @@ pub struct SurpriseRoll {
     pub die: Dice,
     /// Highest roll that means surprised (4 for 1–4); a side's `surprise_range` shifts its enemies' range.
     pub surprised_at_most: i32,
+    /// Each unit rolls for itself instead of its side (`C-SURP-1` option); a unit that rolls
+    /// surprised is surprised only while some enemy did not.
+    #[serde(default)]
+    pub individual: bool,
 }
 
 /// Which way the initiative count runs.
@@ -223,6 +227,10 @@ pub struct AttackRules {
     /// An attack made without moving spends the bonus actions on +hit and +damage (`A-BONUS-1`).
     #[serde(default)]
     pub standing_bonus: Option<(i32, i32)>,
+    /// A turn that leaves a Bonus Action unspent dodges with it: this much Defense until the
+    /// unit's next turn (`A-BONUS-1`).
+    #[serde(default)]
+    pub dodge_bonus: Option<i32>,
     /// Shoving and grappling (`S-MAN-1`, `Z-STUNT-1`).
     #[serde(default)]
     pub maneuvers: Option<ManeuverRules>,
@@ -726,6 +734,10 @@ pub struct MoraleRules {
     /// The withdrawal table's die and rows, for `on_failure: Withdrawal`.
     #[serde(default)]
     pub withdrawal: Option<(Dice, Vec<WithdrawalRow>)>,
+    /// A unit that flees after failed morale gives every foe whose melee weapon reaches it an
+    /// attack of opportunity at its back before it goes (`C-WDRAW-1`).
+    #[serde(default)]
+    pub flee_provokes: bool,
 }
 
 /// When combat ends.
@@ -815,6 +827,10 @@ pub enum TurnOrder {
         party_wins_ties: bool,
         /// Roll again every round.
         reroll_each_round: bool,
+        /// Each unit rolls `die` itself, adjusted by its own modifier, instead of its side rolling
+        /// (`C-INIT-1` option): no side rolls are made.
+        #[serde(default)]
+        individual_rolls: bool,
     },
     /// By the attribute's modifier, highest first; the unit that started the fight goes last (`A-INIT-1`).
     ByAttribute {

@@ -262,6 +262,14 @@ pub struct Intimidated {
     pub result: i32,
 }
 
+/// A unit that failed its morale and flees in panic, under a ruleset whose foes strike at a
+/// fleeing back (`C-WDRAW-1`); it leaves the battle once they have.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fleeing {
+    /// The unit running away.
+    pub unit: Entity,
+}
+
 /// Registers the shared state and messages.
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CombatState>()
@@ -276,7 +284,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<ActionChosen>()
         .add_message::<DeclarationRejected>()
         .add_message::<DamageDealt>()
-        .add_message::<Intimidated>();
+        .add_message::<Intimidated>()
+        .add_message::<Fleeing>();
 }
 
 /// A run condition: the pipeline is in `phase`.

@@ -1,5 +1,7 @@
 //! Surprise stage (`W-SURP-1`): opens the log and says who was caught unaware.
 
+use std::sync::Arc;
+
 use bevy::prelude::*;
 
 use super::CombatSystems;
@@ -15,24 +17,59 @@ use super::unit;
 /// `C-SURP-1`: each side rolls; at or under its range (shifted by its enemies' abilities) it is
 /// surprised. When every side or none is, nobody is. Returns who is, per side.
 fn roll_surprise(ruleset: &Ruleset, sides: &Sides, rng: &mut CombatRng, log: &mut CombatLog) -> Vec<bool> {
-    let Some(rule) = &ruleset.surprise.roll else {
+    let Some(rule) = ruleset.surprise.roll.as_ref().filter(|rule| !rule.individual) else {
         return Vec::new();
     };
     let mut surprised = Vec::with_capacity(sides.0.len());
     for (at, side) in sides.0.iter().enumerate() {
-        let shift: i32 =
-            sides.0.iter().enumerate().filter(|(other, _)| *other != at).map(|(_, other)| other.surprise_range).sum();
-        let range = rule.surprised_at_most + shift;
+        let range = rule.surprised_at_most + enemy_shift(sides, at);
         let roll = rng.roll(rule.die);
         let is_surprised = roll.total <= range;
         surprised.push(is_surprised);
         let name = side.name.clone();
-        log.record(0, || LogEvent::SurpriseRoll { side: name, roll, range, surprised: is_surprised });
+        log.record(0, || LogEvent::SurpriseRoll { side: name, unit: None, roll, range, surprised: is_surprised });
     }
     if surprised.iter().all(|&flag| flag) || surprised.iter().all(|&flag| !flag) {
         surprised.iter_mut().for_each(|flag| *flag = false);
     }
     surprised
+}
+
+/// How far the enemies of side `at` shift its surprise range (an elf on point, `C-SURP-1`).
+fn enemy_shift(sides: &Sides, at: usize) -> i32 {
+    sides.0.iter().enumerate().filter(|(other, _)| *other != at).map(|(_, other)| other.surprise_range).sum()
+}
+
+/// `C-SURP-1`'s individual option: each unit on the field, in level order, rolls against its
+/// side's range. One that rolls surprised is surprised only if some enemy is not, so that when
+/// everyone is caught unaware nobody is. Returns the units that are.
+fn roll_individual_surprise(
+    ruleset: &Ruleset,
+    sides: &Sides,
+    rng: &mut CombatRng,
+    log: &mut CombatLog,
+    units: &[(Entity, Arc<str>, usize, bool)],
+) -> Vec<Entity> {
+    let Some(rule) = ruleset.surprise.roll.as_ref().filter(|rule| rule.individual) else {
+        return Vec::new();
+    };
+    let mut caught = Vec::with_capacity(units.len());
+    for (_, id, side, marked) in units {
+        let range = rule.surprised_at_most + enemy_shift(sides, *side);
+        let roll = rng.roll(rule.die);
+        let surprised = roll.total <= range;
+        caught.push(*marked || surprised);
+        let name = sides.0.get(*side).map_or_else(|| "?".into(), |info| info.name.clone());
+        log.record(0, || LogEvent::SurpriseRoll { side: name, unit: Some(id.clone()), roll, range, surprised });
+    }
+    let alert_enemy =
+        |side: usize| units.iter().zip(&caught).any(|((_, _, other, _), &caught)| *other != side && !caught);
+    units
+        .iter()
+        .zip(&caught)
+        .filter(|((_, _, side, _), caught)| **caught && alert_enemy(*side))
+        .map(|((entity, ..), _)| *entity)
+        .collect()
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -76,8 +113,15 @@ fn open_combat(mut commands: Commands, battle: Battle, info: Res<CombatInfo>) {
             .collect(),
     });
     let rolled = roll_surprise(&ruleset, &sides, &mut rng, &mut log);
+    let rolling: Vec<(Entity, Arc<str>, usize, bool)> = ordered
+        .iter()
+        .filter(|view| *view.status == Status::Active)
+        .map(|view| (view.entity, view.id.0.clone(), view.side.0, view.surprised))
+        .collect();
+    let caught = roll_individual_surprise(&ruleset, &sides, &mut rng, &mut log, &rolling);
     for view in ordered.iter().filter(|view| *view.status == Status::Active) {
-        let surprised = view.surprised || rolled.get(view.side.0).copied().unwrap_or(false);
+        let surprised =
+            view.surprised || rolled.get(view.side.0).copied().unwrap_or(false) || caught.contains(&view.entity);
         if surprised && !view.surprised {
             commands.entity(view.entity).insert(Surprised);
         }

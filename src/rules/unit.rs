@@ -85,6 +85,9 @@ pub fn defense_score(ruleset: &Ruleset, attributes: &Attributes, defense: &Defen
     if conditions.full_defense {
         score += ruleset.attack.full_defense_bonus;
     }
+    if conditions.dodging {
+        score += ruleset.attack.dodge_bonus.unwrap_or(0);
+    }
     if conditions.prone {
         score -= ruleset.attack.prone_defense_penalty;
     }

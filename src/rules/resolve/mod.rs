@@ -7,6 +7,7 @@
 //! (spells, items, summons, healing) and `wounds` (damage, aimed wounds, injuries).
 
 mod attack;
+mod flight;
 mod magic;
 mod maneuvers;
 mod movement;
@@ -34,6 +35,7 @@ pub(super) use wounds::{DamageHit, Harm};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, resolve_round.in_set(CombatSystems::Resolve).run_if(in_phase(CombatPhase::Resolve)));
+    flight::plugin(app);
 }
 
 /// Cause names for damage that no unit dealt.
@@ -146,6 +148,17 @@ pub(super) struct Strike {
 /// Whether an action is a weapon attack against its target.
 fn is_strike(kind: ActionKind) -> bool {
     matches!(kind, ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Charge | ActionKind::Aimed(_))
+}
+
+/// Whether a turn leaves a Bonus Action free for dodging (`A-BONUS-1`): moving further, a
+/// disengage and a blow struck without moving (where the ruleset has the standing bonus) spend
+/// both; anything else spends none.
+fn leaves_a_bonus_action(action: &Action, standing_bonus: bool) -> bool {
+    match action.kind {
+        ActionKind::Move | ActionKind::Disengage => false,
+        ActionKind::Attack | ActionKind::Aimed(_) => action.move_to.is_some() || !standing_bonus,
+        _ => true,
+    }
 }
 
 /// Whether an action needs a target; one that may go without (a defensive attack) acts on
@@ -282,13 +295,18 @@ impl<'w, 's> Resolver<'w, 's> {
             })
             .collect();
         let mut interrupted = vec![false; group.len()];
-        for slot in group {
+        for (slot, &able) in group.iter().zip(&able) {
             let kind = slot.action.kind;
-            if matches!(kind, ActionKind::Disengage | ActionKind::Charge)
-                && let Ok(mut unit) = self.units.get_mut(slot.unit)
-            {
+            let dodge_bonus = self.ruleset.attack.dodge_bonus;
+            let standing_bonus = self.ruleset.attack.standing_bonus.is_some();
+            if let Ok(mut unit) = self.units.get_mut(slot.unit) {
                 unit.conditions.disengaged |= kind == ActionKind::Disengage;
                 unit.conditions.charging |= kind == ActionKind::Charge;
+                // The turn starts: last turn's dodge is over, and this one may dodge anew.
+                unit.conditions.dodging = able
+                    && dodge_bonus.is_some()
+                    && unit.conditions.bonus_actions_left() > 0
+                    && leaves_a_bonus_action(&slot.action, standing_bonus);
             }
         }
         for (at, slot) in group.iter().enumerate() {

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use super::Resolver;
 use super::attack::AttackRequest;
-use crate::battlefield::{Square, ZoneIdx};
+use crate::battlefield::ZoneIdx;
 use crate::rules::actions;
 use crate::rules::components::*;
 use crate::rules::log::{AttackKind, LogEvent};
@@ -242,20 +242,6 @@ impl Resolver<'_, '_> {
     /// Where a shove from `from` pushes a unit at `at`: the free step straight away on a grid,
     /// or a free zone farther from the shover; `None` when there is no room (it falls instead).
     pub(super) fn push_destination(&self, from: ZoneIdx, at: ZoneIdx) -> Option<ZoneIdx> {
-        let field = &self.battlefield;
-        let free =
-            |zone: ZoneIdx| field.zone(zone).capacity.is_none_or(|capacity| (self.index.count(zone) as u32) < capacity);
-        match (field.zone(from).square, field.zone(at).square) {
-            (Some(a), Some(b)) => {
-                let away = Square { x: b.x + (b.x - a.x).signum(), y: b.y + (b.y - a.y).signum() };
-                field.zone_at(away).filter(|&zone| free(zone) && field.distance(at, zone) == 1)
-            }
-            _ => field
-                .neighbours(at)
-                .iter()
-                .copied()
-                .filter(|&zone| field.distance(from, zone) > field.distance(from, at) && free(zone))
-                .min(),
-        }
+        self.battlefield.push_destination(&self.index, from, at)
     }
 }

@@ -1,0 +1,170 @@
+//! The greedy AI's manhandling (`S-MAN-1`, `Z-STUNT-1`, `S-ACT-2`, `A-TURN-1`): standing up
+//! from prone, knocking a foe down where prone costs Defense, and grappling where the hold hurts
+//! every round. Each is tried only where the ruleset offers it and the declaration is legal, and
+//! a manoeuvre is chosen over the best blow only when it is expected to be worth more.
+
+use super::controller::AiView;
+use crate::rules::actions::{self, ThreatMap, ViewCache};
+use crate::rules::components::*;
+use crate::rules::dice::Dice;
+use crate::rules::equipment::Weapon;
+use crate::rules::ruleset::ManeuverRules;
+use crate::rules::unit::{self, UnitView};
+
+/// A prone unit rises unless the free attacks rising draws could take this share of what it has left.
+const RISING_RISK_SHARE: f64 = 0.5;
+/// A hold or a fall is counted to pay off over at most this many rounds: a fallen foe gets up,
+/// a held one is pushed apart or its grappler falls, and a grappler cannot move meanwhile.
+const PAYOFF_ROUNDS: f64 = 2.0;
+
+/// What is left of a unit to take down.
+fn remaining(unit: &UnitView) -> f64 {
+    f64::from((unit.stress.current + unit.wounds.current).max(0))
+}
+
+/// A prone unit gets up when the ruleset lets it, unless the free attacks it draws by rising
+/// are likely to drop it.
+pub(super) fn stand_up(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitView) -> Option<Action> {
+    if !actor.conditions.prone {
+        return None;
+    }
+    let action = Action::simple(ActionKind::StandUp);
+    actions::check(view.ctx(), actor, &action, units).ok()?;
+    let risk: f64 = threats
+        .threateners(view.ctx(), actor.zone.0, *actor.side)
+        .filter(|threat| threat.can_react)
+        .filter_map(|threat| units.get(threat.unit))
+        .map(|enemy| actions::attack_odds(&view.ruleset, enemy, actor).expected)
+        .sum();
+    (risk < RISING_RISK_SHARE * remaining(actor)).then_some(action)
+}
+
+/// A shove or a grapple, without a move, against a foe in reach, when it is expected to be
+/// worth more than `blow`, the expected damage of the best attack there is.
+pub(super) fn manhandle(view: &AiView, units: &ViewCache, actor: &UnitView, blow: f64) -> Option<Action> {
+    let rules = view.ruleset.attack.maneuvers.as_ref()?;
+    let mut best: Option<(f64, Action)> = None;
+    for &other in view.battlefield.within(actor.zone.0, 1).flat_map(|zone| view.index.occupants(zone).iter()) {
+        let Some(target) = units.get(other).filter(|target| target.side != actor.side) else {
+            continue;
+        };
+        if !unit::is_fighting(*target.status, target.conditions) {
+            continue;
+        }
+        let values = [
+            (ActionKind::Grapple, grapple_value(view, rules, actor, target)),
+            (ActionKind::Shove, shove_value(view, units, rules, actor, target)),
+        ];
+        for (kind, value) in values {
+            let action = Action { kind, target: Some(other), move_to: None };
+            let better = value > blow && best.as_ref().is_none_or(|(score, _)| value > *score);
+            if better && actions::check(view.ctx(), actor, &action, units).is_ok() {
+                best = Some((value, action));
+            }
+        }
+    }
+    best.map(|(_, action)| action)
+}
+
+/// How many rounds a lasting edge over `target` is worth: until the actor's blows would drop
+/// it anyway, at most [`PAYOFF_ROUNDS`].
+fn payoff_rounds(view: &AiView, actor: &UnitView, target: &UnitView) -> f64 {
+    let per_round = actions::attack_odds(&view.ruleset, actor, target).expected;
+    if per_round <= 0.0 { PAYOFF_ROUNDS } else { (remaining(target) / per_round).min(PAYOFF_ROUNDS) }
+}
+
+/// A grapple's worth where the hold hurts every round (`S-MAN-1`): the chance it holds times
+/// the squeeze over the rounds it pays off. A hold without damage is not worth a blow to it,
+/// nor a second hold while the first lasts.
+fn grapple_value(view: &AiView, rules: &ManeuverRules, actor: &UnitView, target: &UnitView) -> f64 {
+    // A second hold would let go of the first.
+    if !rules.grapple_damage || actor.conditions.grappling.is_some() {
+        return 0.0;
+    }
+    let squeeze = actions::damage_dice(&view.ruleset, actor, &actor.loadout.unarmed, false).mean().max(0.0);
+    success_chance(view, rules, actor, target, &actor.loadout.unarmed) * squeeze * payoff_rounds(view, actor, target)
+}
+
+/// A shove's worth where it knocks the foe down and prone costs Defense: the chance it lands
+/// times the blows of the actor and its allies in reach that the lower Defense turns into hits.
+/// A push that only moves the foe is not worth a blow to it.
+fn shove_value(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &UnitView, target: &UnitView) -> f64 {
+    let penalty = view.ruleset.attack.prone_defense_penalty;
+    let sides = view.ruleset.attack.die.sides;
+    let falls = view.battlefield.push_destination(&view.index, actor.zone.0, target.zone.0).is_none();
+    if target.conditions.prone || penalty <= 0 || sides == 0 || !falls {
+        return 0.0;
+    }
+    // Each blow lands that much more often; what a landed blow does is its expected damage over its odds.
+    let easier = f64::from(penalty) / f64::from(sides);
+    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
+    let landed = |striker: &UnitView| {
+        let odds = actions::attack_odds(&view.ruleset, striker, target);
+        if odds.hit > 0.0 { odds.expected / odds.hit } else { 0.0 }
+    };
+    let allies: f64 = actions::threateners_of(view.ctx(), target.zone.0, *target.side, units)
+        .into_iter()
+        .filter_map(|ally| units.get(ally))
+        .map(landed)
+        .sum();
+    success_chance(view, rules, actor, target, weapon) * easier * allies * payoff_rounds(view, actor, target)
+}
+
+/// The chance a manoeuvre succeeds: the attack roll first where the ruleset asks for one (with
+/// `weapon`), then the opposed check, which the target wins on a tie.
+fn success_chance(view: &AiView, rules: &ManeuverRules, actor: &UnitView, target: &UnitView, weapon: &Weapon) -> f64 {
+    let lands = if rules.attack_roll_first {
+        let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
+        let dice = actions::damage_dice(&view.ruleset, actor, weapon, false);
+        actions::odds_against(&view.ruleset, actions::attack_bonus(actor, weapon), weapon, dice, defense, 0).hit
+    } else {
+        1.0
+    };
+    let own = unit::modifier(&view.ruleset, actor.attributes, rules.attribute) + actor.skills.attack;
+    let theirs = unit::modifier(&view.ruleset, target.attributes, rules.attribute);
+    lands * wins_opposed(rules.die, own - theirs)
+}
+
+/// The chance that `die` + `edge` beats another roll of `die`.
+fn wins_opposed(die: Dice, edge: i32) -> f64 {
+    let totals = distribution(die);
+    totals
+        .iter()
+        .flat_map(|&(own, p)| totals.iter().map(move |&(theirs, q)| if own + edge > theirs { p * q } else { 0.0 }))
+        .sum()
+}
+
+/// Each total `die` can roll, with its chance.
+fn distribution(die: Dice) -> Vec<(i32, f64)> {
+    let mut totals = vec![(die.modifier, 1.0)];
+    let sides = die.sides.max(1) as i32;
+    for _ in 0..die.count {
+        let mut next: Vec<(i32, f64)> = Vec::new();
+        for &(total, p) in &totals {
+            for face in 1..=sides {
+                let value = total + if die.sides == 0 { 0 } else { face };
+                match next.iter_mut().find(|(seen, _)| *seen == value) {
+                    Some((_, q)) => *q += p / f64::from(sides),
+                    None => next.push((value, p / f64::from(sides))),
+                }
+            }
+        }
+        totals = next;
+    }
+    totals
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_even_opposed_d20_is_won_less_than_half_the_time_since_ties_go_to_the_target() {
+        let d20 = Dice { count: 1, sides: 20, modifier: 0 };
+        assert!((wins_opposed(d20, 0) - 190.0 / 400.0).abs() < 1e-9);
+        assert!((wins_opposed(d20, 20) - 1.0).abs() < 1e-9);
+        let two_d6 = Dice { count: 2, sides: 6, modifier: 0 };
+        let total: f64 = distribution(two_d6).iter().map(|(_, p)| p).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+    }
+}
