@@ -70,6 +70,32 @@ impl ShockAbsorber {
     }
 }
 
+/// What made a unit check its morale (`W-MOR-1`): the log's `reason` of a `morale` line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoraleReason {
+    /// It was intimidated this round.
+    Intimidated,
+    /// One hit took more than half its Wound Points.
+    BigHit,
+    /// Its side is outnumbered.
+    Outnumbered,
+    /// Its side lost the ruleset's share of those it fielded.
+    Losing,
+}
+
+impl MoraleReason {
+    /// The snake_case name the log writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Intimidated => "intimidated",
+            Self::BigHit => "big_hit",
+            Self::Outnumbered => "outnumbered",
+            Self::Losing => "losing",
+        }
+    }
+}
+
 /// A unit's entry in `combat_started`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct UnitEntry {
@@ -538,7 +564,7 @@ pub enum LogEvent {
         /// Passed.
         passed: bool,
         /// What triggered it.
-        reason: &'static str,
+        reason: MoraleReason,
         /// Failed without regard to the roll because defeat was obvious.
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         automatic: bool,

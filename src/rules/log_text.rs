@@ -353,7 +353,7 @@ fn nerve_line(event: &LogEvent, names: &Names) -> Option<String> {
             format!("{} withdraws: {} ({})", names.unit(unit), response, roll.total)
         }
         LogEvent::Morale { unit, total, tn, passed, reason, automatic, .. } => {
-            let (unit, reason) = (names.unit(unit), words(reason));
+            let (unit, reason) = (names.unit(unit), words(reason.as_str()));
             if *automatic {
                 format!("{unit} breaks without a roll ({reason})")
             } else {
@@ -812,7 +812,7 @@ mod tests {
                 total: 12,
                 tn: 11,
                 passed: true,
-                reason: "half_fallen",
+                reason: super::super::log::MoraleReason::Losing,
                 automatic: false,
             },
         ]
