@@ -6,8 +6,8 @@ use bevy::prelude::*;
 use super::CombatSystems;
 use super::battle::Battle;
 use super::components::*;
-use super::equipment::{DamageType, InjuryTables};
-use super::log::{CombatLog, LogEvent};
+use super::equipment::{DamageType, Hindrance, InjuryTables};
+use super::log::{Affliction, CombatLog, LogEvent};
 use super::resolve::{DamageHit, Harm};
 use super::ruleset::Ruleset;
 use super::state::{CombatPhase, DamageDealt, Outcome, VictoryCondition, VictoryConditions, in_phase};
@@ -299,50 +299,67 @@ fn linger(upkeep: &mut Harm) {
         .collect();
     afflicted.sort_unstable();
     for (_, entity) in afflicted {
-        let ongoing = upkeep.units.get(entity).ok().and_then(|view| view.conditions.ongoing);
-        if let Some((amount, _)) = ongoing {
-            let hit = DamageHit {
-                target: entity,
-                source: ONGOING.into(),
-                amount,
-                damage_type: DamageType::Bleeding,
-                critical: false,
-                roll: None,
-            };
-            upkeep.deal(hit);
-        }
-        let Ok(mut unit) = upkeep.units.get_mut(entity) else {
-            continue;
+        suffer_ongoing(upkeep, entity);
+        shake_off(upkeep, entity);
+    }
+}
+
+/// Deals a unit's ongoing damage, if it has any (`Z-ONGO-1`).
+fn suffer_ongoing(upkeep: &mut Harm, entity: Entity) {
+    let ongoing = upkeep.units.get(entity).ok().and_then(|view| view.conditions.ongoing);
+    if let Some((amount, _)) = ongoing {
+        let hit = DamageHit {
+            target: entity,
+            source: ONGOING.into(),
+            amount,
+            damage_type: DamageType::Bleeding,
+            critical: false,
+            roll: None,
         };
-        if !unit.status.on_field() {
-            continue;
+        upkeep.deal(hit);
+    }
+}
+
+/// A unit still on the field tests against its ongoing damage, then its hindrance; each test
+/// passed ends that effect.
+fn shake_off(upkeep: &mut Harm, entity: Entity) {
+    let Ok(mut unit) = upkeep.units.get_mut(entity) else {
+        return;
+    };
+    if !unit.status.on_field() {
+        return;
+    }
+    let tests = [
+        unit.conditions.ongoing.map(|(_, lingering)| (Affliction::OngoingDamage, lingering)),
+        unit.conditions.hindrance.map(|(hindrance, lingering)| (Affliction::Hindrance(hindrance), lingering)),
+    ];
+    for (effect, lingering) in tests.into_iter().flatten() {
+        let bonus = unit::modifier(upkeep.ruleset, &unit.attributes, lingering.attribute);
+        let roll = upkeep.rng.roll(upkeep.ruleset.attack.die.plus(bonus));
+        let shaken_off = roll.total >= lingering.tn;
+        if shaken_off {
+            end_affliction(&mut unit.conditions, effect);
         }
-        let tests = [
-            unit.conditions.ongoing.map(|(_, lingering)| ("ongoing_damage", lingering)),
-            unit.conditions.hindrance.map(|(hindrance, lingering)| (hindrance.log_name(), lingering)),
-        ];
-        for (effect, lingering) in tests.into_iter().flatten() {
-            let bonus = unit::modifier(upkeep.ruleset, &unit.attributes, lingering.attribute);
-            let roll = upkeep.rng.roll(upkeep.ruleset.attack.die.plus(bonus));
-            let shaken_off = roll.total >= lingering.tn;
-            if shaken_off {
-                if effect == "ongoing_damage" {
-                    unit.conditions.ongoing = None;
-                } else {
-                    if matches!(unit.conditions.hindrance, Some((crate::rules::equipment::Hindrance::Paralysed, _))) {
-                        unit.conditions.paralysed = false;
-                    }
-                    unit.conditions.hindrance = None;
-                }
+        let id = unit.id.0.clone();
+        upkeep.log.record(upkeep.round, || LogEvent::Lingering {
+            unit: id,
+            effect,
+            roll,
+            tn: lingering.tn,
+            shaken_off,
+        });
+    }
+}
+
+/// Ends one lingering effect: a paralysing hindrance frees the unit as it goes.
+fn end_affliction(conditions: &mut Conditions, effect: Affliction) {
+    match effect {
+        Affliction::OngoingDamage => conditions.ongoing = None,
+        Affliction::Hindrance(hindrance) => {
+            if hindrance == Hindrance::Paralysed {
+                conditions.paralysed = false;
             }
-            let id = unit.id.0.clone();
-            upkeep.log.record(upkeep.round, || LogEvent::Lingering {
-                unit: id,
-                effect,
-                roll,
-                tn: lingering.tn,
-                shaken_off,
-            });
+            conditions.hindrance = None;
         }
     }
 }

@@ -278,11 +278,11 @@ fn harm_line(event: &LogEvent, names: &Names) -> Option<String> {
         },
         LogEvent::Lingering { unit, effect, roll, tn, shaken_off } => {
             let result = if *shaken_off { "shaken off" } else { "lingers" };
-            let effect = words(effect);
+            let effect = words(effect.as_str());
             format!("{} tests against {effect}: {} vs TN {tn}, {result}", names.unit(unit), roll.total)
         }
         LogEvent::Afflicted { unit, effect, source } => {
-            format!("{} leaves {} with {}", names.unit(source), names.unit(unit), words(effect))
+            format!("{} leaves {} with {}", names.unit(source), names.unit(unit), words(effect.as_str()))
         }
         LogEvent::Hazard { unit, zone, hazard, roll, tn, passed } => {
             let result = if *passed { "resisted" } else { "failed" };
@@ -746,12 +746,16 @@ mod tests {
             LogEvent::Reaction { unit: "orc".into(), roll: roll(6), reaction: "wary".into(), fights: false },
             LogEvent::Lingering {
                 unit: "orc".into(),
-                effect: "ongoing_damage",
+                effect: super::super::log::Affliction::OngoingDamage,
                 roll: roll(13),
                 tn: 12,
                 shaken_off: true,
             },
-            LogEvent::Afflicted { unit: "orc".into(), effect: "ongoing_damage", source: "nell".into() },
+            LogEvent::Afflicted {
+                unit: "orc".into(),
+                effect: super::super::log::Affliction::OngoingDamage,
+                source: "nell".into(),
+            },
             LogEvent::Withdrawal { unit: "orc".into(), roll: roll(2), response: Withdrawal::Flee },
             LogEvent::Damage {
                 unit: "orc".into(),
