@@ -93,6 +93,17 @@ impl Affliction {
     }
 }
 
+/// Which chain an escalation step belongs to (`A-CRIT-1`, `A-FAIL-1`): the log's `chain` of an
+/// `escalation` line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EscalationChain {
+    /// A critical hit's chain.
+    Critical,
+    /// A fumble's chain of tragedies.
+    Tragedy,
+}
+
 /// What made a unit check its morale (`W-MOR-1`): the log's `reason` of a `morale` line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -335,7 +346,7 @@ pub enum LogEvent {
         /// The attacker.
         unit: Arc<str>,
         /// `critical` or `tragedy`.
-        chain: &'static str,
+        chain: EscalationChain,
         /// Step, from 1.
         step: u32,
         /// The roll.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::components::AimPoint;
 use super::dice::DiceRoll;
-use super::log::{AttackExtra, AttackKind, LogEntry, LogEvent, ShockAbsorber, Withdrawal};
+use super::log::{AttackExtra, AttackKind, EscalationChain, LogEntry, LogEvent, ShockAbsorber, Withdrawal};
 use crate::battlefield::{Battlefield, Place};
 
 /// The display names a log line uses for the ids a [`LogEvent`] carries.
@@ -218,7 +218,10 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
             text
         }
         LogEvent::Escalation { unit, chain, step, roll, escalated } => {
-            let chain = if *chain == "tragedy" { "fumble" } else { *chain };
+            let chain = match chain {
+                EscalationChain::Critical => "critical",
+                EscalationChain::Tragedy => "fumble",
+            };
             let result = if *escalated { "escalates" } else { "stops" };
             format!("{}'s {chain} {result} (step {step}: {})", names.unit(unit), roll.total)
         }
@@ -725,7 +728,13 @@ mod tests {
                 roll: None,
                 extra_damage: 0,
             },
-            LogEvent::Escalation { unit: "orc".into(), chain: "critical", step: 2, roll: roll(19), escalated: true },
+            LogEvent::Escalation {
+                unit: "orc".into(),
+                chain: EscalationChain::Critical,
+                step: 2,
+                roll: roll(19),
+                escalated: true,
+            },
             LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 2 },
             LogEvent::Maneuver {
                 unit: "orc".into(),
@@ -880,7 +889,7 @@ mod tests {
         assert_eq!(surprise, "Side guards rolls for surprise: 2 (surprised on 2 or less), surprised");
         let escalation = line(LogEvent::Escalation {
             unit: "orc".into(),
-            chain: "tragedy",
+            chain: EscalationChain::Tragedy,
             step: 1,
             roll: roll(3),
             escalated: false,
