@@ -443,7 +443,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
             move_to
         };
         let score = self.score(prospect, kind, expected, move_to, shoots);
-        (score > 0.0).then(|| Candidate {
+        (score > 0.0).then_some(Candidate {
             score,
             action: Action { kind, target: Some(prospect.view.entity), move_to },
             expected,
