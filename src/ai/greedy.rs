@@ -305,6 +305,68 @@ struct Prospect<'v, 'w, 's> {
     full_defense_risk: f64,
 }
 
+/// One way the actor could do damage this round: an action kind and how far it reaches.
+#[derive(Clone, Copy)]
+struct OffenceOption {
+    kind: ActionKind,
+    range: u32,
+}
+
+/// Every kind of damaging action the actor has to hand, with its range. Each kind is gathered by
+/// a small function of its own: a new kind of offence (a shove, a grapple) adds one here, and
+/// [`expected_damage`] says what it is worth against a target.
+fn offence_options(actor: &UnitView) -> Vec<OffenceOption> {
+    let mut options = vec![weapon_attack(actor)];
+    options.extend(hostile_spells(actor));
+    options.extend(throwables(actor));
+    options
+}
+
+/// A blow or shot with the weapon in hand.
+fn weapon_attack(actor: &UnitView) -> OffenceOption {
+    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
+    OffenceOption { kind: ActionKind::Attack, range: actions::weapon_range(weapon) }
+}
+
+/// Hostile spells the actor has the Mana for.
+fn hostile_spells<'a>(actor: &'a UnitView) -> impl Iterator<Item = OffenceOption> + 'a {
+    actor.spells.0.iter().enumerate().filter_map(|(at, (_, spell))| {
+        // Spend Mana, not Stress: Stress is what keeps the caster standing.
+        (spell.effect.is_hostile() && actor.mana.current >= spell.mana)
+            .then_some(OffenceOption { kind: ActionKind::Cast(at), range: spell.range })
+    })
+}
+
+/// Thrown items the actor still carries.
+fn throwables<'a>(actor: &'a UnitView) -> impl Iterator<Item = OffenceOption> + 'a {
+    actor.inventory.0.iter().enumerate().filter_map(|(at, stack)| {
+        (stack.item.thrown && stack.count > 0)
+            .then_some(OffenceOption { kind: ActionKind::Throw(at), range: stack.item.range })
+    })
+}
+
+/// A scored offensive action: its score, the damage it is expected to deal, and what is left of
+/// its target.
+struct Candidate {
+    score: f64,
+    action: Action,
+    expected: f64,
+    left: f64,
+}
+
+/// The actor's offence as it is weighed: what it looks at, gathered once per choice. (The AI's
+/// view, the unit cache and the actor each carry their own pair of Bevy lifetimes.)
+struct Offence<'a, 'vw, 'vs, 'w, 's, 'uw, 'us> {
+    view: &'a AiView<'vw, 'vs>,
+    units: &'a ViewCache<'w, 's>,
+    threats: &'a ThreatMap,
+    actor: &'a UnitView<'uw, 'us>,
+    just_declared: &'a JustDeclared,
+    /// How far it may walk before it strikes.
+    allowance: u32,
+    options: Vec<OffenceOption>,
+}
+
 /// The best damaging action (attack, throw or spell, with a move if needed), its expected
 /// damage, and what is left of its target.
 fn best_offence(
@@ -315,178 +377,228 @@ fn best_offence(
     just_declared: &JustDeclared,
     commitments: &Commitments,
 ) -> Option<(Action, f64, f64)> {
-    let ctx = view.ctx();
     let allowance =
         unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Attack);
-    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
-    let mut options: Vec<(ActionKind, u32)> = vec![(ActionKind::Attack, actions::weapon_range(weapon))];
-    for (at, (_, spell)) in actor.spells.0.iter().enumerate() {
-        // Spend Mana, not Stress: Stress is what keeps the caster standing.
-        if spell.effect.is_hostile() && actor.mana.current >= spell.mana {
-            options.push((ActionKind::Cast(at), spell.range));
-        }
+    let options = offence_options(actor);
+    let offence = Offence { view, units, threats, actor, just_declared, allowance, options };
+    let (prospects, expected_table) = offence.prospects(commitments);
+    let mut candidates = offence.candidates(&prospects, &expected_table);
+    candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+    offence.finish(candidates)
+}
+
+impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
+    /// Every enemy in reach this round, with what each option would do to it, computed once
+    /// into one shared table.
+    fn prospects(&self, commitments: &Commitments) -> (Vec<Prospect<'a, 'w, 's>>, Vec<f64>) {
+        let (view, units, actor, just_declared) = (self.view, self.units, self.actor, self.just_declared);
+        let max_range = self.options.iter().map(|option| option.range).max().unwrap_or(0);
+        let melee = !actor.loadout.usable_weapon(actor.conditions).1.is_ranged();
+        let mut expected_table: Vec<f64> = Vec::new();
+        let prospects = view
+            .battlefield
+            .within(actor.zone.0, self.allowance + max_range)
+            .flat_map(|zone| view.index.occupants(zone).iter())
+            .filter_map(|&other| units.get(other))
+            .filter(|target| target.side != actor.side && target.status.on_field())
+            .map(|target| Prospect {
+                view: target,
+                weight: if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },
+                remaining: remaining(target),
+                left_after_allies: (remaining(target) - commitments.damage_on(target.entity))
+                    .max(OVERKILL_FLOOR * remaining(target)),
+                stay_chance: if melee { stay_chance(view, units, actor, target, just_declared) } else { 1.0 },
+                first: {
+                    let first = expected_table.len();
+                    expected_table
+                        .extend(self.options.iter().map(|option| expected_damage(view, actor, target, option.kind)));
+                    first
+                },
+                full_defense_risk: if melee { full_defense_risk(view, actor, target, just_declared) } else { 0.0 },
+            })
+            .collect();
+        (prospects, expected_table)
     }
-    for (at, stack) in actor.inventory.0.iter().enumerate() {
-        if stack.item.thrown && stack.count > 0 {
-            options.push((ActionKind::Throw(at), stack.item.range));
+
+    /// One candidate per target and option, scored without the Repostes a move provokes (which
+    /// can only lower a score).
+    fn candidates(&self, prospects: &[Prospect], expected_table: &[f64]) -> Vec<Candidate> {
+        let mut candidates = Vec::new();
+        for prospect in prospects {
+            let expected_per_option = &expected_table[prospect.first..prospect.first + self.options.len()];
+            for (&option, &expected) in self.options.iter().zip(expected_per_option) {
+                candidates.extend(self.candidate(prospect, option, expected));
+            }
         }
+        candidates
     }
-    let max_range = options.iter().map(|&(_, range)| range).max().unwrap_or(0);
-    // Every enemy in reach this round, with what each option would do to it, computed once.
-    let melee = !weapon.is_ranged();
-    let mut expected_table: Vec<f64> = Vec::new();
-    let prospects: Vec<Prospect> = view
-        .battlefield
-        .within(actor.zone.0, allowance + max_range)
-        .flat_map(|zone| view.index.occupants(zone).iter())
-        .filter_map(|&other| units.get(other))
-        .filter(|target| target.side != actor.side && target.status.on_field())
-        .map(|target| Prospect {
-            view: target,
-            weight: if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },
-            remaining: remaining(target),
-            left_after_allies: (remaining(target) - commitments.damage_on(target.entity))
-                .max(OVERKILL_FLOOR * remaining(target)),
-            stay_chance: if melee { stay_chance(view, units, actor, target, just_declared) } else { 1.0 },
-            first: {
-                let first = expected_table.len();
-                expected_table.extend(options.iter().map(|&(kind, _)| expected_damage(view, actor, target, kind)));
-                first
-            },
-            full_defense_risk: if melee { full_defense_risk(view, actor, target, just_declared) } else { 0.0 },
-        })
-        .collect();
-    // One candidate per target and option: stay if in reach, else step just far enough along
-    // the shortest path. Scored first without the Repostes a move provokes, which can only
-    // lower a score; then, best first, each is finished off until none left can win.
-    let mut candidates: Vec<(f64, Action, f64, f64)> = Vec::new();
-    for prospect in &prospects {
+
+    /// `option` against `prospect`: from where it stands if in reach, else from a step just far
+    /// enough along the shortest path; `None` when it cannot get there or it is not worth it.
+    fn candidate(&self, prospect: &Prospect, option: OffenceOption, expected: f64) -> Option<Candidate> {
+        let OffenceOption { kind, range } = option;
         let target_zone = prospect.view.zone.0;
-        let walking = view.battlefield.distance(actor.zone.0, target_zone);
-        let expected_per_option = &expected_table[prospect.first..prospect.first + options.len()];
-        for (&(kind, range), &expected) in options.iter().zip(expected_per_option) {
-            // Missiles and spells fly straight and need sight; blades walk.
-            let shoots = actions::is_ranged(actor, kind);
-            let distance_now = if shoots {
-                if view.battlefield.sight(actor.zone.0, target_zone).is_some() {
-                    view.battlefield.line_distance(actor.zone.0, target_zone)
-                } else {
-                    walking.max(range + 1)
-                }
-            } else {
-                walking
-            };
-            let full = |zone: ZoneIdx| {
-                // Squares allies just chose in this same pass are taken too (never the enemy's: secret).
-                let claimed = just_declared
-                    .iter()
-                    .filter(|(unit, action)| {
-                        action.move_to == Some(zone) && units.get(**unit).is_some_and(|ally| ally.side == actor.side)
-                    })
-                    .count();
-                view.battlefield
-                    .zone(zone)
-                    .capacity
-                    .is_some_and(|capacity| (view.index.count(zone) + claimed) as u32 >= capacity)
-            };
-            let move_to = if distance_now <= range {
-                None
-            } else if distance_now - range <= allowance {
-                match view.battlefield.step_toward(actor.zone.0, target_zone, distance_now - range) {
-                    Some(zone) if !full(zone) => Some(zone),
-                    // The square on the straight way is taken: any free one in reach of the target.
-                    _ => match view
-                        .battlefield
-                        .within(target_zone, range)
-                        .filter(|&zone| !full(zone))
-                        .map(|zone| (view.battlefield.distance(actor.zone.0, zone), zone))
-                        .filter(|&(distance, _)| distance <= allowance)
-                        .min()
-                    {
-                        Some((_, zone)) => Some(zone),
-                        None => continue,
-                    },
-                }
-            } else {
-                continue;
-            };
-            // A shooter on a grid takes cover: the free spot in range and sight of its target
-            // where the target sees least of it, if one is as near as the plain choice.
-            let move_to = if shoots && view.battlefield.is_grid() {
-                take_cover(view, actor, target_zone, range, allowance, move_to, &full)
-            } else {
-                move_to
-            };
-            let mut score = prospect.weight * expected.min(prospect.left_after_allies) / prospect.remaining.sqrt();
-            // A blade that must walk up to an unpinned foe often finds it gone.
-            if move_to.is_some() && !shoots {
-                score *= prospect.stay_chance;
-            }
-            let standing = move_to.unwrap_or(actor.zone.0);
-            // Shooting or casting from inside an enemy's reach draws its attack where the ruleset
-            // says so: weigh that like a Reposte.
-            if shoots && view.ruleset.attack.ranged_in_melee == crate::rules::ruleset::RangedInMelee::Provokes {
-                let risk: f64 = threats
-                    .threateners(ctx, standing, *actor.side)
-                    .filter(|threat| threat.can_react)
-                    .filter_map(|threat| units.get(threat.unit))
-                    .map(|enemy| actions::attack_odds(&view.ruleset, enemy, actor).expected)
-                    .sum();
-                score -= REPOSTE_AVERSION * risk / remaining(actor).sqrt();
-            }
-            if matches!(kind, ActionKind::Attack) && view.battlefield.distance(standing, target_zone) == 0 {
-                score -= prospect.full_defense_risk;
-            }
-            if score > 0.0 {
-                candidates.push((
-                    score,
-                    Action { kind, target: Some(prospect.view.entity), move_to },
-                    expected,
-                    prospect.remaining,
-                ));
-            }
-        }
-    }
-    candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let mut walks: Vec<(Option<ZoneIdx>, bool, f64)> = Vec::new();
-    let mut best: Option<(f64, Action, f64, f64)> = None;
-    for (bound, mut action, expected, left) in candidates {
-        if best.as_ref().is_some_and(|(score, ..)| bound <= *score) {
-            break;
-        }
-        let (provokes, reposte_risk) = match walks.iter().find(|(to, ..)| *to == action.move_to) {
-            Some(&(_, provokes, risk)) => (provokes, risk),
-            None => {
-                let walk = Action { kind: ActionKind::Attack, target: None, move_to: action.move_to };
-                let provoked = actions::repostes_on_path(ctx, threats, actor, &walk);
-                let risk = provoked
-                    .iter()
-                    .filter_map(|&enemy| units.get(enemy))
-                    .map(|enemy| actions::attack_odds(&view.ruleset, enemy, actor).expected)
-                    .sum::<f64>()
-                    * REPOSTE_AVERSION
-                    / remaining(actor).sqrt();
-                walks.push((action.move_to, !provoked.is_empty(), risk));
-                (!provoked.is_empty(), risk)
-            }
+        // Missiles and spells fly straight and need sight; blades walk.
+        let shoots = actions::is_ranged(self.actor, kind);
+        let move_to = self.strike_from(target_zone, shoots, range)?;
+        // A shooter on a grid takes cover: the free spot in range and sight of its target
+        // where the target sees least of it, if one is as near as the plain choice.
+        let move_to = if shoots && self.view.battlefield.is_grid() {
+            take_cover(self.view, self.actor, target_zone, range, self.allowance, move_to, &|zone| self.full(zone))
+        } else {
+            move_to
         };
-        let mut score = bound;
-        if provokes {
-            // A defensive attack enters threat ranges without provoking, for one count of initiative.
-            if action.kind == ActionKind::Attack && actions::offered(&view.ruleset, ActionKind::DefensiveAttack) {
-                action.kind = ActionKind::DefensiveAttack;
-            } else {
-                score -= reposte_risk;
-            }
+        let score = self.score(prospect, kind, expected, move_to, shoots);
+        (score > 0.0).then_some(Candidate {
+            score,
+            action: Action { kind, target: Some(prospect.view.entity), move_to },
+            expected,
+            left: prospect.remaining,
+        })
+    }
+
+    /// Where to strike `target_zone` from with a reach of `range`: `Some(None)` from where the
+    /// actor stands, `None` when no free spot in reach this round will do.
+    fn strike_from(&self, target_zone: ZoneIdx, shoots: bool, range: u32) -> Option<Option<ZoneIdx>> {
+        let field = &self.view.battlefield;
+        let here = self.actor.zone.0;
+        let walking = field.distance(here, target_zone);
+        let distance_now = if !shoots {
+            walking
+        } else if field.sight(here, target_zone).is_some() {
+            field.line_distance(here, target_zone)
+        } else {
+            walking.max(range + 1)
+        };
+        if distance_now <= range {
+            return Some(None);
         }
-        if score > 0.0
-            && best.as_ref().is_none_or(|(best_score, ..)| score > *best_score)
-            && actions::check(ctx, actor, &action, units).is_ok()
-        {
-            best = Some((score, action, expected, left));
+        if distance_now - range > self.allowance {
+            return None;
+        }
+        match field.step_toward(here, target_zone, distance_now - range) {
+            Some(zone) if !self.full(zone) => Some(Some(zone)),
+            // The square on the straight way is taken: any free one in reach of the target.
+            _ => field
+                .within(target_zone, range)
+                .filter(|&zone| !self.full(zone))
+                .map(|zone| (field.distance(here, zone), zone))
+                .filter(|&(distance, _)| distance <= self.allowance)
+                .min()
+                .map(|(_, zone)| Some(zone)),
         }
     }
-    best.map(|(_, action, expected, left)| (action, expected, left))
+
+    /// Whether `zone` has no room left, counting squares allies just chose in this same pass
+    /// (never the enemy's: secret).
+    fn full(&self, zone: ZoneIdx) -> bool {
+        let claimed = self
+            .just_declared
+            .iter()
+            .filter(|(unit, action)| {
+                action.move_to == Some(zone) && self.units.get(**unit).is_some_and(|ally| ally.side == self.actor.side)
+            })
+            .count();
+        self.view
+            .battlefield
+            .zone(zone)
+            .capacity
+            .is_some_and(|capacity| (self.view.index.count(zone) + claimed) as u32 >= capacity)
+    }
+
+    /// A candidate's score before the Repostes its move provokes: the damage it does where it
+    /// counts, less the risks of where it strikes from.
+    fn score(
+        &self,
+        prospect: &Prospect,
+        kind: ActionKind,
+        expected: f64,
+        move_to: Option<ZoneIdx>,
+        shoots: bool,
+    ) -> f64 {
+        let (view, actor) = (self.view, self.actor);
+        let mut score = prospect.weight * expected.min(prospect.left_after_allies) / prospect.remaining.sqrt();
+        // A blade that must walk up to an unpinned foe often finds it gone.
+        if move_to.is_some() && !shoots {
+            score *= prospect.stay_chance;
+        }
+        let standing = move_to.unwrap_or(actor.zone.0);
+        // Shooting or casting from inside an enemy's reach draws its attack where the ruleset
+        // says so: weigh that like a Reposte.
+        if shoots && view.ruleset.attack.ranged_in_melee == crate::rules::ruleset::RangedInMelee::Provokes {
+            let risk: f64 = self
+                .threats
+                .threateners(view.ctx(), standing, *actor.side)
+                .filter(|threat| threat.can_react)
+                .filter_map(|threat| self.units.get(threat.unit))
+                .map(|enemy| actions::attack_odds(&view.ruleset, enemy, actor).expected)
+                .sum();
+            score -= REPOSTE_AVERSION * risk / remaining(actor).sqrt();
+        }
+        if matches!(kind, ActionKind::Attack) && view.battlefield.distance(standing, prospect.view.zone.0) == 0 {
+            score -= prospect.full_defense_risk;
+        }
+        score
+    }
+
+    /// Best first, each candidate is finished off with the Repostes its move provokes (or turned
+    /// into a defensive attack) and checked, until none left can beat the best so far.
+    fn finish(&self, candidates: Vec<Candidate>) -> Option<(Action, f64, f64)> {
+        let mut walks: Vec<Walk> = Vec::new();
+        let mut best: Option<Candidate> = None;
+        for Candidate { score: bound, mut action, expected, left } in candidates {
+            if best.as_ref().is_some_and(|best| bound <= best.score) {
+                break;
+            }
+            let walk = self.walk(&mut walks, action.move_to);
+            let mut score = bound;
+            if walk.provokes {
+                // A defensive attack enters threat ranges without provoking, for one count of initiative.
+                if action.kind == ActionKind::Attack
+                    && actions::offered(&self.view.ruleset, ActionKind::DefensiveAttack)
+                {
+                    action.kind = ActionKind::DefensiveAttack;
+                } else {
+                    score -= walk.reposte_risk;
+                }
+            }
+            if score > 0.0
+                && best.as_ref().is_none_or(|best| score > best.score)
+                && actions::check(self.view.ctx(), self.actor, &action, self.units).is_ok()
+            {
+                best = Some(Candidate { score, action, expected, left });
+            }
+        }
+        best.map(|best| (best.action, best.expected, best.left))
+    }
+
+    /// The Repostes a walk to `move_to` provokes, worked out once per destination.
+    fn walk(&self, walks: &mut Vec<Walk>, move_to: Option<ZoneIdx>) -> Walk {
+        if let Some(walk) = walks.iter().find(|walk| walk.to == move_to) {
+            return *walk;
+        }
+        let walk = Action { kind: ActionKind::Attack, target: None, move_to };
+        let provoked = actions::repostes_on_path(self.view.ctx(), self.threats, self.actor, &walk);
+        let reposte_risk = provoked
+            .iter()
+            .filter_map(|&enemy| self.units.get(enemy))
+            .map(|enemy| actions::attack_odds(&self.view.ruleset, enemy, self.actor).expected)
+            .sum::<f64>()
+            * REPOSTE_AVERSION
+            / remaining(self.actor).sqrt();
+        let walk = Walk { to: move_to, provokes: !provoked.is_empty(), reposte_risk };
+        walks.push(walk);
+        walk
+    }
+}
+
+/// A walk to a spot to strike from, and the Repostes it would provoke.
+#[derive(Clone, Copy)]
+struct Walk {
+    to: Option<ZoneIdx>,
+    provokes: bool,
+    /// Their expected damage, weighed against what the actor has left.
+    reposte_risk: f64,
 }
 
 /// The spot a shooter should shoot from: among free spots it can reach this round that keep the

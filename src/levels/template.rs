@@ -202,6 +202,27 @@ impl BattleTemplate {
         for entity in old {
             world.despawn(entity);
         }
+        self.insert_resources(world, setup);
+        let mut index = ZoneIndex::new(self.battlefield.len());
+        let entities: Vec<Entity> = self
+            .units
+            .iter()
+            .enumerate()
+            .map(|(order, unit)| self.spawn_unit(world, setup, &mut index, order, unit))
+            .collect();
+        for (unit, &entity) in self.units.iter().zip(&entities) {
+            if let Some((summoner, thrall)) = unit.summoned_by
+                && let Some(&summoner) = entities.get(summoner)
+            {
+                world.entity_mut(entity).insert(Summoned { summoner, thrall });
+            }
+        }
+        world.insert_resource(index);
+        world.insert_resource(self.victory_conditions(&entities));
+    }
+
+    /// The battle's fresh resources: rules, field, dice, log, state and sides.
+    fn insert_resources(&self, world: &mut World, setup: &BattleSetup) {
         world.insert_resource(self.ruleset.clone());
         world.insert_resource(self.injuries.clone());
         world.insert_resource(self.battlefield.clone());
@@ -225,86 +246,60 @@ impl BattleTemplate {
             seed: setup.seed,
             declaration_order: self.declaration_order,
         });
-        let mut index = ZoneIndex::new(self.battlefield.len());
-        let mut entities = Vec::with_capacity(self.units.len());
-        for (order, unit) in self.units.iter().enumerate() {
-            let loadout = &unit.loadout;
-            for weapon in std::iter::once(&loadout.weapon).chain(loadout.offhand.as_ref().map(|(_, weapon)| weapon)) {
-                if !weapon.is_ranged() {
-                    index.note_reach(weapon.reach);
-                }
-            }
-            let controller = setup
-                .controllers
-                .iter()
-                .find(|(side, _)| *side == unit.side)
-                .map(|(_, controller)| *controller)
-                .unwrap_or(self.sides[unit.side].controller);
-            let mut entity = world.spawn((
-                (
-                    UnitId(unit.id.clone()),
-                    Name::new(unit.name.clone()),
-                    SideIndex(unit.side),
-                    SpawnOrder(order as u32),
-                    controller,
-                    if unit.arrives.is_some() { Status::Reserve } else { Status::Active },
-                    Zone(unit.zone),
-                    Initiative::default(),
-                    unit.stress,
-                    unit.wounds.clone(),
-                    unit.attributes,
-                    unit.hit_dice,
-                    unit.defense,
-                    unit.armour,
-                    unit.speed,
-                ),
-                (
-                    unit.loadout.clone(),
-                    Conditions::default(),
-                    unit.skills,
-                    unit.mana,
-                    unit.spells.clone(),
-                    unit.inventory.clone(),
-                    Reactions::default(),
-                    RoundRecord::default(),
-                    Declared::default(),
-                    // Spawned with the rest, not inserted later, so every unit's archetype gains it
-                    // alike and query order (which the log follows) stays as it was.
-                    Icon(unit.icon.clone()),
-                ),
-            ));
-            if unit.surprised {
-                entity.insert(Surprised);
-            }
-            if unit.checks_morale {
-                entity.insert(ChecksMorale);
-            }
-            if unit.initiated {
-                entity.insert(Initiator);
-            }
-            entity.insert(unit.level);
-            if let Some(group) = &unit.initiative_group {
-                entity.insert(InitiativeGroup(group.clone()));
-            }
-            entity.insert(SummoningSlots(unit.summoning_slots));
-            if let Some(arrival) = unit.arrives {
-                entity.insert(arrival);
-            } else if unit.summoned_by.is_some() {
-                // Waits out of the battle until called.
-                entity.insert(Status::Reserve);
-            } else {
-                index.insert(entity.id(), unit.zone);
-            }
-            entities.push(entity.id());
-        }
-        for (unit, &entity) in self.units.iter().zip(&entities) {
-            if let Some((summoner, thrall)) = unit.summoned_by
-                && let Some(&summoner) = entities.get(summoner)
-            {
-                world.entity_mut(entity).insert(Summoned { summoner, thrall });
+    }
+
+    /// Spawns one unit (the `order`th of the level) and, unless it waits off the field, places it
+    /// in `index`.
+    fn spawn_unit(
+        &self,
+        world: &mut World,
+        setup: &BattleSetup,
+        index: &mut ZoneIndex,
+        order: usize,
+        unit: &UnitTemplate,
+    ) -> Entity {
+        let loadout = &unit.loadout;
+        for weapon in std::iter::once(&loadout.weapon).chain(loadout.offhand.as_ref().map(|(_, weapon)| weapon)) {
+            if !weapon.is_ranged() {
+                index.note_reach(weapon.reach);
             }
         }
-        world.insert_resource(index);
+        let controller = setup
+            .controllers
+            .iter()
+            .find(|(side, _)| *side == unit.side)
+            .map(|(_, controller)| *controller)
+            .unwrap_or(self.sides[unit.side].controller);
+        let mut entity = world.spawn(unit_bundle(unit, order, controller));
+        // Inserted one by one in this order: the order archetypes are made in sets the order
+        // queries (and so the log) visit units in.
+        if unit.surprised {
+            entity.insert(Surprised);
+        }
+        if unit.checks_morale {
+            entity.insert(ChecksMorale);
+        }
+        if unit.initiated {
+            entity.insert(Initiator);
+        }
+        entity.insert(unit.level);
+        if let Some(group) = &unit.initiative_group {
+            entity.insert(InitiativeGroup(group.clone()));
+        }
+        entity.insert(SummoningSlots(unit.summoning_slots));
+        if let Some(arrival) = unit.arrives {
+            entity.insert(arrival);
+        } else if unit.summoned_by.is_some() {
+            // Waits out of the battle until called.
+            entity.insert(Status::Reserve);
+        } else {
+            index.insert(entity.id(), unit.zone);
+        }
+        entity.id()
+    }
+
+    /// The level's extra victory conditions, with unit positions turned into entities.
+    fn victory_conditions(&self, entities: &[Entity]) -> VictoryConditions {
         let conditions = self
             .victory
             .iter()
@@ -313,11 +308,48 @@ impl BattleTemplate {
                 VictoryTemplate::Eliminate { unit, side } => VictoryCondition::Eliminate { unit: entities[unit], side },
             })
             .collect();
-        world.insert_resource(VictoryConditions(conditions));
+        VictoryConditions(conditions)
     }
 
     /// The side index called `name`.
     pub fn side_index(&self, name: &str) -> Option<usize> {
         self.sides.iter().position(|side| &*side.name == name)
     }
+}
+
+/// The components every unit starts with.
+fn unit_bundle(unit: &UnitTemplate, order: usize, controller: Controller) -> impl Bundle {
+    (
+        (
+            UnitId(unit.id.clone()),
+            Name::new(unit.name.clone()),
+            SideIndex(unit.side),
+            SpawnOrder(order as u32),
+            controller,
+            if unit.arrives.is_some() { Status::Reserve } else { Status::Active },
+            Zone(unit.zone),
+            Initiative::default(),
+            unit.stress,
+            unit.wounds.clone(),
+            unit.attributes,
+            unit.hit_dice,
+            unit.defense,
+            unit.armour,
+            unit.speed,
+        ),
+        (
+            unit.loadout.clone(),
+            Conditions::default(),
+            unit.skills,
+            unit.mana,
+            unit.spells.clone(),
+            unit.inventory.clone(),
+            Reactions::default(),
+            RoundRecord::default(),
+            Declared::default(),
+            // Spawned with the rest, not inserted later, so every unit's archetype gains it
+            // alike and query order (which the log follows) stays as it was.
+            Icon(unit.icon.clone()),
+        ),
+    )
 }

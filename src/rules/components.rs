@@ -329,7 +329,7 @@ impl Conditions {
             (self.disengaged, "disengaged"),
             (self.charging, "charging"),
             (self.dodging, "dodging"),
-            (self.ongoing.is_some(), "ongoing_damage"),
+            (self.ongoing.is_some(), crate::rules::log::Affliction::OngoingDamage.as_str()),
         ];
         let mut names: Vec<String> = flags.iter().filter(|(on, _)| *on).map(|(_, name)| name.to_string()).collect();
         names.extend(self.check_penalties.iter().map(|(check, amount)| format!("{check} {amount:+}")));

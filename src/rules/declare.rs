@@ -1,6 +1,7 @@
 //! Declare stage (`W-DECL-1`, `W-INIT-2`, `W-INIT-5`): builds the declaration order, records the
 //! controllers' choices, and once everyone has declared fixes the round's resolution order.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::actions::{self, ActionContext};
@@ -205,54 +206,73 @@ fn record_declarations(
     }
 }
 
+/// What closing the declarations touches.
+#[derive(SystemParam)]
+struct Closing<'w, 's> {
+    queue: ResMut<'w, DeclarationQueue>,
+    state: ResMut<'w, CombatState>,
+    log: ResMut<'w, CombatLog>,
+    units: Query<'w, 's, Unit>,
+    ruleset: Res<'w, Ruleset>,
+    battlefield: Res<'w, Battlefield>,
+}
+
 /// Once all have declared: Round Initiative = Base + modifier, the `declared` log lines, the
 /// schedule (with last round's carried actions), full defense in force.
-fn close_declarations(
-    mut queue: ResMut<DeclarationQueue>,
-    mut state: ResMut<CombatState>,
-    mut log: ResMut<CombatLog>,
-    mut units: Query<Unit>,
-    ruleset: Res<Ruleset>,
-    battlefield: Res<Battlefield>,
-) {
-    if !queue.open || !queue.complete() {
+fn close_declarations(mut closing: Closing) {
+    if !closing.queue.open || !closing.queue.complete() {
         return;
     }
-    let round = state.round;
-    if ruleset.turns.order.on_turn() {
-        let count = state.turns.get(state.turn_cursor).map_or(0, |(count, _)| *count);
-        let mut slots = Vec::with_capacity(queue.order.len());
-        for &entity in &queue.order {
-            let Ok(mut unit) = units.get_mut(entity) else {
+    if closing.ruleset.turns.order.on_turn() {
+        closing.close_turn();
+    } else {
+        closing.close_round();
+    }
+}
+
+impl Closing<'_, '_> {
+    /// Turn by turn: the declarers act on the current count, after what is already scheduled.
+    fn close_turn(&mut self) {
+        let count = self.state.turns.get(self.state.turn_cursor).map_or(0, |(count, _)| *count);
+        let order = self.queue.order.clone();
+        let slots: Vec<Slot> = order.into_iter().filter_map(|entity| self.enter(entity, Some(count))).collect();
+        self.state.turn_cursor += 1;
+        let cursor = self.state.cursor;
+        self.state.schedule.truncate(cursor);
+        self.state.schedule.extend(slots);
+        self.queue.open = false;
+        self.state.phase = CombatPhase::Resolve;
+    }
+
+    /// A round at once: last round's carried actions, then every declaration at its Round
+    /// Initiative; a late declaration whose count has passed waits for next round.
+    fn close_round(&mut self) {
+        let order = self.ruleset.initiative.order;
+        let mut slots = if self.queue.late { Vec::new() } else { self.carried_over() };
+        for entity in self.queue.order.clone() {
+            let Some(slot) = self.enter(entity, None) else {
                 continue;
             };
-            let Some(action) = unit.declared.action else {
-                continue;
-            };
-            unit.initiative.round = Some(count);
-            if action.kind == ActionKind::FullDefense {
-                unit.conditions.full_defense = true;
+            match self.state.count {
+                Some(count) if self.queue.late && has_passed(order, slot.initiative, count) => {
+                    let initiative = slot.initiative + self.ruleset.initiative.missed_turn_modifier;
+                    self.state.carried.push(Slot { initiative, ..slot });
+                }
+                _ => slots.push(slot),
             }
-            slots.push(Slot { initiative: count, unit: entity, order: unit.order.0, action });
-            let Ok(unit) = units.get(entity) else {
-                continue;
-            };
-            let line = DeclaredLine { action: &action, initiative: count, modifier: 0, carried_over: false };
-            log_declared(&mut log, round, &unit, line, &battlefield, &units);
         }
-        state.turn_cursor += 1;
-        let cursor = state.cursor;
-        state.schedule.truncate(cursor);
-        state.schedule.extend(slots);
-        queue.open = false;
-        state.phase = CombatPhase::Resolve;
-        return;
+        self.schedule(slots);
+        self.queue.open = false;
+        self.queue.late = false;
+        self.state.phase = CombatPhase::Resolve;
     }
-    let order = ruleset.initiative.order;
-    let mut slots = Vec::with_capacity(queue.order.len() + state.carried.len());
-    if !queue.late {
-        for carried in std::mem::take(&mut state.carried) {
-            let Ok(unit) = units.get(carried.unit) else {
+
+    /// Last round's carried actions of units still on the field, logged again.
+    fn carried_over(&mut self) -> Vec<Slot> {
+        let round = self.state.round;
+        let mut slots = Vec::with_capacity(self.queue.order.len() + self.state.carried.len());
+        for carried in std::mem::take(&mut self.state.carried) {
+            let Ok(unit) = self.units.get(carried.unit) else {
                 continue;
             };
             if !unit.status.on_field() {
@@ -264,50 +284,47 @@ fn close_declarations(
                 modifier: 0,
                 carried_over: true,
             };
-            log_declared(&mut log, round, &unit, line, &battlefield, &units);
+            log_declared(&mut self.log, round, &unit, line, &self.battlefield, &self.units);
             slots.push(carried);
         }
+        slots
     }
-    for &entity in &queue.order {
-        let Ok(mut unit) = units.get_mut(entity) else {
-            continue;
-        };
-        let Some(action) = unit.declared.action else {
-            continue;
-        };
-        let modifier = unit.declared.modifier;
-        let initiative = unit.initiative.base.unwrap_or(0) + modifier;
+
+    /// Fixes `entity`'s Round Initiative (`count` when acting on a count, else Base + modifier),
+    /// puts full defense in force and logs the declaration; `None` if it declared nothing.
+    fn enter(&mut self, entity: Entity, count: Option<i32>) -> Option<Slot> {
+        let round = self.state.round;
+        let mut unit = self.units.get_mut(entity).ok()?;
+        let action = unit.declared.action?;
+        let modifier = if count.is_some() { 0 } else { unit.declared.modifier };
+        let initiative = count.unwrap_or_else(|| unit.initiative.base.unwrap_or(0) + modifier);
         unit.initiative.round = Some(initiative);
         if action.kind == ActionKind::FullDefense {
             unit.conditions.full_defense = true;
         }
         let slot = Slot { initiative, unit: entity, order: unit.order.0, action };
-        let Ok(unit) = units.get(entity) else {
-            continue;
-        };
+        let unit = self.units.get(entity).ok()?;
         let line = DeclaredLine { action: &action, initiative, modifier, carried_over: false };
-        log_declared(&mut log, round, &unit, line, &battlefield, &units);
-        match state.count {
-            Some(count) if queue.late && has_passed(order, initiative, count) => {
-                state.carried.push(Slot { initiative: initiative + ruleset.initiative.missed_turn_modifier, ..slot });
-            }
-            _ => slots.push(slot),
+        log_declared(&mut self.log, round, &unit, line, &self.battlefield, &self.units);
+        Some(slot)
+    }
+
+    /// Puts the new slots in resolution order: after what already resolved for a late
+    /// declaration, as the whole schedule otherwise.
+    fn schedule(&mut self, mut slots: Vec<Slot>) {
+        let order = self.ruleset.initiative.order;
+        if self.queue.late {
+            let cursor = self.state.cursor;
+            let mut rest = self.state.schedule.split_off(cursor);
+            rest.extend(slots);
+            sort_schedule(&mut rest, order);
+            self.state.schedule.extend(rest);
+        } else {
+            sort_schedule(&mut slots, order);
+            self.state.schedule = slots;
+            self.state.cursor = 0;
         }
     }
-    if queue.late {
-        let cursor = state.cursor;
-        let mut rest = state.schedule.split_off(cursor);
-        rest.extend(slots);
-        sort_schedule(&mut rest, order);
-        state.schedule.extend(rest);
-    } else {
-        sort_schedule(&mut slots, order);
-        state.schedule = slots;
-        state.cursor = 0;
-    }
-    queue.open = false;
-    queue.late = false;
-    state.phase = CombatPhase::Resolve;
 }
 
 /// What a `declared` line says about the declaration itself.

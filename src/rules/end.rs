@@ -6,8 +6,9 @@ use bevy::prelude::*;
 use super::CombatSystems;
 use super::battle::Battle;
 use super::components::*;
-use super::equipment::{DamageType, InjuryTables};
-use super::log::{CombatLog, LogEvent};
+use super::dice::Dice;
+use super::equipment::{DamageType, Hindrance, InjuryTables};
+use super::log::{Affliction, CombatLog, LogEvent};
 use super::resolve::{DamageHit, Harm};
 use super::ruleset::Ruleset;
 use super::state::{CombatPhase, DamageDealt, Outcome, VictoryCondition, VictoryConditions, in_phase};
@@ -167,7 +168,25 @@ fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: Entity) {
 /// Grapples at the end of the round (`S-MAN-1`): a grappler that is down or out of reach lets
 /// go; otherwise the held unit takes the grappler's unarmed damage where the chapter says so.
 fn squeeze(upkeep: &mut Harm, battlefield: &Battlefield) {
-    // A grappler whose foe another has since seized lets go.
+    release_stale_grapples(upkeep);
+    let mut held: Vec<(u32, Entity, Entity)> = upkeep
+        .units
+        .iter()
+        .filter_map(|view| view.conditions.grappled_by.map(|grappler| (view.order.0, view.entity, grappler)))
+        .collect();
+    held.sort_unstable_by_key(|&(order, ..)| order);
+    let grapple_damage = upkeep.ruleset.attack.maneuvers.as_ref().is_some_and(|rules| rules.grapple_damage);
+    for (_, entity, grappler) in held {
+        match grip(upkeep, battlefield, entity, grappler) {
+            Some(grip) if grapple_damage => crush(upkeep, entity, grip),
+            Some(_) => {}
+            None => let_go(upkeep, entity, grappler),
+        }
+    }
+}
+
+/// A grappler whose foe another has since seized lets go.
+fn release_stale_grapples(upkeep: &mut Harm) {
     let stale: Vec<Entity> = upkeep
         .units
         .iter()
@@ -183,62 +202,60 @@ fn squeeze(upkeep: &mut Harm, battlefield: &Battlefield) {
             view.conditions.grappling = None;
         }
     }
-    let mut held: Vec<(u32, Entity, Entity)> = upkeep
-        .units
-        .iter()
-        .filter_map(|view| view.conditions.grappled_by.map(|grappler| (view.order.0, view.entity, grappler)))
-        .collect();
-    held.sort_unstable_by_key(|&(order, ..)| order);
-    for (_, entity, grappler) in held {
-        let hold = match (upkeep.units.get(entity), upkeep.units.get(grappler)) {
-            (Ok(victim), Ok(holder)) => {
-                let reach = battlefield.melee_reach(0).max(holder.loadout.unarmed.reach);
-                let holding = unit::is_fighting(*holder.status, holder.conditions)
-                    && victim.status.on_field()
-                    && battlefield.distance(holder.zone.0, victim.zone.0) <= reach;
-                holding.then(|| {
-                    let strength = if upkeep.ruleset.damage.strength_to_damage {
-                        unit::modifier(upkeep.ruleset, holder.attributes, crate::rules::equipment::Attribute::Strength)
-                    } else {
-                        0
-                    };
-                    (
-                        holder.loadout.unarmed.damage.plus(strength),
-                        holder.loadout.unarmed.damage_type,
-                        holder.id.0.clone(),
-                    )
-                })
-            }
-            _ => None,
+}
+
+/// A grappler's hold on its victim: the unarmed damage it squeezes with, of what type, and by whom.
+struct Grip {
+    dice: Dice,
+    damage_type: DamageType,
+    source: std::sync::Arc<str>,
+}
+
+/// The grip `grappler` keeps on `victim`, if it is still fighting, the victim still on the
+/// field and within its reach.
+fn grip(upkeep: &Harm, battlefield: &Battlefield, victim: Entity, grappler: Entity) -> Option<Grip> {
+    let (Ok(victim), Ok(holder)) = (upkeep.units.get(victim), upkeep.units.get(grappler)) else {
+        return None;
+    };
+    let reach = battlefield.melee_reach(0).max(holder.loadout.unarmed.reach);
+    let holding = unit::is_fighting(*holder.status, holder.conditions)
+        && victim.status.on_field()
+        && battlefield.distance(holder.zone.0, victim.zone.0) <= reach;
+    holding.then(|| {
+        let strength = if upkeep.ruleset.damage.strength_to_damage {
+            unit::modifier(upkeep.ruleset, holder.attributes, crate::rules::equipment::Attribute::Strength)
+        } else {
+            0
         };
-        match hold {
-            Some((dice, damage_type, source))
-                if upkeep.ruleset.attack.maneuvers.as_ref().is_some_and(|rules| rules.grapple_damage) =>
-            {
-                let roll = upkeep.rng.roll(dice);
-                let hit = DamageHit {
-                    target: entity,
-                    source,
-                    amount: roll.total.max(0),
-                    damage_type,
-                    critical: false,
-                    roll: Some(roll),
-                };
-                upkeep.deal(hit);
-            }
-            Some(_) => {}
-            None => {
-                for (unit, field) in [(entity, true), (grappler, false)] {
-                    if let Ok(mut view) = upkeep.units.get_mut(unit) {
-                        if field {
-                            view.conditions.grappled_by = None;
-                        } else {
-                            view.conditions.grappling = None;
-                        }
-                    }
-                }
-            }
+        Grip {
+            dice: holder.loadout.unarmed.damage.plus(strength),
+            damage_type: holder.loadout.unarmed.damage_type,
+            source: holder.id.0.clone(),
         }
+    })
+}
+
+/// The held unit takes the grappler's unarmed damage.
+fn crush(upkeep: &mut Harm, entity: Entity, grip: Grip) {
+    let roll = upkeep.rng.roll(grip.dice);
+    let hit = DamageHit {
+        target: entity,
+        source: grip.source,
+        amount: roll.total.max(0),
+        damage_type: grip.damage_type,
+        critical: false,
+        roll: Some(roll),
+    };
+    upkeep.deal(hit);
+}
+
+/// The grapple between `victim` and `grappler` ends.
+fn let_go(upkeep: &mut Harm, victim: Entity, grappler: Entity) {
+    if let Ok(mut view) = upkeep.units.get_mut(victim) {
+        view.conditions.grappled_by = None;
+    }
+    if let Ok(mut view) = upkeep.units.get_mut(grappler) {
+        view.conditions.grappling = None;
     }
 }
 
@@ -302,50 +319,67 @@ fn linger(upkeep: &mut Harm) {
         .collect();
     afflicted.sort_unstable();
     for (_, entity) in afflicted {
-        let ongoing = upkeep.units.get(entity).ok().and_then(|view| view.conditions.ongoing);
-        if let Some((amount, _)) = ongoing {
-            let hit = DamageHit {
-                target: entity,
-                source: ONGOING.into(),
-                amount,
-                damage_type: DamageType::Bleeding,
-                critical: false,
-                roll: None,
-            };
-            upkeep.deal(hit);
-        }
-        let Ok(mut unit) = upkeep.units.get_mut(entity) else {
-            continue;
+        suffer_ongoing(upkeep, entity);
+        shake_off(upkeep, entity);
+    }
+}
+
+/// Deals a unit's ongoing damage, if it has any (`Z-ONGO-1`).
+pub(super) fn suffer_ongoing(upkeep: &mut Harm, entity: Entity) {
+    let ongoing = upkeep.units.get(entity).ok().and_then(|view| view.conditions.ongoing);
+    if let Some((amount, _)) = ongoing {
+        let hit = DamageHit {
+            target: entity,
+            source: ONGOING.into(),
+            amount,
+            damage_type: DamageType::Bleeding,
+            critical: false,
+            roll: None,
         };
-        if !unit.status.on_field() {
-            continue;
+        upkeep.deal(hit);
+    }
+}
+
+/// A unit still on the field tests against its ongoing damage, then its hindrance; each test
+/// passed ends that effect.
+pub(super) fn shake_off(upkeep: &mut Harm, entity: Entity) {
+    let Ok(mut unit) = upkeep.units.get_mut(entity) else {
+        return;
+    };
+    if !unit.status.on_field() {
+        return;
+    }
+    let tests = [
+        unit.conditions.ongoing.map(|(_, lingering)| (Affliction::OngoingDamage, lingering)),
+        unit.conditions.hindrance.map(|(hindrance, lingering)| (Affliction::Hindrance(hindrance), lingering)),
+    ];
+    for (effect, lingering) in tests.into_iter().flatten() {
+        let bonus = unit::modifier(upkeep.ruleset, &unit.attributes, lingering.attribute);
+        let roll = upkeep.rng.roll(upkeep.ruleset.attack.die.plus(bonus));
+        let shaken_off = roll.total >= lingering.tn;
+        if shaken_off {
+            end_affliction(&mut unit.conditions, effect);
         }
-        let tests = [
-            unit.conditions.ongoing.map(|(_, lingering)| ("ongoing_damage", lingering)),
-            unit.conditions.hindrance.map(|(hindrance, lingering)| (hindrance.log_name(), lingering)),
-        ];
-        for (effect, lingering) in tests.into_iter().flatten() {
-            let bonus = unit::modifier(upkeep.ruleset, &unit.attributes, lingering.attribute);
-            let roll = upkeep.rng.roll(upkeep.ruleset.attack.die.plus(bonus));
-            let shaken_off = roll.total >= lingering.tn;
-            if shaken_off {
-                if effect == "ongoing_damage" {
-                    unit.conditions.ongoing = None;
-                } else {
-                    if matches!(unit.conditions.hindrance, Some((crate::rules::equipment::Hindrance::Paralysed, _))) {
-                        unit.conditions.paralysed = false;
-                    }
-                    unit.conditions.hindrance = None;
-                }
+        let id = unit.id.0.clone();
+        upkeep.log.record(upkeep.round, || LogEvent::Lingering {
+            unit: id,
+            effect,
+            roll,
+            tn: lingering.tn,
+            shaken_off,
+        });
+    }
+}
+
+/// Ends one lingering effect: a paralysing hindrance frees the unit as it goes.
+fn end_affliction(conditions: &mut Conditions, effect: Affliction) {
+    match effect {
+        Affliction::OngoingDamage => conditions.ongoing = None,
+        Affliction::Hindrance(hindrance) => {
+            if hindrance == Hindrance::Paralysed {
+                conditions.paralysed = false;
             }
-            let id = unit.id.0.clone();
-            upkeep.log.record(upkeep.round, || LogEvent::Lingering {
-                unit: id,
-                effect,
-                roll,
-                tn: lingering.tn,
-                shaken_off,
-            });
+            conditions.hindrance = None;
         }
     }
 }

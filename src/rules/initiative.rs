@@ -72,20 +72,49 @@ pub(super) fn arrive(
 
 /// Starts a round: first rolls, round counter, arrivals, per-round resets.
 fn start_round(
-    battle: Battle,
+    mut battle: Battle,
     groups: Query<&InitiativeGroup>,
     reinforcements: Query<(Entity, &Reinforcement)>,
     initiators: Query<(), With<Initiator>>,
 ) {
-    let Battle { mut state, mut log, mut rng, mut index, mut units, ruleset, battlefield, sides } = battle;
-    let on_turn = ruleset.turns.order.on_turn();
-    if state.round == 0 && !on_turn {
+    let on_turn = battle.ruleset.turns.order.on_turn();
+    if battle.state.round == 0 && !on_turn {
+        let Battle { log, rng, units, ruleset, .. } = &mut battle;
         let mut starters: Vec<UnitItem> = units.iter_mut().filter(|unit| unit.status.on_field()).collect();
-        roll_base_initiative(&ruleset, &mut rng, &mut log, 0, &mut starters, &groups);
+        roll_base_initiative(ruleset, rng, log, 0, &mut starters, &groups);
     }
-    state.round += 1;
+    battle.state.round += 1;
+    let round = battle.state.round;
+    battle.log.record(round, || LogEvent::RoundStarted {});
+    bring_reinforcements(&mut battle, &reinforcements, &groups);
+    for mut unit in battle.units.iter_mut() {
+        refresh_unit(&battle.ruleset, &mut unit);
+    }
+    let state = &mut battle.state;
+    state.schedule.clear();
+    state.cursor = 0;
+    state.count = None;
+    state.swarms.clear();
+    if on_turn {
+        let Battle { state, log, rng, units, ruleset, battlefield, sides, .. } = &mut battle;
+        let ordering = TurnOrdering { ruleset, rng, log, state, units, sides, battlefield };
+        let turns = order_turns(ordering, &initiators);
+        battle.state.turns = turns;
+        battle.state.turn_cursor = 0;
+    }
+    battle.state.phase = CombatPhase::Declare;
+}
+
+/// Reinforcements due this round arrive, in level order, and roll their Base Initiative where
+/// the round is counted down (`W-INIT-5`).
+fn bring_reinforcements(
+    battle: &mut Battle,
+    reinforcements: &Query<(Entity, &Reinforcement)>,
+    groups: &Query<&InitiativeGroup>,
+) {
+    let Battle { state, log, rng, index, units, ruleset, battlefield, .. } = battle;
     let round = state.round;
-    log.record(round, || LogEvent::RoundStarted {});
+    let on_turn = ruleset.turns.order.on_turn();
     let arriving: Vec<Entity> = reinforcements
         .iter()
         // Turn-based rulesets have no count to arrive at mid-round: arrivals join at the round's start.
@@ -101,49 +130,31 @@ fn start_round(
     };
     arrivals.sort_by_key(|unit| *unit.order);
     for unit in arrivals.iter_mut() {
-        arrive(unit, &mut index, &battlefield, &mut log, round);
+        arrive(unit, index, battlefield, log, round);
     }
     if !on_turn {
-        roll_base_initiative(&ruleset, &mut rng, &mut log, round, &mut arrivals, &groups);
+        roll_base_initiative(ruleset, rng, log, round, &mut arrivals, groups);
     }
-    drop(arrivals);
-    for mut unit in units.iter_mut() {
-        unit.reactions.0 = match ruleset.reposte.reactions_from_agility {
-            Some(extra) => {
-                let agility =
-                    unit::modifier(&ruleset, &unit.attributes, Attribute::Agility) - unit.conditions.agility_penalty;
-                (agility + extra).max(0) as u32
-            }
-            None => ruleset.reposte.reactions_per_round,
-        };
-        *unit.record = RoundRecord::default();
-        let conditions = &mut unit.conditions;
-        conditions.full_defense = false;
-        conditions.disengaged = false;
-        conditions.charging = false;
-        conditions.shield_used = false;
-        conditions.round_accuracy_penalty = 0;
-        unit.initiative.round = None;
-    }
-    state.schedule.clear();
-    state.cursor = 0;
-    state.count = None;
-    state.swarms.clear();
-    if on_turn {
-        let ordering = TurnOrdering {
-            ruleset: &ruleset,
-            rng: &mut rng,
-            log: &mut log,
-            state: &mut state,
-            units: &mut units,
-            sides: &sides,
-            battlefield: &battlefield,
-        };
-        let turns = order_turns(ordering, &initiators);
-        state.turns = turns;
-        state.turn_cursor = 0;
-    }
-    state.phase = CombatPhase::Declare;
+}
+
+/// A unit's per-round reset: its Repostes, its round record, and the conditions that last a round.
+fn refresh_unit(ruleset: &Ruleset, unit: &mut UnitItem) {
+    unit.reactions.0 = match ruleset.reposte.reactions_from_agility {
+        Some(extra) => {
+            let agility =
+                unit::modifier(ruleset, &unit.attributes, Attribute::Agility) - unit.conditions.agility_penalty;
+            (agility + extra).max(0) as u32
+        }
+        None => ruleset.reposte.reactions_per_round,
+    };
+    *unit.record = RoundRecord::default();
+    let conditions = &mut unit.conditions;
+    conditions.full_defense = false;
+    conditions.disengaged = false;
+    conditions.charging = false;
+    conditions.shield_used = false;
+    conditions.round_accuracy_penalty = 0;
+    unit.initiative.round = None;
 }
 
 /// Room for tie-break keys under one initiative count.

@@ -6,9 +6,9 @@
 use bevy::prelude::*;
 
 use super::battle::Battle;
-use super::equipment::{DamageType, Hindrance, InjuryTables};
-use super::log::LogEvent;
-use super::resolve::{DamageHit, Harm};
+use super::end;
+use super::equipment::InjuryTables;
+use super::resolve::Harm;
 use super::state::{CombatPhase, DamageDealt, DeclarationQueue, in_phase};
 use super::unit;
 use super::{CombatSystems, DeclareSystems};
@@ -19,11 +19,6 @@ pub(super) fn plugin(app: &mut App) {
         turn_upkeep.in_set(CombatSystems::Declare).before(DeclareSystems::Open).run_if(in_phase(CombatPhase::Declare)),
     );
 }
-
-/// Cause of ongoing damage in the log.
-const ONGOING: &str = "ongoing";
-/// The `effect` the log gives ongoing damage.
-const ONGOING_EFFECT: &str = "ongoing_damage";
 
 /// Where the turn-by-turn upkeep stands in the round.
 #[derive(Resource, Default, Debug)]
@@ -60,7 +55,7 @@ fn turn_upkeep(
         round,
     };
     for entity in std::mem::take(&mut upkeep.ending) {
-        shake_off(&mut harm, entity);
+        end::shake_off(&mut harm, entity);
     }
     while let Some((_, group)) = state.turns.get(state.turn_cursor) {
         let turn = (round, state.turn_cursor);
@@ -80,60 +75,16 @@ fn turn_upkeep(
             return;
         }
         for entity in group {
-            shake_off(&mut harm, entity);
+            end::shake_off(&mut harm, entity);
         }
         state.turn_cursor += 1;
     }
 }
 
-/// The loss of a unit with ongoing damage: a `damage` line that Armour does not reduce.
-pub(super) fn lose_ongoing(harm: &mut Harm, entity: Entity) {
-    let Some((amount, _)) =
-        harm.units.get(entity).ok().filter(|view| view.status.on_field()).and_then(|view| view.conditions.ongoing)
-    else {
-        return;
-    };
-    harm.deal(DamageHit {
-        target: entity,
-        source: ONGOING.into(),
-        amount,
-        damage_type: DamageType::Bleeding,
-        critical: false,
-        roll: None,
-    });
-}
-
-/// The tests of a unit still on the field to shake off its ongoing damage, then its hindrance:
-/// the attack die + its modifier in the effect's attribute against the effect's number, each a
-/// `lingering` line.
-pub(super) fn shake_off(harm: &mut Harm, entity: Entity) {
-    let Ok(mut unit) = harm.units.get_mut(entity) else {
-        return;
-    };
-    if !unit.status.on_field() {
-        return;
-    }
-    let tests = [
-        unit.conditions.ongoing.map(|(_, lingering)| (None, lingering)),
-        unit.conditions.hindrance.map(|(hindrance, lingering)| (Some(hindrance), lingering)),
-    ];
-    for (hindrance, lingering) in tests.into_iter().flatten() {
-        let bonus = unit::modifier(harm.ruleset, &unit.attributes, lingering.attribute);
-        let roll = harm.rng.roll(harm.ruleset.attack.die.plus(bonus));
-        let shaken_off = roll.total >= lingering.tn;
-        if shaken_off {
-            match hindrance {
-                None => unit.conditions.ongoing = None,
-                Some(hindrance) => {
-                    if hindrance == Hindrance::Paralysed {
-                        unit.conditions.paralysed = false;
-                    }
-                    unit.conditions.hindrance = None;
-                }
-            }
-        }
-        let effect = hindrance.map_or(ONGOING_EFFECT, Hindrance::log_name);
-        let id = unit.id.0.clone();
-        harm.log.record(harm.round, || LogEvent::Lingering { unit: id, effect, roll, tn: lingering.tn, shaken_off });
+/// The loss of a unit still on the field with ongoing damage: a `damage` line that Armour does
+/// not reduce.
+fn lose_ongoing(harm: &mut Harm, entity: Entity) {
+    if harm.units.get(entity).is_ok_and(|view| view.status.on_field()) {
+        end::suffer_ongoing(harm, entity);
     }
 }

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use serde::Serialize;
 
 use super::dice::DiceRoll;
+use super::equipment::Hindrance;
 pub use super::ruleset::Withdrawal;
 
 /// How an attack came about: the log's `kind` of an `attack` line.
@@ -66,6 +67,65 @@ impl ShockAbsorber {
         match self {
             Self::Shield => "shield",
             Self::TotalDefense => "total_defense",
+        }
+    }
+}
+
+/// A lingering effect a hit leaves (`Z-ONGO-1`, `Z-HIND-1`): the log's `effect` of `afflicted`
+/// and `lingering` lines, written `ongoing_damage` or the hindrance's own name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Affliction {
+    /// Ongoing damage each round until shaken off.
+    OngoingDamage,
+    /// A hindrance, written by its own name (`weakened`, `stuck`, ...).
+    #[serde(untagged)]
+    Hindrance(Hindrance),
+}
+
+impl Affliction {
+    /// The snake_case name the log writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::OngoingDamage => "ongoing_damage",
+            Self::Hindrance(hindrance) => hindrance.log_name(),
+        }
+    }
+}
+
+/// Which chain an escalation step belongs to (`A-CRIT-1`, `A-FAIL-1`): the log's `chain` of an
+/// `escalation` line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EscalationChain {
+    /// A critical hit's chain.
+    Critical,
+    /// A fumble's chain of tragedies.
+    Tragedy,
+}
+
+/// What made a unit check its morale (`W-MOR-1`): the log's `reason` of a `morale` line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoraleReason {
+    /// It was intimidated this round.
+    Intimidated,
+    /// One hit took more than half its Wound Points.
+    BigHit,
+    /// Its side is outnumbered.
+    Outnumbered,
+    /// Its side lost the ruleset's share of those it fielded.
+    Losing,
+}
+
+impl MoraleReason {
+    /// The snake_case name the log writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Intimidated => "intimidated",
+            Self::BigHit => "big_hit",
+            Self::Outnumbered => "outnumbered",
+            Self::Losing => "losing",
         }
     }
 }
@@ -290,7 +350,7 @@ pub enum LogEvent {
         /// The attacker.
         unit: Arc<str>,
         /// `critical` or `tragedy`.
-        chain: &'static str,
+        chain: EscalationChain,
         /// Step, from 1.
         step: u32,
         /// The roll.
@@ -331,8 +391,8 @@ pub enum LogEvent {
     Lingering {
         /// Unit id.
         unit: Arc<str>,
-        /// `ongoing_damage` or the hindrance's name.
-        effect: &'static str,
+        /// Ongoing damage or the hindrance.
+        effect: Affliction,
         /// The test.
         roll: DiceRoll,
         /// Its difficulty.
@@ -344,8 +404,8 @@ pub enum LogEvent {
     Afflicted {
         /// Unit id.
         unit: Arc<str>,
-        /// `ongoing_damage` or the hindrance's name.
-        effect: &'static str,
+        /// Ongoing damage or the hindrance.
+        effect: Affliction,
         /// Who caused it.
         source: Arc<str>,
     },
@@ -542,7 +602,7 @@ pub enum LogEvent {
         /// Passed.
         passed: bool,
         /// What triggered it.
-        reason: &'static str,
+        reason: MoraleReason,
         /// Failed without regard to the roll because defeat was obvious.
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         automatic: bool,
@@ -743,5 +803,29 @@ mod tests {
         let mut log = CombatLog::silent();
         log.record(0, || panic!("a silent log must not build events"));
         assert!(log.entries().is_empty());
+    }
+
+    #[test]
+    fn afflictions_and_morale_reasons_write_their_snake_case_names() {
+        let afflictions = [
+            Affliction::OngoingDamage,
+            Affliction::Hindrance(Hindrance::Weakened),
+            Affliction::Hindrance(Hindrance::Distracted),
+            Affliction::Hindrance(Hindrance::Stuck),
+            Affliction::Hindrance(Hindrance::Paralysed),
+        ];
+        for effect in afflictions {
+            let entry =
+                LogEntry { round: 2, event: LogEvent::Afflicted { unit: "a".into(), effect, source: "b".into() } };
+            let expected =
+                format!(r#"{{"event":"afflicted","round":2,"unit":"a","effect":"{}","source":"b"}}"#, effect.as_str());
+            assert_eq!(entry.to_json(), expected);
+        }
+        assert_eq!(Affliction::Hindrance(Hindrance::Stuck).as_str(), "stuck");
+        let reasons =
+            [MoraleReason::Intimidated, MoraleReason::BigHit, MoraleReason::Outnumbered, MoraleReason::Losing];
+        let names: Vec<String> =
+            reasons.iter().map(|reason| serde_json::to_string(reason).unwrap_or_default()).collect();
+        assert_eq!(names, [r#""intimidated""#, r#""big_hit""#, r#""outnumbered""#, r#""losing""#]);
     }
 }

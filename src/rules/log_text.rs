@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::components::AimPoint;
 use super::dice::DiceRoll;
-use super::log::{AttackExtra, AttackKind, LogEntry, LogEvent, ShockAbsorber, Withdrawal};
+use super::log::{AttackExtra, AttackKind, EscalationChain, LogEntry, LogEvent, ShockAbsorber, Withdrawal};
 use crate::battlefield::{Battlefield, Place};
 
 /// The display names a log line uses for the ids a [`LogEvent`] carries.
@@ -219,7 +219,10 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
             text
         }
         LogEvent::Escalation { unit, chain, step, roll, escalated } => {
-            let chain = if *chain == "tragedy" { "fumble" } else { *chain };
+            let chain = match chain {
+                EscalationChain::Critical => "critical",
+                EscalationChain::Tragedy => "fumble",
+            };
             let result = if *escalated { "escalates" } else { "stops" };
             format!("{}'s {chain} {result} (step {step}: {})", names.unit(unit), roll.total)
         }
@@ -279,11 +282,11 @@ fn harm_line(event: &LogEvent, names: &Names) -> Option<String> {
         },
         LogEvent::Lingering { unit, effect, roll, tn, shaken_off } => {
             let result = if *shaken_off { "shaken off" } else { "lingers" };
-            let effect = words(effect);
+            let effect = words(effect.as_str());
             format!("{} tests against {effect}: {} vs TN {tn}, {result}", names.unit(unit), roll.total)
         }
         LogEvent::Afflicted { unit, effect, source } => {
-            format!("{} leaves {} with {}", names.unit(source), names.unit(unit), words(effect))
+            format!("{} leaves {} with {}", names.unit(source), names.unit(unit), words(effect.as_str()))
         }
         LogEvent::Hazard { unit, zone, hazard, roll, tn, passed } => {
             let result = if *passed { "resisted" } else { "failed" };
@@ -354,7 +357,7 @@ fn nerve_line(event: &LogEvent, names: &Names) -> Option<String> {
             format!("{} withdraws: {} ({})", names.unit(unit), response, roll.total)
         }
         LogEvent::Morale { unit, total, tn, passed, reason, automatic, .. } => {
-            let (unit, reason) = (names.unit(unit), words(reason));
+            let (unit, reason) = (names.unit(unit), words(reason.as_str()));
             if *automatic {
                 format!("{unit} breaks without a roll ({reason})")
             } else {
@@ -726,7 +729,13 @@ mod tests {
                 roll: None,
                 extra_damage: 0,
             },
-            LogEvent::Escalation { unit: "orc".into(), chain: "critical", step: 2, roll: roll(19), escalated: true },
+            LogEvent::Escalation {
+                unit: "orc".into(),
+                chain: EscalationChain::Critical,
+                step: 2,
+                roll: roll(19),
+                escalated: true,
+            },
             LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 2 },
             LogEvent::Maneuver {
                 unit: "orc".into(),
@@ -747,12 +756,16 @@ mod tests {
             LogEvent::Reaction { unit: "orc".into(), roll: roll(6), reaction: "wary".into(), fights: false },
             LogEvent::Lingering {
                 unit: "orc".into(),
-                effect: "ongoing_damage",
+                effect: super::super::log::Affliction::OngoingDamage,
                 roll: roll(13),
                 tn: 12,
                 shaken_off: true,
             },
-            LogEvent::Afflicted { unit: "orc".into(), effect: "ongoing_damage", source: "nell".into() },
+            LogEvent::Afflicted {
+                unit: "orc".into(),
+                effect: super::super::log::Affliction::OngoingDamage,
+                source: "nell".into(),
+            },
             LogEvent::Withdrawal { unit: "orc".into(), roll: roll(2), response: Withdrawal::Flee },
             LogEvent::Damage {
                 unit: "orc".into(),
@@ -813,7 +826,7 @@ mod tests {
                 total: 12,
                 tn: 11,
                 passed: true,
-                reason: "half_fallen",
+                reason: super::super::log::MoraleReason::Losing,
                 automatic: false,
             },
         ]
@@ -883,7 +896,7 @@ mod tests {
         assert_eq!(surprise, "Side guards rolls for surprise: 2 (surprised on 2 or less), surprised");
         let escalation = line(LogEvent::Escalation {
             unit: "orc".into(),
-            chain: "tragedy",
+            chain: EscalationChain::Tragedy,
             step: 1,
             roll: roll(3),
             escalated: false,

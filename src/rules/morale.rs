@@ -2,47 +2,83 @@
 //! intimidated roll 3d6 + Insight + HD + allies against 11 + opponents, or flee.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
+use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 
 use super::CombatSystems;
 use super::battle::Battle;
 use super::components::*;
 use super::equipment::Attribute;
-use super::log::{CombatLog, LogEvent};
+use super::log::{LogEvent, MoraleReason};
 use super::ruleset::{MoraleCheck, MoraleFailure, MoraleTrigger, Ruleset, Withdrawal};
 use super::state::{CombatPhase, DamageDealt, Fleeing, Intimidated, in_phase};
 use super::unit::{self, Unit};
-use crate::battlefield::ZoneIndex;
+use crate::battlefield::ZoneIdx;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, check_morale.in_set(CombatSystems::Morale).run_if(in_phase(CombatPhase::Morale)));
 }
 
 /// Why a unit must check, if it must.
-fn trigger(ruleset: &Ruleset, big_hit: bool, outnumbered: bool, intimidation: Option<i32>) -> Option<&'static str> {
+fn trigger(ruleset: &Ruleset, big_hit: bool, outnumbered: bool, intimidation: Option<i32>) -> Option<MoraleReason> {
     let rules = &ruleset.morale;
     if rules.check_when_intimidated && intimidation.is_some() {
-        Some("intimidated")
+        Some(MoraleReason::Intimidated)
     } else if rules.check_on_big_hit && big_hit {
-        Some("big_hit")
+        Some(MoraleReason::BigHit)
     } else if rules.check_when_outnumbered && outnumbered {
-        Some("outnumbered")
+        Some(MoraleReason::Outnumbered)
     } else {
         None
     }
 }
 
+/// What presses on every side this round: big hits taken, intimidation, and who still stands.
+struct Pressure {
+    /// Units that lost more than half their Wound Points to one hit this round.
+    big_hits: EntityHashSet,
+    /// The strongest intimidation each unit faced, as the TN it must beat.
+    intimidation: HashMap<Entity, i32>,
+    /// Units each side fielded (not in reserve nor stood aside).
+    present: HashMap<usize, u32>,
+    /// Units each side still has fighting.
+    fighting: HashMap<usize, u32>,
+    /// Units fighting on every side together.
+    total: u32,
+}
+
+/// One unit's morale check: its bonus, the TN it must reach, and whether it fails regardless.
+struct MoraleTest {
+    bonus: i32,
+    tn: i32,
+    automatic: bool,
+}
+
 fn check_morale(
-    battle: Battle,
+    mut battle: Battle,
     aside: Query<(), With<StoodAside>>,
     mut dealt: MessageReader<DamageDealt>,
     mut intimidated: MessageReader<Intimidated>,
     mut fleeing: MessageWriter<Fleeing>,
 ) {
-    let Battle { mut state, mut log, mut rng, mut index, mut units, ruleset, battlefield, sides } = battle;
-    let round = state.round;
-    let mut big_hits = bevy::ecs::entity::EntityHashSet::default();
+    let round = battle.state.round;
+    let big_hits = big_hits(&battle.units, &mut dealt, round);
+    let intimidation = strongest_intimidation(&mut intimidated);
+    let present = fielded(&battle.units, &aside);
+    let (fighting, checkers) = fighting_and_checkers(&battle);
+    let total = fighting.values().sum();
+    let pressure = Pressure { big_hits, intimidation, present, fighting, total };
+    for entity in checkers {
+        test_morale(&mut battle, &pressure, entity, &mut fleeing);
+    }
+    battle.state.phase = CombatPhase::End;
+}
+
+/// Units that lost more than half their Wound Points to one hit this round.
+fn big_hits(units: &Query<Unit>, dealt: &mut MessageReader<DamageDealt>, round: u32) -> EntityHashSet {
+    let mut big_hits = EntityHashSet::default();
     // End-of-round bleeding and hazards land after this stage; they count in no later round.
     for hit in dealt.read().filter(|hit| hit.round == round) {
         if let Ok(view) = units.get(hit.unit)
@@ -51,169 +87,217 @@ fn check_morale(
             big_hits.insert(hit.unit);
         }
     }
+    big_hits
+}
+
+/// The best intimidation result against each unit this round.
+fn strongest_intimidation(intimidated: &mut MessageReader<Intimidated>) -> HashMap<Entity, i32> {
     let mut intimidation: HashMap<Entity, i32> = HashMap::new();
     for check in intimidated.read() {
         let best = intimidation.entry(check.unit).or_insert(check.result);
         *best = (*best).max(check.result);
     }
-    let mut counts: HashMap<usize, u32> = HashMap::new();
+    intimidation
+}
+
+/// Units each side fielded: every one not in reserve nor stood aside.
+fn fielded(units: &Query<Unit>, aside: &Query<(), With<StoodAside>>) -> HashMap<usize, u32> {
     let mut present: HashMap<usize, u32> = HashMap::new();
-    let mut checkers: Vec<(u32, Entity)> = Vec::new();
     for view in units.iter().filter(|view| *view.status != Status::Reserve && !aside.contains(view.entity)) {
         *present.entry(view.side.0).or_insert(0) += 1;
     }
-    let is_party = |side: usize| sides.is_party(side);
-    for view in units.iter().filter(|view| unit::is_fighting(*view.status, view.conditions)) {
-        *counts.entry(view.side.0).or_insert(0) += 1;
+    present
+}
+
+/// Units each side still has fighting, and those that must check, in initiative order.
+fn fighting_and_checkers(battle: &Battle) -> (HashMap<usize, u32>, Vec<Entity>) {
+    let mut fighting: HashMap<usize, u32> = HashMap::new();
+    let mut checkers: Vec<(u32, Entity)> = Vec::new();
+    let party_never_checks = battle.ruleset.morale.party_never_checks;
+    for view in battle.units.iter().filter(|view| unit::is_fighting(*view.status, view.conditions)) {
+        *fighting.entry(view.side.0).or_insert(0) += 1;
         // Players decide their characters' morale (`C-WDRAW-1`).
-        if view.checks_morale && !(ruleset.morale.party_never_checks && is_party(view.side.0)) {
+        if view.checks_morale && !(party_never_checks && battle.sides.is_party(view.side.0)) {
             checkers.push((view.order.0, view.entity));
         }
     }
-    let total: u32 = counts.values().sum();
     checkers.sort_unstable();
-    for (_, entity) in checkers {
-        let Ok(mut unit) = units.get_mut(entity) else {
-            continue;
-        };
-        let own = counts.get(&unit.side.0).copied().unwrap_or(0);
-        let opponents = total - own;
-        let allies = own.saturating_sub(1);
-        let reason = match ruleset.morale.trigger {
-            MoraleTrigger::Seed000 => {
-                trigger(&ruleset, big_hits.contains(&entity), opponents > own, intimidation.get(&entity).copied())
-            }
-            MoraleTrigger::SideLosing { percent } => {
-                let fielded = present.get(&unit.side.0).copied().unwrap_or(0).max(1);
-                let lost = fielded.saturating_sub(own);
-                (lost * 100 >= percent * fielded && lost > 0).then_some("losing")
-            }
-        };
-        let Some(reason) = reason else {
-            continue;
-        };
-        let tn = match (reason, intimidation.get(&entity)) {
-            ("intimidated", Some(&result)) => result,
-            _ => ruleset.morale.tn_base + opponents as i32,
-        };
-        let (bonus, tn, automatic) = match &ruleset.morale.check {
-            MoraleCheck::Seed000 => (
-                unit::modifier(&ruleset, &unit.attributes, Attribute::Insight)
-                    + unit.hit_dice.0.count as i32
-                    + allies as i32,
-                tn,
-                opponents >= ruleset.morale.obvious_defeat_ratio.max(1) * (allies + 1),
-            ),
-            MoraleCheck::Test { attribute } => {
-                (unit::modifier(&ruleset, &unit.attributes, *attribute), ruleset.morale.tn_base, false)
-            }
-            MoraleCheck::Automatic => (0, ruleset.morale.tn_base, true),
-        };
-        let roll = rng.roll(if automatic && ruleset.morale.check == MoraleCheck::Automatic {
-            crate::rules::dice::Dice::flat(0)
-        } else {
-            ruleset.morale.dice.plus(bonus)
-        });
-        let passed = !automatic && roll.total >= tn;
-        let total_rolled = roll.total;
-        let id = unit.id.0.clone();
-        log.record(round, || LogEvent::Morale {
-            unit: id.clone(),
-            roll,
-            total: total_rolled,
-            tn,
-            passed,
-            reason,
-            automatic,
-        });
-        if !passed {
-            let response = match ruleset.morale.on_failure {
-                MoraleFailure::Flee => Withdrawal::Flee,
-                MoraleFailure::Surrender => Withdrawal::Surrender,
-                MoraleFailure::Parley => {
-                    *unit.status = Status::Surrendered;
-                    index.remove(entity, unit.zone.0);
-                    log.record(round, || LogEvent::Status { unit: id, status: "parley" });
-                    continue;
-                }
-                MoraleFailure::Withdraw => Withdrawal::Disengage,
-                MoraleFailure::Withdrawal => match &ruleset.morale.withdrawal {
-                    Some((die, rows)) => {
-                        let roll = rng.roll(*die);
-                        let response = rows
-                            .iter()
-                            .find(|row| roll.total <= row.up_to)
-                            .or(rows.last())
-                            .map_or(Withdrawal::Flee, |row| row.response);
-                        log.record(round, || LogEvent::Withdrawal { unit: id.clone(), roll, response });
-                        response
-                    }
-                    None => Withdrawal::Flee,
-                },
-            };
-            if response == Withdrawal::Flee && ruleset.morale.flee_provokes {
-                // Its foes strike at its back before it goes (`resolve/flight.rs`).
-                fleeing.write(Fleeing { unit: entity });
-                continue;
-            }
-            withdraw(entity, response, round, &mut units, &mut index, &mut log, &battlefield);
+    (fighting, checkers.into_iter().map(|(_, entity)| entity).collect())
+}
+
+/// Checks one unit's morale, if something triggers it, and carries out a failure.
+fn test_morale(battle: &mut Battle, pressure: &Pressure, entity: Entity, fleeing: &mut MessageWriter<Fleeing>) {
+    let round = battle.state.round;
+    let Ok(unit) = battle.units.get(entity) else {
+        return;
+    };
+    let own = pressure.fighting.get(&unit.side.0).copied().unwrap_or(0);
+    let opponents = pressure.total - own;
+    let allies = own.saturating_sub(1);
+    let Some(reason) = reason(&battle.ruleset, pressure, &unit, own, opponents) else {
+        return;
+    };
+    let test = morale_test(&battle.ruleset, pressure, &unit, reason, opponents, allies);
+    let id = unit.id.0.clone();
+    let ruleset = &battle.ruleset;
+    let roll = battle.rng.roll(if test.automatic && ruleset.morale.check == MoraleCheck::Automatic {
+        crate::rules::dice::Dice::flat(0)
+    } else {
+        ruleset.morale.dice.plus(test.bonus)
+    });
+    let passed = !test.automatic && roll.total >= test.tn;
+    let (total, tn, automatic) = (roll.total, test.tn, test.automatic);
+    let unit = id.clone();
+    battle.log.record(round, || LogEvent::Morale { unit, roll, total, tn, passed, reason, automatic });
+    if !passed && let Some(response) = failure_response(battle, entity, &id) {
+        if response == Withdrawal::Flee && battle.ruleset.morale.flee_provokes {
+            // Its foes strike at its back before it goes (`resolve/flight.rs`).
+            fleeing.write(Fleeing { unit: entity });
+            return;
+        }
+        withdraw(battle, entity, response);
+    }
+}
+
+/// Why `unit` must check this round, if it must (`W-MOR-1`).
+fn reason(
+    ruleset: &Ruleset,
+    pressure: &Pressure,
+    unit: &unit::UnitView,
+    own: u32,
+    opponents: u32,
+) -> Option<MoraleReason> {
+    match ruleset.morale.trigger {
+        MoraleTrigger::Seed000 => trigger(
+            ruleset,
+            pressure.big_hits.contains(&unit.entity),
+            opponents > own,
+            pressure.intimidation.get(&unit.entity).copied(),
+        ),
+        MoraleTrigger::SideLosing { percent } => {
+            let fielded = pressure.present.get(&unit.side.0).copied().unwrap_or(0).max(1);
+            let lost = fielded.saturating_sub(own);
+            (lost * 100 >= percent * fielded && lost > 0).then_some(MoraleReason::Losing)
         }
     }
-    state.phase = CombatPhase::End;
+}
+
+/// The bonus and TN of `unit`'s check, and whether defeat is too plain to roll for (`W-MOR-2`).
+fn morale_test(
+    ruleset: &Ruleset,
+    pressure: &Pressure,
+    unit: &unit::UnitView,
+    reason: MoraleReason,
+    opponents: u32,
+    allies: u32,
+) -> MoraleTest {
+    let tn = match (reason, pressure.intimidation.get(&unit.entity)) {
+        (MoraleReason::Intimidated, Some(&result)) => result,
+        _ => ruleset.morale.tn_base + opponents as i32,
+    };
+    match &ruleset.morale.check {
+        MoraleCheck::Seed000 => MoraleTest {
+            bonus: unit::modifier(ruleset, unit.attributes, Attribute::Insight)
+                + unit.hit_dice.0.count as i32
+                + allies as i32,
+            tn,
+            automatic: opponents >= ruleset.morale.obvious_defeat_ratio.max(1) * (allies + 1),
+        },
+        MoraleCheck::Test { attribute } => MoraleTest {
+            bonus: unit::modifier(ruleset, unit.attributes, *attribute),
+            tn: ruleset.morale.tn_base,
+            automatic: false,
+        },
+        MoraleCheck::Automatic => MoraleTest { bonus: 0, tn: ruleset.morale.tn_base, automatic: true },
+    }
+}
+
+/// What a unit that failed its check does (`C-WDRAW-1`); a parley settles it here and then.
+fn failure_response(battle: &mut Battle, entity: Entity, id: &Arc<str>) -> Option<Withdrawal> {
+    let round = battle.state.round;
+    match battle.ruleset.morale.on_failure {
+        MoraleFailure::Flee => Some(Withdrawal::Flee),
+        MoraleFailure::Surrender => Some(Withdrawal::Surrender),
+        MoraleFailure::Parley => {
+            if let Ok(mut unit) = battle.units.get_mut(entity) {
+                *unit.status = Status::Surrendered;
+                battle.index.remove(entity, unit.zone.0);
+            }
+            let unit = id.clone();
+            battle.log.record(round, || LogEvent::Status { unit, status: "parley" });
+            None
+        }
+        MoraleFailure::Withdraw => Some(Withdrawal::Disengage),
+        MoraleFailure::Withdrawal => Some(match &battle.ruleset.morale.withdrawal {
+            Some((die, rows)) => {
+                let roll = battle.rng.roll(*die);
+                let response = rows
+                    .iter()
+                    .find(|row| roll.total <= row.up_to)
+                    .or(rows.last())
+                    .map_or(Withdrawal::Flee, |row| row.response);
+                let unit = id.clone();
+                battle.log.record(round, || LogEvent::Withdrawal { unit, roll, response });
+                response
+            }
+            None => Withdrawal::Flee,
+        }),
+    }
 }
 
 /// Carries out a failed morale check's response (`C-WDRAW-1`): falling back steps one zone or
 /// square away from the nearest enemy and fights on; the others leave the fight (a fleeing
 /// unit's free attacks at its back are not rolled: see docs/rules/crucible.md).
-fn withdraw(
-    entity: Entity,
-    response: Withdrawal,
-    round: u32,
-    units: &mut Query<Unit>,
-    index: &mut ZoneIndex,
-    log: &mut CombatLog,
-    battlefield: &crate::battlefield::Battlefield,
-) {
-    let Ok(mut unit) = units.get_mut(entity) else {
+fn withdraw(battle: &mut Battle, entity: Entity, response: Withdrawal) {
+    match response {
+        Withdrawal::FallBack => fall_back(battle, entity),
+        Withdrawal::Disengage | Withdrawal::Flee => leave(battle, entity, Status::Fled),
+        Withdrawal::Surrender => leave(battle, entity, Status::Surrendered),
+    }
+}
+
+/// Backs away to the free neighbouring zone farthest from every fighting enemy, if one is
+/// farther than where it stands.
+fn fall_back(battle: &mut Battle, entity: Entity) {
+    let Battle { state, log, index, units, battlefield, .. } = battle;
+    let Ok(unit) = units.get(entity) else {
         return;
     };
-    let id = unit.id.0.clone();
-    let here = unit.zone.0;
-    match response {
-        Withdrawal::FallBack => {
-            // Back away: the free neighbouring zone farthest from every enemy zone it can see.
-            let side = *unit.side;
-            let enemies: Vec<crate::battlefield::ZoneIdx> = units
-                .iter()
-                .filter(|view| *view.side != side && unit::is_fighting(*view.status, view.conditions))
-                .map(|view| view.zone.0)
-                .collect();
-            let nearest = |zone: crate::battlefield::ZoneIdx| {
-                enemies.iter().map(|&enemy| battlefield.distance(zone, enemy)).min().unwrap_or(u32::MAX)
-            };
-            let best = battlefield
-                .neighbours(here)
-                .iter()
-                .copied()
-                .filter(|&zone| battlefield.zone(zone).capacity.is_none_or(|cap| (index.count(zone) as u32) < cap))
-                .filter(|&zone| nearest(zone) > nearest(here))
-                .max_by_key(|&zone| (nearest(zone), std::cmp::Reverse(zone)));
-            if let Some(to) = best
-                && let Ok(mut unit) = units.get_mut(entity)
-            {
-                index.relocate(entity, here, to);
-                unit.zone.0 = to;
-                let (from, to) = (battlefield.place(here), battlefield.place(to));
-                log.record(round, || LogEvent::Moved { unit: id, from, to });
-            }
-        }
-        Withdrawal::Disengage | Withdrawal::Flee | Withdrawal::Surrender => {
-            let status = if response == Withdrawal::Surrender { Status::Surrendered } else { Status::Fled };
-            *unit.status = status;
-            index.remove(entity, here);
-            log.record(round, || LogEvent::Status { unit: id, status: status.log_name() });
-        }
+    let (id, here, side) = (unit.id.0.clone(), unit.zone.0, *unit.side);
+    let enemies: Vec<ZoneIdx> = units
+        .iter()
+        .filter(|view| *view.side != side && unit::is_fighting(*view.status, view.conditions))
+        .map(|view| view.zone.0)
+        .collect();
+    let nearest =
+        |zone: ZoneIdx| enemies.iter().map(|&enemy| battlefield.distance(zone, enemy)).min().unwrap_or(u32::MAX);
+    let best = battlefield
+        .neighbours(here)
+        .iter()
+        .copied()
+        .filter(|&zone| battlefield.zone(zone).capacity.is_none_or(|cap| (index.count(zone) as u32) < cap))
+        .filter(|&zone| nearest(zone) > nearest(here))
+        .max_by_key(|&zone| (nearest(zone), std::cmp::Reverse(zone)));
+    if let Some(to) = best
+        && let Ok(mut unit) = units.get_mut(entity)
+    {
+        index.relocate(entity, here, to);
+        unit.zone.0 = to;
+        let (from, to) = (battlefield.place(here), battlefield.place(to));
+        log.record(state.round, || LogEvent::Moved { unit: id, from, to });
     }
+}
+
+/// Takes the unit out of the fight as `status` (fled or surrendered).
+fn leave(battle: &mut Battle, entity: Entity, status: Status) {
+    let round = battle.state.round;
+    let Ok(mut unit) = battle.units.get_mut(entity) else {
+        return;
+    };
+    *unit.status = status;
+    battle.index.remove(entity, unit.zone.0);
+    let id = unit.id.0.clone();
+    battle.log.record(round, || LogEvent::Status { unit: id, status: status.log_name() });
 }
 
 #[cfg(test)]
@@ -223,9 +307,9 @@ mod tests {
     #[test]
     fn w_mor_1_triggers_in_priority_order() {
         let ruleset = Ruleset::default();
-        assert_eq!(trigger(&ruleset, true, true, Some(12)), Some("intimidated"));
-        assert_eq!(trigger(&ruleset, true, true, None), Some("big_hit"));
-        assert_eq!(trigger(&ruleset, false, true, None), Some("outnumbered"));
+        assert_eq!(trigger(&ruleset, true, true, Some(12)), Some(MoraleReason::Intimidated));
+        assert_eq!(trigger(&ruleset, true, true, None), Some(MoraleReason::BigHit));
+        assert_eq!(trigger(&ruleset, false, true, None), Some(MoraleReason::Outnumbered));
         assert_eq!(trigger(&ruleset, false, false, None), None);
     }
 }

@@ -12,7 +12,7 @@ use crate::rules::components::*;
 use crate::rules::damage::{self, DamageTaken};
 use crate::rules::dice::{CombatRng, DiceRoll};
 use crate::rules::equipment::{Attribute, DamageType, Hindrance, InjuryEffect, InjuryTables, Weapon};
-use crate::rules::log::{CombatLog, InjuryRoll, LogEvent};
+use crate::rules::log::{Affliction, CombatLog, InjuryRoll, LogEvent};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::state::DamageDealt;
 use crate::rules::unit::{self, Unit, UnitItem};
@@ -255,14 +255,14 @@ impl Resolver<'_, '_> {
         let mut effects = Vec::new();
         if let Some(lingering) = weapon.ongoing {
             unit.conditions.ongoing = Some((level, lingering));
-            effects.push("ongoing_damage");
+            effects.push(Affliction::OngoingDamage);
         }
         if let Some((hindrance, lingering)) = weapon.hinders {
             unit.conditions.hindrance = Some((hindrance, lingering));
             if hindrance == Hindrance::Paralysed {
                 unit.conditions.paralysed = true;
             }
-            effects.push(hindrance.log_name());
+            effects.push(Affliction::Hindrance(hindrance));
         }
         let id = unit.id.0.clone();
         for effect in effects {

@@ -6,7 +6,7 @@ use super::judge::Judgement;
 use super::{AttackRequest, Engagement, Modifiers};
 use crate::rules::damage;
 use crate::rules::dice::DiceRoll;
-use crate::rules::log::AttackExtra;
+use crate::rules::log::{AttackExtra, EscalationChain};
 use crate::rules::resolve::{DamageHit, Resolver};
 use crate::rules::ruleset::{CriticalRule, DualWield};
 
@@ -107,7 +107,7 @@ impl Resolver<'_, '_> {
             }
             CriticalRule::Escalating { chain } => {
                 // Each step that escalates doubles again; the last one defeats outright.
-                let reached = self.escalate(&engagement.attacker_id, "critical", &chain);
+                let reached = self.escalate(&engagement.attacker_id, EscalationChain::Critical, &chain);
                 let outright = !chain.is_empty() && reached == chain.len();
                 Rolled { multiplier: multiplier * (2 << reached.min(chain.len().saturating_sub(1))), outright, ..plain }
             }

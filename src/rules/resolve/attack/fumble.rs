@@ -7,7 +7,7 @@ use super::{AttackRequest, Engagement};
 use crate::rules::actions;
 use crate::rules::dice::Dice;
 use crate::rules::equipment::DamageType;
-use crate::rules::log::{AttackKind, LogEvent};
+use crate::rules::log::{AttackKind, EscalationChain, LogEvent};
 use crate::rules::resolve::{DamageHit, Pending, Resolver, Strike};
 use crate::rules::ruleset::FumbleRule;
 
@@ -49,7 +49,7 @@ impl Resolver<'_, '_> {
         pending: &mut Vec<Pending>,
     ) {
         let (attacker, target) = (request.attacker, request.target);
-        let reached = self.escalate(&engagement.attacker_id, "tragedy", chain);
+        let reached = self.escalate(&engagement.attacker_id, EscalationChain::Tragedy, chain);
         if !chain.is_empty() && reached == chain.len() {
             pending.push(Pending::Damage(DamageHit {
                 target: attacker,
@@ -78,7 +78,7 @@ impl Resolver<'_, '_> {
 
     /// Rolls an escalation chain (`A-CRIT-1`, `A-FAIL-1`): each die in turn, stopping at the first
     /// that misses its top face. Returns how many escalated.
-    pub(super) fn escalate(&mut self, unit: &Arc<str>, name: &'static str, chain: &[Dice]) -> usize {
+    pub(super) fn escalate(&mut self, unit: &Arc<str>, name: EscalationChain, chain: &[Dice]) -> usize {
         let round = self.round();
         for (step, die) in chain.iter().enumerate() {
             let roll = self.rng.roll(*die);
