@@ -101,7 +101,12 @@ fn expected_healing(view: &AiView, actor: &UnitView, kind: ActionKind) -> f64 {
 
 /// Whether `target` has a fighting foe of `side` within its weapon's reach: pinned there, it has
 /// no reason to walk away before a blow lands.
-fn engaged(view: &AiView, units: &ViewCache, target: &UnitView, side: crate::rules::components::SideIndex) -> bool {
+pub(super) fn engaged(
+    view: &AiView,
+    units: &ViewCache,
+    target: &UnitView,
+    side: crate::rules::components::SideIndex,
+) -> bool {
     let reach = actions::weapon_range(target.loadout.usable_weapon(target.conditions).1);
     view.battlefield.within(target.zone.0, reach).any(|zone| {
         view.index.occupants(zone).iter().any(|&other| {
