@@ -643,7 +643,7 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
 /// Refines a chosen weapon attack with what the ruleset offers: an aim (`A-AIM-1`), a swarm
 /// that sets up a later ally's blow (`S-SPEC-1`), or a charge when the target is out of a walk's
 /// reach.
-fn refine_attack(view: &AiView, units: &ViewCache, actor: &UnitView, action: Action) -> Action {
+pub(super) fn refine_attack(view: &AiView, units: &ViewCache, actor: &UnitView, action: Action) -> Action {
     let ctx = view.ctx();
     let Some(target) = action.target.and_then(|target| units.get(target)) else {
         return action;

@@ -436,7 +436,9 @@ fn attacks(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitVi
                 .collect();
             spots.into_iter().find_map(|move_to| {
                 let action = Action { kind, target: Some(enemy.entity), move_to };
-                let guarded = guard(view, threats, actor, action);
+                // The same refinements the greedy AI gives its own attack (an aim, an
+                // execution, a swarm), so a rival target is not judged with a plainer blow.
+                let guarded = super::greedy::refine_attack(view, units, actor, guard(view, threats, actor, action));
                 (actions::check(ctx, actor, &guarded, units).is_ok()).then_some(guarded)
             })
         });
