@@ -101,7 +101,12 @@ fn expected_healing(view: &AiView, actor: &UnitView, kind: ActionKind) -> f64 {
 
 /// Whether `target` has a fighting foe of `side` within its weapon's reach: pinned there, it has
 /// no reason to walk away before a blow lands.
-fn engaged(view: &AiView, units: &ViewCache, target: &UnitView, side: crate::rules::components::SideIndex) -> bool {
+pub(super) fn engaged(
+    view: &AiView,
+    units: &ViewCache,
+    target: &UnitView,
+    side: crate::rules::components::SideIndex,
+) -> bool {
     let reach = actions::weapon_range(target.loadout.usable_weapon(target.conditions).1);
     view.battlefield.within(target.zone.0, reach).any(|zone| {
         view.index.occupants(zone).iter().any(|&other| {
@@ -756,7 +761,7 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
 /// Refines a chosen weapon attack with what the ruleset offers: an aim (`A-AIM-1`), a swarm
 /// that sets up a later ally's blow (`S-SPEC-1`), or a charge when the target is out of a walk's
 /// reach.
-fn refine_attack(view: &AiView, units: &ViewCache, actor: &UnitView, action: Action) -> Action {
+pub(super) fn refine_attack(view: &AiView, units: &ViewCache, actor: &UnitView, action: Action) -> Action {
     let ctx = view.ctx();
     let Some(target) = action.target.and_then(|target| units.get(target)) else {
         return action;

@@ -24,7 +24,8 @@ pub struct Budget {
     /// Simulated rounds the whole decision may spend (an iteration budget, not a clock, so the
     /// same seed always gives the same choices).
     pub rounds: u32,
-    /// Dice samples each plan is judged on (the same samples for every plan).
+    /// Dice samples every candidate is first judged on (the same samples for every candidate);
+    /// the race doubles them for the candidates still in it while the budget lasts.
     pub samples: u32,
     /// Rounds each sample plays: the round declared, then greedy rounds after it.
     pub lookahead: u32,
@@ -42,24 +43,35 @@ impl Budget {
 }
 
 /// `hard`: about 100 ms a decision for a 4-vs-4 side in a release build.
-pub const HARD: Budget = Budget { rounds: 800, samples: 8, lookahead: 2 };
-/// `master`: about a second a decision.
-pub const MASTER: Budget = Budget { rounds: 6400, samples: 16, lookahead: 3 };
+pub const HARD: Budget = Budget { rounds: 300, samples: 8, lookahead: 2 };
+/// `master`: about a second a decision: ten times the rounds, twice the first samples, and a
+/// round deeper.
+pub const MASTER: Budget = Budget { rounds: 3000, samples: 16, lookahead: 3 };
 
 /// Enemies the portfolio offers attacks on, per unit, besides the greedy choice.
 const TARGETS_PER_UNIT: usize = 3;
-/// A win or a loss, in units: it outweighs any trade of blows.
-const DECISIVE: f64 = 100.0;
+/// A win or a loss, in units, on top of the units left standing. Kept small: a battle that ends
+/// inside the lookahead in some dice samples and not in others would otherwise swamp every
+/// other difference between two plans with noise (with 100, the standard error of a gain in a
+/// small battle was ten times the value of a kill).
+const DECISIVE: f64 = 1.0;
 /// What a fighting unit is worth before its health share is added.
 const STANDING_WORTH: f64 = 0.6;
 /// What its health adds, at full health.
 const HEALTH_WORTH: f64 = 0.4;
 /// What a unit that is down but alive is still worth (it may be stabilised or healed).
 const DOWN_WORTH: f64 = 0.1;
-/// A plan replaces the one in hand only when its mean gain over the same dice samples is this
-/// many standard errors above zero: with few samples of a noisy round, the luckiest candidate
-/// would otherwise win (the winner's curse), and the greedy plan is a sound default.
-const CONFIDENCE: f64 = 0.5;
+/// A rival replaces the action in hand only when its mean gain over the same dice samples is
+/// this many standard errors above zero: among several noisy rivals the luckiest would
+/// otherwise win (the winner's curse), and the greedy choice is a sound default.
+const CONFIDENCE: f64 = 1.5;
+/// A rival is dropped from a race once it trails the leader by this many standard errors.
+const PRUNE: f64 = 1.0;
+/// A race between the action in hand and one rival stops once the gap is this many standard
+/// errors wide: more samples would not change the choice.
+const DECIDED: f64 = 3.0;
+/// Most dice samples one candidate is played on, however large the budget.
+const MAX_SAMPLES: usize = 512;
 
 /// The search's state between decisions: its private world with the rules in it.
 #[derive(Default)]
@@ -94,27 +106,13 @@ impl Tactician {
         model.load(&snapshot);
         let seeds: Vec<u64> = (0..budget.samples.max(1)).map(|_| rng.next_u64()).collect();
         let mut judge =
-            Judge { model, snapshot: &snapshot, queue: &view.queue.order, visible, seeds, side, budget, spent: 0 };
-        let mut best = judge.score(&plan);
-        // Portfolio Greedy Search: improve one unit at a time, as long as the budget lasts.
-        let mut improved = true;
-        while improved && judge.affordable() {
-            improved = false;
-            for (at, options) in candidates.iter().enumerate() {
-                for &option in options {
-                    if option == plan[at].1 || !judge.affordable() {
-                        continue;
-                    }
-                    let mut trial = plan.clone();
-                    trial[at].1 = option;
-                    let scores = judge.score(&trial);
-                    if clearly_better(&scores, &best) {
-                        best = scores;
-                        plan = trial;
-                        improved = true;
-                    }
-                }
-            }
+            Judge { model, snapshot: &snapshot, queue: &view.queue.order, visible, seeds, rng, side, budget, spent: 0 };
+        // Portfolio Greedy Search: one unit at a time, each choice raced against the one in hand.
+        // Each unit gets an equal share of what is left of the budget.
+        for at in 0..candidates.len() {
+            let share = (budget.rounds.saturating_sub(judge.spent)) / (candidates.len() - at) as u32;
+            let limit = judge.spent + share;
+            plan[at].1 = judge.race(&plan, at, &candidates[at], limit);
         }
         plan
     }
@@ -146,19 +144,26 @@ fn visible_declarations(view: &AiView, units: &ViewCache, side: usize, just_decl
     visible
 }
 
-/// Whether `trial` beats `best` sample for sample by more than [`CONFIDENCE`] standard errors.
-pub fn clearly_better(trial: &[f64], best: &[f64]) -> bool {
-    let gains: Vec<f64> = trial.iter().zip(best).map(|(trial, best)| trial - best).collect();
+/// The mean of the paired gains of `trial` over `base` (on the samples both have) and its
+/// standard error.
+fn paired_gain(trial: &[f64], base: &[f64]) -> (f64, f64) {
+    let gains: Vec<f64> = trial.iter().zip(base).map(|(trial, base)| trial - base).collect();
     let count = gains.len() as f64;
     if gains.is_empty() {
-        return false;
+        return (0.0, f64::INFINITY);
     }
     let mean = gains.iter().sum::<f64>() / count;
     if count < 2.0 {
-        return mean > 0.0;
+        return (mean, f64::INFINITY);
     }
     let variance = gains.iter().map(|gain| (gain - mean).powi(2)).sum::<f64>() / (count - 1.0);
-    mean > 0.0 && mean > CONFIDENCE * (variance / count).sqrt()
+    (mean, (variance / count).sqrt())
+}
+
+/// Whether `trial` beats `best` sample for sample by more than [`CONFIDENCE`] standard errors.
+pub fn clearly_better(trial: &[f64], best: &[f64]) -> bool {
+    let (mean, error) = paired_gain(trial, best);
+    mean > 0.0 && mean > CONFIDENCE * error
 }
 
 /// Plays plans out in the forward model and scores them.
@@ -167,24 +172,80 @@ struct Judge<'a> {
     snapshot: &'a Snapshot,
     queue: &'a [Entity],
     visible: Plan,
+    /// Dice samples drawn so far; more are drawn from `rng` as a race needs them.
     seeds: Vec<u64>,
+    rng: &'a mut ChaCha8Rng,
     side: usize,
     budget: Budget,
     spent: u32,
 }
 
+/// One candidate in a race and its value on each dice sample played so far.
+struct Entry {
+    action: Action,
+    values: Vec<f64>,
+}
+
 impl Judge<'_> {
-    fn affordable(&self) -> bool {
-        self.spent + self.seeds.len() as u32 * self.budget.lookahead.max(1) <= self.budget.rounds
+    /// Races `options` for the unit at `at` against the action it holds in `plan`, spending
+    /// simulated rounds up to `limit`: every live candidate is played on the same dice samples,
+    /// the clearly worse are dropped, and the samples double for the rest. The action in hand
+    /// is kept unless a rival beats it by [`CONFIDENCE`] standard errors of the paired gains.
+    fn race(&mut self, plan: &Plan, at: usize, options: &[Action], limit: u32) -> Action {
+        let incumbent = plan[at].1;
+        let mut entries: Vec<Entry> = std::iter::once(incumbent)
+            .chain(options.iter().copied().filter(|&option| option != incumbent))
+            .map(|action| Entry { action, values: Vec::new() })
+            .collect();
+        if entries.len() < 2 {
+            return incumbent;
+        }
+        let depth = self.budget.lookahead.max(1);
+        let mut alive: Vec<usize> = (0..entries.len()).collect();
+        let mut wanted = self.budget.samples.max(2) as usize;
+        while wanted <= MAX_SAMPLES {
+            let missing: usize = alive.iter().map(|&entry| wanted - entries[entry].values.len()).sum();
+            if self.spent + missing as u32 * depth > limit {
+                break;
+            }
+            for &entry in &alive {
+                let mut trial = plan.clone();
+                trial[at].1 = entries[entry].action;
+                let from = entries[entry].values.len();
+                let values = self.score(&trial, from..wanted);
+                entries[entry].values.extend(values);
+            }
+            alive = prune(&entries, alive);
+            if alive.len() < 2 || settled(&entries, &alive) {
+                break;
+            }
+            wanted *= 2;
+        }
+        alive
+            .iter()
+            .skip(1)
+            .map(|&entry| (&entries[entry], paired_gain(&entries[entry].values, &entries[0].values).0))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .filter(|(entry, _)| clearly_better(&entry.values, &entries[0].values))
+            .map_or(incumbent, |(entry, _)| entry.action)
     }
 
-    /// The plan's value on each dice sample (the same samples for every plan, so plans are
-    /// compared on the same luck).
-    fn score(&mut self, plan: &Plan) -> Vec<f64> {
+    /// The dice sample `at`, drawn from the AI's own stream the first time it is needed.
+    fn seed(&mut self, at: usize) -> u64 {
+        while self.seeds.len() <= at {
+            self.seeds.push(self.rng.next_u64());
+        }
+        self.seeds[at]
+    }
+
+    /// The plan's value on each of the dice samples `samples` (the same samples for every plan,
+    /// so plans are compared on the same luck).
+    fn score(&mut self, plan: &Plan, samples: std::ops::Range<usize>) -> Vec<f64> {
         let mut declarations: Plan = self.visible.iter().chain(plan.iter()).copied().collect();
         declarations.sort_by_key(|(unit, _)| self.queue.iter().position(|other| other == unit).unwrap_or(usize::MAX));
-        let mut values = Vec::with_capacity(self.seeds.len());
-        for &seed in &self.seeds {
+        let mut values = Vec::with_capacity(samples.len());
+        for sample in samples {
+            let seed = self.seed(sample);
             self.model.reset(self.snapshot, CombatRng::seeded(seed), false);
             for &(unit, action) in &declarations {
                 self.model.declare(unit, action);
@@ -201,6 +262,32 @@ impl Judge<'_> {
         }
         values
     }
+}
+
+/// The live entries of a race without those clearly worse than the best so far; the first
+/// (the action in hand, the yardstick) always stays.
+fn prune(entries: &[Entry], alive: Vec<usize>) -> Vec<usize> {
+    let mean = |entry: usize| entries[entry].values.iter().sum::<f64>() / entries[entry].values.len().max(1) as f64;
+    let Some(&leader) = alive.iter().max_by(|&&a, &&b| mean(a).total_cmp(&mean(b))) else {
+        return alive;
+    };
+    alive
+        .into_iter()
+        .filter(|&entry| {
+            let (gain, error) = paired_gain(&entries[entry].values, &entries[leader].values);
+            entry == 0 || entry == leader || gain + PRUNE * error >= 0.0
+        })
+        .collect()
+}
+
+/// Whether more samples cannot change the race's outcome: one rival left, and it plays out
+/// exactly like the action in hand, or it is already far ahead or behind.
+fn settled(entries: &[Entry], alive: &[usize]) -> bool {
+    let [_, rival] = alive else {
+        return false;
+    };
+    let (gain, error) = paired_gain(&entries[*rival].values, &entries[0].values);
+    error == 0.0 || gain.abs() > DECIDED * error
 }
 
 /// The value of the simulated battle for `side`: its units' worth minus its enemies', and a
@@ -322,7 +409,15 @@ fn attacks(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitVi
             field.distance(actor.zone.0, enemy.zone.0) <= allowance + 1 + kinds.iter().map(|k| k.1).max().unwrap_or(0)
         })
         .collect();
-    enemies.sort_by_key(|enemy| (remaining(enemy), enemy.order.0));
+    // Pinned enemies first (one of ours is in their reach, or they stand where a blow lands
+    // without a walk): an unpinned one usually walks off before a blade reaches it, and the
+    // blow is lost. Then the weakest first: focus fire.
+    let reach = actions::weapon_range(actor.loadout.usable_weapon(actor.conditions).1);
+    enemies.sort_by_key(|enemy| {
+        let stays = field.distance(actor.zone.0, enemy.zone.0) <= reach
+            || super::greedy::engaged(view, units, enemy, *actor.side);
+        (!stays, remaining(enemy), enemy.order.0)
+    });
     let mut found = Vec::new();
     for enemy in enemies {
         if found.len() >= TARGETS_PER_UNIT {
@@ -341,7 +436,9 @@ fn attacks(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitVi
                 .collect();
             spots.into_iter().find_map(|move_to| {
                 let action = Action { kind, target: Some(enemy.entity), move_to };
-                let guarded = guard(view, threats, actor, action);
+                // The same refinements the greedy AI gives its own attack (an aim, an
+                // execution, a swarm), so a rival target is not judged with a plainer blow.
+                let guarded = super::greedy::refine_attack(view, units, actor, guard(view, threats, actor, action));
                 (actions::check(ctx, actor, &guarded, units).is_ok()).then_some(guarded)
             })
         });
