@@ -372,7 +372,13 @@ fn settings_round_trip_through_the_file_and_keep_their_bindings() {
     let path = dir.join("fray-settings.ron");
     let mut bindings = default_bindings();
     bindings.insert("save".into(), vec!["Ctrl+W".into(), "F5".into()]);
-    let display = DisplaySettings { ui_scale: 1.25, colour_blind_palette: true, show_names: false };
+    let display = DisplaySettings {
+        ui_scale: 1.25,
+        colour_blind_palette: true,
+        show_names: false,
+        animation_speed: 1.5,
+        round_pause: 0.8,
+    };
     let settings = Settings { bindings, display };
     write_settings(&path, &settings).unwrap();
     assert_eq!(read_settings(&path).unwrap(), settings);
@@ -384,4 +390,28 @@ fn settings_round_trip_through_the_file_and_keep_their_bindings() {
     let only_display = read_settings(&path).unwrap();
     assert!(only_display.bindings.is_empty() && only_display.display.colour_blind_palette);
     assert_eq!(only_display.display.ui_scale, DisplaySettings::default().ui_scale);
+    assert_eq!(only_display.display.round_pause, DisplaySettings::default().round_pause);
+}
+
+#[test]
+fn rebinding_a_key_round_trips_through_the_file_and_reports_conflicts() {
+    use fray::game::controls::{Settings, binding_conflicts, binding_name, default_bindings};
+    use fray::game::settings::{read_settings, rebind, write_settings};
+    assert!(binding_conflicts(&default_bindings()).is_empty(), "the defaults share no key");
+    assert_eq!(binding_name(KeyCode::KeyK, false).as_deref(), Some("K"));
+    assert_eq!(binding_name(KeyCode::PageDown, false).as_deref(), Some("PageDown"));
+    assert_eq!(binding_name(KeyCode::KeyS, true).as_deref(), Some("Ctrl+S"));
+    let dir = std::env::temp_dir().join(format!("fray-ui-{}-rebind", std::process::id()));
+    let path = dir.join("fray-settings.ron");
+    let mut settings = Settings { bindings: Default::default(), display: Default::default() };
+    assert!(rebind(&mut settings, PlayerAction::Pause, "K").is_empty(), "K is free");
+    assert_eq!(rebind(&mut settings, PlayerAction::Step, "T"), vec!["next_target"], "T already picks targets");
+    write_settings(&path, &settings).unwrap();
+    let read = read_settings(&path).unwrap();
+    assert_eq!(read, settings);
+    assert_eq!(read.bindings["pause"], vec!["K".to_string()]);
+    let (map, problem) = load_bindings(Some(&path));
+    assert_eq!(problem, None);
+    let pause_keys = map.get_buttonlike(&PlayerAction::Pause).expect("pause is bound");
+    assert_eq!(pause_keys.len(), 1, "the rebound key replaces the old ones");
 }
