@@ -80,9 +80,10 @@ fn set_left_at(left_at: &mut Vec<Option<usize>>, side: usize, at: usize) {
 
 /// The lines since `since` that a side with units `own` may read: round starts, and events
 /// naming one of its units, but no declarations (its own it knows; others' are not its to see).
+/// Nothing at all when nothing befell the side (round starts alone are no news).
 pub fn summary(entries: &[LogEntry], since: usize, own: &[&str]) -> Vec<String> {
     let names = Names::from_log(entries);
-    let shown: Vec<String> = entries
+    let chosen: Vec<&LogEntry> = entries
         .iter()
         .skip(since)
         .filter(|entry| match entry.event {
@@ -90,8 +91,11 @@ pub fn summary(entries: &[LogEntry], since: usize, own: &[&str]) -> Vec<String> 
             LogEvent::Declared { .. } => false,
             _ => mentions(entry, own),
         })
-        .map(|entry| log_text::describe(entry, &names))
         .collect();
+    if chosen.iter().all(|entry| matches!(entry.event, LogEvent::RoundStarted {})) {
+        return Vec::new();
+    }
+    let shown: Vec<String> = chosen.into_iter().map(|entry| log_text::describe(entry, &names)).collect();
     let skip = shown.len().saturating_sub(CATCH_UP_LINES);
     shown.into_iter().skip(skip).collect()
 }

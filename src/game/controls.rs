@@ -681,9 +681,27 @@ fn reload_bindings(
 /// keys), as [`parse_binding`] reads them.
 pub fn key_names() -> Vec<String> {
     const NAMED: [&str; 21] = [
-        "Enter", "Space", "Escape", "Tab", "Backspace", "Backquote", "Equal", "Minus", "BracketLeft",
-        "BracketRight", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "ShiftLeft", "ControlLeft", "Comma",
-        "Period", "PageUp", "PageDown", "Home",
+        "Enter",
+        "Space",
+        "Escape",
+        "Tab",
+        "Backspace",
+        "Backquote",
+        "Equal",
+        "Minus",
+        "BracketLeft",
+        "BracketRight",
+        "ArrowLeft",
+        "ArrowRight",
+        "ArrowUp",
+        "ArrowDown",
+        "ShiftLeft",
+        "ControlLeft",
+        "Comma",
+        "Period",
+        "PageUp",
+        "PageDown",
+        "Home",
     ];
     const FUNCTION_KEYS: u32 = 12;
     let letters = ('A'..='Z').map(String::from);

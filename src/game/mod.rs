@@ -11,8 +11,8 @@ mod hover;
 pub mod icons;
 mod labels;
 mod overlays;
-mod power;
 pub mod playback;
+mod power;
 pub mod saves;
 pub mod script;
 pub mod session;
@@ -54,7 +54,14 @@ pub struct LaunchOptions {
 /// Everything the window game adds to the headless engine, without the window itself (tests
 /// add it to a headless app with `MinimalPlugins` and drive it through [`UiCommand`]s).
 pub fn logic_plugin(app: &mut App) {
-    app.add_plugins((session::plugin, controls::plugin, standing_orders::plugin, saves::plugin, playback::plugin, catch_up::plugin));
+    app.add_plugins((
+        session::plugin,
+        controls::plugin,
+        standing_orders::plugin,
+        saves::plugin,
+        playback::plugin,
+        catch_up::plugin,
+    ));
 }
 
 /// Builds and runs the window game.

@@ -22,7 +22,7 @@ use crate::save::{Declaration, Replay};
 /// Height of the replay bar at the bottom of the board, in points.
 const BAR_HEIGHT: f32 = 64.0;
 /// Time between events when playing at normal speed.
-const EVENT_INTERVAL: Duration = Duration::from_millis(600);
+pub const EVENT_INTERVAL: Duration = Duration::from_millis(600);
 
 /// One way of stepping through the replay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -183,16 +183,15 @@ pub fn playback_wants_round(playback: Option<&Playback>, logged: usize) -> Optio
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, start_playback.after(super::session::apply_launch_options))
-        .add_systems(
-            Update,
-            (steer, rebuild)
-                .chain()
-                .run_if(resource_exists::<Playback>)
-                // Before the rounds, so a step's rebuild or round plays in the same frame; the
-                // keys' and buttons' commands of the frame before are read here.
-                .before(crate::rules::CombatSystems::Surprise),
-        );
+    app.add_systems(Startup, start_playback.after(super::session::apply_launch_options)).add_systems(
+        Update,
+        (steer, rebuild)
+            .chain()
+            .run_if(resource_exists::<Playback>)
+            // Before the rounds, so a step's rebuild or round plays in the same frame; the
+            // keys' and buttons' commands of the frame before are read here.
+            .before(crate::rules::CombatSystems::Surprise),
+    );
 }
 
 /// The window's part: the replay bar.
@@ -297,79 +296,9 @@ fn draw_playback(
                 }
             }
         });
-        let words = event.map_or_else(|| "Before the first event".to_string(), |entry| log_text::describe(entry, &names));
+        let words =
+            event.map_or_else(|| "Before the first event".to_string(), |entry| log_text::describe(entry, &names));
         ui.label(egui::RichText::new(words).monospace());
     });
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::levels::load_builtin_level;
-
-    fn playback(rounds: &[u32]) -> Playback {
-        let template = load_builtin_level(crate::levels::DEFAULT_LEVEL).expect("the default level loads");
-        let source = PlaybackSource {
-            file: "test.jsonl".into(),
-            template,
-            setup: BattleSetup::default(),
-            declarations: None,
-            rounds: rounds.to_vec(),
-        };
-        Playback::new(source)
-    }
-
-    #[test]
-    fn steps_move_by_event_and_by_round_and_stop_at_the_ends() {
-        let mut view = playback(&[0, 1, 1, 1, 2, 2, 3]);
-        view.step(ReplayStep::EventBack);
-        assert_eq!(view.cursor, 0);
-        view.step(ReplayStep::RoundForward);
-        assert_eq!((view.cursor, view.round()), (1, 0));
-        view.step(ReplayStep::RoundForward);
-        assert_eq!((view.cursor, view.round()), (4, 1));
-        view.step(ReplayStep::EventForward);
-        assert_eq!((view.cursor, view.round()), (5, 2));
-        view.step(ReplayStep::RoundForward);
-        assert_eq!((view.cursor, view.round()), (6, 2));
-        view.step(ReplayStep::RoundBack);
-        assert_eq!((view.cursor, view.round()), (4, 1));
-        for _ in 0..10 {
-            view.step(ReplayStep::RoundForward);
-        }
-        assert_eq!((view.cursor, view.round()), (7, 3));
-    }
-
-    #[test]
-    fn the_board_advances_holds_or_starts_again() {
-        let mut view = playback(&[0, 1, 1, 2, 2]);
-        view.step(ReplayStep::RoundForward);
-        view.step(ReplayStep::RoundForward);
-        assert_eq!(view.drive(1), Drive::Advance, "round 1 has not been played");
-        assert_eq!(view.drive(3), Drive::Hold);
-        view.step(ReplayStep::EventForward);
-        assert_eq!(view.drive(3), Drive::Advance);
-        assert_eq!(view.drive(5), Drive::Hold);
-        view.step(ReplayStep::EventBack);
-        assert!(view.rebuild, "back into round 1 from round 2");
-        assert_eq!(view.drive(5), Drive::Rebuild, "the board shows round 2");
-        assert_eq!(view.drive(3), Drive::Hold, "the board shows round 1 already");
-    }
-
-    #[test]
-    fn playing_shows_an_event_per_interval_once_the_board_caught_up() {
-        let mut view = playback(&[0, 1, 1, 2]);
-        let mut pace = Pace { paused: true, ..default() };
-        view.tick(EVENT_INTERVAL, &pace, 0);
-        assert_eq!(view.cursor, 0, "paused");
-        pace.paused = false;
-        view.tick(EVENT_INTERVAL, &pace, 0);
-        assert_eq!(view.cursor, 1);
-        view.tick(EVENT_INTERVAL, &pace, 0);
-        assert_eq!(view.cursor, 1, "the board has not shown event 1 yet");
-        pace.speed = Speed::Instant;
-        view.tick(Duration::ZERO, &pace, 1);
-        assert_eq!(view.cursor, 3, "instant plays a round at a time");
-    }
 }

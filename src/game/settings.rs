@@ -143,7 +143,9 @@ fn apply_display(
     super::board::use_colour_blind_palette(screen.display.colour_blind_palette);
     contexts.ctx_mut()?.set_zoom_factor(screen.display.ui_scale);
     // The board's animations and timers all run on virtual time.
-    time.set_relative_speed(screen.display.animation_speed.clamp(*ANIMATION_SPEED_RANGE.start(), *ANIMATION_SPEED_RANGE.end()));
+    time.set_relative_speed(
+        screen.display.animation_speed.clamp(*ANIMATION_SPEED_RANGE.start(), *ANIMATION_SPEED_RANGE.end()),
+    );
     // Unattended runs (screenshots, scripts) keep the pacing the autoplay chose.
     if options.screenshots.is_none() {
         let pause = screen.display.round_pause.clamp(*ROUND_PAUSE_RANGE.start(), *ROUND_PAUSE_RANGE.end());
@@ -205,7 +207,11 @@ fn draw_settings(mut contexts: EguiContexts, mut screen: ResMut<SettingsScreen>)
         ui.add(egui::Slider::new(&mut display.ui_scale, UI_SCALE_RANGE).text("UI scale").step_by(0.05));
         ui.checkbox(&mut display.colour_blind_palette, "Colour-blind-safe side colours (Okabe–Ito)");
         ui.checkbox(&mut display.show_names, "Names under the tokens");
-        ui.add(egui::Slider::new(&mut display.animation_speed, ANIMATION_SPEED_RANGE).text("Animation speed").step_by(0.25));
+        ui.add(
+            egui::Slider::new(&mut display.animation_speed, ANIMATION_SPEED_RANGE)
+                .text("Animation speed")
+                .step_by(0.25),
+        );
         ui.add(
             egui::Slider::new(&mut display.round_pause, ROUND_PAUSE_RANGE)
                 .text("Pause between rounds (s)")
@@ -274,7 +280,8 @@ fn bindings_grid(ui: &mut egui::Ui, path: &Path, waiting: Option<PlayerAction>) 
                 if shared.is_empty() {
                     ui.label(text);
                 } else {
-                    ui.label(text.color(super::ui::ERROR_COLOUR)).on_hover_text(format!("Shared: {}", shared.join("; ")));
+                    ui.label(text.color(super::ui::ERROR_COLOUR))
+                        .on_hover_text(format!("Shared: {}", shared.join("; ")));
                 }
                 let label = if waiting == Some(action) { "Press a key…" } else { "Rebind" };
                 if ui.small_button(label).clicked() {

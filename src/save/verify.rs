@@ -119,8 +119,11 @@ pub fn first_battle(path: &Path, level: Option<&Path>) -> Result<(BattleTemplate
             message: "the log is empty; expected a combat_started line".into(),
         });
     };
-    let (template, setup) = game_setup(&game.header, level)
-        .map_err(|message| VerifyError::CannotReplay { path: path.into(), line: game.first_line, message })?;
+    let (template, setup) = game_setup(&game.header, level).map_err(|message| VerifyError::CannotReplay {
+        path: path.into(),
+        line: game.first_line,
+        message,
+    })?;
     let rounds = game
         .lines
         .iter()
