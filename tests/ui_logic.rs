@@ -372,7 +372,13 @@ fn settings_round_trip_through_the_file_and_keep_their_bindings() {
     let path = dir.join("fray-settings.ron");
     let mut bindings = default_bindings();
     bindings.insert("save".into(), vec!["Ctrl+W".into(), "F5".into()]);
-    let display = DisplaySettings { ui_scale: 1.25, colour_blind_palette: true, show_names: false };
+    let display = DisplaySettings {
+        ui_scale: 1.25,
+        colour_blind_palette: true,
+        show_names: false,
+        animation_speed: 1.5,
+        round_pause: 0.8,
+    };
     let settings = Settings { bindings, display };
     write_settings(&path, &settings).unwrap();
     assert_eq!(read_settings(&path).unwrap(), settings);
@@ -384,4 +390,230 @@ fn settings_round_trip_through_the_file_and_keep_their_bindings() {
     let only_display = read_settings(&path).unwrap();
     assert!(only_display.bindings.is_empty() && only_display.display.colour_blind_palette);
     assert_eq!(only_display.display.ui_scale, DisplaySettings::default().ui_scale);
+    assert_eq!(only_display.display.round_pause, DisplaySettings::default().round_pause);
+}
+
+#[test]
+fn rebinding_a_key_round_trips_through_the_file_and_reports_conflicts() {
+    use fray::game::controls::{Settings, binding_conflicts, binding_name, default_bindings};
+    use fray::game::settings::{read_settings, rebind, write_settings};
+    assert!(binding_conflicts(&default_bindings()).is_empty(), "the defaults share no key");
+    assert_eq!(binding_name(KeyCode::KeyK, false).as_deref(), Some("K"));
+    assert_eq!(binding_name(KeyCode::PageDown, false).as_deref(), Some("PageDown"));
+    assert_eq!(binding_name(KeyCode::KeyS, true).as_deref(), Some("Ctrl+S"));
+    let dir = std::env::temp_dir().join(format!("fray-ui-{}-rebind", std::process::id()));
+    let path = dir.join("fray-settings.ron");
+    let mut settings = Settings { bindings: Default::default(), display: Default::default() };
+    assert!(rebind(&mut settings, PlayerAction::Pause, "K").is_empty(), "K is free");
+    assert_eq!(rebind(&mut settings, PlayerAction::Step, "T"), vec!["next_target"], "T already picks targets");
+    write_settings(&path, &settings).unwrap();
+    let read = read_settings(&path).unwrap();
+    assert_eq!(read, settings);
+    assert_eq!(read.bindings["pause"], vec!["K".to_string()]);
+    let (map, problem) = load_bindings(Some(&path));
+    assert_eq!(problem, None);
+    let pause_keys = map.get_buttonlike(&PlayerAction::Pause).expect("pause is bound");
+    assert_eq!(pause_keys.len(), 1, "the rebound key replaces the old ones");
+}
+
+/// The duel of the replay tests, AI against AI, as `fray sim --log` writes it.
+fn logged_duel(name: &str) -> (PathBuf, Vec<String>) {
+    use fray::levels::{BattleSetup, load_builtin_level};
+    use fray::rules::components::{AiKind, Controller};
+    let template = load_builtin_level("duel.ron").expect("the duel loads");
+    let greedy = Controller::Ai(AiKind::Greedy);
+    let setup = BattleSetup { seed: 3, controllers: vec![(0, greedy), (1, greedy)], record_log: true };
+    let mut battle = fray::headless::HeadlessBattle::new();
+    battle.start(&template, &setup);
+    battle.run_to_end();
+    let text = battle.log().to_json_lines();
+    let dir = std::env::temp_dir().join(format!("fray-ui-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("duel.jsonl");
+    std::fs::write(&path, &text).unwrap();
+    (path, text.lines().map(String::from).collect())
+}
+
+fn replay_app(path: &std::path::Path) -> App {
+    let source = fray::game::playback::PlaybackSource::open(path, None).expect("the log opens");
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, InputPlugin, StatesPlugin))
+        .add_plugins(fray::headless_plugin)
+        .insert_resource(LaunchOptions { playback: Some(source), ..Default::default() })
+        .add_plugins(fray::game::logic_plugin);
+    for _ in 0..3 {
+        app.update();
+    }
+    app
+}
+
+/// Steps the replay and lets the board catch up; returns the events in view.
+fn replay_step(app: &mut App, step: fray::game::playback::ReplayStep) -> usize {
+    const FRAMES_TO_CATCH_UP: usize = 30;
+    app.world_mut().write_message(UiCommand::Replay(step));
+    for _ in 0..FRAMES_TO_CATCH_UP {
+        app.update();
+    }
+    app.world().resource::<fray::game::playback::Playback>().cursor
+}
+
+fn logged_lines(app: &App) -> Vec<String> {
+    app.world().resource::<CombatLog>().entries().iter().map(|entry| entry.to_json()).collect()
+}
+
+#[test]
+fn a_replay_shows_the_logged_battle_and_steps_back_by_playing_it_again() {
+    use fray::game::playback::ReplayStep;
+    let (path, lines) = logged_duel("replay");
+    let mut app = replay_app(&path);
+    assert_eq!(screen(&app), Screen::Battle);
+    assert!(app.world().resource::<fray::game::session::Pace>().paused, "a replay opens paused");
+    let mut cursor = 0;
+    for _ in 0..4 {
+        cursor = replay_step(&mut app, ReplayStep::RoundForward);
+    }
+    let shown = logged_lines(&app);
+    assert!(shown.len() >= cursor, "the board has played every event in view");
+    assert_eq!(shown[..], lines[..shown.len()], "the board plays the logged battle");
+    let round = app.world().resource::<fray::game::playback::Playback>().round();
+    assert_eq!(round, 3, "four round steps: the opening, then rounds 1 to 3");
+    let back = replay_step(&mut app, ReplayStep::RoundBack);
+    assert!(back < cursor);
+    let shown = logged_lines(&app);
+    assert_eq!(shown.len(), back, "the battle was played again only up to the end of round 2");
+    assert_eq!(shown[..], lines[..back]);
+    let forward = replay_step(&mut app, ReplayStep::EventForward);
+    assert_eq!(forward, back + 1);
+    assert_eq!(logged_lines(&app)[..forward], lines[..forward]);
+}
+
+#[test]
+fn a_catch_up_shows_only_what_the_side_may_see() {
+    use fray::game::catch_up::{CATCH_UP_LINES, summary};
+    let (path, _) = logged_duel("catch-up");
+    let source = fray::game::playback::PlaybackSource::open(&path, None).unwrap();
+    let mut battle = fray::headless::HeadlessBattle::new();
+    battle.start(&source.template, &source.setup);
+    battle.run_to_end();
+    let entries = battle.log().entries();
+    let hunter = summary(entries, 0, &["ruusa"]);
+    assert!(!hunter.is_empty() && hunter.len() <= CATCH_UP_LINES, "{hunter:?}");
+    for line in &hunter {
+        assert!(line.starts_with("Round") || line.contains("Ruusa"), "not the hunter's to see: {line}");
+    }
+    assert!(summary(entries, 0, &[]).is_empty(), "round starts alone are no news");
+    assert!(summary(entries, entries.len(), &["ruusa"]).is_empty(), "nothing since now");
+}
+
+mod replay_stepping {
+    //! The replay viewer's stepping, without a battle: where each step goes and what the board
+    //! must do.
+    use std::time::Duration;
+
+    use bevy::prelude::default;
+    use fray::game::playback::{Drive, EVENT_INTERVAL, Playback, PlaybackSource, ReplayStep};
+    use fray::game::session::{Pace, Speed};
+    use fray::levels::{BattleSetup, load_builtin_level};
+
+    fn playback(rounds: &[u32]) -> Playback {
+        let template = load_builtin_level(fray::levels::DEFAULT_LEVEL).expect("the default level loads");
+        let source = PlaybackSource {
+            file: "test.jsonl".into(),
+            template,
+            setup: BattleSetup::default(),
+            declarations: None,
+            rounds: rounds.to_vec(),
+        };
+        Playback::new(source)
+    }
+
+    #[test]
+    fn steps_move_by_event_and_by_round_and_stop_at_the_ends() {
+        let mut view = playback(&[0, 1, 1, 1, 2, 2, 3]);
+        view.step(ReplayStep::EventBack);
+        assert_eq!(view.cursor, 0);
+        view.step(ReplayStep::RoundForward);
+        assert_eq!((view.cursor, view.round()), (1, 0));
+        view.step(ReplayStep::RoundForward);
+        assert_eq!((view.cursor, view.round()), (4, 1));
+        view.step(ReplayStep::EventForward);
+        assert_eq!((view.cursor, view.round()), (5, 2));
+        view.step(ReplayStep::RoundForward);
+        assert_eq!((view.cursor, view.round()), (6, 2));
+        view.step(ReplayStep::RoundBack);
+        assert_eq!((view.cursor, view.round()), (4, 1));
+        for _ in 0..10 {
+            view.step(ReplayStep::RoundForward);
+        }
+        assert_eq!((view.cursor, view.round()), (7, 3));
+    }
+
+    #[test]
+    fn the_board_advances_holds_or_starts_again() {
+        let mut view = playback(&[0, 1, 1, 2, 2]);
+        view.step(ReplayStep::RoundForward);
+        view.step(ReplayStep::RoundForward);
+        assert_eq!(view.drive(1), Drive::Advance, "round 1 has not been played");
+        assert_eq!(view.drive(3), Drive::Hold);
+        view.step(ReplayStep::EventForward);
+        assert_eq!(view.drive(3), Drive::Advance);
+        assert_eq!(view.drive(5), Drive::Hold);
+        view.step(ReplayStep::EventBack);
+        assert!(view.rebuild, "back into round 1 from round 2");
+        assert_eq!(view.drive(5), Drive::Rebuild, "the board shows round 2");
+        assert_eq!(view.drive(3), Drive::Hold, "the board shows round 1 already");
+    }
+
+    #[test]
+    fn playing_shows_an_event_per_interval_once_the_board_caught_up() {
+        let mut view = playback(&[0, 1, 1, 2]);
+        let mut pace = Pace { paused: true, ..default() };
+        view.tick(EVENT_INTERVAL, &pace, 0);
+        assert_eq!(view.cursor, 0, "paused");
+        pace.paused = false;
+        view.tick(EVENT_INTERVAL, &pace, 0);
+        assert_eq!(view.cursor, 1);
+        view.tick(EVENT_INTERVAL, &pace, 0);
+        assert_eq!(view.cursor, 1, "the board has not shown event 1 yet");
+        pace.speed = Speed::Instant;
+        view.tick(Duration::ZERO, &pace, 1);
+        assert_eq!(view.cursor, 3, "instant plays a round at a time");
+    }
+}
+
+#[test]
+fn hot_seat_players_get_a_catch_up_from_their_second_turn_on() {
+    const TURNS: usize = 12;
+    let mut app = game(level_file("catch-up-seat", FACE_OFF), &[("red", Seat::Human), ("blue", Seat::Human)], None);
+    let mut summaries = Vec::new();
+    for _ in 0..TURNS {
+        tap(&mut app, KeyCode::Enter);
+        let seated = app.world().resource::<BattleUi>().seated;
+        if let Some((side, lines)) = app.world().resource::<fray::game::catch_up::CatchUp>().summary.clone() {
+            assert_eq!(Some(side), seated, "the summary is for the player who took the seat");
+            summaries.push((side, lines));
+        }
+        declare_an_attack_or_hold(&mut app);
+    }
+    assert!(app.world().resource::<CombatState>().round >= 2, "the rounds went on");
+    // Blue declares last and watches each round resolve from the seat; red, who gave the seat
+    // up before, is told what happened since.
+    assert!(!summaries.is_empty() && summaries.iter().all(|(side, _)| *side == 0), "{summaries:?}");
+    for line in summaries.iter().flat_map(|(_, lines)| lines) {
+        assert!(line.starts_with("Round") || line.contains("[r1]") || line.contains("[r2]"), "not red's: {line}");
+    }
+}
+
+/// The seated unit attacks the first target on offer, or holds when it cannot attack.
+fn declare_an_attack_or_hold(app: &mut App) {
+    let options = app.world().resource::<DeclarationOptions>();
+    let Some(attack) = options.kinds.iter().position(|(label, _)| label.starts_with("Attack")) else {
+        tap(app, KeyCode::KeyE);
+        return;
+    };
+    for command in [UiCommand::ChooseKind(attack), UiCommand::NextTarget, UiCommand::Confirm] {
+        app.world_mut().write_message(command);
+        app.update();
+    }
+    app.update();
 }

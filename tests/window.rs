@@ -225,3 +225,46 @@ fn a_battle_saved_mid_way_continues_after_quitting_and_finishes() {
     assert!(stdout.contains("steps passed"), "{stdout}");
     assert_drawn(&dir, &["saved.png", "menu_with_saves.png", "continued_to_the_end.png"]);
 }
+
+#[test]
+fn a_logged_battle_replays_in_the_window_stepping_both_ways() {
+    if !has_display() {
+        return;
+    }
+    let dir = shots_dir("replay-viewer");
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let log = dir.join("duel.jsonl");
+    let sim = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(["sim", "levels/duel.ron", "--seed", "3", "--log"])
+        .arg(&log)
+        .output()
+        .expect("fray sim runs");
+    assert!(sim.status.success(), "{}", String::from_utf8_lossy(&sim.stderr));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/replay_viewer.ron");
+    let _turn = window_turn();
+    let output = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .arg("replay")
+        .arg(&log)
+        .arg("--script")
+        .arg(&script)
+        .arg("--screenshots")
+        .arg(&dir)
+        .output()
+        .expect("fray replay runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "fray replay failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("steps passed"), "{stdout}");
+    assert_drawn(&dir, &["replay.png"]);
+}
+
+#[test]
+fn a_broken_replay_file_fails_before_any_window_opens() {
+    let dir = shots_dir("replay-broken");
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let log = dir.join("broken.jsonl");
+    std::fs::write(&log, "{\"event\":\"combat_started\"\nnot json\n").expect("writes");
+    let output = Command::new(env!("CARGO_BIN_EXE_fray")).arg("replay").arg(&log).output().expect("fray runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("broken.jsonl:1:"), "no file:line in:\n{stderr}");
+}

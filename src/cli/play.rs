@@ -107,10 +107,6 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         eprintln!("{error}");
         return ExitCode::from(USAGE_ERROR);
     }
-    if let Err(problem) = check_display() {
-        eprintln!("fray: {problem}");
-        return ExitCode::from(CANNOT_PLAY);
-    }
     let options = LaunchOptions {
         level,
         seats,
@@ -119,7 +115,17 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         settings: args.settings.clone(),
         script: args.script.clone(),
         load: args.load.clone(),
+        playback: None,
     };
+    open_window(options)
+}
+
+/// Opens the window game with these options, once a display is known to be there.
+pub(super) fn open_window(options: LaunchOptions) -> ExitCode {
+    if let Err(problem) = check_display() {
+        eprintln!("fray: {problem}");
+        return ExitCode::from(CANNOT_PLAY);
+    }
     exit_code(crate::game::run(options))
 }
 

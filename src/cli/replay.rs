@@ -1,7 +1,8 @@
-//! `fray replay --verify FILE`: plays a saved battle or a JSON Lines combat log again and says
-//! whether it reproduces byte for byte (the exit code tells scripts).
+//! `fray replay FILE`: plays a saved battle or a JSON Lines combat log back in the window, event
+//! by event; `fray replay --verify FILE` plays it again headless and says whether it reproduces
+//! byte for byte (the exit code tells scripts).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -19,6 +20,14 @@ pub struct ReplayArgs {
     /// The level a log was played on, when it is not a shipped one.
     #[arg(long, value_name = "LEVEL")]
     pub level: Option<PathBuf>,
+    /// Play this script of key presses, clicks and checks in the window, then quit (tests).
+    #[cfg(feature = "gui")]
+    #[arg(long, value_name = "FILE")]
+    pub script: Option<PathBuf>,
+    /// Where the script's screenshots go.
+    #[cfg(feature = "gui")]
+    #[arg(long, value_name = "DIR")]
+    pub screenshots: Option<PathBuf>,
 }
 
 /// Exit code when the battle does not reproduce.
@@ -27,25 +36,12 @@ const DIFFERS: u8 = 1;
 /// replay needs).
 const CANNOT_VERIFY: u8 = 2;
 
-/// Whether `path` holds a JSON Lines log rather than a save.
-fn is_log(path: &Path) -> bool {
-    if path.extension().is_some_and(|ext| ext == "jsonl" || ext == "json") {
-        return true;
-    }
-    std::fs::read_to_string(path).is_ok_and(|text| text.trim_start().starts_with('{'))
-}
-
 /// Runs `fray replay`.
 pub fn run(args: &ReplayArgs) -> ExitCode {
     if !args.verify {
-        eprintln!(
-            "fray replay: playback in the window is not built yet; `fray replay --verify {}` checks that it reproduces, \
-             and `fray play --load FILE` goes on with a save",
-            args.file.display()
-        );
-        return ExitCode::from(CANNOT_VERIFY);
+        return view(args);
     }
-    let verdict = if is_log(&args.file) {
+    let verdict = if verify::is_log(&args.file) {
         verify::verify_log(&args.file, args.level.as_deref())
     } else {
         verify::verify_save(&args.file)
@@ -68,4 +64,40 @@ pub fn run(args: &ReplayArgs) -> ExitCode {
             ExitCode::from(CANNOT_VERIFY)
         }
     }
+}
+
+/// Opens the recorded battle in the window. The file is read and played headless first, so a
+/// broken one is a `file:line:column` message before any window opens.
+#[cfg(feature = "gui")]
+fn view(args: &ReplayArgs) -> ExitCode {
+    let source = match crate::game::playback::PlaybackSource::open(&args.file, args.level.as_deref()) {
+        Ok(source) => source,
+        Err(error) => {
+            eprintln!("{error}");
+            return ExitCode::from(CANNOT_VERIFY);
+        }
+    };
+    if let Some(script) = &args.script
+        && let Err(error) = crate::game::script::load(script)
+    {
+        eprintln!("{error}");
+        return ExitCode::from(CANNOT_VERIFY);
+    }
+    let options = crate::game::LaunchOptions {
+        playback: Some(source),
+        script: args.script.clone(),
+        screenshots: args.screenshots.clone(),
+        ..Default::default()
+    };
+    super::play::open_window(options)
+}
+
+/// Without the window game there is nothing to show the battle in.
+#[cfg(not(feature = "gui"))]
+fn view(args: &ReplayArgs) -> ExitCode {
+    eprintln!(
+        "fray replay: this fray is built without the window; `fray replay --verify {}` checks that it reproduces",
+        args.file.display()
+    );
+    ExitCode::from(CANNOT_VERIFY)
 }

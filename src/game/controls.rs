@@ -11,6 +11,7 @@ use leafwing_input_manager::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::LaunchOptions;
+use super::playback::ReplayStep;
 use super::session::{BackToMenu, BattleStarted, Pace, Screen, Speed, StartBattle};
 use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};
 use crate::rules::actions::{self, ActionContext, AttackOdds, ThreatMap, ViewCache};
@@ -98,11 +99,19 @@ pub enum PlayerAction {
     Save,
     /// Take back your last declaration of this round (or turn).
     Undo,
+    /// In a replay: one event back.
+    ReplayEventBack,
+    /// In a replay: one event on.
+    ReplayEventForward,
+    /// In a replay: back to the round before.
+    ReplayRoundBack,
+    /// In a replay: on to the end of the next round.
+    ReplayRoundForward,
 }
 
 impl PlayerAction {
     /// Every action, in help-overlay order.
-    pub const ALL: [PlayerAction; 38] = [
+    pub const ALL: [PlayerAction; 42] = [
         Self::NextUnit,
         Self::PreviousUnit,
         Self::Choose1,
@@ -141,6 +150,10 @@ impl PlayerAction {
         Self::Restart,
         Self::MainMenu,
         Self::Quit,
+        Self::ReplayEventBack,
+        Self::ReplayEventForward,
+        Self::ReplayRoundBack,
+        Self::ReplayRoundForward,
     ];
 
     /// The name used in the settings file and the help overlay.
@@ -184,6 +197,10 @@ impl PlayerAction {
             Self::ToggleOverlays => "toggle_overlays",
             Self::Save => "save",
             Self::Undo => "undo",
+            Self::ReplayEventBack => "replay_event_back",
+            Self::ReplayEventForward => "replay_event_forward",
+            Self::ReplayRoundBack => "replay_round_back",
+            Self::ReplayRoundForward => "replay_round_forward",
         }
     }
 
@@ -215,7 +232,7 @@ pub enum Binding {
 
 /// The default bindings, as the settings file would write them.
 pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
-    let pairs: [(PlayerAction, &[&str]); 38] = [
+    let pairs: [(PlayerAction, &[&str]); 42] = [
         (PlayerAction::NextUnit, &["Tab"]),
         (PlayerAction::PreviousUnit, &["Backquote"]),
         (PlayerAction::Choose1, &["1"]),
@@ -254,6 +271,10 @@ pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
         (PlayerAction::ToggleOverlays, &["O"]),
         (PlayerAction::Save, &["Ctrl+S"]),
         (PlayerAction::Undo, &["Ctrl+Z"]),
+        (PlayerAction::ReplayEventBack, &["Comma"]),
+        (PlayerAction::ReplayEventForward, &["Period"]),
+        (PlayerAction::ReplayRoundBack, &["PageUp"]),
+        (PlayerAction::ReplayRoundForward, &["PageDown"]),
     ];
     pairs
         .into_iter()
@@ -292,6 +313,11 @@ pub fn parse_binding(name: &str) -> Option<Binding> {
         "ArrowDown" => KeyCode::ArrowDown,
         "ShiftLeft" => KeyCode::ShiftLeft,
         "ControlLeft" => KeyCode::ControlLeft,
+        "Comma" => KeyCode::Comma,
+        "Period" => KeyCode::Period,
+        "PageUp" => KeyCode::PageUp,
+        "PageDown" => KeyCode::PageDown,
+        "Home" => KeyCode::Home,
         other if other.len() == 1 => {
             let c = other.chars().next()?.to_ascii_uppercase();
             const LETTERS: [KeyCode; 26] = [
@@ -490,6 +516,8 @@ pub enum UiCommand {
     Undo,
     /// Show or hide the settings window (done by `settings`).
     ToggleSettings,
+    /// Step through a replay (`fray replay FILE`).
+    Replay(ReplayStep),
 }
 
 /// Where a player asked to go from a battle in progress, awaiting "are you sure?".
@@ -600,7 +628,9 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<DeclarationOptions>()
         .init_resource::<super::overlays::BoardOverlays>()
         .add_message::<UiCommand>()
+        .add_message::<BindingsChanged>()
         .add_systems(Startup, spawn_player)
+        .add_systems(Update, reload_bindings.before(read_player_actions))
         // Every screen and every stage of a battle: restarting after the end or opening the
         // log during resolution must work as well as declaring does. Options are worked out
         // after the declaration order opens, and choices land before it records them.
@@ -623,6 +653,79 @@ fn spawn_player(mut commands: Commands, options: Res<LaunchOptions>, mut ui: Res
     let (map, problem) = load_bindings(Some(&path));
     ui.notice = problem;
     commands.spawn((Player, map, ActionState::<PlayerAction>::default()));
+}
+
+/// The settings file's key bindings were rewritten (a key rebound in the settings window).
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct BindingsChanged;
+
+/// Reads the bindings again after the settings window rewrote them, so a rebound key works
+/// at once.
+fn reload_bindings(
+    mut changed: MessageReader<BindingsChanged>,
+    options: Res<LaunchOptions>,
+    mut maps: Query<&mut InputMap<PlayerAction>, With<Player>>,
+    mut ui: ResMut<BattleUi>,
+) {
+    if changed.read().count() == 0 {
+        return;
+    }
+    let (map, problem) = load_bindings(Some(&super::settings::settings_path(&options)));
+    for mut current in &mut maps {
+        *current = map.clone();
+    }
+    ui.notice = problem;
+}
+
+/// Every binding name that stands for a key of its own (letters, digits, F1–F12 and the named
+/// keys), as [`parse_binding`] reads them.
+pub fn key_names() -> Vec<String> {
+    const NAMED: [&str; 21] = [
+        "Enter",
+        "Space",
+        "Escape",
+        "Tab",
+        "Backspace",
+        "Backquote",
+        "Equal",
+        "Minus",
+        "BracketLeft",
+        "BracketRight",
+        "ArrowLeft",
+        "ArrowRight",
+        "ArrowUp",
+        "ArrowDown",
+        "ShiftLeft",
+        "ControlLeft",
+        "Comma",
+        "Period",
+        "PageUp",
+        "PageDown",
+        "Home",
+    ];
+    const FUNCTION_KEYS: u32 = 12;
+    let letters = ('A'..='Z').map(String::from);
+    let digits = ('0'..='9').map(String::from);
+    let function_keys = (1..=FUNCTION_KEYS).map(|number| format!("F{number}"));
+    NAMED.iter().map(|name| name.to_string()).chain(letters).chain(digits).chain(function_keys).collect()
+}
+
+/// The binding name of a key (with `Ctrl+` when Control is held), if the settings file has one.
+pub fn binding_name(key: KeyCode, control: bool) -> Option<String> {
+    let name = key_names().into_iter().find(|name| parse_binding(name) == Some(Binding::Key(key)))?;
+    Some(if control { format!("Ctrl+{name}") } else { name })
+}
+
+/// Keys bound to more than one action: key name → the actions, in help order.
+pub fn binding_conflicts(bindings: &BTreeMap<String, Vec<String>>) -> BTreeMap<String, Vec<&'static str>> {
+    let mut users: BTreeMap<String, Vec<&'static str>> = BTreeMap::new();
+    for action in PlayerAction::ALL {
+        for name in bindings.get(action.key()).into_iter().flatten() {
+            users.entry(name.clone()).or_default().push(action.key());
+        }
+    }
+    users.retain(|_, actions| actions.len() > 1);
+    users
 }
 
 /// A new battle (or a restart) starts with a clean UI; only a settings problem stays.
@@ -666,6 +769,10 @@ fn read_player_actions(
                 PlayerAction::ToggleOverlays => UiCommand::ToggleOverlays,
                 PlayerAction::Save => UiCommand::Save,
                 PlayerAction::Undo => UiCommand::Undo,
+                PlayerAction::ReplayEventBack => UiCommand::Replay(ReplayStep::EventBack),
+                PlayerAction::ReplayEventForward => UiCommand::Replay(ReplayStep::EventForward),
+                PlayerAction::ReplayRoundBack => UiCommand::Replay(ReplayStep::RoundBack),
+                PlayerAction::ReplayRoundForward => UiCommand::Replay(ReplayStep::RoundForward),
                 other => match other.choice() {
                     Some(number) => UiCommand::ChooseKind(number - 1),
                     // Panning, zooming and picking are the board's and the camera's.
@@ -1038,6 +1145,8 @@ fn session_command(command: UiCommand, ui: &mut BattleUi, targets: &mut CommandT
             targets.pace.paused = true;
             targets.pace.steps += 1;
         }
+        // A replay's steps are the playback's (`playback.rs`); stepping stops the playing.
+        UiCommand::Replay(_) => targets.pace.paused = true,
         UiCommand::SetSpeed(speed) => targets.pace.speed = speed,
         UiCommand::ChangeSpeed(faster) => targets.pace.speed = targets.pace.speed.step(faster),
         UiCommand::ToggleOverlays => targets.overlays.toggle(),

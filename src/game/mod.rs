@@ -4,12 +4,14 @@
 mod autoplay;
 mod board;
 mod camera;
+pub mod catch_up;
 pub mod controls;
 pub mod feedback;
 mod hover;
 pub mod icons;
 mod labels;
 mod overlays;
+pub mod playback;
 mod power;
 pub mod saves;
 pub mod script;
@@ -45,16 +47,27 @@ pub struct LaunchOptions {
     pub settings: Option<PathBuf>,
     /// Go on with this saved battle (`fray play --load`).
     pub load: Option<PathBuf>,
+    /// Play this recorded battle back (`fray replay FILE`).
+    pub playback: Option<playback::PlaybackSource>,
 }
 
 /// Everything the window game adds to the headless engine, without the window itself (tests
 /// add it to a headless app with `MinimalPlugins` and drive it through [`UiCommand`]s).
 pub fn logic_plugin(app: &mut App) {
-    app.add_plugins((session::plugin, controls::plugin, standing_orders::plugin, saves::plugin));
+    app.add_plugins((
+        session::plugin,
+        controls::plugin,
+        standing_orders::plugin,
+        saves::plugin,
+        playback::plugin,
+        catch_up::plugin,
+    ));
 }
 
 /// Builds and runs the window game.
 pub fn run(options: LaunchOptions) -> AppExit {
+    // A replay is not a battle of the player's: it writes no autosave over theirs.
+    let autosave = options.playback.is_none();
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window { title: "Fray".into(), resolution: (1280, 800).into(), ..default() }),
@@ -63,7 +76,6 @@ pub fn run(options: LaunchOptions) -> AppExit {
     .add_plugins(EguiPlugin::default())
     .add_plugins(crate::headless_plugin)
     .insert_resource(options)
-    .insert_resource(saves::Autosave)
     .add_plugins((
         logic_plugin,
         board::plugin,
@@ -75,7 +87,11 @@ pub fn run(options: LaunchOptions) -> AppExit {
         power::plugin,
         settings::plugin,
     ));
+    if autosave {
+        app.insert_resource(saves::Autosave);
+    }
     // The board's readability layers: names, feedback, hover cards and grid overlays.
     app.add_plugins((labels::plugin, feedback::plugin, hover::plugin, overlays::plugin));
+    app.add_plugins((playback::window_plugin, catch_up::window_plugin));
     app.run()
 }

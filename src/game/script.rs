@@ -110,6 +110,10 @@ pub enum Condition {
     Status(String),
     /// At least this many saves are listed in the save folder.
     Saves(usize),
+    /// A replay shows exactly this many events.
+    ReplayEvent(usize),
+    /// A replay's event in view is of this round.
+    ReplayRound(u32),
     /// The condition does not hold.
     Not(Box<Condition>),
 }
@@ -193,9 +197,18 @@ struct GameView<'w, 's> {
     tokens: Query<'w, 's, (), With<Token>>,
     units: Query<'w, 's, &'static Status, With<UnitId>>,
     saves: Res<'w, super::saves::SaveList>,
+    playback: Option<Res<'w, super::playback::Playback>>,
+    log: Res<'w, crate::rules::log::CombatLog>,
 }
 
 impl GameView<'_, '_> {
+    /// Whether a replay is on, its view passes `test`, and its board has caught up with it.
+    fn replay_shows(&self, test: impl Fn(&super::playback::Playback) -> bool) -> bool {
+        self.playback.as_ref().is_some_and(|playback| {
+            test(playback) && playback.drive(self.log.entries().len()) == super::playback::Drive::Hold
+        })
+    }
+
     fn holds(&self, condition: &Condition) -> bool {
         let in_battle = *self.screen.get() == Screen::Battle;
         match condition {
@@ -223,6 +236,8 @@ impl GameView<'_, '_> {
             Condition::Paused => self.pace.paused,
             Condition::Status(text) => self.ui.status.as_ref().is_some_and(|status| status.contains(text.as_str())),
             Condition::Saves(count) => self.saves.saves.len() >= *count,
+            Condition::ReplayEvent(events) => self.replay_shows(|playback| playback.cursor == *events),
+            Condition::ReplayRound(round) => self.replay_shows(|playback| playback.round() == *round),
             Condition::Not(inner) => !self.holds(inner),
         }
     }
@@ -296,6 +311,10 @@ fn logical_key(code: KeyCode) -> Key {
         KeyCode::ArrowUp => Some(Key::ArrowUp),
         KeyCode::ArrowDown => Some(Key::ArrowDown),
         KeyCode::F1 => Some(Key::F1),
+        KeyCode::PageUp => Some(Key::PageUp),
+        KeyCode::PageDown => Some(Key::PageDown),
+        KeyCode::Comma => Some(Key::Character(",".into())),
+        KeyCode::Period => Some(Key::Character(".".into())),
         _ => None,
     };
     if let Some(named) = named {

@@ -305,7 +305,7 @@ fn discover_levels(mut session: ResMut<Session>) {
 }
 
 /// `fray play LEVEL --seat SIDE=...`: choose, seat and start at once.
-fn apply_launch_options(
+pub(super) fn apply_launch_options(
     options: Res<LaunchOptions>,
     mut session: ResMut<Session>,
     mut start: MessageWriter<StartBattle>,
@@ -441,7 +441,12 @@ fn round_pacing_ready(
     pacing: Res<RoundPacing>,
     pace: Res<Pace>,
     replay: Option<Res<crate::save::Replay>>,
+    (playback, log): (Option<Res<super::playback::Playback>>, Res<CombatLog>),
 ) -> bool {
+    // A replay plays a round when its view needs one, whatever the pace.
+    if let Some(wanted) = super::playback::playback_wants_round(playback.as_deref(), log.entries().len()) {
+        return wanted;
+    }
     // A loaded save replays its rounds at once, up to where it was saved.
     if state.round == 0 || state.phase != CombatPhase::Initiative || replay.is_some() {
         return true;

@@ -9,12 +9,19 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use serde::{Deserialize, Serialize};
 
 use super::LaunchOptions;
-use super::controls::{PlayerAction, SETTINGS_FILE, Settings, UiCommand, default_bindings};
+use super::controls::{
+    BindingsChanged, PlayerAction, SETTINGS_FILE, Settings, UiCommand, binding_conflicts, binding_name,
+    default_bindings,
+};
 
 /// Set to keep settings in this folder instead of the platform's config folder.
 pub const CONFIG_DIR_VARIABLE: &str = "FRAY_CONFIG_DIR";
 /// The smallest and largest UI scale the slider offers.
 const UI_SCALE_RANGE: std::ops::RangeInclusive<f32> = 0.75..=2.0;
+/// The slowest and fastest animation speed the slider offers (1 is normal).
+const ANIMATION_SPEED_RANGE: std::ops::RangeInclusive<f32> = 0.25..=3.0;
+/// The shortest and longest pause between rounds the slider offers, in seconds.
+const ROUND_PAUSE_RANGE: std::ops::RangeInclusive<f32> = 0.0..=6.0;
 /// Default width of the settings window, in points.
 const SETTINGS_WIDTH: f32 = 420.0;
 
@@ -29,11 +36,23 @@ pub struct DisplaySettings {
     pub colour_blind_palette: bool,
     /// Names under the tokens.
     pub show_names: bool,
+    /// How fast the board's animations play: moves, floating numbers, tumbling dice (1 is
+    /// normal, 2 twice as fast).
+    pub animation_speed: f32,
+    /// Resolution speed: how long a resolved round stays on screen before the next starts,
+    /// in seconds at 1x (the top bar's 2x and Instant shorten it further).
+    pub round_pause: f32,
 }
 
 impl Default for DisplaySettings {
     fn default() -> Self {
-        Self { ui_scale: 1.0, colour_blind_palette: false, show_names: true }
+        Self {
+            ui_scale: 1.0,
+            colour_blind_palette: false,
+            show_names: true,
+            animation_speed: 1.0,
+            round_pause: super::session::ROUND_PAUSE.as_secs_f32(),
+        }
     }
 }
 
@@ -78,12 +97,24 @@ pub struct SettingsScreen {
     pub path: PathBuf,
     /// What the last Save did.
     pub status: Option<String>,
+    /// The action waiting for its new key ("press a key").
+    pub rebinding: Option<PlayerAction>,
+}
+
+/// Binds `action` to the key `name` alone in `settings` (the file's bindings) and returns the
+/// other actions bound to the same key, which the settings window shows as a conflict.
+pub fn rebind(settings: &mut Settings, action: PlayerAction, name: &str) -> Vec<&'static str> {
+    settings.bindings.insert(action.key().to_string(), vec![name.to_string()]);
+    let mut all = default_bindings();
+    all.extend(settings.bindings.clone());
+    let mut conflicts = binding_conflicts(&all);
+    conflicts.remove(name).unwrap_or_default().into_iter().filter(|other| *other != action.key()).collect()
 }
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SettingsScreen>()
         .add_systems(Startup, read_display)
-        .add_systems(Update, (toggle_settings, apply_display).chain())
+        .add_systems(Update, (toggle_settings, apply_display, capture_rebind).chain())
         .add_systems(EguiPrimaryContextPass, draw_settings);
 }
 
@@ -100,13 +131,66 @@ fn toggle_settings(mut commands: MessageReader<UiCommand>, mut screen: ResMut<Se
 }
 
 /// Puts the display settings in force whenever they change.
-fn apply_display(screen: Res<SettingsScreen>, mut contexts: EguiContexts) -> Result {
+fn apply_display(
+    screen: Res<SettingsScreen>,
+    mut contexts: EguiContexts,
+    mut time: ResMut<Time<Virtual>>,
+    (mut pacing, options): (ResMut<super::session::RoundPacing>, Res<LaunchOptions>),
+) -> Result {
     if !screen.is_changed() {
         return Ok(());
     }
     super::board::use_colour_blind_palette(screen.display.colour_blind_palette);
     contexts.ctx_mut()?.set_zoom_factor(screen.display.ui_scale);
+    // The board's animations and timers all run on virtual time.
+    time.set_relative_speed(
+        screen.display.animation_speed.clamp(*ANIMATION_SPEED_RANGE.start(), *ANIMATION_SPEED_RANGE.end()),
+    );
+    // Unattended runs (screenshots, scripts) keep the pacing the autoplay chose.
+    if options.screenshots.is_none() {
+        let pause = screen.display.round_pause.clamp(*ROUND_PAUSE_RANGE.start(), *ROUND_PAUSE_RANGE.end());
+        pacing.delay = std::time::Duration::from_secs_f32(pause);
+    }
     Ok(())
+}
+
+/// While an action waits for its key: the next key pressed becomes its binding, written to the
+/// settings file and in force at once (Escape gives up).
+fn capture_rebind(
+    mut keys: MessageReader<bevy::input::keyboard::KeyboardInput>,
+    held: Res<ButtonInput<KeyCode>>,
+    mut screen: ResMut<SettingsScreen>,
+    mut changed: MessageWriter<BindingsChanged>,
+) {
+    let Some(action) = screen.rebinding else {
+        keys.clear();
+        return;
+    };
+    let control = held.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    let pressed = keys.read().filter(|key| key.state.is_pressed()).map(|key| key.key_code).find(|code| {
+        !matches!(code, KeyCode::ControlLeft | KeyCode::ControlRight | KeyCode::ShiftLeft | KeyCode::ShiftRight)
+    });
+    let Some(code) = pressed else {
+        return;
+    };
+    screen.rebinding = None;
+    if code == KeyCode::Escape {
+        screen.status = Some(format!("{} keeps its keys", action.key()));
+        return;
+    }
+    let Some(name) = binding_name(code, control) else {
+        screen.status = Some(format!("{code:?} cannot be bound; {} keeps its keys", action.key()));
+        return;
+    };
+    let mut settings =
+        read_settings(&screen.path).unwrap_or(Settings { bindings: default(), display: screen.display.clone() });
+    let conflicts = rebind(&mut settings, action, &name);
+    screen.status = Some(match write_settings(&screen.path, &settings) {
+        Err(error) => format!("Not saved: {error}"),
+        Ok(()) if conflicts.is_empty() => format!("{} is now {name}", action.key()),
+        Ok(()) => format!("{} is now {name}; conflict: {name} is also {}", action.key(), conflicts.join(", ")),
+    });
+    changed.write(BindingsChanged);
 }
 
 /// The settings window: the display settings, the key bindings, Save and Close.
@@ -118,14 +202,27 @@ fn draw_settings(mut contexts: EguiContexts, mut screen: ResMut<SettingsScreen>)
     let mut display = screen.display.clone();
     let mut open = true;
     let mut save = false;
+    let mut rebinding = None;
     egui::Window::new("Settings").open(&mut open).default_width(SETTINGS_WIDTH).show(ctx, |ui| {
         ui.add(egui::Slider::new(&mut display.ui_scale, UI_SCALE_RANGE).text("UI scale").step_by(0.05));
         ui.checkbox(&mut display.colour_blind_palette, "Colour-blind-safe side colours (Okabe–Ito)");
         ui.checkbox(&mut display.show_names, "Names under the tokens");
+        ui.add(
+            egui::Slider::new(&mut display.animation_speed, ANIMATION_SPEED_RANGE)
+                .text("Animation speed")
+                .step_by(0.25),
+        );
+        ui.add(
+            egui::Slider::new(&mut display.round_pause, ROUND_PAUSE_RANGE)
+                .text("Pause between rounds (s)")
+                .step_by(0.1),
+        );
         ui.separator();
         ui.strong("Key bindings");
-        ui.label(egui::RichText::new(format!("Change them in {}", screen.path.display())).weak());
-        bindings_grid(ui, &screen.path);
+        ui.label(egui::RichText::new("Rebind, then press the new key (Escape keeps the old ones)").weak());
+        if let Some(action) = bindings_grid(ui, &screen.path, screen.rebinding) {
+            rebinding = Some(action);
+        }
         ui.separator();
         ui.horizontal(|ui| {
             save = ui.button("Save settings").clicked();
@@ -141,8 +238,12 @@ fn draw_settings(mut contexts: EguiContexts, mut screen: ResMut<SettingsScreen>)
         let status = save_display(&screen.path, &screen.display);
         screen.status = Some(status);
     }
+    if rebinding.is_some() {
+        screen.rebinding = rebinding;
+    }
     if !open {
         screen.open = false;
+        screen.rebinding = None;
     }
     Ok(())
 }
@@ -157,19 +258,38 @@ fn save_display(path: &Path, display: &DisplaySettings) -> String {
     }
 }
 
-/// Every action and its keys (the file's, else the defaults).
-fn bindings_grid(ui: &mut egui::Ui, path: &Path) {
+/// Every action, its keys (the file's, else the defaults; a key two actions share in red) and
+/// a Rebind button; returns the action whose Rebind was clicked.
+fn bindings_grid(ui: &mut egui::Ui, path: &Path, waiting: Option<PlayerAction>) -> Option<PlayerAction> {
     let mut bindings = default_bindings();
     if let Ok(settings) = read_settings(path) {
         bindings.extend(settings.bindings);
     }
+    let conflicts = binding_conflicts(&bindings);
+    let mut clicked = None;
     egui::ScrollArea::vertical().max_height(ui.ctx().content_rect().height() * 0.4).show(ui, |ui| {
-        egui::Grid::new("settings_bindings").num_columns(2).striped(true).show(ui, |ui| {
+        egui::Grid::new("settings_bindings").num_columns(3).striped(true).show(ui, |ui| {
             for action in PlayerAction::ALL {
                 ui.monospace(action.key());
-                ui.label(bindings.get(action.key()).map(|keys| keys.join(", ")).unwrap_or_default());
+                let keys = bindings.get(action.key()).cloned().unwrap_or_default();
+                let shared: Vec<String> = keys
+                    .iter()
+                    .filter_map(|key| conflicts.get(key).map(|actions| format!("{key}: {}", actions.join(", "))))
+                    .collect();
+                let text = egui::RichText::new(keys.join(", "));
+                if shared.is_empty() {
+                    ui.label(text);
+                } else {
+                    ui.label(text.color(super::ui::ERROR_COLOUR))
+                        .on_hover_text(format!("Shared: {}", shared.join("; ")));
+                }
+                let label = if waiting == Some(action) { "Press a key…" } else { "Rebind" };
+                if ui.small_button(label).clicked() {
+                    clicked = Some(action);
+                }
                 ui.end_row();
             }
         });
     });
+    clicked
 }

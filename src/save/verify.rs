@@ -67,6 +67,14 @@ pub fn verify_save(path: &Path) -> Result<Verdict, VerifyError> {
     }
 }
 
+/// Whether `path` holds a JSON Lines log rather than a save.
+pub fn is_log(path: &Path) -> bool {
+    if path.extension().is_some_and(|ext| ext == "jsonl" || ext == "json") {
+        return true;
+    }
+    std::fs::read_to_string(path).is_ok_and(|text| text.trim_start().starts_with('{'))
+}
+
 /// One battle of a log: where it starts, its lines, and what its first line says.
 struct Game<'a> {
     first_line: usize,
@@ -96,6 +104,35 @@ pub fn verify_log(path: &Path, level: Option<&Path>) -> Result<Verdict, VerifyEr
         }
     }
     Ok(Verdict::Reproduced(games.len()))
+}
+
+/// The first battle of a JSON Lines log, ready to play again: its level, its setup and the
+/// round of each of its lines (the window's replay viewer shows it event by event).
+pub fn first_battle(path: &Path, level: Option<&Path>) -> Result<(BattleTemplate, BattleSetup, Vec<u32>), VerifyError> {
+    let text = std::fs::read_to_string(path).map_err(|source| VerifyError::Io { path: path.into(), source })?;
+    let games = split_games(&text, path)?;
+    let Some(game) = games.first() else {
+        return Err(VerifyError::Parse {
+            path: path.into(),
+            line: 1,
+            column: 1,
+            message: "the log is empty; expected a combat_started line".into(),
+        });
+    };
+    let (template, setup) = game_setup(&game.header, level).map_err(|message| VerifyError::CannotReplay {
+        path: path.into(),
+        line: game.first_line,
+        message,
+    })?;
+    let rounds = game
+        .lines
+        .iter()
+        .map(|line| {
+            let value: Value = serde_json::from_str(line).unwrap_or_default();
+            value.get("round").and_then(Value::as_u64).and_then(|round| u32::try_from(round).ok()).unwrap_or(0)
+        })
+        .collect();
+    Ok((template, setup, rounds))
 }
 
 /// Splits the log into battles at each `combat_started` line, checking every line is JSON.

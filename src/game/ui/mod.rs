@@ -15,10 +15,10 @@ use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
 use bevy_egui::egui::Color32;
 
-pub(super) use widgets::{ButtonRects, side_colour, side_name};
+pub(super) use widgets::{ButtonRects, dock, side_colour, side_name, tracked_button};
 
 /// Errors and warnings.
-const ERROR_COLOUR: Color32 = Color32::from_rgb(235, 85, 75);
+pub(super) const ERROR_COLOUR: Color32 = Color32::from_rgb(235, 85, 75);
 
 /// Height of the battle's top bar, in points.
 pub(super) const TOP_BAR_HEIGHT: f32 = 34.0;

@@ -19,12 +19,12 @@ pub(super) fn plugin(app: &mut App) {
 
 /// A button whose place is noted under its label, so scripted real-window tests can click it
 /// by name (see [`crate::game::script`]).
-pub(super) fn tracked_button(ui: &mut egui::Ui, label: &str) -> egui::Response {
+pub(crate) fn tracked_button(ui: &mut egui::Ui, label: &str) -> egui::Response {
     tracked(ui.button(label), label)
 }
 
 /// Notes where a widget was drawn, under `label`, for scripted clicks.
-pub(super) fn tracked(response: egui::Response, label: &str) -> egui::Response {
+pub(crate) fn tracked(response: egui::Response, label: &str) -> egui::Response {
     let pass = response.ctx.cumulative_pass_nr();
     // The part a click can reach: a widget scrolled out of its list is not clickable.
     let rect = response.interact_rect;
@@ -100,7 +100,7 @@ pub(super) fn screen_ui(ctx: &egui::Context, id: &str) -> egui::Ui {
 /// A panel docked at `rect`. It is an [`egui::Area`] rather than an [`egui::Panel`] because
 /// egui counts the pointer as over egui only above areas and windows, and the board must not
 /// take clicks meant for a panel.
-pub(super) fn dock<R>(
+pub(crate) fn dock<R>(
     ctx: &egui::Context,
     id: &str,
     rect: egui::Rect,
