@@ -332,9 +332,8 @@ fn best_offence(
     let prospects: Vec<Prospect> = view
         .battlefield
         .within(actor.zone.0, allowance + max_range)
-        .flat_map(|zone| view.index.occupants(zone).iter())
+        .flat_map(|zone| units.targets(ctx).enemies(zone, actor.side.0).iter())
         .filter_map(|&other| units.get(other))
-        .filter(|target| target.side != actor.side && target.status.on_field())
         .map(|target| Prospect {
             view: target,
             weight: if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },

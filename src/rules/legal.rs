@@ -1,0 +1,304 @@
+//! Every legal action of a unit without checking every unit on the field: a per-pass index of
+//! who may be targeted in each zone, by side and by what the action asks of its target, and the
+//! legal actions as groups (one kind, one destination) whose targets are slices of that index,
+//! so they can be counted and picked by position without being listed.
+
+use bevy::prelude::*;
+
+use super::actions::{self, ActionContext, TargetRule, UnitLookup, offered};
+use super::components::{Action, ActionKind, AimPoint};
+use super::unit::{self, UnitView};
+use crate::battlefield::ZoneIdx;
+
+/// What an action asks of its target beyond the side, as the index files units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wanted {
+    /// Any enemy on the field.
+    Enemy,
+    /// An enemy that checks morale (intimidation).
+    FearfulEnemy,
+    /// An enemy caught by surprise (execution attacks).
+    SurprisedEnemy,
+    /// Any ally on the field, oneself included.
+    Ally,
+    /// A fallen ally not yet stabilised (never oneself).
+    FallenAlly,
+}
+
+/// How many [`Wanted`] lists each zone keeps per side.
+const WANTED_KINDS: usize = 5;
+
+impl Wanted {
+    fn slot(self) -> usize {
+        self as usize
+    }
+
+    /// What an action of `kind` with target rule `rule` wants; `None` when it takes no target.
+    fn of(kind: ActionKind, rule: TargetRule) -> Option<Self> {
+        match rule {
+            TargetRule::None => None,
+            TargetRule::Enemy { .. } => Some(match kind {
+                ActionKind::Intimidate => Self::FearfulEnemy,
+                ActionKind::Execute => Self::SurprisedEnemy,
+                _ => Self::Enemy,
+            }),
+            TargetRule::Ally { .. } => Some(Self::Ally),
+            TargetRule::FallenAlly => Some(Self::FallenAlly),
+        }
+    }
+}
+
+/// Who may be targeted in each zone, for each side and each [`Wanted`], in the zone index's
+/// order. Built once for a declaration pass, when nobody moves or falls.
+pub struct TargetIndex {
+    sides: usize,
+    lists: Vec<Vec<Entity>>,
+}
+
+impl TargetIndex {
+    /// Files every unit on the field of `ctx`'s zone index.
+    pub fn build(ctx: ActionContext, units: &impl UnitLookup) -> Self {
+        let zones = ctx.battlefield.len();
+        let mut facts = Vec::new();
+        let mut sides = 0;
+        for zone in 0..zones as ZoneIdx {
+            for &unit in ctx.index.occupants(zone) {
+                let Some(fact) = units.with_view(unit, |view| {
+                    debug_assert_eq!(view.zone.0, zone, "the zone index agrees with the unit");
+                    let fallen = view.status.is_down() && !view.conditions.stabilised;
+                    view.status.on_field().then_some((view.side.0, view.checks_morale, view.surprised, fallen))
+                }) else {
+                    continue;
+                };
+                if let Some(fact) = fact {
+                    sides = sides.max(fact.0 + 1);
+                    facts.push((zone, unit, fact));
+                }
+            }
+        }
+        let mut index = Self { sides, lists: vec![Vec::new(); zones * sides * WANTED_KINDS] };
+        for (zone, unit, (side, fearful, surprised, fallen)) in facts {
+            for viewer in 0..sides {
+                let mut file = |wanted: Wanted| {
+                    let slot = index.slot(zone, viewer, wanted);
+                    index.lists[slot].push(unit);
+                };
+                if viewer == side {
+                    file(Wanted::Ally);
+                    if fallen {
+                        file(Wanted::FallenAlly);
+                    }
+                } else {
+                    file(Wanted::Enemy);
+                    if fearful {
+                        file(Wanted::FearfulEnemy);
+                    }
+                    if surprised {
+                        file(Wanted::SurprisedEnemy);
+                    }
+                }
+            }
+        }
+        index
+    }
+
+    fn slot(&self, zone: ZoneIdx, side: usize, wanted: Wanted) -> usize {
+        (zone as usize * self.sides + side) * WANTED_KINDS + wanted.slot()
+    }
+
+    fn list(&self, zone: ZoneIdx, side: usize, wanted: Wanted) -> &[Entity] {
+        if side >= self.sides {
+            return &[];
+        }
+        self.lists.get(self.slot(zone, side, wanted)).map_or(&[], Vec::as_slice)
+    }
+
+    /// Enemies of `side` on the field in `zone`, in the zone index's order.
+    pub fn enemies(&self, zone: ZoneIdx, side: usize) -> &[Entity] {
+        self.list(zone, side, Wanted::Enemy)
+    }
+}
+
+/// One kind of action with one destination: whether it is legal without a target, and which
+/// slices of the index hold its legal targets.
+struct Group {
+    kind: ActionKind,
+    move_to: Option<ZoneIdx>,
+    untargeted: bool,
+    /// Range into [`LegalActions::segments`].
+    segments: std::ops::Range<usize>,
+    /// Units in the segments that are not legal targets after all (the actor, for stabilising).
+    skip: Option<Entity>,
+}
+
+/// Every legal action of one unit, grouped; the same actions, in the same order, that checking
+/// each kind, destination and target with [`actions::check`] would find.
+pub struct LegalActions<'t> {
+    groups: Vec<Group>,
+    segments: Vec<&'t [Entity]>,
+    len: usize,
+}
+
+/// Every kind of action a unit might declare, in the order legal actions are listed.
+fn kinds_of(ctx: ActionContext, actor: &UnitView) -> Vec<ActionKind> {
+    let mut kinds = vec![
+        ActionKind::Attack,
+        ActionKind::DefensiveAttack,
+        ActionKind::FullDefense,
+        ActionKind::Move,
+        ActionKind::Hold,
+        ActionKind::Stabilize,
+        ActionKind::Intimidate,
+        ActionKind::Disengage,
+        ActionKind::Swarm,
+        ActionKind::Shove,
+        ActionKind::Grapple,
+        ActionKind::StandUp,
+        ActionKind::Execute,
+    ];
+    kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
+    kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));
+    for (at, stack) in actor.inventory.0.iter().enumerate() {
+        kinds.push(if stack.item.thrown { ActionKind::Throw(at) } else { ActionKind::UseItem(at) });
+    }
+    kinds.retain(|&kind| offered(ctx.ruleset, kind));
+    kinds
+}
+
+/// Where `actor` may declare from: staying, then every zone a move or a charge could reach.
+fn destinations(ctx: ActionContext, actor: &UnitView) -> Vec<Option<ZoneIdx>> {
+    let here = actor.zone.0;
+    let allowance = [ActionKind::Move, ActionKind::Charge]
+        .into_iter()
+        .map(|kind| unit::movement_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, kind))
+        .max()
+        .unwrap_or(0);
+    std::iter::once(None)
+        .chain(ctx.battlefield.within(here, allowance).filter(|&zone| zone != here).map(Some))
+        .collect()
+}
+
+/// How many units of `list` are targets: all but `skip`, if it is there (only stabilising skips
+/// anyone, and its lists are short).
+fn targets_in(list: &[Entity], skip: Option<Entity>) -> usize {
+    match skip {
+        Some(unit) if list.contains(&unit) => list.len() - 1,
+        _ => list.len(),
+    }
+}
+
+impl<'t> LegalActions<'t> {
+    /// The legal actions of `actor`, their targets taken from `targets`.
+    pub fn of(ctx: ActionContext, actor: &UnitView, targets: &'t TargetIndex) -> Self {
+        let mut legal = Self { groups: Vec::new(), segments: Vec::new(), len: 0 };
+        if !unit::may_act(*actor.status, actor.conditions, actor.surprised, ctx.round) {
+            return legal;
+        }
+        let kinds = kinds_of(ctx, actor);
+        let max_range = kinds
+            .iter()
+            .filter_map(|&kind| match actions::target_rule(actor, kind).ok()? {
+                TargetRule::Enemy { range, .. } | TargetRule::Ally { range } => Some(range),
+                TargetRule::FallenAlly => Some(ctx.battlefield.melee_reach(0)),
+                TargetRule::None => None,
+            })
+            .max()
+            .unwrap_or(0);
+        let charge = offered(ctx.ruleset, ActionKind::Charge).then_some(ActionKind::Charge);
+        let mut zones: Vec<ZoneIdx> = Vec::new();
+        for move_to in destinations(ctx, actor) {
+            let standing = actions::standing_after(actor, move_to);
+            zones.clear();
+            zones.extend(ctx.battlefield.within(standing, max_range));
+            for &kind in kinds.iter().chain(charge.as_ref()) {
+                legal.add_group(ctx, actor, targets, kind, move_to, &zones);
+            }
+        }
+        legal
+    }
+
+    /// Adds the legal actions of `kind` to `move_to`, their targets in `zones` (nearest first).
+    fn add_group(
+        &mut self,
+        ctx: ActionContext,
+        actor: &UnitView,
+        targets: &'t TargetIndex,
+        kind: ActionKind,
+        move_to: Option<ZoneIdx>,
+        zones: &[ZoneIdx],
+    ) {
+        let Ok(reach) = actions::check_untargeted(ctx, actor, kind, move_to) else {
+            return;
+        };
+        if actions::check_needs(actor, kind).is_err() {
+            return;
+        }
+        let untargeted = matches!(reach.rule, TargetRule::None | TargetRule::Enemy { optional: true, .. });
+        let first = self.segments.len();
+        let mut skip = None;
+        if let Some(wanted) = Wanted::of(kind, reach.rule) {
+            let standing = actions::standing_after(actor, move_to);
+            skip = (wanted == Wanted::FallenAlly).then_some(actor.entity);
+            for &zone in zones {
+                if reach.reaches(ctx.battlefield, standing, zone) {
+                    let list = targets.list(zone, actor.side.0, wanted);
+                    if !list.is_empty() {
+                        self.segments.push(list);
+                    }
+                }
+            }
+        }
+        let segments = first..self.segments.len();
+        let count = usize::from(untargeted)
+            + self.segments[segments.clone()].iter().map(|list| targets_in(list, skip)).sum::<usize>();
+        if count > 0 {
+            self.len += count;
+            self.groups.push(Group { kind, move_to, untargeted, segments, skip });
+        }
+    }
+
+    /// How many legal actions there are.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The legal action at position `at` of the list, found without listing the others.
+    pub fn get(&self, mut at: usize) -> Option<Action> {
+        for group in &self.groups {
+            if group.untargeted {
+                if at == 0 {
+                    return Some(Action { kind: group.kind, target: None, move_to: group.move_to });
+                }
+                at -= 1;
+            }
+            for list in &self.segments[group.segments.clone()] {
+                let size = targets_in(list, group.skip);
+                if at < size {
+                    let target = list.iter().copied().filter(|&unit| Some(unit) != group.skip).nth(at)?;
+                    return Some(Action { kind: group.kind, target: Some(target), move_to: group.move_to });
+                }
+                at -= size;
+            }
+        }
+        None
+    }
+
+    /// Every legal action, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
+        self.groups.iter().flat_map(move |group| {
+            let untargeted =
+                group.untargeted.then_some(Action { kind: group.kind, target: None, move_to: group.move_to });
+            let targeted = self.segments[group.segments.clone()]
+                .iter()
+                .flat_map(|list| list.iter().copied())
+                .filter(move |&unit| Some(unit) != group.skip)
+                .map(move |target| Action { kind: group.kind, target: Some(target), move_to: group.move_to });
+            untargeted.into_iter().chain(targeted)
+        })
+    }
+}
