@@ -119,7 +119,7 @@ fn stay_chance(
     target: &UnitView,
     just_declared: &JustDeclared,
 ) -> f64 {
-    if let Some(action) = view.visible_declaration(target.entity, just_declared) {
+    if let Some(action) = visible_declaration(view, units, target.entity, just_declared) {
         return if action.move_to.is_none_or(|to| to == target.zone.0) { 1.0 } else { UNENGAGED_STAY_CHANCE };
     }
     if !unit::is_fighting(*target.status, target.conditions) || engaged(view, units, target, *actor.side) {
@@ -329,6 +329,7 @@ fn best_offence(
     // Every enemy in reach this round, with what each option would do to it, computed once.
     let melee = !weapon.is_ranged();
     let mut expected_table: Vec<f64> = Vec::new();
+    let mut alike = AlikeTargets::default();
     let prospects: Vec<Prospect> = view
         .battlefield
         .within(actor.zone.0, allowance + max_range)
@@ -343,16 +344,19 @@ fn best_offence(
             stay_chance: if melee { stay_chance(view, units, actor, target, just_declared) } else { 1.0 },
             first: {
                 let first = expected_table.len();
-                expected_table.extend(options.iter().map(|&(kind, _)| expected_damage(view, actor, target, kind)));
+                expected_table.extend(
+                    options.iter().enumerate().map(|(at, &(kind, _))| alike.expected(view, actor, target, at, kind)),
+                );
                 first
             },
-            full_defense_risk: if melee { full_defense_risk(view, actor, target, just_declared) } else { 0.0 },
+            full_defense_risk: if melee { full_defense_risk(view, units, actor, target, just_declared) } else { 0.0 },
         })
         .collect();
     // One candidate per target and option: stay if in reach, else step just far enough along
     // the shortest path. Scored first without the Repostes a move provokes, which can only
     // lower a score; then, best first, each is finished off until none left can win.
     let mut candidates: Vec<(f64, Action, f64, f64)> = Vec::new();
+    let claimed = std::cell::OnceCell::new();
     for prospect in &prospects {
         let target_zone = prospect.view.zone.0;
         let walking = view.battlefield.distance(actor.zone.0, target_zone);
@@ -370,17 +374,10 @@ fn best_offence(
                 walking
             };
             let full = |zone: ZoneIdx| {
-                // Squares allies just chose in this same pass are taken too (never the enemy's: secret).
-                let claimed = just_declared
-                    .iter()
-                    .filter(|(unit, action)| {
-                        action.move_to == Some(zone) && units.get(**unit).is_some_and(|ally| ally.side == actor.side)
-                    })
-                    .count();
-                view.battlefield
-                    .zone(zone)
-                    .capacity
-                    .is_some_and(|capacity| (view.index.count(zone) + claimed) as u32 >= capacity)
+                view.battlefield.zone(zone).capacity.is_some_and(|capacity| {
+                    let claims = claimed.get_or_init(|| ally_claims(units, actor, just_declared));
+                    (view.index.count(zone) + claims.get(&zone).copied().unwrap_or(0)) as u32 >= capacity
+                })
             };
             let move_to = if distance_now <= range {
                 None
@@ -440,7 +437,7 @@ fn best_offence(
             }
         }
     }
-    candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let candidates = best_first(candidates);
     let mut walks: Vec<(Option<ZoneIdx>, bool, f64)> = Vec::new();
     let mut best: Option<(f64, Action, f64, f64)> = None;
     for (bound, mut action, expected, left) in candidates {
@@ -480,6 +477,82 @@ fn best_offence(
         }
     }
     best.map(|(_, action, expected, left)| (action, expected, left))
+}
+
+/// How many of `actor`'s allies chose to move into each zone earlier in this pass: squares they
+/// claimed are taken too (never the enemy's choices: those are secret). Counted once per choice,
+/// and only when a zone with a capacity is asked about.
+fn ally_claims(
+    units: &ViewCache,
+    actor: &UnitView,
+    just_declared: &JustDeclared,
+) -> std::collections::HashMap<ZoneIdx, usize> {
+    let mut claims = std::collections::HashMap::new();
+    for (unit, action) in just_declared {
+        if let Some(zone) = action.move_to
+            && units.get(*unit).is_some_and(|ally| ally.side == actor.side)
+        {
+            *claims.entry(zone).or_default() += 1;
+        }
+    }
+    claims
+}
+
+/// `candidates` best bound first, equal bounds in the order they came (as a stable sort would
+/// give them), taken from a heap as asked: the search below usually stops after a few.
+fn best_first<T: Copy>(candidates: Vec<(f64, T, f64, f64)>) -> impl Iterator<Item = (f64, T, f64, f64)> {
+    struct Bound(f64, std::cmp::Reverse<usize>);
+    impl PartialEq for Bound {
+        fn eq(&self, other: &Self) -> bool {
+            self.cmp(other).is_eq()
+        }
+    }
+    impl Eq for Bound {}
+    impl PartialOrd for Bound {
+        fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+            Some(self.cmp(other))
+        }
+    }
+    impl Ord for Bound {
+        fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+            self.0.total_cmp(&other.0).then(self.1.cmp(&other.1))
+        }
+    }
+    let mut heap: std::collections::BinaryHeap<Bound> =
+        candidates.iter().enumerate().map(|(at, candidate)| Bound(candidate.0, std::cmp::Reverse(at))).collect();
+    std::iter::from_fn(move || heap.pop().map(|Bound(_, std::cmp::Reverse(at))| candidates[at]))
+}
+
+/// Expected damage of each option against targets alike in Defense and Armour (all it depends
+/// on besides the actor), worked out once per choice: a crowd wears few kinds of armour.
+#[derive(Default)]
+struct AlikeTargets(Vec<((usize, i32, i32), f64)>);
+
+impl AlikeTargets {
+    fn expected(&mut self, view: &AiView, actor: &UnitView, target: &UnitView, option: usize, kind: ActionKind) -> f64 {
+        let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
+        let key = (option, defense, target.armour.0);
+        if let Some(&(_, expected)) = self.0.iter().find(|(seen, _)| *seen == key) {
+            return expected;
+        }
+        let expected = expected_damage(view, actor, target, kind);
+        self.0.push((key, expected));
+        expected
+    }
+}
+
+/// What `unit` has visibly declared, as [`AiView::visible_declaration`] says, read from the views
+/// cached for this pass rather than the world.
+fn visible_declaration(
+    view: &AiView,
+    units: &ViewCache,
+    unit: bevy::prelude::Entity,
+    just_declared: &JustDeclared,
+) -> Option<Action> {
+    if view.queue.secret {
+        return None;
+    }
+    just_declared.get(&unit).copied().or_else(|| units.get(unit).and_then(|seen| seen.declared.action))
 }
 
 /// The spot a shooter should shoot from: among free spots it can reach this round that keep the
@@ -528,9 +601,14 @@ fn summon(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
 }
 
 /// The Reposte a target in (visibly declared) full defense would answer a melee attack with.
-fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitView, just_declared: &JustDeclared) -> f64 {
-    let in_full_defense = view
-        .visible_declaration(target.entity, just_declared)
+fn full_defense_risk(
+    view: &AiView,
+    units: &ViewCache,
+    actor: &UnitView,
+    target: &UnitView,
+    just_declared: &JustDeclared,
+) -> f64 {
+    let in_full_defense = visible_declaration(view, units, target.entity, just_declared)
         .is_some_and(|action| action.kind == ActionKind::FullDefense);
     if in_full_defense {
         REPOSTE_AVERSION * actions::attack_odds(&view.ruleset, target, actor).expected / remaining(actor).sqrt()

@@ -53,7 +53,7 @@ pub struct BenchArgs {
     /// Seed of the battle.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Append `field,ai,units,ms_per_round` lines to this CSV file.
+    /// Append `field,ai,units,ms_per_round` lines (processor time) to this CSV file.
     #[arg(long)]
     pub csv: Option<PathBuf>,
     /// Write the level of the first size here instead of timing anything.
@@ -85,7 +85,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             }
         };
     }
-    say!("{:<6} {:<8} {:>6} {:>12} {:>10}", "field", "ai", "units", "ms/round", "rounds/s");
+    say!("{:<6} {:<8} {:>6} {:>12} {:>12} {:>10}", "field", "ai", "units", "cpu ms/round", "wall ms", "rounds/s");
     for &units in &args.units {
         let name = format!("{}{units}.ron", args.field.name());
         let template = match load_generated(&level_text(args.field, units), &name) {
@@ -99,9 +99,10 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         let mut battle = HeadlessBattle::new();
         battle.start(&template, &BattleSetup { seed: args.seed, controllers, record_log: false });
         let (rounds, spent) = time_rounds(&mut battle, args.rounds);
-        let per_round = spent.as_secs_f64() * 1000.0 / f64::from(rounds.max(1));
+        let per_round = spent.cpu.as_secs_f64() * 1000.0 / f64::from(rounds.max(1));
+        let wall_per_round = spent.wall.as_secs_f64() * 1000.0 / f64::from(rounds.max(1));
         say!(
-            "{:<6} {:<8} {units:>6} {per_round:>12.2} {:>10.1}",
+            "{:<6} {:<8} {units:>6} {per_round:>12.2} {wall_per_round:>12.2} {:>10.1}",
             args.field.name(),
             args.ai,
             1000.0 / per_round.max(f64::EPSILON)
@@ -122,19 +123,38 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Plays round 1 untimed (it also rolls surprise and initiative), then up to `rounds` more (fewer if the battle ends first); returns
-/// how many were played and the time they took.
-pub fn time_rounds(battle: &mut HeadlessBattle, rounds: u32) -> (u32, Duration) {
+/// Time a battle took: on the processor (this thread's own, so other programs on a busy
+/// machine do not count) and on the clock.
+#[derive(Clone, Copy, Debug)]
+pub struct Spent {
+    /// Processor time of this thread; the clock's where the system does not tell.
+    pub cpu: Duration,
+    /// Wall-clock time.
+    pub wall: Duration,
+}
+
+/// This thread's processor time so far, from Linux's scheduler statistics (nanoseconds).
+fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
+/// Plays round 1 untimed (it also rolls surprise and initiative), then up to `rounds` more
+/// (fewer if the battle ends first); returns how many were played and the time they took.
+pub fn time_rounds(battle: &mut HeadlessBattle, rounds: u32) -> (u32, Spent) {
     while battle.state().round < 2 && !battle.state().is_over() {
         play_round(battle);
     }
-    let started = Instant::now();
+    let (started, cpu_started) = (Instant::now(), thread_cpu_time());
     let mut played = 0;
     while played < rounds && !battle.state().is_over() {
         play_round(battle);
         played += 1;
     }
-    (played, started.elapsed())
+    let wall = started.elapsed();
+    let cpu = cpu_started.zip(thread_cpu_time()).map_or(wall, |(from, to)| to.saturating_sub(from));
+    (played, Spent { cpu, wall })
 }
 
 /// Runs schedule passes until the round number moves on or the battle ends.
