@@ -25,6 +25,10 @@ const GARRISON: [&str; 4] = ["human_fighter", "human_fighter", "human_rogue", "h
 /// The raiders', likewise.
 const RAIDERS: [&str; 4] = ["orc_brute", "hobgoblin_warrior", "hobgoblin_warrior", "orc_brute"];
 
+/// Levels with more units than this are mass battles: the tests that play every shipped level
+/// for many seeds leave them to `tests/mass_battle.rs`, which plays them for a few rounds.
+pub const MASS_BATTLE_UNITS: usize = 256;
+
 /// The smallest side of a generated square field: 64 squares, walls included.
 pub const GRID_MIN_SIDE: usize = 64;
 /// Open squares per unit on a generated field, in halves: a bigger army gets a bigger field, up

@@ -49,53 +49,83 @@ impl Wanted {
 }
 
 /// Who may be targeted in each zone, for each side and each [`Wanted`], in the zone index's
-/// order. Built once for a declaration pass, when nobody moves or falls.
+/// order. Built once for a declaration pass, when nobody moves or falls. Every list lies in one
+/// array (`units`), list `slot` from `starts[slot]` to `starts[slot + 1]`, so building it
+/// allocates twice however large the field.
 pub struct TargetIndex {
     sides: usize,
-    lists: Vec<Vec<Entity>>,
+    starts: Vec<u32>,
+    units: Vec<Entity>,
+}
+
+/// What the index keeps of a unit on the field: its zone, side, and what it may be targeted by.
+struct Filed {
+    zone: ZoneIdx,
+    unit: Entity,
+    side: usize,
+    fearful: bool,
+    surprised: bool,
+    fallen: bool,
+}
+
+impl Filed {
+    /// The lists of the side `viewer` this unit belongs to.
+    fn wanted_by(&self, viewer: usize) -> impl Iterator<Item = Wanted> {
+        let ally = viewer == self.side;
+        [
+            (Wanted::Ally, ally),
+            (Wanted::FallenAlly, ally && self.fallen),
+            (Wanted::Enemy, !ally),
+            (Wanted::FearfulEnemy, !ally && self.fearful),
+            (Wanted::SurprisedEnemy, !ally && self.surprised),
+        ]
+        .into_iter()
+        .filter_map(|(wanted, belongs)| belongs.then_some(wanted))
+    }
 }
 
 impl TargetIndex {
     /// Files every unit on the field of `ctx`'s zone index.
     pub fn build(ctx: ActionContext, units: &impl UnitLookup) -> Self {
         let zones = ctx.battlefield.len();
-        let mut facts = Vec::new();
-        let mut sides = 0;
+        let mut filed = Vec::new();
         for zone in 0..zones as ZoneIdx {
             for &unit in ctx.index.occupants(zone) {
-                let Some(fact) = units.with_view(unit, |view| {
+                let facts = units.with_view(unit, |view| {
                     debug_assert_eq!(view.zone.0, zone, "the zone index agrees with the unit");
-                    let fallen = view.status.is_down() && !view.conditions.stabilised;
-                    view.status.on_field().then_some((view.side.0, view.checks_morale, view.surprised, fallen))
-                }) else {
-                    continue;
-                };
-                if let Some(fact) = fact {
-                    sides = sides.max(fact.0 + 1);
-                    facts.push((zone, unit, fact));
+                    view.status.on_field().then(|| Filed {
+                        zone,
+                        unit,
+                        side: view.side.0,
+                        fearful: view.checks_morale,
+                        surprised: view.surprised,
+                        fallen: view.status.is_down() && !view.conditions.stabilised,
+                    })
+                });
+                filed.extend(facts.flatten());
+            }
+        }
+        let sides = filed.iter().map(|unit| unit.side + 1).max().unwrap_or(0);
+        let mut index = Self { sides, starts: vec![0; zones * sides * WANTED_KINDS + 1], units: Vec::new() };
+        for unit in &filed {
+            for viewer in 0..sides {
+                for wanted in unit.wanted_by(viewer) {
+                    let slot = index.slot(unit.zone, viewer, wanted);
+                    index.starts[slot + 1] += 1;
                 }
             }
         }
-        let mut index = Self { sides, lists: vec![Vec::new(); zones * sides * WANTED_KINDS] };
-        for (zone, unit, (side, fearful, surprised, fallen)) in facts {
+        for at in 1..index.starts.len() {
+            index.starts[at] += index.starts[at - 1];
+        }
+        let mut next = index.starts.clone();
+        index.units = vec![Entity::PLACEHOLDER; index.starts.last().copied().unwrap_or(0) as usize];
+        for unit in &filed {
             for viewer in 0..sides {
-                let mut file = |wanted: Wanted| {
-                    let slot = index.slot(zone, viewer, wanted);
-                    index.lists[slot].push(unit);
-                };
-                if viewer == side {
-                    file(Wanted::Ally);
-                    if fallen {
-                        file(Wanted::FallenAlly);
-                    }
-                } else {
-                    file(Wanted::Enemy);
-                    if fearful {
-                        file(Wanted::FearfulEnemy);
-                    }
-                    if surprised {
-                        file(Wanted::SurprisedEnemy);
-                    }
+                for wanted in unit.wanted_by(viewer) {
+                    let place = &mut next[index.slot(unit.zone, viewer, wanted)];
+                    index.units[*place as usize] = unit.unit;
+                    *place += 1;
                 }
             }
         }
@@ -110,7 +140,11 @@ impl TargetIndex {
         if side >= self.sides {
             return &[];
         }
-        self.lists.get(self.slot(zone, side, wanted)).map_or(&[], Vec::as_slice)
+        let slot = self.slot(zone, side, wanted);
+        match (self.starts.get(slot), self.starts.get(slot + 1)) {
+            (Some(&from), Some(&to)) => &self.units[from as usize..to as usize],
+            _ => &[],
+        }
     }
 
     /// Enemies of `side` on the field in `zone`, in the zone index's order.
