@@ -49,14 +49,23 @@ impl Wanted {
 }
 
 /// Who may be targeted in each zone, for each side and each [`Wanted`], in the zone index's
-/// order. Built once for a declaration pass, when nobody moves or falls. Every list lies in one
-/// array (`units`), list `slot` from `starts[slot]` to `starts[slot + 1]`, so building it
-/// allocates twice however large the field.
+/// order. Built once for a declaration pass, when nobody moves or falls. Only zones with someone
+/// in them have lists: the lists of zone `z` start at `starts[zone_base[z]]`, one after another
+/// (side by side, [`Wanted`] by [`Wanted`]), all in the one array `units`, so a 64×64 field
+/// costs no more to index than the units on it.
 pub struct TargetIndex {
     sides: usize,
+    zone_base: Vec<u32>,
     starts: Vec<u32>,
     units: Vec<Entity>,
 }
+
+/// `zone_base` of a zone nobody stands in.
+const NO_LISTS: u32 = u32::MAX;
+
+/// Every [`Wanted`], in slot order.
+const ALL_WANTED: [Wanted; WANTED_KINDS] =
+    [Wanted::Enemy, Wanted::FearfulEnemy, Wanted::SurprisedEnemy, Wanted::Ally, Wanted::FallenAlly];
 
 /// What the index keeps of a unit on the field: its zone, side, and what it may be targeted by.
 struct Filed {
@@ -69,18 +78,16 @@ struct Filed {
 }
 
 impl Filed {
-    /// The lists of the side `viewer` this unit belongs to.
-    fn wanted_by(&self, viewer: usize) -> impl Iterator<Item = Wanted> {
+    /// Whether side `viewer` finds this unit among the targets it `wanted`.
+    fn belongs(&self, viewer: usize, wanted: Wanted) -> bool {
         let ally = viewer == self.side;
-        [
-            (Wanted::Ally, ally),
-            (Wanted::FallenAlly, ally && self.fallen),
-            (Wanted::Enemy, !ally),
-            (Wanted::FearfulEnemy, !ally && self.fearful),
-            (Wanted::SurprisedEnemy, !ally && self.surprised),
-        ]
-        .into_iter()
-        .filter_map(|(wanted, belongs)| belongs.then_some(wanted))
+        match wanted {
+            Wanted::Ally => ally,
+            Wanted::FallenAlly => ally && self.fallen,
+            Wanted::Enemy => !ally,
+            Wanted::FearfulEnemy => !ally && self.fearful,
+            Wanted::SurprisedEnemy => !ally && self.surprised,
+        }
     }
 }
 
@@ -106,45 +113,28 @@ impl TargetIndex {
             }
         }
         let sides = filed.iter().map(|unit| unit.side + 1).max().unwrap_or(0);
-        let mut index = Self { sides, starts: vec![0; zones * sides * WANTED_KINDS + 1], units: Vec::new() };
-        for unit in &filed {
+        let mut index = Self { sides, zone_base: vec![NO_LISTS; zones], starts: Vec::new(), units: Vec::new() };
+        // `filed` runs zone by zone: each zone's units are one stretch of it.
+        for here in filed.chunk_by(|a, b| a.zone == b.zone) {
+            index.zone_base[here[0].zone as usize] = index.starts.len() as u32;
             for viewer in 0..sides {
-                for wanted in unit.wanted_by(viewer) {
-                    let slot = index.slot(unit.zone, viewer, wanted);
-                    index.starts[slot + 1] += 1;
+                for wanted in ALL_WANTED {
+                    index.starts.push(index.units.len() as u32);
+                    index.units.extend(here.iter().filter(|unit| unit.belongs(viewer, wanted)).map(|unit| unit.unit));
                 }
             }
-        }
-        for at in 1..index.starts.len() {
-            index.starts[at] += index.starts[at - 1];
-        }
-        let mut next = index.starts.clone();
-        index.units = vec![Entity::PLACEHOLDER; index.starts.last().copied().unwrap_or(0) as usize];
-        for unit in &filed {
-            for viewer in 0..sides {
-                for wanted in unit.wanted_by(viewer) {
-                    let place = &mut next[index.slot(unit.zone, viewer, wanted)];
-                    index.units[*place as usize] = unit.unit;
-                    *place += 1;
-                }
-            }
+            index.starts.push(index.units.len() as u32);
         }
         index
     }
 
-    fn slot(&self, zone: ZoneIdx, side: usize, wanted: Wanted) -> usize {
-        (zone as usize * self.sides + side) * WANTED_KINDS + wanted.slot()
-    }
-
     fn list(&self, zone: ZoneIdx, side: usize, wanted: Wanted) -> &[Entity] {
-        if side >= self.sides {
+        let base = self.zone_base.get(zone as usize).copied().unwrap_or(NO_LISTS);
+        if side >= self.sides || base == NO_LISTS {
             return &[];
         }
-        let slot = self.slot(zone, side, wanted);
-        match (self.starts.get(slot), self.starts.get(slot + 1)) {
-            (Some(&from), Some(&to)) => &self.units[from as usize..to as usize],
-            _ => &[],
-        }
+        let at = base as usize + side * WANTED_KINDS + wanted.slot();
+        &self.units[self.starts[at] as usize..self.starts[at + 1] as usize]
     }
 
     /// Enemies of `side` on the field in `zone`, in the zone index's order.
