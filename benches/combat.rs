@@ -1,46 +1,20 @@
-//! Criterion benchmarks: whole 4-vs-4 battles, and one round of battles from 8 to 2,048 units.
-
-use std::path::Path;
+//! Criterion benchmarks: whole 4-vs-4 battles of every preset (`battle/*`), and one round of the
+//! generated mass battles at 256, 1,024 and 2,048 units on zones and on a grid (`round/*`).
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use fray::cli::bench::{Field, level_text, play_round};
 use fray::headless::HeadlessBattle;
-use fray::levels::catalog::AssetSource;
-use fray::levels::{BattleSetup, BattleTemplate, load_builtin_level, load_level_text};
+use fray::levels::mass::load_generated;
+use fray::levels::{BattleSetup, BattleTemplate, load_builtin_level};
+use fray::rules::components::{AiKind, Controller};
 
-/// Units of each side per zone in the synthetic skirmishes.
-const PER_SIDE_PER_ZONE: usize = 4;
+/// Army sizes of the round benchmarks, both sides together.
+const ARMIES: [usize; 3] = [256, 1024, 2048];
 
-/// A level of `units` soldiers in a square grid of zones, four of each side per zone, so every
-/// zone is a melee and the work per unit stays the same as the battle grows.
-fn skirmish(units: usize) -> BattleTemplate {
-    let zones = (units / (2 * PER_SIDE_PER_ZONE)).max(1);
-    let width = (zones as f64).sqrt().ceil() as usize;
-    let mut text = String::from("(name: \"skirmish\", sides: [(name: \"red\"), (name: \"blue\")], zones: [\n");
-    for zone in 0..zones {
-        let (x, y) = (zone % width, zone / width);
-        let mut adjacent = Vec::new();
-        if x + 1 < width && zone + 1 < zones {
-            adjacent.push(format!("\"z{}\"", zone + 1));
-        }
-        if zone + width < zones {
-            adjacent.push(format!("\"z{}\"", zone + width));
-        }
-        let _ = y;
-        text.push_str(&format!("(id: \"z{zone}\", adjacent: [{}]),\n", adjacent.join(", ")));
-    }
-    text.push_str("], units: [\n");
-    for zone in 0..zones {
-        for at in 0..PER_SIDE_PER_ZONE {
-            text.push_str(&format!(
-                "(id: \"r{zone}-{at}\", creature: \"human_fighter\", side: \"red\", zone: \"z{zone}\"),\n"
-            ));
-            text.push_str(&format!(
-                "(id: \"b{zone}-{at}\", creature: \"orc_brute\", side: \"blue\", zone: \"z{zone}\"),\n"
-            ));
-        }
-    }
-    text.push_str("])");
-    load_level_text(&text, Path::new("skirmish.ron"), &AssetSource::default()).expect("the synthetic level loads")
+/// The generated mass battle of `units` on `field` (`fray bench` plays the same ones).
+fn mass_battle(field: Field, units: usize) -> BattleTemplate {
+    let name = format!("{field:?}{units}.ron");
+    load_generated(&level_text(field, units), &name).expect("the generated level loads")
 }
 
 /// The 4-vs-4 level of each preset beyond seed 000.
@@ -88,25 +62,33 @@ fn whole_battles(c: &mut Criterion) {
     group.finish();
 }
 
+/// One round of pure combat (after the first, which rolls surprise and initiative) of the Great
+/// Melee's eight zones and of the open 64x64 field, at each army size, the greedy AI on both sides.
 fn one_round(c: &mut Criterion) {
     let mut group = c.benchmark_group("round");
-    group.sample_size(20);
-    for units in [8, 64, 512, 2048] {
-        let template = skirmish(units);
-        group.throughput(Throughput::Elements(units as u64));
-        group.bench_with_input(BenchmarkId::from_parameter(units), &template, |bench, template| {
-            bench.iter_batched_ref(
-                || {
-                    let mut battle = HeadlessBattle::new();
-                    battle.start(template, &BattleSetup { seed: 1, controllers: Vec::new(), record_log: false });
-                    // Round 1 rolls everyone's initiative; measure a round of pure combat.
-                    battle.step();
-                    battle
-                },
-                |battle| battle.step(),
-                BatchSize::PerIteration,
-            );
-        });
+    group.sample_size(10);
+    for (field, name) in [(Field::Zones, "zones"), (Field::Grid, "grid")] {
+        for units in ARMIES {
+            let template = mass_battle(field, units);
+            let controllers: Vec<(usize, Controller)> =
+                (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Greedy))).collect();
+            group.throughput(Throughput::Elements(units as u64));
+            group.bench_with_input(BenchmarkId::new(name, units), &template, |bench, template| {
+                bench.iter_batched_ref(
+                    || {
+                        let mut battle = HeadlessBattle::new();
+                        let setup = BattleSetup { seed: 1, controllers: controllers.clone(), record_log: false };
+                        battle.start(template, &setup);
+                        while battle.state().round < 2 {
+                            play_round(&mut battle);
+                        }
+                        battle
+                    },
+                    play_round,
+                    BatchSize::PerIteration,
+                );
+            });
+        }
     }
     group.finish();
 }

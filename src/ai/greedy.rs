@@ -124,7 +124,7 @@ fn stay_chance(
     target: &UnitView,
     just_declared: &JustDeclared,
 ) -> f64 {
-    if let Some(action) = view.visible_declaration(target.entity, just_declared) {
+    if let Some(action) = visible_declaration(view, units, target.entity, just_declared) {
         return if action.move_to.is_none_or(|to| to == target.zone.0) { 1.0 } else { UNENGAGED_STAY_CHANCE };
     }
     if !unit::is_fighting(*target.status, target.conditions) || engaged(view, units, target, *actor.side) {
@@ -352,6 +352,7 @@ fn throwables<'a>(actor: &'a UnitView) -> impl Iterator<Item = OffenceOption> + 
 
 /// A scored offensive action: its score, the damage it is expected to deal, and what is left of
 /// its target.
+#[derive(Clone, Copy)]
 struct Candidate {
     score: f64,
     action: Action,
@@ -370,6 +371,9 @@ struct Offence<'a, 'vw, 'vs, 'w, 's, 'uw, 'us> {
     /// How far it may walk before it strikes.
     allowance: u32,
     options: Vec<OffenceOption>,
+    /// How many allies chose to move into each zone earlier in this pass, counted once and only
+    /// when a zone with a capacity is asked about.
+    claims: std::cell::OnceCell<std::collections::HashMap<ZoneIdx, usize>>,
 }
 
 /// The best damaging action (attack, throw or spell, with a move if needed), its expected
@@ -385,11 +389,11 @@ fn best_offence(
     let allowance =
         unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Attack);
     let options = offence_options(actor);
-    let offence = Offence { view, units, threats, actor, just_declared, allowance, options };
+    let claims = std::cell::OnceCell::new();
+    let offence = Offence { view, units, threats, actor, just_declared, allowance, options, claims };
     let (prospects, expected_table) = offence.prospects(commitments);
-    let mut candidates = offence.candidates(&prospects, &expected_table);
-    candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
-    offence.finish(candidates)
+    let candidates = offence.candidates(&prospects, &expected_table);
+    offence.finish(best_first(candidates))
 }
 
 impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
@@ -400,12 +404,12 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         let max_range = self.options.iter().map(|option| option.range).max().unwrap_or(0);
         let melee = !actor.loadout.usable_weapon(actor.conditions).1.is_ranged();
         let mut expected_table: Vec<f64> = Vec::new();
+        let mut alike = AlikeTargets::default();
         let prospects = view
             .battlefield
             .within(actor.zone.0, self.allowance + max_range)
-            .flat_map(|zone| view.index.occupants(zone).iter())
+            .flat_map(|zone| units.targets(view.ctx()).enemies(zone, actor.side.0).iter())
             .filter_map(|&other| units.get(other))
-            .filter(|target| target.side != actor.side && target.status.on_field())
             .map(|target| Prospect {
                 view: target,
                 weight: if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },
@@ -415,11 +419,19 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
                 stay_chance: if melee { stay_chance(view, units, actor, target, just_declared) } else { 1.0 },
                 first: {
                     let first = expected_table.len();
-                    expected_table
-                        .extend(self.options.iter().map(|option| expected_damage(view, actor, target, option.kind)));
+                    expected_table.extend(
+                        self.options
+                            .iter()
+                            .enumerate()
+                            .map(|(at, option)| alike.expected(view, actor, target, at, option.kind)),
+                    );
                     first
                 },
-                full_defense_risk: if melee { full_defense_risk(view, actor, target, just_declared) } else { 0.0 },
+                full_defense_risk: if melee {
+                    full_defense_risk(view, units, actor, target, just_declared)
+                } else {
+                    0.0
+                },
             })
             .collect();
         (prospects, expected_table)
@@ -497,18 +509,10 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
     /// Whether `zone` has no room left, counting squares allies just chose in this same pass
     /// (never the enemy's: secret).
     fn full(&self, zone: ZoneIdx) -> bool {
-        let claimed = self
-            .just_declared
-            .iter()
-            .filter(|(unit, action)| {
-                action.move_to == Some(zone) && self.units.get(**unit).is_some_and(|ally| ally.side == self.actor.side)
-            })
-            .count();
-        self.view
-            .battlefield
-            .zone(zone)
-            .capacity
-            .is_some_and(|capacity| (self.view.index.count(zone) + claimed) as u32 >= capacity)
+        self.view.battlefield.zone(zone).capacity.is_some_and(|capacity| {
+            let claims = self.claims.get_or_init(|| ally_claims(self.units, self.actor, self.just_declared));
+            (self.view.index.count(zone) + claims.get(&zone).copied().unwrap_or(0)) as u32 >= capacity
+        })
     }
 
     /// A candidate's score before the Repostes its move provokes: the damage it does where it
@@ -548,7 +552,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
 
     /// Best first, each candidate is finished off with the Repostes its move provokes (or turned
     /// into a defensive attack) and checked, until none left can beat the best so far.
-    fn finish(&self, candidates: Vec<Candidate>) -> Option<(Action, f64, f64)> {
+    fn finish(&self, candidates: impl Iterator<Item = Candidate>) -> Option<(Action, f64, f64)> {
         let mut walks: Vec<Walk> = Vec::new();
         let mut best: Option<Candidate> = None;
         for Candidate { score: bound, mut action, expected, left } in candidates {
@@ -595,6 +599,81 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         walks.push(walk);
         walk
     }
+}
+
+/// How many of `actor`'s allies chose to move into each zone earlier in this pass: squares they
+/// claimed are taken too (never the enemy's choices: those are secret).
+fn ally_claims(
+    units: &ViewCache,
+    actor: &UnitView,
+    just_declared: &JustDeclared,
+) -> std::collections::HashMap<ZoneIdx, usize> {
+    let mut claims = std::collections::HashMap::new();
+    for (unit, action) in just_declared {
+        if let Some(zone) = action.move_to
+            && units.get(*unit).is_some_and(|ally| ally.side == actor.side)
+        {
+            *claims.entry(zone).or_default() += 1;
+        }
+    }
+    claims
+}
+
+/// `candidates` best score first, equal scores in the order they came (as a stable sort would
+/// give them), taken from a heap as asked: the search usually stops after a few.
+fn best_first(candidates: Vec<Candidate>) -> impl Iterator<Item = Candidate> {
+    struct Bound(f64, std::cmp::Reverse<usize>);
+    impl PartialEq for Bound {
+        fn eq(&self, other: &Self) -> bool {
+            self.cmp(other).is_eq()
+        }
+    }
+    impl Eq for Bound {}
+    impl PartialOrd for Bound {
+        fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+            Some(self.cmp(other))
+        }
+    }
+    impl Ord for Bound {
+        fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+            self.0.total_cmp(&other.0).then(self.1.cmp(&other.1))
+        }
+    }
+    let mut heap: std::collections::BinaryHeap<Bound> =
+        candidates.iter().enumerate().map(|(at, candidate)| Bound(candidate.score, std::cmp::Reverse(at))).collect();
+    std::iter::from_fn(move || heap.pop().map(|Bound(_, std::cmp::Reverse(at))| candidates[at]))
+}
+
+/// Expected damage of each option against targets alike in Defense and Armour (all it depends
+/// on besides the actor), worked out once per choice: a crowd wears few kinds of armour.
+#[derive(Default)]
+struct AlikeTargets(Vec<((usize, i32, i32), f64)>);
+
+impl AlikeTargets {
+    fn expected(&mut self, view: &AiView, actor: &UnitView, target: &UnitView, option: usize, kind: ActionKind) -> f64 {
+        let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
+        let key = (option, defense, target.armour.0);
+        if let Some(&(_, expected)) = self.0.iter().find(|(seen, _)| *seen == key) {
+            return expected;
+        }
+        let expected = expected_damage(view, actor, target, kind);
+        self.0.push((key, expected));
+        expected
+    }
+}
+
+/// What `unit` has visibly declared, as [`AiView::visible_declaration`] says, read from the views
+/// cached for this pass rather than the world.
+fn visible_declaration(
+    view: &AiView,
+    units: &ViewCache,
+    unit: bevy::prelude::Entity,
+    just_declared: &JustDeclared,
+) -> Option<Action> {
+    if view.queue.secret {
+        return None;
+    }
+    just_declared.get(&unit).copied().or_else(|| units.get(unit).and_then(|seen| seen.declared.action))
 }
 
 /// A walk to a spot to strike from, and the Repostes it would provoke.
@@ -652,9 +731,14 @@ fn summon(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
 }
 
 /// The Reposte a target in (visibly declared) full defense would answer a melee attack with.
-fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitView, just_declared: &JustDeclared) -> f64 {
-    let in_full_defense = view
-        .visible_declaration(target.entity, just_declared)
+fn full_defense_risk(
+    view: &AiView,
+    units: &ViewCache,
+    actor: &UnitView,
+    target: &UnitView,
+    just_declared: &JustDeclared,
+) -> f64 {
+    let in_full_defense = visible_declaration(view, units, target.entity, just_declared)
         .is_some_and(|action| action.kind == ActionKind::FullDefense);
     if in_full_defense {
         REPOSTE_AVERSION * actions::attack_odds(&view.ruleset, target, actor).expected / remaining(actor).sqrt()

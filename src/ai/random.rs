@@ -4,15 +4,17 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::controller::AiView;
-use crate::rules::actions::{self, ViewCache};
+use crate::rules::actions::ViewCache;
 use crate::rules::components::{Action, ActionKind};
+use crate::rules::legal::LegalActions;
 use crate::rules::unit::UnitView;
 
-/// Picks uniformly among every legal action of `actor`.
+/// Picks uniformly among every legal action of `actor`, its targets from the pass's target index:
+/// the actions are counted and the chosen one found by position, never listed one by one.
 pub fn choose(view: &AiView, units: &ViewCache, actor: &UnitView, rng: &mut ChaCha8Rng) -> Action {
-    let legal = actions::legal_actions(view.ctx(), actor, units);
+    let legal = LegalActions::of(view.ctx(), actor, units.targets(view.ctx()));
     if legal.is_empty() {
         return Action::simple(ActionKind::Hold);
     }
-    legal[rng.random_range(0..legal.len())]
+    legal.get(rng.random_range(0..legal.len())).unwrap_or(Action::simple(ActionKind::Hold))
 }

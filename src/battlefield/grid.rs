@@ -243,9 +243,10 @@ pub struct GridMap {
 }
 
 impl GridMap {
-    /// Most squares a map may have; keeps every sight and path computation small and its arithmetic far from
-    /// overflow.
-    pub const MAX_SQUARES: usize = 2048;
+    /// Most squares a map may have (64×64, room for a 2,048-unit battle); keeps every sight and
+    /// path computation small, its arithmetic far from overflow, and the all-pairs tables of a
+    /// field (distances, nearest-first orders, sight) within about 150 MB.
+    pub const MAX_SQUARES: usize = 4096;
 
     /// An all-open map, or an error if a side is zero or it would exceed [`Self::MAX_SQUARES`].
     pub fn new(width: u16, height: u16) -> Result<Self, GridError> {

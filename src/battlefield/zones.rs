@@ -166,18 +166,13 @@ impl Battlefield {
             }
         }
         let mut nearest_first = Vec::with_capacity(count * count);
-        for start in 0..count {
-            let row = &distances[start * count..(start + 1) * count];
-            let mut order: Vec<ZoneIdx> = (0..count as ZoneIdx).collect();
-            order.sort_by_key(|&zone| (row[zone as usize], zone));
-            nearest_first.extend(order);
-        }
         let mut within_counts = Vec::with_capacity(count * BANDS_KEPT);
         for start in 0..count {
             let row = &distances[start * count..(start + 1) * count];
-            for band in 0..BANDS_KEPT as u32 {
-                within_counts.push(row.iter().filter(|&&distance| distance <= band).count() as u32);
-            }
+            let (order, at_most) = nearest_first_order(row);
+            nearest_first.extend(order);
+            let reachable = at_most.last().copied().unwrap_or(0);
+            within_counts.extend((0..BANDS_KEPT).map(|band| at_most.get(band).copied().unwrap_or(reachable)));
         }
         Self(Arc::new(Graph {
             zones,
@@ -407,6 +402,30 @@ impl Battlefield {
     }
 }
 
+/// The zones of one distance row ordered by distance, then by index (what sorting by
+/// `(distance, index)` gives), by counting rather than sorting: a 64×64 grid has 4,096 rows of
+/// 4,096. Also returns, for each distance `d` reached, how many zones lie within `d`.
+fn nearest_first_order(row: &[u32]) -> (Vec<ZoneIdx>, Vec<u32>) {
+    let farthest = row.iter().copied().filter(|&distance| distance != UNREACHABLE).max().unwrap_or(0) as usize;
+    // One bucket per distance, and a last one for the zones nothing walks to.
+    let bucket = |distance: u32| if distance == UNREACHABLE { farthest + 1 } else { distance as usize };
+    let mut starts = vec![0u32; farthest + 3];
+    for &distance in row {
+        starts[bucket(distance) + 1] += 1;
+    }
+    for at in 1..starts.len() {
+        starts[at] += starts[at - 1];
+    }
+    let at_most: Vec<u32> = starts[1..=farthest + 1].to_vec();
+    let mut order = vec![0 as ZoneIdx; row.len()];
+    for (zone, &distance) in row.iter().enumerate() {
+        let slot = &mut starts[bucket(distance)];
+        order[*slot as usize] = zone as ZoneIdx;
+        *slot += 1;
+    }
+    (order, at_most)
+}
+
 /// Who stands in which zone, kept up to date as units move, fall and arrive, so that
 /// threat, capacity and targeting never scan all pairs of units.
 #[derive(Resource, Clone, Debug, Default)]
@@ -523,6 +542,19 @@ mod grid_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nearest_first_by_counting_is_the_order_sorting_gives() {
+        let row: Vec<u32> =
+            (0..200u32).map(|zone| if zone % 17 == 5 { UNREACHABLE } else { (zone * 7919) % 13 }).collect();
+        let mut sorted: Vec<ZoneIdx> = (0..row.len() as ZoneIdx).collect();
+        sorted.sort_by_key(|&zone| (row[zone as usize], zone));
+        let (order, at_most) = nearest_first_order(&row);
+        assert_eq!(order, sorted);
+        for (distance, &within) in at_most.iter().enumerate() {
+            assert_eq!(within as usize, row.iter().filter(|&&other| other <= distance as u32).count());
+        }
+    }
 
     fn line(count: usize) -> Battlefield {
         let zones = (0..count)

@@ -9,6 +9,7 @@ macro_rules! say {
 }
 
 pub mod arena;
+pub mod bench;
 mod check;
 #[cfg(feature = "gui")]
 mod play;
@@ -37,6 +38,8 @@ pub enum Command {
     Arena(arena::ArenaArgs),
     /// Validate levels, rulesets and catalog files; exits non-zero on any error.
     Check(check::CheckArgs),
+    /// Time rounds of generated mass battles (or write one as a level).
+    Bench(bench::BenchArgs),
     /// Check that a save or a combat log plays again byte for byte (`--verify`).
     Replay(replay::ReplayArgs),
     /// Open the window game on a level, skipping the menu.
@@ -57,6 +60,7 @@ pub fn run() -> ExitCode {
         Some(Command::Sim(args)) => sim::run(&args),
         Some(Command::Arena(args)) => arena::run(&args),
         Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
         #[cfg(feature = "gui")]
         Some(Command::Play(args)) => play::run(&args),

@@ -135,6 +135,7 @@ pub fn run(args: &SimArgs) -> ExitCode {
         };
         battle.start(&template, &setup);
         let outcome = battle.run_to_end();
+        let seconds = started.elapsed().as_secs_f64().max(f64::EPSILON);
         if let Some(out) = log_out.as_mut()
             && let Err(error) = battle.log().write_json_lines(out)
         {
@@ -143,6 +144,8 @@ pub fn run(args: &SimArgs) -> ExitCode {
         }
         if games == 1 {
             print_account(&template, &mut battle, setup.seed, outcome.as_ref());
+            let rounds = battle.state().round;
+            say!("played in {seconds:.2} s: {:.1} rounds/s", f64::from(rounds) / seconds);
         }
         tally.add(outcome.as_ref());
         if let Some(bar) = &progress {
@@ -205,7 +208,12 @@ impl Tally {
         }
         say!("  {:<12}      {:>6} ({:5.1}%)", "no winner", self.draws, 100.0 * self.draws as f64 / games as f64);
         say!("  mean rounds  {:.2}", self.rounds as f64 / games as f64);
-        say!("  throughput   {:.0} battles/s ({seconds:.2} s)", games as f64 / seconds.max(f64::EPSILON));
+        let seconds = seconds.max(f64::EPSILON);
+        say!(
+            "  throughput   {:.0} battles/s, {:.0} rounds/s ({seconds:.2} s)",
+            games as f64 / seconds,
+            self.rounds as f64 / seconds
+        );
     }
 }
 

@@ -5,6 +5,7 @@ mod checker;
 pub mod error;
 pub mod icons;
 pub mod load;
+pub mod mass;
 mod ruleset_check;
 pub mod schema;
 pub mod template;

@@ -117,21 +117,22 @@ pub struct ActionContext<'a> {
     pub round: u32,
 }
 
-/// Looks units up by entity, read-only; implemented by both unit queries.
+/// Looks units up by entity, read-only; implemented by both unit queries and the view cache.
 pub trait UnitLookup {
-    /// The unit, if it exists.
-    fn view(&self, unit: Entity) -> Option<UnitView<'_, '_>>;
+    /// Reads the unit's view with `read`, if the unit exists: borrowed where views are kept
+    /// (a [`ViewCache`]), so a lookup never copies one.
+    fn with_view<R>(&self, unit: Entity, read: impl FnOnce(&UnitView) -> R) -> Option<R>;
 }
 
 impl UnitLookup for Query<'_, '_, Unit> {
-    fn view(&self, unit: Entity) -> Option<UnitView<'_, '_>> {
-        self.get(unit).ok()
+    fn with_view<R>(&self, unit: Entity, read: impl FnOnce(&UnitView) -> R) -> Option<R> {
+        self.get(unit).ok().map(|view| read(&view))
     }
 }
 
 impl UnitLookup for Query<'_, '_, UnitReadOnly> {
-    fn view(&self, unit: Entity) -> Option<UnitView<'_, '_>> {
-        self.get(unit).ok()
+    fn with_view<R>(&self, unit: Entity, read: impl FnOnce(&UnitView) -> R) -> Option<R> {
+        self.get(unit).ok().map(|view| read(&view))
     }
 }
 
@@ -234,7 +235,7 @@ pub fn is_ranged(actor: &UnitView, kind: ActionKind) -> bool {
     }
 }
 
-fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRule, IllegalAction> {
+pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRule, IllegalAction> {
     let weapon = actor.loadout.usable_weapon(actor.conditions).1;
     let weapon_range = weapon_range(weapon);
     Ok(match kind {
@@ -289,194 +290,171 @@ pub fn weapon_range(weapon: &Weapon) -> u32 {
     weapon.range.unwrap_or(weapon.reach)
 }
 
-/// Checks a declaration and returns its Initiative modifier.
+/// Checks a declaration and returns its Initiative modifier. The checks run in a fixed order
+/// (the actor, its move, the target, what the action itself needs), so a refusal always names
+/// the same first reason.
 pub fn check(
     ctx: ActionContext,
     actor: &UnitView,
     action: &Action,
     units: &impl UnitLookup,
 ) -> Result<i32, IllegalAction> {
-    if !unit::may_act(*actor.status, actor.conditions, actor.surprised, ctx.round) {
-        return Err(IllegalAction::CannotAct);
-    }
-    if !offered(ctx.ruleset, action.kind) {
-        return Err(IllegalAction::NotOffered);
-    }
-    // Distracted: may move, nothing else (`Z-HIND-1`).
-    if matches!(actor.conditions.hindrance, Some((super::equipment::Hindrance::Distracted, _)))
-        && !matches!(action.kind, ActionKind::Move | ActionKind::Hold)
-    {
-        return Err(IllegalAction::CannotAct);
-    }
-    let here = actor.zone.0;
-    let from = match action.move_to {
-        Some(to) if to == here => None,
-        other => other,
-    };
-    if let Some(to) = from {
-        if action.kind == ActionKind::Hold {
-            return Err(IllegalAction::HoldingStill);
-        }
-        if to as usize >= ctx.battlefield.len() {
-            return Err(IllegalAction::NoSuchZone);
-        }
-        let allowance =
-            unit::movement_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, action.kind);
-        let distance = ctx.battlefield.distance(here, to);
-        // Difficult ground costs double on the way (`S-GRID-1` terrain); zones cost one each.
-        let cost = if ctx.battlefield.is_grid() { ctx.battlefield.path_cost(here, to) } else { distance };
-        if distance == UNREACHABLE || cost > allowance {
-            return Err(IllegalAction::TooFar);
-        }
-        if let Some(capacity) = ctx.battlefield.zone(to).capacity
-            && ctx.index.count(to) as u32 >= capacity
-        {
-            return Err(IllegalAction::ZoneFull);
-        }
-        if *actor.status == Status::Dying && !matches!(action.kind, ActionKind::Move | ActionKind::Hold) {
-            return Err(IllegalAction::DyingCannotMoveAndAct);
-        }
-        // A charge runs straight: on a grid its path is as short as the line (`S-SPEC-1`).
-        if action.kind == ActionKind::Charge
-            && (ctx.battlefield.line_distance(here, to) != distance
-                || actor.loadout.usable_weapon(actor.conditions).1.is_ranged())
-        {
-            return Err(IllegalAction::BadCharge);
-        }
-    } else if matches!(action.kind, ActionKind::Move | ActionKind::Disengage) {
-        return Err(IllegalAction::NoDestination);
-    } else if action.kind == ActionKind::Charge {
-        return Err(IllegalAction::BadCharge);
-    }
-    let standing = from.unwrap_or(here);
-    let reach = reach(actor, action.kind)?;
+    let reach = check_untargeted(ctx, actor, action.kind, action.move_to)?;
     match (reach.rule, action.target) {
         (TargetRule::None, Some(_)) => return Err(IllegalAction::UnexpectedTarget),
         (TargetRule::None, None) | (TargetRule::Enemy { optional: true, .. }, None) => {}
         (_, None) => return Err(IllegalAction::NoTarget),
-        (rule, Some(target)) => {
-            let other = units.view(target).ok_or(IllegalAction::TargetGone)?;
-            if !other.status.on_field() {
-                return Err(IllegalAction::TargetGone);
-            }
-            let distance = if reach.ranged {
-                if ctx.battlefield.sight(standing, other.zone.0).is_none() {
-                    return Err(IllegalAction::OutOfSight);
-                }
-                ctx.battlefield.line_distance(standing, other.zone.0)
-            } else {
-                ctx.battlefield.distance(standing, other.zone.0)
-            };
-            let wants_enemy = match rule {
-                TargetRule::Enemy { .. } => true,
-                TargetRule::Ally { .. } => false,
-                TargetRule::FallenAlly => {
-                    if !other.status.is_down() || other.conditions.stabilised || other.entity == actor.entity {
-                        return Err(IllegalAction::NotDown);
-                    }
-                    false
-                }
-                TargetRule::None => return Err(IllegalAction::UnexpectedTarget),
-            };
-            let range = reach.range(ctx.battlefield).unwrap_or_default();
-            if (other.side != actor.side) != wants_enemy {
-                return Err(IllegalAction::WrongSide);
-            }
-            if action.kind == ActionKind::Intimidate && !other.checks_morale {
-                return Err(IllegalAction::Fearless);
-            }
-            if distance == UNREACHABLE || distance > range {
-                return Err(IllegalAction::OutOfReach);
-            }
+        (_, Some(target)) => {
+            let standing = standing_after(actor, action.move_to);
+            units
+                .with_view(target, |other| check_target(ctx, actor, action.kind, reach, standing, other))
+                .ok_or(IllegalAction::TargetGone)??;
         }
     }
-    if action.kind == ActionKind::StandUp && !actor.conditions.prone {
-        return Err(IllegalAction::NotProne);
-    }
+    check_needs(actor, action.kind)?;
     if action.kind == ActionKind::Execute
-        && let Some(target) = action.target.and_then(|target| units.view(target))
-        && !target.surprised
+        && units.with_view(action.target.unwrap_or(Entity::PLACEHOLDER), |target| target.surprised) == Some(false)
     {
         return Err(IllegalAction::TargetAlert);
     }
-    if let ActionKind::Cast(at) = action.kind {
+    Ok(modifier(ctx.ruleset, actor, action.kind, action.target.is_some()))
+}
+
+/// Where `actor` stands once it has moved to `move_to`.
+pub fn standing_after(actor: &UnitView, move_to: Option<ZoneIdx>) -> ZoneIdx {
+    move_to.unwrap_or(actor.zone.0)
+}
+
+/// Everything a declaration of `kind` with `move_to` needs before its target is looked at: the
+/// actor may act, the ruleset offers it, the move is legal, and the actor has what it takes.
+/// Returns how the action reaches its target.
+pub fn check_untargeted(
+    ctx: ActionContext,
+    actor: &UnitView,
+    kind: ActionKind,
+    move_to: Option<ZoneIdx>,
+) -> Result<Reach, IllegalAction> {
+    if !unit::may_act(*actor.status, actor.conditions, actor.surprised, ctx.round) {
+        return Err(IllegalAction::CannotAct);
+    }
+    if !offered(ctx.ruleset, kind) {
+        return Err(IllegalAction::NotOffered);
+    }
+    // Distracted: may move, nothing else (`Z-HIND-1`).
+    if matches!(actor.conditions.hindrance, Some((super::equipment::Hindrance::Distracted, _)))
+        && !matches!(kind, ActionKind::Move | ActionKind::Hold)
+    {
+        return Err(IllegalAction::CannotAct);
+    }
+    check_move(ctx, actor, kind, move_to)?;
+    reach(actor, kind)
+}
+
+/// The move part of a declaration (`W-MOVE-1`): where to, how far, into what room.
+fn check_move(
+    ctx: ActionContext,
+    actor: &UnitView,
+    kind: ActionKind,
+    move_to: Option<ZoneIdx>,
+) -> Result<(), IllegalAction> {
+    let here = actor.zone.0;
+    let Some(to) = move_to.filter(|&to| to != here) else {
+        return match kind {
+            ActionKind::Move | ActionKind::Disengage => Err(IllegalAction::NoDestination),
+            ActionKind::Charge => Err(IllegalAction::BadCharge),
+            _ => Ok(()),
+        };
+    };
+    if kind == ActionKind::Hold {
+        return Err(IllegalAction::HoldingStill);
+    }
+    if to as usize >= ctx.battlefield.len() {
+        return Err(IllegalAction::NoSuchZone);
+    }
+    let allowance = unit::movement_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, kind);
+    let distance = ctx.battlefield.distance(here, to);
+    // Difficult ground costs double on the way (`S-GRID-1` terrain); zones cost one each.
+    let cost = if ctx.battlefield.is_grid() { ctx.battlefield.path_cost(here, to) } else { distance };
+    if distance == UNREACHABLE || cost > allowance {
+        return Err(IllegalAction::TooFar);
+    }
+    if let Some(capacity) = ctx.battlefield.zone(to).capacity
+        && ctx.index.count(to) as u32 >= capacity
+    {
+        return Err(IllegalAction::ZoneFull);
+    }
+    if *actor.status == Status::Dying && !matches!(kind, ActionKind::Move | ActionKind::Hold) {
+        return Err(IllegalAction::DyingCannotMoveAndAct);
+    }
+    // A charge runs straight: on a grid its path is as short as the line (`S-SPEC-1`).
+    if kind == ActionKind::Charge
+        && (ctx.battlefield.line_distance(here, to) != distance
+            || actor.loadout.usable_weapon(actor.conditions).1.is_ranged())
+    {
+        return Err(IllegalAction::BadCharge);
+    }
+    Ok(())
+}
+
+/// Whether `other` is a target `actor` may give an action of `kind` that reaches as `reach` does,
+/// from `standing`.
+pub fn check_target(
+    ctx: ActionContext,
+    actor: &UnitView,
+    kind: ActionKind,
+    reach: Reach,
+    standing: ZoneIdx,
+    other: &UnitView,
+) -> Result<(), IllegalAction> {
+    if !other.status.on_field() {
+        return Err(IllegalAction::TargetGone);
+    }
+    if reach.ranged && ctx.battlefield.sight(standing, other.zone.0).is_none() {
+        return Err(IllegalAction::OutOfSight);
+    }
+    let wants_enemy = match reach.rule {
+        TargetRule::Enemy { .. } => true,
+        TargetRule::Ally { .. } => false,
+        TargetRule::FallenAlly => {
+            if !other.status.is_down() || other.conditions.stabilised || other.entity == actor.entity {
+                return Err(IllegalAction::NotDown);
+            }
+            false
+        }
+        TargetRule::None => return Err(IllegalAction::UnexpectedTarget),
+    };
+    if (other.side != actor.side) != wants_enemy {
+        return Err(IllegalAction::WrongSide);
+    }
+    if kind == ActionKind::Intimidate && !other.checks_morale {
+        return Err(IllegalAction::Fearless);
+    }
+    if !reach.reaches(ctx.battlefield, standing, other.zone.0) {
+        return Err(IllegalAction::OutOfReach);
+    }
+    Ok(())
+}
+
+/// What the action itself needs of the actor, whatever the target: a prone body to stand up,
+/// Mana and Stress to pay for a spell.
+pub fn check_needs(actor: &UnitView, kind: ActionKind) -> Result<(), IllegalAction> {
+    if kind == ActionKind::StandUp && !actor.conditions.prone {
+        return Err(IllegalAction::NotProne);
+    }
+    if let ActionKind::Cast(at) = kind {
         let (_, spell) = &actor.spells.0[at];
         if actor.mana.current + actor.stress.current < spell.mana {
             return Err(IllegalAction::CannotPay);
         }
     }
-    Ok(modifier(ctx.ruleset, actor, action.kind, action.target.is_some()))
+    Ok(())
 }
 
-/// Every legal action of `actor` now: each kind, each reachable zone, each target in reach.
+/// Every legal action of `actor` now: each kind, each reachable zone, each target in reach, in
+/// the order [`super::legal::LegalActions`] gives them.
 pub fn legal_actions(ctx: ActionContext, actor: &UnitView, units: &impl UnitLookup) -> Vec<Action> {
-    let mut actions = Vec::new();
-    if !unit::may_act(*actor.status, actor.conditions, actor.surprised, ctx.round) {
-        return actions;
-    }
-    let here = actor.zone.0;
-    let allowance = [ActionKind::Move, ActionKind::Charge]
-        .into_iter()
-        .map(|kind| unit::movement_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, kind))
-        .max()
-        .unwrap_or(0);
-    let destinations: Vec<Option<ZoneIdx>> = std::iter::once(None)
-        .chain(ctx.battlefield.within(here, allowance).filter(|&zone| zone != here).map(Some))
-        .collect();
-    let mut kinds = vec![
-        ActionKind::Attack,
-        ActionKind::DefensiveAttack,
-        ActionKind::FullDefense,
-        ActionKind::Move,
-        ActionKind::Hold,
-        ActionKind::Stabilize,
-        ActionKind::Intimidate,
-        ActionKind::Disengage,
-        ActionKind::Swarm,
-        ActionKind::Shove,
-        ActionKind::Grapple,
-        ActionKind::StandUp,
-        ActionKind::Execute,
-    ];
-    kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
-    kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));
-    for (at, stack) in actor.inventory.0.iter().enumerate() {
-        kinds.push(if stack.item.thrown { ActionKind::Throw(at) } else { ActionKind::UseItem(at) });
-    }
-    kinds.retain(|&kind| offered(ctx.ruleset, kind));
-    let max_range = kinds
-        .iter()
-        .filter_map(|&kind| match target_rule(actor, kind).ok()? {
-            TargetRule::Enemy { range, .. } | TargetRule::Ally { range } => Some(range),
-            TargetRule::FallenAlly => Some(ctx.battlefield.melee_reach(0)),
-            TargetRule::None => None,
-        })
-        .max()
-        .unwrap_or(0);
-    for &move_to in &destinations {
-        let standing = move_to.unwrap_or(here);
-        let candidates: Vec<Entity> = ctx
-            .battlefield
-            .within(standing, max_range)
-            .flat_map(|zone| ctx.index.occupants(zone).iter().copied())
-            .collect();
-        for &kind in kinds.iter().chain(offered(ctx.ruleset, ActionKind::Charge).then_some(&ActionKind::Charge)) {
-            let untargeted = Action { kind, target: None, move_to };
-            if check(ctx, actor, &untargeted, units).is_ok() {
-                actions.push(untargeted);
-            }
-            if matches!(target_rule(actor, kind), Ok(TargetRule::None) | Err(_)) {
-                continue;
-            }
-            for &target in &candidates {
-                let action = Action { kind, target: Some(target), move_to };
-                if check(ctx, actor, &action, units).is_ok() {
-                    actions.push(action);
-                }
-            }
-        }
-    }
-    actions
+    let targets = super::legal::TargetIndex::build(ctx, units);
+    super::legal::LegalActions::of(ctx, actor, &targets).iter().collect()
 }
 
 /// Enemies whose Reposte `actor` would provoke by moving as `action` says (`W-DECL-3`,
@@ -584,12 +562,14 @@ pub fn threateners_of(ctx: ActionContext, zone: ZoneIdx, side: SideIndex, units:
     for here in ctx.battlefield.within(zone, ctx.index.longest_reach()) {
         let distance = ctx.battlefield.distance(here, zone);
         for &other in ctx.index.occupants(here) {
-            let Some(view) = units.view(other) else { continue };
-            if *view.side == side || !unit::is_fighting(*view.status, view.conditions) {
-                continue;
-            }
-            let weapon = view.loadout.usable_weapon(view.conditions).1;
-            if !weapon.is_ranged() && weapon.reach >= distance {
+            let threatens = units.with_view(other, |view| {
+                let weapon = view.loadout.usable_weapon(view.conditions).1;
+                *view.side != side
+                    && unit::is_fighting(*view.status, view.conditions)
+                    && !weapon.is_ranged()
+                    && weapon.reach >= distance
+            });
+            if threatens == Some(true) {
                 found.push(other);
             }
         }
@@ -702,6 +682,8 @@ pub fn odds_against(
 pub struct ViewCache<'w, 's> {
     views: Vec<UnitView<'w, 's>>,
     slots: bevy::ecs::entity::EntityHashMap<usize>,
+    /// Who may be targeted where, filed on first asking: nobody moves while the cache lives.
+    targets: std::cell::OnceCell<super::legal::TargetIndex>,
 }
 
 impl<'w, 's> ViewCache<'w, 's> {
@@ -709,7 +691,12 @@ impl<'w, 's> ViewCache<'w, 's> {
     pub fn new(units: &'w Query<'w, 's, UnitReadOnly>) -> Self {
         let views: Vec<UnitView<'w, 's>> = units.iter().collect();
         let slots = views.iter().enumerate().map(|(at, view)| (view.entity, at)).collect();
-        Self { views, slots }
+        Self { views, slots, targets: std::cell::OnceCell::new() }
+    }
+
+    /// The target index of the moment these views were taken, built on first asking.
+    pub fn targets(&self, ctx: ActionContext) -> &super::legal::TargetIndex {
+        self.targets.get_or_init(|| super::legal::TargetIndex::build(ctx, self))
     }
 
     /// The cached view of `unit`, borrowed.
@@ -724,8 +711,8 @@ impl<'w, 's> ViewCache<'w, 's> {
 }
 
 impl UnitLookup for ViewCache<'_, '_> {
-    fn view(&self, unit: Entity) -> Option<UnitView<'_, '_>> {
-        self.slots.get(&unit).map(|&at| unit::copy_view(&self.views[at]))
+    fn with_view<R>(&self, unit: Entity, read: impl FnOnce(&UnitView) -> R) -> Option<R> {
+        self.get(unit).map(read)
     }
 }
 

@@ -10,6 +10,7 @@ mod declare;
 mod end;
 pub mod equipment;
 mod initiative;
+pub mod legal;
 mod lingering;
 pub mod log;
 pub mod log_text;

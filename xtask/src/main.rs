@@ -1,6 +1,9 @@
 //! Fray's developer tasks. `icons` renders the board's unit icons: the game-icons.net SVGs named
 //! in `xtask/icons.txt`, read from the iconify JSON of `@iconify-json/game-icons`, become white
-//! silhouettes on a transparent background in `assets/icons/<name>.png`.
+//! silhouettes on a transparent background in `assets/icons/<name>.png`. `plot-scaling` draws
+//! `docs/scaling.png` from `fray bench --csv` measurements (see `plot.rs`).
+
+mod plot;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -24,7 +27,7 @@ const DEFAULT_LIST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/icons.txt");
 /// Where the PNGs go: the game's `assets/icons`.
 const DEFAULT_OUT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/icons");
 
-const USAGE: &str = "usage: xtask icons <path/to/icons.json> [--list <icons.txt>] [--out <dir>]";
+const USAGE: &str = "usage: xtask icons <path/to/icons.json> [--list <icons.txt>] [--out <dir>]\n       xtask plot-scaling LABEL=FILE.csv... --out FILE.png";
 
 /// Everything that can stop a task.
 #[derive(Debug, thiserror::Error)]
@@ -51,6 +54,9 @@ enum Error {
     /// The list names an icon the set does not have.
     #[error("icon \"{0}\" is not in the iconify set")]
     UnknownIcon(String),
+    /// The scaling plot could not be drawn.
+    #[error("plot-scaling: {0}")]
+    Plot(String),
     /// An icon's SVG could not be parsed or rendered.
     #[error("icon \"{name}\": {message}")]
     Render {
@@ -82,9 +88,29 @@ fn run(args: Vec<String>) -> Result<(), Error> {
     let mut args = args.into_iter();
     match args.next().as_deref() {
         Some("icons") => icons(parse_icons_args(args)?),
+        Some("plot-scaling") => plot::plot(&parse_plot_args(args)?).map_err(Error::Plot),
         Some(other) => Err(Error::Usage(format!("unknown task `{other}`"))),
         None => Err(Error::Usage("no task given".into())),
     }
+}
+
+/// `plot-scaling LABEL=FILE.csv... --out FILE.png`.
+fn parse_plot_args(mut args: impl Iterator<Item = String>) -> Result<plot::PlotTask, Error> {
+    let mut inputs = Vec::new();
+    let mut out = None;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--out" => out = Some(PathBuf::from(args.next().ok_or_else(|| Error::Usage("`--out` needs a value".into()))?)),
+            input => {
+                let (label, file) = input
+                    .split_once('=')
+                    .ok_or_else(|| Error::Usage(format!("expected LABEL=FILE.csv, found `{input}`")))?;
+                inputs.push((label.to_string(), PathBuf::from(file)));
+            }
+        }
+    }
+    let out = out.ok_or_else(|| Error::Usage("plot-scaling needs `--out FILE.png`".into()))?;
+    Ok(plot::PlotTask { inputs, out })
 }
 
 fn parse_icons_args(mut args: impl Iterator<Item = String>) -> Result<IconsTask, Error> {

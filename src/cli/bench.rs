@@ -1,0 +1,166 @@
+//! `fray bench`: how the time of a round grows with the army. Plays generated mass battles
+//! (`levels::mass`) for a few rounds and prints milliseconds per round, or writes the level.
+
+use std::fs::OpenOptions;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Args, ValueEnum};
+
+use crate::headless::HeadlessBattle;
+use crate::levels::BattleSetup;
+use crate::levels::mass::{grid_field_text, load_generated, melee_zones_text};
+use crate::rules::components::{AiKind, Controller};
+
+/// The kind of field a generated battle is fought on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Field {
+    /// The Great Melee's eight zones.
+    Zones,
+    /// An open square field, 64 squares a side or more.
+    Grid,
+}
+
+impl Field {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Zones => "zones",
+            Self::Grid => "grid",
+        }
+    }
+}
+
+/// The ruleset of generated grid fields: the shipped preset made for squares.
+pub const GRID_RULESET: &str = "shock_and_cover";
+
+/// Arguments of `fray bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// The field to fight on.
+    #[arg(long, value_enum, default_value_t = Field::Zones)]
+    pub field: Field,
+    /// Army sizes, both sides together.
+    #[arg(long, value_delimiter = ',', default_values_t = [256, 1024, 2048])]
+    pub units: Vec<usize>,
+    /// The AI on both sides (random, greedy, ...).
+    #[arg(long, default_value = "greedy")]
+    pub ai: String,
+    /// Rounds timed per size, after the first (which also rolls surprise).
+    #[arg(long, default_value_t = 5)]
+    pub rounds: u32,
+    /// Seed of the battle.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Append `field,ai,units,ms_per_round` lines (processor time) to this CSV file.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// Write the level of the first size here instead of timing anything.
+    #[arg(long)]
+    pub write_level: Option<PathBuf>,
+}
+
+/// The level text of `units` fighters on `field`.
+pub fn level_text(field: Field, units: usize) -> String {
+    match field {
+        Field::Zones => melee_zones_text(units),
+        Field::Grid => grid_field_text(units, GRID_RULESET),
+    }
+}
+
+/// Runs `fray bench`.
+pub fn run(args: &BenchArgs) -> ExitCode {
+    let Some(ai) = AiKind::parse(&args.ai) else {
+        eprintln!("--ai {}: unknown AI; expected one of {}", args.ai, AiKind::NAMES.join(", "));
+        return ExitCode::from(2);
+    };
+    if let Some(path) = &args.write_level {
+        let units = args.units.first().copied().unwrap_or_default();
+        return match std::fs::write(path, level_text(args.field, units)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("{}: cannot write the level: {error}", path.display());
+                ExitCode::FAILURE
+            }
+        };
+    }
+    say!("{:<6} {:<8} {:>6} {:>12} {:>12} {:>10}", "field", "ai", "units", "cpu ms/round", "wall ms", "rounds/s");
+    for &units in &args.units {
+        let name = format!("{}{units}.ron", args.field.name());
+        let template = match load_generated(&level_text(args.field, units), &name) {
+            Ok(template) => template,
+            Err(errors) => {
+                eprintln!("{errors}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let controllers = (0..template.sides.len()).map(|side| (side, Controller::Ai(ai))).collect();
+        let mut battle = HeadlessBattle::new();
+        battle.start(&template, &BattleSetup { seed: args.seed, controllers, record_log: false });
+        let (rounds, spent) = time_rounds(&mut battle, args.rounds);
+        let per_round = spent.cpu.as_secs_f64() * 1000.0 / f64::from(rounds.max(1));
+        let wall_per_round = spent.wall.as_secs_f64() * 1000.0 / f64::from(rounds.max(1));
+        say!(
+            "{:<6} {:<8} {units:>6} {per_round:>12.2} {wall_per_round:>12.2} {:>10.1}",
+            args.field.name(),
+            args.ai,
+            1000.0 / per_round.max(f64::EPSILON)
+        );
+        if let Some(path) = &args.csv {
+            let line = format!("{},{},{units},{per_round:.3}\n", args.field.name(), args.ai);
+            let written = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .and_then(|mut file| file.write_all(line.as_bytes()));
+            if let Err(error) = written {
+                eprintln!("{}: cannot write: {error}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Time a battle took: on the processor (this thread's own, so other programs on a busy
+/// machine do not count) and on the clock.
+#[derive(Clone, Copy, Debug)]
+pub struct Spent {
+    /// Processor time of this thread; the clock's where the system does not tell.
+    pub cpu: Duration,
+    /// Wall-clock time.
+    pub wall: Duration,
+}
+
+/// This thread's processor time so far, from Linux's scheduler statistics (nanoseconds).
+fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
+/// Plays round 1 untimed (it also rolls surprise and initiative), then up to `rounds` more
+/// (fewer if the battle ends first); returns how many were played and the time they took.
+pub fn time_rounds(battle: &mut HeadlessBattle, rounds: u32) -> (u32, Spent) {
+    while battle.state().round < 2 && !battle.state().is_over() {
+        play_round(battle);
+    }
+    let (started, cpu_started) = (Instant::now(), thread_cpu_time());
+    let mut played = 0;
+    while played < rounds && !battle.state().is_over() {
+        play_round(battle);
+        played += 1;
+    }
+    let wall = started.elapsed();
+    let cpu = cpu_started.zip(thread_cpu_time()).map_or(wall, |(from, to)| to.saturating_sub(from));
+    (played, Spent { cpu, wall })
+}
+
+/// Runs schedule passes until the round number moves on or the battle ends.
+pub fn play_round(battle: &mut HeadlessBattle) {
+    let round = battle.state().round;
+    while battle.state().round == round && !battle.state().is_over() {
+        battle.step();
+    }
+}

@@ -1,0 +1,328 @@
+//! Every legal action of a unit without checking every unit on the field: a per-pass index of
+//! who may be targeted in each zone, by side and by what the action asks of its target, and the
+//! legal actions as groups (one kind, one destination) whose targets are slices of that index,
+//! so they can be counted and picked by position without being listed.
+
+use bevy::prelude::*;
+
+use super::actions::{self, ActionContext, TargetRule, UnitLookup, offered};
+use super::components::{Action, ActionKind, AimPoint};
+use super::unit::{self, UnitView};
+use crate::battlefield::ZoneIdx;
+
+/// What an action asks of its target beyond the side, as the index files units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wanted {
+    /// Any enemy on the field.
+    Enemy,
+    /// An enemy that checks morale (intimidation).
+    FearfulEnemy,
+    /// An enemy caught by surprise (execution attacks).
+    SurprisedEnemy,
+    /// Any ally on the field, oneself included.
+    Ally,
+    /// A fallen ally not yet stabilised (never oneself).
+    FallenAlly,
+}
+
+/// How many [`Wanted`] lists each zone keeps per side.
+const WANTED_KINDS: usize = 5;
+
+impl Wanted {
+    fn slot(self) -> usize {
+        self as usize
+    }
+
+    /// What an action of `kind` with target rule `rule` wants; `None` when it takes no target.
+    fn of(kind: ActionKind, rule: TargetRule) -> Option<Self> {
+        match rule {
+            TargetRule::None => None,
+            TargetRule::Enemy { .. } => Some(match kind {
+                ActionKind::Intimidate => Self::FearfulEnemy,
+                ActionKind::Execute => Self::SurprisedEnemy,
+                _ => Self::Enemy,
+            }),
+            TargetRule::Ally { .. } => Some(Self::Ally),
+            TargetRule::FallenAlly => Some(Self::FallenAlly),
+        }
+    }
+}
+
+/// Who may be targeted in each zone, for each side and each [`Wanted`], in the zone index's
+/// order. Built once for a declaration pass, when nobody moves or falls. Only zones with someone
+/// in them have lists: the lists of zone `z` start at `starts[zone_base[z]]`, one after another
+/// (side by side, [`Wanted`] by [`Wanted`]), all in the one array `units`, so a 64×64 field
+/// costs no more to index than the units on it.
+pub struct TargetIndex {
+    sides: usize,
+    zone_base: Vec<u32>,
+    starts: Vec<u32>,
+    units: Vec<Entity>,
+}
+
+/// `zone_base` of a zone nobody stands in.
+const NO_LISTS: u32 = u32::MAX;
+
+/// Every [`Wanted`], in slot order.
+const ALL_WANTED: [Wanted; WANTED_KINDS] =
+    [Wanted::Enemy, Wanted::FearfulEnemy, Wanted::SurprisedEnemy, Wanted::Ally, Wanted::FallenAlly];
+
+/// What the index keeps of a unit on the field: its zone, side, and what it may be targeted by.
+struct Filed {
+    zone: ZoneIdx,
+    unit: Entity,
+    side: usize,
+    fearful: bool,
+    surprised: bool,
+    fallen: bool,
+}
+
+impl Filed {
+    /// Whether side `viewer` finds this unit among the targets it `wanted`.
+    fn belongs(&self, viewer: usize, wanted: Wanted) -> bool {
+        let ally = viewer == self.side;
+        match wanted {
+            Wanted::Ally => ally,
+            Wanted::FallenAlly => ally && self.fallen,
+            Wanted::Enemy => !ally,
+            Wanted::FearfulEnemy => !ally && self.fearful,
+            Wanted::SurprisedEnemy => !ally && self.surprised,
+        }
+    }
+}
+
+impl TargetIndex {
+    /// Files every unit on the field of `ctx`'s zone index.
+    pub fn build(ctx: ActionContext, units: &impl UnitLookup) -> Self {
+        let zones = ctx.battlefield.len();
+        let mut filed = Vec::new();
+        for zone in 0..zones as ZoneIdx {
+            for &unit in ctx.index.occupants(zone) {
+                let facts = units.with_view(unit, |view| {
+                    debug_assert_eq!(view.zone.0, zone, "the zone index agrees with the unit");
+                    view.status.on_field().then(|| Filed {
+                        zone,
+                        unit,
+                        side: view.side.0,
+                        fearful: view.checks_morale,
+                        surprised: view.surprised,
+                        fallen: view.status.is_down() && !view.conditions.stabilised,
+                    })
+                });
+                filed.extend(facts.flatten());
+            }
+        }
+        let sides = filed.iter().map(|unit| unit.side + 1).max().unwrap_or(0);
+        let mut index = Self { sides, zone_base: vec![NO_LISTS; zones], starts: Vec::new(), units: Vec::new() };
+        // `filed` runs zone by zone: each zone's units are one stretch of it.
+        for here in filed.chunk_by(|a, b| a.zone == b.zone) {
+            index.zone_base[here[0].zone as usize] = index.starts.len() as u32;
+            for viewer in 0..sides {
+                for wanted in ALL_WANTED {
+                    index.starts.push(index.units.len() as u32);
+                    index.units.extend(here.iter().filter(|unit| unit.belongs(viewer, wanted)).map(|unit| unit.unit));
+                }
+            }
+            index.starts.push(index.units.len() as u32);
+        }
+        index
+    }
+
+    fn list(&self, zone: ZoneIdx, side: usize, wanted: Wanted) -> &[Entity] {
+        let base = self.zone_base.get(zone as usize).copied().unwrap_or(NO_LISTS);
+        if side >= self.sides || base == NO_LISTS {
+            return &[];
+        }
+        let at = base as usize + side * WANTED_KINDS + wanted.slot();
+        &self.units[self.starts[at] as usize..self.starts[at + 1] as usize]
+    }
+
+    /// Enemies of `side` on the field in `zone`, in the zone index's order.
+    pub fn enemies(&self, zone: ZoneIdx, side: usize) -> &[Entity] {
+        self.list(zone, side, Wanted::Enemy)
+    }
+}
+
+/// One kind of action with one destination: whether it is legal without a target, and which
+/// slices of the index hold its legal targets.
+struct Group {
+    kind: ActionKind,
+    move_to: Option<ZoneIdx>,
+    untargeted: bool,
+    /// Range into [`LegalActions::segments`].
+    segments: std::ops::Range<usize>,
+    /// Units in the segments that are not legal targets after all (the actor, for stabilising).
+    skip: Option<Entity>,
+}
+
+/// Every legal action of one unit, grouped; the same actions, in the same order, that checking
+/// each kind, destination and target with [`actions::check`] would find.
+pub struct LegalActions<'t> {
+    groups: Vec<Group>,
+    segments: Vec<&'t [Entity]>,
+    len: usize,
+}
+
+/// Every kind of action a unit might declare, in the order legal actions are listed.
+fn kinds_of(ctx: ActionContext, actor: &UnitView) -> Vec<ActionKind> {
+    let mut kinds = vec![
+        ActionKind::Attack,
+        ActionKind::DefensiveAttack,
+        ActionKind::FullDefense,
+        ActionKind::Move,
+        ActionKind::Hold,
+        ActionKind::Stabilize,
+        ActionKind::Intimidate,
+        ActionKind::Disengage,
+        ActionKind::Swarm,
+        ActionKind::Shove,
+        ActionKind::Grapple,
+        ActionKind::StandUp,
+        ActionKind::Execute,
+    ];
+    kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
+    kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));
+    for (at, stack) in actor.inventory.0.iter().enumerate() {
+        kinds.push(if stack.item.thrown { ActionKind::Throw(at) } else { ActionKind::UseItem(at) });
+    }
+    kinds.retain(|&kind| offered(ctx.ruleset, kind));
+    kinds
+}
+
+/// Where `actor` may declare from: staying, then every zone a move or a charge could reach.
+fn destinations(ctx: ActionContext, actor: &UnitView) -> Vec<Option<ZoneIdx>> {
+    let here = actor.zone.0;
+    let allowance = [ActionKind::Move, ActionKind::Charge]
+        .into_iter()
+        .map(|kind| unit::movement_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, kind))
+        .max()
+        .unwrap_or(0);
+    std::iter::once(None)
+        .chain(ctx.battlefield.within(here, allowance).filter(|&zone| zone != here).map(Some))
+        .collect()
+}
+
+/// How many units of `list` are targets: all but `skip`, if it is there (only stabilising skips
+/// anyone, and its lists are short).
+fn targets_in(list: &[Entity], skip: Option<Entity>) -> usize {
+    match skip {
+        Some(unit) if list.contains(&unit) => list.len() - 1,
+        _ => list.len(),
+    }
+}
+
+impl<'t> LegalActions<'t> {
+    /// The legal actions of `actor`, their targets taken from `targets`.
+    pub fn of(ctx: ActionContext, actor: &UnitView, targets: &'t TargetIndex) -> Self {
+        let mut legal = Self { groups: Vec::new(), segments: Vec::new(), len: 0 };
+        if !unit::may_act(*actor.status, actor.conditions, actor.surprised, ctx.round) {
+            return legal;
+        }
+        let kinds = kinds_of(ctx, actor);
+        let max_range = kinds
+            .iter()
+            .filter_map(|&kind| match actions::target_rule(actor, kind).ok()? {
+                TargetRule::Enemy { range, .. } | TargetRule::Ally { range } => Some(range),
+                TargetRule::FallenAlly => Some(ctx.battlefield.melee_reach(0)),
+                TargetRule::None => None,
+            })
+            .max()
+            .unwrap_or(0);
+        let charge = offered(ctx.ruleset, ActionKind::Charge).then_some(ActionKind::Charge);
+        let mut zones: Vec<ZoneIdx> = Vec::new();
+        for move_to in destinations(ctx, actor) {
+            let standing = actions::standing_after(actor, move_to);
+            zones.clear();
+            zones.extend(ctx.battlefield.within(standing, max_range));
+            for &kind in kinds.iter().chain(charge.as_ref()) {
+                legal.add_group(ctx, actor, targets, kind, move_to, &zones);
+            }
+        }
+        legal
+    }
+
+    /// Adds the legal actions of `kind` to `move_to`, their targets in `zones` (nearest first).
+    fn add_group(
+        &mut self,
+        ctx: ActionContext,
+        actor: &UnitView,
+        targets: &'t TargetIndex,
+        kind: ActionKind,
+        move_to: Option<ZoneIdx>,
+        zones: &[ZoneIdx],
+    ) {
+        let Ok(reach) = actions::check_untargeted(ctx, actor, kind, move_to) else {
+            return;
+        };
+        if actions::check_needs(actor, kind).is_err() {
+            return;
+        }
+        let untargeted = matches!(reach.rule, TargetRule::None | TargetRule::Enemy { optional: true, .. });
+        let first = self.segments.len();
+        let mut skip = None;
+        if let Some(wanted) = Wanted::of(kind, reach.rule) {
+            let standing = actions::standing_after(actor, move_to);
+            skip = (wanted == Wanted::FallenAlly).then_some(actor.entity);
+            for &zone in zones {
+                if reach.reaches(ctx.battlefield, standing, zone) {
+                    let list = targets.list(zone, actor.side.0, wanted);
+                    if !list.is_empty() {
+                        self.segments.push(list);
+                    }
+                }
+            }
+        }
+        let segments = first..self.segments.len();
+        let count = usize::from(untargeted)
+            + self.segments[segments.clone()].iter().map(|list| targets_in(list, skip)).sum::<usize>();
+        if count > 0 {
+            self.len += count;
+            self.groups.push(Group { kind, move_to, untargeted, segments, skip });
+        }
+    }
+
+    /// How many legal actions there are.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The legal action at position `at` of the list, found without listing the others.
+    pub fn get(&self, mut at: usize) -> Option<Action> {
+        for group in &self.groups {
+            if group.untargeted {
+                if at == 0 {
+                    return Some(Action { kind: group.kind, target: None, move_to: group.move_to });
+                }
+                at -= 1;
+            }
+            for list in &self.segments[group.segments.clone()] {
+                let size = targets_in(list, group.skip);
+                if at < size {
+                    let target = list.iter().copied().filter(|&unit| Some(unit) != group.skip).nth(at)?;
+                    return Some(Action { kind: group.kind, target: Some(target), move_to: group.move_to });
+                }
+                at -= size;
+            }
+        }
+        None
+    }
+
+    /// Every legal action, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
+        self.groups.iter().flat_map(move |group| {
+            let untargeted =
+                group.untargeted.then_some(Action { kind: group.kind, target: None, move_to: group.move_to });
+            let targeted = self.segments[group.segments.clone()]
+                .iter()
+                .flat_map(|list| list.iter().copied())
+                .filter(move |&unit| Some(unit) != group.skip)
+                .map(move |target| Action { kind: group.kind, target: Some(target), move_to: group.move_to });
+            untargeted.into_iter().chain(targeted)
+        })
+    }
+}

@@ -1,0 +1,153 @@
+//! Mass battles: the shipped siege loads and plays, and the legal actions found through the
+//! per-pass target index are exactly those that checking every kind, destination and nearby unit
+//! with `actions::check` finds, in the same order (the random AI's picks depend on that order).
+
+use std::path::Path;
+
+use bevy::ecs::system::RunSystemOnce;
+use bevy::prelude::*;
+use fray::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
+use fray::headless::HeadlessBattle;
+use fray::levels::mass::{MASS_BATTLE_UNITS, grid_field_text, load_generated, melee_zones_text};
+use fray::levels::{BattleSetup, BattleTemplate, load_level};
+use fray::rules::CombatState;
+use fray::rules::actions::{self, ActionContext, TargetRule, ViewCache};
+use fray::rules::components::*;
+use fray::rules::legal::LegalActions;
+use fray::rules::ruleset::Ruleset;
+use fray::rules::unit::{self, UnitReadOnly, UnitView};
+
+/// The legal actions as `actions::legal_actions` listed them before the target index: every
+/// kind, every destination, and every unit in the zones within the longest range, each checked.
+fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -> Vec<Action> {
+    let mut found = Vec::new();
+    if !unit::may_act(*actor.status, actor.conditions, actor.surprised, ctx.round) {
+        return found;
+    }
+    let here = actor.zone.0;
+    let allowance = [ActionKind::Move, ActionKind::Charge]
+        .into_iter()
+        .map(|kind| unit::movement_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, kind))
+        .max()
+        .unwrap_or(0);
+    let destinations: Vec<Option<ZoneIdx>> = std::iter::once(None)
+        .chain(ctx.battlefield.within(here, allowance).filter(|&zone| zone != here).map(Some))
+        .collect();
+    let mut kinds = vec![
+        ActionKind::Attack,
+        ActionKind::DefensiveAttack,
+        ActionKind::FullDefense,
+        ActionKind::Move,
+        ActionKind::Hold,
+        ActionKind::Stabilize,
+        ActionKind::Intimidate,
+        ActionKind::Disengage,
+        ActionKind::Swarm,
+        ActionKind::Shove,
+        ActionKind::Grapple,
+        ActionKind::StandUp,
+        ActionKind::Execute,
+    ];
+    kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
+    kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));
+    for (at, stack) in actor.inventory.0.iter().enumerate() {
+        kinds.push(if stack.item.thrown { ActionKind::Throw(at) } else { ActionKind::UseItem(at) });
+    }
+    kinds.retain(|&kind| actions::offered(ctx.ruleset, kind));
+    let max_range =
+        kinds.iter().filter_map(|&kind| actions::reach(actor, kind).ok()?.range(ctx.battlefield)).max().unwrap_or(0);
+    let charge = actions::offered(ctx.ruleset, ActionKind::Charge).then_some(ActionKind::Charge);
+    for &move_to in &destinations {
+        let standing = move_to.unwrap_or(here);
+        let candidates: Vec<Entity> = ctx
+            .battlefield
+            .within(standing, max_range)
+            .flat_map(|zone| ctx.index.occupants(zone).iter().copied())
+            .collect();
+        for &kind in kinds.iter().chain(charge.as_ref()) {
+            let untargeted = Action { kind, target: None, move_to };
+            if actions::check(ctx, actor, &untargeted, units).is_ok() {
+                found.push(untargeted);
+            }
+            if !matches!(actions::reach(actor, kind), Ok(reach) if reach.rule != TargetRule::None) {
+                continue;
+            }
+            for &target in &candidates {
+                let action = Action { kind, target: Some(target), move_to };
+                if actions::check(ctx, actor, &action, units).is_ok() {
+                    found.push(action);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Compares both listings for every unit now; returns how many actions were compared.
+fn compare_listings(
+    units: Query<UnitReadOnly>,
+    ruleset: Res<Ruleset>,
+    battlefield: Res<Battlefield>,
+    index: Res<ZoneIndex>,
+    state: Res<CombatState>,
+) -> usize {
+    let cache = ViewCache::new(&units);
+    let ctx = ActionContext { ruleset: &ruleset, battlefield: &battlefield, index: &index, round: state.round };
+    let mut compared = 0;
+    for actor in cache.iter() {
+        let expected = listed_by_checking(ctx, actor, &cache);
+        let legal = LegalActions::of(ctx, actor, cache.targets(ctx));
+        let listed: Vec<Action> = legal.iter().collect();
+        assert_eq!(listed, expected, "{} in round {}", actor.id.0, state.round);
+        assert_eq!(legal.len(), expected.len());
+        for (at, action) in expected.iter().enumerate() {
+            assert_eq!(legal.get(at), Some(*action), "{}: action {at}", actor.id.0);
+        }
+        assert_eq!(legal.get(expected.len()), None);
+        compared += expected.len();
+    }
+    compared
+}
+
+/// Plays `template` with the random AI, comparing the listings at the start of each round.
+fn listings_agree_through(template: &BattleTemplate, rounds: u32) {
+    let controllers = (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Random))).collect();
+    let mut battle = HeadlessBattle::new();
+    battle.start(template, &BattleSetup { seed: 7, controllers, record_log: false });
+    let mut compared = 0;
+    for _ in 0..rounds {
+        compared += battle.world_mut().run_system_once(compare_listings).expect("the comparison runs");
+        let round = battle.state().round;
+        while battle.state().round == round && !battle.state().is_over() {
+            battle.step();
+        }
+    }
+    assert!(compared > 1000, "only {compared} actions compared");
+}
+
+#[test]
+fn w_decl_2_legal_actions_from_the_target_index_match_checking_every_unit_on_zones() {
+    let template = load_generated(&melee_zones_text(48), "melee48.ron").expect("the melee loads");
+    listings_agree_through(&template, 4);
+}
+
+#[test]
+fn s_grid_1_legal_actions_from_the_target_index_match_checking_every_unit_on_a_grid() {
+    let template = load_generated(&grid_field_text(24, "shock_and_cover"), "field24.ron").expect("the field loads");
+    listings_agree_through(&template, 3);
+}
+
+#[test]
+fn the_siege_is_a_mass_battle_that_plays_headless() {
+    let template = load_level(Path::new("levels/siege.ron")).unwrap_or_else(|errors| panic!("{errors}"));
+    assert!(template.units.len() >= 1000, "{} units", template.units.len());
+    assert!(template.units.len() > MASS_BATTLE_UNITS);
+    let controllers = (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Greedy))).collect();
+    let mut battle = HeadlessBattle::new();
+    battle.start(&template, &BattleSetup { seed: 1, controllers, record_log: true });
+    while battle.state().round < 3 && !battle.state().is_over() {
+        battle.step();
+    }
+    let log = battle.log().to_json_lines();
+    assert!(log.contains("\"attack\"") || log.contains("\"moved\""), "the armies close and fight");
+}
