@@ -952,9 +952,9 @@ mod tests {
     fn s_grid_1_new_rejects_empty_and_oversized() {
         assert_eq!(GridMap::new(0, 3), Err(GridError::Empty));
         assert!(matches!(GridMap::new(u16::MAX, u16::MAX), Err(GridError::TooLarge { .. })));
-        let ok = GridMap::new(64, 32).unwrap();
-        assert_eq!((ok.width(), ok.height()), (64, 32));
-        assert!(GridMap::new(64, 33).is_err());
+        let ok = GridMap::new(64, 64).unwrap();
+        assert_eq!((ok.width(), ok.height()), (64, 64));
+        assert!(GridMap::new(64, 65).is_err());
     }
 
     #[test]
