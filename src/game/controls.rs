@@ -936,14 +936,17 @@ pub fn aim_label(aim: AimPoint) -> &'static str {
 
 /// The label of a kind of action for a unit (`Attack with spear`, `Cast firebolt`).
 fn kind_label(actor: &crate::rules::unit::UnitView, kind: ActionKind) -> String {
-    let weapon = actor.loadout.usable_weapon(actor.conditions).0;
+    // Catalog keys read as words in the panel: `throwing_knife` is "throwing knife".
+    let weapon = actor.loadout.usable_weapon(actor.conditions).0.replace('_', " ");
+    let spell = |at: usize| actor.spells.0.get(at).map_or("?".into(), |(name, _)| name.replace('_', " "));
+    let item = |at: usize| actor.inventory.0.get(at).map_or("?".into(), |stack| stack.name.replace('_', " "));
     match kind {
         ActionKind::Attack => format!("Attack with {weapon}"),
         ActionKind::DefensiveAttack => format!("Defensive attack with {weapon}"),
         ActionKind::FullDefense => "Full defense".into(),
-        ActionKind::Cast(at) => format!("Cast {}", actor.spells.0.get(at).map_or("?", |(name, _)| name)),
-        ActionKind::UseItem(at) => format!("Use {}", actor.inventory.0.get(at).map_or("?", |stack| &*stack.name)),
-        ActionKind::Throw(at) => format!("Throw {}", actor.inventory.0.get(at).map_or("?", |stack| &*stack.name)),
+        ActionKind::Cast(at) => format!("Cast {}", spell(at)),
+        ActionKind::UseItem(at) => format!("Use {}", item(at)),
+        ActionKind::Throw(at) => format!("Throw {}", item(at)),
         ActionKind::Move => "Move".into(),
         ActionKind::Hold => "Hold".into(),
         ActionKind::Stabilize => "Stabilise".into(),

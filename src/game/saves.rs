@@ -161,7 +161,17 @@ fn load_from_command_line(options: Res<LaunchOptions>, mut load: MessageWriter<L
     }
 }
 
-fn collect_requests(mut commands: MessageReader<UiCommand>, mut requests: ResMut<Requests>, ui: Res<BattleUi>) {
+fn collect_requests(
+    mut commands: MessageReader<UiCommand>,
+    mut requests: ResMut<Requests>,
+    ui: Res<BattleUi>,
+    playback: Option<Res<super::playback::Playback>>,
+) {
+    // A replay is watched, not played: there is nothing of the viewer's own to save or undo.
+    if playback.is_some() {
+        commands.clear();
+        return;
+    }
     for command in commands.read() {
         match command {
             UiCommand::Save if ui.confirm.is_none() => requests.save = true,

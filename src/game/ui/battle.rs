@@ -43,6 +43,8 @@ struct BattleView<'w, 's> {
     battlefield: Res<'w, Battlefield>,
     units: Query<'w, 's, UnitReadOnly>,
     pace: Res<'w, Pace>,
+    /// Present while a replay plays back: nothing can be saved, undone or restarted in it.
+    playback: Option<Res<'w, crate::game::playback::Playback>>,
 }
 
 impl BattleView<'_, '_> {
@@ -154,7 +156,11 @@ fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
                 ("Undo", UiCommand::Undo),
                 ("Help", UiCommand::ToggleHelp),
             ];
-            for (label, command) in buttons {
+            let live_only =
+                |command: &UiCommand| matches!(command, UiCommand::Restart | UiCommand::Save | UiCommand::Undo);
+            for (label, command) in
+                buttons.into_iter().filter(|(_, command)| view.playback.is_none() || !live_only(command))
+            {
                 if tracked_button(ui, label).clicked() {
                     out.push(command);
                 }
