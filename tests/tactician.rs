@@ -4,6 +4,7 @@
 
 use bevy::prelude::*;
 use fray::ai::forward::{ForwardModel, Snapshot};
+use fray::ai::{SearchInFlight, SearchThread};
 use fray::headless::HeadlessBattle;
 use fray::levels::catalog::builtin::LEVELS;
 use fray::levels::{BattleSetup, BattleTemplate, load_builtin_level};
@@ -147,6 +148,44 @@ fn the_search_plays_the_same_for_the_same_seed() {
         let first = play(level, AiKind::Hard, 11, 3);
         let second = play(level, AiKind::Hard, 11, 3);
         assert_eq!(first, second, "{level}: the same seed gave two different battles");
+    }
+}
+
+/// Plays `level` with `hard` on every side, the search running on `thread`, for `rounds`
+/// rounds; returns the log and how many frames found the search still thinking.
+fn play_searching_on(level: &str, seed: u64, rounds: u32, thread: SearchThread) -> (String, u32) {
+    let template = load_builtin_level(level).unwrap();
+    let mut battle = HeadlessBattle::new();
+    battle.world_mut().insert_resource(thread);
+    battle.start(&template, &BattleSetup { seed, controllers: every_side(&template, AiKind::Hard), record_log: true });
+    let (mut updates, mut waited) = (0, 0);
+    while !battle.state().is_over() && battle.state().round <= rounds && updates < 100_000 {
+        battle.step();
+        updates += 1;
+        if battle.world().resource::<SearchInFlight>().thinking() {
+            waited += 1;
+        }
+    }
+    // The two runs stop after different numbers of frames: compare the rounds both finished.
+    let finished = battle
+        .log()
+        .to_json_lines()
+        .lines()
+        .filter(|line| {
+            serde_json::from_str::<serde_json::Value>(line).unwrap()["round"].as_u64() <= Some(rounds.into())
+        })
+        .map(|line| format!("{line}\n"))
+        .collect();
+    (finished, waited)
+}
+
+#[test]
+fn a_search_on_the_task_pool_plays_the_same_battle_as_one_inline() {
+    for level in ["ambush.ron", "shock_and_cover_skirmish.ron"] {
+        let (inline, _) = play_searching_on(level, 5, 3, SearchThread::Inline);
+        let (background, waited) = play_searching_on(level, 5, 3, SearchThread::Background);
+        assert!(waited > 0, "{level}: the search never ran in the background");
+        assert_eq!(inline, background, "{level}: thinking in the background changed the battle");
     }
 }
 

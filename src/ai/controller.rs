@@ -42,7 +42,7 @@ impl Default for AiRng {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<AiRng>();
+    app.init_resource::<AiRng>().init_resource::<SearchThread>().init_resource::<SearchInFlight>();
     app.add_systems(
         Update,
         reseed_for_new_battle.run_if(resource_changed::<CombatInfo>).before(CombatSystems::Surprise),
@@ -52,8 +52,10 @@ pub(super) fn plugin(app: &mut App) {
 
 /// A new battle (a level spawned, with its seed) restarts the AI's stream from that seed, so
 /// levels need not know the AI exists.
-fn reseed_for_new_battle(info: Res<CombatInfo>, mut rng: ResMut<AiRng>) {
+fn reseed_for_new_battle(info: Res<CombatInfo>, mut rng: ResMut<AiRng>, mut in_flight: ResMut<SearchInFlight>) {
     *rng = AiRng::seeded(info.seed);
+    // A search still thinking about the last battle would hand back that battle's stream.
+    in_flight.running = None;
 }
 
 /// What an AI reads: the battle, read-only.
@@ -115,13 +117,79 @@ impl AiView<'_, '_> {
     }
 }
 
+/// Where a search AI thinks: at once on the calling thread (headless runs and tests, where
+/// nothing waits on a frame), or on Bevy's compute task pool while the window keeps drawing.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SearchThread {
+    /// Search inside the declare stage, before the frame ends.
+    #[default]
+    Inline,
+    /// Search on the async compute pool; the declaration pass waits, frame by frame, until it
+    /// is done. The plan is the same either way: the budget counts simulated rounds, not time.
+    Background,
+}
+
+/// A search running in the background, and the units it plans for.
+#[derive(Resource, Default)]
+pub struct SearchInFlight {
+    running: Option<(Vec<Entity>, bevy::tasks::Task<super::tactician::SearchDone>)>,
+}
+
+impl SearchInFlight {
+    /// Whether a search AI is thinking right now (the window shows it).
+    pub fn thinking(&self) -> bool {
+        self.running.is_some()
+    }
+}
+
+/// Everything the AI controllers keep between frames.
+#[derive(SystemParam)]
+struct Minds<'w, 's> {
+    rng: ResMut<'w, AiRng>,
+    tactician: Local<'s, super::tactician::Tactician>,
+    thread: Res<'w, SearchThread>,
+    in_flight: ResMut<'w, SearchInFlight>,
+}
+
+impl Minds<'_, '_> {
+    /// The search's plan for `request`'s units; `None` while it is still thinking in the
+    /// background (then the declaration pass waits for a later frame).
+    fn plan(
+        &mut self,
+        view: &AiView,
+        units: &ViewCache,
+        threats: &ThreatMap,
+        request: &super::tactician::SearchRequest,
+    ) -> Option<super::tactician::Plan> {
+        if *self.thread == SearchThread::Inline {
+            return Some(self.tactician.plan(view, units, threats, request, &mut self.rng.0));
+        }
+        if let Some((members, task)) = &mut self.in_flight.running
+            && members.as_slice() == request.members
+        {
+            let done = bevy::tasks::block_on(bevy::tasks::futures_lite::future::poll_once(task))?;
+            self.in_flight.running = None;
+            self.rng.0 = done.rng.clone();
+            return Some(self.tactician.finish(done));
+        }
+        // A search for other units (a battle started afresh) is dropped with its task.
+        self.in_flight.running = None;
+        let Some(job) = self.tactician.prepare(view, units, threats, request, self.rng.0.clone()) else {
+            return Some(Vec::new());
+        };
+        let pool = bevy::tasks::AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::default);
+        let task = pool.spawn(async move { job.run() });
+        self.in_flight.running = Some((request.members.to_vec(), task));
+        None
+    }
+}
+
 /// Declares for every AI unit that may declare now; in turn-based orders it stops at the first
 /// human, who declares through the UI. A search AI plans its side's awaiting units together.
 fn declare_for_ai(
     view: AiView,
-    mut rng: ResMut<AiRng>,
+    mut minds: Minds,
     mut chosen: MessageWriter<ActionChosen>,
-    mut tactician: Local<super::tactician::Tactician>,
     mut clock: Option<ResMut<AiClock>>,
 ) {
     if !view.queue.open {
@@ -149,28 +217,19 @@ fn declare_for_ai(
         let action = match (kind, super::tactician::Budget::of(kind)) {
             (_, Some(budget)) => {
                 if !planned.contains_key(&unit) {
-                    // Secret: the whole side at once. In turn: only this unit, as the next may see more.
-                    let members: Vec<Entity> = if view.queue.secret {
-                        awaiting[at..]
-                            .iter()
-                            .copied()
-                            .filter(|&other| {
-                                units.get(other).is_some_and(|other| {
-                                    other.side == actor.side && *other.controller == Controller::Ai(kind)
-                                })
-                            })
-                            .collect()
-                    } else {
-                        vec![unit]
+                    let members = search_members(&view, &units, &awaiting[at..], actor, kind);
+                    let request =
+                        super::tactician::SearchRequest { members: &members, just_declared: &just_declared, budget };
+                    let Some(plan) = minds.plan(&view, &units, &threats, &request) else {
+                        break;
                     };
-                    let plan = tactician.plan(&view, &units, &threats, &members, &just_declared, &mut rng.0, budget);
                     planned.extend(plan);
                 }
                 planned.get(&unit).copied().unwrap_or(Action::simple(crate::rules::components::ActionKind::Hold))
             }
-            (AiKind::Random, None) => super::random::choose(&view, &units, actor, &mut rng.0),
+            (AiKind::Random, None) => super::random::choose(&view, &units, actor, &mut minds.rng.0),
             (AiKind::Easy, None) => {
-                super::tactician::easy_choice(&view, &units, &threats, actor, &just_declared, &mut rng.0)
+                super::tactician::easy_choice(&view, &units, &threats, actor, &just_declared, &mut minds.rng.0)
             }
             _ => super::greedy::choose(&view, &units, &threats, actor, &just_declared),
         };
@@ -187,4 +246,26 @@ fn declare_for_ai(
     if let Some(clock) = clock.as_mut() {
         clock.samples.extend(spent);
     }
+}
+
+/// The units a search plans together with `actor`: with secret declarations its whole side
+/// run by the same kind (of those still awaiting); in turn, only itself, as the next unit may
+/// see more.
+fn search_members(
+    view: &AiView,
+    units: &ViewCache,
+    awaiting: &[Entity],
+    actor: &crate::rules::unit::UnitView,
+    kind: AiKind,
+) -> Vec<Entity> {
+    if !view.queue.secret {
+        return vec![actor.entity];
+    }
+    awaiting
+        .iter()
+        .copied()
+        .filter(|&other| {
+            units.get(other).is_some_and(|other| other.side == actor.side && *other.controller == Controller::Ai(kind))
+        })
+        .collect()
 }

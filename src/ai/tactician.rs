@@ -82,39 +82,115 @@ pub struct Tactician {
 /// A side's joint declaration: one action per unit, in the order the side declares.
 pub type Plan = Vec<(Entity, Action)>;
 
+/// What a side's units may choose from: the search's question, asked on the main thread.
+pub struct SearchRequest<'a> {
+    /// The units to plan for: of one side, all awaiting, all run by this search.
+    pub members: &'a [Entity],
+    /// Choices made earlier in this declaration pass.
+    pub just_declared: &'a JustDeclared,
+    /// How hard to think.
+    pub budget: Budget,
+}
+
+/// A search made ready on the main thread, owning all it needs (the forward model, a snapshot
+/// of what the side may know, the greedy plan and every unit's candidates, and the AI's stream
+/// as it stands), so it can run on any thread and gives the same plan wherever it runs.
+pub struct SearchJob {
+    model: ForwardModel,
+    snapshot: Snapshot,
+    queue: Vec<Entity>,
+    visible: Plan,
+    plan: Plan,
+    candidates: Vec<Vec<Action>>,
+    rng: ChaCha8Rng,
+    side: usize,
+    budget: Budget,
+}
+
+/// A finished search: the plan, the AI's stream after it, and the model to keep for next time.
+pub struct SearchDone {
+    /// One legal action per unit planned for.
+    pub plan: Plan,
+    /// The AI's stream, advanced by the dice samples the search drew.
+    pub rng: ChaCha8Rng,
+    model: ForwardModel,
+}
+
 impl Tactician {
-    /// Plans the declarations of `members` (units of one side, all awaiting, all run by this
-    /// search) and returns one legal action for each.
-    #[expect(clippy::too_many_arguments, reason = "the search needs the whole view of the declaration pass")]
+    /// Plans the declarations of the requested units here and now, and returns one legal
+    /// action for each.
     pub fn plan(
         &mut self,
         view: &AiView,
         units: &ViewCache,
         threats: &ThreatMap,
-        members: &[Entity],
-        just_declared: &JustDeclared,
+        request: &SearchRequest,
         rng: &mut ChaCha8Rng,
-        budget: Budget,
     ) -> Plan {
-        let Some(side) = members.first().and_then(|&unit| units.get(unit)).map(|unit| unit.side.0) else {
+        let Some(job) = self.prepare(view, units, threats, request, rng.clone()) else {
             return Vec::new();
         };
-        let (mut plan, candidates) = portfolios(view, units, threats, members, just_declared);
-        let snapshot = Snapshot::capture(view.snapshot.iter(), sources(view), Some(side));
-        let visible: Plan = visible_declarations(view, units, side, just_declared);
-        let model = self.model.get_or_insert_with(ForwardModel::new);
+        let done = job.run();
+        *rng = done.rng.clone();
+        self.finish(done)
+    }
+
+    /// Gets a search ready to run: the portfolio, the snapshot and the model are taken here,
+    /// where the battle can be read. `None` when there is nobody to plan for.
+    pub fn prepare(
+        &mut self,
+        view: &AiView,
+        units: &ViewCache,
+        threats: &ThreatMap,
+        request: &SearchRequest,
+        rng: ChaCha8Rng,
+    ) -> Option<SearchJob> {
+        let side = request.members.first().and_then(|&unit| units.get(unit)).map(|unit| unit.side.0)?;
+        let (plan, candidates) = portfolios(view, units, threats, request.members, request.just_declared);
+        Some(SearchJob {
+            model: self.model.take().unwrap_or_default(),
+            snapshot: Snapshot::capture(view.snapshot.iter(), sources(view), Some(side)),
+            queue: view.queue.order.clone(),
+            visible: visible_declarations(view, units, side, request.just_declared),
+            plan,
+            candidates,
+            rng,
+            side,
+            budget: request.budget,
+        })
+    }
+
+    /// Keeps a finished search's model for the next decision and hands back its plan.
+    pub fn finish(&mut self, done: SearchDone) -> Plan {
+        self.model = Some(done.model);
+        done.plan
+    }
+}
+
+impl SearchJob {
+    /// Portfolio Greedy Search: one unit at a time, each choice raced against the one in hand.
+    /// Each unit gets an equal share of what is left of the budget.
+    pub fn run(self) -> SearchDone {
+        let SearchJob { mut model, snapshot, queue, visible, mut plan, candidates, mut rng, side, budget } = self;
         model.load(&snapshot);
         let seeds: Vec<u64> = (0..budget.samples.max(1)).map(|_| rng.next_u64()).collect();
-        let mut judge =
-            Judge { model, snapshot: &snapshot, queue: &view.queue.order, visible, seeds, rng, side, budget, spent: 0 };
-        // Portfolio Greedy Search: one unit at a time, each choice raced against the one in hand.
-        // Each unit gets an equal share of what is left of the budget.
+        let mut judge = Judge {
+            model: &mut model,
+            snapshot: &snapshot,
+            queue: &queue,
+            visible,
+            seeds,
+            rng: &mut rng,
+            side,
+            budget,
+            spent: 0,
+        };
         for at in 0..candidates.len() {
             let share = (budget.rounds.saturating_sub(judge.spent)) / (candidates.len() - at) as u32;
             let limit = judge.spent + share;
             plan[at].1 = judge.race(&plan, at, &candidates[at], limit);
         }
-        plan
+        SearchDone { plan, rng, model }
     }
 }
 

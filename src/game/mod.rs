@@ -90,6 +90,8 @@ pub fn run(options: LaunchOptions) -> AppExit {
     if autosave {
         app.insert_resource(saves::Autosave);
     }
+    // The window keeps drawing while a search AI thinks.
+    app.insert_resource(crate::ai::SearchThread::Background);
     // The board's readability layers: names, feedback, hover cards and grid overlays.
     app.add_plugins((labels::plugin, feedback::plugin, hover::plugin, overlays::plugin));
     app.add_plugins((playback::window_plugin, catch_up::window_plugin));

@@ -45,6 +45,8 @@ struct BattleView<'w, 's> {
     pace: Res<'w, Pace>,
     /// Present while a replay plays back: nothing can be saved, undone or restarted in it.
     playback: Option<Res<'w, crate::game::playback::Playback>>,
+    /// A search AI planning in the background, if one is.
+    thinking: Option<Res<'w, crate::ai::SearchInFlight>>,
 }
 
 impl BattleView<'_, '_> {
@@ -142,6 +144,10 @@ fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
             ui.label(
                 RichText::new(format!("({})", view.side_name(declarer.side.0))).color(side_colour(declarer.side.0)),
             );
+        } else if view.thinking.as_ref().is_some_and(|search| search.thinking()) {
+            ui.separator();
+            ui.add(egui::Spinner::new());
+            ui.label(RichText::new("the AI is thinking").weak());
         } else if view.state.phase == CombatPhase::Declare && view.queue.open {
             ui.separator();
             ui.label(RichText::new("the AI is declaring").weak());
