@@ -1002,9 +1002,13 @@ mod aimed_wounds {
         assert_eq!(events(&app, "moved").len(), 6, "one move of six squares");
         assert_eq!(attacks_by(&app, "r1").len(), 1, "then the one attack");
 
-        // Standing up takes the action; the foe whose melee zone holds the unit strikes a free hit.
+        // With no Bonus Action left, standing up takes the action; the foe whose melee zone holds
+        // the unit strikes a free hit.
         let mut app = adjacent(&[15, 3]);
-        set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+        set::<Conditions>(&mut app, "r1", |conditions| {
+            conditions.prone = true;
+            conditions.bonus_actions_lost = 2;
+        });
         app.update();
         declare(&mut app, "r1", ActionKind::StandUp, None, None);
         app.update();
@@ -1018,6 +1022,22 @@ mod aimed_wounds {
             "only a prone unit may stand up"
         );
         assert_eq!(state(&app).round, 1, "the refused declaration leaves b1 to choose again");
+    }
+
+    #[test]
+    fn a_turn_1_a_prone_unit_stands_up_with_a_bonus_action_and_keeps_its_attack() {
+        // r1 gets up as its turn begins (no free hit), then strikes without moving: 8 + accuracy
+        // 2 + 1 for the one Bonus Action left; 1d8 = 3 and no +1 damage.
+        let mut app = adjacent(&[8, 3]);
+        set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+        app.update();
+        assert!(!get::<Conditions>(&mut app, "r1").prone);
+        assert!(events(&app, "status").iter().any(|line| line["unit"] == "r1" && line["status"] == "standing"));
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert!(attacks_by(&app, "b1").is_empty(), "getting up with a Bonus Action draws no free hit");
+        assert_eq!(attacks_by(&app, "r1")[0]["total"], 11);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 27);
     }
 
     #[test]

@@ -57,13 +57,14 @@ fn open_declarations(
     mut state: ResMut<CombatState>,
     ruleset: Res<Ruleset>,
     info: Res<CombatInfo>,
+    mut log: ResMut<CombatLog>,
     mut units: Query<Unit>,
 ) {
     if queue.open {
         return;
     }
     if ruleset.turns.order.on_turn() {
-        open_turn(&mut queue, &mut state, &ruleset, &mut units);
+        open_turn(&mut queue, &mut state, (&ruleset, &mut log), &mut units);
         return;
     }
     let mut eligible: Vec<(u32, usize, i32, Entity)> = units
@@ -105,7 +106,12 @@ fn open_declarations(
 }
 
 /// Turn-based rulesets: opens the next turn whose units can act, or ends the round's actions.
-fn open_turn(queue: &mut DeclarationQueue, state: &mut CombatState, ruleset: &Ruleset, units: &mut Query<Unit>) {
+fn open_turn(
+    queue: &mut DeclarationQueue,
+    state: &mut CombatState,
+    (ruleset, log): (&Ruleset, &mut CombatLog),
+    units: &mut Query<Unit>,
+) {
     let round = state.round;
     while state.turn_cursor < state.turns.len() {
         if schedule_due_casts(state, units, Some(state.turns[state.turn_cursor].0)) {
@@ -127,7 +133,10 @@ fn open_turn(queue: &mut DeclarationQueue, state: &mut CombatState, ruleset: &Ru
             if let Ok(mut unit) = units.get_mut(entity) {
                 let previous = unit.declared.action.map(|action| action.kind).or(unit.declared.previous);
                 *unit.declared = Declared { previous, ..Declared::default() };
-                pick_up_weapon(ruleset, &mut unit.conditions);
+                let id = unit.id.0.clone();
+                if spend_bonus_actions_first(ruleset, &mut unit.conditions) {
+                    log.record(round, || LogEvent::Status { unit: id, status: "standing" });
+                }
             }
         }
         // Units taking one turn together write their actions down unseen by each other.
@@ -141,15 +150,22 @@ fn open_turn(queue: &mut DeclarationQueue, state: &mut CombatState, ruleset: &Ru
     state.phase = CombatPhase::Morale;
 }
 
-/// A new turn: a disarmed unit spends a Bonus Action picking its weapon up before it declares,
-/// where the ruleset says so and it has one left (`A-COND-1`).
-fn pick_up_weapon(ruleset: &Ruleset, conditions: &mut Conditions) {
+/// A new turn: before it declares, a prone unit spends a Bonus Action getting up (`A-TURN-1`,
+/// `A-BONUS-1`) and a disarmed one a Bonus Action picking its weapon up (`A-COND-1`), where the
+/// ruleset says so and it has one left. Returns whether the unit stood up.
+fn spend_bonus_actions_first(ruleset: &Ruleset, conditions: &mut Conditions) -> bool {
     conditions.bonus_actions_spent = 0;
+    let stands = ruleset.turns.bonus_action_stands_up && conditions.prone && conditions.bonus_actions_left() > 0;
+    if stands {
+        conditions.prone = false;
+        conditions.bonus_actions_spent += 1;
+    }
     let recovers = ruleset.attack.conditions.as_ref().is_some_and(|rules| rules.disarmed_recovers_with_bonus_action);
     if recovers && conditions.disarmed && conditions.bonus_actions_left() > 0 {
         conditions.disarmed = false;
-        conditions.bonus_actions_spent = 1;
+        conditions.bonus_actions_spent += 1;
     }
+    stands
 }
 
 /// Spells whose casting time runs out before the turn at `count` (with `None`, once the round's

@@ -791,6 +791,10 @@ pub struct TurnRules {
     /// 3 attacks per 2 rounds alternate one and two. The highest band the unit's level reaches counts.
     #[serde(default)]
     pub attacks_by_level: Vec<(u32, u32, u32)>,
+    /// A prone unit gets up with a Bonus Action as its turn begins, before it declares, and
+    /// keeps its action (`A-TURN-1`, `A-BONUS-1`); turn-based orders only.
+    #[serde(default)]
+    pub bonus_action_stands_up: bool,
 }
 
 /// A way to split a tie in a side-roll order (`C-INIT-2`).
