@@ -1002,9 +1002,13 @@ mod aimed_wounds {
         assert_eq!(events(&app, "moved").len(), 6, "one move of six squares");
         assert_eq!(attacks_by(&app, "r1").len(), 1, "then the one attack");
 
-        // Standing up takes the action; the foe whose melee zone holds the unit strikes a free hit.
+        // With no Bonus Action left, standing up takes the action; the foe whose melee zone holds
+        // the unit strikes a free hit.
         let mut app = adjacent(&[15, 3]);
-        set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+        set::<Conditions>(&mut app, "r1", |conditions| {
+            conditions.prone = true;
+            conditions.bonus_actions_lost = 2;
+        });
         app.update();
         declare(&mut app, "r1", ActionKind::StandUp, None, None);
         app.update();
@@ -1018,6 +1022,22 @@ mod aimed_wounds {
             "only a prone unit may stand up"
         );
         assert_eq!(state(&app).round, 1, "the refused declaration leaves b1 to choose again");
+    }
+
+    #[test]
+    fn a_turn_1_a_prone_unit_stands_up_with_a_bonus_action_and_keeps_its_attack() {
+        // r1 gets up as its turn begins (no free hit), then strikes without moving: 8 + accuracy
+        // 2 + 1 for the one Bonus Action left; 1d8 = 3 and no +1 damage.
+        let mut app = adjacent(&[8, 3]);
+        set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+        app.update();
+        assert!(!get::<Conditions>(&mut app, "r1").prone);
+        assert!(events(&app, "status").iter().any(|line| line["unit"] == "r1" && line["status"] == "standing"));
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert!(attacks_by(&app, "b1").is_empty(), "getting up with a Bonus Action draws no free hit");
+        assert_eq!(attacks_by(&app, "r1")[0]["total"], 11);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 27);
     }
 
     #[test]
@@ -1243,6 +1263,77 @@ mod aimed_wounds {
         assert_eq!(loadout.weapon.reach, 2, "the melee zone reaches two squares");
         assert_eq!(loadout.weapon.damage.count, 2, "one more damage die");
         assert_eq!(get::<Speed>(&mut app, "r1").0, 8, "six squares and two more");
+    }
+
+    /// r1 (Agility 14, first, `feats`) casts the full-round lightning_bolt at b1 beside it;
+    /// b1 then strikes r1 (8, 1d8 = 3) while it channels.
+    fn channelling(feats: &str) -> App {
+        let units = format!(
+            r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), attributes: Some((agility: 14)), spells: Some(["lightning_bolt"]), feats: [{feats}]),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#
+        );
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", &units), &[8, 3, 15, 1, 1, 1]);
+        hit_points(&mut app, "r1", 30);
+        hit_points(&mut app, "b1", 30);
+        set::<Mana>(&mut app, "r1", |mana| mana.current = 20);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Cast(0), Some("b1"), None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        finish_round(&mut app);
+        app
+    }
+
+    #[test]
+    fn a_cond_1_a_channelling_caster_is_flat_footed() {
+        let app = channelling("");
+        let attack = &attacks_by(&app, "b1")[0];
+        assert_eq!(attack["defense"], 5, "channelling a spell, it cannot dodge");
+        assert_eq!(attack["hit"], true);
+        assert_eq!(events(&app, "cast")[0]["success"], true, "the bolt still goes off at the round's end");
+    }
+
+    #[test]
+    fn a_feat_1_a_battle_caster_dodges_normally_while_channelling() {
+        let app = channelling("BattleCaster");
+        let attack = &attacks_by(&app, "b1")[0];
+        assert_eq!(attack["defense"], 13, "10 + Agility 2 + 1 for the Bonus Action spent dodging");
+        assert_eq!(attack["hit"], false);
+        // Maneuverer is accepted; Fray has no sneaking, swimming or tumbling for it to change.
+        let units = r#"(id: "r1", creature: "soldier", side: "red", at: Some((0, 0)), feats: [Maneuverer]),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0))),"#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[]);
+        assert_eq!(get::<Speed>(&mut app, "r1").0, 6);
+    }
+
+    #[test]
+    fn a_cond_1_a_disarmed_unit_picks_its_weapon_up_with_a_bonus_action() {
+        // r1 stands and strikes: 8 + accuracy 2 + 1 for the one Bonus Action the pick-up left;
+        // the blade's 1d8 = 3, no +1 damage.
+        let mut app = adjacent(&[8, 3]);
+        set::<Conditions>(&mut app, "r1", |conditions| conditions.disarmed = true);
+        app.update();
+        assert!(!get::<Conditions>(&mut app, "r1").disarmed, "picked up as its turn begins");
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "r1")[0];
+        assert_eq!(attack["total"], 11);
+        assert_eq!(attack["damage_roll"]["expr"], "1d8");
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 27);
+
+        // Without the option, the unit fights on with its fists.
+        let mut app = adjacent(&[8, 1]);
+        let mut ruleset = app.world_mut().resource_mut::<fray::rules::ruleset::Ruleset>();
+        ruleset.attack.conditions.as_mut().expect("aimed_wounds has conditions").disarmed_recovers_with_bonus_action =
+            false;
+        set::<Conditions>(&mut app, "r1", |conditions| conditions.disarmed = true);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert!(get::<Conditions>(&mut app, "r1").disarmed);
+        assert_ne!(attacks_by(&app, "r1")[0]["damage_roll"]["expr"], "1d8", "unarmed");
     }
 
     #[test]
@@ -1603,6 +1694,104 @@ mod crucible {
         assert_eq!(disrupted.len(), 1);
         assert_eq!(disrupted[0]["damage_taken"], 3);
         assert!(events(&app, "cast").is_empty());
+    }
+
+    /// r1 (red, turn 1) has `spell`; b2 (Dexterity 13, turn 2) stands two squares from it and b1
+    /// (turn 3) further off. No surprise; red rolls 1, blue 8; then `faces`.
+    fn three_turns(spell: &str, faces: &[u32]) -> App {
+        let units = format!(
+            r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), spells: Some(["{spell}"])),
+            (id: "b2", creature: "soldier", side: "blue", at: Some((2, 1)), attributes: Some((dexterity: 13))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 3))),
+        "#
+        );
+        let mut script = vec![9, 9, 1, 8];
+        script.extend_from_slice(faces);
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", &units), &script);
+        for id in ["r1", "b1", "b2"] {
+            hit_points(&mut app, id, 30);
+        }
+        set::<Mana>(&mut app, "r1", |mana| mana.current = 20);
+        app
+    }
+
+    /// Where the first line matching `pick` stands in the log.
+    fn line_at(app: &App, pick: impl Fn(&serde_json::Value) -> bool) -> usize {
+        log(app).iter().position(pick).expect("the line is in the log")
+    }
+
+    #[test]
+    fn c_cast_1_a_spell_takes_its_casting_time_in_turns_and_a_full_round_spell_resolves_last() {
+        // withering_curse takes 2 turns: begun in turn 1, it strikes b1 (15 casts, 1d12 = 5)
+        // before turn 3, after b2's turn.
+        let mut app = three_turns("withering_curse", &[15, 5]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Cast(0), Some("b1"), None);
+        app.update();
+        assert!(events(&app, "cast").is_empty(), "the spell has not taken effect yet");
+        assert!(get::<Conditions>(&mut app, "r1").channelling, "the caster is casting");
+        declare(&mut app, "b2", ActionKind::Hold, None, None);
+        app.update();
+        app.update();
+        let cast = line_at(&app, |line| line["event"] == "cast");
+        let b2 = line_at(&app, |line| line["event"] == "declared" && line["unit"] == "b2");
+        assert!(cast > b2, "two turns later");
+        assert!(!log(&app).iter().any(|line| line["event"] == "declared" && line["unit"] == "b1"), "before turn 3");
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 25);
+        assert!(!get::<Conditions>(&mut app, "r1").channelling);
+
+        // lightning_bolt takes the full round: it goes off after the last turn.
+        let mut app = three_turns("lightning_bolt", &[15, 1, 1, 1]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Cast(0), Some("b1"), None);
+        app.update();
+        declare(&mut app, "b2", ActionKind::Hold, None, None);
+        app.update();
+        app.update();
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        let cast = line_at(&app, |line| line["event"] == "cast");
+        let b1 = line_at(&app, |line| line["event"] == "declared" && line["unit"] == "b1");
+        let ended = line_at(&app, |line| line["event"] == "round_ended");
+        assert!(b1 < cast && cast < ended, "after every turn of the round, before it ends");
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 27);
+    }
+
+    #[test]
+    fn c_cast_1_a_caster_struck_while_casting_loses_the_spell_and_its_mana() {
+        // b2 steps up and hits r1 (15, 1d8 = 3) while the curse is being cast.
+        let mut app = three_turns("withering_curse", &[15, 3]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Cast(0), Some("b1"), None);
+        app.update();
+        declare_at(&mut app, "b2", ActionKind::Attack, Some("r1"), (1, 1));
+        app.update();
+        app.update();
+        let disrupted = events(&app, "spell_disrupted");
+        assert_eq!(disrupted.len(), 1);
+        assert_eq!(disrupted[0]["damage_taken"], 3);
+        assert!(events(&app, "cast").is_empty());
+        assert_eq!(get::<Mana>(&mut app, "r1").current, 18, "the lost spell's Mana is spent");
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 30);
+    }
+
+    #[test]
+    fn c_cast_1_a_cast_that_can_no_longer_be_paid_is_lost_with_a_reason() {
+        let mut app = three_turns("withering_curse", &[15, 5]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Cast(0), Some("b1"), None);
+        app.update();
+        // The Mana is gone by the time the spell would take effect.
+        set::<Mana>(&mut app, "r1", |mana| mana.current = 0);
+        declare(&mut app, "b2", ActionKind::Hold, None, None);
+        app.update();
+        app.update();
+        let lost = events(&app, "action_lost");
+        assert_eq!(lost.len(), 1);
+        assert_eq!((lost[0]["unit"].as_str(), lost[0]["reason"].as_str()), (Some("r1"), Some("cannot_pay")));
+        assert!(events(&app, "cast").is_empty(), "no casting roll for a spell that cannot be paid");
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 30);
     }
 
     #[test]

@@ -346,6 +346,10 @@ impl ForwardModel {
         for (target, ..) in &mut state.swarms {
             *target = map(*target);
         }
+        for cast in &mut state.casting {
+            cast.unit = map(cast.unit);
+            cast.target = map(cast.target);
+        }
         let mut queue = DeclarationQueue::default();
         let order: Vec<Entity> = snapshot.queue.order.iter().map(|&unit| map(unit)).collect();
         queue.begin(order.clone(), snapshot.queue.secret, snapshot.queue.late);

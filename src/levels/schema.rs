@@ -282,6 +282,11 @@ pub enum Feat {
     SneakAttack,
     /// Two more summoning slots.
     LegionLeader,
+    /// Dodges normally while channelling a spell.
+    BattleCaster,
+    /// Moves normally while sneaking, swimming and tumbling; Fray has none of these, so it
+    /// changes nothing yet.
+    Maneuverer,
 }
 
 fn default_level() -> u32 {

@@ -108,6 +108,9 @@ impl UnitTemplate {
                 Feat::WeaponFocus => weapons.for_each(|weapon| weapon.damage = weapon.damage.with_extra_die()),
                 Feat::SneakAttack => loadout.sneak_dice += 1,
                 Feat::LegionLeader => self.summoning_slots += LEGION_LEADER_SLOTS,
+                Feat::BattleCaster => loadout.battle_caster = true,
+                // Nothing in Fray makes a unit sneak, swim or tumble, so there is nothing to undo.
+                Feat::Maneuverer => {}
             }
         }
     }

@@ -294,6 +294,13 @@ pub struct Conditions {
     pub bonus_actions_lost: u32,
     /// Spent a Bonus Action dodging in its last turn: more Defense until its next (`A-BONUS-1`).
     pub dodging: bool,
+    /// Bonus Actions already spent this turn before the unit declared (picking up its weapon, `A-COND-1`).
+    pub bonus_actions_spent: u32,
+    /// Casting a spell that takes effect later in the round (`C-CAST-1`): channelling, flat-footed
+    /// where the ruleset says so (`A-COND-1`).
+    pub channelling: bool,
+    /// Its weapon was knocked from its hands: it fights unarmed until it picks it up (`A-COND-1`).
+    pub disarmed: bool,
     /// Ongoing damage per turn and how to end it (`Z-ONGO-1`).
     pub ongoing: Option<(i32, crate::rules::equipment::Lingering)>,
     /// Summoning sickness: no actions and no dodging through the end of this round (`A-SUMM-1`).
@@ -311,7 +318,7 @@ pub struct Conditions {
 impl Conditions {
     /// The Bonus Actions left to spend each turn (`A-TURN-1`, `A-AIM-1`).
     pub fn bonus_actions_left(&self) -> u32 {
-        BONUS_ACTIONS_PER_TURN.saturating_sub(self.bonus_actions_lost)
+        BONUS_ACTIONS_PER_TURN.saturating_sub(self.bonus_actions_lost).saturating_sub(self.bonus_actions_spent)
     }
 
     /// Every condition by its log name.
@@ -329,6 +336,8 @@ impl Conditions {
             (self.disengaged, "disengaged"),
             (self.charging, "charging"),
             (self.dodging, "dodging"),
+            (self.channelling, "channelling"),
+            (self.disarmed, "disarmed"),
             (self.ongoing.is_some(), crate::rules::log::Affliction::OngoingDamage.as_str()),
         ];
         let mut names: Vec<String> = flags.iter().filter(|(on, _)| *on).map(|(_, name)| name.to_string()).collect();
@@ -368,11 +377,16 @@ pub struct Loadout {
     pub shield: bool,
     /// Extra dice of sneak damage from feats (`A-FEAT-1`).
     pub sneak_dice: u32,
+    /// Dodges normally while channelling a spell: the Battle Caster feat (`A-FEAT-1`).
+    pub battle_caster: bool,
 }
 
 impl Loadout {
-    /// The weapon the unit can attack with now, given its arms.
+    /// The weapon the unit can attack with now, given its arms and whether it holds its weapons.
     pub fn usable_weapon(&self, conditions: &Conditions) -> (&str, &Weapon) {
+        if conditions.disarmed {
+            return ("unarmed", &self.unarmed);
+        }
         if !conditions.main_arm_useless {
             return (&self.weapon_name, &self.weapon);
         }

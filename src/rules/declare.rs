@@ -57,13 +57,14 @@ fn open_declarations(
     mut state: ResMut<CombatState>,
     ruleset: Res<Ruleset>,
     info: Res<CombatInfo>,
+    mut log: ResMut<CombatLog>,
     mut units: Query<Unit>,
 ) {
     if queue.open {
         return;
     }
     if ruleset.turns.order.on_turn() {
-        open_turn(&mut queue, &mut state, &mut units);
+        open_turn(&mut queue, &mut state, (&ruleset, &mut log), &mut units);
         return;
     }
     let mut eligible: Vec<(u32, usize, i32, Entity)> = units
@@ -105,9 +106,17 @@ fn open_declarations(
 }
 
 /// Turn-based rulesets: opens the next turn whose units can act, or ends the round's actions.
-fn open_turn(queue: &mut DeclarationQueue, state: &mut CombatState, units: &mut Query<Unit>) {
+fn open_turn(
+    queue: &mut DeclarationQueue,
+    state: &mut CombatState,
+    (ruleset, log): (&Ruleset, &mut CombatLog),
+    units: &mut Query<Unit>,
+) {
     let round = state.round;
     while state.turn_cursor < state.turns.len() {
+        if schedule_due_casts(state, units, Some(state.turns[state.turn_cursor].0)) {
+            return;
+        }
         let group: Vec<Entity> = state.turns[state.turn_cursor]
             .1
             .iter()
@@ -124,6 +133,10 @@ fn open_turn(queue: &mut DeclarationQueue, state: &mut CombatState, units: &mut 
             if let Ok(mut unit) = units.get_mut(entity) {
                 let previous = unit.declared.action.map(|action| action.kind).or(unit.declared.previous);
                 *unit.declared = Declared { previous, ..Declared::default() };
+                let id = unit.id.0.clone();
+                if spend_bonus_actions_first(ruleset, &mut unit.conditions) {
+                    log.record(round, || LogEvent::Status { unit: id, status: "standing" });
+                }
             }
         }
         // Units taking one turn together write their actions down unseen by each other.
@@ -131,7 +144,54 @@ fn open_turn(queue: &mut DeclarationQueue, state: &mut CombatState, units: &mut 
         queue.begin(group, together, false);
         return;
     }
+    if schedule_due_casts(state, units, None) {
+        return;
+    }
     state.phase = CombatPhase::Morale;
+}
+
+/// A new turn: before it declares, a prone unit spends a Bonus Action getting up (`A-TURN-1`,
+/// `A-BONUS-1`) and a disarmed one a Bonus Action picking its weapon up (`A-COND-1`), where the
+/// ruleset says so and it has one left. Returns whether the unit stood up.
+fn spend_bonus_actions_first(ruleset: &Ruleset, conditions: &mut Conditions) -> bool {
+    conditions.bonus_actions_spent = 0;
+    let stands = ruleset.turns.bonus_action_stands_up && conditions.prone && conditions.bonus_actions_left() > 0;
+    if stands {
+        conditions.prone = false;
+        conditions.bonus_actions_spent += 1;
+    }
+    let recovers = ruleset.attack.conditions.as_ref().is_some_and(|rules| rules.disarmed_recovers_with_bonus_action);
+    if recovers && conditions.disarmed && conditions.bonus_actions_left() > 0 {
+        conditions.disarmed = false;
+        conditions.bonus_actions_spent += 1;
+    }
+    stands
+}
+
+/// Spells whose casting time runs out before the turn at `count` (with `None`, once the round's
+/// turns are over: full-round spells) take effect first, as a moment of their own (`C-CAST-1`).
+/// Returns whether any is due: the resolve stage then completes them.
+fn schedule_due_casts(state: &mut CombatState, units: &Query<Unit>, count: Option<i32>) -> bool {
+    let after_last = state.turns.last().map_or(0, |(count, _)| *count) + 1;
+    let mut slots = Vec::new();
+    for cast in state.casting.iter_mut().filter(|cast| !cast.due && cast.due_before(count)) {
+        let Ok(unit) = units.get(cast.unit) else {
+            continue;
+        };
+        cast.due = true;
+        let action = Action { kind: ActionKind::Cast(cast.spell), target: Some(cast.target), move_to: None };
+        let initiative = cast.completes_at.map_or(after_last, |at| at.min(after_last));
+        slots.push(Slot { initiative, unit: cast.unit, order: unit.order.0, action });
+    }
+    if slots.is_empty() {
+        return false;
+    }
+    slots.sort_unstable_by_key(|slot| (slot.initiative, slot.order));
+    let cursor = state.cursor;
+    state.schedule.truncate(cursor);
+    state.schedule.extend(slots);
+    state.phase = CombatPhase::Resolve;
+    true
 }
 
 /// Marks units an enemy can strike in melee right now as [`Threatened`]: one pass marks which

@@ -171,6 +171,23 @@ pub struct Spell {
     pub range: u32,
     /// What it does.
     pub effect: Effect,
+    /// How long it takes to cast, where the ruleset counts casting times (`C-CAST-1`).
+    #[serde(default)]
+    pub casting_time: CastingTime,
+}
+
+/// How long a spell takes to cast (`C-CAST-1`, `A-COND-1`). Rulesets without
+/// `spells.casting_times` cast every spell at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CastingTime {
+    /// It takes effect in the caster's own turn.
+    #[default]
+    Instant,
+    /// It takes effect this many turns of the round after the caster's, or after the round's
+    /// last turn if the round has fewer.
+    Turns(u32),
+    /// It takes the whole round: it takes effect after the round's last turn.
+    FullRound,
 }
 
 /// A consumable or throwable item.

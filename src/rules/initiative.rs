@@ -95,6 +95,7 @@ fn start_round(
     state.cursor = 0;
     state.count = None;
     state.swarms.clear();
+    state.casting.clear();
     if on_turn {
         let Battle { state, log, rng, units, ruleset, battlefield, sides, .. } = &mut battle;
         let ordering = TurnOrdering { ruleset, rng, log, state, units, sides, battlefield };
@@ -154,6 +155,7 @@ fn refresh_unit(ruleset: &Ruleset, unit: &mut UnitItem) {
     conditions.charging = false;
     conditions.shield_used = false;
     conditions.round_accuracy_penalty = 0;
+    conditions.channelling = false;
     unit.initiative.round = None;
 }
 

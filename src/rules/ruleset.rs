@@ -277,6 +277,14 @@ pub struct ConditionRules {
     pub flanking_bonus: i32,
     /// Extra damage against a target that has not noticed the attacker (surprised), multiplied by criticals.
     pub sneak_damage: Dice,
+    /// A unit casting a spell over several turns (channelling) is flat-footed, unless it has the
+    /// Battle Caster feat (`A-COND-1`, `A-FEAT-1`).
+    #[serde(default)]
+    pub channelling_flat_footed: bool,
+    /// A disarmed unit spends a Bonus Action at the start of its turn to pick its weapon up, and
+    /// fights unarmed until it has one to spend (`A-COND-1`).
+    #[serde(default)]
+    pub disarmed_recovers_with_bonus_action: bool,
 }
 
 fn default_half_cover() -> i32 {
@@ -620,6 +628,11 @@ pub struct SpellRules {
     /// Damage taken earlier in the round keeps a caster from casting for the rest of it (`C-CAST-1`).
     #[serde(default)]
     pub damage_disrupts: bool,
+    /// Spells with a casting time take effect later in the round (`C-CAST-1`): the caster is
+    /// casting (channelling, `A-COND-1`) until then. With `damage_disrupts`, damage taken while
+    /// casting loses the spell and its Mana. Only turn-based orders have turns to count.
+    #[serde(default)]
+    pub casting_times: bool,
 }
 
 /// What a failed morale check does.
@@ -778,6 +791,10 @@ pub struct TurnRules {
     /// 3 attacks per 2 rounds alternate one and two. The highest band the unit's level reaches counts.
     #[serde(default)]
     pub attacks_by_level: Vec<(u32, u32, u32)>,
+    /// A prone unit gets up with a Bonus Action as its turn begins, before it declares, and
+    /// keeps its action (`A-TURN-1`, `A-BONUS-1`); turn-based orders only.
+    #[serde(default)]
+    pub bonus_action_stands_up: bool,
 }
 
 /// A way to split a tie in a side-roll order (`C-INIT-2`).

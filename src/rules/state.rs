@@ -84,6 +84,34 @@ pub struct CombatState {
     pub first_side: Option<usize>,
     /// Swarm attacks made this round: (target, attacking side, assailants so far) (`S-SPEC-1`).
     pub swarms: Vec<(Entity, usize, i32)>,
+    /// Spells begun and not yet taking effect (`C-CAST-1`).
+    pub casting: Vec<CastInProgress>,
+}
+
+/// A spell being cast over several turns of the round (`C-CAST-1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CastInProgress {
+    /// The caster.
+    pub unit: Entity,
+    /// The spell, as an index into the caster's spells.
+    pub spell: usize,
+    /// Its target.
+    pub target: Entity,
+    /// The turn count at which it takes effect; `None` after the round's last turn.
+    pub completes_at: Option<i32>,
+    /// Scheduled to take effect now: the resolve stage completes it.
+    pub due: bool,
+}
+
+impl CastInProgress {
+    /// Whether it is due before the turn at `count` (`None`: the round's turns are over).
+    pub fn due_before(&self, count: Option<i32>) -> bool {
+        match (count, self.completes_at) {
+            (None, _) => true,
+            (Some(count), Some(at)) => at <= count,
+            (Some(_), None) => false,
+        }
+    }
 }
 
 impl CombatState {

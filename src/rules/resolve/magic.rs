@@ -10,11 +10,11 @@ use super::{DamageHit, Pending, Resolver};
 use crate::rules::components::*;
 use crate::rules::damage;
 use crate::rules::dice::DiceRoll;
-use crate::rules::equipment::{Attribute, Effect, Item};
+use crate::rules::equipment::{Attribute, CastingTime, Effect, Item};
 use crate::rules::initiative::{arrive, roll_base_initiative};
 use crate::rules::log::LogEvent;
 use crate::rules::ruleset::Pools;
-use crate::rules::state::Intimidated;
+use crate::rules::state::{CastInProgress, Intimidated};
 
 impl Resolver<'_, '_> {
     /// Calls `summoner`'s next waiting summoned unit to the nearest free spot, if a summoning slot
@@ -83,37 +83,43 @@ impl Resolver<'_, '_> {
         }
     }
 
+    /// Casts spell `at` of `caster` at `target`: at once, or begun now and completed later in
+    /// the round when the ruleset counts casting times (`C-CAST-1`).
     pub(super) fn cast(&mut self, caster: Entity, at: usize, target: Entity, pending: &mut Vec<Pending>) {
         let round = self.round();
-        let Some(mut unit) = self.faults.found(self.units.get_mut(caster), caster, "casting") else {
+        let completing = self.take_due_cast(caster);
+        let Some(unit) = self.faults.found(self.units.get(caster), caster, "casting") else {
             return;
         };
         // The declaration checked the spell exists; a caster's spells never change in battle.
         let Some((name, spell)) = unit.spells.0.get(at).cloned() else {
             return;
         };
-        if self.ruleset.spells.damage_disrupts && unit.record.damage_taken > 0 {
-            let (id, damage_taken) = (unit.id.0.clone(), unit.record.damage_taken);
+        let (id, damage_taken) = (unit.id.0.clone(), unit.record.damage_taken);
+        if self.ruleset.spells.damage_disrupts && damage_taken > 0 {
+            // Struck while casting, the spell is lost and its Mana spent with it; hurt before
+            // starting, the caster simply cannot cast.
+            if completing {
+                self.pay_for_spell(caster, spell.mana);
+            }
             self.log.record(round, || LogEvent::SpellDisrupted { unit: id, spell: name, damage_taken });
             return;
         }
-        // Mana first; Stress pays the rest 1:1 (`W-STRESS-1`).
-        let mana_spent = spell.mana.min(unit.mana.current).max(0);
-        let stress_spent = if self.ruleset.spells.stress_pays_for_mana {
-            (spell.mana - mana_spent).min(unit.stress.current).max(0)
-        } else {
-            0
-        };
-        unit.mana.current -= mana_spent;
-        unit.stress.current -= stress_spent;
-        let skill = unit.skills.spellcasting;
-        let caster_id = unit.id.0.clone();
+        if !completing && self.begins_casting(spell.casting_time) {
+            self.begin_casting(caster, at, target, spell.casting_time);
+            return;
+        }
+        if !self.can_pay(caster, spell.mana) {
+            self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "cannot_pay" });
+            return;
+        }
+        let (mana_spent, stress_spent) = self.pay_for_spell(caster, spell.mana);
+        let skill = self.units.get(caster).map_or(0, |view| view.skills.spellcasting);
         let roll = self.rng.roll(self.ruleset.spells.casting_die.plus(skill));
-        let paid = mana_spent + stress_spent >= spell.mana;
-        let success = paid && roll.total >= spell.tn;
+        let success = roll.total >= spell.tn;
         let target_id = self.id(target);
         self.log.record(round, || LogEvent::Cast {
-            unit: caster_id.clone(),
+            unit: id.clone(),
             spell: name,
             target: Some(target_id),
             roll,
@@ -123,8 +129,62 @@ impl Resolver<'_, '_> {
             stress_spent,
         });
         if success {
-            self.queue_effect(&spell.effect, caster_id, target, !self.ruleset.spells.armour_stops_spells, pending);
+            self.queue_effect(&spell.effect, id, target, !self.ruleset.spells.armour_stops_spells, pending);
         }
+    }
+
+    /// Whether a spell of `casting_time` is begun now and takes effect later (`C-CAST-1`): only
+    /// where the ruleset counts casting times and the round is played in turns.
+    fn begins_casting(&self, casting_time: CastingTime) -> bool {
+        self.ruleset.spells.casting_times && self.ruleset.turns.order.on_turn() && casting_time != CastingTime::Instant
+    }
+
+    /// Starts a spell that takes effect later in the round: the caster channels it until then.
+    fn begin_casting(&mut self, caster: Entity, spell: usize, target: Entity, casting_time: CastingTime) {
+        let now = self.state.count.unwrap_or(0);
+        let completes_at = match casting_time {
+            CastingTime::Turns(turns) => Some(now.saturating_add(turns as i32)),
+            CastingTime::Instant | CastingTime::FullRound => None,
+        };
+        self.state.casting.push(CastInProgress { unit: caster, spell, target, completes_at, due: false });
+        if let Ok(mut unit) = self.units.get_mut(caster) {
+            unit.conditions.channelling = true;
+        }
+    }
+
+    /// Takes `caster`'s spell off the list of those in progress if it is due now. Returns whether
+    /// it was: this cast completes it rather than beginning a new one.
+    fn take_due_cast(&mut self, caster: Entity) -> bool {
+        let Some(at) = self.state.casting.iter().position(|cast| cast.unit == caster && cast.due) else {
+            return false;
+        };
+        self.state.casting.remove(at);
+        if let Ok(mut unit) = self.units.get_mut(caster) {
+            unit.conditions.channelling = false;
+        }
+        true
+    }
+
+    /// Whether `caster` can still pay `cost`: Mana, and Stress where it stands in (`W-STRESS-1`).
+    fn can_pay(&self, caster: Entity, cost: i32) -> bool {
+        self.units.get(caster).is_ok_and(|unit| {
+            let stress = if self.ruleset.spells.stress_pays_for_mana { unit.stress.current } else { 0 };
+            unit.mana.current.max(0) + stress.max(0) >= cost
+        })
+    }
+
+    /// Spends up to `cost`: Mana first, Stress the rest 1:1 where the ruleset allows
+    /// (`W-STRESS-1`). Returns the Mana and Stress spent.
+    fn pay_for_spell(&mut self, caster: Entity, cost: i32) -> (i32, i32) {
+        let stress_pays = self.ruleset.spells.stress_pays_for_mana;
+        let Ok(mut unit) = self.units.get_mut(caster) else {
+            return (0, 0);
+        };
+        let mana_spent = cost.min(unit.mana.current).max(0);
+        let stress_spent = if stress_pays { (cost - mana_spent).min(unit.stress.current).max(0) } else { 0 };
+        unit.mana.current -= mana_spent;
+        unit.stress.current -= stress_spent;
+        (mana_spent, stress_spent)
     }
 
     pub(super) fn use_item(&mut self, user: Entity, at: usize, target: Entity, pending: &mut Vec<Pending>) {

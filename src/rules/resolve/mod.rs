@@ -327,6 +327,24 @@ impl<'w, 's> Resolver<'w, 's> {
         for effect in pending {
             self.apply(effect);
         }
+        self.drop_lost_casts();
+    }
+
+    /// Whether `actor` acts now to complete a spell it began earlier (`C-CAST-1`).
+    fn completes_a_cast(&self, actor: Entity) -> bool {
+        self.state.casting.iter().any(|cast| cast.unit == actor && cast.due)
+    }
+
+    /// Spells that were due and did not take effect (the caster could not act, or its target
+    /// was gone) are lost: their casters stop channelling (`C-CAST-1`).
+    fn drop_lost_casts(&mut self) {
+        let lost: Vec<Entity> = self.state.casting.iter().filter(|cast| cast.due).map(|cast| cast.unit).collect();
+        self.state.casting.retain(|cast| !cast.due);
+        for caster in lost {
+            if let Ok(mut unit) = self.units.get_mut(caster) {
+                unit.conditions.channelling = false;
+            }
+        }
     }
 
     /// Carries out one declared action, queueing its effects; a lost action costs no exertion.
@@ -349,7 +367,10 @@ impl<'w, 's> Resolver<'w, 's> {
     /// target out of reach). Returns whether the action was carried out.
     fn act_on(&mut self, slot: &Slot, target: Option<Entity>, pending: &mut Vec<Pending>) -> bool {
         let (round, actor, kind) = (self.round(), slot.unit, slot.action.kind);
-        self.provoke_by_acting(slot);
+        // A spell taking effect after its casting time drew its attacks when it was begun.
+        if !self.completes_a_cast(actor) {
+            self.provoke_by_acting(slot);
+        }
         if !self.units.get(actor).is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))
         {
             return false;

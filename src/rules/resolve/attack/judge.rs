@@ -101,7 +101,10 @@ impl Resolver<'_, '_> {
         // Flat-footed: hit on a fixed number; prone: that number plus Agility (`A-COND-1`).
         if let Some(conditions) = &rules.conditions {
             let sick = target.conditions.sick_until.is_some_and(|last| self.state.round <= last);
-            if target.surprised || target.conditions.paralysed || sick {
+            // Channelling a spell leaves the caster unable to dodge, unless it is a Battle Caster.
+            let channelling =
+                conditions.channelling_flat_footed && target.conditions.channelling && !target.loadout.battle_caster;
+            if target.surprised || target.conditions.paralysed || sick || channelling {
                 defense = conditions.flat_footed_defense;
             } else if target.conditions.prone {
                 defense = conditions.prone_defense
