@@ -194,30 +194,62 @@ fn schedule_due_casts(state: &mut CombatState, units: &Query<Unit>, count: Optio
     true
 }
 
+/// Which sides threaten one zone, as much as [`refresh_threats`] needs to know: a unit there is
+/// threatened when some side other than its own is among them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ZoneThreat {
+    /// No side reaches the zone.
+    Nobody,
+    /// Exactly this side reaches it.
+    One(usize),
+    /// Two sides or more reach it, so every side has an enemy there.
+    Several,
+}
+
+impl ZoneThreat {
+    /// The zone's threat once `side` reaches it too.
+    fn with(self, side: usize) -> Self {
+        match self {
+            Self::Nobody => Self::One(side),
+            Self::One(first) if first == side => self,
+            Self::One(_) | Self::Several => Self::Several,
+        }
+    }
+
+    /// Whether a unit of `side` standing in the zone has an enemy reaching it.
+    fn threatens(self, side: usize) -> bool {
+        match self {
+            Self::Nobody => false,
+            Self::One(first) => first != side,
+            Self::Several => true,
+        }
+    }
+}
+
 /// Marks units an enemy can strike in melee right now as [`Threatened`]: one pass marks which
 /// sides threaten each zone, a second reads each unit's zone, so the cost grows with the units.
+/// One flat table, not a list per zone: this runs every declaration pass, and a 64x64 grid has
+/// 4,096 zones.
 #[expect(clippy::type_complexity, reason = "one pass over the few components threat depends on")]
 pub(super) fn refresh_threats(
     mut commands: Commands,
     units: Query<(Entity, &SideIndex, &Zone, &Status, &Conditions, &Loadout, Has<Threatened>)>,
     battlefield: Res<Battlefield>,
 ) {
-    let mut threatening_sides: Vec<Vec<usize>> = vec![Vec::new(); battlefield.len()];
+    let mut zone_threats = vec![ZoneThreat::Nobody; battlefield.len()];
     for (_, side, zone, status, conditions, loadout, _) in &units {
         let weapon = loadout.usable_weapon(conditions).1;
         if !unit::is_fighting(*status, conditions) || weapon.is_ranged() {
             continue;
         }
         for reached in battlefield.within(zone.0, weapon.reach) {
-            let sides = &mut threatening_sides[reached as usize];
-            if !sides.contains(&side.0) {
-                sides.push(side.0);
-            }
+            let threat = &mut zone_threats[reached as usize];
+            *threat = threat.with(side.0);
         }
     }
     for (entity, side, zone, status, _, _, marked) in &units {
-        let threatened = status.on_field()
-            && threatening_sides.get(zone.0 as usize).is_some_and(|sides| sides.iter().any(|&other| other != side.0));
+        let threatened =
+            status.on_field() && zone_threats.get(zone.0 as usize).is_some_and(|threat| threat.threatens(side.0));
         if threatened && !marked {
             commands.entity(entity).insert(Threatened);
         } else if !threatened && marked {
@@ -436,5 +468,22 @@ pub(super) fn action_tool(unit: &unit::UnitView, action: &Action) -> Option<std:
         ActionKind::Cast(at) => unit.spells.0.get(at).map(|(name, _)| name.clone()),
         ActionKind::UseItem(at) | ActionKind::Throw(at) => unit.inventory.0.get(at).map(|stack| stack.name.clone()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ZoneThreat;
+
+    #[test]
+    fn zone_threat_marks_only_units_an_other_side_reaches() {
+        let first = ZoneThreat::Nobody.with(0);
+        assert!(!ZoneThreat::Nobody.threatens(0));
+        assert!(!first.threatens(0), "a side's own reach does not threaten it");
+        assert!(first.threatens(1));
+        assert_eq!(first.with(0), first);
+        let both = first.with(1);
+        assert!(both.threatens(0) && both.threatens(1) && both.threatens(2));
+        assert_eq!(both.with(0), ZoneThreat::Several);
     }
 }
