@@ -49,6 +49,8 @@ const PROVOKING_COLOUR: Color = Color::srgb(1.0, 0.3, 0.2);
 const PATH_COLOUR: Color = Color::srgb(0.5, 1.0, 0.65);
 /// A step of the path into a threatened square.
 const THREATENED_STEP_COLOUR: Color = Color::srgb(1.0, 0.4, 0.3);
+/// Most sight lines drawn at once: the nearest enemies in view.
+const MAX_SIGHT_LINES: usize = 12;
 /// A sight line to an enemy in the open.
 const OPEN_SIGHT_COLOUR: Color = Color::srgba(0.9, 0.95, 0.9, 0.7);
 /// A sight line to an enemy in half cover.
@@ -191,32 +193,47 @@ fn draw_path_and_sight(
         draw_path(&mut gizmos, &view, from, to, &threatened.0);
     }
     if view.overlays.sight {
-        let standing = destination.unwrap_or(from);
-        let token_at = |unit: Entity| {
-            tokens
-                .iter()
-                .find(|(token, ..)| token.0 == unit)
-                .map(|(_, transform, scale)| (transform.translation.truncate(), TOKEN_RADIUS * scale.0))
+        draw_sight(&mut gizmos, &view, &subject, destination.unwrap_or(from), &tokens);
+    }
+}
+
+/// Lines from where the subject will stand to the nearest enemies it sees, coloured by their
+/// cover. In a mass battle a line to every enemy in view would paint the board white: only the
+/// nearest [`MAX_SIGHT_LINES`] are drawn (hovering a square lists everyone who sees it).
+fn draw_sight(
+    gizmos: &mut Gizmos,
+    view: &OverlayView,
+    subject: &UnitView,
+    standing: ZoneIdx,
+    tokens: &Query<(&Token, &Transform, &TokenScale)>,
+) {
+    let Some(start) = view.board.centres.get(usize::from(standing)).copied() else {
+        return;
+    };
+    let token_at: bevy::platform::collections::HashMap<Entity, (Vec2, f32)> = tokens
+        .iter()
+        .map(|(token, transform, scale)| (token.0, (transform.translation.truncate(), TOKEN_RADIUS * scale.0)))
+        .collect();
+    let own_radius = token_at.get(&subject.entity).map_or(TOKEN_RADIUS, |&(_, radius)| radius);
+    let mut seen: Vec<(f32, Vec2, f32, Cover)> = view
+        .units
+        .iter()
+        .filter(|unit| unit.side != subject.side && unit.status.on_field())
+        .filter_map(|enemy| {
+            let cover = view.battlefield.sight(standing, enemy.zone.0)?;
+            let &(end, radius) = token_at.get(&enemy.entity)?;
+            Some((start.distance_squared(end), end, radius, cover))
+        })
+        .collect();
+    seen.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for &(_, end, radius, cover) in seen.iter().take(MAX_SIGHT_LINES) {
+        let colour = match cover {
+            Cover::None => OPEN_SIGHT_COLOUR,
+            Cover::Half => HALF_COVER_SIGHT_COLOUR,
+            Cover::Full => FULL_COVER_SIGHT_COLOUR,
         };
-        let Some(start) = view.board.centres.get(usize::from(standing)).copied() else {
-            return;
-        };
-        let own_radius = token_at(subject.entity).map_or(TOKEN_RADIUS, |(_, radius)| radius);
-        for enemy in view.units.iter().filter(|unit| unit.side != subject.side && unit.status.on_field()) {
-            let Some(cover) = view.battlefield.sight(standing, enemy.zone.0) else {
-                continue;
-            };
-            let Some((end, radius)) = token_at(enemy.entity) else {
-                continue;
-            };
-            let colour = match cover {
-                Cover::None => OPEN_SIGHT_COLOUR,
-                Cover::Half => HALF_COVER_SIGHT_COLOUR,
-                Cover::Full => FULL_COVER_SIGHT_COLOUR,
-            };
-            if let Some((a, b)) = trim(start, end, own_radius, radius) {
-                gizmos.line_2d(a, b, colour);
-            }
+        if let Some((a, b)) = trim(start, end, own_radius, radius) {
+            gizmos.line_2d(a, b, colour);
         }
     }
 }
