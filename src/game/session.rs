@@ -65,8 +65,15 @@ pub enum Seat {
 }
 
 impl Seat {
-    /// Every seat the menu offers.
-    pub const ALL: [Seat; 3] = [Seat::Human, Seat::Ai(AiKind::Greedy), Seat::Ai(AiKind::Random)];
+    /// Every seat the menu offers: a person, or an AI at each difficulty (and the random one).
+    pub const ALL: [Seat; 6] = [
+        Seat::Human,
+        Seat::Ai(AiKind::Easy),
+        Seat::Ai(AiKind::Greedy),
+        Seat::Ai(AiKind::Hard),
+        Seat::Ai(AiKind::Master),
+        Seat::Ai(AiKind::Random),
+    ];
 
     /// The controller it means.
     pub fn controller(self) -> Controller {
@@ -80,11 +87,11 @@ impl Seat {
     pub fn label(self) -> &'static str {
         match self {
             Seat::Human => "Human",
-            Seat::Ai(AiKind::Greedy) => "AI (greedy)",
-            Seat::Ai(AiKind::Random) => "AI (random)",
-            Seat::Ai(AiKind::Easy) => "AI (easy)",
-            Seat::Ai(AiKind::Hard) => "AI (hard)",
-            Seat::Ai(AiKind::Master) => "AI (master)",
+            Seat::Ai(AiKind::Greedy) => "AI: normal (greedy)",
+            Seat::Ai(AiKind::Random) => "AI: random moves",
+            Seat::Ai(AiKind::Easy) => "AI: easy",
+            Seat::Ai(AiKind::Hard) => "AI: hard (search)",
+            Seat::Ai(AiKind::Master) => "AI: master (deep search)",
         }
     }
 
@@ -472,6 +479,12 @@ mod tests {
         assert_eq!(Seat::parse("ai:hard"), Some(Seat::Ai(AiKind::Hard)));
         assert_eq!(Seat::parse("ai:tactician"), Some(Seat::Ai(AiKind::Hard)));
         assert_eq!(Seat::parse("master"), Some(Seat::Ai(AiKind::Master)));
+        // The menu offers every difficulty, each under its own label.
+        for kind in [AiKind::Easy, AiKind::Greedy, AiKind::Hard, AiKind::Master] {
+            assert!(Seat::ALL.contains(&Seat::Ai(kind)), "{kind:?} is missing from the menu");
+        }
+        let labels: std::collections::HashSet<_> = Seat::ALL.iter().map(|seat| seat.label()).collect();
+        assert_eq!(labels.len(), Seat::ALL.len());
         assert_eq!(Seat::parse("robot"), None);
     }
 
