@@ -11,33 +11,8 @@ use crate::game::{BattleUi, PlayerAction, UiCommand};
 
 /// Default width of the help window, in points.
 const HELP_WIDTH: f32 = 360.0;
-/// Binding names the settings file accepts besides letters, digits and F-keys, so the help
-/// shows bindings as the player writes them.
-const NAMED_INPUTS: [&str; 21] = [
-    "MouseLeft",
-    "MouseRight",
-    "MouseMiddle",
-    "WheelUp",
-    "WheelDown",
-    "Enter",
-    "Space",
-    "Escape",
-    "Tab",
-    "Backspace",
-    "Backquote",
-    "Equal",
-    "Minus",
-    "BracketLeft",
-    "BracketRight",
-    "ArrowLeft",
-    "ArrowRight",
-    "ArrowUp",
-    "ArrowDown",
-    "ShiftLeft",
-    "ControlLeft",
-];
-/// Function keys the settings file accepts (`F1` … `F12`).
-const FUNCTION_KEYS: u32 = 12;
+/// Mouse inputs the settings file accepts, besides the keys of [`controls::key_names`].
+const MOUSE_INPUTS: [&str; 5] = ["MouseLeft", "MouseRight", "MouseMiddle", "WheelUp", "WheelDown"];
 
 /// Draws the help window during a battle, while it is open.
 pub(super) fn plugin(app: &mut App) {
@@ -88,15 +63,14 @@ fn draw_help(
 /// Every binding name the settings file accepts, with the `Debug` text of the input it means,
 /// to name the inputs of an [`InputMap`] the way the player wrote them.
 fn binding_names() -> Vec<(String, String)> {
-    let letters = ('A'..='Z').chain('0'..='9').map(String::from);
+    // One list of key names, shared with the settings window, so the help shows every key the
+    // settings file accepts (the replay keys included).
     let with_control = ('A'..='Z').map(|letter| format!("Ctrl+{letter}"));
-    let function_keys = (1..=FUNCTION_KEYS).map(|number| format!("F{number}"));
-    NAMED_INPUTS
+    MOUSE_INPUTS
         .iter()
         .map(|name| name.to_string())
-        .chain(letters)
+        .chain(controls::key_names())
         .chain(with_control)
-        .chain(function_keys)
         .filter_map(|name| {
             let input = match controls::parse_binding(&name)? {
                 Binding::Key(key) => format!("{key:?}"),
