@@ -2,6 +2,7 @@
 
 pub mod catalog;
 mod checker;
+pub mod editor_schema;
 pub mod error;
 pub mod icons;
 pub mod load;
