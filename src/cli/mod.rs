@@ -11,6 +11,7 @@ macro_rules! say {
 pub mod arena;
 pub mod bench;
 mod check;
+mod new_level;
 #[cfg(feature = "gui")]
 mod play;
 mod replay;
@@ -43,6 +44,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Check that a save or a combat log plays again byte for byte (`--verify`).
     Replay(replay::ReplayArgs),
+    /// Write a commented starter level that passes `fray check`.
+    NewLevel(new_level::NewLevelArgs),
     /// Print the JSON Schema of a level, ruleset or catalog file (for editors).
     Schema(schema::SchemaArgs),
     /// Open the window game on a level, skipping the menu.
@@ -66,6 +69,7 @@ pub fn run() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::Schema(args)) => schema::run(&args),
+        Some(Command::NewLevel(args)) => new_level::run(&args),
         #[cfg(feature = "gui")]
         Some(Command::Play(args)) => play::run(&args),
         #[cfg(feature = "gui")]

@@ -9,6 +9,7 @@ pub mod load;
 pub mod mass;
 mod ruleset_check;
 pub mod schema;
+pub mod starter;
 pub mod template;
 mod unit_parts;
 
