@@ -45,7 +45,7 @@ fn parse_grid(text: &str) -> Result<(u16, u16), String> {
 pub fn run(args: &NewLevelArgs) -> ExitCode {
     let source = AssetSource::near(&args.file);
     let names = source.ruleset_names();
-    if !names.iter().any(|name| *name == args.ruleset) {
+    if !names.contains(&args.ruleset) {
         let known: Vec<&str> = names.iter().map(String::as_str).collect();
         eprintln!("fray new-level: {}", not_found("ruleset", &args.ruleset, &known));
         return ExitCode::from(2);
