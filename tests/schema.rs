@@ -84,3 +84,39 @@ fn every_field_a_shipped_level_writes_is_in_the_level_schema() {
         }
     }
 }
+
+#[test]
+fn the_dice_pattern_accepts_exactly_what_dice_parse_reads() {
+    use fray::vocabulary::dice::{DICE_PATTERN, Dice};
+    let pattern = regex::Regex::new(DICE_PATTERN).expect("the pattern compiles");
+    let samples = [
+        "1d20",
+        "2d6+3",
+        "1d12-2",
+        "d%",
+        "D8",
+        "4",
+        "-2",
+        "+3",
+        " 3d6 + 1 ",
+        "5d8+15",
+        "d",
+        "2d",
+        "d+3",
+        "2d6++1",
+        "2d6+-1",
+        "0d6",
+        "2d0",
+        "02d06",
+        "00d6",
+        "x",
+        "",
+        "1d20x",
+        "2x6",
+        "d%+2",
+        "3d%",
+    ];
+    for text in samples {
+        assert_eq!(pattern.is_match(text), Dice::parse(text).is_ok(), "`{text}`");
+    }
+}

@@ -152,7 +152,7 @@ impl fmt::Display for Dice {
 
 /// What an editor may accept as a dice expression: the forms [`Dice::parse`] reads, with the
 /// spaces it ignores allowed between the parts.
-pub const DICE_PATTERN: &str = r"^\s*(?:[+-]?\s*\d+|(?:\d+\s*)?[dD]\s*(?:\d+|%)\s*(?:[+-]\s*\d+)?)\s*$";
+pub const DICE_PATTERN: &str = r"^\s*(?:[+-]?\s*\d+|(?:0*[1-9]\d*\s*)?[dD]\s*(?:0*[1-9]\d*|%)\s*(?:[+-]\s*\d+)?)\s*$";
 
 // Written by hand: in RON a dice expression is text (`"2d6+3"`), not the struct's fields.
 impl schemars::JsonSchema for Dice {
