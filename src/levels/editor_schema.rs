@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 
 use super::schema::{CreatureFile, LevelFile};
-use crate::rules::equipment::{ArmourPiece, InjuryTables, Item, Spell, Weapon};
+use crate::rules::equipment::{ArmourPiece, DamageType, InjuryTables, Item, Spell, Weapon};
 use crate::rules::ruleset::Ruleset;
 
 /// A kind of file that has a schema.
@@ -62,7 +62,7 @@ impl SchemaKind {
             Self::Armour => root::<BTreeMap<String, ArmourPiece>>(),
             Self::Spells => root::<BTreeMap<String, Spell>>(),
             Self::Items => root::<BTreeMap<String, Item>>(),
-            Self::Injuries => root::<InjuryTables>(),
+            Self::Injuries => injuries(),
         };
         schema.insert("title".into(), format!("Fray {}", self.name()).into());
         schema.insert("description".into(), self.description().into());
@@ -70,6 +70,16 @@ impl SchemaKind {
         text.push('\n');
         text
     }
+}
+
+/// The injury tables, whose keys must be damage types: a map keyed by an enum gets no key
+/// schema of its own.
+fn injuries() -> schemars::Schema {
+    let mut generator = SchemaSettings::draft07().into_generator();
+    let key = generator.subschema_for::<DamageType>();
+    let mut schema = generator.into_root_schema_for::<InjuryTables>();
+    schema.insert("propertyNames".into(), key.to_value());
+    schema
 }
 
 /// The root schema of `T`, in draft 7: the draft editors' JSON support knows best.
@@ -97,5 +107,12 @@ mod tests {
         let dice = &value["definitions"]["Dice"];
         assert_eq!(dice["type"], "string");
         assert_eq!(dice["pattern"], crate::vocabulary::dice::DICE_PATTERN);
+    }
+
+    #[test]
+    fn injury_tables_are_keyed_by_damage_type() {
+        let value: serde_json::Value = serde_json::from_str(&SchemaKind::Injuries.json()).expect("valid JSON");
+        assert_eq!(value["propertyNames"]["$ref"], "#/definitions/DamageType");
+        assert!(value["definitions"]["DamageType"].is_object());
     }
 }
