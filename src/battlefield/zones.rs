@@ -18,7 +18,7 @@ pub type ZoneIdx = u16;
 pub const UNREACHABLE: u32 = u32::MAX;
 
 /// A hazard that tests everyone standing in the zone at the end of each round (`Z-ZONE-3`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Hazard {
     /// What it is, for the log (`"spores"`).

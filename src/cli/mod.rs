@@ -1,4 +1,4 @@
-//! The command line: `fray sim`, `fray arena`, `fray check`, `fray replay` (and, with the window game, `fray play`).
+//! The command line: `fray sim`, `fray arena`, `fray check`, `fray replay`, `fray schema`, `fray new-level` (and, with the window game, `fray play`).
 
 /// Prints a line to stdout; a closed pipe (`fray sim | head`) is not an error worth a panic.
 macro_rules! say {
@@ -11,9 +11,11 @@ macro_rules! say {
 pub mod arena;
 pub mod bench;
 mod check;
+mod new_level;
 #[cfg(feature = "gui")]
 mod play;
 mod replay;
+mod schema;
 pub mod sim;
 
 use std::process::ExitCode;
@@ -42,6 +44,10 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Check that a save or a combat log plays again byte for byte (`--verify`).
     Replay(replay::ReplayArgs),
+    /// Write a commented starter level that passes `fray check`.
+    NewLevel(new_level::NewLevelArgs),
+    /// Print the JSON Schema of a level, ruleset or catalog file (for editors).
+    Schema(schema::SchemaArgs),
     /// Open the window game on a level, skipping the menu.
     #[cfg(feature = "gui")]
     Play(play::PlayArgs),
@@ -62,6 +68,8 @@ pub fn run() -> ExitCode {
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
+        Some(Command::Schema(args)) => schema::run(&args),
+        Some(Command::NewLevel(args)) => new_level::run(&args),
         #[cfg(feature = "gui")]
         Some(Command::Play(args)) => play::run(&args),
         #[cfg(feature = "gui")]

@@ -2,12 +2,14 @@
 
 pub mod catalog;
 mod checker;
+pub mod editor_schema;
 pub mod error;
 pub mod icons;
 pub mod load;
 pub mod mass;
 mod ruleset_check;
 pub mod schema;
+pub mod starter;
 pub mod template;
 mod unit_parts;
 

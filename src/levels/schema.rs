@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::battlefield::Hazard;
@@ -10,7 +11,7 @@ use crate::rules::dice::Dice;
 use crate::rules::ruleset::{DEFAULT_RULESET, DeclarationOrder};
 
 /// A level: the battlefield, the sides, the units, and how to win.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LevelFile {
     /// Display name, also written to the log.
@@ -62,7 +63,7 @@ fn default_ruleset() -> String {
 }
 
 /// A zone.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ZoneFile {
     /// Unique id.
@@ -86,7 +87,7 @@ pub struct ZoneFile {
 }
 
 /// A square-grid battlefield (`S-GRID-1`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GridFile {
     /// The map, one string per row, top row first: `.` open, `#` wall, `|` or `=` arrow slit
@@ -102,7 +103,7 @@ fn default_squares_per_zone() -> u32 {
 }
 
 /// Who plays a side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum ControllerFile {
     /// A person.
     Human,
@@ -114,7 +115,7 @@ pub enum ControllerFile {
 }
 
 /// A side.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SideFile {
     /// Unique name.
@@ -142,7 +143,7 @@ pub struct SideFile {
 }
 
 /// When a reinforcement arrives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ArrivalFile {
     /// The round it arrives in (1 or later).
@@ -153,7 +154,7 @@ pub struct ArrivalFile {
 }
 
 /// Attribute scores; any left out are 10.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct AttributesFile {
     /// Strength score.
@@ -202,7 +203,7 @@ impl AttributesFile {
 }
 
 /// Check bonuses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SkillsFile {
     /// Attack bonus.
@@ -216,7 +217,7 @@ pub struct SkillsFile {
 }
 
 /// A creature's statistics, as the catalog holds them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreatureFile {
     /// Display name.
@@ -270,7 +271,7 @@ pub struct CreatureFile {
 }
 
 /// Feats that change a unit's rules (`A-FEAT-1`), applied when the level is loaded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum Feat {
     /// Melee reach one square (or zone) further.
     Reach,
@@ -294,7 +295,7 @@ fn default_level() -> u32 {
 }
 
 /// A unit placed in a level.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UnitFile {
     /// Unique id (`"ghoul-1"`).
@@ -370,7 +371,7 @@ pub struct UnitFile {
 }
 
 /// An extra way to win.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub enum VictoryFile {
     /// `side` wins if it still fights after `rounds` rounds.

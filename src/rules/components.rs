@@ -23,7 +23,7 @@ pub struct SideIndex(pub usize);
 pub struct SpawnOrder(pub u32);
 
 /// The built-in AI controllers, from weakest to strongest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AiKind {
     /// Picks uniformly among legal actions.
@@ -495,7 +495,7 @@ pub struct RoundRecord {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, EnumDiscriminants)]
 #[strum_discriminants(
     name(Offer),
-    derive(Hash, Serialize, Deserialize),
+    derive(Hash, Serialize, Deserialize, schemars::JsonSchema),
     doc = "Which actions the ruleset offers, by name (all of seed 000's when not listed): an [`ActionKind`] without its payload."
 )]
 pub enum ActionKind {

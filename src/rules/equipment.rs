@@ -1,12 +1,13 @@
 //! Weapons, armour, spells, consumables and injury tables: the data units carry into a fight.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::dice::Dice;
 pub use crate::vocabulary::traits::{Attribute, DamageType};
 
 /// A weapon's combat numbers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Weapon {
     /// Damage dice.
@@ -43,7 +44,7 @@ pub struct Weapon {
 
 /// How a lingering effect is shaken off: a test of `attribute` against `tn` at the end of each of
 /// the sufferer's turns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Lingering {
     /// The attribute tested.
@@ -53,7 +54,7 @@ pub struct Lingering {
 }
 
 /// The four hindrances (`Z-HIND-1`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Hindrance {
     /// Every test with disadvantage.
@@ -80,7 +81,7 @@ impl Hindrance {
 
 /// "Shock 2/AC 15": a miss still deals `damage` (plus the attribute modifier) against a target
 /// whose Defense is at most `max_defense`; `None` ("/-") against any Defense.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Shock {
     /// Damage on a miss.
@@ -110,7 +111,7 @@ impl Weapon {
 }
 
 /// An armour's bonuses.
-#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ArmourPiece {
     /// Added to Defense.
@@ -125,7 +126,7 @@ pub struct ArmourPiece {
 }
 
 /// What a spell or consumable does to its target.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub enum Effect {
     /// Deals damage to an enemy.
@@ -157,7 +158,7 @@ impl Effect {
 }
 
 /// A spell a unit knows.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Spell {
     /// The casting TN the caster's casting check must reach.
@@ -178,7 +179,7 @@ pub struct Spell {
 
 /// How long a spell takes to cast (`C-CAST-1`, `A-COND-1`). Rulesets without
 /// `spells.casting_times` cast every spell at once.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum CastingTime {
     /// It takes effect in the caster's own turn.
     #[default]
@@ -191,7 +192,7 @@ pub enum CastingTime {
 }
 
 /// A consumable or throwable item.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Item {
     /// What it does when used (drunk, applied) or when a throw hits.
@@ -233,7 +234,7 @@ impl Item {
 }
 
 /// One effect of a combat injury.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub enum InjuryEffect {
     /// Lowers attributes by a roll (one roll, applied to each listed attribute).
@@ -267,7 +268,7 @@ pub enum InjuryEffect {
 }
 
 /// One row of an injury table.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InjuryRow {
     /// The lowest table roll of the row.
@@ -281,7 +282,7 @@ pub struct InjuryRow {
 }
 
 /// A damage type's injury table.
-#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InjuryTable {
     /// Rows, covering the table die.
@@ -296,7 +297,7 @@ impl InjuryTable {
 }
 
 /// Every damage type's injury table (`W-CRIT-2`).
-#[derive(bevy::prelude::Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(bevy::prelude::Resource, Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(transparent)]
 pub struct InjuryTables(pub std::sync::Arc<std::collections::BTreeMap<DamageType, InjuryTable>>);
 

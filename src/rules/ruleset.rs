@@ -1,6 +1,7 @@
 //! The `Ruleset` resource: every number and option the combat stages read, loaded from RON.
 
 use bevy::prelude::*;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::dice::Dice;
@@ -12,7 +13,7 @@ pub const DEFAULT_RULESET: &str = "stress_and_wounds";
 
 /// A complete ruleset. Each field group belongs to one pipeline stage (or to the combat stats
 /// those stages read); a modder changes the game by editing these values, never the stages.
-#[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Ruleset {
     /// Short identifier, written to the log as `ruleset`.
@@ -52,7 +53,7 @@ pub struct Ruleset {
 }
 
 /// Attribute scores to modifiers: `floor((score - base) / step)`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AttributeRules {
     /// The score whose modifier is 0.
@@ -69,7 +70,7 @@ impl AttributeRules {
 }
 
 /// What being surprised costs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SurpriseRules {
     /// Rounds in which surprised units neither declare nor act (nor react).
@@ -84,7 +85,7 @@ pub struct SurpriseRules {
 
 /// A reaction roll for creatures with no set mind: each row names a reaction up to a roll, and
 /// whether a creature feeling it joins the fight.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReactionTable {
     /// The die (`1d10`).
@@ -94,7 +95,7 @@ pub struct ReactionTable {
 }
 
 /// Each side rolls; at or under its range it is surprised. Neither or both surprised: nobody is.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SurpriseRoll {
     /// The die (`1d12`).
@@ -108,7 +109,7 @@ pub struct SurpriseRoll {
 }
 
 /// Which way the initiative count runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum InitiativeOrder {
     /// Lowest Round Initiative acts first (stress_and_wounds).
     LowestFirst,
@@ -117,7 +118,7 @@ pub enum InitiativeOrder {
 }
 
 /// Base and Round Initiative.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InitiativeRules {
     /// The Base Initiative die, before the Agility modifier.
@@ -131,7 +132,7 @@ pub struct InitiativeRules {
 }
 
 /// How units take turns declaring.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum DeclarationOrder {
     /// One unit per side in turn, sides in level order.
     RoundRobinBySide,
@@ -142,7 +143,7 @@ pub enum DeclarationOrder {
 }
 
 /// Declaration and the action modifiers of `W-DECL-2`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DeclarationRules {
     /// Declaration order for the whole combat; a level may override it.
@@ -168,7 +169,7 @@ pub struct DeclarationRules {
 }
 
 /// Attack rolls against Defense.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AttackRules {
     /// The attack die; the attacker's attack bonus is added.
@@ -241,7 +242,7 @@ pub struct AttackRules {
 
 /// Shoves and grapples: an attack roll first where the chapter asks for one, then an opposed
 /// check of `die` + the attribute's modifier + attack skill against the target's `die` + modifier.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ManeuverRules {
     /// The opposed check's die.
@@ -256,7 +257,7 @@ pub struct ManeuverRules {
 
 /// Execution attacks: a hit on an unaware target forces a save at a penalty of the attacker's
 /// attack skill; a failure drops it to zero, a success still takes the hit's maximum damage.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExecutionRules {
     /// The save die.
@@ -266,7 +267,7 @@ pub struct ExecutionRules {
 }
 
 /// How conditions change an attack (`A-COND-1`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ConditionRules {
     /// The Defense of a flat-footed target (surprised, paralysed): hit on this whatever its Agility.
@@ -296,7 +297,7 @@ fn default_full_cover() -> i32 {
 }
 
 /// How attack rolls are judged.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub enum AttackStyle {
     /// d20 + attack bonus against the target's Defense (or Armour Class).
     #[default]
@@ -318,7 +319,7 @@ pub enum AttackStyle {
 }
 
 /// What a natural critical does.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub enum CriticalRule {
     /// The weapon's multiplier applies to the whole damage (`W-CRIT-1`).
     #[default]
@@ -334,7 +335,7 @@ pub enum CriticalRule {
 }
 
 /// What a natural fumble does besides missing.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub enum FumbleRule {
     /// Only the miss.
     #[default]
@@ -350,7 +351,7 @@ pub enum FumbleRule {
 }
 
 /// Whether a ranged attack is allowed with an enemy in melee reach.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum RangedInMelee {
     /// No effect.
     #[default]
@@ -364,7 +365,7 @@ pub enum RangedInMelee {
 }
 
 /// Swarm attacks.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SwarmRules {
     /// To-hit per other assailant.
@@ -378,7 +379,7 @@ pub struct SwarmRules {
 }
 
 /// Charging.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChargeRules {
     /// To-hit bonus.
@@ -390,7 +391,7 @@ pub struct ChargeRules {
 }
 
 /// Aimed attacks (`A-AIM-1`) and wounds (`A-WOUND-1`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AimRules {
     /// Net damage in one attack that deals a wound.
@@ -412,7 +413,7 @@ pub struct AimRules {
 }
 
 /// Dual wielding.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub enum DualWield {
     /// A second weapon changes nothing.
     #[default]
@@ -429,7 +430,7 @@ pub enum DualWield {
 }
 
 /// Damage, Stress and Wound Points.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DamageRules {
     /// Add the attacker's Strength modifier to melee and thrown damage.
@@ -449,7 +450,7 @@ pub struct DamageRules {
 }
 
 /// The pools damage comes off.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum Pools {
     /// Stress soaks first, Wound Points after (`W-DMG-2`).
     #[default]
@@ -460,7 +461,7 @@ pub enum Pools {
 }
 
 /// Maximum Stress from Hit Dice (`W-DMG-3`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum StressMethod {
     /// The first Hit Die in full, the others at their average, plus Strength modifier per HD,
     /// rounded down: the seed's 5d8+15 → 41.
@@ -472,7 +473,7 @@ pub enum StressMethod {
 }
 
 /// Wound Point thresholds, dying and stabilising.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WoundRules {
     /// Wound Points lost at the end of each round while dying and not stabilised.
@@ -493,7 +494,7 @@ pub struct WoundRules {
 }
 
 /// What zero and negative Wound Points (or hit points) mean.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum WoundThresholds {
     /// 0 incapacitated, below 0 dying, at −Strength dead (`W-WOUND-1..3`).
     #[default]
@@ -505,7 +506,7 @@ pub enum WoundThresholds {
 }
 
 /// Combat injuries (`W-CRIT-2`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InjuryRules {
     /// Whether critical hits can cause injuries at all.
@@ -519,7 +520,7 @@ pub struct InjuryRules {
 }
 
 /// Repostes (`W-DECL-3`, `W-DECL-4`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReposteRules {
     /// A unit in full defense may Reposte when attacked in melee.
@@ -559,7 +560,7 @@ pub struct ReposteRules {
 }
 
 /// What a ruleset calls an attack provoked by movement.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum ReactionKind {
     /// `reposte` (seed 000).
     #[default]
@@ -585,7 +586,7 @@ impl ReactionKind {
 }
 
 /// Movement over zones.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MovementRules {
     /// Speed is divided by this in full defense (rounded down).
@@ -616,7 +617,7 @@ fn default_one() -> u32 {
 }
 
 /// Casting (`W-DECL-2`, `W-STRESS-1`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SpellRules {
     /// The casting check die; the caster's spellcasting skill is added and must reach the spell's TN.
@@ -636,7 +637,7 @@ pub struct SpellRules {
 }
 
 /// What a failed morale check does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum MoraleFailure {
     /// The unit runs from the battle.
     Flee,
@@ -651,7 +652,7 @@ pub enum MoraleFailure {
 }
 
 /// When units check morale.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum MoraleTrigger {
     /// Big hits, being outnumbered and intimidation (`W-MOR-1`).
     #[default]
@@ -664,7 +665,7 @@ pub enum MoraleTrigger {
 }
 
 /// How the morale check is made.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub enum MoraleCheck {
     /// `dice` + Insight + HD + allies against `tn_base` + opponents (`W-MOR-2`).
     #[default]
@@ -679,7 +680,7 @@ pub enum MoraleCheck {
 }
 
 /// One response on the withdrawal table (`C-WDRAW-1`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WithdrawalRow {
     /// Highest roll of the response.
@@ -690,7 +691,7 @@ pub struct WithdrawalRow {
 
 /// The four withdrawal responses. Rulesets spell them as in Rust (`FallBack`); the log writes
 /// them in snake_case (`fall_back`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all(serialize = "snake_case"))]
 pub enum Withdrawal {
     /// Steps back fighting: keeps fighting from one step further away.
@@ -716,7 +717,7 @@ impl Withdrawal {
 }
 
 /// Monster morale (`W-MOR-1`, `W-MOR-2`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MoraleRules {
     /// The morale dice; Insight modifier, HD and allies are added.
@@ -754,7 +755,7 @@ pub struct MoraleRules {
 }
 
 /// When combat ends.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EndRules {
     /// A combat still running after this many rounds ends as interrupted, with no winner.
@@ -771,7 +772,7 @@ pub struct EndRules {
 pub use super::components::Offer;
 
 /// Turn order.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TurnRules {
     /// How the order is found.
@@ -798,7 +799,7 @@ pub struct TurnRules {
 }
 
 /// A way to split a tie in a side-roll order (`C-INIT-2`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum TieBreak {
     /// The lower weapon speed factor strikes first.
     WeaponSpeed,
@@ -810,7 +811,7 @@ pub enum TieBreak {
 
 /// How the round's order is found. With anything but `DeclaredInitiative`, units declare when
 /// their turn comes, seeing everything that happened before it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub enum TurnOrder {
     /// Everyone declares, then actions resolve by Base Initiative + action modifier (seed 000).
     #[default]

@@ -150,6 +150,26 @@ impl fmt::Display for Dice {
     }
 }
 
+/// What an editor may accept as a dice expression: the forms [`Dice::parse`] reads, with the
+/// spaces it ignores allowed between the parts.
+pub const DICE_PATTERN: &str = r"^\s*(?:[+-]?\s*\d+|(?:0*[1-9]\d*\s*)?[dD]\s*(?:0*[1-9]\d*|%)\s*(?:[+-]\s*\d+)?)\s*$";
+
+// Written by hand: in RON a dice expression is text (`"2d6+3"`), not the struct's fields.
+impl schemars::JsonSchema for Dice {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Dice".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": DICE_PATTERN,
+            "description": "A dice expression: `NdS`, `NdS+K`, `NdS-K`, `dS` (one die), `d%` (one hundred-sided die) or a bare number `K`.",
+            "examples": ["1d20", "2d6+3", "d%", "4"],
+        })
+    }
+}
+
 impl TryFrom<String> for Dice {
     type Error = DiceError;
     fn try_from(value: String) -> Result<Self, Self::Error> {

@@ -1,10 +1,11 @@
 //! Words the whole game shares: damage types and attributes, which weapons, injuries, hazards
 //! and levels all name.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Damage types; each has its own combat injury table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DamageType {
     /// Clubs, fists, falls.
@@ -74,7 +75,7 @@ impl DamageType {
 }
 
 /// The six attributes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum Attribute {
     /// Wound Points, Stress per HD, melee damage.
     Strength,
