@@ -951,6 +951,132 @@ mod shock_and_cover {
         app.update();
         assert_eq!(events(&app, "moved").len(), 12, "two moves of 6 squares");
     }
+
+    #[test]
+    fn s_spec_1_snap_attack_strikes_a_deadly_attacker_first_at_minus_4_and_spends_the_main_action() {
+        // r1's blade (1d8) could drop b1 at 5 hit points: b1, yet to take its turn, snaps first.
+        let mut app = adjacent(false, &[15, 3, 15, 4]);
+        hit_points(&mut app, "b1", 5);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attacks = events(&app, "attack");
+        assert_eq!(attacks[0]["attacker"], "b1", "the snap attack comes before the blow");
+        assert_eq!(attacks[0]["kind"], "snap");
+        assert_eq!(attacks[0]["total"], 13, "15 + attack 2 - 4");
+        assert_eq!(attacks[1]["attacker"], "r1");
+        assert_eq!(get::<Wounds>(&mut app, "r1").current, 17);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 1);
+        assert!(get::<Conditions>(&mut app, "b1").snapped);
+        // Its Main action is gone: in its own turn it may only move (or hold).
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "b1").len(), 1, "no second attack this round");
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert_eq!(state(&app).round, 2);
+        assert!(!get::<Conditions>(&mut app, "b1").snapped, "a new round, a new Main action");
+
+        // Neither blow can drop anyone: no snap, the blow lands as declared.
+        let mut app = adjacent(false, &[15, 4]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert!(attacks_by(&app, "b1").is_empty());
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 16);
+    }
+
+    #[test]
+    fn s_spec_1_a_snap_attack_needs_training_and_an_unspent_turn() {
+        // Attack skill 1 is below the preset's 2: no focus for a snap.
+        let mut app = adjacent(false, &[15, 4]);
+        set::<Skills>(&mut app, "b1", |skills| skills.attack = 1);
+        hit_points(&mut app, "b1", 5);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert!(attacks_by(&app, "b1").is_empty());
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 1);
+
+        // Blue acts first; red, which has had its turn, cannot snap back in round 1.
+        let mut app = adjacent(true, &[15, 4]);
+        hit_points(&mut app, "b1", 5);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        app.update();
+        hit_points(&mut app, "r1", 5);
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert!(attacks_by(&app, "b1").is_empty(), "b1 has taken its turn this round");
+    }
+
+    /// Red's r1 (the ward) at (1,1) beside blue's b1 at (2,1); red's r2 starts at (0,0).
+    fn screened(faces: &[u32]) -> App {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut script = vec![8, 1];
+        script.extend_from_slice(faces);
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &script);
+        for id in ["r1", "r2", "b1"] {
+            hit_points(&mut app, id, 20);
+        }
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        declare_at(&mut app, "r2", ActionKind::Screen, Some("r1"), (1, 0));
+        app.update();
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        app
+    }
+
+    #[test]
+    fn s_spec_1_screen_an_ally_turns_the_attack_to_the_screener_when_it_wins_the_check() {
+        // 2d6 + 2 each: r2 rolls 12 + 2, b1 2 + 2; the blow falls on r2.
+        let app = screened(&[6, 6, 1, 1, 15, 4]);
+        let mut app = app;
+        let maneuver = &events(&app, "maneuver")[0];
+        assert_eq!(maneuver["maneuver"], "screen");
+        assert_eq!((maneuver["unit"].as_str(), maneuver["target"].as_str()), (Some("r2"), Some("b1")));
+        assert_eq!((maneuver["won"].as_bool(), maneuver["outcome"].as_str()), (Some(true), Some("screened")));
+        assert_eq!(attacks_by(&app, "b1")[0]["target"], "r2");
+        assert_eq!(get::<Wounds>(&mut app, "r2").current, 16);
+        assert_eq!(get::<Wounds>(&mut app, "r1").current, 20);
+
+        // b1 wins (ties would too): the ward takes it.
+        let mut app = screened(&[1, 1, 6, 6, 15, 4]);
+        let maneuver = &events(&app, "maneuver")[0];
+        assert_eq!(maneuver["won"], false);
+        assert!(maneuver.get("outcome").is_none());
+        assert_eq!(attacks_by(&app, "b1")[0]["target"], "r1");
+        assert_eq!(get::<Wounds>(&mut app, "r1").current, 16);
+        assert_eq!(get::<Conditions>(&mut app, "r2").screens_made, 1);
+    }
+
+    #[test]
+    fn s_spec_1_a_unit_cannot_screen_itself_and_a_screen_lapses_at_its_next_turn() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((4, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Screen, Some("r1"), None);
+        app.update();
+        assert!(events(&app, "declared").is_empty(), "refused: a unit screens an ally, not itself");
+
+        let mut app = screened(&[6, 6, 1, 1, 15, 4]);
+        finish_round(&mut app);
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        assert!(get::<Conditions>(&mut app, "r2").screening.is_some(), "until r2's next turn");
+        declare(&mut app, "r2", ActionKind::Hold, None, None);
+        app.update();
+        assert_eq!(get::<Conditions>(&mut app, "r2").screening, None);
+    }
 }
 
 mod aimed_wounds {

@@ -79,6 +79,12 @@ pub enum IllegalAction {
     /// A charge runs in a straight line of at least one step and ends in melee.
     #[error("a charge needs a straight run of at least one step ending in melee reach")]
     BadCharge,
+    /// A unit screens another, never itself.
+    #[error("a unit screens an ally, not itself")]
+    ScreenSelf,
+    /// The Main action went into a snap attack: the turn has only its move left.
+    #[error("the main action was spent on a snap attack this round; only a move is left")]
+    MainActionSpent,
 }
 
 /// Seed 000's actions, offered when a ruleset lists none.
@@ -142,7 +148,7 @@ pub fn modifier(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind, has_targe
     let weapon_speed = actor.loadout.usable_weapon(actor.conditions).1.speed;
     match kind {
         ActionKind::Attack | ActionKind::Charge | ActionKind::Aimed(_) | ActionKind::Swarm => weapon_speed,
-        ActionKind::Disengage | ActionKind::StandUp => rules.move_modifier,
+        ActionKind::Disengage | ActionKind::StandUp | ActionKind::Screen => rules.move_modifier,
         ActionKind::Shove | ActionKind::Grapple | ActionKind::Execute => weapon_speed,
         ActionKind::DefensiveAttack => (if has_target { weapon_speed } else { 0 }) + rules.defensive_attack_extra,
         ActionKind::FullDefense => rules.full_defense_modifier,
@@ -248,6 +254,8 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         // Grappling is done with bare hands.
         ActionKind::Grapple => TargetRule::Enemy { range: actor.loadout.unarmed.reach, optional: false },
         ActionKind::StandUp => TargetRule::None,
+        // A screener stands where its bare hands reach the ward: beside it (`S-SPEC-1`).
+        ActionKind::Screen => TargetRule::Ally { range: actor.loadout.unarmed.reach },
         ActionKind::DefensiveAttack => TargetRule::Enemy { range: weapon_range, optional: true },
         ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold | ActionKind::Disengage => TargetRule::None,
         ActionKind::Cast(at) => {
@@ -346,6 +354,10 @@ pub fn check_untargeted(
     {
         return Err(IllegalAction::CannotAct);
     }
+    // A snap attack spent the Main action: the turn keeps only its move (`S-SPEC-1`).
+    if actor.conditions.snapped && !matches!(kind, ActionKind::Move | ActionKind::Hold) {
+        return Err(IllegalAction::MainActionSpent);
+    }
     check_move(ctx, actor, kind, move_to)?;
     reach(actor, kind)
 }
@@ -428,6 +440,9 @@ pub fn check_target(
     }
     if kind == ActionKind::Intimidate && !other.checks_morale {
         return Err(IllegalAction::Fearless);
+    }
+    if kind == ActionKind::Screen && other.entity == actor.entity {
+        return Err(IllegalAction::ScreenSelf);
     }
     if !reach.reaches(ctx.battlefield, standing, other.zone.0) {
         return Err(IllegalAction::OutOfReach);

@@ -304,6 +304,14 @@ pub struct Conditions {
     pub grappling: Option<Entity>,
     /// A hindrance and how to shake it off (`Z-HIND-1`).
     pub hindrance: Option<(crate::rules::equipment::Hindrance, crate::rules::equipment::Lingering)>,
+    /// Screening this ally until the unit's next turn (`S-SPEC-1`).
+    pub screening: Option<Entity>,
+    /// Attacks screened this round (at most the attack skill, `S-SPEC-1`).
+    pub screens_made: i32,
+    /// Its turn has come this round: too late for a snap attack (`S-SPEC-1`).
+    pub turn_taken: bool,
+    /// The Main action is spent on a snap attack this round: the turn has only its move (`S-SPEC-1`).
+    pub snapped: bool,
     /// Other lasting conditions, for the unit card.
     pub notes: Vec<String>,
 }
@@ -523,6 +531,8 @@ pub enum ActionKind {
     StandUp,
     /// Strike an unsuspecting foe to kill (`S-EXEC-1`).
     Execute,
+    /// Step beside an ally and block the attacks made at it until the unit's next turn (`S-SPEC-1`).
+    Screen,
 }
 
 /// Where an aimed attack aims (`A-AIM-1`).
@@ -579,6 +589,7 @@ impl ActionKind {
             Self::Grapple => "grapple",
             Self::StandUp => "stand_up",
             Self::Execute => "execute",
+            Self::Screen => "screen",
         }
     }
 

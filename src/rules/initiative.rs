@@ -154,6 +154,9 @@ fn refresh_unit(ruleset: &Ruleset, unit: &mut UnitItem) {
     conditions.charging = false;
     conditions.shield_used = false;
     conditions.round_accuracy_penalty = 0;
+    conditions.screens_made = 0;
+    conditions.snapped = false;
+    conditions.turn_taken = false;
     unit.initiative.round = None;
 }
 

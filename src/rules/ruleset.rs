@@ -237,6 +237,33 @@ pub struct AttackRules {
     /// Execution attacks against the unsuspecting (`S-EXEC-1`).
     #[serde(default)]
     pub execution: Option<ExecutionRules>,
+    /// Snap attacks: out of turn, at the cost of the Main action (`S-SPEC-1`).
+    #[serde(default)]
+    pub snap_attack: Option<SnapRules>,
+    /// Screening an ally: opposed checks that turn attacks on the ward to the screener (`S-SPEC-1`).
+    #[serde(default)]
+    pub screen: Option<ScreenRules>,
+}
+
+/// Snap attacks (`S-SPEC-1`): a unit that has not spent its Main action this round strikes an
+/// attacker first, at a penalty, and gives up its Main action for the round.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SnapRules {
+    /// Taken off the snap attack's roll.
+    pub penalty: i32,
+    /// The attack skill a unit needs to snap: only the well-trained have the focus.
+    pub min_attack_skill: i32,
+}
+
+/// Screening an ally (`S-SPEC-1`): an attacker of the ward rolls `die` + its better of Strength
+/// and Dexterity + attack skill against the screener's same; the screener must win to take the
+/// attack itself. A screener blocks as many attacks a round as its attack skill.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScreenRules {
+    /// The opposed check's die.
+    pub die: Dice,
 }
 
 /// Shoves and grapples: an attack roll first where the chapter asks for one, then an opposed

@@ -191,6 +191,7 @@ pub enum SavedKind {
     Grapple,
     StandUp,
     Execute,
+    Screen,
 }
 
 impl From<ActionKind> for SavedKind {
@@ -214,6 +215,7 @@ impl From<ActionKind> for SavedKind {
             ActionKind::Grapple => Self::Grapple,
             ActionKind::StandUp => Self::StandUp,
             ActionKind::Execute => Self::Execute,
+            ActionKind::Screen => Self::Screen,
         }
     }
 }
@@ -239,6 +241,7 @@ impl From<SavedKind> for ActionKind {
             SavedKind::Grapple => Self::Grapple,
             SavedKind::StandUp => Self::StandUp,
             SavedKind::Execute => Self::Execute,
+            SavedKind::Screen => Self::Screen,
         }
     }
 }
@@ -318,6 +321,7 @@ mod tests {
             ActionKind::Aimed(AimPoint::Fatal),
             ActionKind::StandUp,
             ActionKind::Execute,
+            ActionKind::Screen,
         ];
         for kind in kinds {
             assert_eq!(ActionKind::from(SavedKind::from(kind)), kind);

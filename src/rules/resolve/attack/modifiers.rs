@@ -9,7 +9,7 @@ use crate::battlefield::{Cover, Square};
 use crate::rules::actions;
 use crate::rules::components::{AimPoint, BONUS_ACTIONS_PER_TURN};
 use crate::rules::equipment::Hindrance;
-use crate::rules::log::AttackExtra;
+use crate::rules::log::{AttackExtra, AttackKind};
 use crate::rules::resolve::Resolver;
 use crate::rules::ruleset::{DualWield, RangedInMelee};
 use crate::rules::unit::{self, UnitView};
@@ -37,6 +37,8 @@ pub(super) enum ModifierSource {
     Weakened,
     /// Shooting with foes in melee reach (`C-AOO-1`).
     RangedInMelee,
+    /// A snap attack, out of turn (`S-SPEC-1`).
+    Snap,
 }
 
 /// One modifier to an attack.
@@ -74,8 +76,8 @@ pub(super) struct Matchup<'a, 'w, 's> {
 type Rule = fn(&Resolver, &Matchup) -> Option<Modifier>;
 
 /// Every modifier an attack may get.
-const RULES: [Rule; 10] =
-    [skill, cover, aim, charge, swarm, dual_wield, stood_still, flanking, weakened, ranged_in_melee];
+const RULES: [Rule; 11] =
+    [skill, cover, aim, charge, swarm, dual_wield, stood_still, flanking, weakened, ranged_in_melee, snap];
 
 /// The modifiers that apply to one attack.
 #[derive(Clone, Debug, Default)]
@@ -112,7 +114,8 @@ impl Modifiers {
                 | ModifierSource::DualWield
                 | ModifierSource::StoodStill
                 | ModifierSource::Weakened
-                | ModifierSource::RangedInMelee => {}
+                | ModifierSource::RangedInMelee
+                | ModifierSource::Snap => {}
             }
         }
     }
@@ -237,4 +240,10 @@ fn ranged_in_melee(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
         // Provoking is handled before the action (see `provoke_by_acting`).
         RangedInMelee::Allowed | RangedInMelee::Provokes => None,
     }
+}
+
+/// A snap attack, struck out of turn (`S-SPEC-1`).
+fn snap(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
+    let rules = battle.ruleset.attack.snap_attack.as_ref()?;
+    (m.request.kind == AttackKind::Snap).then(|| Modifier::to_hit(ModifierSource::Snap, -rules.penalty))
 }
