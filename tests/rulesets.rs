@@ -532,6 +532,57 @@ mod shock_and_cover {
     }
 
     #[test]
+    fn s_dmg_1_a_purely_unarmed_blow_and_a_grapple_s_squeeze_add_brawl() {
+        // Bare hands: 1d3 = 2, + Brawl (the attack skill, 2).
+        let mut app = adjacent(false, &[15, 2]);
+        set::<Loadout>(&mut app, "r1", |loadout| {
+            loadout.weapon = loadout.unarmed.clone();
+            loadout.weapon_name = "unarmed".into();
+        });
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["damage_roll"]["expr"], "1d3+2");
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 16);
+
+        // The squeeze is an unarmed hit each round: 1d3 = 3, + Brawl 2.
+        let mut app = adjacent(false, &[15, 6, 6, 1, 1, 3]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        let squeeze = events(&app, "damage").into_iter().find(|line| line["source"] == "r1").expect("squeezed");
+        assert_eq!(squeeze["roll"]["expr"], "1d3+2");
+        assert_eq!(squeeze["amount"], 5);
+    }
+
+    #[test]
+    fn s_dmg_1_a_dagger_takes_the_better_of_strength_and_dexterity_for_damage_and_shock() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), weapon: Some("dagger"), attributes: Some((dexterity: 16))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        // A hit: 1d4 = 3, + Dexterity's 2 (Strength 10 adds nothing).
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 15, 3]);
+        hit_points(&mut app, "b1", 20);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["damage_roll"]["expr"], "1d4+2");
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 15);
+
+        // A miss against AC 10: the dagger's Shock 1/AC 13, + Dexterity's 2.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 1]);
+        hit_points(&mut app, "b1", 20);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["hit"], false);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 17);
+    }
+
+    #[test]
     fn s_init_1_sides_roll_1d8_the_party_adds_its_best_dex_and_wins_ties_never_rerolled() {
         let units = r#"
             (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
@@ -882,8 +933,8 @@ mod shock_and_cover {
         app.update();
         assert_eq!(declared_action(&app, "r1"), "grapple");
 
-        // With a real blade the blow is worth more.
-        let units = units.replace(r#", weapon: Some("tap")"#, "");
+        // With a heavy axe the blow is worth more (fists squeeze for 1d3 + Brawl 2, S-DMG-1).
+        let units = units.replace(r#"weapon: Some("tap")"#, r#"weapon: Some("axe12")"#);
         let mut app = scripted(&grid_level(RULESET, &OPEN, "", &units), &[8, 1, 15, 4]);
         hit_points(&mut app, "b1", 100);
         greedy(&mut app, "r1");
@@ -902,6 +953,8 @@ mod shock_and_cover {
         let rows = ["....", "...#", "...."];
         let mut app = scripted(&grid_level(RULESET, &rows, "", units), &[8, 1, 15, 6, 6, 1, 1]);
         hit_points(&mut app, "b1", 100);
+        // Without Brawl on the fists (S-DMG-1) a hold squeezes too little to rival the shove.
+        app.world_mut().resource_mut::<fray::rules::ruleset::Ruleset>().damage.unarmed_skill_to_damage = false;
         greedy(&mut app, "r1");
         app.update();
         assert_eq!(declared_action(&app, "r1"), "shove", "no room behind: it falls, and two axes strike easier");

@@ -258,6 +258,7 @@ fn fallback_unarmed() -> Weapon {
         shock: None,
         ongoing: None,
         hinders: None,
+        attributes: Vec::new(),
     }
 }
 

@@ -619,16 +619,35 @@ pub fn attack_bonus(attacker: &UnitView, weapon: &Weapon) -> i32 {
         - attacker.conditions.round_accuracy_penalty
 }
 
-/// The damage dice of `weapon` for `attacker`: Strength is added to melee and thrown damage when
-/// the ruleset says so, never to missiles a bow or sling throws for you.
+/// The damage dice of `weapon` for `attacker`: its attribute bonus ([`damage_attribute_bonus`])
+/// and, for bare hands, Brawl ([`brawl_bonus`]).
 pub fn damage_dice(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> Dice {
-    let strength = if ruleset.damage.strength_to_damage && (thrown || !weapon.is_ranged()) {
-        // A weakening wound lowers the Strength modifier (`A-AIM-1`).
-        unit::modifier(ruleset, attacker.attributes, Attribute::Strength) - attacker.conditions.strength_penalty
-    } else {
-        0
+    weapon.damage.plus(
+        damage_attribute_bonus(ruleset, attacker, weapon, thrown) + brawl_bonus(ruleset, attacker, weapon, thrown),
+    )
+}
+
+/// The attribute modifier added to the damage of `weapon` (and to its Shock, `S-SHOCK-1`): the
+/// best of the weapon's own attributes where the ruleset reads them (`S-DMG-1`); otherwise
+/// Strength for melee and thrown damage when the ruleset says so, never for missiles a bow or
+/// sling throws for you.
+pub fn damage_attribute_bonus(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
+    // A weakening wound lowers the Strength modifier (`A-AIM-1`).
+    let modifier = |attribute: Attribute| {
+        let penalty = if attribute == Attribute::Strength { attacker.conditions.strength_penalty } else { 0 };
+        unit::modifier(ruleset, attacker.attributes, attribute) - penalty
     };
-    weapon.damage.plus(strength)
+    if ruleset.damage.weapon_attributes && !weapon.attributes.is_empty() {
+        return weapon.attributes.iter().map(|&attribute| modifier(attribute)).max().unwrap_or(0);
+    }
+    if ruleset.damage.strength_to_damage && (thrown || !weapon.is_ranged()) { modifier(Attribute::Strength) } else { 0 }
+}
+
+/// Brawl added to a purely unarmed blow where the ruleset says so (`S-DMG-1`); the attack skill
+/// stands in for Brawl.
+pub fn brawl_bonus(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
+    let bare_hands = !thrown && *weapon == attacker.loadout.unarmed;
+    if ruleset.damage.unarmed_skill_to_damage && bare_hands { attacker.skills.attack } else { 0 }
 }
 
 /// The natural roll from which `weapon` scores a critical: its own range, or the ruleset's. A
@@ -770,6 +789,7 @@ mod tests {
                     shock: None,
                     ongoing: None,
                     hinders: None,
+                    attributes: Vec::new(),
                 };
                 for bonus in -5..=8 {
                     for defense in 0..=30 {

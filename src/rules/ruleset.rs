@@ -465,6 +465,13 @@ pub struct DamageRules {
     /// A hit never does less than this, when positive.
     #[serde(default)]
     pub minimum: i32,
+    /// A purely unarmed blow adds the attack skill, standing in for Brawl (`S-DMG-1`).
+    #[serde(default)]
+    pub unarmed_skill_to_damage: bool,
+    /// A weapon that lists `attributes` adds the best of their modifiers to its damage instead of
+    /// Strength (`S-DMG-1`).
+    #[serde(default)]
+    pub weapon_attributes: bool,
 }
 
 /// The pools damage comes off.
