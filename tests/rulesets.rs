@@ -714,6 +714,31 @@ mod shock_and_cover {
     }
 
     #[test]
+    fn s_aoo_1_using_a_skill_beside_an_armed_foe_provokes() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((0, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        // b1's attack of opportunity: 15 hits, 1d8 = 4; then r1's first aid rolls 2d6.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 15, 4, 6, 6]);
+        hit_points(&mut app, "r1", 20);
+        set::<Status>(&mut app, "r2", |status| *status = Status::Dying);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Stabilize, Some("r2"), None);
+        app.update();
+        let attacks = attacks_by(&app, "b1");
+        assert_eq!(attacks.len(), 1, "first aid beside b1 draws its attack of opportunity");
+        assert_eq!(attacks[0]["kind"], "opportunity");
+        assert_eq!(get::<Wounds>(&mut app, "r1").current, 16);
+        let order: Vec<String> =
+            log(&app).iter().map(|line| line["event"].as_str().unwrap_or("").to_string()).collect();
+        let (struck, aided) =
+            (order.iter().position(|event| event == "attack"), order.iter().position(|event| event == "stabilise"));
+        assert!(struck < aided && aided.is_some(), "the blow comes first, then the first aid: {order:?}");
+    }
+
+    #[test]
     fn s_spec_1_swarming_allies_add_to_the_next_blow() {
         let units = r#"
             (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
@@ -775,6 +800,78 @@ mod shock_and_cover {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         assert_eq!(attacks_by(&app, "r1")[0]["total"], 8, "10 + attack 2 - 4");
+    }
+
+    #[test]
+    fn s_atk_2_a_prone_target_is_easier_to_hit_up_close_and_harder_from_afar() {
+        // Adjacent: AC 10 - 2.
+        let mut app = adjacent(false, &[10, 4]);
+        set::<Conditions>(&mut app, "b1", |conditions| conditions.prone = true);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "r1")[0];
+        assert_eq!((attack["total"].as_i64(), attack["defense"].as_i64()), (Some(12), Some(8)));
+
+        // From four squares away with a bow: the -2 AC is undone and -2 more, 9 + 2 - 4 against 8.
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), weapon: Some("bow")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((4, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 9]);
+        set::<Conditions>(&mut app, "b1", |conditions| conditions.prone = true);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "r1")[0];
+        assert_eq!((attack["total"].as_i64(), attack["defense"].as_i64()), (Some(7), Some(8)));
+        assert_eq!(attack["hit"], false, "9 + 2 - 2 misses AC 10, as the chapter has it");
+    }
+
+    #[test]
+    fn s_atk_2_a_melee_attack_made_while_prone_is_at_minus_4() {
+        let mut app = adjacent(false, &[10]);
+        set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["total"], 8, "10 + attack 2 - 4");
+    }
+
+    #[test]
+    fn s_atk_2_a_shot_past_the_normal_range_is_at_minus_2() {
+        // The test bow reaches 2 zones, 12 squares: its normal range is half that, 6.
+        let rows = ["...............", "...............", "..............."];
+        for (at, total) in [(6, 12), (10, 10)] {
+            let units = format!(
+                r#"
+                (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), weapon: Some("bow")),
+                (id: "b1", creature: "soldier", side: "blue", at: Some(({at}, 1))),
+            "#
+            );
+            let mut app = scripted(&grid_level(RULESET, &rows, "", &units), &[8, 1, 10]);
+            app.update();
+            declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+            app.update();
+            assert_eq!(attacks_by(&app, "r1")[0]["total"], total, "b1 {at} squares away");
+        }
+    }
+
+    #[test]
+    fn s_act_2_going_prone_provokes_nothing_and_a_prone_unit_cannot_again() {
+        let mut app = adjacent(false, &[]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::GoProne, None, None);
+        app.update();
+        assert!(get::<Conditions>(&mut app, "r1").prone);
+        assert!(events(&app, "status").iter().any(|line| line["unit"] == "r1" && line["status"] == "prone"));
+        assert!(attacks_by(&app, "b1").is_empty(), "going prone draws no attack of opportunity");
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        declare(&mut app, "r1", ActionKind::GoProne, None, None);
+        app.update();
+        let round_2: Vec<_> = events(&app, "declared").into_iter().filter(|line| line["round"] == 2).collect();
+        assert!(round_2.is_empty(), "refused: it is prone already");
     }
 
     #[test]

@@ -79,6 +79,9 @@ pub enum IllegalAction {
     /// A charge runs in a straight line of at least one step and ends in melee.
     #[error("a charge needs a straight run of at least one step ending in melee reach")]
     BadCharge,
+    /// A prone unit cannot go prone.
+    #[error("the unit is already prone")]
+    AlreadyProne,
     /// A unit screens another, never itself.
     #[error("a unit screens an ally, not itself")]
     ScreenSelf,
@@ -148,7 +151,7 @@ pub fn modifier(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind, has_targe
     let weapon_speed = actor.loadout.usable_weapon(actor.conditions).1.speed;
     match kind {
         ActionKind::Attack | ActionKind::Charge | ActionKind::Aimed(_) | ActionKind::Swarm => weapon_speed,
-        ActionKind::Disengage | ActionKind::StandUp | ActionKind::Screen => rules.move_modifier,
+        ActionKind::Disengage | ActionKind::StandUp | ActionKind::Screen | ActionKind::GoProne => rules.move_modifier,
         ActionKind::Shove | ActionKind::Grapple | ActionKind::Execute => weapon_speed,
         ActionKind::DefensiveAttack => (if has_target { weapon_speed } else { 0 }) + rules.defensive_attack_extra,
         ActionKind::FullDefense => rules.full_defense_modifier,
@@ -253,7 +256,7 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         }
         // Grappling is done with bare hands.
         ActionKind::Grapple => TargetRule::Enemy { range: actor.loadout.unarmed.reach, optional: false },
-        ActionKind::StandUp => TargetRule::None,
+        ActionKind::StandUp | ActionKind::GoProne => TargetRule::None,
         // A screener stands where its bare hands reach the ward: beside it (`S-SPEC-1`).
         ActionKind::Screen => TargetRule::Ally { range: actor.loadout.unarmed.reach },
         ActionKind::DefensiveAttack => TargetRule::Enemy { range: weapon_range, optional: true },
@@ -455,6 +458,9 @@ pub fn check_target(
 pub fn check_needs(actor: &UnitView, kind: ActionKind) -> Result<(), IllegalAction> {
     if kind == ActionKind::StandUp && !actor.conditions.prone {
         return Err(IllegalAction::NotProne);
+    }
+    if kind == ActionKind::GoProne && actor.conditions.prone {
+        return Err(IllegalAction::AlreadyProne);
     }
     if let ActionKind::Cast(at) = kind {
         let (_, spell) = &actor.spells.0[at];

@@ -533,6 +533,8 @@ pub enum ActionKind {
     Execute,
     /// Step beside an ally and block the attacks made at it until the unit's next turn (`S-SPEC-1`).
     Screen,
+    /// Drop to the ground: harder to shoot from afar, easier to strike up close (`S-ACT-2`).
+    GoProne,
 }
 
 /// Where an aimed attack aims (`A-AIM-1`).
@@ -590,6 +592,7 @@ impl ActionKind {
             Self::StandUp => "stand_up",
             Self::Execute => "execute",
             Self::Screen => "screen",
+            Self::GoProne => "go_prone",
         }
     }
 

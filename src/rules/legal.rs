@@ -180,6 +180,7 @@ fn kinds_of(ctx: ActionContext, actor: &UnitView) -> Vec<ActionKind> {
         ActionKind::StandUp,
         ActionKind::Execute,
         ActionKind::Screen,
+        ActionKind::GoProne,
     ];
     kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
     kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));

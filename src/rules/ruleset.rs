@@ -237,12 +237,30 @@ pub struct AttackRules {
     /// Execution attacks against the unsuspecting (`S-EXEC-1`).
     #[serde(default)]
     pub execution: Option<ExecutionRules>,
+    /// Prone and range modifiers by distance (`S-ATK-2`).
+    #[serde(default)]
+    pub situational: Option<SituationalRules>,
     /// Snap attacks: out of turn, at the cost of the Main action (`S-SPEC-1`).
     #[serde(default)]
     pub snap_attack: Option<SnapRules>,
     /// Screening an ally: opposed checks that turn attacks on the ward to the screener (`S-SPEC-1`).
     #[serde(default)]
     pub screen: Option<ScreenRules>,
+}
+
+/// Situational attack modifiers by distance and posture (`S-ATK-2`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SituationalRules {
+    /// To-hit change for a ranged attack at a prone target beyond melee range, on top of
+    /// undoing `prone_defense_penalty` (which stands for the bonus from melee range).
+    pub distant_prone_penalty: i32,
+    /// To-hit penalty for a melee attack made while prone.
+    pub attacking_prone_penalty: i32,
+    /// To-hit penalty for a missile or throw past the weapon's normal range.
+    pub long_range_penalty: i32,
+    /// The normal range, as a percentage of the weapon's `range` (its long range).
+    pub normal_range_percent: u32,
 }
 
 /// Snap attacks (`S-SPEC-1`): a unit that has not spent its Main action this round strikes an
@@ -582,6 +600,10 @@ pub struct ReposteRules {
     /// The `kind` the log gives attacks provoked by leaving reach.
     #[serde(default)]
     pub name: ReactionKind,
+    /// Using a skill (first aid, intimidation) beside an armed foe provokes it, as leaving its
+    /// reach does (`S-AOO-1`).
+    #[serde(default)]
+    pub when_using_skill: bool,
 }
 
 /// What a ruleset calls an attack provoked by movement.

@@ -192,6 +192,7 @@ pub enum SavedKind {
     StandUp,
     Execute,
     Screen,
+    GoProne,
 }
 
 impl From<ActionKind> for SavedKind {
@@ -216,6 +217,7 @@ impl From<ActionKind> for SavedKind {
             ActionKind::StandUp => Self::StandUp,
             ActionKind::Execute => Self::Execute,
             ActionKind::Screen => Self::Screen,
+            ActionKind::GoProne => Self::GoProne,
         }
     }
 }
@@ -242,6 +244,7 @@ impl From<SavedKind> for ActionKind {
             SavedKind::StandUp => Self::StandUp,
             SavedKind::Execute => Self::Execute,
             SavedKind::Screen => Self::Screen,
+            SavedKind::GoProne => Self::GoProne,
         }
     }
 }
@@ -322,6 +325,7 @@ mod tests {
             ActionKind::StandUp,
             ActionKind::Execute,
             ActionKind::Screen,
+            ActionKind::GoProne,
         ];
         for kind in kinds {
             assert_eq!(ActionKind::from(SavedKind::from(kind)), kind);

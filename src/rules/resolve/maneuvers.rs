@@ -144,6 +144,18 @@ impl Resolver<'_, '_> {
         }
     }
 
+    /// Dropping to the ground of the unit's own accord (`S-ACT-2`): no attack of opportunity.
+    pub(super) fn go_prone(&mut self, actor: Entity) {
+        let round = self.round();
+        if let Ok(mut unit) = self.units.get_mut(actor)
+            && unit.status.on_field()
+        {
+            unit.conditions.prone = true;
+            let id = unit.id.0.clone();
+            self.log.record(round, || LogEvent::Status { unit: id, status: "prone" });
+        }
+    }
+
     /// An execution attack on an unaware target (`S-EXEC-1`): it hits; the target saves at a
     /// penalty of the attacker's attack skill or drops to zero; a saved target still takes the
     /// blow's maximum damage.

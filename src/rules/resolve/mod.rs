@@ -173,6 +173,7 @@ fn needs_target(kind: ActionKind) -> bool {
             | ActionKind::DefensiveAttack
             | ActionKind::Disengage
             | ActionKind::StandUp
+            | ActionKind::GoProne
     )
 }
 
@@ -339,6 +340,9 @@ impl<'w, 's> Resolver<'w, 's> {
         let acted = if kind == ActionKind::StandUp {
             self.stand_up(slot);
             true
+        } else if kind == ActionKind::GoProne {
+            self.go_prone(slot.unit);
+            true
         } else if slot.action.target.is_some() || needs_target(kind) {
             self.act_on(slot, slot.action.target, pending)
         } else {
@@ -379,7 +383,8 @@ impl<'w, 's> Resolver<'w, 's> {
             | ActionKind::Move
             | ActionKind::Hold
             | ActionKind::Disengage
-            | ActionKind::StandUp => {}
+            | ActionKind::StandUp
+            | ActionKind::GoProne => {}
         }
         true
     }
