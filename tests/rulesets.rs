@@ -533,8 +533,9 @@ mod shock_and_cover {
 
     #[test]
     fn s_dmg_1_a_purely_unarmed_blow_and_a_grapple_s_squeeze_add_brawl() {
-        // Bare hands: 1d3 = 2, + Brawl (the attack skill, 2).
+        // Bare hands: 1d3 = 2, + Brawl 2.
         let mut app = adjacent(false, &[15, 2]);
+        set::<Skills>(&mut app, "r1", |skills| skills.brawl = 2);
         set::<Loadout>(&mut app, "r1", |loadout| {
             loadout.weapon = loadout.unarmed.clone();
             loadout.weapon_name = "unarmed".into();
@@ -547,6 +548,7 @@ mod shock_and_cover {
 
         // The squeeze is an unarmed hit each round: 1d3 = 3, + Brawl 2.
         let mut app = adjacent(false, &[15, 6, 6, 1, 1, 3]);
+        set::<Skills>(&mut app, "r1", |skills| skills.brawl = 2);
         app.update();
         declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
         app.update();
@@ -933,6 +935,29 @@ mod shock_and_cover {
     }
 
     #[test]
+    fn s_man_1_while_a_hold_lasts_both_fight_with_bare_hands() {
+        let mut app = adjacent(false, &[15, 6, 6, 1, 1, 15, 2, 1]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
+        app.update();
+        assert_eq!(events(&app, "maneuver")[0]["outcome"], "grappled");
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        assert_eq!(
+            attacks_by(&app, "b1")[0]["damage_roll"]["expr"],
+            "1d3",
+            "the held strikes with its fists, not its blade"
+        );
+        finish_round(&mut app);
+        assert_eq!(state(&app).round, 2, "the hold outlasts the round");
+        assert_eq!(
+            with_view(&mut app, "r1", |view, _| view.loadout.usable_weapon(view.conditions).0.to_string()),
+            "unarmed",
+            "the grappler too"
+        );
+    }
+
+    #[test]
     fn s_act_2_standing_up_draws_attacks_of_opportunity() {
         let mut app = adjacent(false, &[15, 3]);
         set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
@@ -1030,8 +1055,8 @@ mod shock_and_cover {
         app.update();
         assert_eq!(declared_action(&app, "r1"), "grapple");
 
-        // With a heavy axe the blow is worth more (fists squeeze for 1d3 + Brawl 2, S-DMG-1).
-        let units = units.replace(r#"weapon: Some("tap")"#, r#"weapon: Some("axe12")"#);
+        // With a real blade the blow is worth more.
+        let units = units.replace(r#", weapon: Some("tap")"#, "");
         let mut app = scripted(&grid_level(RULESET, &OPEN, "", &units), &[8, 1, 15, 4]);
         hit_points(&mut app, "b1", 100);
         greedy(&mut app, "r1");
@@ -1050,8 +1075,6 @@ mod shock_and_cover {
         let rows = ["....", "...#", "...."];
         let mut app = scripted(&grid_level(RULESET, &rows, "", units), &[8, 1, 15, 6, 6, 1, 1]);
         hit_points(&mut app, "b1", 100);
-        // Without Brawl on the fists (S-DMG-1) a hold squeezes too little to rival the shove.
-        app.world_mut().resource_mut::<fray::rules::ruleset::Ruleset>().damage.unarmed_skill_to_damage = false;
         greedy(&mut app, "r1");
         app.update();
         assert_eq!(declared_action(&app, "r1"), "shove", "no room behind: it falls, and two axes strike easier");

@@ -240,6 +240,7 @@ impl UnitSource<'_> {
             heal: skills.heal,
             intimidation: skills.intimidation,
             spellcasting: skills.spellcasting,
+            brawl: skills.brawl,
         }
     }
 }

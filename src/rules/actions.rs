@@ -649,11 +649,10 @@ pub fn damage_attribute_bonus(ruleset: &Ruleset, attacker: &UnitView, weapon: &W
     if ruleset.damage.strength_to_damage && (thrown || !weapon.is_ranged()) { modifier(Attribute::Strength) } else { 0 }
 }
 
-/// Brawl added to a purely unarmed blow where the ruleset says so (`S-DMG-1`); the attack skill
-/// stands in for Brawl.
+/// The Brawl skill added to a purely unarmed blow where the ruleset says so (`S-DMG-1`).
 pub fn brawl_bonus(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
     let bare_hands = !thrown && *weapon == attacker.loadout.unarmed;
-    if ruleset.damage.unarmed_skill_to_damage && bare_hands { attacker.skills.attack } else { 0 }
+    if ruleset.damage.unarmed_skill_to_damage && bare_hands { attacker.skills.brawl } else { 0 }
 }
 
 /// The natural roll from which `weapon` scores a critical: its own range, or the ruleset's. A

@@ -302,6 +302,8 @@ pub struct Conditions {
     pub grappled_by: Option<Entity>,
     /// Holding this unit in a grapple: it cannot move either.
     pub grappling: Option<Entity>,
+    /// Its grapples are fought with bare hands only, while they last (`S-MAN-1`).
+    pub bare_hands_in_holds: bool,
     /// A hindrance and how to shake it off (`Z-HIND-1`).
     pub hindrance: Option<(crate::rules::equipment::Hindrance, crate::rules::equipment::Lingering)>,
     /// Screening this ally until the unit's next turn (`S-SPEC-1`).
@@ -381,6 +383,10 @@ pub struct Loadout {
 impl Loadout {
     /// The weapon the unit can attack with now, given its arms.
     pub fn usable_weapon(&self, conditions: &Conditions) -> (&str, &Weapon) {
+        let held = conditions.grappled_by.is_some() || conditions.grappling.is_some();
+        if conditions.bare_hands_in_holds && held {
+            return ("unarmed", &self.unarmed);
+        }
         if !conditions.main_arm_useless {
             return (&self.weapon_name, &self.weapon);
         }
@@ -402,6 +408,8 @@ pub struct Skills {
     pub intimidation: i32,
     /// Added to casting checks.
     pub spellcasting: i32,
+    /// Added to purely unarmed damage where the ruleset says so (`S-DMG-1`).
+    pub brawl: i32,
 }
 
 /// Mana for spells; Stress can stand in for it 1:1 (`W-STRESS-1`).

@@ -297,6 +297,9 @@ pub struct ManeuverRules {
     pub attack_roll_first: bool,
     /// A grappled unit takes the grappler's unarmed damage at the end of each round.
     pub grapple_damage: bool,
+    /// While a hold lasts, the grappler and the held fight with bare hands only (`S-MAN-1`).
+    #[serde(default)]
+    pub unarmed_while_grappling: bool,
 }
 
 /// Execution attacks: a hit on an unaware target forces a save at a penalty of the attacker's
@@ -483,7 +486,7 @@ pub struct DamageRules {
     /// A hit never does less than this, when positive.
     #[serde(default)]
     pub minimum: i32,
-    /// A purely unarmed blow adds the attack skill, standing in for Brawl (`S-DMG-1`).
+    /// A purely unarmed blow adds the unit's Brawl skill (`S-DMG-1`).
     #[serde(default)]
     pub unarmed_skill_to_damage: bool,
     /// A weapon that lists `attributes` adds the best of their modifiers to its damage instead of
