@@ -532,6 +532,59 @@ mod shock_and_cover {
     }
 
     #[test]
+    fn s_dmg_1_a_purely_unarmed_blow_and_a_grapple_s_squeeze_add_brawl() {
+        // Bare hands: 1d3 = 2, + Brawl 2.
+        let mut app = adjacent(false, &[15, 2]);
+        set::<Skills>(&mut app, "r1", |skills| skills.brawl = 2);
+        set::<Loadout>(&mut app, "r1", |loadout| {
+            loadout.weapon = loadout.unarmed.clone();
+            loadout.weapon_name = "unarmed".into();
+        });
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["damage_roll"]["expr"], "1d3+2");
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 16);
+
+        // The squeeze is an unarmed hit each round: 1d3 = 3, + Brawl 2.
+        let mut app = adjacent(false, &[15, 6, 6, 1, 1, 3]);
+        set::<Skills>(&mut app, "r1", |skills| skills.brawl = 2);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        let squeeze = events(&app, "damage").into_iter().find(|line| line["source"] == "r1").expect("squeezed");
+        assert_eq!(squeeze["roll"]["expr"], "1d3+2");
+        assert_eq!(squeeze["amount"], 5);
+    }
+
+    #[test]
+    fn s_dmg_1_a_dagger_takes_the_better_of_strength_and_dexterity_for_damage_and_shock() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), weapon: Some("dagger"), attributes: Some((dexterity: 16))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        // A hit: 1d4 = 3, + Dexterity's 2 (Strength 10 adds nothing).
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 15, 3]);
+        hit_points(&mut app, "b1", 20);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["damage_roll"]["expr"], "1d4+2");
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 15);
+
+        // A miss against AC 10: the dagger's Shock 1/AC 13, + Dexterity's 2.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 1]);
+        hit_points(&mut app, "b1", 20);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["hit"], false);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 17);
+    }
+
+    #[test]
     fn s_init_1_sides_roll_1d8_the_party_adds_its_best_dex_and_wins_ties_never_rerolled() {
         let units = r#"
             (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
@@ -663,6 +716,31 @@ mod shock_and_cover {
     }
 
     #[test]
+    fn s_aoo_1_using_a_skill_beside_an_armed_foe_provokes() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((0, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        // b1's attack of opportunity: 15 hits, 1d8 = 4; then r1's first aid rolls 2d6.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 15, 4, 6, 6]);
+        hit_points(&mut app, "r1", 20);
+        set::<Status>(&mut app, "r2", |status| *status = Status::Dying);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Stabilize, Some("r2"), None);
+        app.update();
+        let attacks = attacks_by(&app, "b1");
+        assert_eq!(attacks.len(), 1, "first aid beside b1 draws its attack of opportunity");
+        assert_eq!(attacks[0]["kind"], "opportunity");
+        assert_eq!(get::<Wounds>(&mut app, "r1").current, 16);
+        let order: Vec<String> =
+            log(&app).iter().map(|line| line["event"].as_str().unwrap_or("").to_string()).collect();
+        let (struck, aided) =
+            (order.iter().position(|event| event == "attack"), order.iter().position(|event| event == "stabilise"));
+        assert!(struck < aided && aided.is_some(), "the blow comes first, then the first aid: {order:?}");
+    }
+
+    #[test]
     fn s_spec_1_swarming_allies_add_to_the_next_blow() {
         let units = r#"
             (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
@@ -727,6 +805,78 @@ mod shock_and_cover {
     }
 
     #[test]
+    fn s_atk_2_a_prone_target_is_easier_to_hit_up_close_and_harder_from_afar() {
+        // Adjacent: AC 10 - 2.
+        let mut app = adjacent(false, &[10, 4]);
+        set::<Conditions>(&mut app, "b1", |conditions| conditions.prone = true);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "r1")[0];
+        assert_eq!((attack["total"].as_i64(), attack["defense"].as_i64()), (Some(12), Some(8)));
+
+        // From four squares away with a bow: the -2 AC is undone and -2 more, 9 + 2 - 4 against 8.
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), weapon: Some("bow")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((4, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 9]);
+        set::<Conditions>(&mut app, "b1", |conditions| conditions.prone = true);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "r1")[0];
+        assert_eq!((attack["total"].as_i64(), attack["defense"].as_i64()), (Some(7), Some(8)));
+        assert_eq!(attack["hit"], false, "9 + 2 - 2 misses AC 10, as the chapter has it");
+    }
+
+    #[test]
+    fn s_atk_2_a_melee_attack_made_while_prone_is_at_minus_4() {
+        let mut app = adjacent(false, &[10]);
+        set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "r1")[0]["total"], 8, "10 + attack 2 - 4");
+    }
+
+    #[test]
+    fn s_atk_2_a_shot_past_the_normal_range_is_at_minus_2() {
+        // The test bow reaches 2 zones, 12 squares: its normal range is half that, 6.
+        let rows = ["...............", "...............", "..............."];
+        for (at, total) in [(6, 12), (10, 10)] {
+            let units = format!(
+                r#"
+                (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), weapon: Some("bow")),
+                (id: "b1", creature: "soldier", side: "blue", at: Some(({at}, 1))),
+            "#
+            );
+            let mut app = scripted(&grid_level(RULESET, &rows, "", &units), &[8, 1, 10]);
+            app.update();
+            declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+            app.update();
+            assert_eq!(attacks_by(&app, "r1")[0]["total"], total, "b1 {at} squares away");
+        }
+    }
+
+    #[test]
+    fn s_act_2_going_prone_provokes_nothing_and_a_prone_unit_cannot_again() {
+        let mut app = adjacent(false, &[]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::GoProne, None, None);
+        app.update();
+        assert!(get::<Conditions>(&mut app, "r1").prone);
+        assert!(events(&app, "status").iter().any(|line| line["unit"] == "r1" && line["status"] == "prone"));
+        assert!(attacks_by(&app, "b1").is_empty(), "going prone draws no attack of opportunity");
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        declare(&mut app, "r1", ActionKind::GoProne, None, None);
+        app.update();
+        let round_2: Vec<_> = events(&app, "declared").into_iter().filter(|line| line["round"] == 2).collect();
+        assert!(round_2.is_empty(), "refused: it is prone already");
+    }
+
+    #[test]
     fn s_spec_1_a_charger_s_lowered_ac_also_meets_shoves_and_grapples() {
         for kind in [ActionKind::Shove, ActionKind::Grapple] {
             // b1 charged this round: AC 10 - 2. The roll of 6 + attack 2 = 8 reaches it.
@@ -781,6 +931,29 @@ mod shock_and_cover {
         assert!(
             events(&app, "damage").iter().any(|line| line["unit"] == "b1" && line["source"] == "r1"),
             "the end of the round squeezes the held"
+        );
+    }
+
+    #[test]
+    fn s_man_1_while_a_hold_lasts_both_fight_with_bare_hands() {
+        let mut app = adjacent(false, &[15, 6, 6, 1, 1, 15, 2, 1]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
+        app.update();
+        assert_eq!(events(&app, "maneuver")[0]["outcome"], "grappled");
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        assert_eq!(
+            attacks_by(&app, "b1")[0]["damage_roll"]["expr"],
+            "1d3",
+            "the held strikes with its fists, not its blade"
+        );
+        finish_round(&mut app);
+        assert_eq!(state(&app).round, 2, "the hold outlasts the round");
+        assert_eq!(
+            with_view(&mut app, "r1", |view, _| view.loadout.usable_weapon(view.conditions).0.to_string()),
+            "unarmed",
+            "the grappler too"
         );
     }
 
@@ -950,6 +1123,132 @@ mod shock_and_cover {
         declare_at(&mut app, "r1", ActionKind::Move, None, (12, 0));
         app.update();
         assert_eq!(events(&app, "moved").len(), 12, "two moves of 6 squares");
+    }
+
+    #[test]
+    fn s_spec_1_snap_attack_strikes_a_deadly_attacker_first_at_minus_4_and_spends_the_main_action() {
+        // r1's blade (1d8) could drop b1 at 5 hit points: b1, yet to take its turn, snaps first.
+        let mut app = adjacent(false, &[15, 3, 15, 4]);
+        hit_points(&mut app, "b1", 5);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attacks = events(&app, "attack");
+        assert_eq!(attacks[0]["attacker"], "b1", "the snap attack comes before the blow");
+        assert_eq!(attacks[0]["kind"], "snap");
+        assert_eq!(attacks[0]["total"], 13, "15 + attack 2 - 4");
+        assert_eq!(attacks[1]["attacker"], "r1");
+        assert_eq!(get::<Wounds>(&mut app, "r1").current, 17);
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 1);
+        assert!(get::<Conditions>(&mut app, "b1").snapped);
+        // Its Main action is gone: in its own turn it may only move (or hold).
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "b1").len(), 1, "no second attack this round");
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert_eq!(state(&app).round, 2);
+        assert!(!get::<Conditions>(&mut app, "b1").snapped, "a new round, a new Main action");
+
+        // Neither blow can drop anyone: no snap, the blow lands as declared.
+        let mut app = adjacent(false, &[15, 4]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert!(attacks_by(&app, "b1").is_empty());
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 16);
+    }
+
+    #[test]
+    fn s_spec_1_a_snap_attack_needs_training_and_an_unspent_turn() {
+        // Attack skill 1 is below the preset's 2: no focus for a snap.
+        let mut app = adjacent(false, &[15, 4]);
+        set::<Skills>(&mut app, "b1", |skills| skills.attack = 1);
+        hit_points(&mut app, "b1", 5);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert!(attacks_by(&app, "b1").is_empty());
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 1);
+
+        // Blue acts first; red, which has had its turn, cannot snap back in round 1.
+        let mut app = adjacent(true, &[15, 4]);
+        hit_points(&mut app, "b1", 5);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        app.update();
+        hit_points(&mut app, "r1", 5);
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        assert!(attacks_by(&app, "b1").is_empty(), "b1 has taken its turn this round");
+    }
+
+    /// Red's r1 (the ward) at (1,1) beside blue's b1 at (2,1); red's r2 starts at (0,0).
+    fn screened(faces: &[u32]) -> App {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((0, 0))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let mut script = vec![8, 1];
+        script.extend_from_slice(faces);
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &script);
+        for id in ["r1", "r2", "b1"] {
+            hit_points(&mut app, id, 20);
+        }
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        declare_at(&mut app, "r2", ActionKind::Screen, Some("r1"), (1, 0));
+        app.update();
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        app
+    }
+
+    #[test]
+    fn s_spec_1_screen_an_ally_turns_the_attack_to_the_screener_when_it_wins_the_check() {
+        // 2d6 + 2 each: r2 rolls 12 + 2, b1 2 + 2; the blow falls on r2.
+        let app = screened(&[6, 6, 1, 1, 15, 4]);
+        let mut app = app;
+        let maneuver = &events(&app, "maneuver")[0];
+        assert_eq!(maneuver["maneuver"], "screen");
+        assert_eq!((maneuver["unit"].as_str(), maneuver["target"].as_str()), (Some("r2"), Some("b1")));
+        assert_eq!((maneuver["won"].as_bool(), maneuver["outcome"].as_str()), (Some(true), Some("screened")));
+        assert_eq!(attacks_by(&app, "b1")[0]["target"], "r2");
+        assert_eq!(get::<Wounds>(&mut app, "r2").current, 16);
+        assert_eq!(get::<Wounds>(&mut app, "r1").current, 20);
+
+        // b1 wins (ties would too): the ward takes it.
+        let mut app = screened(&[1, 1, 6, 6, 15, 4]);
+        let maneuver = &events(&app, "maneuver")[0];
+        assert_eq!(maneuver["won"], false);
+        assert!(maneuver.get("outcome").is_none());
+        assert_eq!(attacks_by(&app, "b1")[0]["target"], "r1");
+        assert_eq!(get::<Wounds>(&mut app, "r1").current, 16);
+        assert_eq!(get::<Conditions>(&mut app, "r2").screens_made, 1);
+    }
+
+    #[test]
+    fn s_spec_1_a_unit_cannot_screen_itself_and_a_screen_lapses_at_its_next_turn() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((4, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Screen, Some("r1"), None);
+        app.update();
+        assert!(events(&app, "declared").is_empty(), "refused: a unit screens an ally, not itself");
+
+        let mut app = screened(&[6, 6, 1, 1, 15, 4]);
+        finish_round(&mut app);
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        assert!(get::<Conditions>(&mut app, "r2").screening.is_some(), "until r2's next turn");
+        declare(&mut app, "r2", ActionKind::Hold, None, None);
+        app.update();
+        assert_eq!(get::<Conditions>(&mut app, "r2").screening, None);
     }
 }
 

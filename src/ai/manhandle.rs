@@ -82,7 +82,24 @@ fn grapple_value(view: &AiView, rules: &ManeuverRules, actor: &UnitView, target:
         return 0.0;
     }
     let squeeze = actions::damage_dice(&view.ruleset, actor, &actor.loadout.unarmed, false).mean().max(0.0);
-    success_chance(view, rules, actor, target, &actor.loadout.unarmed) * squeeze * payoff_rounds(view, actor, target)
+    let rounds = payoff_rounds(view, actor, target);
+    // Where holds are fought bare-handed, the later rounds' blows are fists instead of the weapon.
+    let fists_cost = if rules.unarmed_while_grappling {
+        (actions::attack_odds(&view.ruleset, actor, target).expected - fists_expected(view, actor, target)).max(0.0)
+            * (rounds - 1.0).max(0.0)
+    } else {
+        0.0
+    };
+    success_chance(view, rules, actor, target, &actor.loadout.unarmed) * (squeeze * rounds - fists_cost)
+}
+
+/// The expected damage of `actor`'s bare-handed blow at `target`.
+fn fists_expected(view: &AiView, actor: &UnitView, target: &UnitView) -> f64 {
+    let fists = &actor.loadout.unarmed;
+    let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
+    let dice = actions::damage_dice(&view.ruleset, actor, fists, false);
+    actions::odds_against(&view.ruleset, actions::attack_bonus(actor, fists), fists, dice, defense, target.armour.0)
+        .expected
 }
 
 /// A shove's worth where it knocks the foe down and prone costs Defense: the chance it lands

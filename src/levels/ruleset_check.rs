@@ -25,7 +25,7 @@ fn has_maneuvers(ruleset: &Ruleset) -> bool {
     ruleset.attack.maneuvers.is_some()
 }
 
-const NEEDED_OPTIONS: [NeededOption; 3] = [
+const NEEDED_OPTIONS: [NeededOption; 4] = [
     NeededOption { offer: Offer::Shove, option: "maneuvers", example: MANEUVERS_EXAMPLE, is_set: has_maneuvers },
     NeededOption { offer: Offer::Grapple, option: "maneuvers", example: MANEUVERS_EXAMPLE, is_set: has_maneuvers },
     NeededOption {
@@ -33,6 +33,12 @@ const NEEDED_OPTIONS: [NeededOption; 3] = [
         option: "execution",
         example: "Some((save_die: \"1d20\", save_tn: 15))",
         is_set: |ruleset| ruleset.attack.execution.is_some(),
+    },
+    NeededOption {
+        offer: Offer::Screen,
+        option: "screen",
+        example: "Some((die: \"2d6\"))",
+        is_set: |ruleset| ruleset.attack.screen.is_some(),
     },
 ];
 

@@ -214,6 +214,8 @@ pub struct SkillsFile {
     pub intimidation: i32,
     /// Spellcasting skill.
     pub spellcasting: i32,
+    /// Brawl: added to purely unarmed damage where the ruleset says so (`S-DMG-1`).
+    pub brawl: i32,
 }
 
 /// A creature's statistics, as the catalog holds them.

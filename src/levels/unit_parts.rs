@@ -241,6 +241,7 @@ impl UnitSource<'_> {
             heal: skills.heal,
             intimidation: skills.intimidation,
             spellcasting: skills.spellcasting,
+            brawl: skills.brawl,
         }
     }
 }
@@ -259,6 +260,7 @@ fn fallback_unarmed() -> Weapon {
         shock: None,
         ongoing: None,
         hinders: None,
+        attributes: Vec::new(),
     }
 }
 

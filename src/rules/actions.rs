@@ -79,6 +79,15 @@ pub enum IllegalAction {
     /// A charge runs in a straight line of at least one step and ends in melee.
     #[error("a charge needs a straight run of at least one step ending in melee reach")]
     BadCharge,
+    /// A prone unit cannot go prone.
+    #[error("the unit is already prone")]
+    AlreadyProne,
+    /// A unit screens another, never itself.
+    #[error("a unit screens an ally, not itself")]
+    ScreenSelf,
+    /// The Main action went into a snap attack: the turn has only its move left.
+    #[error("the main action was spent on a snap attack this round; only a move is left")]
+    MainActionSpent,
 }
 
 /// Seed 000's actions, offered when a ruleset lists none.
@@ -142,7 +151,7 @@ pub fn modifier(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind, has_targe
     let weapon_speed = actor.loadout.usable_weapon(actor.conditions).1.speed;
     match kind {
         ActionKind::Attack | ActionKind::Charge | ActionKind::Aimed(_) | ActionKind::Swarm => weapon_speed,
-        ActionKind::Disengage | ActionKind::StandUp => rules.move_modifier,
+        ActionKind::Disengage | ActionKind::StandUp | ActionKind::Screen | ActionKind::GoProne => rules.move_modifier,
         ActionKind::Shove | ActionKind::Grapple | ActionKind::Execute => weapon_speed,
         ActionKind::DefensiveAttack => (if has_target { weapon_speed } else { 0 }) + rules.defensive_attack_extra,
         ActionKind::FullDefense => rules.full_defense_modifier,
@@ -247,7 +256,9 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         }
         // Grappling is done with bare hands.
         ActionKind::Grapple => TargetRule::Enemy { range: actor.loadout.unarmed.reach, optional: false },
-        ActionKind::StandUp => TargetRule::None,
+        ActionKind::StandUp | ActionKind::GoProne => TargetRule::None,
+        // A screener stands where its bare hands reach the ward: beside it (`S-SPEC-1`).
+        ActionKind::Screen => TargetRule::Ally { range: actor.loadout.unarmed.reach },
         ActionKind::DefensiveAttack => TargetRule::Enemy { range: weapon_range, optional: true },
         ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold | ActionKind::Disengage => TargetRule::None,
         ActionKind::Cast(at) => {
@@ -346,6 +357,10 @@ pub fn check_untargeted(
     {
         return Err(IllegalAction::CannotAct);
     }
+    // A snap attack spent the Main action: the turn keeps only its move (`S-SPEC-1`).
+    if actor.conditions.snapped && !matches!(kind, ActionKind::Move | ActionKind::Hold) {
+        return Err(IllegalAction::MainActionSpent);
+    }
     check_move(ctx, actor, kind, move_to)?;
     reach(actor, kind)
 }
@@ -429,6 +444,9 @@ pub fn check_target(
     if kind == ActionKind::Intimidate && !other.checks_morale {
         return Err(IllegalAction::Fearless);
     }
+    if kind == ActionKind::Screen && other.entity == actor.entity {
+        return Err(IllegalAction::ScreenSelf);
+    }
     if !reach.reaches(ctx.battlefield, standing, other.zone.0) {
         return Err(IllegalAction::OutOfReach);
     }
@@ -440,6 +458,9 @@ pub fn check_target(
 pub fn check_needs(actor: &UnitView, kind: ActionKind) -> Result<(), IllegalAction> {
     if kind == ActionKind::StandUp && !actor.conditions.prone {
         return Err(IllegalAction::NotProne);
+    }
+    if kind == ActionKind::GoProne && actor.conditions.prone {
+        return Err(IllegalAction::AlreadyProne);
     }
     if let ActionKind::Cast(at) = kind {
         let (_, spell) = &actor.spells.0[at];
@@ -604,16 +625,34 @@ pub fn attack_bonus(attacker: &UnitView, weapon: &Weapon) -> i32 {
         - attacker.conditions.round_accuracy_penalty
 }
 
-/// The damage dice of `weapon` for `attacker`: Strength is added to melee and thrown damage when
-/// the ruleset says so, never to missiles a bow or sling throws for you.
+/// The damage dice of `weapon` for `attacker`: its attribute bonus ([`damage_attribute_bonus`])
+/// and, for bare hands, Brawl ([`brawl_bonus`]).
 pub fn damage_dice(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> Dice {
-    let strength = if ruleset.damage.strength_to_damage && (thrown || !weapon.is_ranged()) {
-        // A weakening wound lowers the Strength modifier (`A-AIM-1`).
-        unit::modifier(ruleset, attacker.attributes, Attribute::Strength) - attacker.conditions.strength_penalty
-    } else {
-        0
+    weapon.damage.plus(
+        damage_attribute_bonus(ruleset, attacker, weapon, thrown) + brawl_bonus(ruleset, attacker, weapon, thrown),
+    )
+}
+
+/// The attribute modifier added to the damage of `weapon` (and to its Shock, `S-SHOCK-1`): the
+/// best of the weapon's own attributes where the ruleset reads them (`S-DMG-1`); otherwise
+/// Strength for melee and thrown damage when the ruleset says so, never for missiles a bow or
+/// sling throws for you.
+pub fn damage_attribute_bonus(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
+    // A weakening wound lowers the Strength modifier (`A-AIM-1`).
+    let modifier = |attribute: Attribute| {
+        let penalty = if attribute == Attribute::Strength { attacker.conditions.strength_penalty } else { 0 };
+        unit::modifier(ruleset, attacker.attributes, attribute) - penalty
     };
-    weapon.damage.plus(strength)
+    if ruleset.damage.weapon_attributes && !weapon.attributes.is_empty() {
+        return weapon.attributes.iter().map(|&attribute| modifier(attribute)).max().unwrap_or(0);
+    }
+    if ruleset.damage.strength_to_damage && (thrown || !weapon.is_ranged()) { modifier(Attribute::Strength) } else { 0 }
+}
+
+/// The Brawl skill added to a purely unarmed blow where the ruleset says so (`S-DMG-1`).
+pub fn brawl_bonus(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
+    let bare_hands = !thrown && *weapon == attacker.loadout.unarmed;
+    if ruleset.damage.unarmed_skill_to_damage && bare_hands { attacker.skills.brawl } else { 0 }
 }
 
 /// The natural roll from which `weapon` scores a critical: its own range, or the ruleset's. A
@@ -755,6 +794,7 @@ mod tests {
                     shock: None,
                     ongoing: None,
                     hinders: None,
+                    attributes: Vec::new(),
                 };
                 for bonus in -5..=8 {
                     for defense in 0..=30 {

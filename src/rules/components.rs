@@ -309,8 +309,18 @@ pub struct Conditions {
     pub grappled_by: Option<Entity>,
     /// Holding this unit in a grapple: it cannot move either.
     pub grappling: Option<Entity>,
+    /// Its grapples are fought with bare hands only, while they last (`S-MAN-1`).
+    pub bare_hands_in_holds: bool,
     /// A hindrance and how to shake it off (`Z-HIND-1`).
     pub hindrance: Option<(crate::rules::equipment::Hindrance, crate::rules::equipment::Lingering)>,
+    /// Screening this ally until the unit's next turn (`S-SPEC-1`).
+    pub screening: Option<Entity>,
+    /// Attacks screened this round (at most the attack skill, `S-SPEC-1`).
+    pub screens_made: i32,
+    /// Its turn has come this round: too late for a snap attack (`S-SPEC-1`).
+    pub turn_taken: bool,
+    /// The Main action is spent on a snap attack this round: the turn has only its move (`S-SPEC-1`).
+    pub snapped: bool,
     /// Other lasting conditions, for the unit card.
     pub notes: Vec<String>,
 }
@@ -384,7 +394,8 @@ pub struct Loadout {
 impl Loadout {
     /// The weapon the unit can attack with now, given its arms and whether it holds its weapons.
     pub fn usable_weapon(&self, conditions: &Conditions) -> (&str, &Weapon) {
-        if conditions.disarmed {
+        let held = conditions.grappled_by.is_some() || conditions.grappling.is_some();
+        if conditions.disarmed || (conditions.bare_hands_in_holds && held) {
             return ("unarmed", &self.unarmed);
         }
         if !conditions.main_arm_useless {
@@ -408,6 +419,8 @@ pub struct Skills {
     pub intimidation: i32,
     /// Added to casting checks.
     pub spellcasting: i32,
+    /// Added to purely unarmed damage where the ruleset says so (`S-DMG-1`).
+    pub brawl: i32,
 }
 
 /// Mana for spells; Stress can stand in for it 1:1 (`W-STRESS-1`).
@@ -537,6 +550,10 @@ pub enum ActionKind {
     StandUp,
     /// Strike an unsuspecting foe to kill (`S-EXEC-1`).
     Execute,
+    /// Step beside an ally and block the attacks made at it until the unit's next turn (`S-SPEC-1`).
+    Screen,
+    /// Drop to the ground: harder to shoot from afar, easier to strike up close (`S-ACT-2`).
+    GoProne,
 }
 
 /// Where an aimed attack aims (`A-AIM-1`).
@@ -593,6 +610,8 @@ impl ActionKind {
             Self::Grapple => "grapple",
             Self::StandUp => "stand_up",
             Self::Execute => "execute",
+            Self::Screen => "screen",
+            Self::GoProne => "go_prone",
         }
     }
 

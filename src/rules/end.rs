@@ -222,13 +222,9 @@ fn grip(upkeep: &Harm, battlefield: &Battlefield, victim: Entity, grappler: Enti
         && victim.status.on_field()
         && battlefield.distance(holder.zone.0, victim.zone.0) <= reach;
     holding.then(|| {
-        let strength = if upkeep.ruleset.damage.strength_to_damage {
-            unit::modifier(upkeep.ruleset, holder.attributes, crate::rules::equipment::Attribute::Strength)
-        } else {
-            0
-        };
+        // As if hit with an unarmed attack: Strength, and Brawl where the ruleset adds it (`S-DMG-1`).
         Grip {
-            dice: holder.loadout.unarmed.damage.plus(strength),
+            dice: crate::rules::actions::damage_dice(upkeep.ruleset, &holder, &holder.loadout.unarmed, false),
             damage_type: holder.loadout.unarmed.damage_type,
             source: holder.id.0.clone(),
         }

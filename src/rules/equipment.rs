@@ -40,6 +40,10 @@ pub struct Weapon {
     /// A hit leaves a hindrance (`Z-HIND-1`): a net, a stunning blow, glue.
     #[serde(default)]
     pub hinders: Option<(Hindrance, Lingering)>,
+    /// The attributes its wielder may choose from for damage (`S-DMG-1`: STR or DEX for a
+    /// dagger), read where the ruleset has `damage.weapon_attributes`; empty: the ruleset's rule.
+    #[serde(default)]
+    pub attributes: Vec<Attribute>,
 }
 
 /// How a lingering effect is shaken off: a test of `attribute` against `tn` at the end of each of
@@ -229,6 +233,7 @@ impl Item {
             shock: None,
             ongoing: None,
             hinders: None,
+            attributes: Vec::new(),
         })
     }
 }

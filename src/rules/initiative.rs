@@ -156,6 +156,9 @@ fn refresh_unit(ruleset: &Ruleset, unit: &mut UnitItem) {
     conditions.shield_used = false;
     conditions.round_accuracy_penalty = 0;
     conditions.channelling = false;
+    conditions.screens_made = 0;
+    conditions.snapped = false;
+    conditions.turn_taken = false;
     unit.initiative.round = None;
 }
 

@@ -179,6 +179,8 @@ fn kinds_of(ctx: ActionContext, actor: &UnitView) -> Vec<ActionKind> {
         ActionKind::Grapple,
         ActionKind::StandUp,
         ActionKind::Execute,
+        ActionKind::Screen,
+        ActionKind::GoProne,
     ];
     kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
     kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));
@@ -262,7 +264,7 @@ impl<'t> LegalActions<'t> {
         let mut skip = None;
         if let Some(wanted) = Wanted::of(kind, reach.rule) {
             let standing = actions::standing_after(actor, move_to);
-            skip = (wanted == Wanted::FallenAlly).then_some(actor.entity);
+            skip = (wanted == Wanted::FallenAlly || kind == ActionKind::Screen).then_some(actor.entity);
             for &zone in zones {
                 if reach.reaches(ctx.battlefield, standing, zone) {
                     let list = targets.list(zone, actor.side.0, wanted);

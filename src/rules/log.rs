@@ -32,6 +32,8 @@ pub enum AttackKind {
     Shove,
     /// A grapple's attack roll.
     Grapple,
+    /// An attack made out of turn at the cost of the Main action (`S-SPEC-1`).
+    Snap,
 }
 
 impl AttackKind {
@@ -47,6 +49,7 @@ impl AttackKind {
             Self::Execution => "execution",
             Self::Shove => "shove",
             Self::Grapple => "grapple",
+            Self::Snap => "snap",
         }
     }
 }

@@ -232,8 +232,11 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
         }
         LogEvent::Maneuver { unit, target, maneuver, won, outcome, .. } => {
             let (unit, target) = (names.unit(unit), names.unit(target));
-            match (won, outcome) {
-                (true, Some(outcome)) => format!("{unit}'s {maneuver} on {target}: {}", words(outcome)),
+            match (*maneuver, won, outcome) {
+                ("screen", true, Some(_)) => format!("{unit} steps in and takes {target}'s attack"),
+                ("screen", true, None) => format!("{unit} holds {target} off, but another takes the attack"),
+                ("screen", false, _) => format!("{target} gets past {unit}'s screen"),
+                (_, true, Some(outcome)) => format!("{unit}'s {maneuver} on {target}: {}", words(outcome)),
                 _ => format!("{target} resists {unit}'s {maneuver}"),
             }
         }

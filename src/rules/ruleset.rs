@@ -238,6 +238,51 @@ pub struct AttackRules {
     /// Execution attacks against the unsuspecting (`S-EXEC-1`).
     #[serde(default)]
     pub execution: Option<ExecutionRules>,
+    /// Prone and range modifiers by distance (`S-ATK-2`).
+    #[serde(default)]
+    pub situational: Option<SituationalRules>,
+    /// Snap attacks: out of turn, at the cost of the Main action (`S-SPEC-1`).
+    #[serde(default)]
+    pub snap_attack: Option<SnapRules>,
+    /// Screening an ally: opposed checks that turn attacks on the ward to the screener (`S-SPEC-1`).
+    #[serde(default)]
+    pub screen: Option<ScreenRules>,
+}
+
+/// Situational attack modifiers by distance and posture (`S-ATK-2`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SituationalRules {
+    /// To-hit change for a ranged attack at a prone target beyond melee range, on top of
+    /// undoing `prone_defense_penalty` (which stands for the bonus from melee range).
+    pub distant_prone_penalty: i32,
+    /// To-hit penalty for a melee attack made while prone.
+    pub attacking_prone_penalty: i32,
+    /// To-hit penalty for a missile or throw past the weapon's normal range.
+    pub long_range_penalty: i32,
+    /// The normal range, as a percentage of the weapon's `range` (its long range).
+    pub normal_range_percent: u32,
+}
+
+/// Snap attacks (`S-SPEC-1`): a unit that has not spent its Main action this round strikes an
+/// attacker first, at a penalty, and gives up its Main action for the round.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SnapRules {
+    /// Taken off the snap attack's roll.
+    pub penalty: i32,
+    /// The attack skill a unit needs to snap: only the well-trained have the focus.
+    pub min_attack_skill: i32,
+}
+
+/// Screening an ally (`S-SPEC-1`): an attacker of the ward rolls `die` + its better of Strength
+/// and Dexterity + attack skill against the screener's same; the screener must win to take the
+/// attack itself. A screener blocks as many attacks a round as its attack skill.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScreenRules {
+    /// The opposed check's die.
+    pub die: Dice,
 }
 
 /// Shoves and grapples: an attack roll first where the chapter asks for one, then an opposed
@@ -253,6 +298,9 @@ pub struct ManeuverRules {
     pub attack_roll_first: bool,
     /// A grappled unit takes the grappler's unarmed damage at the end of each round.
     pub grapple_damage: bool,
+    /// While a hold lasts, the grappler and the held fight with bare hands only (`S-MAN-1`).
+    #[serde(default)]
+    pub unarmed_while_grappling: bool,
 }
 
 /// Execution attacks: a hit on an unaware target forces a save at a penalty of the attacker's
@@ -447,6 +495,13 @@ pub struct DamageRules {
     /// A hit never does less than this, when positive.
     #[serde(default)]
     pub minimum: i32,
+    /// A purely unarmed blow adds the unit's Brawl skill (`S-DMG-1`).
+    #[serde(default)]
+    pub unarmed_skill_to_damage: bool,
+    /// A weapon that lists `attributes` adds the best of their modifiers to its damage instead of
+    /// Strength (`S-DMG-1`).
+    #[serde(default)]
+    pub weapon_attributes: bool,
 }
 
 /// The pools damage comes off.
@@ -557,6 +612,10 @@ pub struct ReposteRules {
     /// The `kind` the log gives attacks provoked by leaving reach.
     #[serde(default)]
     pub name: ReactionKind,
+    /// Using a skill (first aid, intimidation) beside an armed foe provokes it, as leaving its
+    /// reach does (`S-AOO-1`).
+    #[serde(default)]
+    pub when_using_skill: bool,
 }
 
 /// What a ruleset calls an attack provoked by movement.

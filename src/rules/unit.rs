@@ -123,6 +123,8 @@ pub fn movement_allowance(
         zones /= rules.prone_speed_divisor;
     }
     match kind {
+        // After a snap attack the Main action is gone: no second move (`S-SPEC-1`).
+        ActionKind::Move if conditions.snapped => {}
         ActionKind::Move => {
             // The extra squares are bought with Bonus Actions: a weakened unit has fewer to spend.
             let extra = rules.move_only_extra * conditions.bonus_actions_left() / BONUS_ACTIONS_PER_TURN;

@@ -191,6 +191,8 @@ pub enum SavedKind {
     Grapple,
     StandUp,
     Execute,
+    Screen,
+    GoProne,
 }
 
 impl From<ActionKind> for SavedKind {
@@ -214,6 +216,8 @@ impl From<ActionKind> for SavedKind {
             ActionKind::Grapple => Self::Grapple,
             ActionKind::StandUp => Self::StandUp,
             ActionKind::Execute => Self::Execute,
+            ActionKind::Screen => Self::Screen,
+            ActionKind::GoProne => Self::GoProne,
         }
     }
 }
@@ -239,6 +243,8 @@ impl From<SavedKind> for ActionKind {
             SavedKind::Grapple => Self::Grapple,
             SavedKind::StandUp => Self::StandUp,
             SavedKind::Execute => Self::Execute,
+            SavedKind::Screen => Self::Screen,
+            SavedKind::GoProne => Self::GoProne,
         }
     }
 }
@@ -318,6 +324,8 @@ mod tests {
             ActionKind::Aimed(AimPoint::Fatal),
             ActionKind::StandUp,
             ActionKind::Execute,
+            ActionKind::Screen,
+            ActionKind::GoProne,
         ];
         for kind in kinds {
             assert_eq!(ActionKind::from(SavedKind::from(kind)), kind);

@@ -86,11 +86,14 @@ impl Resolver<'_, '_> {
 
     /// A won grapple: the target is held.
     fn grapple(&mut self, actor: Entity, target: Entity) -> &'static str {
+        let bare_hands = self.ruleset.attack.maneuvers.as_ref().is_some_and(|rules| rules.unarmed_while_grappling);
         if let Ok(mut unit) = self.units.get_mut(target) {
             unit.conditions.grappled_by = Some(actor);
+            unit.conditions.bare_hands_in_holds |= bare_hands;
         }
         if let Ok(mut unit) = self.units.get_mut(actor) {
             unit.conditions.grappling = Some(target);
+            unit.conditions.bare_hands_in_holds |= bare_hands;
         }
         "grappled"
     }
@@ -141,6 +144,18 @@ impl Resolver<'_, '_> {
             unit.conditions.prone = false;
             let id = unit.id.0.clone();
             self.log.record(round, || LogEvent::Status { unit: id, status: "standing" });
+        }
+    }
+
+    /// Dropping to the ground of the unit's own accord (`S-ACT-2`): no attack of opportunity.
+    pub(super) fn go_prone(&mut self, actor: Entity) {
+        let round = self.round();
+        if let Ok(mut unit) = self.units.get_mut(actor)
+            && unit.status.on_field()
+        {
+            unit.conditions.prone = true;
+            let id = unit.id.0.clone();
+            self.log.record(round, || LogEvent::Status { unit: id, status: "prone" });
         }
     }
 

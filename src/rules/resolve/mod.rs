@@ -8,6 +8,7 @@
 
 mod attack;
 mod flight;
+mod instant;
 mod magic;
 mod maneuvers;
 mod movement;
@@ -172,6 +173,7 @@ fn needs_target(kind: ActionKind) -> bool {
             | ActionKind::DefensiveAttack
             | ActionKind::Disengage
             | ActionKind::StandUp
+            | ActionKind::GoProne
     )
 }
 
@@ -302,6 +304,9 @@ impl<'w, 's> Resolver<'w, 's> {
             if let Ok(mut unit) = self.units.get_mut(slot.unit) {
                 unit.conditions.disengaged |= kind == ActionKind::Disengage;
                 unit.conditions.charging |= kind == ActionKind::Charge;
+                // Its turn starts: last turn's screen lapses (`S-SPEC-1`).
+                unit.conditions.screening = None;
+                unit.conditions.turn_taken = true;
                 // The turn starts: last turn's dodge is over, and this one may dodge anew.
                 unit.conditions.dodging = able
                     && dodge_bonus.is_some()
@@ -353,6 +358,9 @@ impl<'w, 's> Resolver<'w, 's> {
         let acted = if kind == ActionKind::StandUp {
             self.stand_up(slot);
             true
+        } else if kind == ActionKind::GoProne {
+            self.go_prone(slot.unit);
+            true
         } else if slot.action.target.is_some() || needs_target(kind) {
             self.act_on(slot, slot.action.target, pending)
         } else {
@@ -391,11 +399,13 @@ impl<'w, 's> Resolver<'w, 's> {
             ActionKind::Execute => self.execute(actor, target, slot.initiative, pending),
             ActionKind::Stabilize => self.stabilize(actor, target, pending),
             ActionKind::Intimidate => self.intimidate(actor, target),
+            ActionKind::Screen => self.screen(actor, target),
             ActionKind::FullDefense
             | ActionKind::Move
             | ActionKind::Hold
             | ActionKind::Disengage
-            | ActionKind::StandUp => {}
+            | ActionKind::StandUp
+            | ActionKind::GoProne => {}
         }
         true
     }
@@ -404,6 +414,12 @@ impl<'w, 's> Resolver<'w, 's> {
     /// extra attacks of a high level (`C-MULTI-1`). Returns whether the attack was made.
     fn strike(&mut self, slot: &Slot, target: Entity, pending: &mut Vec<Pending>) -> bool {
         let kind = slot.action.kind;
+        // Instant defences come first (`S-SPEC-1`): a screen may take the blow, and whoever it
+        // falls on may snap at the attacker before it lands.
+        let target = self.screened_target(slot, target);
+        if !self.snap_first(slot, target) {
+            return false;
+        }
         let strike = Strike {
             aim: match kind {
                 ActionKind::Aimed(aim) => Some(aim),

@@ -175,9 +175,9 @@ impl Resolver<'_, '_> {
     }
 
     /// Shooting or casting with foes in melee reach gives each an attack of opportunity first,
-    /// in rulesets that say so (`C-AOO-1`).
+    /// in rulesets that say so (`C-AOO-1`), and so does using a skill (`S-AOO-1`).
     pub(super) fn provoke_by_acting(&mut self, slot: &Slot) {
-        if self.ruleset.attack.ranged_in_melee != RangedInMelee::Provokes {
+        if self.ruleset.attack.ranged_in_melee != RangedInMelee::Provokes && !self.ruleset.reposte.when_using_skill {
             return;
         }
         let Some(view) = self.unit(slot.unit, "checking whether it shoots in melee") else {
@@ -188,7 +188,12 @@ impl Resolver<'_, '_> {
             ActionKind::Attack | ActionKind::Aimed(_) => view.loadout.usable_weapon(view.conditions).1.is_ranged(),
             _ => false,
         };
-        if !shoots {
+        let shoots_provoke = shoots && self.ruleset.attack.ranged_in_melee == RangedInMelee::Provokes;
+        // Using a skill beside an armed foe (`S-AOO-1`); a unit that disengaged provokes nothing.
+        let uses_skill = matches!(slot.action.kind, ActionKind::Stabilize | ActionKind::Intimidate)
+            && self.ruleset.reposte.when_using_skill
+            && !view.conditions.disengaged;
+        if !(shoots_provoke || uses_skill) {
             return;
         }
         let (zone, side) = (view.zone.0, *view.side);

@@ -192,7 +192,7 @@ impl Resolver<'_, '_> {
             shock: weapon
                 .shock
                 .filter(|_| self.ruleset.attack.shock)
-                .map(|shock| (shock, damage_dice.modifier - weapon.damage.modifier)),
+                .map(|shock| (shock, actions::damage_attribute_bonus(&self.ruleset, &a, &weapon, thrown))),
             armour: t.armour.0,
             sides: (a.side.0, t.side.0),
             attacker_id: a.id.0.clone(),

@@ -9,7 +9,7 @@ use crate::battlefield::{Cover, Square};
 use crate::rules::actions;
 use crate::rules::components::{AimPoint, BONUS_ACTIONS_PER_TURN};
 use crate::rules::equipment::Hindrance;
-use crate::rules::log::AttackExtra;
+use crate::rules::log::{AttackExtra, AttackKind};
 use crate::rules::resolve::Resolver;
 use crate::rules::ruleset::{DualWield, RangedInMelee};
 use crate::rules::unit::{self, UnitView};
@@ -37,6 +37,12 @@ pub(super) enum ModifierSource {
     Weakened,
     /// Shooting with foes in melee reach (`C-AOO-1`).
     RangedInMelee,
+    /// A snap attack, out of turn (`S-SPEC-1`).
+    Snap,
+    /// A prone target shot at from afar, or a prone attacker in melee (`S-ATK-2`).
+    Prone,
+    /// A missile or throw past the weapon's normal range (`S-ATK-2`).
+    LongRange,
 }
 
 /// One modifier to an attack.
@@ -74,8 +80,22 @@ pub(super) struct Matchup<'a, 'w, 's> {
 type Rule = fn(&Resolver, &Matchup) -> Option<Modifier>;
 
 /// Every modifier an attack may get.
-const RULES: [Rule; 10] =
-    [skill, cover, aim, charge, swarm, dual_wield, stood_still, flanking, weakened, ranged_in_melee];
+const RULES: [Rule; 14] = [
+    skill,
+    cover,
+    aim,
+    charge,
+    swarm,
+    dual_wield,
+    stood_still,
+    flanking,
+    weakened,
+    ranged_in_melee,
+    snap,
+    prone_target_afar,
+    prone_attacker,
+    long_range,
+];
 
 /// The modifiers that apply to one attack.
 #[derive(Clone, Debug, Default)]
@@ -112,7 +132,10 @@ impl Modifiers {
                 | ModifierSource::DualWield
                 | ModifierSource::StoodStill
                 | ModifierSource::Weakened
-                | ModifierSource::RangedInMelee => {}
+                | ModifierSource::RangedInMelee
+                | ModifierSource::Snap
+                | ModifierSource::Prone
+                | ModifierSource::LongRange => {}
             }
         }
     }
@@ -237,4 +260,37 @@ fn ranged_in_melee(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
         // Provoking is handled before the action (see `provoke_by_acting`).
         RangedInMelee::Allowed | RangedInMelee::Provokes => None,
     }
+}
+
+/// A snap attack, struck out of turn (`S-SPEC-1`).
+fn snap(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
+    let rules = battle.ruleset.attack.snap_attack.as_ref()?;
+    (m.request.kind == AttackKind::Snap).then(|| Modifier::to_hit(ModifierSource::Snap, -rules.penalty))
+}
+
+/// A prone target shot at from beyond melee range (`S-ATK-2`): its lowered Defense stands for the
+/// bonus from melee range, so a distant shot undoes it and takes the penalty on top.
+fn prone_target_afar(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
+    let rules = battle.ruleset.attack.situational.as_ref()?;
+    let afar = m.engagement.ranged && m.engagement.walking > battle.battlefield.melee_reach(0);
+    (m.target.conditions.prone && afar).then(|| {
+        let undo = battle.ruleset.attack.prone_defense_penalty;
+        Modifier::to_hit(ModifierSource::Prone, -(undo + rules.distant_prone_penalty))
+    })
+}
+
+/// A melee attack made from the ground (`S-ATK-2`).
+fn prone_attacker(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
+    let rules = battle.ruleset.attack.situational.as_ref()?;
+    (m.attacker.conditions.prone && !m.engagement.ranged)
+        .then(|| Modifier::to_hit(ModifierSource::Prone, -rules.attacking_prone_penalty))
+}
+
+/// A missile or throw past the weapon's normal range, a share of its long `range` (`S-ATK-2`).
+fn long_range(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
+    let rules = battle.ruleset.attack.situational.as_ref()?;
+    let long = m.engagement.weapon.range?;
+    let normal = long.saturating_mul(rules.normal_range_percent) / 100;
+    let distance = battle.battlefield.line_distance(m.attacker.zone.0, m.target.zone.0);
+    (distance > normal).then(|| Modifier::to_hit(ModifierSource::LongRange, -rules.long_range_penalty))
 }

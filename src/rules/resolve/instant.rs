@@ -1,0 +1,171 @@
+//! Out-of-turn defence (`S-SPEC-1`): screens that turn an attack on a ward to its screener, and
+//! snap attacks struck at an attacker before its blow lands.
+
+use bevy::prelude::*;
+
+use super::Resolver;
+use super::attack::AttackRequest;
+use crate::rules::actions;
+use crate::rules::components::*;
+use crate::rules::damage;
+use crate::rules::equipment::Attribute;
+use crate::rules::log::{AttackKind, LogEvent};
+use crate::rules::ruleset::Ruleset;
+use crate::rules::state::Slot;
+use crate::rules::unit::{self, UnitView};
+
+/// The `maneuver` line's name for a screen's opposed checks.
+const SCREEN: &str = "screen";
+/// The `maneuver` line's outcome for the screener that takes the attack.
+const SCREENED: &str = "screened";
+
+/// A unit's bonus to a screen's opposed check: its better of Strength and Dexterity, and its
+/// attack skill standing in for the most fitting combat skill.
+fn screen_bonus(ruleset: &Ruleset, view: &UnitView) -> i32 {
+    let strength = unit::modifier(ruleset, view.attributes, Attribute::Strength);
+    let dexterity = unit::modifier(ruleset, view.attributes, Attribute::Dexterity);
+    strength.max(dexterity) + view.skills.attack
+}
+
+/// Hit points left before the unit goes down.
+fn standing(view: &UnitView) -> i32 {
+    view.stress.current.max(0) + view.wounds.current.max(0)
+}
+
+/// The most the attack of `attacker` with its weapon in hand can deal `target` on a hit.
+fn heaviest_blow(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView) -> i32 {
+    let weapon = attacker.loadout.usable_weapon(attacker.conditions).1;
+    let most = actions::damage_dice(ruleset, attacker, weapon, false).max();
+    damage::damage_after_armour(ruleset, most, 1, target.armour.0)
+}
+
+/// One screener's opposed check against the attacker.
+struct ScreenCheck {
+    screener: Entity,
+    roll: crate::rules::dice::DiceRoll,
+    against: crate::rules::dice::DiceRoll,
+}
+
+impl Resolver<'_, '_> {
+    /// `actor` screens `ward` until its own next turn (`S-SPEC-1`).
+    pub(super) fn screen(&mut self, actor: Entity, ward: Entity) {
+        if let Ok(mut unit) = self.units.get_mut(actor) {
+            unit.conditions.screening = Some(ward);
+        }
+    }
+
+    /// Whom the declared blow of `slot` at `target` strikes (`S-SPEC-1`): each screener of the
+    /// target that could block it makes an opposed check against the attacker; of those who
+    /// win, the worst-rolling takes the attack. Nobody wins: the target itself.
+    pub(super) fn screened_target(&mut self, slot: &Slot, target: Entity) -> Entity {
+        let Some(rules) = self.ruleset.attack.screen.clone() else {
+            return target;
+        };
+        let screeners = self.screeners_of(slot, target);
+        let Some(attacker) = self.unit(slot.unit, "a screened attack") else {
+            return target;
+        };
+        let against_bonus = screen_bonus(&self.ruleset, &attacker);
+        let attacker_id = attacker.id.0.clone();
+        let mut checks = Vec::with_capacity(screeners.len());
+        for (screener, bonus) in screeners {
+            let roll = self.rng.roll(rules.die.plus(bonus));
+            let against = self.rng.roll(rules.die.plus(against_bonus));
+            if let Ok(mut unit) = self.units.get_mut(screener) {
+                unit.conditions.screens_made += 1;
+            }
+            checks.push(ScreenCheck { screener, roll, against });
+        }
+        // Ties go to the attacker, the `maneuver` line's target.
+        let blocker = checks
+            .iter()
+            .filter(|check| check.roll.total > check.against.total)
+            .min_by_key(|check| check.roll.total)
+            .map(|check| check.screener);
+        let round = self.round();
+        for check in checks {
+            let won = check.roll.total > check.against.total;
+            let unit = self.id(check.screener);
+            let target = attacker_id.clone();
+            let outcome = (blocker == Some(check.screener)).then_some(SCREENED);
+            self.log.record(round, || LogEvent::Maneuver {
+                unit,
+                target,
+                maneuver: SCREEN,
+                roll: check.roll,
+                against: check.against,
+                won,
+                outcome,
+            });
+        }
+        blocker.unwrap_or(target)
+    }
+
+    /// The screeners of `target` able to block the blow of `slot`, in level order, with their
+    /// check bonuses: fighting, still beside the ward, with screens left this round, and within
+    /// the blow's reach themselves.
+    fn screeners_of(&self, slot: &Slot, target: Entity) -> Vec<(Entity, i32)> {
+        let (Some(attacker), Some(ward)) = (self.unit(slot.unit, "a screen"), self.unit(target, "a screen")) else {
+            return Vec::new();
+        };
+        let Ok(reach) = actions::reach(&attacker, slot.action.kind) else {
+            return Vec::new();
+        };
+        let mut found: Vec<(u32, Entity, i32)> = self
+            .units
+            .iter()
+            .filter(|view| {
+                view.conditions.screening == Some(target)
+                    && view.side == ward.side
+                    && view.entity != target
+                    && unit::is_fighting(*view.status, view.conditions)
+                    && view.conditions.screens_made < view.skills.attack
+                    && self.battlefield.distance(view.zone.0, ward.zone.0) <= view.loadout.unarmed.reach
+                    && reach.reaches(&self.battlefield, attacker.zone.0, view.zone.0)
+            })
+            .map(|view| (view.order.0, view.entity, screen_bonus(&self.ruleset, &view)))
+            .collect();
+        found.sort_unstable_by_key(|&(order, ..)| order);
+        found.into_iter().map(|(_, entity, bonus)| (entity, bonus)).collect()
+    }
+
+    /// A snap attack by `target` at the unit of `slot`, struck before its blow (`S-SPEC-1`),
+    /// when `target` wants one. Returns whether the attacker can still strike.
+    pub(super) fn snap_first(&mut self, slot: &Slot, target: Entity) -> bool {
+        let round = self.round();
+        if self.wants_to_snap(slot.unit, target) {
+            if let Ok(mut unit) = self.units.get_mut(target) {
+                unit.conditions.snapped = true;
+            }
+            let mut reaction = Vec::new();
+            self.attack(AttackRequest::new(target, slot.unit, slot.initiative, AttackKind::Snap), &mut reaction);
+            for effect in reaction {
+                self.apply(effect);
+            }
+        }
+        self.units.get(slot.unit).is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))
+    }
+
+    /// Whether `target` snaps at `attacker`: the ruleset has snap attacks, it is trained
+    /// enough, has not had its turn this round, reaches the attacker with its weapon, and the
+    /// blow coming could take it down or its own could take the attacker down.
+    fn wants_to_snap(&self, attacker: Entity, target: Entity) -> bool {
+        let Some(rules) = &self.ruleset.attack.snap_attack else {
+            return false;
+        };
+        let (Some(a), Some(t)) = (self.unit(attacker, "a snap attack"), self.unit(target, "a snap attack")) else {
+            return false;
+        };
+        let ready = unit::may_act(*t.status, t.conditions, t.surprised, self.round())
+            && unit::is_fighting(*t.status, t.conditions)
+            && !t.conditions.snapped
+            && !t.conditions.turn_taken
+            && t.skills.attack >= rules.min_attack_skill;
+        let reaches = actions::reach(&t, ActionKind::Attack)
+            .is_ok_and(|reach| reach.reaches(&self.battlefield, t.zone.0, a.zone.0));
+        ready
+            && reaches
+            && (heaviest_blow(&self.ruleset, &a, &t) >= standing(&t)
+                || heaviest_blow(&self.ruleset, &t, &a) >= standing(&a))
+    }
+}
