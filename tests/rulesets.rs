@@ -183,7 +183,7 @@ mod zones_and_tests {
         let usage = events(&app, "weapon_usage");
         assert_eq!(usage.len(), 1);
         assert_eq!(usage[0]["weapon"], "blade");
-        assert_eq!(get::<Conditions>(&mut app, "r1").usage_marks, 1);
+        assert_eq!(get::<Conditions>(&mut app, "r1").usage_marks[Hand::Main.index()], 1);
     }
 
     #[test]

@@ -51,8 +51,11 @@ fn end_round(
     for &(_, entity, dying, suffocating) in &bleeding {
         bleed(&mut upkeep, entity, dying, suffocating);
     }
-    for &(_, entity) in &exposed {
-        test_hazard(&mut upkeep, &battlefield, entity);
+    // Where hazards bite at each unit's turn, `lingering.rs` tests them then (`Z-ZONE-3`).
+    if !ruleset.turns.hazards_on_turn() {
+        for &(_, entity) in &exposed {
+            test_hazard(&mut upkeep, &battlefield, entity);
+        }
     }
     // Turn-based rulesets deal with lingering effects at each sufferer's own turn (`lingering.rs`).
     if !ruleset.turns.order.on_turn() {
@@ -126,7 +129,7 @@ fn bleed(upkeep: &mut Harm, entity: Entity, dying: bool, suffocating: bool) {
 
 /// Tests a unit still on the field against its zone's hazard, logging the test; a failed test
 /// deals the hazard's damage.
-fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: Entity) {
+pub(super) fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: Entity) {
     let Ok(view) = upkeep.units.get(entity) else {
         return;
     };
@@ -248,6 +251,51 @@ fn crush(upkeep: &mut Harm, entity: Entity, grip: Grip) {
     };
     upkeep.deal(hit);
 }
+
+/// A held unit's test to break free as its turn begins (`Z-STUNT-1`), where the ruleset has
+/// one: its check against its grappler's, ties to the grappler; a win ends the hold. A unit that
+/// cannot act this turn does not try.
+pub(super) fn break_free(upkeep: &mut Harm, entity: Entity) {
+    let ruleset = upkeep.ruleset;
+    let Some(rules) = ruleset.attack.maneuvers.as_ref().filter(|rules| rules.break_free) else {
+        return;
+    };
+    let Ok(held) = upkeep.units.get(entity) else {
+        return;
+    };
+    let Some(grappler) = held.conditions.grappled_by else {
+        return;
+    };
+    if !unit::may_act(*held.status, held.conditions, held.surprised, upkeep.round) {
+        return;
+    }
+    let Ok(holder) = upkeep.units.get(grappler) else {
+        return;
+    };
+    let own = unit::modifier(ruleset, held.attributes, rules.attribute) + held.skills.attack;
+    let theirs = unit::modifier(ruleset, holder.attributes, rules.attribute);
+    let (unit, target) = (held.id.0.clone(), holder.id.0.clone());
+    let roll = upkeep.rng.roll(rules.die.plus(own));
+    let against = upkeep.rng.roll(rules.die.plus(theirs));
+    let won = roll.total > against.total;
+    if won {
+        let_go(upkeep, entity, grappler);
+    }
+    upkeep.log.record(upkeep.round, || LogEvent::Maneuver {
+        unit,
+        target,
+        maneuver: BREAK_FREE,
+        roll,
+        against,
+        won,
+        outcome: won.then_some(BROKE_FREE),
+    });
+}
+
+/// The `maneuver` of a held unit's test to break free.
+const BREAK_FREE: &str = "break_free";
+/// Its `outcome` when it wins.
+const BROKE_FREE: &str = "broke_free";
 
 /// The grapple between `victim` and `grappler` ends.
 fn let_go(upkeep: &mut Harm, victim: Entity, grappler: Entity) {

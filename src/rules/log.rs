@@ -364,8 +364,11 @@ pub enum LogEvent {
         unit: Arc<str>,
         /// The weapon.
         weapon: Arc<str>,
-        /// Marks now.
+        /// The weapon's marks now.
         marks: u32,
+        /// This mark wore the weapon out and broke it (`weapon_wear`); written only when true.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        broken: bool,
     },
     /// A spell not cast because the caster was hurt earlier in the round (`C-CAST-1`).
     SpellDisrupted {

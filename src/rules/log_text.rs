@@ -226,9 +226,10 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
             let result = if *escalated { "escalates" } else { "stops" };
             format!("{}'s {chain} {result} (step {step}: {})", names.unit(unit), roll.total)
         }
-        LogEvent::WeaponUsage { unit, weapon, marks } => {
+        LogEvent::WeaponUsage { unit, weapon, marks, broken } => {
             let plural = if *marks == 1 { "" } else { "s" };
-            format!("{}'s {} takes a usage mark ({marks} mark{plural} now)", names.unit(unit), words(weapon))
+            let breaks = if *broken { " and breaks" } else { "" };
+            format!("{}'s {} takes a usage mark ({marks} mark{plural} now){breaks}", names.unit(unit), words(weapon))
         }
         LogEvent::Maneuver { unit, target, maneuver, won, outcome, .. } => {
             let (unit, target) = (names.unit(unit), names.unit(target));
@@ -736,7 +737,7 @@ mod tests {
                 roll: roll(19),
                 escalated: true,
             },
-            LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 2 },
+            LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 2, broken: false },
             LogEvent::Maneuver {
                 unit: "orc".into(),
                 target: "nell".into(),
@@ -902,8 +903,10 @@ mod tests {
             escalated: false,
         });
         assert_eq!(escalation, "orc's fumble stops (step 1: 3)");
-        let usage = line(LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 1 });
+        let usage = line(LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 1, broken: false });
         assert_eq!(usage, "orc's axe takes a usage mark (1 mark now)");
+        let broken = line(LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 3, broken: true });
+        assert_eq!(broken, "orc's axe takes a usage mark (3 marks now) and breaks");
         let withdrawal =
             line(LogEvent::Withdrawal { unit: "orc".into(), roll: roll(4), response: Withdrawal::FallBack });
         assert_eq!(withdrawal, "orc withdraws: falls back (4)");

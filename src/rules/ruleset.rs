@@ -197,6 +197,9 @@ pub struct AttackRules {
     /// What a natural fumble does besides missing.
     #[serde(default)]
     pub fumble: FumbleRule,
+    /// Usage marks wear a weapon out until it breaks (`Z-CRIT-1`); `None`: marks never break it.
+    #[serde(default)]
+    pub weapon_wear: Option<WeaponWear>,
     /// To-hit penalty against a target in half cover (`S-COVER-1`).
     #[serde(default = "default_half_cover")]
     pub half_cover_penalty: i32,
@@ -252,6 +255,11 @@ pub struct ManeuverRules {
     pub attack_roll_first: bool,
     /// A grappled unit takes the grappler's unarmed damage at the end of each round.
     pub grapple_damage: bool,
+    /// A held unit tests to break free as each of its turns begins, without spending its action:
+    /// its `die` + modifier + attack skill against the grappler's `die` + modifier, ties to the
+    /// grappler (`Z-STUNT-1`); turn-based orders only.
+    #[serde(default)]
+    pub break_free: bool,
 }
 
 /// Execution attacks: a hit on an unaware target forces a save at a penalty of the attacker's
@@ -347,6 +355,15 @@ pub enum FumbleRule {
         /// The escalation dice in order.
         chain: Vec<Dice>,
     },
+}
+
+/// How usage marks wear out a weapon (`Z-CRIT-1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponWear {
+    /// The mark that breaks the weapon: from then on its wielder fights with its off-hand
+    /// weapon, or bare-handed.
+    pub breaks_at: u32,
 }
 
 /// Whether a ranged attack is allowed with an enemy in melee reach.
@@ -556,6 +573,10 @@ pub struct ReposteRules {
     /// The `kind` the log gives attacks provoked by leaving reach.
     #[serde(default)]
     pub name: ReactionKind,
+    /// Standing up from prone draws no attacks, even where leaving reach does (`Z-STUNT-1`: the
+    /// unit stays in its zone).
+    #[serde(default)]
+    pub standing_up_is_free: bool,
 }
 
 /// What a ruleset calls an attack provoked by movement.
@@ -795,6 +816,17 @@ pub struct TurnRules {
     /// keeps its action (`A-TURN-1`, `A-BONUS-1`); turn-based orders only.
     #[serde(default)]
     pub bonus_action_stands_up: bool,
+    /// A zone's hazard tests each unit standing in it as its turn begins, right after any
+    /// ongoing damage, instead of at the end of the round (`Z-ZONE-3`); turn-based orders only.
+    #[serde(default)]
+    pub hazards_each_turn: bool,
+}
+
+impl TurnRules {
+    /// Whether hazards bite at the start of each unit's turn rather than at the end of the round.
+    pub fn hazards_on_turn(&self) -> bool {
+        self.hazards_each_turn && self.order.on_turn()
+    }
 }
 
 /// A way to split a tie in a side-roll order (`C-INIT-2`).

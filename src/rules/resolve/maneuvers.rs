@@ -129,7 +129,7 @@ impl Resolver<'_, '_> {
         let Some(view) = self.unit(slot.unit, "standing it up") else {
             return;
         };
-        if self.ruleset.reposte.when_reach_left {
+        if self.ruleset.reposte.when_reach_left && !self.ruleset.reposte.standing_up_is_free {
             let foes = actions::threateners_of(self.ctx(), view.zone.0, *view.side, &self.units);
             let kind = self.ruleset.reposte.name.attack_kind();
             self.provoked_attacks(slot, &foes, kind);
