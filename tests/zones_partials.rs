@@ -193,3 +193,39 @@ fn z_stunt_1_a_unit_shoved_into_a_dead_end_gets_up_without_a_free_attack() {
     assert!(!get::<Conditions>(&mut app, "b1").prone, "standing again");
     assert!(events(&app, "attack").is_empty(), "rising in its own zone gives no free attack");
 }
+
+/// r1 in `r1_zone`, b1 and a dead b2 in d; b1 checks morale and fails it (5 against 12).
+fn losing_side(r1_zone: &str) -> App {
+    let units = format!(
+        r#"
+        (id: "r1", creature: "soldier", side: "red", zone: "{r1_zone}"),
+        (id: "b1", creature: "soldier", side: "blue", zone: "d"),
+        (id: "b2", creature: "soldier", side: "blue", zone: "d"),
+    "#
+    );
+    let mut app = scripted(&zone_level(&units), &[4, 3, 3, 3, 5]);
+    set::<Status>(&mut app, "b2", |status| *status = Status::Dead);
+    let b1 = unit(&mut app, "b1");
+    app.world_mut().entity_mut(b1).insert(ChecksMorale);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Hold, None, None);
+    app.update();
+    declare(&mut app, "b1", ActionKind::Hold, None, None);
+    finish_round(&mut app);
+    assert_eq!(events(&app, "morale")[0]["passed"], false);
+    app
+}
+
+#[test]
+fn z_mor_1_a_failing_unit_with_no_foe_close_flees() {
+    let mut app = losing_side("a");
+    assert_eq!(get::<Status>(&mut app, "b1"), Status::Fled);
+    assert!(events(&app, "status").iter().any(|line| line["unit"] == "b1" && line["status"] == "fled"));
+}
+
+#[test]
+fn z_mor_1_a_failing_unit_with_a_foe_close_parleys() {
+    let mut app = losing_side("d");
+    assert_eq!(get::<Status>(&mut app, "b1"), Status::Surrendered);
+    assert!(events(&app, "status").iter().any(|line| line["unit"] == "b1" && line["status"] == "parley"));
+}

@@ -665,6 +665,9 @@ pub enum MoraleFailure {
     Surrender,
     /// The unit asks for terms (`Z-MOR-1`): it stops fighting, as a surrender.
     Parley,
+    /// The unit parleys when a fighting enemy stands Close (within bare-handed melee reach) and
+    /// flees when none does (`Z-MOR-1`: "attempt to parley or flee").
+    ParleyOrFlee,
     /// The unit falls back out of the fight (`S-MOR-1`, `C-WDRAW-1`): logged as fled.
     Withdraw,
     /// A roll on `withdrawal` picks the response (`C-WDRAW-1`).
