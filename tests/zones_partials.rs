@@ -7,6 +7,7 @@ mod common;
 use bevy::prelude::*;
 use common::*;
 use fray::rules::components::*;
+use fray::rules::equipment::{Attribute, Hindrance, Lingering};
 
 const RULESET: &str = "zones_and_tests";
 
@@ -228,4 +229,61 @@ fn z_mor_1_a_failing_unit_with_a_foe_close_parleys() {
     let mut app = losing_side("d");
     assert_eq!(get::<Status>(&mut app, "b1"), Status::Surrendered);
     assert!(events(&app, "status").iter().any(|line| line["unit"] == "b1" && line["status"] == "parley"));
+}
+
+/// Makes `id` weakened until it passes a Strength test it cannot pass.
+fn weaken(app: &mut App, id: &str) {
+    let lingering = Lingering { attribute: Attribute::Strength, tn: 30 };
+    set::<Conditions>(app, id, |conditions| conditions.hindrance = Some((Hindrance::Weakened, lingering)));
+}
+
+#[test]
+fn z_hind_1_a_weakened_party_member_avoids_with_disadvantage() {
+    // r1 holds; its end-of-turn test to shake the weakness off rolls twice (5, 6). b1 attacks:
+    // r1's avoid test rolls 15 and 4, and the lower counts: the blow lands for 5.
+    let mut app = duel(DUEL, &[5, 6, 15, 4, 5]);
+    weaken(&mut app, "r1");
+    app.update();
+    declare(&mut app, "r1", ActionKind::Hold, None, None);
+    app.update();
+    declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+    app.update();
+    let lingering = &events(&app, "lingering")[0];
+    assert_eq!(lingering["disadvantage_roll"]["total"], 6, "the test to shake it off is a test too");
+    let attack = &events(&app, "attack")[0];
+    assert_eq!(attack["avoid"], true);
+    assert_eq!(attack["total"], 4);
+    assert_eq!(attack["disadvantage_roll"]["total"], 15);
+    assert_eq!(attack["hit"], true);
+    assert_eq!(get::<Wounds>(&mut app, "r1").current, 15);
+}
+
+#[test]
+fn z_hind_1_a_weakened_unit_rolls_its_hazard_test_with_disadvantage() {
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", zone: "a"),
+        (id: "b1", creature: "soldier", side: "blue", zone: "b"),
+    "#;
+    // 16 would resist the spores (TN 15); the second roll, 2, counts.
+    let mut app = scripted(&spore_level(units), &[4, 3, 3, 16, 2]);
+    weaken(&mut app, "r1");
+    app.update();
+    let hazard = &events(&app, "hazard")[0];
+    assert_eq!(hazard["roll"]["total"], 2);
+    assert_eq!(hazard["disadvantage_roll"]["total"], 16);
+    assert_eq!(hazard["passed"], false);
+}
+
+#[test]
+fn z_hind_1_a_weakened_aggressor_rolls_its_stunt_with_disadvantage() {
+    // r1 rolls 15 and 3 for its grapple: 3 + 2 against b1's 10 loses.
+    let mut app = duel(DUEL, &[15, 3, 10]);
+    weaken(&mut app, "r1");
+    app.update();
+    declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
+    app.update();
+    let maneuver = &events(&app, "maneuver")[0];
+    assert_eq!(maneuver["roll"]["total"], 5);
+    assert_eq!(maneuver["disadvantage_roll"]["total"], 17);
+    assert_eq!(maneuver["won"], false);
 }

@@ -142,7 +142,7 @@ pub(super) fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: 
     };
     let bonus = unit::modifier(upkeep.ruleset, view.attributes, hazard.attribute);
     let id = view.id.0.clone();
-    let roll = upkeep.rng.roll(hazard.test.plus(bonus));
+    let (roll, disadvantage_roll) = upkeep.rng.roll_test(hazard.test.plus(bonus), unit::weakened(view.conditions));
     let passed = roll.total >= hazard.tn;
     let zone_id = zone.id.clone();
     upkeep.log.record(upkeep.round, || LogEvent::Hazard {
@@ -152,6 +152,7 @@ pub(super) fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: 
         roll,
         tn: hazard.tn,
         passed,
+        disadvantage_roll,
     });
     if !passed {
         let roll = upkeep.rng.roll(hazard.damage);
@@ -275,8 +276,9 @@ pub(super) fn break_free(upkeep: &mut Harm, entity: Entity) {
     let own = unit::modifier(ruleset, held.attributes, rules.attribute) + held.skills.attack;
     let theirs = unit::modifier(ruleset, holder.attributes, rules.attribute);
     let (unit, target) = (held.id.0.clone(), holder.id.0.clone());
-    let roll = upkeep.rng.roll(rules.die.plus(own));
-    let against = upkeep.rng.roll(rules.die.plus(theirs));
+    let weak = (unit::weakened(held.conditions), unit::weakened(holder.conditions));
+    let (roll, disadvantage_roll) = upkeep.rng.roll_test(rules.die.plus(own), weak.0);
+    let (against, against_disadvantage_roll) = upkeep.rng.roll_test(rules.die.plus(theirs), weak.1);
     let won = roll.total > against.total;
     if won {
         let_go(upkeep, entity, grappler);
@@ -289,6 +291,8 @@ pub(super) fn break_free(upkeep: &mut Harm, entity: Entity) {
         against,
         won,
         outcome: won.then_some(BROKE_FREE),
+        disadvantage_roll,
+        against_disadvantage_roll,
     });
 }
 
@@ -403,7 +407,8 @@ pub(super) fn shake_off(upkeep: &mut Harm, entity: Entity) {
     ];
     for (effect, lingering) in tests.into_iter().flatten() {
         let bonus = unit::modifier(upkeep.ruleset, &unit.attributes, lingering.attribute);
-        let roll = upkeep.rng.roll(upkeep.ruleset.attack.die.plus(bonus));
+        let weakened = unit::weakened(&unit.conditions);
+        let (roll, disadvantage_roll) = upkeep.rng.roll_test(upkeep.ruleset.attack.die.plus(bonus), weakened);
         let shaken_off = roll.total >= lingering.tn;
         if shaken_off {
             end_affliction(&mut unit.conditions, effect);
@@ -415,6 +420,7 @@ pub(super) fn shake_off(upkeep: &mut Harm, entity: Entity) {
             roll,
             tn: lingering.tn,
             shaken_off,
+            disadvantage_roll,
         });
     }
 }

@@ -139,16 +139,26 @@ fn test_morale(battle: &mut Battle, pressure: &Pressure, entity: Entity, fleeing
     };
     let test = morale_test(&battle.ruleset, pressure, &unit, reason, opponents, allies);
     let id = unit.id.0.clone();
+    let weakened = unit::weakened(unit.conditions);
     let ruleset = &battle.ruleset;
-    let roll = battle.rng.roll(if test.automatic && ruleset.morale.check == MoraleCheck::Automatic {
-        crate::rules::dice::Dice::flat(0)
+    let (roll, disadvantage_roll) = if test.automatic && ruleset.morale.check == MoraleCheck::Automatic {
+        (battle.rng.roll(crate::rules::dice::Dice::flat(0)), None)
     } else {
-        ruleset.morale.dice.plus(test.bonus)
-    });
+        battle.rng.roll_test(ruleset.morale.dice.plus(test.bonus), weakened)
+    };
     let passed = !test.automatic && roll.total >= test.tn;
     let (total, tn, automatic) = (roll.total, test.tn, test.automatic);
     let unit = id.clone();
-    battle.log.record(round, || LogEvent::Morale { unit, roll, total, tn, passed, reason, automatic });
+    battle.log.record(round, || LogEvent::Morale {
+        unit,
+        roll,
+        total,
+        tn,
+        passed,
+        reason,
+        automatic,
+        disadvantage_roll,
+    });
     if !passed && let Some(response) = failure_response(battle, entity, &id) {
         if response == Withdrawal::Flee && battle.ruleset.morale.flee_provokes {
             // Its foes strike at its back before it goes (`resolve/flight.rs`).
