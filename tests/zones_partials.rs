@@ -99,12 +99,17 @@ fn z_crit_1_a_broken_weapon_leaves_the_off_hand_one_with_marks_of_its_own() {
 
 /// Zones `a - b`, `a` full of spores that test Agility against 15 and deal 3 poison.
 fn spore_level(units: &str) -> String {
+    hazard_level("", units)
+}
+
+/// [`spore_level`] with `extra` fields in the spores' hazard.
+fn hazard_level(extra: &str, units: &str) -> String {
     format!(
         r#"(
     name: "spores",
     ruleset: "{RULESET}",
     zones: [
-        (id: "a", adjacent: ["b"], hazard: Some((name: "spores", test: "1d20", attribute: Agility, tn: 15, damage: "3", damage_type: poison))),
+        (id: "a", adjacent: ["b"], hazard: Some((name: "spores", test: "1d20", attribute: Agility, tn: 15, damage: "3", damage_type: poison{extra}))),
         (id: "b"),
     ],
     sides: [(name: "red", controller: Human), (name: "blue", controller: Human)],
@@ -286,4 +291,52 @@ fn z_hind_1_a_weakened_aggressor_rolls_its_stunt_with_disadvantage() {
     assert_eq!(maneuver["roll"]["total"], 5);
     assert_eq!(maneuver["disadvantage_roll"]["total"], 17);
     assert_eq!(maneuver["won"], false);
+}
+
+#[test]
+fn z_hind_1_a_hazard_can_leave_a_hindrance_shaken_off_by_its_own_test() {
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", zone: "a"),
+        (id: "b1", creature: "soldier", side: "blue", zone: "b"),
+    "#;
+    // r1 fails the spores (2) and is weakened. Its end-of-turn test is the spores' own, Agility
+    // against 15, rolled with disadvantage: 16 and 17, the 16 counts and shakes it off.
+    let mut app = scripted(&hazard_level(", hinders: Some(weakened)", units), &[4, 3, 3, 2, 16, 17]);
+    app.update();
+    let afflicted = &events(&app, "afflicted")[0];
+    assert_eq!((afflicted["effect"].as_str(), afflicted["source"].as_str()), (Some("weakened"), Some("spores")));
+    assert!(unit_weakened(&mut app, "r1"));
+    declare(&mut app, "r1", ActionKind::Move, None, Some("b"));
+    app.update();
+    declare(&mut app, "b1", ActionKind::Hold, None, None);
+    app.update();
+    let lingering = &events(&app, "lingering")[0];
+    assert_eq!((lingering["tn"].as_i64(), lingering["shaken_off"].as_bool()), (Some(15), Some(true)));
+    assert_eq!(lingering["roll"]["total"], 16);
+    assert!(!unit_weakened(&mut app, "r1"));
+}
+
+#[test]
+fn z_ongo_1_a_hazard_can_leave_ongoing_damage() {
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", zone: "a"),
+        (id: "b1", creature: "soldier", side: "blue", zone: "b"),
+    "#;
+    // r1 fails (2): 3 poison and 2 a turn until it passes Agility against 15 (it rolls 4).
+    let mut app = scripted(&hazard_level(", ongoing: Some(2)", units), &[4, 3, 3, 2, 4]);
+    let start = get::<Wounds>(&mut app, "r1").current;
+    app.update();
+    assert_eq!(events(&app, "afflicted")[0]["effect"], "ongoing_damage");
+    declare(&mut app, "r1", ActionKind::Move, None, Some("b"));
+    app.update();
+    declare(&mut app, "b1", ActionKind::Hold, None, None);
+    finish_round(&mut app);
+    assert_eq!(events(&app, "lingering")[0]["shaken_off"], false);
+    declare(&mut app, "r1", ActionKind::Hold, None, None);
+    app.update();
+    assert_eq!(get::<Wounds>(&mut app, "r1").current, start - 3 - 2, "the spores, then 2 as its next turn began");
+}
+
+fn unit_weakened(app: &mut App, id: &str) -> bool {
+    matches!(get::<Conditions>(app, id).hindrance, Some((Hindrance::Weakened, _)))
 }

@@ -318,6 +318,18 @@ pub struct Conditions {
 }
 
 impl Conditions {
+    /// Leaves a hindrance, replacing any other (`Z-HIND-1`); a paralysing one stops the unit.
+    pub fn hinder(
+        &mut self,
+        hindrance: crate::rules::equipment::Hindrance,
+        lingering: crate::rules::equipment::Lingering,
+    ) {
+        self.hindrance = Some((hindrance, lingering));
+        if hindrance == crate::rules::equipment::Hindrance::Paralysed {
+            self.paralysed = true;
+        }
+    }
+
     /// Whether the weapon in this hand broke from wear (`Z-CRIT-1`); bare hands never break.
     pub fn is_broken(&self, hand: Hand) -> bool {
         self.broken.get(hand.index()).copied().unwrap_or(false)

@@ -7,13 +7,13 @@ use super::CombatSystems;
 use super::battle::Battle;
 use super::components::*;
 use super::dice::Dice;
-use super::equipment::{DamageType, Hindrance, InjuryTables};
+use super::equipment::{DamageType, Hindrance, InjuryTables, Lingering};
 use super::log::{Affliction, CombatLog, LogEvent};
 use super::resolve::{DamageHit, Harm};
 use super::ruleset::Ruleset;
 use super::state::{CombatPhase, DamageDealt, Outcome, VictoryCondition, VictoryConditions, in_phase};
 use super::unit::{self, Unit};
-use crate::battlefield::Battlefield;
+use crate::battlefield::{Battlefield, Hazard};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, end_round.in_set(CombatSystems::End).run_if(in_phase(CombatPhase::End)));
@@ -166,6 +166,33 @@ pub(super) fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: 
             roll: Some(roll),
         };
         upkeep.deal(hit);
+        hazard_afflicts(upkeep, entity, &hazard);
+    }
+}
+
+/// A failed hazard test's lingering harm, on a unit still on the field (`Z-ONGO-1`,
+/// `Z-HIND-1`): shaken off by passing the hazard's own attribute and number.
+fn hazard_afflicts(upkeep: &mut Harm, entity: Entity, hazard: &Hazard) {
+    let Ok(mut unit) = upkeep.units.get_mut(entity) else {
+        return;
+    };
+    if !unit.status.on_field() {
+        return;
+    }
+    let lingering = Lingering { attribute: hazard.attribute, tn: hazard.tn };
+    let mut effects = Vec::new();
+    if let Some(amount) = hazard.ongoing {
+        unit.conditions.ongoing = Some((amount, lingering));
+        effects.push(Affliction::OngoingDamage);
+    }
+    if let Some(hindrance) = hazard.hinders {
+        unit.conditions.hinder(hindrance, lingering);
+        effects.push(Affliction::Hindrance(hindrance));
+    }
+    let (id, source): (std::sync::Arc<str>, std::sync::Arc<str>) = (unit.id.0.clone(), hazard.name.as_str().into());
+    for effect in effects {
+        let (unit, source) = (id.clone(), source.clone());
+        upkeep.log.record(upkeep.round, || LogEvent::Afflicted { unit, effect, source });
     }
 }
 
