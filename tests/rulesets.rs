@@ -183,7 +183,7 @@ mod zones_and_tests {
         let usage = events(&app, "weapon_usage");
         assert_eq!(usage.len(), 1);
         assert_eq!(usage[0]["weapon"], "blade");
-        assert_eq!(get::<Conditions>(&mut app, "r1").usage_marks, 1);
+        assert_eq!(get::<Conditions>(&mut app, "r1").usage_marks[Hand::Main.index()], 1);
     }
 
     #[test]
@@ -403,8 +403,9 @@ mod zones_and_tests {
 
     #[test]
     fn z_mor_1_a_losing_side_tests_morale_and_parleys_on_failure() {
+        // r1 stands Close to b1, so b1 cannot run: it parleys (tests/zones_partials.rs has the flight).
         let units = r#"
-            (id: "r1", creature: "soldier", side: "red", zone: "a"),
+            (id: "r1", creature: "soldier", side: "red", zone: "d"),
             (id: "b1", creature: "soldier", side: "blue", zone: "d"),
             (id: "b2", creature: "soldier", side: "blue", zone: "d"),
         "#;

@@ -30,6 +30,9 @@ pub(super) fn stand_up(view: &AiView, units: &ViewCache, threats: &ThreatMap, ac
     }
     let action = Action::simple(ActionKind::StandUp);
     actions::check(view.ctx(), actor, &action, units).ok()?;
+    if view.ruleset.reposte.standing_up_is_free {
+        return Some(action);
+    }
     let risk: f64 = threats
         .threateners(view.ctx(), actor.zone.0, *actor.side)
         .filter(|threat| threat.can_react)

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::grid::{Cover, GridMap, Square};
 use crate::vocabulary::dice::Dice;
-use crate::vocabulary::traits::{Attribute, DamageType};
+use crate::vocabulary::traits::{Attribute, DamageType, Hindrance};
 
 /// Index of a zone in the [`Battlefield`].
 pub type ZoneIdx = u16;
@@ -17,7 +17,8 @@ pub type ZoneIdx = u16;
 /// Distance between zones that no path joins.
 pub const UNREACHABLE: u32 = u32::MAX;
 
-/// A hazard that tests everyone standing in the zone at the end of each round (`Z-ZONE-3`).
+/// A hazard that tests everyone standing in the zone at the end of each round, or as each of
+/// their turns begins (`Z-ZONE-3`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Hazard {
@@ -33,6 +34,14 @@ pub struct Hazard {
     pub damage: Dice,
     /// Its type.
     pub damage_type: DamageType,
+    /// A failed test also leaves this hindrance, shaken off by passing the hazard's own test
+    /// (`Z-HIND-1`): spores that weaken, mud that leaves a unit stuck.
+    #[serde(default)]
+    pub hinders: Option<Hindrance>,
+    /// A failed test also leaves ongoing damage of this much a turn, shaken off by passing the
+    /// hazard's own test (`Z-ONGO-1`): burning oil, acid.
+    #[serde(default)]
+    pub ongoing: Option<i32>,
 }
 
 /// A zone as the battle sees it.

@@ -276,8 +276,10 @@ pub struct Conditions {
     pub charging: bool,
     /// The shield already turned a Shock this round.
     pub shield_used: bool,
-    /// Usage marks on the weapon from fumbles (`Z-CRIT-1`).
-    pub usage_marks: u32,
+    /// Usage marks from fumbles on the weapon in each hand, by [`Hand::index`] (`Z-CRIT-1`).
+    pub usage_marks: [u32; Hand::COUNT],
+    /// The main and off-hand weapons worn out and broke (`Z-CRIT-1`), by [`Hand::index`].
+    pub broken: [bool; Hand::HELD],
     /// Wounds from aimed attacks (`A-WOUND-1`).
     pub aimed_wounds: u32,
     /// Accuracy lost for the battle (disrupting wounds).
@@ -326,6 +328,23 @@ pub struct Conditions {
 }
 
 impl Conditions {
+    /// Leaves a hindrance, replacing any other (`Z-HIND-1`); a paralysing one stops the unit.
+    pub fn hinder(
+        &mut self,
+        hindrance: crate::rules::equipment::Hindrance,
+        lingering: crate::rules::equipment::Lingering,
+    ) {
+        self.hindrance = Some((hindrance, lingering));
+        if hindrance == crate::rules::equipment::Hindrance::Paralysed {
+            self.paralysed = true;
+        }
+    }
+
+    /// Whether the weapon in this hand broke from wear (`Z-CRIT-1`); bare hands never break.
+    pub fn is_broken(&self, hand: Hand) -> bool {
+        self.broken.get(hand.index()).copied().unwrap_or(false)
+    }
+
     /// The Bonus Actions left to spend each turn (`A-TURN-1`, `A-AIM-1`).
     pub fn bonus_actions_left(&self) -> u32 {
         BONUS_ACTIONS_PER_TURN.saturating_sub(self.bonus_actions_lost).saturating_sub(self.bonus_actions_spent)
@@ -358,8 +377,14 @@ impl Conditions {
         if self.aimed_wounds > 0 {
             names.push(format!("wounds {}", self.aimed_wounds));
         }
-        if self.usage_marks > 0 {
-            names.push(format!("weapon usage {}", self.usage_marks));
+        for hand in Hand::ALL {
+            let marks = self.usage_marks[hand.index()];
+            if marks > 0 {
+                names.push(format!("{} usage {marks}", hand.log_name()));
+            }
+            if self.is_broken(hand) {
+                names.push(format!("{} broken", hand.log_name()));
+            }
         }
         names.extend(self.notes.iter().cloned());
         names
@@ -369,6 +394,40 @@ impl Conditions {
 /// Bonus Actions in a turn where the ruleset has them (`A-TURN-1`): the standing bonus and the
 /// extra squares of a move-only turn are what both of them buy.
 pub const BONUS_ACTIONS_PER_TURN: u32 = 2;
+
+/// Which of its weapons a unit attacks with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hand {
+    /// The main weapon.
+    Main,
+    /// The off-hand weapon.
+    Off,
+    /// Bare hands: the unit's unarmed strike.
+    Bare,
+}
+
+impl Hand {
+    /// Every hand, in index order.
+    pub const ALL: [Self; 3] = [Self::Main, Self::Off, Self::Bare];
+    /// How many hands there are.
+    pub const COUNT: usize = Self::ALL.len();
+    /// How many of them hold a weapon that can break.
+    pub const HELD: usize = 2;
+
+    /// Its place in per-hand arrays.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Its name on the unit card.
+    pub fn log_name(self) -> &'static str {
+        match self {
+            Self::Main => "main weapon",
+            Self::Off => "off-hand weapon",
+            Self::Bare => "unarmed",
+        }
+    }
+}
 
 /// The unit's weapons and armour, named as in the data.
 #[derive(Component, Clone, Debug, PartialEq)]
@@ -394,17 +453,27 @@ pub struct Loadout {
 impl Loadout {
     /// The weapon the unit can attack with now, given its arms and whether it holds its weapons.
     pub fn usable_weapon(&self, conditions: &Conditions) -> (&str, &Weapon) {
+        match (self.usable_hand(conditions), &self.offhand) {
+            (Hand::Main, _) => (&self.weapon_name, &self.weapon),
+            (Hand::Off, Some((name, weapon))) => (name, weapon),
+            (Hand::Off | Hand::Bare, _) => ("unarmed", &self.unarmed),
+        }
+    }
+
+    /// The hand the unit attacks with now: its main weapon while its arm and the weapon are
+    /// whole, else its off-hand weapon, else bare hands.
+    pub fn usable_hand(&self, conditions: &Conditions) -> Hand {
         let held = conditions.grappled_by.is_some() || conditions.grappling.is_some();
         if conditions.disarmed || (conditions.bare_hands_in_holds && held) {
-            return ("unarmed", &self.unarmed);
+            return Hand::Bare;
         }
-        if !conditions.main_arm_useless {
-            return (&self.weapon_name, &self.weapon);
+        if !conditions.main_arm_useless && !conditions.is_broken(Hand::Main) {
+            return Hand::Main;
         }
-        match &self.offhand {
-            Some((name, weapon)) if !conditions.off_arm_useless => (name, weapon),
-            _ => ("unarmed", &self.unarmed),
+        if self.offhand.is_some() && !conditions.off_arm_useless && !conditions.is_broken(Hand::Off) {
+            return Hand::Off;
         }
+        Hand::Bare
     }
 }
 

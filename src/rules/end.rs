@@ -7,13 +7,13 @@ use super::CombatSystems;
 use super::battle::Battle;
 use super::components::*;
 use super::dice::Dice;
-use super::equipment::{DamageType, Hindrance, InjuryTables};
+use super::equipment::{DamageType, Hindrance, InjuryTables, Lingering};
 use super::log::{Affliction, CombatLog, LogEvent};
 use super::resolve::{DamageHit, Harm};
 use super::ruleset::Ruleset;
 use super::state::{CombatPhase, DamageDealt, Outcome, VictoryCondition, VictoryConditions, in_phase};
 use super::unit::{self, Unit};
-use crate::battlefield::Battlefield;
+use crate::battlefield::{Battlefield, Hazard};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, end_round.in_set(CombatSystems::End).run_if(in_phase(CombatPhase::End)));
@@ -51,8 +51,11 @@ fn end_round(
     for &(_, entity, dying, suffocating) in &bleeding {
         bleed(&mut upkeep, entity, dying, suffocating);
     }
-    for &(_, entity) in &exposed {
-        test_hazard(&mut upkeep, &battlefield, entity);
+    // Where hazards bite at each unit's turn, `lingering.rs` tests them then (`Z-ZONE-3`).
+    if !ruleset.turns.hazards_on_turn() {
+        for &(_, entity) in &exposed {
+            test_hazard(&mut upkeep, &battlefield, entity);
+        }
     }
     // Turn-based rulesets deal with lingering effects at each sufferer's own turn (`lingering.rs`).
     if !ruleset.turns.order.on_turn() {
@@ -126,7 +129,7 @@ fn bleed(upkeep: &mut Harm, entity: Entity, dying: bool, suffocating: bool) {
 
 /// Tests a unit still on the field against its zone's hazard, logging the test; a failed test
 /// deals the hazard's damage.
-fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: Entity) {
+pub(super) fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: Entity) {
     let Ok(view) = upkeep.units.get(entity) else {
         return;
     };
@@ -139,7 +142,7 @@ fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: Entity) {
     };
     let bonus = unit::modifier(upkeep.ruleset, view.attributes, hazard.attribute);
     let id = view.id.0.clone();
-    let roll = upkeep.rng.roll(hazard.test.plus(bonus));
+    let (roll, disadvantage_roll) = upkeep.rng.roll_test(hazard.test.plus(bonus), unit::weakened(view.conditions));
     let passed = roll.total >= hazard.tn;
     let zone_id = zone.id.clone();
     upkeep.log.record(upkeep.round, || LogEvent::Hazard {
@@ -149,6 +152,7 @@ fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: Entity) {
         roll,
         tn: hazard.tn,
         passed,
+        disadvantage_roll,
     });
     if !passed {
         let roll = upkeep.rng.roll(hazard.damage);
@@ -162,6 +166,33 @@ fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: Entity) {
             roll: Some(roll),
         };
         upkeep.deal(hit);
+        hazard_afflicts(upkeep, entity, &hazard);
+    }
+}
+
+/// A failed hazard test's lingering harm, on a unit still on the field (`Z-ONGO-1`,
+/// `Z-HIND-1`): shaken off by passing the hazard's own attribute and number.
+fn hazard_afflicts(upkeep: &mut Harm, entity: Entity, hazard: &Hazard) {
+    let Ok(mut unit) = upkeep.units.get_mut(entity) else {
+        return;
+    };
+    if !unit.status.on_field() {
+        return;
+    }
+    let lingering = Lingering { attribute: hazard.attribute, tn: hazard.tn };
+    let mut effects = Vec::new();
+    if let Some(amount) = hazard.ongoing {
+        unit.conditions.ongoing = Some((amount, lingering));
+        effects.push(Affliction::OngoingDamage);
+    }
+    if let Some(hindrance) = hazard.hinders {
+        unit.conditions.hinder(hindrance, lingering);
+        effects.push(Affliction::Hindrance(hindrance));
+    }
+    let (id, source): (std::sync::Arc<str>, std::sync::Arc<str>) = (unit.id.0.clone(), hazard.name.as_str().into());
+    for effect in effects {
+        let (unit, source) = (id.clone(), source.clone());
+        upkeep.log.record(upkeep.round, || LogEvent::Afflicted { unit, effect, source });
     }
 }
 
@@ -244,6 +275,54 @@ fn crush(upkeep: &mut Harm, entity: Entity, grip: Grip) {
     };
     upkeep.deal(hit);
 }
+
+/// A held unit's test to break free as its turn begins (`Z-STUNT-1`), where the ruleset has
+/// one: its check against its grappler's, ties to the grappler; a win ends the hold. A unit that
+/// cannot act this turn does not try.
+pub(super) fn break_free(upkeep: &mut Harm, entity: Entity) {
+    let ruleset = upkeep.ruleset;
+    let Some(rules) = ruleset.attack.maneuvers.as_ref().filter(|rules| rules.break_free) else {
+        return;
+    };
+    let Ok(held) = upkeep.units.get(entity) else {
+        return;
+    };
+    let Some(grappler) = held.conditions.grappled_by else {
+        return;
+    };
+    if !unit::may_act(*held.status, held.conditions, held.surprised, upkeep.round) {
+        return;
+    }
+    let Ok(holder) = upkeep.units.get(grappler) else {
+        return;
+    };
+    let own = unit::modifier(ruleset, held.attributes, rules.attribute) + held.skills.attack;
+    let theirs = unit::modifier(ruleset, holder.attributes, rules.attribute);
+    let (unit, target) = (held.id.0.clone(), holder.id.0.clone());
+    let weak = (unit::weakened(held.conditions), unit::weakened(holder.conditions));
+    let (roll, disadvantage_roll) = upkeep.rng.roll_test(rules.die.plus(own), weak.0);
+    let (against, against_disadvantage_roll) = upkeep.rng.roll_test(rules.die.plus(theirs), weak.1);
+    let won = roll.total > against.total;
+    if won {
+        let_go(upkeep, entity, grappler);
+    }
+    upkeep.log.record(upkeep.round, || LogEvent::Maneuver {
+        unit,
+        target,
+        maneuver: BREAK_FREE,
+        roll,
+        against,
+        won,
+        outcome: won.then_some(BROKE_FREE),
+        disadvantage_roll,
+        against_disadvantage_roll,
+    });
+}
+
+/// The `maneuver` of a held unit's test to break free.
+const BREAK_FREE: &str = "break_free";
+/// Its `outcome` when it wins.
+const BROKE_FREE: &str = "broke_free";
 
 /// The grapple between `victim` and `grappler` ends.
 fn let_go(upkeep: &mut Harm, victim: Entity, grappler: Entity) {
@@ -351,7 +430,8 @@ pub(super) fn shake_off(upkeep: &mut Harm, entity: Entity) {
     ];
     for (effect, lingering) in tests.into_iter().flatten() {
         let bonus = unit::modifier(upkeep.ruleset, &unit.attributes, lingering.attribute);
-        let roll = upkeep.rng.roll(upkeep.ruleset.attack.die.plus(bonus));
+        let weakened = unit::weakened(&unit.conditions);
+        let (roll, disadvantage_roll) = upkeep.rng.roll_test(upkeep.ruleset.attack.die.plus(bonus), weakened);
         let shaken_off = roll.total >= lingering.tn;
         if shaken_off {
             end_affliction(&mut unit.conditions, effect);
@@ -363,6 +443,7 @@ pub(super) fn shake_off(upkeep: &mut Harm, entity: Entity) {
             roll,
             tn: lingering.tn,
             shaken_off,
+            disadvantage_roll,
         });
     }
 }

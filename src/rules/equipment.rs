@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::dice::Dice;
-pub use crate::vocabulary::traits::{Attribute, DamageType};
+pub use crate::vocabulary::traits::{Attribute, DamageType, Hindrance};
 
 /// A weapon's combat numbers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -55,32 +55,6 @@ pub struct Lingering {
     pub attribute: Attribute,
     /// The number to reach.
     pub tn: i32,
-}
-
-/// The four hindrances (`Z-HIND-1`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Hindrance {
-    /// Every test with disadvantage.
-    Weakened,
-    /// No actions, but may move.
-    Distracted,
-    /// No movement, but may act.
-    Stuck,
-    /// Neither.
-    Paralysed,
-}
-
-impl Hindrance {
-    /// The log's name.
-    pub fn log_name(self) -> &'static str {
-        match self {
-            Self::Weakened => "weakened",
-            Self::Distracted => "distracted",
-            Self::Stuck => "stuck",
-            Self::Paralysed => "paralysed",
-        }
-    }
 }
 
 /// "Shock 2/AC 15": a miss still deals `damage` (plus the attribute modifier) against a target

@@ -1,6 +1,8 @@
 //! Lingering effects on the sufferer's own turn (`Z-ONGO-1`, `Z-HIND-1`) in turn-based
 //! rulesets: ongoing damage is lost at the start of the unit's turn, and the tests to shake off
-//! ongoing damage and a hindrance come at its end. Rulesets that declare before resolving have no
+//! ongoing damage and a hindrance come at its end. Where the ruleset says so, a zone's hazard
+//! also tests each unit as its turn begins (`Z-ZONE-3`), and a held unit tries to break free
+//! (`Z-STUNT-1`). Rulesets that declare before resolving have no
 //! turns of their own, and keep the end-of-round pass in `end.rs`.
 
 use bevy::prelude::*;
@@ -39,7 +41,7 @@ fn turn_upkeep(
     tables: Res<InjuryTables>,
     mut dealt: MessageWriter<DamageDealt>,
 ) {
-    let Battle { mut state, mut log, mut rng, mut index, mut units, ruleset, .. } = battle;
+    let Battle { mut state, mut log, mut rng, mut index, mut units, ruleset, battlefield, .. } = battle;
     if queue.open || !ruleset.turns.order.on_turn() {
         return;
     }
@@ -66,6 +68,10 @@ fn turn_upkeep(
         let group = group.clone();
         for &entity in &group {
             lose_ongoing(&mut harm, entity);
+            if harm.ruleset.turns.hazards_on_turn() {
+                end::test_hazard(&mut harm, &battlefield, entity);
+            }
+            end::break_free(&mut harm, entity);
         }
         let acts = group.iter().any(|&entity| {
             harm.units.get(entity).is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))

@@ -367,8 +367,11 @@ pub enum LogEvent {
         unit: Arc<str>,
         /// The weapon.
         weapon: Arc<str>,
-        /// Marks now.
+        /// The weapon's marks now.
         marks: u32,
+        /// This mark wore the weapon out and broke it (`weapon_wear`); written only when true.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        broken: bool,
     },
     /// A spell not cast because the caster was hurt earlier in the round (`C-CAST-1`).
     SpellDisrupted {
@@ -402,6 +405,9 @@ pub enum LogEvent {
         tn: i32,
         /// Whether the effect ends.
         shaken_off: bool,
+        /// The other roll of a test made with disadvantage by a weakened unit (`Z-HIND-1`); the lower counts.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        disadvantage_roll: Option<DiceRoll>,
     },
     /// A hit left a lingering effect (`Z-ONGO-1`, `Z-HIND-1`).
     Afflicted {
@@ -426,9 +432,15 @@ pub enum LogEvent {
         against: DiceRoll,
         /// Whether the attacker won (ties go to the target).
         won: bool,
-        /// What came of it: `pushed`, `knocked_prone`, `grappled`, or null.
+        /// What came of it: `pushed`, `knocked_prone`, `grappled`, `broke_free`, or null.
         #[serde(skip_serializing_if = "Option::is_none")]
         outcome: Option<&'static str>,
+        /// The other roll of `roll` when the one making it is weakened (`Z-HIND-1`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        disadvantage_roll: Option<DiceRoll>,
+        /// The other roll of `against` when the one making it is weakened.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        against_disadvantage_roll: Option<DiceRoll>,
     },
     /// An execution attack's save (`S-EXEC-1`).
     Execution {
@@ -521,6 +533,9 @@ pub enum LogEvent {
         mana_spent: i32,
         /// Stress spent in place of Mana.
         stress_spent: i32,
+        /// The other roll of a test made with disadvantage by a weakened unit (`Z-HIND-1`); the lower counts.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        disadvantage_roll: Option<DiceRoll>,
     },
     /// Stress or Wound Points restored.
     Healed {
@@ -584,6 +599,9 @@ pub enum LogEvent {
         tn: i32,
         /// Whether it was resisted.
         passed: bool,
+        /// The other roll of a test made with disadvantage by a weakened unit (`Z-HIND-1`); the lower counts.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        disadvantage_roll: Option<DiceRoll>,
     },
     /// A declared action that could not be carried out.
     ActionLost {
@@ -609,6 +627,9 @@ pub enum LogEvent {
         /// Failed without regard to the roll because defeat was obvious.
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         automatic: bool,
+        /// The other roll of a test made with disadvantage by a weakened unit (`Z-HIND-1`); the lower counts.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        disadvantage_roll: Option<DiceRoll>,
     },
     /// A round ends.
     RoundEnded {},

@@ -226,9 +226,10 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
             let result = if *escalated { "escalates" } else { "stops" };
             format!("{}'s {chain} {result} (step {step}: {})", names.unit(unit), roll.total)
         }
-        LogEvent::WeaponUsage { unit, weapon, marks } => {
+        LogEvent::WeaponUsage { unit, weapon, marks, broken } => {
             let plural = if *marks == 1 { "" } else { "s" };
-            format!("{}'s {} takes a usage mark ({marks} mark{plural} now)", names.unit(unit), words(weapon))
+            let breaks = if *broken { " and breaks" } else { "" };
+            format!("{}'s {} takes a usage mark ({marks} mark{plural} now){breaks}", names.unit(unit), words(weapon))
         }
         LogEvent::Maneuver { unit, target, maneuver, won, outcome, .. } => {
             let (unit, target) = (names.unit(unit), names.unit(target));
@@ -236,6 +237,9 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
                 ("screen", true, Some(_)) => format!("{unit} steps in and takes {target}'s attack"),
                 ("screen", true, None) => format!("{unit} holds {target} off, but another takes the attack"),
                 ("screen", false, _) => format!("{target} gets past {unit}'s screen"),
+                // The held unit against its grappler (`Z-STUNT-1`).
+                ("break_free", true, _) => format!("{unit} breaks free of {target}'s hold"),
+                ("break_free", false, _) => format!("{target} keeps its hold on {unit}"),
                 (_, true, Some(outcome)) => format!("{unit}'s {maneuver} on {target}: {}", words(outcome)),
                 _ => format!("{target} resists {unit}'s {maneuver}"),
             }
@@ -283,7 +287,7 @@ fn harm_line(event: &LogEvent, names: &Names) -> Option<String> {
             }
             None => format!("{} escapes a {table} injury", names.unit(unit)),
         },
-        LogEvent::Lingering { unit, effect, roll, tn, shaken_off } => {
+        LogEvent::Lingering { unit, effect, roll, tn, shaken_off, .. } => {
             let result = if *shaken_off { "shaken off" } else { "lingers" };
             let effect = words(effect.as_str());
             format!("{} tests against {effect}: {} vs TN {tn}, {result}", names.unit(unit), roll.total)
@@ -291,7 +295,7 @@ fn harm_line(event: &LogEvent, names: &Names) -> Option<String> {
         LogEvent::Afflicted { unit, effect, source } => {
             format!("{} leaves {} with {}", names.unit(source), names.unit(unit), words(effect.as_str()))
         }
-        LogEvent::Hazard { unit, zone, hazard, roll, tn, passed } => {
+        LogEvent::Hazard { unit, zone, hazard, roll, tn, passed, .. } => {
             let result = if *passed { "resisted" } else { "failed" };
             let (unit, zone) = (names.unit(unit), names.zone(zone));
             format!("{unit} faces {hazard} in {zone}: {} vs TN {tn}, {result}", roll.total)
@@ -311,7 +315,7 @@ fn support_line(event: &LogEvent, names: &Names) -> Option<String> {
             let (unit, spell) = (names.unit(unit), words(spell));
             format!("{unit}'s {spell} is disrupted: hurt for {damage_taken} earlier in the round")
         }
-        LogEvent::Cast { unit, spell, target, roll, tn, success, mana_spent, stress_spent } => {
+        LogEvent::Cast { unit, spell, target, roll, tn, success, mana_spent, stress_spent, .. } => {
             let result = if *success { "success" } else { "failure" };
             format!(
                 "{} casts {}{}: {} vs TN {tn}, {result} ({mana_spent} Mana, {stress_spent} Stress spent)",
@@ -573,6 +577,7 @@ mod tests {
             roll: roll(9),
             tn: 8,
             passed: true,
+            disadvantage_roll: None,
         };
         let hazard = describe(&LogEntry { round: 1, event: hazard }, &names);
         assert_eq!(hazard, "Tobiah the Red faces thorns in The East Gate: 9 vs TN 8, resisted");
@@ -739,7 +744,7 @@ mod tests {
                 roll: roll(19),
                 escalated: true,
             },
-            LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 2 },
+            LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 2, broken: false },
             LogEvent::Maneuver {
                 unit: "orc".into(),
                 target: "nell".into(),
@@ -748,6 +753,8 @@ mod tests {
                 against: roll(8),
                 won: true,
                 outcome: Some("knocked_prone"),
+                disadvantage_roll: None,
+                against_disadvantage_roll: None,
             },
             LogEvent::Execution { unit: "orc".into(), target: "nell".into(), roll: roll(5), tn: 10, saved: false },
         ]
@@ -763,6 +770,7 @@ mod tests {
                 roll: roll(13),
                 tn: 12,
                 shaken_off: true,
+                disadvantage_roll: None,
             },
             LogEvent::Afflicted {
                 unit: "orc".into(),
@@ -801,6 +809,7 @@ mod tests {
                 success: true,
                 mana_spent: 2,
                 stress_spent: 0,
+                disadvantage_roll: None,
             },
             LogEvent::Healed {
                 unit: "nell".into(),
@@ -821,6 +830,7 @@ mod tests {
                 roll: roll(7),
                 tn: 8,
                 passed: false,
+                disadvantage_roll: None,
             },
             LogEvent::ActionLost { unit: "orc".into(), reason: "target_gone" },
             LogEvent::Morale {
@@ -831,6 +841,7 @@ mod tests {
                 passed: true,
                 reason: super::super::log::MoraleReason::Losing,
                 automatic: false,
+                disadvantage_roll: None,
             },
         ]
     }
@@ -905,8 +916,22 @@ mod tests {
             escalated: false,
         });
         assert_eq!(escalation, "orc's fumble stops (step 1: 3)");
-        let usage = line(LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 1 });
+        let freed = line(LogEvent::Maneuver {
+            unit: "orc".into(),
+            target: "axe".into(),
+            maneuver: "break_free",
+            roll: roll(15),
+            against: roll(3),
+            won: true,
+            outcome: Some("broke_free"),
+            disadvantage_roll: None,
+            against_disadvantage_roll: None,
+        });
+        assert_eq!(freed, "orc breaks free of axe's hold");
+        let usage = line(LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 1, broken: false });
         assert_eq!(usage, "orc's axe takes a usage mark (1 mark now)");
+        let broken = line(LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 3, broken: true });
+        assert_eq!(broken, "orc's axe takes a usage mark (3 marks now) and breaks");
         let withdrawal =
             line(LogEvent::Withdrawal { unit: "orc".into(), roll: roll(4), response: Withdrawal::FallBack });
         assert_eq!(withdrawal, "orc withdraws: falls back (4)");

@@ -139,16 +139,26 @@ fn test_morale(battle: &mut Battle, pressure: &Pressure, entity: Entity, fleeing
     };
     let test = morale_test(&battle.ruleset, pressure, &unit, reason, opponents, allies);
     let id = unit.id.0.clone();
+    let weakened = unit::weakened(unit.conditions);
     let ruleset = &battle.ruleset;
-    let roll = battle.rng.roll(if test.automatic && ruleset.morale.check == MoraleCheck::Automatic {
-        crate::rules::dice::Dice::flat(0)
+    let (roll, disadvantage_roll) = if test.automatic && ruleset.morale.check == MoraleCheck::Automatic {
+        (battle.rng.roll(crate::rules::dice::Dice::flat(0)), None)
     } else {
-        ruleset.morale.dice.plus(test.bonus)
-    });
+        battle.rng.roll_test(ruleset.morale.dice.plus(test.bonus), weakened)
+    };
     let passed = !test.automatic && roll.total >= test.tn;
     let (total, tn, automatic) = (roll.total, test.tn, test.automatic);
     let unit = id.clone();
-    battle.log.record(round, || LogEvent::Morale { unit, roll, total, tn, passed, reason, automatic });
+    battle.log.record(round, || LogEvent::Morale {
+        unit,
+        roll,
+        total,
+        tn,
+        passed,
+        reason,
+        automatic,
+        disadvantage_roll,
+    });
     if !passed && let Some(response) = failure_response(battle, entity, &id) {
         if response == Withdrawal::Flee && battle.ruleset.morale.flee_provokes {
             // Its foes strike at its back before it goes (`resolve/flight.rs`).
@@ -219,14 +229,14 @@ fn failure_response(battle: &mut Battle, entity: Entity, id: &Arc<str>) -> Optio
         MoraleFailure::Flee => Some(Withdrawal::Flee),
         MoraleFailure::Surrender => Some(Withdrawal::Surrender),
         MoraleFailure::Parley => {
-            if let Ok(mut unit) = battle.units.get_mut(entity) {
-                *unit.status = Status::Surrendered;
-                battle.index.remove(entity, unit.zone.0);
-            }
-            let unit = id.clone();
-            battle.log.record(round, || LogEvent::Status { unit, status: "parley" });
+            parley(battle, entity, id);
             None
         }
+        MoraleFailure::ParleyOrFlee if engaged(battle, entity) => {
+            parley(battle, entity, id);
+            None
+        }
+        MoraleFailure::ParleyOrFlee => Some(Withdrawal::Flee),
         MoraleFailure::Withdraw => Some(Withdrawal::Disengage),
         MoraleFailure::Withdrawal => Some(match &battle.ruleset.morale.withdrawal {
             Some((die, rows)) => {
@@ -243,6 +253,30 @@ fn failure_response(battle: &mut Battle, entity: Entity, id: &Arc<str>) -> Optio
             None => Withdrawal::Flee,
         }),
     }
+}
+
+/// The unit asks for terms (`Z-MOR-1`): it leaves the fight as if it had surrendered.
+fn parley(battle: &mut Battle, entity: Entity, id: &Arc<str>) {
+    let round = battle.state.round;
+    if let Ok(mut unit) = battle.units.get_mut(entity) {
+        *unit.status = Status::Surrendered;
+        battle.index.remove(entity, unit.zone.0);
+    }
+    let unit = id.clone();
+    battle.log.record(round, || LogEvent::Status { unit, status: "parley" });
+}
+
+/// Whether a fighting enemy stands Close to the unit, within bare-handed melee reach: running
+/// would mean turning its back on it (`Z-MOR-1`).
+fn engaged(battle: &Battle, entity: Entity) -> bool {
+    let Ok(unit) = battle.units.get(entity) else {
+        return false;
+    };
+    let (here, side) = (unit.zone.0, *unit.side);
+    let reach = battle.battlefield.melee_reach(0);
+    battle.battlefield.within(here, reach).flat_map(|zone| battle.index.occupants(zone).iter()).any(|&other| {
+        battle.units.get(other).is_ok_and(|view| *view.side != side && unit::is_fighting(*view.status, view.conditions))
+    })
 }
 
 /// Carries out a failed morale check's response (`C-WDRAW-1`): falling back steps one zone or

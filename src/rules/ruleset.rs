@@ -198,6 +198,9 @@ pub struct AttackRules {
     /// What a natural fumble does besides missing.
     #[serde(default)]
     pub fumble: FumbleRule,
+    /// Usage marks wear a weapon out until it breaks (`Z-CRIT-1`); `None`: marks never break it.
+    #[serde(default)]
+    pub weapon_wear: Option<WeaponWear>,
     /// To-hit penalty against a target in half cover (`S-COVER-1`).
     #[serde(default = "default_half_cover")]
     pub half_cover_penalty: i32,
@@ -301,6 +304,11 @@ pub struct ManeuverRules {
     /// While a hold lasts, the grappler and the held fight with bare hands only (`S-MAN-1`).
     #[serde(default)]
     pub unarmed_while_grappling: bool,
+    /// A held unit tests to break free as each of its turns begins, without spending its action:
+    /// its `die` + modifier + attack skill against the grappler's `die` + modifier, ties to the
+    /// grappler (`Z-STUNT-1`); turn-based orders only.
+    #[serde(default)]
+    pub break_free: bool,
 }
 
 /// Execution attacks: a hit on an unaware target forces a save at a penalty of the attacker's
@@ -396,6 +404,15 @@ pub enum FumbleRule {
         /// The escalation dice in order.
         chain: Vec<Dice>,
     },
+}
+
+/// How usage marks wear out a weapon (`Z-CRIT-1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponWear {
+    /// The mark that breaks the weapon: from then on its wielder fights with its off-hand
+    /// weapon, or bare-handed.
+    pub breaks_at: u32,
 }
 
 /// Whether a ranged attack is allowed with an enemy in melee reach.
@@ -616,6 +633,10 @@ pub struct ReposteRules {
     /// reach does (`S-AOO-1`).
     #[serde(default)]
     pub when_using_skill: bool,
+    /// Standing up from prone draws no attacks, even where leaving reach does (`Z-STUNT-1`: the
+    /// unit stays in its zone).
+    #[serde(default)]
+    pub standing_up_is_free: bool,
 }
 
 /// What a ruleset calls an attack provoked by movement.
@@ -704,6 +725,9 @@ pub enum MoraleFailure {
     Surrender,
     /// The unit asks for terms (`Z-MOR-1`): it stops fighting, as a surrender.
     Parley,
+    /// The unit parleys when a fighting enemy stands Close (within bare-handed melee reach) and
+    /// flees when none does (`Z-MOR-1`: "attempt to parley or flee").
+    ParleyOrFlee,
     /// The unit falls back out of the fight (`S-MOR-1`, `C-WDRAW-1`): logged as fled.
     Withdraw,
     /// A roll on `withdrawal` picks the response (`C-WDRAW-1`).
@@ -855,6 +879,17 @@ pub struct TurnRules {
     /// keeps its action (`A-TURN-1`, `A-BONUS-1`); turn-based orders only.
     #[serde(default)]
     pub bonus_action_stands_up: bool,
+    /// A zone's hazard tests each unit standing in it as its turn begins, right after any
+    /// ongoing damage, instead of at the end of the round (`Z-ZONE-3`); turn-based orders only.
+    #[serde(default)]
+    pub hazards_each_turn: bool,
+}
+
+impl TurnRules {
+    /// Whether hazards bite at the start of each unit's turn rather than at the end of the round.
+    pub fn hazards_on_turn(&self) -> bool {
+        self.hazards_each_turn && self.order.on_turn()
+    }
 }
 
 /// A way to split a tie in a side-roll order (`C-INIT-2`).

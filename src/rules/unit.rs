@@ -144,6 +144,11 @@ pub fn movement_allowance(
     zones
 }
 
+/// Whether the unit is weakened: every test it makes is rolled with disadvantage (`Z-HIND-1`).
+pub fn weakened(conditions: &Conditions) -> bool {
+    matches!(conditions.hindrance, Some((crate::rules::equipment::Hindrance::Weakened, _)))
+}
+
 /// Whether the unit is still fighting: on its feet, present, able to act.
 pub fn is_fighting(status: Status, conditions: &Conditions) -> bool {
     status == Status::Active && !conditions.paralysed

@@ -260,6 +260,17 @@ impl CombatRng {
         }
         DiceRoll { expr: dice, dice: faces, total: total.clamp(i32::MIN as i64, i32::MAX as i64) as i32 }
     }
+
+    /// Rolls a test, twice with `disadvantage`, the lower counting. Returns the roll that counts
+    /// and, with disadvantage, the other one for the log.
+    pub fn roll_test(&mut self, dice: Dice, disadvantage: bool) -> (DiceRoll, Option<DiceRoll>) {
+        let first = self.roll(dice);
+        if !disadvantage {
+            return (first, None);
+        }
+        let second = self.roll(dice);
+        if second.total < first.total { (second, Some(first)) } else { (first, Some(second)) }
+    }
 }
 
 impl Default for CombatRng {

@@ -97,3 +97,29 @@ impl Attribute {
         self as usize
     }
 }
+
+/// The four hindrances (`Z-HIND-1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Hindrance {
+    /// Every test with disadvantage.
+    Weakened,
+    /// No actions, but may move.
+    Distracted,
+    /// No movement, but may act.
+    Stuck,
+    /// Neither.
+    Paralysed,
+}
+
+impl Hindrance {
+    /// The log's name.
+    pub fn log_name(self) -> &'static str {
+        match self {
+            Self::Weakened => "weakened",
+            Self::Distracted => "distracted",
+            Self::Stuck => "stuck",
+            Self::Paralysed => "paralysed",
+        }
+    }
+}

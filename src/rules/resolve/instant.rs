@@ -96,6 +96,9 @@ impl Resolver<'_, '_> {
                 against: check.against,
                 won,
                 outcome,
+                // Screens belong to `shock_and_cover`, which has no Weakened hindrance.
+                disadvantage_roll: None,
+                against_disadvantage_roll: None,
             });
         }
         blocker.unwrap_or(target)

@@ -15,6 +15,7 @@ use crate::rules::initiative::{arrive, roll_base_initiative};
 use crate::rules::log::LogEvent;
 use crate::rules::ruleset::Pools;
 use crate::rules::state::{CastInProgress, Intimidated};
+use crate::rules::unit;
 
 impl Resolver<'_, '_> {
     /// Calls `summoner`'s next waiting summoned unit to the nearest free spot, if a summoning slot
@@ -114,8 +115,11 @@ impl Resolver<'_, '_> {
             return;
         }
         let (mana_spent, stress_spent) = self.pay_for_spell(caster, spell.mana);
-        let skill = self.units.get(caster).map_or(0, |view| view.skills.spellcasting);
-        let roll = self.rng.roll(self.ruleset.spells.casting_die.plus(skill));
+        let (skill, weakened) = self
+            .units
+            .get(caster)
+            .map_or((0, false), |view| (view.skills.spellcasting, unit::weakened(view.conditions)));
+        let (roll, disadvantage_roll) = self.rng.roll_test(self.ruleset.spells.casting_die.plus(skill), weakened);
         let success = roll.total >= spell.tn;
         let target_id = self.id(target);
         self.log.record(round, || LogEvent::Cast {
@@ -127,6 +131,7 @@ impl Resolver<'_, '_> {
             success,
             mana_spent,
             stress_spent,
+            disadvantage_roll,
         });
         if success {
             self.queue_effect(&spell.effect, id, target, !self.ruleset.spells.armour_stops_spells, pending);

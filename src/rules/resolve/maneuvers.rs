@@ -32,8 +32,10 @@ impl Resolver<'_, '_> {
         let own = unit::modifier(&self.ruleset, a.attributes, rules.attribute) + a.skills.attack;
         let theirs = unit::modifier(&self.ruleset, t.attributes, rules.attribute);
         let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
-        let roll = self.rng.roll(rules.die.plus(own));
-        let against = self.rng.roll(rules.die.plus(theirs));
+        // A weakened side rolls its test with disadvantage (`Z-HIND-1`).
+        let weak = (unit::weakened(a.conditions), unit::weakened(t.conditions));
+        let (roll, disadvantage_roll) = self.rng.roll_test(rules.die.plus(own), weak.0);
+        let (against, against_disadvantage_roll) = self.rng.roll_test(rules.die.plus(theirs), weak.1);
         let won = roll.total > against.total;
         let outcome = if !won {
             None
@@ -51,6 +53,8 @@ impl Resolver<'_, '_> {
             against,
             won,
             outcome,
+            disadvantage_roll,
+            against_disadvantage_roll,
         });
     }
 
@@ -132,7 +136,7 @@ impl Resolver<'_, '_> {
         let Some(view) = self.unit(slot.unit, "standing it up") else {
             return;
         };
-        if self.ruleset.reposte.when_reach_left {
+        if self.ruleset.reposte.when_reach_left && !self.ruleset.reposte.standing_up_is_free {
             let foes = actions::threateners_of(self.ctx(), view.zone.0, *view.side, &self.units);
             let kind = self.ruleset.reposte.name.attack_kind();
             self.provoked_attacks(slot, &foes, kind);

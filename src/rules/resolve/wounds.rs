@@ -11,7 +11,7 @@ use crate::battlefield::ZoneIndex;
 use crate::rules::components::*;
 use crate::rules::damage::{self, DamageTaken};
 use crate::rules::dice::{CombatRng, DiceRoll};
-use crate::rules::equipment::{Attribute, DamageType, Hindrance, InjuryEffect, InjuryTables, Weapon};
+use crate::rules::equipment::{Attribute, DamageType, InjuryEffect, InjuryTables, Weapon};
 use crate::rules::log::{Affliction, CombatLog, InjuryRoll, LogEvent};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::state::DamageDealt;
@@ -258,10 +258,7 @@ impl Resolver<'_, '_> {
             effects.push(Affliction::OngoingDamage);
         }
         if let Some((hindrance, lingering)) = weapon.hinders {
-            unit.conditions.hindrance = Some((hindrance, lingering));
-            if hindrance == Hindrance::Paralysed {
-                unit.conditions.paralysed = true;
-            }
+            unit.conditions.hinder(hindrance, lingering);
             effects.push(Affliction::Hindrance(hindrance));
         }
         let id = unit.id.0.clone();

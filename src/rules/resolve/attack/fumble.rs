@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::{AttackRequest, Engagement};
 use crate::rules::actions;
+use crate::rules::components::Hand;
 use crate::rules::dice::Dice;
 use crate::rules::equipment::DamageType;
 use crate::rules::log::{AttackKind, EscalationChain, LogEvent};
@@ -33,10 +34,21 @@ impl Resolver<'_, '_> {
         else {
             return;
         };
-        unit.conditions.usage_marks += 1;
-        let (id, marks) = (unit.id.0.clone(), unit.conditions.usage_marks);
+        let hand = unit.loadout.usable_hand(&unit.conditions);
+        let marks = {
+            let slot = &mut unit.conditions.usage_marks[hand.index()];
+            *slot += 1;
+            *slot
+        };
+        // Bare hands take marks but never break.
+        let breaks_at = self.ruleset.attack.weapon_wear.map(|wear| wear.breaks_at);
+        let broken = hand != Hand::Bare && breaks_at.is_some_and(|breaks_at| marks >= breaks_at);
+        if let Some(slot) = unit.conditions.broken.get_mut(hand.index()) {
+            *slot |= broken;
+        }
+        let id = unit.id.0.clone();
         let weapon = engagement.weapon_name.clone();
-        self.log.record(round, || LogEvent::WeaponUsage { unit: id, weapon, marks });
+        self.log.record(round, || LogEvent::WeaponUsage { unit: id, weapon, marks, broken });
     }
 
     /// A fumble in the target's reach (`A-FAIL-1`): the chain decides between a free hit for the

@@ -19,6 +19,8 @@ struct Test {
     needed: i32,
     /// The target rolls to avoid the blow (`Z-ATK-2`) rather than the attacker to land it.
     avoid: bool,
+    /// The target making the avoid test is weakened: its own disadvantage (`Z-HIND-1`).
+    avoider_weakened: bool,
 }
 
 /// How an attack roll turned out.
@@ -75,19 +77,23 @@ impl Resolver<'_, '_> {
         let rules = &self.ruleset.attack;
         let target = self.unit(request.target, "judging an attack")?;
         let test = match &rules.style {
-            AttackStyle::VsDefense => {
-                Test { dice: rules.die.plus(bonus), needed: self.defense_against(&target), avoid: false }
-            }
+            AttackStyle::VsDefense => Test {
+                dice: rules.die.plus(bonus),
+                needed: self.defense_against(&target),
+                avoid: false,
+                avoider_weakened: false,
+            },
             AttackStyle::Test { tn, melee, ranged, player_facing, avoid } => {
                 let (attacker_side, target_side) = engagement.sides;
                 if *player_facing && self.sides.is_party(target_side) && !self.sides.is_party(attacker_side) {
                     let modifier = unit::modifier(&self.ruleset, target.attributes, *avoid);
-                    Test { dice: rules.die.plus(modifier), needed: *tn, avoid: true }
+                    let avoider_weakened = unit::weakened(target.conditions);
+                    Test { dice: rules.die.plus(modifier), needed: *tn, avoid: true, avoider_weakened }
                 } else {
                     let attacker = self.unit(request.attacker, "judging an attack")?;
                     let attribute = if engagement.ranged { *ranged } else { *melee };
                     let modifier = unit::modifier(&self.ruleset, attacker.attributes, attribute);
-                    Test { dice: rules.die.plus(modifier + bonus), needed: *tn, avoid: false }
+                    Test { dice: rules.die.plus(modifier + bonus), needed: *tn, avoid: false, avoider_weakened: false }
                 }
             }
         };
@@ -122,12 +128,18 @@ impl Resolver<'_, '_> {
     }
 
     /// Rolls the test; with disadvantage it rolls twice and keeps the worse for the roller:
-    /// the attacker's lower roll, or the target's higher avoid roll.
+    /// the attacker's lower roll, or the target's higher avoid roll. A weakened avoider keeps its
+    /// lower roll instead (`Z-HIND-1`); with the attacker's disadvantage too, the two cancel out.
     fn roll_test(&mut self, test: &Test, disadvantage: bool, extra: &mut AttackExtra) -> DiceRoll {
         let mut roll = self.rng.roll(test.dice);
-        if disadvantage {
+        let (twice, keep_higher) = if test.avoid {
+            (disadvantage != test.avoider_weakened, disadvantage && !test.avoider_weakened)
+        } else {
+            (disadvantage, false)
+        };
+        if twice {
             let other = self.rng.roll(test.dice);
-            let other_counts = if test.avoid { other.total > roll.total } else { other.total < roll.total };
+            let other_counts = if keep_higher { other.total > roll.total } else { other.total < roll.total };
             if other_counts {
                 extra.disadvantage_roll = Some(std::mem::replace(&mut roll, other));
             } else {

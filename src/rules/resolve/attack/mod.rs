@@ -19,6 +19,7 @@ use super::wounds::lethal;
 use super::{Pending, Resolver, Strike};
 use crate::battlefield::Cover;
 use crate::rules::actions;
+use crate::rules::components::Hand;
 use crate::rules::dice::{Dice, DiceRoll};
 use crate::rules::equipment::{Shock, Weapon};
 use crate::rules::log::{AttackExtra, AttackKind, LogEvent};
@@ -174,7 +175,9 @@ impl Resolver<'_, '_> {
             .offhand
             .as_ref()
             .map(|(_, weapon)| weapon.clone())
-            .filter(|second| !ranged && !thrown && !second.is_ranged());
+            .filter(|second| !ranged && !thrown && !second.is_ranged())
+            // A broken weapon is no second weapon, nor is the off-hand one that replaced it.
+            .filter(|_| !a.conditions.is_broken(Hand::Main) && !a.conditions.is_broken(Hand::Off));
         let damage_dice = actions::damage_dice(&self.ruleset, &a, &weapon, thrown);
         Some(Engagement {
             weapon_name: a.loadout.usable_weapon(a.conditions).0.into(),

@@ -8,7 +8,6 @@ use super::{AttackRequest, Engagement};
 use crate::battlefield::{Cover, Square};
 use crate::rules::actions;
 use crate::rules::components::{AimPoint, BONUS_ACTIONS_PER_TURN};
-use crate::rules::equipment::Hindrance;
 use crate::rules::log::{AttackExtra, AttackKind};
 use crate::rules::resolve::Resolver;
 use crate::rules::ruleset::{DualWield, RangedInMelee};
@@ -243,8 +242,7 @@ fn flanking(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
 
 /// A weakened attacker rolls every test with disadvantage (`Z-HIND-1`).
 fn weakened(_: &Resolver, m: &Matchup) -> Option<Modifier> {
-    matches!(m.attacker.conditions.hindrance, Some((Hindrance::Weakened, _)))
-        .then(|| Modifier::disadvantage(ModifierSource::Weakened))
+    unit::weakened(m.attacker.conditions).then(|| Modifier::disadvantage(ModifierSource::Weakened))
 }
 
 /// Shooting with a foe in melee reach (`C-AOO-1`): disadvantage or a penalty, as the ruleset says.
