@@ -47,6 +47,8 @@ fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -
         ActionKind::Grapple,
         ActionKind::StandUp,
         ActionKind::Execute,
+        ActionKind::Screen,
+        ActionKind::GoProne,
     ];
     kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
     kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));
