@@ -260,13 +260,15 @@ fn draw_playback(
     playback: Res<Playback>,
     log: Res<CombatLog>,
     screen: Res<State<Screen>>,
+    battlefield: Res<crate::battlefield::Battlefield>,
     mut commands: MessageWriter<UiCommand>,
 ) -> Result {
     if *screen.get() != Screen::Battle {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    let names = Names::from_log(log.entries());
+    // Zones by their names, as the log window shows them ("The Courtyard", not `courtyard`).
+    let names = Names::from_log(log.entries()).with_zones(&battlefield);
     let event = playback.cursor.checked_sub(1).and_then(|at| log.entries().get(at));
     let screen = ctx.content_rect();
     let bar = egui::Rect::from_min_max(
