@@ -169,8 +169,9 @@ impl Minds<'_, '_> {
         {
             let done = bevy::tasks::block_on(bevy::tasks::futures_lite::future::poll_once(task))?;
             self.in_flight.running = None;
-            self.rng.0 = done.rng.clone();
-            return Some(self.tactician.finish(done));
+            let (plan, advanced) = self.tactician.finish(done);
+            self.rng.0 = advanced;
+            return Some(plan);
         }
         // A search for other units (a battle started afresh) is dropped with its task.
         self.in_flight.running = None;

@@ -110,9 +110,9 @@ pub struct SearchJob {
 /// A finished search: the plan, the AI's stream after it, and the model to keep for next time.
 pub struct SearchDone {
     /// One legal action per unit planned for.
-    pub plan: Plan,
+    plan: Plan,
     /// The AI's stream, advanced by the dice samples the search drew.
-    pub rng: ChaCha8Rng,
+    rng: ChaCha8Rng,
     model: ForwardModel,
 }
 
@@ -130,9 +130,9 @@ impl Tactician {
         let Some(job) = self.prepare(view, units, threats, request, rng.clone()) else {
             return Vec::new();
         };
-        let done = job.run();
-        *rng = done.rng.clone();
-        self.finish(done)
+        let (plan, advanced) = self.finish(job.run());
+        *rng = advanced;
+        plan
     }
 
     /// Gets a search ready to run: the portfolio, the snapshot and the model are taken here,
@@ -160,10 +160,11 @@ impl Tactician {
         })
     }
 
-    /// Keeps a finished search's model for the next decision and hands back its plan.
-    pub fn finish(&mut self, done: SearchDone) -> Plan {
+    /// Keeps a finished search's model for the next decision and hands back its plan and the
+    /// AI's stream as the search left it.
+    pub fn finish(&mut self, done: SearchDone) -> (Plan, ChaCha8Rng) {
         self.model = Some(done.model);
-        done.plan
+        (done.plan, done.rng)
     }
 }
 

@@ -282,6 +282,100 @@ pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
         .collect()
 }
 
+/// Mouse inputs by their binding names.
+pub const MOUSE_BINDINGS: [(&str, Binding); 5] = [
+    ("MouseLeft", Binding::Mouse(MouseButton::Left)),
+    ("MouseRight", Binding::Mouse(MouseButton::Right)),
+    ("MouseMiddle", Binding::Mouse(MouseButton::Middle)),
+    ("WheelUp", Binding::WheelUp),
+    ("WheelDown", Binding::WheelDown),
+];
+
+/// Keys with a name of their own (besides letters, digits and F-keys), by binding name.
+const NAMED_KEYS: [(&str, KeyCode); 21] = [
+    ("Enter", KeyCode::Enter),
+    ("Space", KeyCode::Space),
+    ("Escape", KeyCode::Escape),
+    ("Tab", KeyCode::Tab),
+    ("Backspace", KeyCode::Backspace),
+    ("Backquote", KeyCode::Backquote),
+    ("Equal", KeyCode::Equal),
+    ("Minus", KeyCode::Minus),
+    ("BracketLeft", KeyCode::BracketLeft),
+    ("BracketRight", KeyCode::BracketRight),
+    ("ArrowLeft", KeyCode::ArrowLeft),
+    ("ArrowRight", KeyCode::ArrowRight),
+    ("ArrowUp", KeyCode::ArrowUp),
+    ("ArrowDown", KeyCode::ArrowDown),
+    ("ShiftLeft", KeyCode::ShiftLeft),
+    ("ControlLeft", KeyCode::ControlLeft),
+    ("Comma", KeyCode::Comma),
+    ("Period", KeyCode::Period),
+    ("PageUp", KeyCode::PageUp),
+    ("PageDown", KeyCode::PageDown),
+    ("Home", KeyCode::Home),
+];
+
+/// `A` … `Z`, in order.
+const LETTERS: [KeyCode; 26] = [
+    KeyCode::KeyA,
+    KeyCode::KeyB,
+    KeyCode::KeyC,
+    KeyCode::KeyD,
+    KeyCode::KeyE,
+    KeyCode::KeyF,
+    KeyCode::KeyG,
+    KeyCode::KeyH,
+    KeyCode::KeyI,
+    KeyCode::KeyJ,
+    KeyCode::KeyK,
+    KeyCode::KeyL,
+    KeyCode::KeyM,
+    KeyCode::KeyN,
+    KeyCode::KeyO,
+    KeyCode::KeyP,
+    KeyCode::KeyQ,
+    KeyCode::KeyR,
+    KeyCode::KeyS,
+    KeyCode::KeyT,
+    KeyCode::KeyU,
+    KeyCode::KeyV,
+    KeyCode::KeyW,
+    KeyCode::KeyX,
+    KeyCode::KeyY,
+    KeyCode::KeyZ,
+];
+
+/// `0` … `9`, in order.
+const DIGITS: [KeyCode; 10] = [
+    KeyCode::Digit0,
+    KeyCode::Digit1,
+    KeyCode::Digit2,
+    KeyCode::Digit3,
+    KeyCode::Digit4,
+    KeyCode::Digit5,
+    KeyCode::Digit6,
+    KeyCode::Digit7,
+    KeyCode::Digit8,
+    KeyCode::Digit9,
+];
+
+/// `F1` … `F12`, in order.
+const FUNCTION_KEYS: [KeyCode; 12] = [
+    KeyCode::F1,
+    KeyCode::F2,
+    KeyCode::F3,
+    KeyCode::F4,
+    KeyCode::F5,
+    KeyCode::F6,
+    KeyCode::F7,
+    KeyCode::F8,
+    KeyCode::F9,
+    KeyCode::F10,
+    KeyCode::F11,
+    KeyCode::F12,
+];
+
 /// Reads a binding name (`"Enter"`, `"A"`, `"5"`, `"F1"`, `"MouseLeft"`, `"WheelUp"`,
 /// `"Ctrl+S"`).
 pub fn parse_binding(name: &str) -> Option<Binding> {
@@ -291,99 +385,22 @@ pub fn parse_binding(name: &str) -> Option<Binding> {
             _ => None,
         };
     }
-    let key = match name {
-        "MouseLeft" => return Some(Binding::Mouse(MouseButton::Left)),
-        "MouseRight" => return Some(Binding::Mouse(MouseButton::Right)),
-        "MouseMiddle" => return Some(Binding::Mouse(MouseButton::Middle)),
-        "WheelUp" => return Some(Binding::WheelUp),
-        "WheelDown" => return Some(Binding::WheelDown),
-        "Enter" => KeyCode::Enter,
-        "Space" => KeyCode::Space,
-        "Escape" => KeyCode::Escape,
-        "Tab" => KeyCode::Tab,
-        "Backspace" => KeyCode::Backspace,
-        "Backquote" => KeyCode::Backquote,
-        "Equal" => KeyCode::Equal,
-        "Minus" => KeyCode::Minus,
-        "BracketLeft" => KeyCode::BracketLeft,
-        "BracketRight" => KeyCode::BracketRight,
-        "ArrowLeft" => KeyCode::ArrowLeft,
-        "ArrowRight" => KeyCode::ArrowRight,
-        "ArrowUp" => KeyCode::ArrowUp,
-        "ArrowDown" => KeyCode::ArrowDown,
-        "ShiftLeft" => KeyCode::ShiftLeft,
-        "ControlLeft" => KeyCode::ControlLeft,
-        "Comma" => KeyCode::Comma,
-        "Period" => KeyCode::Period,
-        "PageUp" => KeyCode::PageUp,
-        "PageDown" => KeyCode::PageDown,
-        "Home" => KeyCode::Home,
-        other if other.len() == 1 => {
-            let c = other.chars().next()?.to_ascii_uppercase();
-            const LETTERS: [KeyCode; 26] = [
-                KeyCode::KeyA,
-                KeyCode::KeyB,
-                KeyCode::KeyC,
-                KeyCode::KeyD,
-                KeyCode::KeyE,
-                KeyCode::KeyF,
-                KeyCode::KeyG,
-                KeyCode::KeyH,
-                KeyCode::KeyI,
-                KeyCode::KeyJ,
-                KeyCode::KeyK,
-                KeyCode::KeyL,
-                KeyCode::KeyM,
-                KeyCode::KeyN,
-                KeyCode::KeyO,
-                KeyCode::KeyP,
-                KeyCode::KeyQ,
-                KeyCode::KeyR,
-                KeyCode::KeyS,
-                KeyCode::KeyT,
-                KeyCode::KeyU,
-                KeyCode::KeyV,
-                KeyCode::KeyW,
-                KeyCode::KeyX,
-                KeyCode::KeyY,
-                KeyCode::KeyZ,
-            ];
-            const DIGITS: [KeyCode; 10] = [
-                KeyCode::Digit0,
-                KeyCode::Digit1,
-                KeyCode::Digit2,
-                KeyCode::Digit3,
-                KeyCode::Digit4,
-                KeyCode::Digit5,
-                KeyCode::Digit6,
-                KeyCode::Digit7,
-                KeyCode::Digit8,
-                KeyCode::Digit9,
-            ];
-            match c {
-                'A'..='Z' => LETTERS[(c as u8 - b'A') as usize],
-                '0'..='9' => DIGITS[(c as u8 - b'0') as usize],
-                _ => return None,
-            }
+    if let Some(&(_, binding)) = MOUSE_BINDINGS.iter().find(|(known, _)| *known == name) {
+        return Some(binding);
+    }
+    if let Some(&(_, key)) = NAMED_KEYS.iter().find(|(known, _)| *known == name) {
+        return Some(Binding::Key(key));
+    }
+    let key = if name.len() == 1 {
+        let c = name.chars().next()?.to_ascii_uppercase();
+        match c {
+            'A'..='Z' => LETTERS[(c as u8 - b'A') as usize],
+            '0'..='9' => DIGITS[(c as u8 - b'0') as usize],
+            _ => return None,
         }
-        other => {
-            const FUNCTION_KEYS: [KeyCode; 12] = [
-                KeyCode::F1,
-                KeyCode::F2,
-                KeyCode::F3,
-                KeyCode::F4,
-                KeyCode::F5,
-                KeyCode::F6,
-                KeyCode::F7,
-                KeyCode::F8,
-                KeyCode::F9,
-                KeyCode::F10,
-                KeyCode::F11,
-                KeyCode::F12,
-            ];
-            let number: usize = other.strip_prefix('F')?.parse().ok()?;
-            *FUNCTION_KEYS.get(number.checked_sub(1)?)?
-        }
+    } else {
+        let number: usize = name.strip_prefix('F')?.parse().ok()?;
+        *FUNCTION_KEYS.get(number.checked_sub(1)?)?
     };
     Some(Binding::Key(key))
 }
@@ -680,34 +697,11 @@ fn reload_bindings(
 /// Every binding name that stands for a key of its own (letters, digits, F1–F12 and the named
 /// keys), as [`parse_binding`] reads them.
 pub fn key_names() -> Vec<String> {
-    const NAMED: [&str; 21] = [
-        "Enter",
-        "Space",
-        "Escape",
-        "Tab",
-        "Backspace",
-        "Backquote",
-        "Equal",
-        "Minus",
-        "BracketLeft",
-        "BracketRight",
-        "ArrowLeft",
-        "ArrowRight",
-        "ArrowUp",
-        "ArrowDown",
-        "ShiftLeft",
-        "ControlLeft",
-        "Comma",
-        "Period",
-        "PageUp",
-        "PageDown",
-        "Home",
-    ];
-    const FUNCTION_KEYS: u32 = 12;
+    let named = NAMED_KEYS.iter().map(|(name, _)| name.to_string());
     let letters = ('A'..='Z').map(String::from);
     let digits = ('0'..='9').map(String::from);
-    let function_keys = (1..=FUNCTION_KEYS).map(|number| format!("F{number}"));
-    NAMED.iter().map(|name| name.to_string()).chain(letters).chain(digits).chain(function_keys).collect()
+    let function_keys = (1..=FUNCTION_KEYS.len()).map(|number| format!("F{number}"));
+    named.chain(letters).chain(digits).chain(function_keys).collect()
 }
 
 /// The binding name of a key (with `Ctrl+` when Control is held), if the settings file has one.

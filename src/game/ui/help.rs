@@ -11,9 +11,6 @@ use crate::game::{BattleUi, PlayerAction, UiCommand};
 
 /// Default width of the help window, in points.
 const HELP_WIDTH: f32 = 360.0;
-/// Mouse inputs the settings file accepts, besides the keys of [`controls::key_names`].
-const MOUSE_INPUTS: [&str; 5] = ["MouseLeft", "MouseRight", "MouseMiddle", "WheelUp", "WheelDown"];
-
 /// Draws the help window during a battle, while it is open.
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, draw_help.run_if(in_state(Screen::Battle)).in_set(UiSystems::Help));
@@ -66,9 +63,9 @@ fn binding_names() -> Vec<(String, String)> {
     // One list of key names, shared with the settings window, so the help shows every key the
     // settings file accepts (the replay keys included).
     let with_control = ('A'..='Z').map(|letter| format!("Ctrl+{letter}"));
-    MOUSE_INPUTS
+    controls::MOUSE_BINDINGS
         .iter()
-        .map(|name| name.to_string())
+        .map(|(name, _)| name.to_string())
         .chain(controls::key_names())
         .chain(with_control)
         .filter_map(|name| {
