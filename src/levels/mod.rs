@@ -1,6 +1,7 @@
 //! Levels and the shared catalog: RON schemas, loading with clear errors, and battle templates.
 
 pub mod catalog;
+pub mod change;
 mod checker;
 pub mod editor_schema;
 pub mod error;
