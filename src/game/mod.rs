@@ -7,6 +7,7 @@ mod camera;
 pub mod catch_up;
 pub mod controls;
 pub mod feedback;
+mod hot_reload;
 mod hover;
 pub mod icons;
 mod labels;
@@ -20,6 +21,7 @@ pub mod settings;
 pub mod standing_orders;
 mod token_art;
 mod ui;
+pub mod watch;
 
 use std::path::PathBuf;
 
@@ -27,6 +29,7 @@ use bevy::prelude::*;
 use bevy_egui::EguiPlugin;
 
 pub use controls::{BattleUi, Draft, PlayerAction, UiCommand};
+pub use hot_reload::HotReload;
 pub use session::{LevelChoice, LevelSource, Screen, Seat, Session, StartBattle};
 
 /// How the window game starts.
@@ -64,6 +67,12 @@ pub fn logic_plugin(app: &mut App) {
     ));
 }
 
+/// Live hot reload: the file watcher and what the menu and a battle do with a changed level,
+/// ruleset or catalog file (headless tests add it beside [`logic_plugin`]).
+pub fn hot_reload_plugin(app: &mut App) {
+    app.add_plugins((watch::plugin, hot_reload::plugin));
+}
+
 /// Builds and runs the window game.
 pub fn run(options: LaunchOptions) -> AppExit {
     // A replay is not a battle of the player's: it writes no autosave over theirs.
@@ -86,6 +95,7 @@ pub fn run(options: LaunchOptions) -> AppExit {
         icons::plugin,
         power::plugin,
         settings::plugin,
+        hot_reload_plugin,
     ));
     if autosave {
         app.insert_resource(saves::Autosave);

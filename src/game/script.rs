@@ -72,6 +72,9 @@ pub enum Step {
     Scroll(String, f32),
     /// Save a screenshot of the window under this file name in the screenshots folder.
     Screenshot(String),
+    /// Edit a file on disk, as a modder's editor would while the game runs: replace the first
+    /// `from` in the file at this path (relative to where the game runs) with `to`.
+    Edit(PathBuf, String, String),
     /// The last step: the game must quit by itself (the step fails if it is still running at
     /// the timeout).
     AwaitQuit,
@@ -114,6 +117,12 @@ pub enum Condition {
     ReplayEvent(usize),
     /// A replay's event in view is of this round.
     ReplayRound(u32),
+    /// A button or tracked label with this text is drawn (a level's title in the menu, say).
+    Shown(String),
+    /// The notice of a load error shows, and its text contains this.
+    Notice(String),
+    /// The banner offering a restart for a level changed on disk shows.
+    RestartOffered,
     /// The condition does not hold.
     Not(Box<Condition>),
 }
@@ -148,6 +157,8 @@ struct Player {
     pending: Option<PathBuf>,
     /// Where the current click step clicks, once its button has shown.
     clicking: Option<Vec2>,
+    /// When the last `Edit` step wrote its file: waits after it report how long they took.
+    edited: Option<std::time::Instant>,
 }
 
 /// Registers the script player when `fray play --script` names a script.
@@ -180,6 +191,7 @@ fn begin(mut commands: Commands, options: Res<LaunchOptions>, mut exit: MessageW
         waited: Duration::ZERO,
         pending: None,
         clicking: None,
+        edited: None,
     });
 }
 
@@ -199,6 +211,8 @@ struct GameView<'w, 's> {
     saves: Res<'w, super::saves::SaveList>,
     playback: Option<Res<'w, super::playback::Playback>>,
     log: Res<'w, crate::rules::log::CombatLog>,
+    rects: Res<'w, ButtonRects>,
+    hot: Option<Res<'w, super::HotReload>>,
 }
 
 impl GameView<'_, '_> {
@@ -238,6 +252,9 @@ impl GameView<'_, '_> {
             Condition::Saves(count) => self.saves.saves.len() >= *count,
             Condition::ReplayEvent(events) => self.replay_shows(|playback| playback.cursor == *events),
             Condition::ReplayRound(round) => self.replay_shows(|playback| playback.round() == *round),
+            Condition::Shown(label) => self.rects.0.contains_key(label),
+            Condition::Notice(text) => self.session.error.as_ref().is_some_and(|error| error.contains(text.as_str())),
+            Condition::RestartOffered => self.hot.as_ref().is_some_and(|hot| hot.restart_offer.is_some()),
             Condition::Not(inner) => !self.holds(inner),
         }
     }
@@ -362,7 +379,12 @@ fn play(
     let timed_out = player.waited.as_secs_f32() > player.script.timeout;
     let failure = match progress {
         Progress::Done => {
-            println!("script: step {}/{} ok: {step:?}", player.at + 1, player.script.steps.len());
+            // A wait after an edit reports how long the change took to show: hot reload's latency.
+            let since_edit = match (&step, player.edited) {
+                (Step::WaitFor(_), Some(edited)) => format!(" ({} ms after the edit)", edited.elapsed().as_millis()),
+                _ => String::new(),
+            };
+            println!("script: step {}/{} ok{since_edit}: {step:?}", player.at + 1, player.script.steps.len());
             player.at += 1;
             player.frames = 0;
             player.waited = Duration::ZERO;
@@ -434,8 +456,24 @@ fn run_step(
             player.pending = Some(path);
             Progress::Done
         }
+        Step::Edit(path, from, to) => match edit_file(path, from, to) {
+            Ok(()) => {
+                player.edited = Some(std::time::Instant::now());
+                Progress::Done
+            }
+            Err(problem) => Progress::Failed(problem),
+        },
         Step::AwaitQuit => Progress::Busy,
     }
+}
+
+/// Replaces the first `from` in the file at `path` with `to`, in one write.
+fn edit_file(path: &Path, from: &str, to: &str) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
+    if !text.contains(from) {
+        return Err(format!("{} has no {from:?} to replace", path.display()));
+    }
+    std::fs::write(path, text.replacen(from, to, 1)).map_err(|error| format!("{}: {error}", path.display()))
 }
 
 /// Moves the pointer onto the button, presses and releases it. The step waits for the button

@@ -285,6 +285,13 @@ pub fn level_choices(dir: &Path) -> Vec<LevelChoice> {
     choices
 }
 
+impl LevelChoice {
+    /// Loads `source` for the menu: its title and data, or its errors.
+    pub fn load(source: LevelSource) -> Self {
+        choice(source)
+    }
+}
+
 fn choice(source: LevelSource) -> LevelChoice {
     let fallback = match &source {
         LevelSource::Builtin(name) => name.to_string(),

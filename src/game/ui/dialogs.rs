@@ -1,5 +1,6 @@
-//! Windows over everything else: notices of load and settings errors, the hot-seat curtain and
-//! the leave-the-battle confirmation.
+//! Windows over everything else: notices of load and settings errors, the banner offering a
+//! restart when the level in play changed on disk, the hot-seat curtain and the
+//! leave-the-battle confirmation.
 
 use bevy::prelude::*;
 use bevy_egui::egui::{self, Color32, RichText};
@@ -8,7 +9,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 use super::widgets::{side_colour, side_name, tracked, tracked_button};
 use super::{ERROR_COLOUR, NOTICE_GAP, SECTION_SPACING, TOP_BAR_HEIGHT, UiSystems};
 use crate::game::session::{Screen, Session};
-use crate::game::{BattleUi, UiCommand};
+use crate::game::{BattleUi, HotReload, UiCommand};
 use crate::rules::{DeclarationQueue, Sides};
 
 /// Background of the notices window, dark enough for the red text to read.
@@ -21,10 +22,22 @@ const NOTICE_WIDTH: f32 = 560.0;
 const CURTAIN_TEXT_AT: f32 = 0.35;
 /// Space between the curtain's lines, in points.
 const CURTAIN_SPACING: f32 = 16.0;
+/// Background of the restart banner: a calm blue, not an error's red.
+const BANNER_FILL: Color32 = Color32::from_rgb(22, 40, 66);
+/// The banner's height above the bottom edge (clear of the status line), in points.
+const BANNER_RISE: f32 = 48.0;
+/// What the restart banner says.
+pub(crate) const RESTART_BANNER: &str = "The level changed on disk — Restart to apply";
+/// The banner's button, by the label scripted tests click it by (the top bar has a Restart too).
+pub(crate) const RESTART_TO_APPLY: &str = "Restart to apply";
 
 /// Draws the notices on any screen, then the curtain and the confirmation over a battle.
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, draw_notices.in_set(UiSystems::Notices))
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw_restart_banner.run_if(in_state(Screen::Battle)).in_set(UiSystems::Notices),
+        )
         // The curtain goes last so that it covers everything drawn before it.
         .add_systems(EguiPrimaryContextPass, draw_curtain.run_if(in_state(Screen::Battle)).in_set(UiSystems::Curtain))
         .add_systems(EguiPrimaryContextPass, draw_confirm.run_if(in_state(Screen::Battle)).in_set(UiSystems::Confirm));
@@ -70,6 +83,39 @@ fn draw_notices(
         session.error = None;
         ui_state.notice = None;
     }
+    Ok(())
+}
+
+/// The level in play changed in ways the rules read: a banner (it blocks nothing) offers the
+/// restart that applies it; the battle goes on as it was meanwhile.
+fn draw_restart_banner(
+    mut contexts: EguiContexts,
+    hot: Res<HotReload>,
+    mut commands: MessageWriter<UiCommand>,
+) -> Result {
+    let Some(parts) = &hot.restart_offer else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let frame = egui::Frame::window(&ctx.global_style()).fill(BANNER_FILL);
+    egui::Window::new("Level changed")
+        .title_bar(false)
+        .frame(frame)
+        .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -BANNER_RISE))
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(RESTART_BANNER).strong());
+                let restart = ui.button(RichText::new("Restart").strong());
+                if tracked(restart, RESTART_TO_APPLY).clicked() {
+                    commands.write(UiCommand::Restart);
+                }
+            });
+            ui.label(
+                RichText::new(format!("Changed: {}. This battle goes on as it was.", parts.join(", "))).small().weak(),
+            );
+        });
     Ok(())
 }
 
