@@ -126,6 +126,38 @@ fn hot_seat_players_declare_by_keys_behind_a_curtain() {
     assert_drawn(&dir, &["curtain.png", "declare.png"]);
 }
 
+#[test]
+fn a_level_edited_on_disk_shows_in_the_menu_and_the_battle_at_once() {
+    if !has_display() {
+        return;
+    }
+    let dir = shots_dir("hot-reload");
+    // The game runs in a folder of its own whose levels/duel.ron the script edits.
+    let game = dir.join("game");
+    std::fs::create_dir_all(game.join("levels")).expect("a levels folder");
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(manifest.join("levels/duel.ron"), game.join("levels/duel.ron")).expect("the duel is copied");
+    let script = manifest.join("tests/scripts/hot_reload.ron");
+    let _turn = window_turn();
+    let output = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .current_dir(&game)
+        .args(["play", "--script"])
+        .arg(&script)
+        .arg("--screenshots")
+        .arg(&dir)
+        .env("FRAY_DATA_DIR", dir.join("data"))
+        .output()
+        .expect("fray runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("steps passed"), "{stdout}");
+    for line in stdout.lines().filter(|line| line.contains("after the edit")) {
+        eprintln!("{line}");
+    }
+    let shots = ["menu_renamed.png", "menu_broken_edit.png", "battle_renamed.png", "battle_restart_offer.png"];
+    assert_drawn(&dir, &shots);
+}
+
 /// Runs `fray play` with these arguments and no display, expecting it to fail before any
 /// window opens.
 fn play_fails(args: &[&str]) -> (i32, String) {

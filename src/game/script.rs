@@ -381,7 +381,10 @@ fn play(
         Progress::Done => {
             // A wait after an edit reports how long the change took to show: hot reload's latency.
             let since_edit = match (&step, player.edited) {
-                (Step::WaitFor(_), Some(edited)) => format!(" ({} ms after the edit)", edited.elapsed().as_millis()),
+                (Step::WaitFor(_), Some(edited)) => {
+                    player.edited = None;
+                    format!(" ({} ms after the edit)", edited.elapsed().as_millis())
+                }
                 _ => String::new(),
             };
             println!("script: step {}/{} ok{since_edit}: {step:?}", player.at + 1, player.script.steps.len());
