@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 
 use super::board::{NameLabel, Token};
+use super::playback::Playback;
 use super::session::{BattleStarted, LevelChoice, LevelSource, Screen, Session};
 use super::watch::{CatalogChanged, LEVELS_DIR, LevelFileChanged, same_file};
 use crate::battlefield::Battlefield;
@@ -192,9 +193,13 @@ fn reload_battle(
     mut changes: Changes,
     mut session: ResMut<Session>,
     mut hot: ResMut<HotReload>,
-    mut shown: ShownBattle,
+    (mut shown, playback): (ShownBattle, Option<Res<Playback>>),
 ) {
     let (files, catalog) = changes.take();
+    // A replay shows a recorded battle as it was: there is nothing to restart.
+    if playback.is_some() {
+        return;
+    }
     let Some(current) = session.current.clone() else {
         return;
     };

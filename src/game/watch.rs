@@ -266,7 +266,7 @@ mod tests {
             settling.touch(file.clone(), start + DEBOUNCE / 4 * step);
         }
         assert!(settling.settled(start + DEBOUNCE).is_empty(), "the last write is too recent");
-        assert_eq!(settling.settled(start + DEBOUNCE * 2), [file.clone()]);
+        assert_eq!(settling.settled(start + DEBOUNCE * 2), vec![file]);
         assert!(settling.settled(start + DEBOUNCE * 3).is_empty(), "reported once");
     }
 
