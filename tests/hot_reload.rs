@@ -169,3 +169,37 @@ fn a_battle_takes_new_names_as_it_is_and_is_offered_a_restart_for_new_rules() {
     wait_for(&mut app, "the broken edit's notice", |app| app.world().resource::<Session>().error.is_some());
     assert_eq!(ruusa(&mut app).map(|(unit, _)| unit), Some(entity), "the last good battle stays in play");
 }
+
+#[test]
+fn a_ruleset_edited_during_a_battle_offers_a_restart_and_a_broken_one_shows_its_errors() {
+    let level = duel_copy("ruleset");
+    let root = level.parent().expect("a folder").to_path_buf();
+    // The layout a mod has: levels/ and assets/rulesets/ side by side.
+    let levels = root.join("levels");
+    let rulesets = root.join("assets/rulesets");
+    std::fs::create_dir_all(&levels).expect("a levels folder");
+    std::fs::create_dir_all(&rulesets).expect("a rulesets folder");
+    let level_path = levels.join("duel.ron");
+    std::fs::rename(&level, &level_path).expect("the level moves into levels/");
+    let ruleset = rulesets.join("stress_and_wounds.ron");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/stress_and_wounds.ron");
+    std::fs::copy(shipped, &ruleset).expect("the ruleset is copied");
+    let seats = vec![("hunter".to_string(), Seat::Ai(fray::rules::components::AiKind::Greedy))];
+    let options = LaunchOptions { level: Some(LevelSource::File(level_path.clone())), seats, ..Default::default() };
+    let mut app = game(options);
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Battle);
+
+    edit(&ruleset, "name: \"stress_and_wounds\",", "name: \"house_stress_and_wounds\",");
+    wait_for(&mut app, "the restart offer", |app| app.world().resource::<HotReload>().restart_offer.is_some());
+    let offer = app.world().resource::<HotReload>().restart_offer.clone().unwrap_or_default();
+    assert!(offer.contains(&"ruleset"), "{offer:?}");
+
+    edit(&ruleset, "name: \"house_stress_and_wounds\",", "name: \"house_stress_and_wounds\" [[");
+    wait_for(&mut app, "the broken ruleset's notice", |app| {
+        app.world().resource::<Session>().error.as_ref().is_some_and(|error| error.contains("stress_and_wounds.ron:"))
+    });
+    edit(&ruleset, "name: \"house_stress_and_wounds\" [[", "name: \"stress_and_wounds\",");
+    wait_for(&mut app, "the notice to clear and the offer to go", |app| {
+        app.world().resource::<Session>().error.is_none() && app.world().resource::<HotReload>().restart_offer.is_none()
+    });
+}
