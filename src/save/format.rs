@@ -193,6 +193,9 @@ pub enum SavedKind {
     Execute,
     Screen,
     GoProne,
+    BreakFree,
+    KnockDown,
+    HoldAction,
 }
 
 impl From<ActionKind> for SavedKind {
@@ -218,6 +221,9 @@ impl From<ActionKind> for SavedKind {
             ActionKind::Execute => Self::Execute,
             ActionKind::Screen => Self::Screen,
             ActionKind::GoProne => Self::GoProne,
+            ActionKind::BreakFree => Self::BreakFree,
+            ActionKind::KnockDown => Self::KnockDown,
+            ActionKind::HoldAction => Self::HoldAction,
         }
     }
 }
@@ -245,6 +251,9 @@ impl From<SavedKind> for ActionKind {
             SavedKind::Execute => Self::Execute,
             SavedKind::Screen => Self::Screen,
             SavedKind::GoProne => Self::GoProne,
+            SavedKind::BreakFree => Self::BreakFree,
+            SavedKind::KnockDown => Self::KnockDown,
+            SavedKind::HoldAction => Self::HoldAction,
         }
     }
 }
@@ -326,6 +335,9 @@ mod tests {
             ActionKind::Execute,
             ActionKind::Screen,
             ActionKind::GoProne,
+            ActionKind::BreakFree,
+            ActionKind::KnockDown,
+            ActionKind::HoldAction,
         ];
         for kind in kinds {
             assert_eq!(ActionKind::from(SavedKind::from(kind)), kind);
