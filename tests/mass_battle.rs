@@ -52,6 +52,7 @@ fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -
         ActionKind::BreakFree,
         ActionKind::KnockDown,
         ActionKind::HoldAction,
+        ActionKind::LetGo,
     ];
     kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
     kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));

@@ -1059,6 +1059,28 @@ mod shock_and_cover {
     }
 
     #[test]
+    fn s_man_1_the_grappler_lets_go_and_both_take_up_their_weapons() {
+        // r1 grapples b1 (15 hits, 6+6 against 1+1); the end of round 1 squeezes b1 for 2.
+        let mut app = adjacent(false, &[15, 6, 6, 1, 1, 2]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::LetGo, None, None);
+        app.update();
+        assert_eq!(events(&app, "declared").len(), 1, "refused: b1 holds nobody");
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        declare(&mut app, "r1", ActionKind::LetGo, None, None);
+        app.update();
+        assert_eq!(get::<Conditions>(&mut app, "b1").grappled_by, None);
+        assert_eq!(get::<Conditions>(&mut app, "r1").grappling, None);
+        for id in ["r1", "b1"] {
+            let weapon = with_view(&mut app, id, |view, _| view.loadout.usable_weapon(view.conditions).0.to_string());
+            assert_eq!(weapon, "blade", "{id} fights with its weapon again");
+        }
+    }
+
+    #[test]
     fn s_man_1_while_a_hold_lasts_both_fight_with_bare_hands() {
         let mut app = adjacent(false, &[15, 6, 6, 1, 1, 15, 2, 1]);
         app.update();

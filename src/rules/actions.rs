@@ -88,6 +88,9 @@ pub enum IllegalAction {
     /// Holding an action needs turns to wait for.
     #[error("an action can be held only where units take turns, and only once a round")]
     CannotHold,
+    /// Only a grappler lets go.
+    #[error("only a unit holding a foe in a grapple can let go")]
+    NotGrappling,
     /// Only a held unit breaks free.
     #[error("only a unit held in a grapple can break free")]
     NotHeld,
@@ -162,6 +165,7 @@ pub fn modifier(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind, has_targe
         ActionKind::Attack | ActionKind::Charge | ActionKind::Aimed(_) | ActionKind::Swarm => weapon_speed,
         ActionKind::Disengage | ActionKind::StandUp | ActionKind::Screen | ActionKind::GoProne => rules.move_modifier,
         ActionKind::HoldAction => rules.hold_modifier,
+        ActionKind::LetGo => rules.move_modifier,
         ActionKind::Shove | ActionKind::KnockDown | ActionKind::Grapple | ActionKind::Execute => weapon_speed,
         // Breaking a hold is bare-handed struggling, as quick as fists.
         ActionKind::BreakFree => actor.loadout.unarmed.speed,
@@ -269,7 +273,11 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         // Grappling is done with bare hands.
         ActionKind::Grapple => TargetRule::Enemy { range: actor.loadout.unarmed.reach, optional: false },
         // A held unit struggles against whoever holds it: the grappler needs no naming.
-        ActionKind::StandUp | ActionKind::GoProne | ActionKind::BreakFree | ActionKind::HoldAction => TargetRule::None,
+        ActionKind::StandUp
+        | ActionKind::GoProne
+        | ActionKind::BreakFree
+        | ActionKind::HoldAction
+        | ActionKind::LetGo => TargetRule::None,
         // A screener stands where its bare hands reach the ward: beside it (`S-SPEC-1`).
         ActionKind::Screen => TargetRule::Ally { range: actor.loadout.unarmed.reach },
         ActionKind::DefensiveAttack => TargetRule::Enemy { range: weapon_range, optional: true },
@@ -501,6 +509,9 @@ pub fn check_needs(actor: &UnitView, kind: ActionKind) -> Result<(), IllegalActi
     }
     if kind == ActionKind::BreakFree && actor.conditions.grappled_by.is_none() {
         return Err(IllegalAction::NotHeld);
+    }
+    if kind == ActionKind::LetGo && actor.conditions.grappling.is_none() {
+        return Err(IllegalAction::NotGrappling);
     }
     if let ActionKind::Cast(at) = kind {
         let (_, spell) = &actor.spells.0[at];

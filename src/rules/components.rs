@@ -634,6 +634,8 @@ pub enum ActionKind {
     BreakFree,
     /// A shove that knocks the foe down where it stands rather than pushing it (`S-MAN-1`).
     KnockDown,
+    /// A grappler releases the foe it holds (`S-MAN-1`).
+    LetGo,
     /// Spend the move to act later: the unit takes its action in a turn of its own after the
     /// round's last (`S-ACT-2`'s hold an action); turn-based orders only.
     HoldAction,
@@ -698,6 +700,7 @@ impl ActionKind {
             Self::BreakFree => "break_free",
             Self::KnockDown => "knock_down",
             Self::HoldAction => "hold_action",
+            Self::LetGo => "let_go",
         }
     }
 

@@ -339,8 +339,10 @@ const BREAK_FREE: &str = "break_free";
 const BROKE_FREE: &str = "broke_free";
 
 /// The grapple between `victim` and `grappler` ends.
-fn let_go(upkeep: &mut Harm, victim: Entity, grappler: Entity) {
-    if let Ok(mut view) = upkeep.units.get_mut(victim) {
+pub(in crate::rules) fn let_go(upkeep: &mut Harm, victim: Entity, grappler: Entity) {
+    if let Ok(mut view) = upkeep.units.get_mut(victim)
+        && view.conditions.grappled_by == Some(grappler)
+    {
         view.conditions.grappled_by = None;
     }
     if let Ok(mut view) = upkeep.units.get_mut(grappler) {

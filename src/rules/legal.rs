@@ -184,6 +184,7 @@ fn kinds_of(ctx: ActionContext, actor: &UnitView) -> Vec<ActionKind> {
         ActionKind::BreakFree,
         ActionKind::KnockDown,
         ActionKind::HoldAction,
+        ActionKind::LetGo,
     ];
     kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
     kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));

@@ -196,6 +196,7 @@ pub enum SavedKind {
     BreakFree,
     KnockDown,
     HoldAction,
+    LetGo,
 }
 
 impl From<ActionKind> for SavedKind {
@@ -224,6 +225,7 @@ impl From<ActionKind> for SavedKind {
             ActionKind::BreakFree => Self::BreakFree,
             ActionKind::KnockDown => Self::KnockDown,
             ActionKind::HoldAction => Self::HoldAction,
+            ActionKind::LetGo => Self::LetGo,
         }
     }
 }
@@ -254,6 +256,7 @@ impl From<SavedKind> for ActionKind {
             SavedKind::BreakFree => Self::BreakFree,
             SavedKind::KnockDown => Self::KnockDown,
             SavedKind::HoldAction => Self::HoldAction,
+            SavedKind::LetGo => Self::LetGo,
         }
     }
 }
@@ -338,6 +341,7 @@ mod tests {
             ActionKind::BreakFree,
             ActionKind::KnockDown,
             ActionKind::HoldAction,
+            ActionKind::LetGo,
         ];
         for kind in kinds {
             assert_eq!(ActionKind::from(SavedKind::from(kind)), kind);

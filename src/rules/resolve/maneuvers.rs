@@ -118,6 +118,15 @@ impl Resolver<'_, '_> {
         true
     }
 
+    /// A grappler releases its hold (`S-MAN-1`); from then on both may move and take up their
+    /// weapons again.
+    pub(super) fn let_go(&mut self, actor: Entity) {
+        let victim = self.units.get(actor).ok().and_then(|view| view.conditions.grappling);
+        if let Some(victim) = victim {
+            crate::rules::end::let_go(&mut self.harm(), victim, actor);
+        }
+    }
+
     /// A won shove that knocks the target down where it stands (`S-MAN-1`).
     fn knock_down(&mut self, target: Entity) -> &'static str {
         let round = self.round();

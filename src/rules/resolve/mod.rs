@@ -176,6 +176,7 @@ fn needs_target(kind: ActionKind) -> bool {
             | ActionKind::GoProne
             | ActionKind::BreakFree
             | ActionKind::HoldAction
+            | ActionKind::LetGo
     )
 }
 
@@ -368,6 +369,9 @@ impl<'w, 's> Resolver<'w, 's> {
         } else if kind == ActionKind::HoldAction {
             self.hold_action(slot.unit);
             true
+        } else if kind == ActionKind::LetGo {
+            self.let_go(slot.unit);
+            true
         } else if slot.action.target.is_some() || needs_target(kind) {
             self.act_on(slot, slot.action.target, pending)
         } else {
@@ -416,7 +420,8 @@ impl<'w, 's> Resolver<'w, 's> {
             | ActionKind::StandUp
             | ActionKind::GoProne
             | ActionKind::BreakFree
-            | ActionKind::HoldAction => {}
+            | ActionKind::HoldAction
+            | ActionKind::LetGo => {}
         }
         true
     }
