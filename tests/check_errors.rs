@@ -780,6 +780,21 @@ fn check_warns_of_shove_offered_without_maneuvers_and_passes() {
 }
 
 #[test]
+fn z_turn_1_check_warns_of_a_unit_set_faster_than_the_ruleset_allows() {
+    let text = replace_once(
+        include_str!("../levels/zones_and_tests_skirmish.ron"),
+        "zone: \"west_bank\", name: Some(\"Sir Aldous\"),",
+        "zone: \"west_bank\", name: Some(\"Sir Aldous\"), speed: Some(3),",
+    );
+    let file = TempFile::new("z_turn_1_check_warns_of_a_unit_set_faster", text.as_bytes());
+    let output = fray_check(&[&file.0]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "a warning does not fail the check:\n{stderr}");
+    let expected = "unit \"fighter\" has `speed: Some(3)`, but the ruleset's `movement.max_speed` is 1; it moves 1";
+    assert!(stderr.lines().any(|line| line.contains(": warning: ") && line.ends_with(expected)), "{stderr}");
+}
+
+#[test]
 fn check_warns_of_a_levels_ruleset_once() {
     let dir = std::env::temp_dir().join(format!("fray-check-errors-ruleset-warning-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("create the temp folder");

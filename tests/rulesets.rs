@@ -261,6 +261,20 @@ mod zones_and_tests {
     }
 
     #[test]
+    fn z_turn_1_a_level_cannot_speed_a_unit_past_one_nearby_zone() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", zone: "a", speed: Some(3)),
+            (id: "b1", creature: "soldier", side: "blue", zone: "d"),
+        "#;
+        let mut app = scripted(&zone_level(RULESET, units), &[4, 3, 3]);
+        assert_eq!(get::<Speed>(&mut app, "r1").0, 1, "the ruleset's max_speed caps the level's 3");
+        app.update();
+        declare(&mut app, "r1", ActionKind::Move, None, Some("d"));
+        app.update();
+        assert!(events(&app, "declared").is_empty(), "three zones is out of a move-only turn's two");
+    }
+
+    #[test]
     fn z_atk_3_healing_restores_the_one_pool_of_hit_points() {
         let units = r#"
             (id: "r1", creature: "soldier", side: "red", zone: "a", items: Some([("healing_draught", 1)])),
@@ -647,6 +661,24 @@ mod shock_and_cover {
     }
 
     #[test]
+    fn s_spec_1_total_defense_lasts_until_the_unit_s_next_turn() {
+        // Blue goes first each round: b1 waits in round 1, r1 takes total defense after it.
+        let mut app = adjacent(true, &[15, 3]);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        app.update();
+        declare(&mut app, "r1", ActionKind::FullDefense, None, None);
+        finish_round(&mut app);
+        assert!(get::<Conditions>(&mut app, "r1").full_defense, "round 2 has begun: still defending");
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        assert_eq!(attacks_by(&app, "b1")[0]["defense"], 12, "b1's blow in round 2 meets AC 10 + 2");
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        assert!(!get::<Conditions>(&mut app, "r1").full_defense, "r1's own turn has come: it is over");
+    }
+
+    #[test]
     fn s_shock_1_shock_does_not_reach_a_high_armour_class() {
         let mut app = adjacent(false, &[1]);
         give_shock(&mut app, "r1");
@@ -878,6 +910,47 @@ mod shock_and_cover {
     }
 
     #[test]
+    fn s_act_2_a_held_action_is_taken_after_the_round_s_last_turn_without_a_move() {
+        // Red goes first; r1 holds, b1 attacks it (15, 3), then r1 strikes back (15, 3).
+        let mut app = adjacent(false, &[15, 3, 15, 3]);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::HoldAction, None, (1, 0));
+        app.update();
+        assert!(events(&app, "declared").is_empty(), "refused: holding spends the move");
+        declare(&mut app, "r1", ActionKind::HoldAction, None, None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (1, 0));
+        app.update();
+        let declared = events(&app, "declared");
+        assert_eq!(declared.len(), 2, "the held turn refuses a move before its action");
+        declare(&mut app, "r1", ActionKind::HoldAction, None, None);
+        app.update();
+        assert_eq!(events(&app, "declared").len(), 2, "refused: only once a round");
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let turns: Vec<_> = events(&app, "declared")
+            .iter()
+            .map(|line| {
+                (
+                    line["unit"].as_str().unwrap().to_string(),
+                    line["action"].as_str().unwrap().to_string(),
+                    line["initiative"].as_i64(),
+                )
+            })
+            .collect();
+        let expected = [("r1", "hold_action", 1), ("b1", "attack", 2), ("r1", "attack", 3)]
+            .map(|(unit, action, turn)| (unit.to_string(), action.to_string(), Some(turn)));
+        assert_eq!(turns, expected, "r1 acts after b1, in a turn of its own");
+        let attacks = events(&app, "attack");
+        assert_eq!((attacks[0]["attacker"].as_str(), attacks[1]["attacker"].as_str()), (Some("b1"), Some("r1")));
+        finish_round(&mut app);
+        assert_eq!(state(&app).round, 2, "the held turn was the round's last");
+        assert!(!get::<Conditions>(&mut app, "r1").held_action, "a new round, a new move");
+    }
+
+    #[test]
     fn s_spec_1_a_charger_s_lowered_ac_also_meets_shoves_and_grapples() {
         for kind in [ActionKind::Shove, ActionKind::Grapple] {
             // b1 charged this round: AC 10 - 2. The roll of 6 + attack 2 = 8 reaches it.
@@ -933,6 +1006,78 @@ mod shock_and_cover {
             events(&app, "damage").iter().any(|line| line["unit"] == "b1" && line["source"] == "r1"),
             "the end of the round squeezes the held"
         );
+    }
+
+    #[test]
+    fn s_man_1_a_shover_may_knock_down_where_it_could_push() {
+        // Open ground behind b1, yet the knock-down leaves it prone where it stands.
+        let mut app = adjacent(false, &[15, 6, 6, 1, 1]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::KnockDown, Some("b1"), None);
+        app.update();
+        let maneuver = &events(&app, "maneuver")[0];
+        assert_eq!(
+            (maneuver["maneuver"].as_str(), maneuver["outcome"].as_str()),
+            (Some("shove"), Some("knocked_prone"))
+        );
+        assert!(events(&app, "moved").is_empty(), "not pushed");
+        assert!(get::<Conditions>(&mut app, "b1").prone);
+        assert_eq!(attacks_by(&app, "r1")[0]["kind"], "shove", "an attack roll first, as for any shove");
+    }
+
+    #[test]
+    fn s_man_1_the_held_unit_spends_its_action_to_break_free() {
+        // r1 grapples b1 (15 hits, 6+6 against 1+1). b1 breaks free: 5+5 against r1's 1+2.
+        let mut app = adjacent(false, &[15, 6, 6, 1, 1, 5, 5, 1, 2]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::BreakFree, None, None);
+        app.update();
+        assert!(events(&app, "declared").is_empty(), "refused: r1 is not held");
+        declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::BreakFree, None, None);
+        app.update();
+        let contest = &events(&app, "maneuver")[1];
+        assert_eq!(contest["maneuver"], "break_free");
+        assert_eq!((contest["unit"].as_str(), contest["target"].as_str()), (Some("b1"), Some("r1")));
+        assert_eq!(contest["roll"]["expr"], "2d6+2", "the held adds its attack skill");
+        assert_eq!(contest["won"], true);
+        assert_eq!(contest["outcome"], "broke_free");
+        assert_eq!(get::<Conditions>(&mut app, "b1").grappled_by, None);
+        assert_eq!(get::<Conditions>(&mut app, "r1").grappling, None);
+        assert!(attacks_by(&app, "b1").is_empty(), "the struggle was its action");
+
+        // A lost contest leaves the hold as it was; ties go to the grappler.
+        let mut app = adjacent(false, &[15, 6, 6, 1, 1, 1, 1, 2, 2]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::BreakFree, None, None);
+        app.update();
+        assert_eq!(events(&app, "maneuver")[1]["won"], false);
+        assert_eq!(get::<Conditions>(&mut app, "b1").grappled_by, Some(unit(&mut app, "r1")));
+    }
+
+    #[test]
+    fn s_man_1_the_grappler_lets_go_and_both_take_up_their_weapons() {
+        // r1 grapples b1 (15 hits, 6+6 against 1+1); the end of round 1 squeezes b1 for 2.
+        let mut app = adjacent(false, &[15, 6, 6, 1, 1, 2]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::LetGo, None, None);
+        app.update();
+        assert_eq!(events(&app, "declared").len(), 1, "refused: b1 holds nobody");
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        declare(&mut app, "r1", ActionKind::LetGo, None, None);
+        app.update();
+        assert_eq!(get::<Conditions>(&mut app, "b1").grappled_by, None);
+        assert_eq!(get::<Conditions>(&mut app, "r1").grappling, None);
+        for id in ["r1", "b1"] {
+            let weapon = with_view(&mut app, id, |view, _| view.loadout.usable_weapon(view.conditions).0.to_string());
+            assert_eq!(weapon, "blade", "{id} fights with its weapon again");
+        }
     }
 
     #[test]
@@ -1768,6 +1913,32 @@ mod crucible {
     }
 
     #[test]
+    fn c_surp_1_a_ranger_narrows_its_own_side_range_and_its_own_roll() {
+        // A ranger (surprised -2) in red: red's range is 1-2, so its roll of 3 leaves it alert.
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0)), surprise_shift: Some(-2)),
+            (id: "r2", creature: "soldier", side: "red", at: Some((0, 2))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[3, 3]);
+        app.update();
+        let rolls = events(&app, "surprise_roll");
+        assert_eq!((rolls[0]["range"].as_i64(), rolls[1]["range"].as_i64()), (Some(2), Some(4)));
+        let caught: Vec<_> = events(&app, "surprise").iter().map(|line| line["surprised"] == true).collect();
+        assert_eq!(caught, [false, false, true], "blue's 3 is within 1-4; red's is not within 1-2");
+
+        // With individual rolls the shift is the ranger's own: r1's 3 misses, r2's 3 is caught.
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[3, 3, 9]);
+        let mut ruleset = app.world_mut().resource_mut::<fray::rules::ruleset::Ruleset>();
+        ruleset.surprise.roll.as_mut().expect("crucible rolls for surprise").individual = true;
+        app.update();
+        let ranges: Vec<_> = events(&app, "surprise_roll").iter().map(|line| line["range"].as_i64()).collect();
+        assert_eq!(ranges, [Some(2), Some(4), Some(4)]);
+        let caught: Vec<_> = events(&app, "surprise").iter().map(|line| line["surprised"] == true).collect();
+        assert_eq!(caught, [false, true, false]);
+    }
+
+    #[test]
     fn c_init_1_sides_roll_d12_low_first_ties_simultaneous_rerolled_each_round() {
         let units = r#"
             (id: "r1", creature: "soldier", side: "red", at: Some((0, 0))),
@@ -2123,6 +2294,34 @@ mod crucible {
         let first = &events(&app, "attack")[0];
         assert_eq!(first["attacker"], "b1", "the pike strikes before the blade arrives");
         assert_eq!(first["kind"], "reposte");
+    }
+
+    #[test]
+    fn c_reach_1_a_weapon_beats_bare_hands_of_the_same_reach() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), weapon: Some("unarmed")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((4, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 1, 8, 15, 3]);
+        hit_points(&mut app, "r1", 30);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (3, 1));
+        app.update();
+        let first = &events(&app, "attack")[0];
+        assert_eq!(first["attacker"], "b1", "the blade strikes before the fists arrive");
+        assert_eq!(first["kind"], "reposte");
+
+        // Blade against blade: the same reach, so the mover strikes first in its own turn.
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((4, 1))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 1, 8, 15, 3]);
+        hit_points(&mut app, "b1", 30);
+        app.update();
+        declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (3, 1));
+        app.update();
+        assert_eq!(events(&app, "attack")[0]["attacker"], "r1");
     }
 
     #[test]

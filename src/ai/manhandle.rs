@@ -46,7 +46,7 @@ pub(super) fn stand_up(view: &AiView, units: &ViewCache, threats: &ThreatMap, ac
 /// worth more than `blow`, the expected damage of the best attack there is.
 pub(super) fn manhandle(view: &AiView, units: &ViewCache, actor: &UnitView, blow: f64) -> Option<Action> {
     let rules = view.ruleset.attack.maneuvers.as_ref()?;
-    let mut best: Option<(f64, Action)> = None;
+    let mut best: Option<(f64, Action)> = break_free(view, units, rules, actor, blow);
     for &other in view.battlefield.within(actor.zone.0, 1).flat_map(|zone| view.index.occupants(zone).iter()) {
         let Some(target) = units.get(other).filter(|target| target.side != actor.side) else {
             continue;
@@ -54,9 +54,13 @@ pub(super) fn manhandle(view: &AiView, units: &ViewCache, actor: &UnitView, blow
         if !unit::is_fighting(*target.status, target.conditions) {
             continue;
         }
+        let falls = view.battlefield.push_destination(&view.index, actor.zone.0, target.zone.0).is_none();
+        let felling = prone_value(view, units, rules, actor, target);
         let values = [
             (ActionKind::Grapple, grapple_value(view, rules, actor, target)),
-            (ActionKind::Shove, shove_value(view, units, rules, actor, target)),
+            // A push that only moves the foe is not worth a blow to it.
+            (ActionKind::Shove, if falls { felling } else { 0.0 }),
+            (ActionKind::KnockDown, felling),
         ];
         for (kind, value) in values {
             let action = Action { kind, target: Some(other), move_to: None };
@@ -105,14 +109,34 @@ fn fists_expected(view: &AiView, actor: &UnitView, target: &UnitView) -> f64 {
         .expected
 }
 
-/// A shove's worth where it knocks the foe down and prone costs Defense: the chance it lands
+/// A held unit struggles free (`S-MAN-1`) when the squeezes it would escape over the rounds a
+/// hold lasts, at the odds of winning the contest, are worth more than `blow`.
+fn break_free(
+    view: &AiView,
+    units: &ViewCache,
+    rules: &ManeuverRules,
+    actor: &UnitView,
+    blow: f64,
+) -> Option<(f64, Action)> {
+    let grappler = units.get(actor.conditions.grappled_by?)?;
+    if !rules.grapple_damage {
+        return None;
+    }
+    let action = Action::simple(ActionKind::BreakFree);
+    actions::check(view.ctx(), actor, &action, units).ok()?;
+    let squeeze = actions::damage_dice(&view.ruleset, grappler, &grappler.loadout.unarmed, false).mean().max(0.0);
+    let own = unit::modifier(&view.ruleset, actor.attributes, rules.attribute) + actor.skills.attack;
+    let theirs = unit::modifier(&view.ruleset, grappler.attributes, rules.attribute);
+    let value = wins_opposed(rules.die, own - theirs) * squeeze * PAYOFF_ROUNDS;
+    (value > blow).then_some((value, action))
+}
+
+/// What knocking a foe down is worth where prone costs Defense: the chance the shove lands
 /// times the blows of the actor and its allies in reach that the lower Defense turns into hits.
-/// A push that only moves the foe is not worth a blow to it.
-fn shove_value(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &UnitView, target: &UnitView) -> f64 {
+fn prone_value(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &UnitView, target: &UnitView) -> f64 {
     let penalty = view.ruleset.attack.prone_defense_penalty;
     let sides = view.ruleset.attack.die.sides;
-    let falls = view.battlefield.push_destination(&view.index, actor.zone.0, target.zone.0).is_none();
-    if target.conditions.prone || penalty <= 0 || sides == 0 || !falls {
+    if target.conditions.prone || penalty <= 0 || sides == 0 {
         return 0.0;
     }
     // Each blow lands that much more often; what a landed blow does is its expected damage over its odds.

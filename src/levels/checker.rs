@@ -319,7 +319,21 @@ impl<'a> LevelChecker<'a> {
             *tally.starting_per_zone.entry(zone).or_insert(0) += 1;
         }
         self.initiative_group(unit, side, tally);
+        self.speed_cap(unit);
         self.unit_template(unit, creature?, side?, zone?)
+    }
+
+    /// A unit's own `speed` above the ruleset's `max_speed` is cut down to it (`Z-TURN-1`): a warning.
+    fn speed_cap(&mut self, unit: &UnitFile) {
+        if let (Some(speed), Some(max)) = (unit.speed, self.ruleset.movement.max_speed)
+            && speed > max
+        {
+            let message = format!(
+                "unit \"{}\" has `speed: Some({speed})`, but the ruleset's `movement.max_speed` is {max}; it moves {max}",
+                unit.id
+            );
+            self.warn("id", &unit.id, 0, message);
+        }
     }
 
     fn unit_id(&mut self, unit: &'a UnitFile, tally: &mut UnitTally<'a>) {

@@ -25,9 +25,11 @@ fn has_maneuvers(ruleset: &Ruleset) -> bool {
     ruleset.attack.maneuvers.is_some()
 }
 
-const NEEDED_OPTIONS: [NeededOption; 4] = [
+const NEEDED_OPTIONS: [NeededOption; 6] = [
     NeededOption { offer: Offer::Shove, option: "maneuvers", example: MANEUVERS_EXAMPLE, is_set: has_maneuvers },
+    NeededOption { offer: Offer::KnockDown, option: "maneuvers", example: MANEUVERS_EXAMPLE, is_set: has_maneuvers },
     NeededOption { offer: Offer::Grapple, option: "maneuvers", example: MANEUVERS_EXAMPLE, is_set: has_maneuvers },
+    NeededOption { offer: Offer::BreakFree, option: "maneuvers", example: MANEUVERS_EXAMPLE, is_set: has_maneuvers },
     NeededOption {
         offer: Offer::Execute,
         option: "execution",
@@ -109,16 +111,18 @@ mod tests {
     }
 
     #[test]
-    fn warns_of_shove_and_grapple_offered_without_maneuvers() {
+    fn warns_of_the_manoeuvres_offered_without_maneuvers() {
         let (ruleset, text) = shock_and_cover(|text| {
             let start = text.find("maneuvers: Some(").expect("has maneuvers");
             let end = start + text[start..].find('\n').expect("one line");
             format!("{}{}", &text[..start], &text[end..])
         });
         let warnings = rendered(&ruleset, &text);
-        assert_eq!(warnings.len(), 2, "{warnings:?}");
-        assert!(warnings[0].contains(": warning: `offered` lists Shove, but `attack.maneuvers` is not set"));
-        assert!(warnings[1].contains(": warning: `offered` lists Grapple, but `attack.maneuvers` is not set"));
+        assert_eq!(warnings.len(), 4, "{warnings:?}");
+        for (warning, offer) in warnings.iter().zip(["Shove", "KnockDown", "Grapple", "BreakFree"]) {
+            let expected = format!(": warning: `offered` lists {offer}, but `attack.maneuvers` is not set");
+            assert!(warning.contains(&expected), "{warning}");
+        }
     }
 
     #[test]

@@ -263,6 +263,10 @@ pub struct CreatureFile {
     /// Level (attacks per round, ongoing damage).
     #[serde(default = "default_level")]
     pub level: u32,
+    /// Shifts the range at which this creature is surprised (`C-SURP-1`): a ranger −2, a monk
+    /// of levels 9–12 −2, a monster surprised only 1 in 10 −3.
+    #[serde(default)]
+    pub surprise_shift: i32,
     /// Feats that change the rules for it (`A-FEAT-1`).
     #[serde(default)]
     pub feats: Vec<Feat>,
@@ -358,6 +362,9 @@ pub struct UnitFile {
     /// Overrides the creature's speed.
     #[serde(default)]
     pub speed: Option<u32>,
+    /// Overrides the creature's `surprise_shift` (`C-SURP-1`).
+    #[serde(default)]
+    pub surprise_shift: Option<i32>,
     /// Overrides the creature's skills.
     #[serde(default)]
     pub skills: Option<SkillsFile>,

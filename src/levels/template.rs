@@ -55,6 +55,8 @@ pub struct UnitTemplate {
     pub initiated: bool,
     /// Character level.
     pub level: Level,
+    /// Shift of its own surprise range (`C-SURP-1`).
+    pub surprise_shift: i32,
     /// Summoning slots (its level, plus feats).
     pub summoning_slots: u32,
     /// The level position of the unit that summons it, and whether it is a thrall.
@@ -290,6 +292,9 @@ impl BattleTemplate {
             entity.insert(InitiativeGroup(group.clone()));
         }
         entity.insert(SummoningSlots(unit.summoning_slots));
+        if unit.surprise_shift != 0 {
+            entity.insert(SurpriseShift(unit.surprise_shift));
+        }
         if let Some(arrival) = unit.arrives {
             entity.insert(arrival);
         } else if unit.summoned_by.is_some() {

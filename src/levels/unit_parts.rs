@@ -58,6 +58,13 @@ pub(super) struct UnitSource<'a> {
 }
 
 impl UnitSource<'_> {
+    /// Its Speed: the level's, else the ruleset's, else the creature's, never above the
+    /// ruleset's `max_speed` (`Z-TURN-1`).
+    fn speed(&self) -> u32 {
+        let speed = self.unit.speed.or(self.ruleset.movement.speed).unwrap_or(self.creature.speed);
+        self.ruleset.movement.max_speed.map_or(speed, |max| speed.min(max))
+    }
+
     /// The unit's template, or the first problem with its gear or numbers.
     pub fn template(&self, side: usize, zone: ZoneIdx, summoned_by: Option<(usize, bool)>) -> UnitResult<UnitTemplate> {
         let (unit, creature) = (self.unit, self.creature);
@@ -83,6 +90,7 @@ impl UnitSource<'_> {
             checks_morale: self.side_file.checks_morale || creature.checks_morale,
             initiated: unit.initiated,
             level: Level(creature.level.max(1)),
+            surprise_shift: unit.surprise_shift.unwrap_or(creature.surprise_shift),
             summoning_slots: creature.level.max(1),
             summoned_by,
             attributes,
@@ -91,7 +99,7 @@ impl UnitSource<'_> {
             wounds,
             defense,
             armour,
-            speed: Speed(unit.speed.or(self.ruleset.movement.speed).unwrap_or(creature.speed)),
+            speed: Speed(self.speed()),
             loadout,
             skills: self.skills(),
             mana: Mana { current: creature.mana, max: creature.mana },

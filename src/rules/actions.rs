@@ -82,6 +82,18 @@ pub enum IllegalAction {
     /// A prone unit cannot go prone.
     #[error("the unit is already prone")]
     AlreadyProne,
+    /// The Move action went into holding the action: nothing but the Main action is left.
+    #[error("the move was spent holding the action; only the main action is left")]
+    MoveSpent,
+    /// Holding an action needs turns to wait for.
+    #[error("an action can be held only where units take turns, and only once a round")]
+    CannotHold,
+    /// Only a grappler lets go.
+    #[error("only a unit holding a foe in a grapple can let go")]
+    NotGrappling,
+    /// Only a held unit breaks free.
+    #[error("only a unit held in a grapple can break free")]
+    NotHeld,
     /// A unit screens another, never itself.
     #[error("a unit screens an ally, not itself")]
     ScreenSelf,
@@ -152,7 +164,11 @@ pub fn modifier(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind, has_targe
     match kind {
         ActionKind::Attack | ActionKind::Charge | ActionKind::Aimed(_) | ActionKind::Swarm => weapon_speed,
         ActionKind::Disengage | ActionKind::StandUp | ActionKind::Screen | ActionKind::GoProne => rules.move_modifier,
-        ActionKind::Shove | ActionKind::Grapple | ActionKind::Execute => weapon_speed,
+        ActionKind::HoldAction => rules.hold_modifier,
+        ActionKind::LetGo => rules.move_modifier,
+        ActionKind::Shove | ActionKind::KnockDown | ActionKind::Grapple | ActionKind::Execute => weapon_speed,
+        // Breaking a hold is bare-handed struggling, as quick as fists.
+        ActionKind::BreakFree => actor.loadout.unarmed.speed,
         ActionKind::DefensiveAttack => (if has_target { weapon_speed } else { 0 }) + rules.defensive_attack_extra,
         ActionKind::FullDefense => rules.full_defense_modifier,
         ActionKind::Cast(at) => {
@@ -251,12 +267,17 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::Swarm => {
             TargetRule::Enemy { range: weapon_range, optional: false }
         }
-        ActionKind::Charge | ActionKind::Shove | ActionKind::Execute => {
+        ActionKind::Charge | ActionKind::Shove | ActionKind::KnockDown | ActionKind::Execute => {
             TargetRule::Enemy { range: weapon.reach, optional: false }
         }
         // Grappling is done with bare hands.
         ActionKind::Grapple => TargetRule::Enemy { range: actor.loadout.unarmed.reach, optional: false },
-        ActionKind::StandUp | ActionKind::GoProne => TargetRule::None,
+        // A held unit struggles against whoever holds it: the grappler needs no naming.
+        ActionKind::StandUp
+        | ActionKind::GoProne
+        | ActionKind::BreakFree
+        | ActionKind::HoldAction
+        | ActionKind::LetGo => TargetRule::None,
         // A screener stands where its bare hands reach the ward: beside it (`S-SPEC-1`).
         ActionKind::Screen => TargetRule::Ally { range: actor.loadout.unarmed.reach },
         ActionKind::DefensiveAttack => TargetRule::Enemy { range: weapon_range, optional: true },
@@ -361,8 +382,32 @@ pub fn check_untargeted(
     if actor.conditions.snapped && !matches!(kind, ActionKind::Move | ActionKind::Hold) {
         return Err(IllegalAction::MainActionSpent);
     }
+    check_held(ctx, actor, kind, move_to)?;
     check_move(ctx, actor, kind, move_to)?;
     reach(actor, kind)
+}
+
+/// Holding an action (`S-ACT-2`) spends the Move: it is declared without one, once a round, where
+/// units take turns; the later turn has only its Main action (a move only as the `move` action).
+fn check_held(
+    ctx: ActionContext,
+    actor: &UnitView,
+    kind: ActionKind,
+    move_to: Option<ZoneIdx>,
+) -> Result<(), IllegalAction> {
+    if kind == ActionKind::HoldAction {
+        if !ctx.ruleset.turns.order.on_turn() || actor.conditions.held_action {
+            return Err(IllegalAction::CannotHold);
+        }
+        if move_to.is_some() {
+            return Err(IllegalAction::MoveSpent);
+        }
+    }
+    let needs_the_move = kind == ActionKind::Charge || (move_to.is_some() && kind != ActionKind::Move);
+    if actor.conditions.held_action && needs_the_move {
+        return Err(IllegalAction::MoveSpent);
+    }
+    Ok(())
 }
 
 /// The move part of a declaration (`W-MOVE-1`): where to, how far, into what room.
@@ -461,6 +506,12 @@ pub fn check_needs(actor: &UnitView, kind: ActionKind) -> Result<(), IllegalActi
     }
     if kind == ActionKind::GoProne && actor.conditions.prone {
         return Err(IllegalAction::AlreadyProne);
+    }
+    if kind == ActionKind::BreakFree && actor.conditions.grappled_by.is_none() {
+        return Err(IllegalAction::NotHeld);
+    }
+    if kind == ActionKind::LetGo && actor.conditions.grappling.is_none() {
+        return Err(IllegalAction::NotGrappling);
     }
     if let ActionKind::Cast(at) = kind {
         let (_, spell) = &actor.spells.0[at];

@@ -323,6 +323,9 @@ pub struct Conditions {
     pub turn_taken: bool,
     /// The Main action is spent on a snap attack this round: the turn has only its move (`S-SPEC-1`).
     pub snapped: bool,
+    /// It held its action this round (`S-ACT-2`): the move is spent, and its later turn has only
+    /// the Main action (which may still be a move).
+    pub held_action: bool,
     /// Other lasting conditions, for the unit card.
     pub notes: Vec<String>,
 }
@@ -551,6 +554,10 @@ pub struct Summoned {
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SummoningSlots(pub u32);
 
+/// How far a unit's own surprise range is shifted (`C-SURP-1`: a ranger −2); absent means 0.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SurpriseShift(pub i32);
+
 /// Character level: attacks per round (`C-MULTI-1`).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level(pub u32);
@@ -623,6 +630,15 @@ pub enum ActionKind {
     Screen,
     /// Drop to the ground: harder to shoot from afar, easier to strike up close (`S-ACT-2`).
     GoProne,
+    /// A held unit's opposed check to break its grappler's hold, spending its action (`S-MAN-1`).
+    BreakFree,
+    /// A shove that knocks the foe down where it stands rather than pushing it (`S-MAN-1`).
+    KnockDown,
+    /// A grappler releases the foe it holds (`S-MAN-1`).
+    LetGo,
+    /// Spend the move to act later: the unit takes its action in a turn of its own after the
+    /// round's last (`S-ACT-2`'s hold an action); turn-based orders only.
+    HoldAction,
 }
 
 /// Where an aimed attack aims (`A-AIM-1`).
@@ -681,12 +697,16 @@ impl ActionKind {
             Self::Execute => "execute",
             Self::Screen => "screen",
             Self::GoProne => "go_prone",
+            Self::BreakFree => "break_free",
+            Self::KnockDown => "knock_down",
+            Self::HoldAction => "hold_action",
+            Self::LetGo => "let_go",
         }
     }
 
     /// Whether the action counts as an action for the costs of the down (crawling and waiting do not).
     pub fn is_exertion(self) -> bool {
-        !matches!(self, Self::Move | Self::Hold)
+        !matches!(self, Self::Move | Self::Hold | Self::HoldAction)
     }
 }
 

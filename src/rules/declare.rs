@@ -133,6 +133,10 @@ fn open_turn(
             if let Ok(mut unit) = units.get_mut(entity) {
                 let previous = unit.declared.action.map(|action| action.kind).or(unit.declared.previous);
                 *unit.declared = Declared { previous, ..Declared::default() };
+                // Last round's total defense holds until now (`S-SPEC-1`).
+                if ruleset.attack.full_defense_until_next_turn {
+                    unit.conditions.full_defense = false;
+                }
                 let id = unit.id.0.clone();
                 if spend_bonus_actions_first(ruleset, &mut unit.conditions) {
                     log.record(round, || LogEvent::Status { unit: id, status: "standing" });

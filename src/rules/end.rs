@@ -10,7 +10,7 @@ use super::dice::Dice;
 use super::equipment::{DamageType, Hindrance, InjuryTables, Lingering};
 use super::log::{Affliction, CombatLog, LogEvent};
 use super::resolve::{DamageHit, Harm};
-use super::ruleset::Ruleset;
+use super::ruleset::{ManeuverRules, Ruleset};
 use super::state::{CombatPhase, DamageDealt, Outcome, VictoryCondition, VictoryConditions, in_phase};
 use super::unit::{self, Unit};
 use crate::battlefield::{Battlefield, Hazard};
@@ -287,12 +287,26 @@ pub(super) fn break_free(upkeep: &mut Harm, entity: Entity) {
     let Ok(held) = upkeep.units.get(entity) else {
         return;
     };
-    let Some(grappler) = held.conditions.grappled_by else {
+    if held.conditions.grappled_by.is_none() {
         return;
-    };
+    }
     if !unit::may_act(*held.status, held.conditions, held.surprised, upkeep.round) {
         return;
     }
+    contest_hold(upkeep, entity, rules);
+}
+
+/// A held unit's opposed check against its grappler (`Z-STUNT-1`'s turn-start test, `S-MAN-1`'s
+/// action): its `die` + modifier + attack skill against the grappler's `die` + modifier, ties
+/// to the grappler; a win ends the hold. Logged as a `maneuver` named `break_free`.
+pub(in crate::rules) fn contest_hold(upkeep: &mut Harm, entity: Entity, rules: &ManeuverRules) {
+    let ruleset = upkeep.ruleset;
+    let Ok(held) = upkeep.units.get(entity) else {
+        return;
+    };
+    let Some(grappler) = held.conditions.grappled_by else {
+        return;
+    };
     let Ok(holder) = upkeep.units.get(grappler) else {
         return;
     };
@@ -325,8 +339,10 @@ const BREAK_FREE: &str = "break_free";
 const BROKE_FREE: &str = "broke_free";
 
 /// The grapple between `victim` and `grappler` ends.
-fn let_go(upkeep: &mut Harm, victim: Entity, grappler: Entity) {
-    if let Ok(mut view) = upkeep.units.get_mut(victim) {
+pub(in crate::rules) fn let_go(upkeep: &mut Harm, victim: Entity, grappler: Entity) {
+    if let Ok(mut view) = upkeep.units.get_mut(victim)
+        && view.conditions.grappled_by == Some(grappler)
+    {
         view.conditions.grappled_by = None;
     }
     if let Ok(mut view) = upkeep.units.get_mut(grappler) {

@@ -150,7 +150,12 @@ fn refresh_unit(ruleset: &Ruleset, unit: &mut UnitItem) {
     };
     *unit.record = RoundRecord::default();
     let conditions = &mut unit.conditions;
-    conditions.full_defense = false;
+    // Where it lasts to the unit's next turn, that turn's opening ends it (`S-SPEC-1`); a unit
+    // down since has no turn to wait for.
+    let lasts = ruleset.attack.full_defense_until_next_turn && ruleset.turns.order.on_turn();
+    if !lasts || unit.status.is_down() {
+        conditions.full_defense = false;
+    }
     conditions.disengaged = false;
     conditions.charging = false;
     conditions.shield_used = false;
@@ -158,6 +163,7 @@ fn refresh_unit(ruleset: &Ruleset, unit: &mut UnitItem) {
     conditions.channelling = false;
     conditions.screens_made = 0;
     conditions.snapped = false;
+    conditions.held_action = false;
     conditions.turn_taken = false;
     unit.initiative.round = None;
 }

@@ -181,6 +181,10 @@ fn kinds_of(ctx: ActionContext, actor: &UnitView) -> Vec<ActionKind> {
         ActionKind::Execute,
         ActionKind::Screen,
         ActionKind::GoProne,
+        ActionKind::BreakFree,
+        ActionKind::KnockDown,
+        ActionKind::HoldAction,
+        ActionKind::LetGo,
     ];
     kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
     kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));

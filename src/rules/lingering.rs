@@ -65,8 +65,15 @@ fn turn_upkeep(
             return;
         }
         upkeep.started = Some(turn);
+        // A held action's own turn (`S-ACT-2`) is only that action: the unit's turn started and
+        // ended where its place in the order was.
         let group = group.clone();
-        for &entity in &group {
+        let starting: Vec<Entity> = group
+            .iter()
+            .copied()
+            .filter(|&entity| !harm.units.get(entity).is_ok_and(|view| view.conditions.held_action))
+            .collect();
+        for &entity in &starting {
             lose_ongoing(&mut harm, entity);
             if harm.ruleset.turns.hazards_on_turn() {
                 end::test_hazard(&mut harm, &battlefield, entity);
@@ -77,10 +84,10 @@ fn turn_upkeep(
             harm.units.get(entity).is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))
         });
         if acts {
-            upkeep.ending = group;
+            upkeep.ending = starting;
             return;
         }
-        for entity in group {
+        for entity in starting {
             end::shake_off(&mut harm, entity);
         }
         state.turn_cursor += 1;

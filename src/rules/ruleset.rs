@@ -178,6 +178,10 @@ pub struct AttackRules {
     pub base_defense: i32,
     /// Extra Defense while in full defense.
     pub full_defense_bonus: i32,
+    /// Full defense lasts until the unit's next turn opens, not to the end of the round
+    /// (`S-SPEC-1`); turn-based orders only.
+    #[serde(default)]
+    pub full_defense_until_next_turn: bool,
     /// A natural roll at or above this is a critical hit (weapons may lower it).
     pub critical_natural: u32,
     /// Whether a critical hits whatever the Defense.
@@ -680,6 +684,10 @@ pub struct MovementRules {
     /// rate, in place of the shared catalog's (`Z-TURN-1`: one Nearby zone; grids: 6 squares).
     #[serde(default)]
     pub speed: Option<u32>,
+    /// No unit's Speed goes above this, whatever its level entry or creature says (`Z-TURN-1`:
+    /// a turn's move reaches one Nearby zone). `fray check` warns about a level that asks for more.
+    #[serde(default)]
+    pub max_speed: Option<u32>,
     /// Encumbrance tiers (`C-MOVE-1`): `(most pounds carried, speed in squares or zones)`, lightest
     /// first; a unit whose level entry gives its `load` moves at its tier's speed.
     #[serde(default)]

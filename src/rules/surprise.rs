@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use super::CombatSystems;
 use super::battle::Battle;
-use super::components::{Reinforcement, Status, StoodAside, Surprised};
+use super::components::{Reinforcement, Status, StoodAside, SurpriseShift, Surprised};
 use super::dice::CombatRng;
 use super::equipment::Attribute;
 use super::log::{Arrival, CombatLog, LogEvent, UnitEntry, UnitStats};
@@ -14,15 +14,23 @@ use super::ruleset::Ruleset;
 use super::state::{CombatInfo, CombatPhase, Sides, in_phase};
 use super::unit;
 
-/// `C-SURP-1`: each side rolls; at or under its range (shifted by its enemies' abilities) it is
-/// surprised. When every side or none is, nobody is. Returns who is, per side.
-fn roll_surprise(ruleset: &Ruleset, sides: &Sides, rng: &mut CombatRng, log: &mut CombatLog) -> Vec<bool> {
+/// `C-SURP-1`: each side rolls; at or under its range (shifted by its enemies' abilities, and by
+/// the wariest of its own units, `own_shift`) it is surprised. When every side or none is,
+/// nobody is. Returns who is, per side.
+fn roll_surprise(
+    ruleset: &Ruleset,
+    sides: &Sides,
+    own_shift: &[i32],
+    rng: &mut CombatRng,
+    log: &mut CombatLog,
+) -> Vec<bool> {
     let Some(rule) = ruleset.surprise.roll.as_ref().filter(|rule| !rule.individual) else {
         return Vec::new();
     };
     let mut surprised = Vec::with_capacity(sides.0.len());
     for (at, side) in sides.0.iter().enumerate() {
-        let range = rule.surprised_at_most + enemy_shift(sides, at);
+        let own = own_shift.get(at).copied().unwrap_or(0);
+        let range = rule.surprised_at_most + enemy_shift(sides, at) + own;
         let roll = rng.roll(rule.die);
         let is_surprised = roll.total <= range;
         surprised.push(is_surprised);
@@ -40,22 +48,26 @@ fn enemy_shift(sides: &Sides, at: usize) -> i32 {
     sides.0.iter().enumerate().filter(|(other, _)| *other != at).map(|(_, other)| other.surprise_range).sum()
 }
 
+/// A unit about to roll for surprise: entity, id, side, marked surprised by the level, and the
+/// shift of its own range.
+type Roller = (Entity, Arc<str>, usize, bool, i32);
+
 /// `C-SURP-1`'s individual option: each unit on the field, in level order, rolls against its
-/// side's range. One that rolls surprised is surprised only if some enemy is not, so that when
-/// everyone is caught unaware nobody is. Returns the units that are.
+/// side's range shifted by its own. One that rolls surprised is surprised only if some enemy is
+/// not, so that when everyone is caught unaware nobody is. Returns the units that are.
 fn roll_individual_surprise(
     ruleset: &Ruleset,
     sides: &Sides,
     rng: &mut CombatRng,
     log: &mut CombatLog,
-    units: &[(Entity, Arc<str>, usize, bool)],
+    units: &[Roller],
 ) -> Vec<Entity> {
     let Some(rule) = ruleset.surprise.roll.as_ref().filter(|rule| rule.individual) else {
         return Vec::new();
     };
     let mut caught = Vec::with_capacity(units.len());
-    for (_, id, side, marked) in units {
-        let range = rule.surprised_at_most + enemy_shift(sides, *side);
+    for (_, id, side, marked, own) in units {
+        let range = rule.surprised_at_most + enemy_shift(sides, *side) + own;
         let roll = rng.roll(rule.die);
         let surprised = roll.total <= range;
         caught.push(*marked || surprised);
@@ -63,11 +75,11 @@ fn roll_individual_surprise(
         log.record(0, || LogEvent::SurpriseRoll { side: name, unit: Some(id.clone()), roll, range, surprised });
     }
     let alert_enemy =
-        |side: usize| units.iter().zip(&caught).any(|((_, _, other, _), &caught)| *other != side && !caught);
+        |side: usize| units.iter().zip(&caught).any(|((_, _, other, ..), &caught)| *other != side && !caught);
     units
         .iter()
         .zip(&caught)
-        .filter(|((_, _, side, _), caught)| **caught && alert_enemy(*side))
+        .filter(|((_, _, side, ..), caught)| **caught && alert_enemy(*side))
         .map(|((entity, ..), _)| *entity)
         .collect()
 }
@@ -76,8 +88,16 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, open_combat.in_set(CombatSystems::Surprise).run_if(in_phase(CombatPhase::Surprise)));
 }
 
+/// The shift of each side's own surprise range: its wariest unit's on the field (`C-SURP-1`; a
+/// ranger keeps the whole party alert), counting a unit without one as 0.
+fn side_shifts(sides: &Sides, rollers: &[Roller]) -> Vec<i32> {
+    (0..sides.0.len())
+        .map(|side| rollers.iter().filter(|roller| roller.2 == side).map(|roller| roller.4).min().unwrap_or(0))
+        .collect()
+}
+
 /// Logs `combat_started` with every unit's numbers, then one `surprise` per unit on the field.
-fn open_combat(mut commands: Commands, battle: Battle, info: Res<CombatInfo>) {
+fn open_combat(mut commands: Commands, battle: Battle, info: Res<CombatInfo>, shifts: Query<&SurpriseShift>) {
     let Battle { mut state, mut log, mut rng, mut index, units, ruleset, battlefield, sides } = battle;
     let mut ordered: Vec<_> = units.iter().collect();
     ordered.sort_by_key(|view| *view.order);
@@ -112,12 +132,15 @@ fn open_combat(mut commands: Commands, battle: Battle, info: Res<CombatInfo>) {
             })
             .collect(),
     });
-    let rolled = roll_surprise(&ruleset, &sides, &mut rng, &mut log);
-    let rolling: Vec<(Entity, Arc<str>, usize, bool)> = ordered
+    let rolling: Vec<Roller> = ordered
         .iter()
         .filter(|view| *view.status == Status::Active)
-        .map(|view| (view.entity, view.id.0.clone(), view.side.0, view.surprised))
+        .map(|view| {
+            let own = shifts.get(view.entity).map_or(0, |shift| shift.0);
+            (view.entity, view.id.0.clone(), view.side.0, view.surprised, own)
+        })
         .collect();
+    let rolled = roll_surprise(&ruleset, &sides, &side_shifts(&sides, &rolling), &mut rng, &mut log);
     let caught = roll_individual_surprise(&ruleset, &sides, &mut rng, &mut log, &rolling);
     for view in ordered.iter().filter(|view| *view.status == Status::Active) {
         let surprised =

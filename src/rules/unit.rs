@@ -124,7 +124,8 @@ pub fn movement_allowance(
     }
     match kind {
         // After a snap attack the Main action is gone: no second move (`S-SPEC-1`).
-        ActionKind::Move if conditions.snapped => {}
+        // After a held action the Move is gone: a move is the Main action's, at Speed (`S-ACT-2`).
+        ActionKind::Move if conditions.snapped || conditions.held_action => {}
         ActionKind::Move => {
             // The extra squares are bought with Bonus Actions: a weakened unit has fewer to spend.
             let extra = rules.move_only_extra * conditions.bonus_actions_left() / BONUS_ACTIONS_PER_TURN;

@@ -193,6 +193,10 @@ pub enum SavedKind {
     Execute,
     Screen,
     GoProne,
+    BreakFree,
+    KnockDown,
+    HoldAction,
+    LetGo,
 }
 
 impl From<ActionKind> for SavedKind {
@@ -218,6 +222,10 @@ impl From<ActionKind> for SavedKind {
             ActionKind::Execute => Self::Execute,
             ActionKind::Screen => Self::Screen,
             ActionKind::GoProne => Self::GoProne,
+            ActionKind::BreakFree => Self::BreakFree,
+            ActionKind::KnockDown => Self::KnockDown,
+            ActionKind::HoldAction => Self::HoldAction,
+            ActionKind::LetGo => Self::LetGo,
         }
     }
 }
@@ -245,6 +253,10 @@ impl From<SavedKind> for ActionKind {
             SavedKind::Execute => Self::Execute,
             SavedKind::Screen => Self::Screen,
             SavedKind::GoProne => Self::GoProne,
+            SavedKind::BreakFree => Self::BreakFree,
+            SavedKind::KnockDown => Self::KnockDown,
+            SavedKind::HoldAction => Self::HoldAction,
+            SavedKind::LetGo => Self::LetGo,
         }
     }
 }
@@ -326,6 +338,10 @@ mod tests {
             ActionKind::Execute,
             ActionKind::Screen,
             ActionKind::GoProne,
+            ActionKind::BreakFree,
+            ActionKind::KnockDown,
+            ActionKind::HoldAction,
+            ActionKind::LetGo,
         ];
         for kind in kinds {
             assert_eq!(ActionKind::from(SavedKind::from(kind)), kind);

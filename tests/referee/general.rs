@@ -246,12 +246,27 @@ pub fn turn_order<K: PartialOrd + std::fmt::Debug>(
     faults: &mut Faults,
 ) {
     let mut last: Option<(i64, i64, Option<K>)> = None;
+    // Units that held their action (`S-ACT-2`) this round, and whether the held turns have begun:
+    // they come after the round's last turn, in the order the units held, outside the ranking.
+    let mut holding: Vec<(i64, String)> = Vec::new();
+    let mut held_turns_of: Option<i64> = None;
     walk(log, |roster, at, line| {
         if event(line) != "declared" {
             return;
         }
-        let (round, place) = (int(line, "round"), int(line, "initiative"));
-        let rank = key(roster, text(line, "unit"));
+        let (round, place, unit) = (int(line, "round"), int(line, "initiative"), text(line, "unit"));
+        let held = holding.iter().position(|(when, who)| *when == round && who == unit);
+        if let Some(at_hold) = held {
+            holding.remove(at_hold);
+            held_turns_of = Some(round);
+        } else {
+            let late = held_turns_of == Some(round);
+            faults.expect(!late, "S-ACT-2", at, || format!("a held action's turn comes after every other: {line}"));
+        }
+        if text(line, "action") == "hold_action" {
+            holding.push((round, unit.to_string()));
+        }
+        let rank = if held.is_some() { None } else { key(roster, unit) };
         if let Some((_, last_place, last_rank)) = last.take().filter(|(r, _, _)| *r == round) {
             let next = place > last_place || (together && place == last_place);
             faults.expect(next, rule, at, || format!("place {place} follows place {last_place}: {line}"));

@@ -1,5 +1,6 @@
 //! Out-of-turn defence (`S-SPEC-1`): screens that turn an attack on a ward to its screener, and
-//! snap attacks struck at an attacker before its blow lands.
+//! snap attacks struck at an attacker before its blow lands; and held actions (`S-ACT-2`), taken
+//! in a turn of their own after the round's last.
 
 use bevy::prelude::*;
 
@@ -13,6 +14,21 @@ use crate::rules::log::{AttackKind, LogEvent};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::state::Slot;
 use crate::rules::unit::{self, UnitView};
+
+impl Resolver<'_, '_> {
+    /// Holds `actor`'s action (`S-ACT-2`): its Move is spent, and it gets a turn of its own after
+    /// the round's last turn, counted one past it, to take its Main action then. A unit that
+    /// has not acted still may snap at an attacker in the meantime.
+    pub(super) fn hold_action(&mut self, actor: Entity) {
+        let Ok(mut unit) = self.units.get_mut(actor) else {
+            return;
+        };
+        unit.conditions.held_action = true;
+        unit.conditions.turn_taken = false;
+        let count = self.state.turns.last().map_or(0, |(count, _)| *count) + 1;
+        self.state.turns.push((count, vec![actor]));
+    }
+}
 
 /// The `maneuver` line's name for a screen's opposed checks.
 const SCREEN: &str = "screen";

@@ -41,6 +41,8 @@ impl Resolver<'_, '_> {
             None
         } else if kind == ActionKind::Grapple {
             Some(self.grapple(actor, target))
+        } else if kind == ActionKind::KnockDown {
+            Some(self.knock_down(target))
         } else {
             Some(self.shove(actor, target))
         };
@@ -102,6 +104,40 @@ impl Resolver<'_, '_> {
         "grappled"
     }
 
+    /// A held unit's declared struggle against the hold (`S-MAN-1`): the opposed check, at the
+    /// cost of its action. Returns whether the action was carried out (the unit still held).
+    pub(super) fn break_free(&mut self, actor: Entity) -> bool {
+        let rules = self.ruleset.attack.maneuvers.clone();
+        let held = self.units.get(actor).is_ok_and(|view| view.conditions.grappled_by.is_some());
+        let Some(rules) = rules.filter(|_| held) else {
+            // Let go of before its turn came: nothing left to struggle against.
+            self.lose(actor, "target_out_of_reach");
+            return false;
+        };
+        crate::rules::end::contest_hold(&mut self.harm(), actor, &rules);
+        true
+    }
+
+    /// A grappler releases its hold (`S-MAN-1`); from then on both may move and take up their
+    /// weapons again.
+    pub(super) fn let_go(&mut self, actor: Entity) {
+        let victim = self.units.get(actor).ok().and_then(|view| view.conditions.grappling);
+        if let Some(victim) = victim {
+            crate::rules::end::let_go(&mut self.harm(), victim, actor);
+        }
+    }
+
+    /// A won shove that knocks the target down where it stands (`S-MAN-1`).
+    fn knock_down(&mut self, target: Entity) -> &'static str {
+        let round = self.round();
+        let id = self.id(target);
+        if let Ok(mut unit) = self.units.get_mut(target) {
+            unit.conditions.prone = true;
+        }
+        self.log.record(round, || LogEvent::Status { unit: id, status: "prone" });
+        KNOCKED_PRONE
+    }
+
     /// A won shove: the target is pushed a step away, or knocked prone when there is no room.
     fn shove(&mut self, actor: Entity, target: Entity) -> &'static str {
         let round = self.round();
@@ -126,7 +162,7 @@ impl Resolver<'_, '_> {
                     unit.conditions.prone = true;
                 }
                 self.log.record(round, || LogEvent::Status { unit: id, status: "prone" });
-                "knocked_prone"
+                KNOCKED_PRONE
             }
         }
     }
@@ -220,3 +256,6 @@ impl Resolver<'_, '_> {
         }));
     }
 }
+
+/// The `outcome` of a shove that leaves its target on the ground.
+const KNOCKED_PRONE: &str = "knocked_prone";

@@ -174,6 +174,9 @@ fn needs_target(kind: ActionKind) -> bool {
             | ActionKind::Disengage
             | ActionKind::StandUp
             | ActionKind::GoProne
+            | ActionKind::BreakFree
+            | ActionKind::HoldAction
+            | ActionKind::LetGo
     )
 }
 
@@ -361,6 +364,14 @@ impl<'w, 's> Resolver<'w, 's> {
         } else if kind == ActionKind::GoProne {
             self.go_prone(slot.unit);
             true
+        } else if kind == ActionKind::BreakFree {
+            self.break_free(slot.unit)
+        } else if kind == ActionKind::HoldAction {
+            self.hold_action(slot.unit);
+            true
+        } else if kind == ActionKind::LetGo {
+            self.let_go(slot.unit);
+            true
         } else if slot.action.target.is_some() || needs_target(kind) {
             self.act_on(slot, slot.action.target, pending)
         } else {
@@ -395,7 +406,9 @@ impl<'w, 's> Resolver<'w, 's> {
             ActionKind::Cast(at) => self.cast(actor, at, target, pending),
             ActionKind::UseItem(at) => self.use_item(actor, at, target, pending),
             ActionKind::Swarm => self.swarm(actor, target),
-            ActionKind::Shove | ActionKind::Grapple => self.maneuver(actor, target, kind, slot.initiative),
+            ActionKind::Shove | ActionKind::KnockDown | ActionKind::Grapple => {
+                self.maneuver(actor, target, kind, slot.initiative);
+            }
             ActionKind::Execute => self.execute(actor, target, slot.initiative, pending),
             ActionKind::Stabilize => self.stabilize(actor, target, pending),
             ActionKind::Intimidate => self.intimidate(actor, target),
@@ -405,7 +418,10 @@ impl<'w, 's> Resolver<'w, 's> {
             | ActionKind::Hold
             | ActionKind::Disengage
             | ActionKind::StandUp
-            | ActionKind::GoProne => {}
+            | ActionKind::GoProne
+            | ActionKind::BreakFree
+            | ActionKind::HoldAction
+            | ActionKind::LetGo => {}
         }
         true
     }

@@ -160,18 +160,24 @@ impl Resolver<'_, '_> {
     }
 
     /// The enemies whose threat range a step enters; where the longer weapon strikes first
-    /// (`C-REACH-1`), only those with a longer reach than the walker's.
+    /// (`C-REACH-1`), only those with a longer reach than the walker's, or the same reach with a
+    /// weapon against the walker's bare hands.
     fn entered_reach(&self, mover: Entity, walk: &Walk, before: &[Entity], after: &[Entity]) -> Vec<Entity> {
-        let reach_of =
-            |unit: Entity| self.units.get(unit).map(|view| view.loadout.usable_weapon(view.conditions).1.reach);
-        let own_reach = reach_of(mover).unwrap_or(0);
+        let own = self.strike_length(mover).unwrap_or((0, true));
         let longer_only = walk.rules.longer_weapon_first;
         after
             .iter()
             .copied()
             .filter(|other| !before.contains(other))
-            .filter(|&other| !longer_only || reach_of(other).is_ok_and(|reach| reach > own_reach))
+            .filter(|&other| !longer_only || self.strike_length(other).is_some_and(|theirs| strikes_first(theirs, own)))
             .collect()
+    }
+
+    /// The reach of the weapon `unit` fights with now, and whether that is its bare hands.
+    fn strike_length(&self, unit: Entity) -> Option<(u32, bool)> {
+        let view = self.units.get(unit).ok()?;
+        let (name, weapon) = view.loadout.usable_weapon(view.conditions);
+        Some((weapon.reach, name == UNARMED))
     }
 
     /// Shooting or casting with foes in melee reach gives each an attack of opportunity first,
@@ -249,4 +255,13 @@ impl Resolver<'_, '_> {
     pub(super) fn push_destination(&self, from: ZoneIdx, at: ZoneIdx) -> Option<ZoneIdx> {
         self.battlefield.push_destination(&self.index, from, at)
     }
+}
+
+/// The weapon name of bare hands (`Loadout::usable_weapon`).
+const UNARMED: &str = "unarmed";
+
+/// Whether a weapon of `(reach, bare)` strikes before one of `other`: it reaches further, or as
+/// far while the other is bare hands, since weapons beat the unarmed (`C-REACH-1`).
+fn strikes_first((reach, bare): (u32, bool), (other_reach, other_bare): (u32, bool)) -> bool {
+    reach > other_reach || (reach == other_reach && other_bare && !bare)
 }
