@@ -88,6 +88,9 @@ pub enum IllegalAction {
     /// The Main action went into a snap attack: the turn has only its move left.
     #[error("the main action was spent on a snap attack this round; only a move is left")]
     MainActionSpent,
+    /// The Bonus Actions cannot be spent as declared (`A-BONUS-1`).
+    #[error(transparent)]
+    Bonus(#[from] super::bonus::BonusError),
 }
 
 /// Seed 000's actions, offered when a ruleset lists none.
@@ -310,7 +313,8 @@ pub fn check(
     action: &Action,
     units: &impl UnitLookup,
 ) -> Result<i32, IllegalAction> {
-    let reach = check_untargeted(ctx, actor, action.kind, action.move_to)?;
+    super::bonus::check(ctx.ruleset, actor.conditions, action)?;
+    let reach = check_untargeted_with(ctx, actor, action)?;
     match (reach.rule, action.target) {
         (TargetRule::None, Some(_)) => return Err(IllegalAction::UnexpectedTarget),
         (TargetRule::None, None) | (TargetRule::Enemy { optional: true, .. }, None) => {}
@@ -345,6 +349,12 @@ pub fn check_untargeted(
     kind: ActionKind,
     move_to: Option<ZoneIdx>,
 ) -> Result<Reach, IllegalAction> {
+    check_untargeted_with(ctx, actor, &Action::new(kind, None, move_to))
+}
+
+/// [`check_untargeted`] for a whole declaration, whose Bonus Actions may stride further (`A-BONUS-1`).
+fn check_untargeted_with(ctx: ActionContext, actor: &UnitView, action: &Action) -> Result<Reach, IllegalAction> {
+    let kind = action.kind;
     if !unit::may_act(*actor.status, actor.conditions, actor.surprised, ctx.round) {
         return Err(IllegalAction::CannotAct);
     }
@@ -361,17 +371,13 @@ pub fn check_untargeted(
     if actor.conditions.snapped && !matches!(kind, ActionKind::Move | ActionKind::Hold) {
         return Err(IllegalAction::MainActionSpent);
     }
-    check_move(ctx, actor, kind, move_to)?;
+    check_move(ctx, actor, action)?;
     reach(actor, kind)
 }
 
 /// The move part of a declaration (`W-MOVE-1`): where to, how far, into what room.
-fn check_move(
-    ctx: ActionContext,
-    actor: &UnitView,
-    kind: ActionKind,
-    move_to: Option<ZoneIdx>,
-) -> Result<(), IllegalAction> {
+fn check_move(ctx: ActionContext, actor: &UnitView, action: &Action) -> Result<(), IllegalAction> {
+    let (kind, move_to) = (action.kind, action.move_to);
     let here = actor.zone.0;
     let Some(to) = move_to.filter(|&to| to != here) else {
         return match kind {
@@ -386,7 +392,7 @@ fn check_move(
     if to as usize >= ctx.battlefield.len() {
         return Err(IllegalAction::NoSuchZone);
     }
-    let allowance = unit::movement_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, kind);
+    let allowance = unit::action_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, action);
     let distance = ctx.battlefield.distance(here, to);
     // Difficult ground costs double on the way (`S-GRID-1` terrain); zones cost one each.
     let cost = if ctx.battlefield.is_grid() { ctx.battlefield.path_cost(here, to) } else { distance };

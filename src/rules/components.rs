@@ -296,6 +296,8 @@ pub struct Conditions {
     pub bonus_actions_lost: u32,
     /// Spent a Bonus Action dodging in its last turn: more Defense until its next (`A-BONUS-1`).
     pub dodging: bool,
+    /// Defense from Bonus Actions chosen for dodging, until the unit's next turn (`A-BONUS-1`).
+    pub dodge_bonus: i32,
     /// Bonus Actions already spent this turn before the unit declared (picking up its weapon, `A-COND-1`).
     pub bonus_actions_spent: u32,
     /// Casting a spell that takes effect later in the round (`C-CAST-1`): channelling, flat-footed
@@ -364,7 +366,7 @@ impl Conditions {
             (self.full_defense, "full_defense"),
             (self.disengaged, "disengaged"),
             (self.charging, "charging"),
-            (self.dodging, "dodging"),
+            (self.dodging || self.dodge_bonus > 0, "dodging"),
             (self.channelling, "channelling"),
             (self.disarmed, "disarmed"),
             (self.ongoing.is_some(), crate::rules::log::Affliction::OngoingDamage.as_str()),
@@ -446,6 +448,9 @@ pub struct Loadout {
     pub shield: bool,
     /// Extra dice of sneak damage from feats (`A-FEAT-1`).
     pub sneak_dice: u32,
+    /// Extra damage dice on every weapon from Weapon Focus feats (`A-FEAT-1`), which the Bonus
+    /// Actions' extra attack leaves out (`A-BONUS-1`).
+    pub focus_dice: u32,
     /// Dodges normally while channelling a spell: the Battle Caster feat (`A-FEAT-1`).
     pub battle_caster: bool,
 }
@@ -699,13 +704,40 @@ pub struct Action {
     pub target: Option<Entity>,
     /// Zone to move to before acting, if any.
     pub move_to: Option<ZoneIdx>,
+    /// How the turn spends its Bonus Actions, where the ruleset has chosen ones (`A-BONUS-1`);
+    /// `None` lets the rules spend them as [`bonus::default_uses`](super::bonus::default_uses) says.
+    pub bonus: Option<BonusUses>,
 }
 
 impl Action {
     /// An action with no target and no move.
     pub fn simple(kind: ActionKind) -> Self {
-        Self { kind, target: None, move_to: None }
+        Self { kind, target: None, move_to: None, bonus: None }
     }
+
+    /// An action at `target`, moving to `move_to` first, its Bonus Actions spent as the rules suggest.
+    pub fn new(kind: ActionKind, target: Option<Entity>, move_to: Option<ZoneIdx>) -> Self {
+        Self { kind, target, move_to, bonus: None }
+    }
+}
+
+/// What a turn spends its Bonus Actions on (`A-TURN-1`, `A-BONUS-1`): each count is a number of
+/// Bonus Actions; a disengage and the extra attack take several at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BonusUses {
+    /// +to hit on the turn's own attacks, one step per Bonus Action.
+    pub hit: u8,
+    /// +damage on the turn's own melee attacks, one step per Bonus Action.
+    pub damage: u8,
+    /// +Defense until the unit's next turn, one step per Bonus Action.
+    pub dodge: u8,
+    /// Extra squares of movement, one stride per Bonus Action.
+    pub stride: u8,
+    /// Leave melee zones without giving free hits, for the ruleset's price in Bonus Actions.
+    pub disengage: bool,
+    /// A second attack, for the Move Action and both Bonus Actions: no move this turn.
+    pub extra_attack: bool,
 }
 
 /// The action a unit declared for this round and its Initiative modifier.

@@ -179,7 +179,8 @@ fn schedule_due_casts(state: &mut CombatState, units: &Query<Unit>, count: Optio
             continue;
         };
         cast.due = true;
-        let action = Action { kind: ActionKind::Cast(cast.spell), target: Some(cast.target), move_to: None };
+        let action =
+            Action { kind: ActionKind::Cast(cast.spell), target: Some(cast.target), move_to: None, bonus: None };
         let initiative = cast.completes_at.map_or(after_last, |at| at.min(after_last));
         slots.push(Slot { initiative, unit: cast.unit, order: unit.order.0, action });
     }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::error::SaveError;
 use crate::battlefield::ZoneIdx;
 use crate::levels::BattleTemplate;
-use crate::rules::components::{ActionKind, AimPoint, Controller};
+use crate::rules::components::{ActionKind, AimPoint, BonusUses, Controller};
 
 /// The save format this build writes and reads.
 pub const FORMAT: u32 = 1;
@@ -166,6 +166,9 @@ pub struct Declaration {
     /// The zone (or square) moved to first, by index.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub move_to: Option<ZoneIdx>,
+    /// The Bonus Actions, when the declaration chose them (`A-BONUS-1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bonus: Option<BonusUses>,
 }
 
 /// [`ActionKind`] as a save writes it: the rules' own enum stays free of the file format.

@@ -1,0 +1,212 @@
+//! Scenario tests for the `aimed_wounds` rules that were once partial (issue 10), named by rule
+//! ID: chosen Bonus Actions (`A-TURN-1`, `A-BONUS-1`), delaying a turn (`A-INIT-1`), the
+//! escalation chains (`A-CRIT-1`, `A-FAIL-1`), summoning spells (`A-SUMM-1`), slow ground
+//! (`A-MOVE-1`, `A-FEAT-1`) and closing wounds (`A-WOUND-1`).
+
+mod common;
+
+use bevy::prelude::*;
+use common::*;
+use fray::battlefield::{Battlefield, Square};
+use fray::rules::ActionChosen;
+use fray::rules::components::*;
+
+const RULESET: &str = "aimed_wounds";
+
+/// A grid level under `aimed_wounds` with sides `red` and `blue`, the test catalog, and `units`.
+fn grid_level(rows: &[&str], units: &str) -> String {
+    let rows: Vec<String> = rows.iter().map(|row| format!("\"{row}\"")).collect();
+    format!(
+        r#"(
+    name: "aimed scenario",
+    ruleset: "{RULESET}",
+    grid: Some((rows: [{}], squares_per_zone: 6)),
+    sides: [(name: "red", controller: Human), (name: "blue", controller: Human)],
+    {TEST_CATALOG}
+    units: [{units}],
+)"#,
+        rows.join(", ")
+    )
+}
+
+/// Sends a declaration with its Bonus Actions chosen, moving first to the grid square `to` if given.
+fn declare_with(
+    app: &mut App,
+    id: &str,
+    kind: ActionKind,
+    target: Option<&str>,
+    to: Option<(i32, i32)>,
+    bonus: Option<BonusUses>,
+) {
+    let entity = unit(app, id);
+    let target = target.map(|target| unit(app, target));
+    let move_to =
+        to.map(|to| app.world().resource::<Battlefield>().zone_at(Square { x: to.0, y: to.1 }).expect("open square"));
+    app.world_mut().write_message(ActionChosen { unit: entity, action: Action { kind, target, move_to, bonus } });
+}
+
+/// r1 (Agility 14, first; Strength as given) at (1,1) next to b1 (Agility 10) at (2,1), on a
+/// field twelve squares wide; both have 30 hit points.
+fn adjacent(strength: u32, faces: &[u32]) -> App {
+    let units = format!(
+        r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), attributes: Some((agility: 14, strength: {strength}))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#
+    );
+    let rows = ["............", "............", "............"];
+    let mut app = scripted(&grid_level(&rows, &units), faces);
+    hit_points(&mut app, "r1", 30);
+    hit_points(&mut app, "b1", 30);
+    app
+}
+
+fn attacks_by(app: &App, attacker: &str) -> Vec<serde_json::Value> {
+    events(app, "attack").into_iter().filter(|attack| attack["attacker"] == attacker).collect()
+}
+
+fn hit_points(app: &mut App, id: &str, points: i32) {
+    set::<Wounds>(app, id, |wounds| {
+        wounds.current = points;
+        wounds.max = wounds.max.max(points);
+    });
+}
+
+fn uses() -> BonusUses {
+    BonusUses::default()
+}
+
+#[test]
+fn a_bonus_1_a_declaration_chooses_what_its_bonus_actions_buy() {
+    // Dodge and damage instead of hit and damage: 8 + accuracy 2 = 10 hits Defense 10; 1d8 = 3 + 1.
+    let mut app = adjacent(10, &[8, 3]);
+    app.update();
+    declare_with(
+        &mut app,
+        "r1",
+        ActionKind::Attack,
+        Some("b1"),
+        None,
+        Some(BonusUses { dodge: 1, damage: 1, ..uses() }),
+    );
+    app.update();
+    assert_eq!(attacks_by(&app, "r1")[0]["total"], 10, "no +1 to hit was bought");
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 30 - 4);
+    assert_eq!(get::<Conditions>(&mut app, "r1").dodge_bonus, 1, "the other Bonus Action dodges until r1's next turn");
+
+    // Left to the rules, an attack after a move still buys +1 to hit and +1 damage: moving is the
+    // Move Action's, not the Bonus Actions'.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), attributes: Some((agility: 14))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut app = scripted(&grid_level(&["......", "......", "......"], units), &[8, 3]);
+    app.update();
+    declare_with(&mut app, "r1", ActionKind::Attack, Some("b1"), Some((1, 1)), None);
+    app.update();
+    assert_eq!(attacks_by(&app, "r1")[0]["total"], 11, "8 + accuracy 2 + 1 bought with a Bonus Action");
+
+    // Three uses for two Bonus Actions, or the same +1 twice, are refused.
+    for refused in [BonusUses { hit: 1, damage: 1, dodge: 1, ..uses() }, BonusUses { hit: 2, ..uses() }] {
+        let mut app = adjacent(10, &[8, 3]);
+        app.update();
+        declare_with(&mut app, "r1", ActionKind::Attack, Some("b1"), None, Some(refused));
+        app.update();
+        assert!(attacks_by(&app, "r1").is_empty(), "{refused:?} is refused");
+    }
+}
+
+#[test]
+fn a_bonus_1_the_move_and_both_bonus_actions_buy_an_extra_attack_without_strength() {
+    // Strength 14 (+2). The attack: 12 + 2 hits, 1d8 = 5 + 2. The extra attack: 12 + 2 hits,
+    // 1d8 = 5 and no Strength.
+    let mut app = adjacent(14, &[12, 5, 12, 5]);
+    app.update();
+    declare_with(
+        &mut app,
+        "r1",
+        ActionKind::Attack,
+        Some("b1"),
+        None,
+        Some(BonusUses { extra_attack: true, ..uses() }),
+    );
+    app.update();
+    let attacks = attacks_by(&app, "r1");
+    assert_eq!(attacks.len(), 2, "the attack and the extra attack");
+    assert!(attacks.iter().all(|attack| attack["total"] == 14), "both Bonus Actions went into the extra attack");
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 30 - 7 - 5);
+
+    // The extra attack takes the Move Action: no move that turn.
+    let mut app = adjacent(14, &[12, 5, 12, 5]);
+    app.update();
+    declare_with(
+        &mut app,
+        "r1",
+        ActionKind::Attack,
+        Some("b1"),
+        Some((1, 2)),
+        Some(BonusUses { extra_attack: true, ..uses() }),
+    );
+    app.update();
+    assert!(attacks_by(&app, "r1").is_empty(), "a move and the extra attack are refused");
+}
+
+#[test]
+fn a_bonus_1_two_bonus_actions_disengage_and_keep_the_attack() {
+    // r1 leaves b1's melee zone to strike b2. Disengaging with both Bonus Actions, b1 gets no
+    // free hit and r1 still attacks.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((2, 2)), attributes: Some((agility: 14))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((3, 2))),
+        (id: "b2", creature: "soldier", side: "blue", at: Some((0, 5))),
+    "#;
+    let rows = ["......", "......", "......", "......", "......", "......"];
+    let faces = [10, 3, 10, 3, 10, 3];
+    let mut app = scripted(&grid_level(&rows, units), &faces);
+    app.update();
+    declare_with(
+        &mut app,
+        "r1",
+        ActionKind::Attack,
+        Some("b2"),
+        Some((1, 4)),
+        Some(BonusUses { disengage: true, ..uses() }),
+    );
+    app.update();
+    assert!(attacks_by(&app, "b1").is_empty(), "a disengage bought with Bonus Actions gives no free hit");
+    assert_eq!(attacks_by(&app, "r1").len(), 1);
+    assert_eq!(attacks_by(&app, "r1")[0]["total"], 12, "10 + accuracy 2: nothing left for +1 to hit");
+
+    let mut app = scripted(&grid_level(&rows, units), &faces);
+    app.update();
+    declare_with(&mut app, "r1", ActionKind::Attack, Some("b2"), Some((1, 4)), None);
+    app.update();
+    assert_eq!(attacks_by(&app, "b1")[0]["kind"], "free_hit", "without it, leaving the melee zone provokes");
+}
+
+#[test]
+fn a_turn_1_two_bonus_actions_a_turn_and_one_fewer_when_weakened() {
+    // A move-only turn strides with both Bonus Actions: 6 + 2 + 2 squares. Spent on a dodge,
+    // they leave the Move Action's 6. (b1's free hit as r1 leaves misses on a 2.)
+    let mut app = adjacent(10, &[2, 2, 2, 2]);
+    app.update();
+    declare_with(&mut app, "r1", ActionKind::Move, None, Some((11, 1)), Some(BonusUses { dodge: 1, ..uses() }));
+    app.update();
+    assert!(events(&app, "moved").is_empty(), "ten squares is too far without the strides");
+    declare_with(&mut app, "r1", ActionKind::Move, None, Some((11, 1)), None);
+    app.update();
+    assert_eq!(events(&app, "moved").len(), 10, "six squares and two strides of two");
+
+    // A weakened unit has one Bonus Action: +1 to hit alone, not +1 and +1, and no extra attack.
+    let mut app = adjacent(10, &[8, 3]);
+    set::<Conditions>(&mut app, "r1", |conditions| conditions.bonus_actions_lost = 1);
+    app.update();
+    for refused in [BonusUses { hit: 1, damage: 1, ..uses() }, BonusUses { extra_attack: true, ..uses() }] {
+        declare_with(&mut app, "r1", ActionKind::Attack, Some("b1"), None, Some(refused));
+        app.update();
+        assert!(attacks_by(&app, "r1").is_empty(), "{refused:?} needs two Bonus Actions");
+    }
+    declare_with(&mut app, "r1", ActionKind::Attack, Some("b1"), None, Some(BonusUses { hit: 1, ..uses() }));
+    app.update();
+    assert_eq!(attacks_by(&app, "r1")[0]["total"], 11);
+}
