@@ -210,3 +210,37 @@ fn a_turn_1_two_bonus_actions_a_turn_and_one_fewer_when_weakened() {
     app.update();
     assert_eq!(attacks_by(&app, "r1")[0]["total"], 11);
 }
+
+#[test]
+fn a_init_1_a_unit_may_delay_its_turn_until_after_the_next() {
+    // r1 (Agility 14) goes first, then b1 (12), then b2 (10).
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), attributes: Some((agility: 14))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1)), attributes: Some((agility: 12))),
+        (id: "b2", creature: "soldier", side: "blue", at: Some((5, 1))),
+    "#;
+    let mut app = scripted(&grid_level(&["......", "......", "......"], units), &[15, 3]);
+    app.update();
+    declare_with(&mut app, "r1", ActionKind::Delay, None, None, None);
+    app.update();
+    declare_with(&mut app, "b1", ActionKind::Hold, None, None, None);
+    app.update();
+    declare_with(&mut app, "r1", ActionKind::Attack, Some("b1"), None, None);
+    app.update();
+    // b2 is the last turn of the round: there is nothing to delay to.
+    declare_with(&mut app, "b2", ActionKind::Delay, None, None, None);
+    app.update();
+    let declared: Vec<(String, String)> = events(&app, "declared")
+        .iter()
+        .map(|line| {
+            (line["unit"].as_str().unwrap_or("").to_string(), line["action"].as_str().unwrap_or("").to_string())
+        })
+        .collect();
+    let expected = [("r1", "delay"), ("b1", "hold"), ("r1", "attack")];
+    assert_eq!(declared, expected.map(|(unit, action)| (unit.to_string(), action.to_string())));
+    assert_eq!(attacks_by(&app, "r1").len(), 1, "r1 acts after b1");
+    assert_eq!(state(&app).round, 1, "b2's refused delay leaves it to declare");
+    declare_with(&mut app, "b2", ActionKind::Hold, None, None, None);
+    app.update();
+    assert_eq!(events(&app, "declared").len(), 4);
+}

@@ -51,6 +51,7 @@ fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -
         ActionKind::Execute,
         ActionKind::Screen,
         ActionKind::GoProne,
+        ActionKind::Delay,
     ];
     kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
     kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));

@@ -88,6 +88,9 @@ pub enum IllegalAction {
     /// The Main action went into a snap attack: the turn has only its move left.
     #[error("the main action was spent on a snap attack this round; only a move is left")]
     MainActionSpent,
+    /// A delay needs a later turn this round to delay to (`A-INIT-1`).
+    #[error("no unit acts after this one this round: there is no turn to delay to")]
+    LastTurn,
     /// The Bonus Actions cannot be spent as declared (`A-BONUS-1`).
     #[error(transparent)]
     Bonus(#[from] super::bonus::BonusError),
@@ -168,7 +171,7 @@ pub fn modifier(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind, has_targe
             actor.inventory.0.get(at).and_then(|stack| stack.item.modifier).unwrap_or(rules.throw_modifier)
         }
         ActionKind::Move => rules.move_modifier,
-        ActionKind::Hold => rules.hold_modifier,
+        ActionKind::Hold | ActionKind::Delay => rules.hold_modifier,
         ActionKind::Stabilize => rules.stabilise_modifier,
         ActionKind::Intimidate => rules.intimidate_modifier,
     }
@@ -263,7 +266,9 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         // A screener stands where its bare hands reach the ward: beside it (`S-SPEC-1`).
         ActionKind::Screen => TargetRule::Ally { range: actor.loadout.unarmed.reach },
         ActionKind::DefensiveAttack => TargetRule::Enemy { range: weapon_range, optional: true },
-        ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold | ActionKind::Disengage => TargetRule::None,
+        ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold | ActionKind::Disengage | ActionKind::Delay => {
+            TargetRule::None
+        }
         ActionKind::Cast(at) => {
             let (_, spell) = actor.spells.0.get(at).ok_or(IllegalAction::NothingToUse)?;
             if spell.effect.is_hostile() {
@@ -358,7 +363,8 @@ fn check_untargeted_with(ctx: ActionContext, actor: &UnitView, action: &Action) 
     if !unit::may_act(*actor.status, actor.conditions, actor.surprised, ctx.round) {
         return Err(IllegalAction::CannotAct);
     }
-    if !offered(ctx.ruleset, kind) {
+    // Only a turn-based order has a later turn to delay to (`A-INIT-1`).
+    if !offered(ctx.ruleset, kind) || (kind == ActionKind::Delay && !ctx.ruleset.turns.order.on_turn()) {
         return Err(IllegalAction::NotOffered);
     }
     // Distracted: may move, nothing else (`Z-HIND-1`).
@@ -386,7 +392,7 @@ fn check_move(ctx: ActionContext, actor: &UnitView, action: &Action) -> Result<(
             _ => Ok(()),
         };
     };
-    if kind == ActionKind::Hold {
+    if matches!(kind, ActionKind::Hold | ActionKind::Delay) {
         return Err(IllegalAction::HoldingStill);
     }
     if to as usize >= ctx.battlefield.len() {

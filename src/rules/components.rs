@@ -628,6 +628,8 @@ pub enum ActionKind {
     Screen,
     /// Drop to the ground: harder to shoot from afar, easier to strike up close (`S-ACT-2`).
     GoProne,
+    /// Put the turn off until after the next one this round (`A-INIT-1`); turn-based orders only.
+    Delay,
 }
 
 /// Where an aimed attack aims (`A-AIM-1`).
@@ -686,12 +688,13 @@ impl ActionKind {
             Self::Execute => "execute",
             Self::Screen => "screen",
             Self::GoProne => "go_prone",
+            Self::Delay => "delay",
         }
     }
 
     /// Whether the action counts as an action for the costs of the down (crawling and waiting do not).
     pub fn is_exertion(self) -> bool {
-        !matches!(self, Self::Move | Self::Hold)
+        !matches!(self, Self::Move | Self::Hold | Self::Delay)
     }
 }
 

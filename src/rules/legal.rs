@@ -181,6 +181,7 @@ fn kinds_of(ctx: ActionContext, actor: &UnitView) -> Vec<ActionKind> {
         ActionKind::Execute,
         ActionKind::Screen,
         ActionKind::GoProne,
+        ActionKind::Delay,
     ];
     kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
     kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));

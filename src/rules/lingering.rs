@@ -66,7 +66,8 @@ fn turn_upkeep(
         }
         upkeep.started = Some(turn);
         let group = group.clone();
-        for &entity in &group {
+        // A delayed turn began once already this round (`A-INIT-1`).
+        for &entity in group.iter().filter(|entity| !state.delayed.contains(entity)) {
             lose_ongoing(&mut harm, entity);
             if harm.ruleset.turns.hazards_on_turn() {
                 end::test_hazard(&mut harm, &battlefield, entity);

@@ -196,6 +196,7 @@ pub enum SavedKind {
     Execute,
     Screen,
     GoProne,
+    Delay,
 }
 
 impl From<ActionKind> for SavedKind {
@@ -221,6 +222,7 @@ impl From<ActionKind> for SavedKind {
             ActionKind::Execute => Self::Execute,
             ActionKind::Screen => Self::Screen,
             ActionKind::GoProne => Self::GoProne,
+            ActionKind::Delay => Self::Delay,
         }
     }
 }
@@ -248,6 +250,7 @@ impl From<SavedKind> for ActionKind {
             SavedKind::Execute => Self::Execute,
             SavedKind::Screen => Self::Screen,
             SavedKind::GoProne => Self::GoProne,
+            SavedKind::Delay => Self::Delay,
         }
     }
 }
@@ -329,6 +332,7 @@ mod tests {
             ActionKind::Execute,
             ActionKind::Screen,
             ActionKind::GoProne,
+            ActionKind::Delay,
         ];
         for kind in kinds {
             assert_eq!(ActionKind::from(SavedKind::from(kind)), kind);

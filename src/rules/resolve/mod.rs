@@ -179,6 +179,7 @@ fn needs_target(kind: ActionKind) -> bool {
             | ActionKind::Disengage
             | ActionKind::StandUp
             | ActionKind::GoProne
+            | ActionKind::Delay
     )
 }
 
@@ -417,7 +418,8 @@ impl<'w, 's> Resolver<'w, 's> {
             | ActionKind::Hold
             | ActionKind::Disengage
             | ActionKind::StandUp
-            | ActionKind::GoProne => {}
+            | ActionKind::GoProne
+            | ActionKind::Delay => {}
         }
         true
     }
