@@ -244,3 +244,28 @@ fn a_init_1_a_unit_may_delay_its_turn_until_after_the_next() {
     app.update();
     assert_eq!(events(&app, "declared").len(), 4);
 }
+
+#[test]
+fn a_wound_1_closing_a_wound_by_healing_lifts_its_penalties() {
+    // r1 wounds b1's legs (15 hits; 1d8 = 7 + 1 damage); b1 drinks a greater healing draught
+    // (4d6 = 12, 8 restored up to its 30): 6 or more closes the wound and lifts its penalties.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), attributes: Some((agility: 14))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1)), items: Some([("greater_healing_draught", 1)])),
+    "#;
+    let mut app = scripted(&grid_level(&["......", "......", "......"], units), &[15, 7, 3, 3, 3, 3]);
+    hit_points(&mut app, "r1", 30);
+    hit_points(&mut app, "b1", 30);
+    app.update();
+    declare_with(&mut app, "r1", ActionKind::Aimed(AimPoint::Slowing), Some("b1"), None, None);
+    app.update();
+    let wounded = get::<Conditions>(&mut app, "b1");
+    assert_eq!((wounded.aimed_wounds, wounded.speed_penalty, wounded.agility_penalty), (1, 2, 1));
+    declare_with(&mut app, "b1", ActionKind::UseItem(0), Some("b1"), None, None);
+    app.update();
+    let healed = &events(&app, "healed")[0];
+    assert_eq!(healed["wounds_restored"], 8);
+    assert_eq!(healed["wound_closed"], "slowing");
+    let closed = get::<Conditions>(&mut app, "b1");
+    assert_eq!((closed.aimed_wounds, closed.speed_penalty, closed.agility_penalty), (0, 0, 0), "the legs work again");
+}

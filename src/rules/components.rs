@@ -292,6 +292,8 @@ pub struct Conditions {
     pub agility_penalty: i32,
     /// Strength modifier lost (weakening wounds).
     pub strength_penalty: i32,
+    /// The aims of the unit's open wounds, oldest first: healing closes the last (`A-WOUND-1`).
+    pub wound_aims: Vec<AimPoint>,
     /// Bonus Actions lost for the battle (weakening wounds, `A-AIM-1`).
     pub bonus_actions_lost: u32,
     /// Spent a Bonus Action dodging in its last turn: more Defense until its next (`A-BONUS-1`).
