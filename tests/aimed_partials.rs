@@ -269,3 +269,42 @@ fn a_wound_1_closing_a_wound_by_healing_lifts_its_penalties() {
     let closed = get::<Conditions>(&mut app, "b1");
     assert_eq!((closed.aimed_wounds, closed.speed_penalty, closed.agility_penalty), (0, 0, 0), "the legs work again");
 }
+
+/// r1 (first) at the west end of a walled channel of difficult ground, b1 at the east end; r1 has `feats`.
+fn channel(feats: &str) -> App {
+    let units = format!(
+        r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), attributes: Some((agility: 14)), feats: [{feats}]),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((11, 1))),
+        "#
+    );
+    let rows = ["############", "~~~~~~~~~~~~", "############"];
+    scripted(&grid_level(&rows, &units), &[])
+}
+
+/// Declares a move along the channel to `x`, its Bonus Actions spent on a dodge (no strides).
+fn wade(app: &mut App, x: i32) {
+    declare_with(app, "r1", ActionKind::Move, None, Some((x, 1)), Some(BonusUses { dodge: 1, ..uses() }));
+    app.update();
+}
+
+#[test]
+fn a_move_1_difficult_ground_halves_the_move() {
+    // Water, climbs and crawls are the grid's difficult ground: two squares of movement each.
+    let mut app = channel("");
+    app.update();
+    wade(&mut app, 4);
+    assert!(events(&app, "moved").is_empty(), "four squares of water cost eight");
+    wade(&mut app, 3);
+    assert_eq!(events(&app, "moved").len(), 3, "half of six");
+}
+
+#[test]
+fn a_feat_1_a_maneuverer_crosses_difficult_ground_at_full_speed() {
+    let mut app = channel("Maneuverer");
+    app.update();
+    wade(&mut app, 7);
+    assert!(events(&app, "moved").is_empty(), "still six squares at most");
+    wade(&mut app, 6);
+    assert_eq!(events(&app, "moved").len(), 6);
+}

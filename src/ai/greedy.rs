@@ -828,7 +828,7 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
             view.battlefield.zone(zone).capacity.is_none_or(|capacity| (view.index.count(zone) as u32) < capacity)
         })
         // Difficult ground costs double on a grid: a square in walking distance may be out of a move's reach.
-        .filter(|&zone| !view.battlefield.is_grid() || view.battlefield.path_cost(actor.zone.0, zone) <= allowance)
+        .filter(|&zone| actions::move_cost(&view.battlefield, actor, actor.zone.0, zone) <= allowance)
         .map(|zone| (nearest(zone), view.battlefield.distance(actor.zone.0, zone), zone))
         .filter(|&(distance, ..)| distance < here)
         .min()?

@@ -112,8 +112,8 @@ impl UnitTemplate {
                 Feat::SneakAttack => loadout.sneak_dice += 1,
                 Feat::LegionLeader => self.summoning_slots += LEGION_LEADER_SLOTS,
                 Feat::BattleCaster => loadout.battle_caster = true,
-                // Nothing in Fray makes a unit sneak, swim or tumble, so there is nothing to undo.
-                Feat::Maneuverer => {}
+                // Difficult ground is where a unit swims, climbs or picks its way (`A-MOVE-1`).
+                Feat::Maneuverer => loadout.maneuverer = true,
             }
         }
     }

@@ -123,6 +123,7 @@ impl UnitSource<'_> {
             sneak_dice: 0,
             focus_dice: 0,
             battle_caster: false,
+            maneuverer: false,
         };
         Ok((loadout, armour))
     }

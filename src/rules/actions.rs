@@ -381,6 +381,17 @@ fn check_untargeted_with(ctx: ActionContext, actor: &UnitView, action: &Action) 
     reach(actor, kind)
 }
 
+/// What walking from `here` to `to` costs `actor`: difficult ground costs double on a grid
+/// (`S-GRID-1` terrain; the water, climbs and crawls that halve speed, `A-MOVE-1`), except for a
+/// Maneuverer, who moves through it normally (`A-FEAT-1`); zones cost one each.
+pub fn move_cost(battlefield: &Battlefield, actor: &UnitView, here: ZoneIdx, to: ZoneIdx) -> u32 {
+    if battlefield.is_grid() && !actor.loadout.maneuverer {
+        battlefield.path_cost(here, to)
+    } else {
+        battlefield.distance(here, to)
+    }
+}
+
 /// The move part of a declaration (`W-MOVE-1`): where to, how far, into what room.
 fn check_move(ctx: ActionContext, actor: &UnitView, action: &Action) -> Result<(), IllegalAction> {
     let (kind, move_to) = (action.kind, action.move_to);
@@ -400,8 +411,7 @@ fn check_move(ctx: ActionContext, actor: &UnitView, action: &Action) -> Result<(
     }
     let allowance = unit::action_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, action);
     let distance = ctx.battlefield.distance(here, to);
-    // Difficult ground costs double on the way (`S-GRID-1` terrain); zones cost one each.
-    let cost = if ctx.battlefield.is_grid() { ctx.battlefield.path_cost(here, to) } else { distance };
+    let cost = move_cost(ctx.battlefield, actor, here, to);
     if distance == UNREACHABLE || cost > allowance {
         return Err(IllegalAction::TooFar);
     }

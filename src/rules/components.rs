@@ -455,6 +455,8 @@ pub struct Loadout {
     pub focus_dice: u32,
     /// Dodges normally while channelling a spell: the Battle Caster feat (`A-FEAT-1`).
     pub battle_caster: bool,
+    /// Crosses difficult ground at full speed: the Maneuverer feat (`A-FEAT-1`, `A-MOVE-1`).
+    pub maneuverer: bool,
 }
 
 impl Loadout {
