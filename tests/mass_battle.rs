@@ -27,7 +27,9 @@ fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -
     let here = actor.zone.0;
     let allowance = [ActionKind::Move, ActionKind::Charge]
         .into_iter()
-        .map(|kind| unit::movement_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, kind))
+        .map(|kind| {
+            unit::action_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, &Action::simple(kind))
+        })
         .max()
         .unwrap_or(0);
     let destinations: Vec<Option<ZoneIdx>> = std::iter::once(None)
@@ -53,6 +55,7 @@ fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -
         ActionKind::KnockDown,
         ActionKind::HoldAction,
         ActionKind::LetGo,
+        ActionKind::Delay,
     ];
     kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
     kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));
@@ -71,7 +74,7 @@ fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -
             .flat_map(|zone| ctx.index.occupants(zone).iter().copied())
             .collect();
         for &kind in kinds.iter().chain(charge.as_ref()) {
-            let untargeted = Action { kind, target: None, move_to };
+            let untargeted = Action { kind, target: None, move_to, bonus: None };
             if actions::check(ctx, actor, &untargeted, units).is_ok() {
                 found.push(untargeted);
             }
@@ -79,7 +82,7 @@ fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -
                 continue;
             }
             for &target in &candidates {
-                let action = Action { kind, target: Some(target), move_to };
+                let action = Action { kind, target: Some(target), move_to, bonus: None };
                 if actions::check(ctx, actor, &action, units).is_ok() {
                     found.push(action);
                 }

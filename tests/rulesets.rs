@@ -40,8 +40,10 @@ fn declare_at(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, t
     let entity = unit(app, id);
     let target = target.map(|target| unit(app, target));
     let move_to = app.world().resource::<Battlefield>().zone_at(Square { x: to.0, y: to.1 }).expect("open square");
-    app.world_mut()
-        .write_message(ActionChosen { unit: entity, action: Action { kind, target, move_to: Some(move_to) } });
+    app.world_mut().write_message(ActionChosen {
+        unit: entity,
+        action: Action { kind, target, move_to: Some(move_to), bonus: None },
+    });
 }
 
 /// Resolves the last declared turn, then runs morale, the end of round and the next round's start.
@@ -1615,7 +1617,7 @@ mod aimed_wounds {
     }
 
     #[test]
-    fn a_bonus_1_bonus_actions_go_into_the_blow_only_when_not_moving() {
+    fn a_bonus_1_bonus_actions_go_into_the_blow_after_a_move_too() {
         let units = r#"
             (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), attributes: Some((agility: 14))),
             (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
@@ -1624,7 +1626,7 @@ mod aimed_wounds {
         app.update();
         declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (1, 1));
         app.update();
-        assert_eq!(attacks_by(&app, "r1")[0]["total"], 10, "8 + accuracy 2: the bonus actions paid for the step");
+        assert_eq!(attacks_by(&app, "r1")[0]["total"], 11, "8 + accuracy 2 + 1: the Move Action paid for the step");
     }
 
     #[test]
@@ -1635,7 +1637,7 @@ mod aimed_wounds {
         app.update();
         declare(&mut app, "r1", ActionKind::Hold, None, None);
         app.update();
-        assert!(get::<Conditions>(&mut app, "r1").dodging);
+        assert_eq!(get::<Conditions>(&mut app, "r1").dodge_bonus, 1);
         declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
         app.update();
         let attack = &attacks_by(&app, "b1")[0];
@@ -1650,14 +1652,14 @@ mod aimed_wounds {
         app.update();
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
-        assert!(get::<Conditions>(&mut app, "r1").dodging, "the dodge lasts through the round's end");
+        assert_eq!(get::<Conditions>(&mut app, "r1").dodge_bonus, 1, "the dodge lasts through the round's end");
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert!(!get::<Conditions>(&mut app, "r1").dodging, "standing and striking spends both");
+        assert_eq!(get::<Conditions>(&mut app, "r1").dodge_bonus, 0, "striking spends both on +1 and +1");
         declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
         app.update();
         assert_eq!(attacks_by(&app, "b1")[0]["defense"], 12);
-        assert!(!get::<Conditions>(&mut app, "b1").dodging, "b1 struck without moving too");
+        assert_eq!(get::<Conditions>(&mut app, "b1").dodge_bonus, 0, "b1 struck too");
     }
 
     #[test]
@@ -1864,8 +1866,13 @@ mod aimed_wounds {
         let mut conditions = Conditions::default();
         let attack =
             fray::rules::unit::movement_allowance(&ruleset, speed, Status::Active, &conditions, ActionKind::Attack);
-        let moving =
-            fray::rules::unit::movement_allowance(&ruleset, speed, Status::Active, &conditions, ActionKind::Move);
+        let moving = fray::rules::unit::action_allowance(
+            &ruleset,
+            speed,
+            Status::Active,
+            &conditions,
+            &Action::simple(ActionKind::Move),
+        );
         conditions.prone = true;
         let prone =
             fray::rules::unit::movement_allowance(&ruleset, speed, Status::Active, &conditions, ActionKind::Attack);

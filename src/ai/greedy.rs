@@ -194,7 +194,7 @@ pub fn choose(
 fn self_rescue(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
     actor.inventory.0.iter().enumerate().find_map(|(at, stack)| {
         let heals = matches!(stack.item.effect, Effect::RestoreWounds { .. }) && !stack.item.thrown && stack.count > 0;
-        let action = Action { kind: ActionKind::UseItem(at), target: Some(actor.entity), move_to: None };
+        let action = Action { kind: ActionKind::UseItem(at), target: Some(actor.entity), move_to: None, bonus: None };
         (heals && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
 }
@@ -205,7 +205,7 @@ fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
         return None;
     }
     view.index.occupants(actor.zone.0).iter().find_map(|&other| {
-        let action = Action { kind: ActionKind::Stabilize, target: Some(other), move_to: None };
+        let action = Action { kind: ActionKind::Stabilize, target: Some(other), move_to: None, bonus: None };
         actions::check(view.ctx(), actor, &action, units).is_ok().then_some(action)
     })
 }
@@ -254,7 +254,7 @@ fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView, commitmen
                 continue;
             }
             for &kind in &kinds {
-                let action = Action { kind, target: Some(other), move_to: None };
+                let action = Action { kind, target: Some(other), move_to: None, bonus: None };
                 if actions::check(view.ctx(), actor, &action, units).is_ok()
                     && best.as_ref().is_none_or(|(worst, _)| share < *worst)
                 {
@@ -468,7 +468,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         let score = self.score(prospect, kind, expected, move_to, shoots);
         (score > 0.0).then_some(Candidate {
             score,
-            action: Action { kind, target: Some(prospect.view.entity), move_to },
+            action: Action { kind, target: Some(prospect.view.entity), move_to, bonus: None },
             expected,
             left: prospect.remaining,
         })
@@ -586,7 +586,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         if let Some(walk) = walks.iter().find(|walk| walk.to == move_to) {
             return *walk;
         }
-        let walk = Action { kind: ActionKind::Attack, target: None, move_to };
+        let walk = Action { kind: ActionKind::Attack, target: None, move_to, bonus: None };
         let provoked = actions::repostes_on_path(self.view.ctx(), self.threats, self.actor, &walk);
         let reposte_risk = provoked
             .iter()
@@ -725,7 +725,7 @@ fn summon(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
         return None;
     }
     actor.spells.0.iter().enumerate().find_map(|(at, (_, spell))| {
-        let action = Action { kind: ActionKind::Cast(at), target: Some(actor.entity), move_to: None };
+        let action = Action { kind: ActionKind::Cast(at), target: Some(actor.entity), move_to: None, bonus: None };
         (spell.effect == Effect::Summon && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
 }
@@ -786,8 +786,13 @@ fn cast_chance(view: &AiView, skill: i32, tn: i32) -> f64 {
 /// enters a threat range, so it provokes no Reposte.
 fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitView) -> Option<Action> {
     let ctx = view.ctx();
-    let allowance =
-        unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Move);
+    let allowance = unit::action_allowance(
+        &view.ruleset,
+        *actor.speed,
+        *actor.status,
+        actor.conditions,
+        &Action::simple(ActionKind::Move),
+    );
     if allowance == 0 {
         return None;
     }
@@ -823,12 +828,12 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
             view.battlefield.zone(zone).capacity.is_none_or(|capacity| (view.index.count(zone) as u32) < capacity)
         })
         // Difficult ground costs double on a grid: a square in walking distance may be out of a move's reach.
-        .filter(|&zone| !view.battlefield.is_grid() || view.battlefield.path_cost(actor.zone.0, zone) <= allowance)
+        .filter(|&zone| actions::move_cost(&view.battlefield, actor, actor.zone.0, zone) <= allowance)
         .map(|zone| (nearest(zone), view.battlefield.distance(actor.zone.0, zone), zone))
         .filter(|&(distance, ..)| distance < here)
         .min()?
         .2;
-    let step = Action { kind: ActionKind::Move, target: None, move_to: Some(destination) };
+    let step = Action { kind: ActionKind::Move, target: None, move_to: Some(destination), bonus: None };
     if actions::repostes_on_path(ctx, threats, actor, &step).is_empty() {
         return Some(step);
     }
@@ -933,12 +938,16 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
                 .map(|spot| (view.battlefield.distance(actor.zone.0, spot), spot))
                 .filter(|&(distance, _)| distance <= allowance)
                 .filter(|&(_, spot)| {
-                    let action = Action { kind: ActionKind::Charge, target: Some(other), move_to: Some(spot) };
+                    let action =
+                        Action { kind: ActionKind::Charge, target: Some(other), move_to: Some(spot), bonus: None };
                     actions::check(ctx, actor, &action, units).is_ok()
                 })
                 .min();
             if let Some((_, spot)) = spot {
-                best = Some((expected, Action { kind: ActionKind::Charge, target: Some(other), move_to: Some(spot) }));
+                best = Some((
+                    expected,
+                    Action { kind: ActionKind::Charge, target: Some(other), move_to: Some(spot), bonus: None },
+                ));
             }
         }
     }

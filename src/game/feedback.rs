@@ -391,6 +391,7 @@ mod tests {
             wounds_restored: 1,
             stress: 6,
             wounds: 9,
+            wound_closed: None,
         };
         assert_eq!(texts(&healed), [("+4".to_string(), Tone::Heal)]);
         let dead = LogEvent::Status { unit: "wren".into(), status: "dead" };

@@ -291,8 +291,8 @@ pub enum Feat {
     LegionLeader,
     /// Dodges normally while channelling a spell.
     BattleCaster,
-    /// Moves normally while sneaking, swimming and tumbling; Fray has none of these, so it
-    /// changes nothing yet.
+    /// Moves normally while sneaking, swimming and tumbling: difficult ground costs it one
+    /// square of movement per square, not two (`A-MOVE-1`).
     Maneuverer,
 }
 

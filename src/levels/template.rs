@@ -107,12 +107,15 @@ impl UnitTemplate {
                 // Zones are too coarse for two squares; the feat moves nothing there.
                 Feat::Athlete if grid => self.speed.0 = self.speed.0.saturating_add(ATHLETE_SQUARES),
                 Feat::Athlete => {}
-                Feat::WeaponFocus => weapons.for_each(|weapon| weapon.damage = weapon.damage.with_extra_die()),
+                Feat::WeaponFocus => {
+                    weapons.for_each(|weapon| weapon.damage = weapon.damage.with_extra_die());
+                    loadout.focus_dice += 1;
+                }
                 Feat::SneakAttack => loadout.sneak_dice += 1,
                 Feat::LegionLeader => self.summoning_slots += LEGION_LEADER_SLOTS,
                 Feat::BattleCaster => loadout.battle_caster = true,
-                // Nothing in Fray makes a unit sneak, swim or tumble, so there is nothing to undo.
-                Feat::Maneuverer => {}
+                // Difficult ground is where a unit swims, climbs or picks its way (`A-MOVE-1`).
+                Feat::Maneuverer => loadout.maneuverer = true,
             }
         }
     }

@@ -129,7 +129,9 @@ impl UnitSource<'_> {
             armour_name: armour_name.as_deref().map(Arc::from),
             shield: armour.shield,
             sneak_dice: 0,
+            focus_dice: 0,
             battle_caster: false,
+            maneuverer: false,
         };
         Ok((loadout, armour))
     }

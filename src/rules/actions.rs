@@ -100,6 +100,12 @@ pub enum IllegalAction {
     /// The Main action went into a snap attack: the turn has only its move left.
     #[error("the main action was spent on a snap attack this round; only a move is left")]
     MainActionSpent,
+    /// A delay needs a later turn this round to delay to (`A-INIT-1`).
+    #[error("no unit acts after this one this round: there is no turn to delay to")]
+    LastTurn,
+    /// The Bonus Actions cannot be spent as declared (`A-BONUS-1`).
+    #[error(transparent)]
+    Bonus(#[from] super::bonus::BonusError),
 }
 
 /// Seed 000's actions, offered when a ruleset lists none.
@@ -181,7 +187,7 @@ pub fn modifier(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind, has_targe
             actor.inventory.0.get(at).and_then(|stack| stack.item.modifier).unwrap_or(rules.throw_modifier)
         }
         ActionKind::Move => rules.move_modifier,
-        ActionKind::Hold => rules.hold_modifier,
+        ActionKind::Hold | ActionKind::Delay => rules.hold_modifier,
         ActionKind::Stabilize => rules.stabilise_modifier,
         ActionKind::Intimidate => rules.intimidate_modifier,
     }
@@ -281,7 +287,9 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         // A screener stands where its bare hands reach the ward: beside it (`S-SPEC-1`).
         ActionKind::Screen => TargetRule::Ally { range: actor.loadout.unarmed.reach },
         ActionKind::DefensiveAttack => TargetRule::Enemy { range: weapon_range, optional: true },
-        ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold | ActionKind::Disengage => TargetRule::None,
+        ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold | ActionKind::Disengage | ActionKind::Delay => {
+            TargetRule::None
+        }
         ActionKind::Cast(at) => {
             let (_, spell) = actor.spells.0.get(at).ok_or(IllegalAction::NothingToUse)?;
             if spell.effect.is_hostile() {
@@ -331,7 +339,8 @@ pub fn check(
     action: &Action,
     units: &impl UnitLookup,
 ) -> Result<i32, IllegalAction> {
-    let reach = check_untargeted(ctx, actor, action.kind, action.move_to)?;
+    super::bonus::check(ctx.ruleset, actor.conditions, action)?;
+    let reach = check_untargeted_with(ctx, actor, action)?;
     match (reach.rule, action.target) {
         (TargetRule::None, Some(_)) => return Err(IllegalAction::UnexpectedTarget),
         (TargetRule::None, None) | (TargetRule::Enemy { optional: true, .. }, None) => {}
@@ -366,10 +375,17 @@ pub fn check_untargeted(
     kind: ActionKind,
     move_to: Option<ZoneIdx>,
 ) -> Result<Reach, IllegalAction> {
+    check_untargeted_with(ctx, actor, &Action::new(kind, None, move_to))
+}
+
+/// [`check_untargeted`] for a whole declaration, whose Bonus Actions may stride further (`A-BONUS-1`).
+fn check_untargeted_with(ctx: ActionContext, actor: &UnitView, action: &Action) -> Result<Reach, IllegalAction> {
+    let kind = action.kind;
     if !unit::may_act(*actor.status, actor.conditions, actor.surprised, ctx.round) {
         return Err(IllegalAction::CannotAct);
     }
-    if !offered(ctx.ruleset, kind) {
+    // Only a turn-based order has a later turn to delay to (`A-INIT-1`).
+    if !offered(ctx.ruleset, kind) || (kind == ActionKind::Delay && !ctx.ruleset.turns.order.on_turn()) {
         return Err(IllegalAction::NotOffered);
     }
     // Distracted: may move, nothing else (`Z-HIND-1`).
@@ -382,8 +398,8 @@ pub fn check_untargeted(
     if actor.conditions.snapped && !matches!(kind, ActionKind::Move | ActionKind::Hold) {
         return Err(IllegalAction::MainActionSpent);
     }
-    check_held(ctx, actor, kind, move_to)?;
-    check_move(ctx, actor, kind, move_to)?;
+    check_held(ctx, actor, kind, action.move_to)?;
+    check_move(ctx, actor, action)?;
     reach(actor, kind)
 }
 
@@ -410,13 +426,20 @@ fn check_held(
     Ok(())
 }
 
+/// What walking from `here` to `to` costs `actor`: difficult ground costs double on a grid
+/// (`S-GRID-1` terrain; the water, climbs and crawls that halve speed, `A-MOVE-1`), except for a
+/// Maneuverer, who moves through it normally (`A-FEAT-1`); zones cost one each.
+pub fn move_cost(battlefield: &Battlefield, actor: &UnitView, here: ZoneIdx, to: ZoneIdx) -> u32 {
+    if battlefield.is_grid() && !actor.loadout.maneuverer {
+        battlefield.path_cost(here, to)
+    } else {
+        battlefield.distance(here, to)
+    }
+}
+
 /// The move part of a declaration (`W-MOVE-1`): where to, how far, into what room.
-fn check_move(
-    ctx: ActionContext,
-    actor: &UnitView,
-    kind: ActionKind,
-    move_to: Option<ZoneIdx>,
-) -> Result<(), IllegalAction> {
+fn check_move(ctx: ActionContext, actor: &UnitView, action: &Action) -> Result<(), IllegalAction> {
+    let (kind, move_to) = (action.kind, action.move_to);
     let here = actor.zone.0;
     let Some(to) = move_to.filter(|&to| to != here) else {
         return match kind {
@@ -425,16 +448,15 @@ fn check_move(
             _ => Ok(()),
         };
     };
-    if kind == ActionKind::Hold {
+    if matches!(kind, ActionKind::Hold | ActionKind::Delay) {
         return Err(IllegalAction::HoldingStill);
     }
     if to as usize >= ctx.battlefield.len() {
         return Err(IllegalAction::NoSuchZone);
     }
-    let allowance = unit::movement_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, kind);
+    let allowance = unit::action_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, action);
     let distance = ctx.battlefield.distance(here, to);
-    // Difficult ground costs double on the way (`S-GRID-1` terrain); zones cost one each.
-    let cost = if ctx.battlefield.is_grid() { ctx.battlefield.path_cost(here, to) } else { distance };
+    let cost = move_cost(ctx.battlefield, actor, here, to);
     if distance == UNREACHABLE || cost > allowance {
         return Err(IllegalAction::TooFar);
     }

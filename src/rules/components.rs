@@ -292,10 +292,14 @@ pub struct Conditions {
     pub agility_penalty: i32,
     /// Strength modifier lost (weakening wounds).
     pub strength_penalty: i32,
+    /// The aims of the unit's open wounds, oldest first: healing closes the last (`A-WOUND-1`).
+    pub wound_aims: Vec<AimPoint>,
     /// Bonus Actions lost for the battle (weakening wounds, `A-AIM-1`).
     pub bonus_actions_lost: u32,
     /// Spent a Bonus Action dodging in its last turn: more Defense until its next (`A-BONUS-1`).
     pub dodging: bool,
+    /// Defense from Bonus Actions chosen for dodging, until the unit's next turn (`A-BONUS-1`).
+    pub dodge_bonus: i32,
     /// Bonus Actions already spent this turn before the unit declared (picking up its weapon, `A-COND-1`).
     pub bonus_actions_spent: u32,
     /// Casting a spell that takes effect later in the round (`C-CAST-1`): channelling, flat-footed
@@ -367,7 +371,7 @@ impl Conditions {
             (self.full_defense, "full_defense"),
             (self.disengaged, "disengaged"),
             (self.charging, "charging"),
-            (self.dodging, "dodging"),
+            (self.dodging || self.dodge_bonus > 0, "dodging"),
             (self.channelling, "channelling"),
             (self.disarmed, "disarmed"),
             (self.ongoing.is_some(), crate::rules::log::Affliction::OngoingDamage.as_str()),
@@ -449,8 +453,13 @@ pub struct Loadout {
     pub shield: bool,
     /// Extra dice of sneak damage from feats (`A-FEAT-1`).
     pub sneak_dice: u32,
+    /// Extra damage dice on every weapon from Weapon Focus feats (`A-FEAT-1`), which the Bonus
+    /// Actions' extra attack leaves out (`A-BONUS-1`).
+    pub focus_dice: u32,
     /// Dodges normally while channelling a spell: the Battle Caster feat (`A-FEAT-1`).
     pub battle_caster: bool,
+    /// Crosses difficult ground at full speed: the Maneuverer feat (`A-FEAT-1`, `A-MOVE-1`).
+    pub maneuverer: bool,
 }
 
 impl Loadout {
@@ -639,6 +648,8 @@ pub enum ActionKind {
     /// Spend the move to act later: the unit takes its action in a turn of its own after the
     /// round's last (`S-ACT-2`'s hold an action); turn-based orders only.
     HoldAction,
+    /// Put the turn off until after the next one this round (`A-INIT-1`); turn-based orders only.
+    Delay,
 }
 
 /// Where an aimed attack aims (`A-AIM-1`).
@@ -701,12 +712,13 @@ impl ActionKind {
             Self::KnockDown => "knock_down",
             Self::HoldAction => "hold_action",
             Self::LetGo => "let_go",
+            Self::Delay => "delay",
         }
     }
 
     /// Whether the action counts as an action for the costs of the down (crawling and waiting do not).
     pub fn is_exertion(self) -> bool {
-        !matches!(self, Self::Move | Self::Hold | Self::HoldAction)
+        !matches!(self, Self::Move | Self::Hold | Self::HoldAction | Self::Delay)
     }
 }
 
@@ -719,13 +731,40 @@ pub struct Action {
     pub target: Option<Entity>,
     /// Zone to move to before acting, if any.
     pub move_to: Option<ZoneIdx>,
+    /// How the turn spends its Bonus Actions, where the ruleset has chosen ones (`A-BONUS-1`);
+    /// `None` lets the rules spend them as [`bonus::default_uses`](super::bonus::default_uses) says.
+    pub bonus: Option<BonusUses>,
 }
 
 impl Action {
     /// An action with no target and no move.
     pub fn simple(kind: ActionKind) -> Self {
-        Self { kind, target: None, move_to: None }
+        Self { kind, target: None, move_to: None, bonus: None }
     }
+
+    /// An action at `target`, moving to `move_to` first, its Bonus Actions spent as the rules suggest.
+    pub fn new(kind: ActionKind, target: Option<Entity>, move_to: Option<ZoneIdx>) -> Self {
+        Self { kind, target, move_to, bonus: None }
+    }
+}
+
+/// What a turn spends its Bonus Actions on (`A-TURN-1`, `A-BONUS-1`): each count is a number of
+/// Bonus Actions; a disengage and the extra attack take several at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BonusUses {
+    /// +to hit on the turn's own attacks, one step per Bonus Action.
+    pub hit: u8,
+    /// +damage on the turn's own melee attacks, one step per Bonus Action.
+    pub damage: u8,
+    /// +Defense until the unit's next turn, one step per Bonus Action.
+    pub dodge: u8,
+    /// Extra squares of movement, one stride per Bonus Action.
+    pub stride: u8,
+    /// Leave melee zones without giving free hits, for the ruleset's price in Bonus Actions.
+    pub disengage: bool,
+    /// A second attack, for the Move Action and both Bonus Actions: no move this turn.
+    pub extra_attack: bool,
 }
 
 /// The action a unit declared for this round and its Initiative modifier.

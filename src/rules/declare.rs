@@ -138,7 +138,9 @@ fn open_turn(
                     unit.conditions.full_defense = false;
                 }
                 let id = unit.id.0.clone();
-                if spend_bonus_actions_first(ruleset, &mut unit.conditions) {
+                // A delayed turn already began once this round (`A-INIT-1`).
+                let begun = state.delayed.contains(&entity);
+                if !begun && spend_bonus_actions_first(ruleset, &mut unit.conditions) {
                     log.record(round, || LogEvent::Status { unit: id, status: "standing" });
                 }
             }
@@ -183,7 +185,8 @@ fn schedule_due_casts(state: &mut CombatState, units: &Query<Unit>, count: Optio
             continue;
         };
         cast.due = true;
-        let action = Action { kind: ActionKind::Cast(cast.spell), target: Some(cast.target), move_to: None };
+        let action =
+            Action { kind: ActionKind::Cast(cast.spell), target: Some(cast.target), move_to: None, bonus: None };
         let initiative = cast.completes_at.map_or(after_last, |at| at.min(after_last));
         slots.push(Slot { initiative, unit: cast.unit, order: unit.order.0, action });
     }
@@ -277,7 +280,15 @@ fn record_declarations(
             Err(actions::IllegalAction::NotAwaiting)
         } else {
             match units.get(choice.unit) {
-                Ok(actor) => actions::check(ctx, &actor, &choice.action, &units),
+                Ok(actor) => actions::check(ctx, &actor, &choice.action, &units).and_then(|modifier| {
+                    // A delay goes after the next turn, so the round's last turn cannot (`A-INIT-1`).
+                    let last = state.turn_cursor + 1 >= state.turns.len();
+                    if choice.action.kind == ActionKind::Delay && last {
+                        Err(actions::IllegalAction::LastTurn)
+                    } else {
+                        Ok(modifier)
+                    }
+                }),
                 Err(_) => Err(actions::IllegalAction::TargetGone),
             }
         };
@@ -331,13 +342,31 @@ impl Closing<'_, '_> {
     fn close_turn(&mut self) {
         let count = self.state.turns.get(self.state.turn_cursor).map_or(0, |(count, _)| *count);
         let order = self.queue.order.clone();
-        let slots: Vec<Slot> = order.into_iter().filter_map(|entity| self.enter(entity, Some(count))).collect();
+        let mut slots: Vec<Slot> = order.into_iter().filter_map(|entity| self.enter(entity, Some(count))).collect();
+        self.delay_turns(&mut slots);
         self.state.turn_cursor += 1;
         let cursor = self.state.cursor;
         self.state.schedule.truncate(cursor);
         self.state.schedule.extend(slots);
         self.queue.open = false;
         self.state.phase = CombatPhase::Resolve;
+    }
+
+    /// Units that declared a delay act again right after the next turn (`A-INIT-1`): their turn
+    /// is put back into the order there, at that turn's count, and they declare anew when it comes.
+    fn delay_turns(&mut self, slots: &mut Vec<Slot>) {
+        let delayed: Vec<Entity> =
+            slots.iter().filter(|slot| slot.action.kind == ActionKind::Delay).map(|slot| slot.unit).collect();
+        if delayed.is_empty() {
+            return;
+        }
+        slots.retain(|slot| slot.action.kind != ActionKind::Delay);
+        let after_next = self.state.turn_cursor + 2;
+        let Some(&(count, _)) = self.state.turns.get(after_next - 1) else {
+            return;
+        };
+        self.state.delayed.extend(delayed.iter().copied());
+        self.state.turns.insert(after_next, (count, delayed));
     }
 
     /// A round at once: last round's carried actions, then every declaration at its Round

@@ -102,6 +102,7 @@ fn start_round(
         let turns = order_turns(ordering, &initiators);
         battle.state.turns = turns;
         battle.state.turn_cursor = 0;
+        battle.state.delayed.clear();
     }
     battle.state.phase = CombatPhase::Declare;
 }

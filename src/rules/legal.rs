@@ -185,6 +185,7 @@ fn kinds_of(ctx: ActionContext, actor: &UnitView) -> Vec<ActionKind> {
         ActionKind::KnockDown,
         ActionKind::HoldAction,
         ActionKind::LetGo,
+        ActionKind::Delay,
     ];
     kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
     kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));
@@ -200,7 +201,9 @@ fn destinations(ctx: ActionContext, actor: &UnitView) -> Vec<Option<ZoneIdx>> {
     let here = actor.zone.0;
     let allowance = [ActionKind::Move, ActionKind::Charge]
         .into_iter()
-        .map(|kind| unit::movement_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, kind))
+        .map(|kind| {
+            unit::action_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, &Action::simple(kind))
+        })
         .max()
         .unwrap_or(0);
     std::iter::once(None)
@@ -302,7 +305,7 @@ impl<'t> LegalActions<'t> {
         for group in &self.groups {
             if group.untargeted {
                 if at == 0 {
-                    return Some(Action { kind: group.kind, target: None, move_to: group.move_to });
+                    return Some(Action { kind: group.kind, target: None, move_to: group.move_to, bonus: None });
                 }
                 at -= 1;
             }
@@ -310,7 +313,12 @@ impl<'t> LegalActions<'t> {
                 let size = targets_in(list, group.skip);
                 if at < size {
                     let target = list.iter().copied().filter(|&unit| Some(unit) != group.skip).nth(at)?;
-                    return Some(Action { kind: group.kind, target: Some(target), move_to: group.move_to });
+                    return Some(Action {
+                        kind: group.kind,
+                        target: Some(target),
+                        move_to: group.move_to,
+                        bonus: None,
+                    });
                 }
                 at -= size;
             }
@@ -321,13 +329,22 @@ impl<'t> LegalActions<'t> {
     /// Every legal action, in order.
     pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
         self.groups.iter().flat_map(move |group| {
-            let untargeted =
-                group.untargeted.then_some(Action { kind: group.kind, target: None, move_to: group.move_to });
+            let untargeted = group.untargeted.then_some(Action {
+                kind: group.kind,
+                target: None,
+                move_to: group.move_to,
+                bonus: None,
+            });
             let targeted = self.segments[group.segments.clone()]
                 .iter()
                 .flat_map(|list| list.iter().copied())
                 .filter(move |&unit| Some(unit) != group.skip)
-                .map(move |target| Action { kind: group.kind, target: Some(target), move_to: group.move_to });
+                .map(move |target| Action {
+                    kind: group.kind,
+                    target: Some(target),
+                    move_to: group.move_to,
+                    bonus: None,
+                });
             untargeted.into_iter().chain(targeted)
         })
     }

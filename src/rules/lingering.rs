@@ -68,12 +68,13 @@ fn turn_upkeep(
         // A held action's own turn (`S-ACT-2`) is only that action: the unit's turn started and
         // ended where its place in the order was.
         let group = group.clone();
-        let starting: Vec<Entity> = group
+        let ending: Vec<Entity> = group
             .iter()
             .copied()
             .filter(|&entity| !harm.units.get(entity).is_ok_and(|view| view.conditions.held_action))
             .collect();
-        for &entity in &starting {
+        // A delayed turn (`A-INIT-1`) began once already this round.
+        for &entity in ending.iter().filter(|entity| !state.delayed.contains(entity)) {
             lose_ongoing(&mut harm, entity);
             if harm.ruleset.turns.hazards_on_turn() {
                 end::test_hazard(&mut harm, &battlefield, entity);
@@ -84,10 +85,10 @@ fn turn_upkeep(
             harm.units.get(entity).is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))
         });
         if acts {
-            upkeep.ending = starting;
+            upkeep.ending = ending;
             return;
         }
-        for entity in starting {
+        for entity in ending {
             end::shake_off(&mut harm, entity);
         }
         state.turn_cursor += 1;

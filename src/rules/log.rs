@@ -553,6 +553,9 @@ pub enum LogEvent {
         stress: i32,
         /// Wound Points after.
         wounds: i32,
+        /// The aim of the wound the healing closed, if it closed one (`A-WOUND-1`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        wound_closed: Option<&'static str>,
     },
     /// A consumable used.
     ItemUsed {

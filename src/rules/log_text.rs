@@ -819,6 +819,7 @@ mod tests {
                 wounds_restored: 0,
                 stress: 9,
                 wounds: 8,
+                wound_closed: None,
             },
             LogEvent::ItemUsed { unit: "nell".into(), item: "potion".into(), target: None },
             LogEvent::Stabilise { unit: "nell".into(), target: "orc".into(), roll: roll(9), tn: 10, success: false },

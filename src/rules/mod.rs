@@ -4,6 +4,7 @@
 
 pub mod actions;
 pub mod battle;
+pub mod bonus;
 pub mod components;
 pub mod damage;
 mod declare;

@@ -891,6 +891,31 @@ pub struct TurnRules {
     /// ongoing damage, instead of at the end of the round (`Z-ZONE-3`); turn-based orders only.
     #[serde(default)]
     pub hazards_each_turn: bool,
+    /// Bonus Actions each declaration spends as it chooses (`A-TURN-1`, `A-BONUS-1`); `None`
+    /// keeps the automatic `attack.standing_bonus`, `attack.dodge_bonus` and
+    /// `movement.move_only_extra`.
+    #[serde(default)]
+    pub bonus_actions: Option<BonusActionRules>,
+}
+
+/// What Bonus Actions buy when a declaration chooses how to spend them (`A-BONUS-1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct BonusActionRules {
+    /// Bonus Actions in a turn (weakening wounds take some away).
+    pub per_turn: u32,
+    /// To hit per Bonus Action, on the turn's own attacks.
+    pub hit: i32,
+    /// Damage per Bonus Action, on the turn's own melee and thrown attacks.
+    pub damage: i32,
+    /// Defense per Bonus Action, until the unit's next turn.
+    pub dodge: i32,
+    /// Squares (zones on a zone battlefield) per Bonus Action spent moving further.
+    pub stride: u32,
+    /// Bonus Actions that buy a disengage; `None`: only the `Disengage` action does.
+    pub disengage: Option<u32>,
+    /// The Move Action and every Bonus Action buy one more attack with the weapon's bare dice
+    /// (no Strength, no feats); the unit then does not move.
+    pub extra_attack: bool,
 }
 
 impl TurnRules {

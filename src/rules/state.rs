@@ -78,6 +78,9 @@ pub struct CombatState {
     pub turns: Vec<(i32, Vec<Entity>)>,
     /// The next turn to declare.
     pub turn_cursor: usize,
+    /// Units that delayed their turn this round (`A-INIT-1`): their turn has already begun, so
+    /// what happens as a turn begins does not happen again.
+    pub delayed: Vec<Entity>,
     /// Side initiative scores kept for the combat when they are never re-rolled (`S-INIT-1`).
     pub side_scores: Vec<i32>,
     /// The side that begins (`Z-INIT-1`), once rolled.

@@ -88,6 +88,7 @@ pub fn defense_score(ruleset: &Ruleset, attributes: &Attributes, defense: &Defen
     if conditions.dodging {
         score += ruleset.attack.dodge_bonus.unwrap_or(0);
     }
+    score += conditions.dodge_bonus;
     if conditions.prone {
         score -= ruleset.attack.prone_defense_penalty;
     }
@@ -143,6 +144,22 @@ pub fn movement_allowance(
         zones /= ruleset.movement.full_defense_speed_divisor.max(1);
     }
     zones
+}
+
+/// Zones (or squares) the unit may move for this declaration: [`movement_allowance`] for its
+/// kind, and any strides its Bonus Actions buy (`A-BONUS-1`) when it can move at all.
+pub fn action_allowance(
+    ruleset: &Ruleset,
+    speed: Speed,
+    status: Status,
+    conditions: &Conditions,
+    action: &Action,
+) -> u32 {
+    let base = movement_allowance(ruleset, speed, status, conditions, action.kind);
+    if base == 0 {
+        return 0;
+    }
+    base + super::bonus::extra_movement(ruleset, conditions, action)
 }
 
 /// Whether the unit is weakened: every test it makes is rolled with disadvantage (`Z-HIND-1`).

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::error::SaveError;
 use crate::battlefield::ZoneIdx;
 use crate::levels::BattleTemplate;
-use crate::rules::components::{ActionKind, AimPoint, Controller};
+use crate::rules::components::{ActionKind, AimPoint, BonusUses, Controller};
 
 /// The save format this build writes and reads.
 pub const FORMAT: u32 = 1;
@@ -166,6 +166,9 @@ pub struct Declaration {
     /// The zone (or square) moved to first, by index.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub move_to: Option<ZoneIdx>,
+    /// The Bonus Actions, when the declaration chose them (`A-BONUS-1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bonus: Option<BonusUses>,
 }
 
 /// [`ActionKind`] as a save writes it: the rules' own enum stays free of the file format.
@@ -197,6 +200,7 @@ pub enum SavedKind {
     KnockDown,
     HoldAction,
     LetGo,
+    Delay,
 }
 
 impl From<ActionKind> for SavedKind {
@@ -226,6 +230,7 @@ impl From<ActionKind> for SavedKind {
             ActionKind::KnockDown => Self::KnockDown,
             ActionKind::HoldAction => Self::HoldAction,
             ActionKind::LetGo => Self::LetGo,
+            ActionKind::Delay => Self::Delay,
         }
     }
 }
@@ -257,6 +262,7 @@ impl From<SavedKind> for ActionKind {
             SavedKind::KnockDown => Self::KnockDown,
             SavedKind::HoldAction => Self::HoldAction,
             SavedKind::LetGo => Self::LetGo,
+            SavedKind::Delay => Self::Delay,
         }
     }
 }
@@ -342,6 +348,7 @@ mod tests {
             ActionKind::KnockDown,
             ActionKind::HoldAction,
             ActionKind::LetGo,
+            ActionKind::Delay,
         ];
         for kind in kinds {
             assert_eq!(ActionKind::from(SavedKind::from(kind)), kind);

@@ -115,7 +115,7 @@ fn feed_saved_declarations(
             },
             None => None,
         };
-        let action = Action { kind: entry.kind.into(), target, move_to: entry.move_to };
+        let action = Action { kind: entry.kind.into(), target, move_to: entry.move_to, bonus: entry.bonus };
         chosen.write(ActionChosen { unit: entity, action });
         replay.fed[at] = true;
     }
@@ -153,6 +153,7 @@ fn record_accepted(
             kind: action.kind.into(),
             target: action.target.and_then(|target| ids.get(target).ok()).map(|target| target.0.clone()),
             move_to: action.move_to,
+            bonus: action.bonus,
         };
         if let Some(replay) = replay.as_deref_mut() {
             check_against_save(replay, &entry);

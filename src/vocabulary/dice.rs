@@ -68,6 +68,11 @@ impl Dice {
         if self.sides == 0 { self } else { Self { count: (self.count + 1).min(MAX_DICE), ..self } }
     }
 
+    /// The same roll with `count` dice fewer, never fewer than one (feats' extra dice taken off).
+    pub fn without_dice(self, count: u32) -> Self {
+        if self.sides == 0 { self } else { Self { count: self.count.saturating_sub(count).max(1), ..self } }
+    }
+
     /// Lowest possible total.
     pub fn min(&self) -> i32 {
         self.count as i32 * i32::from(self.sides > 0) + self.modifier

@@ -314,12 +314,14 @@ impl Resolver<'_, '_> {
             unit.stress.current = before.saturating_add(amount).min(unit.stress.max.max(before));
             stress_restored = unit.stress.current - before;
         }
-        // Healing enough in one go closes a wound (`A-WOUND-1`).
+        // Healing enough in one go closes a wound, and its lasting penalties go with it (`A-WOUND-1`).
+        let mut wound_closed = None;
         if let Some(aiming) = &self.ruleset.attack.aiming
             && unit.conditions.aimed_wounds > 0
             && stress_restored + wounds_restored >= aiming.heal_threshold
         {
             unit.conditions.aimed_wounds -= 1;
+            wound_closed = super::wounds::close_wound(&mut unit.conditions, aiming).map(AimPoint::log_name);
         }
         let id = unit.id.0.clone();
         let (stress, wounds_now) = (unit.stress.current, unit.wounds.current);
@@ -331,6 +333,7 @@ impl Resolver<'_, '_> {
             wounds_restored,
             stress,
             wounds: wounds_now,
+            wound_closed,
         });
         let strength = unit.attributes.score(Attribute::Strength);
         let status = damage::status_under(&self.ruleset, *unit.status, wounds_now, strength);

@@ -144,6 +144,11 @@ pub(super) struct Strike {
     pub primary: bool,
     /// Made without moving first: the bonus actions went into the blow (`A-BONUS-1`).
     pub stood_still: bool,
+    /// To hit and damage the turn's chosen Bonus Actions add (`A-BONUS-1`).
+    pub bonus: (i32, i32),
+    /// The extra attack bought with the Move and both Bonus Actions: the weapon's own dice, no
+    /// Strength and no feats (`A-BONUS-1`).
+    pub bonus_attack: bool,
 }
 
 /// Whether an action is a weapon attack against its target.
@@ -177,6 +182,7 @@ fn needs_target(kind: ActionKind) -> bool {
             | ActionKind::BreakFree
             | ActionKind::HoldAction
             | ActionKind::LetGo
+            | ActionKind::Delay
     )
 }
 
@@ -304,8 +310,15 @@ impl<'w, 's> Resolver<'w, 's> {
             let kind = slot.action.kind;
             let dodge_bonus = self.ruleset.attack.dodge_bonus;
             let standing_bonus = self.ruleset.attack.standing_bonus.is_some();
+            let chosen = super::bonus::rules(&self.ruleset).copied();
             if let Ok(mut unit) = self.units.get_mut(slot.unit) {
-                unit.conditions.disengaged |= kind == ActionKind::Disengage;
+                // Chosen Bonus Actions (`A-BONUS-1`): dodging lasts until the next turn.
+                let uses = super::bonus::effective(&self.ruleset, &unit.conditions, &slot.action);
+                unit.conditions.dodge_bonus = match chosen {
+                    Some(rules) if able => rules.dodge * i32::from(uses.dodge),
+                    _ => 0,
+                };
+                unit.conditions.disengaged |= kind == ActionKind::Disengage || uses.disengage;
                 unit.conditions.charging |= kind == ActionKind::Charge;
                 // Its turn starts: last turn's screen lapses (`S-SPEC-1`).
                 unit.conditions.screening = None;
@@ -421,7 +434,8 @@ impl<'w, 's> Resolver<'w, 's> {
             | ActionKind::GoProne
             | ActionKind::BreakFree
             | ActionKind::HoldAction
-            | ActionKind::LetGo => {}
+            | ActionKind::LetGo
+            | ActionKind::Delay => {}
         }
         true
     }
@@ -445,7 +459,16 @@ impl<'w, 's> Resolver<'w, 's> {
             forced_critical: false,
             primary: true,
             stood_still: slot.action.move_to.is_none(),
+            bonus: self
+                .units
+                .get(slot.unit)
+                .map_or((0, 0), |view| super::bonus::attack_bonus(&self.ruleset, view.conditions, &slot.action)),
+            bonus_attack: false,
         };
+        let bonus_attack = self
+            .units
+            .get(slot.unit)
+            .is_ok_and(|view| super::bonus::effective(&self.ruleset, view.conditions, &slot.action).extra_attack);
         let request = AttackRequest::new(slot.unit, target, slot.initiative, AttackKind::Normal).with(strike);
         match self.attack(request.clone(), pending) {
             None => {
@@ -467,7 +490,16 @@ impl<'w, 's> Resolver<'w, 's> {
             }
             self.attack(extra.clone(), pending);
         }
+        if bonus_attack && self.still_standing(target, pending) && self.still_able(slot.unit) {
+            self.attack(extra.with(Strike { bonus_attack: true, primary: false, ..strike }), pending);
+        }
         true
+    }
+
+    /// Whether `actor` may still act this round (a fumble's free hit may have felled it).
+    fn still_able(&self, actor: Entity) -> bool {
+        let round = self.round();
+        self.units.get(actor).is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))
     }
 
     /// Whether `target` is still active with more left than the damage queued against it.

@@ -13,7 +13,7 @@ use crate::rules::damage::{self, DamageTaken};
 use crate::rules::dice::{CombatRng, DiceRoll};
 use crate::rules::equipment::{Attribute, DamageType, InjuryEffect, InjuryTables, Weapon};
 use crate::rules::log::{Affliction, CombatLog, InjuryRoll, LogEvent};
-use crate::rules::ruleset::Ruleset;
+use crate::rules::ruleset::{AimRules, Ruleset};
 use crate::rules::state::DamageDealt;
 use crate::rules::unit::{self, Unit, UnitItem};
 
@@ -195,6 +195,28 @@ fn apply_injury_effect(
     }
 }
 
+/// Closes the most recent wound and lifts its lasting penalties (`A-WOUND-1`): a slowing
+/// wound's squares and Agility, a weakening wound's Strength and Bonus Action, a disrupting
+/// wound's battle-long accuracy (the round's extra penalty stays for the round). Returns its aim.
+pub(super) fn close_wound(conditions: &mut Conditions, rules: &AimRules) -> Option<AimPoint> {
+    let aim = conditions.wound_aims.pop()?;
+    match aim {
+        AimPoint::Slowing => {
+            conditions.speed_penalty = conditions.speed_penalty.saturating_sub(rules.slowing_speed);
+            conditions.agility_penalty -= 1;
+        }
+        AimPoint::Weakening => {
+            conditions.strength_penalty -= 1;
+            let weakening = conditions.wound_aims.iter().filter(|&&aim| aim == AimPoint::Weakening).count();
+            let weakening = u32::try_from(weakening).unwrap_or(u32::MAX);
+            conditions.bonus_actions_lost = conditions.bonus_actions_lost.min(weakening);
+        }
+        AimPoint::Disrupting => conditions.accuracy_penalty -= rules.disrupting_accuracy,
+        AimPoint::Fatal | AimPoint::CentreMass => {}
+    }
+    Some(aim)
+}
+
 /// Damage that takes anyone down whatever they have left: "defeated outright".
 pub(super) fn lethal(view: &unit::UnitView) -> i32 {
     view.stress.current.max(0) + view.wounds.current.max(0) + view.attributes.score(Attribute::Strength).max(0) + 1
@@ -223,6 +245,7 @@ impl Resolver<'_, '_> {
         };
         let conditions = &mut unit.conditions;
         conditions.aimed_wounds += 1;
+        conditions.wound_aims.push(aim);
         match aim {
             AimPoint::Slowing => {
                 conditions.speed_penalty = conditions.speed_penalty.saturating_add(rules.slowing_speed);

@@ -136,7 +136,7 @@ impl Resolver<'_, '_> {
         if !judgement.hit && !judgement.avoid {
             self.shock_on_miss(&request, &engagement, &judgement, pending);
         }
-        if judgement.fumbled && request.strike.primary && !judgement.avoid {
+        if judgement.fumbled && (request.strike.primary || request.strike.bonus_attack) && !judgement.avoid {
             self.fumble(&request, &engagement, pending);
         }
         Some(engagement.reposte)
@@ -178,7 +178,12 @@ impl Resolver<'_, '_> {
             .filter(|second| !ranged && !thrown && !second.is_ranged())
             // A broken weapon is no second weapon, nor is the off-hand one that replaced it.
             .filter(|_| !a.conditions.is_broken(Hand::Main) && !a.conditions.is_broken(Hand::Off));
-        let damage_dice = actions::damage_dice(&self.ruleset, &a, &weapon, thrown);
+        // The Bonus Actions' extra attack rolls the weapon's own dice: no Strength, no feats (`A-BONUS-1`).
+        let damage_dice = if request.strike.bonus_attack {
+            weapon.damage.without_dice(a.loadout.focus_dice)
+        } else {
+            actions::damage_dice(&self.ruleset, &a, &weapon, thrown)
+        };
         Some(Engagement {
             weapon_name: a.loadout.usable_weapon(a.conditions).0.into(),
             thrown,

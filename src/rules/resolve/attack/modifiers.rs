@@ -223,6 +223,9 @@ fn dual_wield(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
 
 /// Attacking without moving first (`A-BONUS-1`).
 fn stood_still(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
+    if battle.ruleset.turns.bonus_actions.is_some() {
+        return chosen_bonus(m);
+    }
     let (hit, damage) = battle.ruleset.attack.standing_bonus?;
     let strike = m.request.strike;
     (strike.primary && strike.stood_still).then_some(())?;
@@ -231,6 +234,19 @@ fn stood_still(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
     (left > 0).then_some(())?;
     let damage = if left >= BONUS_ACTIONS_PER_TURN { damage } else { 0 };
     Some(Modifier { source: ModifierSource::StoodStill, to_hit: hit, damage, disadvantage: false })
+}
+
+/// Bonus Actions the declaration spent on its attacks (`A-BONUS-1`): +hit on each, +damage on
+/// melee and thrown ones, since the seed sells the damage for melee weapons.
+fn chosen_bonus(m: &Matchup) -> Option<Modifier> {
+    let (hit, damage) = m.request.strike.bonus;
+    let damage = if m.engagement.ranged && !m.engagement.thrown { 0 } else { damage };
+    (hit != 0 || damage != 0).then_some(Modifier {
+        source: ModifierSource::StoodStill,
+        to_hit: hit,
+        damage,
+        disadvantage: false,
+    })
 }
 
 /// An ally fights the target from the far side (`A-COND-1`).
