@@ -7,6 +7,7 @@ pub mod error;
 pub mod icons;
 pub mod load;
 pub mod mass;
+pub mod mods;
 mod ruleset_check;
 pub mod schema;
 pub mod starter;

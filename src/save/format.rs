@@ -142,7 +142,12 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// A hash as the save writes it.
 pub fn hash_text(text: &str) -> String {
-    format!("{:016x}", fnv1a(text.as_bytes()))
+    hash_bytes(text.as_bytes())
+}
+
+/// [`fnv1a`] of any bytes, as the save writes it.
+pub fn hash_bytes(bytes: &[u8]) -> String {
+    format!("{:016x}", fnv1a(bytes))
 }
 
 fn hash_debug(value: &impl std::fmt::Debug) -> String {
