@@ -413,3 +413,29 @@ pub fn with_command_line(installed: Vec<PathBuf>, extra: &[PathBuf]) -> Vec<Path
     dirs.extend(extra.iter().cloned());
     dirs
 }
+
+/// The mod folder a file belongs to: its own folder or the one above (`levels/`, `rulesets/`)
+/// when that holds a `mod.ron`.
+pub fn owner_of(file: &Path) -> Option<PathBuf> {
+    let parent = file.parent()?;
+    std::iter::successors(Some(parent), |dir| dir.parent())
+        .take(2)
+        .find(|dir| dir.join(MANIFEST_FILE).is_file())
+        .map(Path::to_path_buf)
+}
+
+/// The [active] mods, with the mod `file` belongs to added last when it is not among them, so
+/// that `fray check mods/x/levels/y.ron` checks the level with its own mod. When that mod cannot
+/// join (a missing dependency, ...), the active mods alone: checking its manifest reports why.
+pub fn active_with_owner(file: &Path) -> ModSet {
+    let active = active();
+    let Some(dir) = owner_of(file) else { return active };
+    let same = |one: &Mod| one.dir.canonicalize().ok() == dir.canonicalize().ok();
+    if active.iter().any(same) {
+        return active;
+    }
+    let Ok(owner) = Mod::open(&dir) else { return active };
+    let mut mods: Vec<Mod> = active.iter().filter(|one| one.id() != owner.id()).cloned().collect();
+    mods.push(owner);
+    load_order(mods).map_or(active, ModSet::from)
+}
