@@ -215,3 +215,25 @@ fn saves_without_mods_write_no_mods_field_and_old_saves_read_as_none() {
     assert!(read.mods.is_empty());
     level_of(&read, &path).expect("loads");
 }
+
+#[test]
+fn the_installed_list_keeps_the_enabled_order_and_puts_errors_beside_their_mod() {
+    use fray::levels::mods::{installed_entries, save_enabled};
+    let root = scratch("installed");
+    write_mod(&root, "a", "", &[]);
+    write_mod(&root, "b", "    depends_on: [\"missing\"],\n", &[]);
+    write_mod(&root, "c", "", &[]);
+    let folders = |entries: &[fray::levels::mods::ModEntry]| -> Vec<(String, bool, usize)> {
+        entries.iter().map(|entry| (entry.folder_name(), entry.enabled, entry.errors.len())).collect()
+    };
+    let mut entries = installed_entries(&root);
+    let owned = |name: &str, enabled, errors| (name.to_string(), enabled, errors);
+    assert_eq!(folders(&entries), [owned("a", true, 0), owned("b", true, 1), owned("c", true, 0)]);
+    assert!(entries[1].errors[0].contains("mod `b` depends on mod `missing`"), "{:?}", entries[1].errors);
+
+    entries[1].enabled = false;
+    entries.swap(0, 2);
+    save_enabled(&root, &entries).unwrap();
+    let again = installed_entries(&root);
+    assert_eq!(folders(&again), [owned("c", true, 0), owned("a", true, 0), owned("b", false, 0)]);
+}

@@ -63,6 +63,7 @@ impl ModArgs {
         let opened = self.folders().map_err(|error| vec![error]).and_then(|dirs| crate::levels::mods::ModSet::open(&dirs));
         match opened {
             Ok(set) => {
+                crate::levels::mods::set_command_line(self.mods.clone());
                 crate::levels::mods::set_active(set.clone());
                 Ok(set)
             }

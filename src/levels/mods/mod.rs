@@ -439,3 +439,80 @@ pub fn active_with_owner(file: &Path) -> ModSet {
     mods.push(owner);
     load_order(mods).map_or(active, ModSet::from)
 }
+
+/// The `--mod` folders the command line gave, for the window to keep when its Mods screen
+/// changes the installed ones.
+static COMMAND_LINE: RwLock<Vec<PathBuf>> = RwLock::new(Vec::new());
+
+/// Remembers the `--mod` folders.
+pub fn set_command_line(dirs: Vec<PathBuf>) {
+    *COMMAND_LINE.write().unwrap_or_else(std::sync::PoisonError::into_inner) = dirs;
+}
+
+/// The `--mod` folders given on the command line.
+pub fn command_line() -> Vec<PathBuf> {
+    COMMAND_LINE.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+}
+
+/// An installed mod as the Mods screen shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModEntry {
+    /// Its folder.
+    pub dir: PathBuf,
+    /// Whether it is enabled.
+    pub enabled: bool,
+    /// Its manifest, when it parses.
+    pub manifest: Option<ModManifest>,
+    /// What stops it (or the enabled list) from loading, one line each.
+    pub errors: Vec<String>,
+}
+
+impl ModEntry {
+    /// The folder's name, as `enabled.ron` lists it.
+    pub fn folder_name(&self) -> String {
+        self.dir.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default()
+    }
+}
+
+/// Every mod in `installed`: the enabled ones in load-list order, then the others by name,
+/// each with the errors that concern it when the enabled ones are loaded together.
+pub fn installed_entries(installed: &Path) -> Vec<ModEntry> {
+    let enabled = enabled_installed(installed).unwrap_or_default();
+    let mut dirs = enabled.clone();
+    dirs.extend(discover(installed).into_iter().filter(|dir| !enabled.contains(dir)));
+    let mut entries: Vec<ModEntry> = dirs
+        .into_iter()
+        .map(|dir| {
+            let opened = Mod::open(&dir);
+            ModEntry {
+                enabled: enabled.contains(&dir),
+                manifest: opened.as_ref().ok().map(|one| one.manifest.clone()),
+                errors: opened.err().map(|error| error.to_string()).into_iter().collect(),
+                dir,
+            }
+        })
+        .collect();
+    attach_order_errors(&mut entries);
+    entries
+}
+
+/// Adds the load-order errors of the enabled mods to the mod each names.
+pub fn attach_order_errors(entries: &mut [ModEntry]) {
+    let mods: Vec<Mod> = entries.iter().filter(|entry| entry.enabled).filter_map(|entry| Mod::open(&entry.dir).ok()).collect();
+    let Err(errors) = load_order(mods) else { return };
+    for error in errors {
+        let id = error.mod_id();
+        let owner = entries.iter_mut().find(|entry| entry.manifest.as_ref().is_some_and(|manifest| manifest.id == id));
+        if let Some(entry) = owner {
+            entry.errors.push(error.to_string());
+        }
+    }
+}
+
+/// Writes the enabled entries' folder names, in order, as `enabled.ron` in `installed`.
+pub fn save_enabled(installed: &Path, entries: &[ModEntry]) -> std::io::Result<()> {
+    let names: Vec<String> = entries.iter().filter(|entry| entry.enabled).map(ModEntry::folder_name).collect();
+    let text = ron::ser::to_string_pretty(&names, ron::ser::PrettyConfig::default()).map_err(std::io::Error::other)?;
+    std::fs::create_dir_all(installed)?;
+    std::fs::write(installed.join(ENABLED_FILE), format!("// The enabled mods, in load order (Fray's Mods screen writes this).\n{text}\n"))
+}
