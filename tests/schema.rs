@@ -124,8 +124,7 @@ fn the_dice_pattern_accepts_exactly_what_dice_parse_reads() {
 #[test]
 fn the_mod_schema_names_every_manifest_field_and_requires_the_essential_ones() {
     let schema: serde_json::Value = serde_json::from_str(&printed(SchemaKind::Mod)).expect("JSON");
-    let properties: BTreeSet<String> =
-        schema["properties"].as_object().expect("an object").keys().cloned().collect();
+    let properties: BTreeSet<String> = schema["properties"].as_object().expect("an object").keys().cloned().collect();
     let expected = ["authors", "depends_on", "description", "id", "load_after", "name", "requires_fray", "version"];
     assert_eq!(properties, expected.into_iter().map(str::to_string).collect());
     let required: BTreeSet<&str> =

@@ -35,6 +35,17 @@ pub struct Cli {
     pub mods: ModArgs,
 }
 
+impl Cli {
+    /// Whether the command opens the window game (the menu, or `fray play`).
+    fn opens_the_window(&self) -> bool {
+        #[cfg(feature = "gui")]
+        if matches!(self.command, Some(Command::Play(_))) {
+            return true;
+        }
+        self.command.is_none()
+    }
+}
+
 /// The mods every command loads: the enabled installed mods (`mods/` in the data folder), then
 /// each `--mod` folder in the order given (one with an installed mod's id takes its place);
 /// dependencies and `load_after` may move a mod later. Later mods win.
@@ -60,10 +71,11 @@ impl ModArgs {
     /// Opens the mods, puts them in load order and makes them the active set; prints every
     /// error (each naming its mod and file) when they cannot load.
     pub fn activate(&self) -> Result<crate::levels::mods::ModSet, ExitCode> {
-        let opened = self.folders().map_err(|error| vec![error]).and_then(|dirs| crate::levels::mods::ModSet::open(&dirs));
+        crate::levels::mods::set_command_line(self.mods.clone());
+        let opened =
+            self.folders().map_err(|error| vec![error]).and_then(|dirs| crate::levels::mods::ModSet::open(&dirs));
         match opened {
             Ok(set) => {
-                crate::levels::mods::set_command_line(self.mods.clone());
                 crate::levels::mods::set_active(set.clone());
                 Ok(set)
             }
@@ -117,7 +129,10 @@ pub fn run() -> ExitCode {
         Some(Command::Schema(args)) => return schema::run(args),
         _ => {}
     }
-    if let Err(code) = cli.mods.activate() {
+    // The window opens even when mods are broken (without them): its Mods section shows why.
+    if let Err(code) = cli.mods.activate()
+        && !cli.opens_the_window()
+    {
         return code;
     }
     match cli.command {

@@ -102,7 +102,10 @@ fn load_mod_icons(mut icons: ResMut<Icons>, mut images: ResMut<Assets<Image>>) {
         if icons.mod_files.get(&name) == Some(&path) {
             continue;
         }
-        match std::fs::read(&path).map_err(|error| error.to_string()).and_then(|bytes| decode(&bytes).map_err(|error| error.to_string())) {
+        match std::fs::read(&path)
+            .map_err(|error| error.to_string())
+            .and_then(|bytes| decode(&bytes).map_err(|error| error.to_string()))
+        {
             Ok(image) => {
                 icons.handles.insert(name.clone(), images.add(image));
             }

@@ -333,7 +333,9 @@ pub fn in_mod(error: LoadError, id: &str) -> LoadError {
         LoadError::Invalid { path, line, column, message } => {
             LoadError::Invalid { path, line, column, message: format!("mod `{id}`: {message}") }
         }
-        LoadError::Unreadable { path, reason } => LoadError::Unreadable { path, reason: format!("mod `{id}`: {reason}") },
+        LoadError::Unreadable { path, reason } => {
+            LoadError::Unreadable { path, reason: format!("mod `{id}`: {reason}") }
+        }
     }
 }
 

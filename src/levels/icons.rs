@@ -276,7 +276,10 @@ mod tests {
     #[test]
     fn unknown_icons_get_a_suggestion_or_a_pointer() {
         assert_eq!(unknown_icon("wolf-haed"), "icon \"wolf-haed\" not found; did you mean \"wolf-head\"?");
-        assert!(unknown_icon("zeppelin").ends_with("expected the name of a picture in assets/icons/ or the mod's icons/ (without `.png`)"));
+        assert!(
+            unknown_icon("zeppelin")
+                .ends_with("expected the name of a picture in assets/icons/ or the mod's icons/ (without `.png`)")
+        );
     }
 
     #[test]

@@ -210,9 +210,7 @@ pub fn check_mod(one: &super::mods::Mod, mods: &super::mods::ModSet) -> Result<C
         return Err(LoadErrors(errors));
     }
     let added = |kind: &str| {
-        let from_this_mod = |origin: &super::catalog::Origin| {
-            matches!(origin, super::catalog::Origin::Mod { id, .. } if id == one.id())
-        };
+        let from_this_mod = |origin: &super::catalog::Origin| matches!(origin, super::catalog::Origin::Mod { id, .. } if id == one.id());
         catalog.origins.iter().filter(|((of, _), origin)| *of == kind && from_this_mod(origin)).count()
     };
     let counts: Vec<String> = ["creature", "weapon", "armour", "spell", "item", "injury table"]

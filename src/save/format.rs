@@ -110,7 +110,8 @@ pub fn mod_changes(saved: &[ModStamp], now: &[ModStamp]) -> Vec<String> {
         }
     }
     for current in now.iter().filter(|current| !saved.iter().any(|before| before.id == current.id)) {
-        changes.push(format!("mod `{}` {} is enabled, but the battle was played without it", current.id, current.version));
+        changes
+            .push(format!("mod `{}` {} is enabled, but the battle was played without it", current.id, current.version));
     }
     changes
 }

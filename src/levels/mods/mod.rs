@@ -93,7 +93,9 @@ pub enum ModError {
         message: String,
     },
     /// `requires_fray` does not match this Fray.
-    #[error("{at}: mod `{id}` requires Fray {wanted}, but this is Fray {FRAY_VERSION}; expected a mod made for this version")]
+    #[error(
+        "{at}: mod `{id}` requires Fray {wanted}, but this is Fray {FRAY_VERSION}; expected a mod made for this version"
+    )]
     WrongFray {
         /// The `requires_fray` value.
         at: Place,
@@ -113,7 +115,9 @@ pub enum ModError {
         other: PathBuf,
     },
     /// A dependency is not enabled.
-    #[error("{at}: mod `{id}` depends on mod `{missing}`, which is not enabled; expected it among the enabled mods (or remove it from `depends_on`)")]
+    #[error(
+        "{at}: mod `{id}` depends on mod `{missing}`, which is not enabled; expected it among the enabled mods (or remove it from `depends_on`)"
+    )]
     MissingDependency {
         /// The `depends_on` entry.
         at: Place,
@@ -123,7 +127,9 @@ pub enum ModError {
         missing: String,
     },
     /// The mods' `depends_on` and `load_after` go round in a circle.
-    #[error("{at}: mod `{id}` is in a load-order cycle ({cycle}); expected `depends_on` and `load_after` to leave a first mod")]
+    #[error(
+        "{at}: mod `{id}` is in a load-order cycle ({cycle}); expected `depends_on` and `load_after` to leave a first mod"
+    )]
     Cycle {
         /// The entry that closes the circle, in the first mod of it.
         at: Place,
@@ -394,9 +400,8 @@ pub fn enabled_installed(installed: &Path) -> Result<Vec<PathBuf>, ModError> {
 
 /// Every folder in `dir` with a `mod.ron`, by name.
 pub fn discover(dir: &Path) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| entries.flatten().map(|entry| entry.path()).collect())
-        .unwrap_or_default();
+    let mut found: Vec<PathBuf> =
+        std::fs::read_dir(dir).map(|entries| entries.flatten().map(|entry| entry.path()).collect()).unwrap_or_default();
     found.retain(|path| path.join(MANIFEST_FILE).is_file());
     found.sort();
     found
@@ -498,7 +503,8 @@ pub fn installed_entries(installed: &Path) -> Vec<ModEntry> {
 
 /// Adds the load-order errors of the enabled mods to the mod each names.
 pub fn attach_order_errors(entries: &mut [ModEntry]) {
-    let mods: Vec<Mod> = entries.iter().filter(|entry| entry.enabled).filter_map(|entry| Mod::open(&entry.dir).ok()).collect();
+    let mods: Vec<Mod> =
+        entries.iter().filter(|entry| entry.enabled).filter_map(|entry| Mod::open(&entry.dir).ok()).collect();
     let Err(errors) = load_order(mods) else { return };
     for error in errors {
         let id = error.mod_id();
@@ -514,5 +520,8 @@ pub fn save_enabled(installed: &Path, entries: &[ModEntry]) -> std::io::Result<(
     let names: Vec<String> = entries.iter().filter(|entry| entry.enabled).map(ModEntry::folder_name).collect();
     let text = ron::ser::to_string_pretty(&names, ron::ser::PrettyConfig::default()).map_err(std::io::Error::other)?;
     std::fs::create_dir_all(installed)?;
-    std::fs::write(installed.join(ENABLED_FILE), format!("// The enabled mods, in load order (Fray's Mods screen writes this).\n{text}\n"))
+    std::fs::write(
+        installed.join(ENABLED_FILE),
+        format!("// The enabled mods, in load order (Fray's Mods screen writes this).\n{text}\n"),
+    )
 }
