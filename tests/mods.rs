@@ -156,7 +156,7 @@ fn a_too_new_requires_fray_is_one_error_naming_the_mod_and_its_manifest() {
     let dir = write_mod(&root, "future", "", &[]);
     let manifest = std::fs::read_to_string(dir.join("mod.ron")).unwrap().replace(ANY_FRAY, ">=99.0");
     std::fs::write(dir.join("mod.ron"), manifest).unwrap();
-    let message = the_one_error(&[dir.clone()]).to_string();
+    let message = the_one_error(std::slice::from_ref(&dir)).to_string();
     let path = dir.join("mod.ron").display().to_string();
     assert!(message.starts_with(&format!("{path}:5:20: ")), "{message}");
     assert!(message.contains("mod `future` requires Fray >=99.0, but this is Fray"), "{message}");
@@ -167,7 +167,7 @@ fn errors_in_a_mods_files_keep_their_place_and_name_the_mod() {
     let root = scratch("broken");
     let broken =
         write_mod(&root, "broken", "", &[("creatures.ron", &ghoul_with("2d8").replace("ghoul_claws", "ghoul_clawz"))]);
-    let mods = ModSet::open(&[broken.clone()]).expect("the manifest is fine");
+    let mods = ModSet::open(std::slice::from_ref(&broken)).expect("the manifest is fine");
     let errors = Catalog::load(&AssetSource::with_mods(mods)).expect_err("the weapon does not exist");
     let message = errors.to_string();
     let file = broken.join("creatures.ron").display().to_string();
