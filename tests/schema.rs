@@ -120,3 +120,17 @@ fn the_dice_pattern_accepts_exactly_what_dice_parse_reads() {
         assert_eq!(pattern.is_match(text), Dice::parse(text).is_ok(), "`{text}`");
     }
 }
+
+#[test]
+fn the_mod_schema_names_every_manifest_field_and_requires_the_essential_ones() {
+    let schema: serde_json::Value = serde_json::from_str(&printed(SchemaKind::Mod)).expect("JSON");
+    let properties: BTreeSet<String> = schema["properties"].as_object().expect("an object").keys().cloned().collect();
+    let expected = ["authors", "depends_on", "description", "id", "load_after", "name", "requires_fray", "version"];
+    assert_eq!(properties, expected.into_iter().map(str::to_string).collect());
+    let required: BTreeSet<&str> =
+        schema["required"].as_array().expect("a list").iter().filter_map(serde_json::Value::as_str).collect();
+    assert_eq!(required, BTreeSet::from(["id", "name", "requires_fray", "version"]));
+    let example = std::fs::read_to_string("examples/mods/marsh_folk/mod.ron").expect("the example mod ships");
+    let manifest: fray::levels::mods::ModManifest = ron::from_str(&example).expect("the example manifest parses");
+    assert_eq!(manifest.id, "marsh_folk");
+}

@@ -1,4 +1,4 @@
-//! The command line: `fray sim`, `fray arena`, `fray check`, `fray replay`, `fray schema`, `fray new-level` (and, with the window game, `fray play`).
+//! The command line: `fray sim`, `fray arena`, `fray check`, `fray replay`, `fray schema`, `fray new-level`, `fray mods` (and, with the window game, `fray play`).
 
 /// Prints a line to stdout; a closed pipe (`fray sim | head`) is not an error worth a panic.
 macro_rules! say {
@@ -11,6 +11,7 @@ macro_rules! say {
 pub mod arena;
 pub mod bench;
 mod check;
+mod mods;
 mod new_level;
 #[cfg(feature = "gui")]
 mod play;
@@ -29,6 +30,64 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Which mods to load.
+    #[command(flatten)]
+    pub mods: ModArgs,
+}
+
+impl Cli {
+    /// Whether the command opens the window game (the menu, or `fray play`).
+    fn opens_the_window(&self) -> bool {
+        #[cfg(feature = "gui")]
+        if matches!(self.command, Some(Command::Play(_))) {
+            return true;
+        }
+        self.command.is_none()
+    }
+}
+
+/// The mods every command loads: the enabled installed mods (`mods/` in the data folder), then
+/// each `--mod` folder in the order given (one with an installed mod's id takes its place);
+/// dependencies and `load_after` may move a mod later. Later mods win.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ModArgs {
+    /// A mod folder to load after the installed mods (repeatable; later ones win).
+    #[arg(long = "mod", value_name = "DIR", global = true)]
+    pub mods: Vec<std::path::PathBuf>,
+    /// Load no installed mods, only the `--mod` ones.
+    #[arg(long, global = true)]
+    pub no_installed_mods: bool,
+}
+
+impl ModArgs {
+    /// The mod folders to open, in the order given to the load order.
+    pub fn folders(&self) -> Result<Vec<std::path::PathBuf>, crate::levels::mods::ModError> {
+        use crate::levels::mods;
+        let installed =
+            if self.no_installed_mods { Vec::new() } else { mods::enabled_installed(&mods::installed_dir())? };
+        Ok(mods::with_command_line(installed, &self.mods))
+    }
+
+    /// Opens the mods, puts them in load order and makes them the active set; prints every
+    /// error (each naming its mod and file) when they cannot load.
+    pub fn activate(&self) -> Result<crate::levels::mods::ModSet, ExitCode> {
+        crate::levels::mods::set_command_line(self.mods.clone());
+        let opened =
+            self.folders().map_err(|error| vec![error]).and_then(|dirs| crate::levels::mods::ModSet::open(&dirs));
+        match opened {
+            Ok(set) => {
+                crate::levels::mods::set_active(set.clone());
+                Ok(set)
+            }
+            Err(errors) => {
+                for error in &errors {
+                    eprintln!("{error}");
+                }
+                eprintln!("{} mod error(s); fix them, or leave the mod out", errors.len());
+                Err(ExitCode::FAILURE)
+            }
+        }
+    }
 }
 
 /// The subcommands.
@@ -46,7 +105,9 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Write a commented starter level that passes `fray check`.
     NewLevel(new_level::NewLevelArgs),
-    /// Print the JSON Schema of a level, ruleset or catalog file (for editors).
+    /// List the installed and `--mod` mods, their load order and their errors.
+    Mods(mods::ModsArgs),
+    /// Print the JSON Schema of a level, ruleset, catalog file or mod.ron (for editors).
     Schema(schema::SchemaArgs),
     /// Open the window game on a level, skipping the menu.
     #[cfg(feature = "gui")]
@@ -62,13 +123,25 @@ pub fn run() -> ExitCode {
             return if error.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
         }
     };
+    match &cli.command {
+        Some(Command::Mods(args)) => return mods::run(args, &cli.mods),
+        // A schema does not depend on content: broken installed mods must not stop it.
+        Some(Command::Schema(args)) => return schema::run(args),
+        _ => {}
+    }
+    // The window opens even when mods are broken (without them): its Mods section shows why.
+    if let Err(code) = cli.mods.activate()
+        && !cli.opens_the_window()
+    {
+        return code;
+    }
     match cli.command {
+        Some(Command::Mods(_)) | Some(Command::Schema(_)) => ExitCode::SUCCESS,
         Some(Command::Sim(args)) => sim::run(&args),
         Some(Command::Arena(args)) => arena::run(&args),
-        Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Check(args)) => check::run(&args, &cli.mods),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
-        Some(Command::Schema(args)) => schema::run(&args),
         Some(Command::NewLevel(args)) => new_level::run(&args),
         #[cfg(feature = "gui")]
         Some(Command::Play(args)) => play::run(&args),

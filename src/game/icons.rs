@@ -2,6 +2,7 @@
 //! the binary so the game plays from any directory, decoded once at startup into image handles.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 
 use bevy::asset::RenderAssetUsages;
 use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
@@ -64,7 +65,9 @@ const ICON_BYTES: &[(&str, &[u8])] = &[
 /// The decoded icons by name, for token sprites and egui images.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Icons {
-    handles: HashMap<&'static str, Handle<Image>>,
+    handles: HashMap<String, Handle<Image>>,
+    /// The PNG each mod icon was decoded from, to notice a new or moved one.
+    mod_files: HashMap<String, PathBuf>,
 }
 
 impl Icons {
@@ -77,18 +80,39 @@ impl Icons {
 
 /// Adds the [`Icons`] resource (empty until Startup decodes the PNGs).
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Icons>().add_systems(Startup, load_icons);
+    app.init_resource::<Icons>().add_systems(Startup, load_icons).add_systems(PreUpdate, load_mod_icons);
 }
 
 fn load_icons(mut icons: ResMut<Icons>, mut images: ResMut<Assets<Image>>) {
     for &(name, bytes) in ICON_BYTES {
         match decode(bytes) {
             Ok(image) => {
-                icons.handles.insert(name, images.add(image));
+                icons.handles.insert(name.to_string(), images.add(image));
             }
             // The shipped PNGs are checked by a test; a bad one costs its picture, not the game.
             Err(error) => warn!("icon \"{name}\" did not decode: {error}"),
         }
+    }
+}
+
+/// Decodes the PNGs of mod icons (a mod's `icons/`) that catalogs have loaded since the last
+/// look, so tokens of mod creatures show their own pictures. Runs before the board spawns tokens.
+fn load_mod_icons(mut icons: ResMut<Icons>, mut images: ResMut<Assets<Image>>) {
+    for (name, path) in crate::levels::icons::mod_icon_files() {
+        if icons.mod_files.get(&name) == Some(&path) {
+            continue;
+        }
+        match std::fs::read(&path)
+            .map_err(|error| error.to_string())
+            .and_then(|bytes| decode(&bytes).map_err(|error| error.to_string()))
+        {
+            Ok(image) => {
+                icons.handles.insert(name.clone(), images.add(image));
+            }
+            // `fray check` accepted the name; a PNG that will not decode costs its picture only.
+            Err(error) => warn!("mod icon \"{name}\" ({}) did not load: {error}", path.display()),
+        }
+        icons.mod_files.insert(name, path);
     }
 }
 

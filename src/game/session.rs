@@ -282,6 +282,21 @@ pub fn level_choices(dir: &Path) -> Vec<LevelChoice> {
     });
     extra.sort();
     choices.extend(extra.into_iter().map(|path| choice(LevelSource::File(path))));
+    choices.extend(mod_level_choices());
+    choices
+}
+
+/// The levels in each active mod's `levels/`, titled with the mod's name.
+fn mod_level_choices() -> Vec<LevelChoice> {
+    let mods = crate::levels::mods::active();
+    let mut choices = Vec::new();
+    for one in mods.iter() {
+        for path in one.files_in("levels") {
+            let mut level = choice(LevelSource::File(path));
+            level.title = format!("{}: {}", one.manifest.name, level.title);
+            choices.push(level);
+        }
+    }
     choices
 }
 

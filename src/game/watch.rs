@@ -15,6 +15,7 @@ use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use super::session::{LevelSource, Session};
 use crate::levels::catalog::{AssetSource, read_text};
 use crate::levels::load::{FileKind, file_kind};
+use crate::levels::mods;
 
 /// How long a file must stay quiet before its change is reported: editors save in several
 /// steps (a temporary file, a rename, a second write), and one reload should follow them all.
@@ -138,7 +139,8 @@ fn start_watching(mut commands: Commands, mut folders: ResMut<WatchedFolders>) {
     folders.add(ASSETS_DIR);
 }
 
-/// The folders of the levels offered and the one in play, and the catalog beside each.
+/// The folders of the levels offered and the one in play, the catalog beside each, and the
+/// enabled mods' folders.
 fn note_level_folders(session: Res<Session>, mut folders: ResMut<WatchedFolders>) {
     if !session.is_changed() {
         return;
@@ -154,6 +156,8 @@ fn note_level_folders(session: Res<Session>, mut folders: ResMut<WatchedFolders>
         wanted.push(folder.to_path_buf());
         wanted.extend(AssetSource::near(&level).dir);
     }
+    // Enabled mods bring catalog files and rulesets that any level may read.
+    wanted.extend(mods::active().iter().map(|enabled| enabled.dir.clone()));
     for folder in wanted {
         if !folders.0.contains(&folder) {
             folders.add(folder);

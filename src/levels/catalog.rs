@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 
 use super::error::{LoadError, LoadErrors, syntax_error};
+use super::mods::{Mod, ModSet};
 use super::schema::CreatureFile;
 use crate::rules::equipment::{ArmourPiece, InjuryTables, Item, Spell, Weapon};
 use crate::rules::ruleset::Ruleset;
@@ -50,19 +51,29 @@ pub mod builtin {
     ];
 }
 
-/// Where catalog files come from: a folder on disk (falling back per file to the built-in copy).
+/// Where catalog files come from: a folder on disk (falling back per file to the built-in copy),
+/// then the mods in load order, entry by entry.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AssetSource {
     /// The `assets` folder, if one was found.
     pub dir: Option<PathBuf>,
+    /// The mods laid over it, in load order.
+    pub mods: ModSet,
 }
 
 impl AssetSource {
-    /// The `assets` folder beside a level's `levels` folder, else `./assets`, else built-in only.
+    /// The `assets` folder beside a level's `levels` folder, else `./assets`, else built-in
+    /// only; with the [active](super::mods::active) mods over it (and the mod the file is in).
     pub fn near(level: &Path) -> Self {
         let beside = level.parent().and_then(Path::parent).map(|root| root.join("assets"));
         let candidates = beside.into_iter().chain(std::iter::once(PathBuf::from("assets")));
-        Self { dir: candidates.into_iter().find(|dir| dir.is_dir()) }
+        let mods = super::mods::active_with_owner(level);
+        Self { dir: candidates.into_iter().find(|dir| dir.is_dir()), mods }
+    }
+
+    /// The built-in catalog with `mods` over it.
+    pub fn with_mods(mods: ModSet) -> Self {
+        Self { dir: None, mods }
     }
 
     /// Reads `name` from the folder, or the built-in text; returns the text and the path to report.
@@ -89,6 +100,11 @@ impl AssetSource {
             let path = relative_to.join(name);
             return Ok((read_text(&path)?, path));
         }
+        let file = format!("rulesets/{name}.ron");
+        // The last mod in load order wins, as it does for catalog entries.
+        if let Some(path) = self.mods.iter().filter_map(|one| one.file(&file)).last() {
+            return Ok((read_text(&path)?, path));
+        }
         let builtin = builtin::RULESETS.iter().find(|(known, _)| *known == name).map(|(_, text)| *text);
         let on_disk =
             self.dir.as_ref().map(|dir| dir.join("rulesets").join(format!("{name}.ron"))).filter(|path| path.is_file());
@@ -104,17 +120,15 @@ impl AssetSource {
     /// Names of every ruleset available.
     pub fn ruleset_names(&self) -> Vec<String> {
         let mut names: Vec<String> = builtin::RULESETS.iter().map(|(name, _)| name.to_string()).collect();
-        if let Some(dir) = &self.dir
-            && let Ok(entries) = std::fs::read_dir(dir.join("rulesets"))
-        {
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.extension().is_some_and(|ext| ext == "ron")
-                    && let Some(stem) = path.file_stem().and_then(|stem| stem.to_str())
-                    && !names.iter().any(|known| known == stem)
-                {
-                    names.push(stem.to_string());
-                }
+        let folders = self.dir.iter().map(|dir| dir.join("rulesets"));
+        let folders = folders.chain(self.mods.iter().map(|one| one.dir.join("rulesets")));
+        for entry in folders.filter_map(|folder| std::fs::read_dir(folder).ok()).flatten().flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|ext| ext == "ron")
+                && let Some(stem) = path.file_stem().and_then(|stem| stem.to_str())
+                && !names.iter().any(|known| known == stem)
+            {
+                names.push(stem.to_string());
             }
         }
         names.sort();
@@ -165,6 +179,56 @@ pub struct Catalog {
     pub items: BTreeMap<String, Item>,
     /// Injury tables.
     pub injuries: InjuryTables,
+    /// Icons from mods (`icons/<name>.png`) by name, beside the shipped ones.
+    pub icon_files: BTreeMap<String, PathBuf>,
+    /// Which mod each mod-made entry comes from, by kind and name.
+    pub origins: BTreeMap<(&'static str, String), Origin>,
+    /// Entries a mod replaced, in load order, for `fray check` to report.
+    pub overrides: Vec<Override>,
+}
+
+/// Where a catalog entry comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The built-in catalog (or the `assets` folder).
+    Builtin,
+    /// A mod: its id and the file that defines the entry.
+    Mod {
+        /// The mod's id.
+        id: String,
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Builtin => write!(f, "the built-in catalog"),
+            Self::Mod { id, .. } => write!(f, "`{id}`"),
+        }
+    }
+}
+
+/// A mod replacing an entry someone else defined: on purpose, and said so by `fray check`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Override {
+    /// The mod that replaces it.
+    pub by: String,
+    /// `creature`, `weapon`, ...
+    pub kind: &'static str,
+    /// The entry's name.
+    pub name: String,
+    /// Whose entry it replaced.
+    pub over: Origin,
+    /// The mod's file that replaces it.
+    pub path: PathBuf,
+}
+
+impl std::fmt::Display for Override {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "mod `{}` replaces {} `{}` from {}", self.by, self.kind, self.name, self.over)
+    }
 }
 
 impl Catalog {
@@ -178,13 +242,106 @@ impl Catalog {
         load_into(source, "spells.ron", builtin::SPELLS, &mut catalog.spells, &mut errors);
         load_into(source, "items.ron", builtin::ITEMS, &mut catalog.items, &mut errors);
         load_into(source, "injuries.ron", builtin::INJURIES, &mut catalog.injuries, &mut errors);
+        if !errors.is_empty() {
+            return Err(LoadErrors(errors));
+        }
+        for one in source.mods.iter() {
+            catalog.lay_over(one, &mut errors);
+        }
+        if errors.is_empty() {
+            super::checker::check_mod_entries(&catalog, &mut errors);
+        }
         if errors.is_empty() { Ok(catalog) } else { Err(LoadErrors(errors)) }
+    }
+
+    /// Adds (or replaces) every entry of `one`'s catalog files, and its icons.
+    fn lay_over(&mut self, one: &Mod, errors: &mut Vec<LoadError>) {
+        let mut layer = Layer { by: one, origins: &mut self.origins, overrides: &mut self.overrides, errors };
+        layer.merge("creatures.ron", "creature", &mut self.creatures);
+        layer.merge("weapons.ron", "weapon", &mut self.weapons);
+        layer.merge("armour.ron", "armour", &mut self.armour);
+        layer.merge("spells.ron", "spell", &mut self.spells);
+        layer.merge("items.ron", "item", &mut self.items);
+        if one.file("injuries.ron").is_some() {
+            let keyed = |tables: &InjuryTables| -> BTreeMap<String, _> {
+                tables.0.iter().map(|(kind, table)| (injury_key(kind), (*kind, table.clone()))).collect()
+            };
+            let mut injuries = keyed(&self.injuries);
+            layer.merge_with("injuries.ron", "injury table", &mut injuries, |tables: InjuryTables| keyed(&tables));
+            self.injuries = InjuryTables(std::sync::Arc::new(injuries.into_values().collect()));
+        }
+        super::icons::register_mod_icons(one.icons());
+        self.icon_files.extend(one.icons());
+    }
+
+    /// Whether `name` is an icon a creature or unit may show: shipped, or from a mod.
+    pub fn has_icon(&self, name: &str) -> bool {
+        super::icons::is_icon(name) || self.icon_files.contains_key(name)
     }
 
     /// The built-in catalog.
     pub fn builtin() -> Result<Self, LoadErrors> {
         Self::load(&AssetSource::default())
     }
+}
+
+/// One mod being laid over the catalog.
+struct Layer<'a> {
+    by: &'a Mod,
+    origins: &'a mut BTreeMap<(&'static str, String), Origin>,
+    overrides: &'a mut Vec<Override>,
+    errors: &'a mut Vec<LoadError>,
+}
+
+impl Layer<'_> {
+    fn merge<T: DeserializeOwned>(&mut self, file: &str, kind: &'static str, into: &mut BTreeMap<String, T>) {
+        self.merge_with(file, kind, into, |entries: BTreeMap<String, T>| entries);
+    }
+
+    /// Parses the mod's `file` as `F`, turns it into entries and lays them over `into`.
+    fn merge_with<F: DeserializeOwned, T>(
+        &mut self,
+        file: &str,
+        kind: &'static str,
+        into: &mut BTreeMap<String, T>,
+        entries: impl FnOnce(F) -> BTreeMap<String, T>,
+    ) {
+        let Some(path) = self.by.file(file) else { return };
+        let id = self.by.id().to_string();
+        let parsed = read_text(&path).and_then(|text| parse::<F>(&text, &path));
+        let parsed = match parsed {
+            Ok(parsed) => parsed,
+            Err(error) => return self.errors.push(in_mod(error, &id)),
+        };
+        for (name, entry) in entries(parsed) {
+            let origin = Origin::Mod { id: id.clone(), path: path.clone() };
+            let previous = self.origins.insert((kind, name.clone()), origin);
+            if into.insert(name.clone(), entry).is_some() {
+                let over = previous.unwrap_or(Origin::Builtin);
+                self.overrides.push(Override { by: id.clone(), kind, name, over, path: path.clone() });
+            }
+        }
+    }
+}
+
+/// `error`, saying which mod its file belongs to.
+pub fn in_mod(error: LoadError, id: &str) -> LoadError {
+    match error {
+        LoadError::Syntax { path, line, column, message } => {
+            LoadError::Syntax { path, line, column, message: format!("mod `{id}`: {message}") }
+        }
+        LoadError::Invalid { path, line, column, message } => {
+            LoadError::Invalid { path, line, column, message: format!("mod `{id}`: {message}") }
+        }
+        LoadError::Unreadable { path, reason } => {
+            LoadError::Unreadable { path, reason: format!("mod `{id}`: {reason}") }
+        }
+    }
+}
+
+/// An injury table's damage type as an entry name (`slashing`).
+fn injury_key(kind: &crate::rules::equipment::DamageType) -> String {
+    ron::to_string(kind).unwrap_or_else(|_| format!("{kind:?}")).to_lowercase()
 }
 
 fn load_into<T: DeserializeOwned>(

@@ -5,9 +5,9 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
-use super::catalog::Catalog;
+use super::catalog::{Catalog, Origin, read_text};
 use super::error::{LoadError, LoadErrors, LoadWarning, SourceMap, not_found};
-use super::icons::{is_icon, unknown_icon};
+use super::icons::unknown_icon;
 use super::schema::{ControllerFile, CreatureFile, GridFile, LevelFile, SideFile, UnitFile, VictoryFile, party_sides};
 use super::template::{BattleTemplate, SideTemplate, UnitTemplate, VictoryTemplate};
 use super::unit_parts::UnitSource;
@@ -64,6 +64,7 @@ pub fn build_checked(
         victory,
         injuries: catalog.injuries.clone(),
         ruleset,
+        mods: Vec::new(),
     };
     Ok((template, warnings))
 }
@@ -436,7 +437,7 @@ impl<'a> LevelChecker<'a> {
 
     fn unit_icon(&mut self, unit: &UnitFile) {
         if let Some(icon) = &unit.icon
-            && !is_icon(icon)
+            && !self.catalog.has_icon(icon)
         {
             self.invalid("icon", icon, 0, format!("unit \"{}\": {}", unit.id, unknown_icon(icon)));
         }
@@ -641,12 +642,26 @@ pub(super) type Invalid<'a> = dyn FnMut(&str, &str, usize, String) + 'a;
 
 /// Catalog consistency: creatures refer to gear that exists; thrown items deal damage.
 pub(super) fn check_catalog(catalog: &Catalog, invalid: &mut Invalid) {
+    check_catalog_entries(catalog, &mut |_kind: &str, _name: &str, field: &str, value: &str, nth: usize, message| {
+        invalid(field, value, nth, message);
+    });
+}
+
+/// Reports a problem with one catalog entry: its kind and name, then as [`Invalid`].
+type EntryInvalid<'a> = dyn FnMut(&'static str, &str, &str, &str, usize, String) + 'a;
+
+/// [`check_catalog`], saying which entry each problem is in.
+fn check_catalog_entries(catalog: &Catalog, invalid: &mut EntryInvalid) {
     for (name, creature) in &catalog.creatures {
-        check_creature(catalog, name, creature, invalid);
+        check_creature(catalog, name, creature, &mut |field: &str, value: &str, nth: usize, message: String| {
+            invalid("creature", name, field, value, nth, message);
+        });
     }
     for (name, item) in &catalog.items {
         if item.thrown && !matches!(item.effect, Effect::Damage { .. }) {
             invalid(
+                "item",
+                name,
                 "thrown",
                 name,
                 0,
@@ -654,6 +669,19 @@ pub(super) fn check_catalog(catalog: &Catalog, invalid: &mut Invalid) {
             );
         }
     }
+}
+
+/// The catalog checks for entries that come from mods, reported in the mod's file and naming
+/// the mod; problems in built-in entries are left to the level that uses them.
+pub(super) fn check_mod_entries(catalog: &Catalog, errors: &mut Vec<LoadError>) {
+    check_catalog_entries(catalog, &mut |kind, name: &str, field: &str, value: &str, nth: usize, message| {
+        let Some(Origin::Mod { id, path }) = catalog.origins.get(&(kind, name.to_string())) else {
+            return;
+        };
+        let text = read_text(path).unwrap_or_default();
+        let (line, column) = SourceMap::new(&text).locate(field, value, nth);
+        errors.push(LoadError::Invalid { path: path.clone(), line, column, message: format!("mod `{id}`: {message}") });
+    });
 }
 
 /// A creature's weapons, armour, spells, items and icon exist.
@@ -679,7 +707,7 @@ fn check_creature(catalog: &Catalog, name: &str, creature: &CreatureFile, invali
         invalid("items", item, 0, format!("creature \"{name}\": {missing}"));
     }
     if let Some(icon) = &creature.icon
-        && !is_icon(icon)
+        && !catalog.has_icon(icon)
     {
         invalid("icon", icon, 0, format!("creature \"{name}\": {}", unknown_icon(icon)));
     }

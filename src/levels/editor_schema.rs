@@ -30,6 +30,8 @@ pub enum SchemaKind {
     Items,
     /// `assets/injuries.ron`.
     Injuries,
+    /// A mod's manifest, `mod.ron`.
+    Mod,
 }
 
 impl SchemaKind {
@@ -49,6 +51,7 @@ impl SchemaKind {
             Self::Spells => "Fray's spell catalog (assets/spells.ron): catalog name -> spell.",
             Self::Items => "Fray's item catalog (assets/items.ron): catalog name -> item.",
             Self::Injuries => "Fray's injury tables (assets/injuries.ron): damage type -> combat injury table.",
+            Self::Mod => "A Fray mod's manifest (mods/<id>/mod.ron): who the mod is, its version and what it needs.",
         }
     }
 
@@ -63,6 +66,7 @@ impl SchemaKind {
             Self::Spells => root::<BTreeMap<String, Spell>>(),
             Self::Items => root::<BTreeMap<String, Item>>(),
             Self::Injuries => injuries(),
+            Self::Mod => root::<super::mods::ModManifest>(),
         };
         schema.insert("title".into(), format!("Fray {}", self.name()).into());
         schema.insert("description".into(), self.description().into());

@@ -52,7 +52,8 @@ pub fn check_level_text(text: &str, path: &Path, source: &AssetSource) -> Result
     };
     let ruleset = parse::<Ruleset>(&ruleset_text, &ruleset_path)?;
     let mut warnings = ruleset_warnings(&ruleset, &ruleset_text, &ruleset_path);
-    let (template, level_warnings) = build_checked(level, catalog, ruleset, path, &map)?;
+    let (mut template, level_warnings) = build_checked(level, catalog, ruleset, path, &map)?;
+    template.mods = source.mods.stamps();
     warnings.extend(level_warnings);
     Ok(CheckedLevel { template, warnings })
 }
@@ -83,17 +84,19 @@ pub fn file_kind(path: &Path, text: &str) -> FileKind {
 }
 
 /// A file that checks: a one-line summary, and warnings that do not fail it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Checked {
     /// What the file holds (`level "Duel": 3 zones, ...`).
     pub summary: String,
     /// What loads but is probably not what was meant.
     pub warnings: Vec<LoadWarning>,
+    /// What is worth knowing and fine: entries a mod replaces on purpose.
+    pub notes: Vec<String>,
 }
 
 impl Checked {
     fn clean(summary: String) -> Self {
-        Self { summary, warnings: Vec::new() }
+        Self { summary, ..Self::default() }
     }
 }
 
@@ -112,16 +115,22 @@ pub fn check_file(path: &Path) -> Result<Checked, LoadErrors> {
                 template.units.len(),
                 template.ruleset.name
             );
-            Ok(Checked { summary, warnings })
+            Ok(Checked { summary, warnings, notes: Vec::new() })
         }
         FileKind::Ruleset => {
             let ruleset = parse::<Ruleset>(&text, path)?;
             let warnings = ruleset_warnings(&ruleset, &text, path);
-            Ok(Checked { summary: format!("ruleset \"{}\"", ruleset.name), warnings })
+            Ok(Checked { summary: format!("ruleset \"{}\"", ruleset.name), warnings, notes: Vec::new() })
+        }
+        FileKind::Catalog(_) if super::mods::owner_of(path).is_some() => {
+            // A mod's catalog file adds to the built-in catalog, so it is checked as the mod.
+            let catalog = Catalog::load(&source)?;
+            let notes = override_notes(&catalog, |over| over.path == path);
+            Ok(Checked { summary: format!("{}: checked with its mod", file_label(path)), warnings: Vec::new(), notes })
         }
         FileKind::Catalog(name) => {
             // A catalog file is checked together with its siblings, as a level would load them.
-            let siblings = AssetSource { dir: path.parent().map(Path::to_path_buf) };
+            let siblings = AssetSource { dir: path.parent().map(Path::to_path_buf), ..AssetSource::default() };
             let catalog = Catalog::load(&siblings)?;
             let count = match name {
                 "creatures.ron" => catalog.creatures.len(),
@@ -154,6 +163,63 @@ pub fn load_builtin_level(file_name: &str) -> Result<BattleTemplate, LoadErrors>
         .map(|(_, text)| *text)
         .unwrap_or_default();
     let path = PathBuf::from(format!("<built-in>/levels/{file_name}"));
-    let source = AssetSource::default();
+    let source = AssetSource::with_mods(super::mods::active());
     load_level_text(text, &path, &source)
+}
+
+fn file_label(path: &Path) -> String {
+    path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// `file:line:column: note: mod `b` replaces creature `ghoul` from `a`` for each override chosen.
+fn override_notes(catalog: &Catalog, chosen: impl Fn(&super::catalog::Override) -> bool) -> Vec<String> {
+    catalog
+        .overrides
+        .iter()
+        .filter(|over| chosen(over))
+        .map(|over| {
+            let text = read_text(&over.path).unwrap_or_default();
+            // The entry's name is the map key, quoted and followed by a colon: `"ghoul": (...)`.
+            let map = SourceMap::new(&text);
+            let key = format!("\"{}\"", over.name);
+            let at = text.match_indices(&key).map(|(at, _)| at).find(|&at| {
+                let line_start = text[..at].rfind('\n').map_or(0, |newline| newline + 1);
+                !text[line_start..at].contains("//") && text[at + key.len()..].trim_start().starts_with(':')
+            });
+            let (line, column) = at.map_or((1, 1), |at| map.position(at));
+            format!("{}:{line}:{column}: note: {over}", over.path.display())
+        })
+        .collect()
+}
+
+/// Checks a whole mod, as loaded with `mods` (which include it): its catalog files over the
+/// built-in catalog and the mods before it, then each of its rulesets and levels.
+pub fn check_mod(one: &super::mods::Mod, mods: &super::mods::ModSet) -> Result<Checked, LoadErrors> {
+    let catalog = Catalog::load(&AssetSource::with_mods(mods.clone()))?;
+    let mut checked = Checked { notes: override_notes(&catalog, |over| over.by == one.id()), ..Checked::default() };
+    let mut errors = Vec::new();
+    let rulesets = one.files_in("rulesets");
+    let levels = one.files_in("levels");
+    for file in rulesets.iter().chain(&levels) {
+        match check_file(file) {
+            Ok(file_checked) => checked.warnings.extend(file_checked.warnings),
+            Err(file_errors) => errors.extend(file_errors.0),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(LoadErrors(errors));
+    }
+    let added = |kind: &str| {
+        let from_this_mod = |origin: &super::catalog::Origin| matches!(origin, super::catalog::Origin::Mod { id, .. } if id == one.id());
+        catalog.origins.iter().filter(|((of, _), origin)| *of == kind && from_this_mod(origin)).count()
+    };
+    let counts: Vec<String> = ["creature", "weapon", "armour", "spell", "item", "injury table"]
+        .into_iter()
+        .map(|kind| (kind, added(kind)))
+        .filter(|(_, count)| *count > 0)
+        .chain([("ruleset", rulesets.len()), ("level", levels.len())])
+        .map(|(kind, count)| format!("{count} {kind}{}", if count == 1 || kind == "armour" { "" } else { "s" }))
+        .collect();
+    checked.summary = format!("mod `{}` {}: {}", one.id(), one.manifest.version, counts.join(", "));
+    Ok(checked)
 }

@@ -8,6 +8,7 @@ pub mod error;
 pub mod icons;
 pub mod load;
 pub mod mass;
+pub mod mods;
 mod ruleset_check;
 pub mod schema;
 pub mod starter;
@@ -15,7 +16,7 @@ pub mod template;
 mod unit_parts;
 
 pub use error::{LoadError, LoadErrors, LoadWarning};
-pub use load::{Checked, check_file, load_builtin_level, load_level, load_level_text};
+pub use load::{Checked, check_file, check_mod, load_builtin_level, load_level, load_level_text};
 pub use template::{BattleSetup, BattleTemplate};
 
 /// The level the game and `fray sim` use when none is named.

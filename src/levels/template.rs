@@ -189,6 +189,8 @@ pub struct BattleTemplate {
     pub injuries: InjuryTables,
     /// The ruleset.
     pub ruleset: Ruleset,
+    /// The mods its catalog and ruleset were loaded with, for saves to name.
+    pub mods: Vec<crate::levels::mods::ModStamp>,
 }
 
 /// How to start a battle from a template.

@@ -62,6 +62,18 @@ pub enum SaveError {
         /// What changed: "level's units", "ruleset", ...
         changed: Vec<&'static str>,
     },
+    /// The mods in play are not the ones the battle was played with.
+    #[error(
+        "{}: this battle was played with other mods: {}; a save replays only with the mods it was made with (enable them with `--mod DIR` or the installed mods folder)",
+        path.display(),
+        changes.join("; ")
+    )]
+    Mods {
+        /// The file.
+        path: PathBuf,
+        /// One line per mod that is missing, of another version, changed, or extra.
+        changes: Vec<String>,
+    },
     /// A seat names a side the level does not have.
     #[error("{}: the save seats side \"{side}\", which the level does not have", path.display())]
     UnknownSide {

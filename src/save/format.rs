@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::error::SaveError;
 use crate::battlefield::ZoneIdx;
 use crate::levels::BattleTemplate;
+use crate::levels::mods::ModStamp;
 use crate::rules::components::{ActionKind, AimPoint, BonusUses, Controller};
 
 /// The save format this build writes and reads.
@@ -49,6 +50,9 @@ pub struct SaveFile {
     pub saved_at: u64,
     /// Every declaration accepted so far, in the order the rules recorded them.
     pub declarations: Vec<Declaration>,
+    /// The mods the battle was played with, in load order (none in saves from before mods).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mods: Vec<ModStamp>,
 }
 
 /// Where a saved battle's level comes from.
@@ -76,6 +80,40 @@ impl LevelRef {
             Self::File(path) => crate::levels::load_level(path),
         }
     }
+}
+
+impl LevelRef {
+    /// The mods loading the level would use now, even when it does not load.
+    pub fn mods_now(&self) -> Vec<ModStamp> {
+        match self {
+            Self::Builtin(_) => crate::levels::mods::active().stamps(),
+            Self::File(path) => crate::levels::mods::active_with_owner(path).stamps(),
+        }
+    }
+}
+
+/// How the mods of a save differ from the mods in play, one line per mod; empty when they match.
+pub fn mod_changes(saved: &[ModStamp], now: &[ModStamp]) -> Vec<String> {
+    let mut changes = Vec::new();
+    for before in saved {
+        match now.iter().find(|current| current.id == before.id) {
+            None => changes.push(format!("mod `{}` {} is not enabled", before.id, before.version)),
+            Some(current) if current.version != before.version => changes.push(format!(
+                "mod `{}` is version {} now, but the battle was played with {}",
+                before.id, current.version, before.version
+            )),
+            Some(current) if current.hash != before.hash => changes.push(format!(
+                "mod `{}` {} changed since the battle was played (its files differ)",
+                before.id, before.version
+            )),
+            Some(_) => {}
+        }
+    }
+    for current in now.iter().filter(|current| !saved.iter().any(|before| before.id == current.id)) {
+        changes
+            .push(format!("mod `{}` {} is enabled, but the battle was played without it", current.id, current.version));
+    }
+    changes
 }
 
 impl std::fmt::Display for LevelRef {
@@ -142,7 +180,12 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// A hash as the save writes it.
 pub fn hash_text(text: &str) -> String {
-    format!("{:016x}", fnv1a(text.as_bytes()))
+    hash_bytes(text.as_bytes())
+}
+
+/// [`fnv1a`] of any bytes, as the save writes it.
+pub fn hash_bytes(bytes: &[u8]) -> String {
+    format!("{:016x}", fnv1a(bytes))
 }
 
 fn hash_debug(value: &impl std::fmt::Debug) -> String {

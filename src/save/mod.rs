@@ -76,12 +76,19 @@ pub fn capture(world: &mut World, template: &BattleTemplate) -> SaveFile {
         log_hash: log_hash(log, events),
         saved_at: now(),
         declarations: world.resource::<Recording>().entries.clone(),
+        mods: template.mods.clone(),
     }
 }
 
 /// Loads the save's level and checks it is the one the battle was played on.
 pub fn level_of(save: &SaveFile, path: &Path) -> Result<BattleTemplate, SaveError> {
-    let template = save.level.load().map_err(|errors| SaveError::Level {
+    let loaded = save.level.load();
+    let mods_now = loaded.as_ref().map_or_else(|_| save.level.mods_now(), |template| template.mods.clone());
+    let changes = format::mod_changes(&save.mods, &mods_now);
+    if !changes.is_empty() {
+        return Err(SaveError::Mods { path: path.into(), changes });
+    }
+    let template = loaded.map_err(|errors| SaveError::Level {
         path: path.into(),
         level: save.level.to_string(),
         errors: errors.to_string(),

@@ -1,11 +1,12 @@
-//! The main menu: levels grouped by ruleset, seats, seed, and the Start battle, How to play and
-//! Quit buttons.
+//! The main menu: saves, mods, levels grouped by ruleset, seats, seed, and the Start battle,
+//! How to play and Quit buttons.
 
 use bevy::diagnostic::FrameCount;
 use bevy::prelude::*;
 use bevy_egui::egui::{self, RichText};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
+use super::mods::{ModsScreen, mods_section, relist_levels};
 use super::widgets::{screen_ui, side_colour, tracked, tracked_button};
 use super::{ERROR_COLOUR, SECTION_SPACING, UiSystems};
 use crate::game::UiCommand;
@@ -87,7 +88,12 @@ fn draw_menu(
     mut session: ResMut<Session>,
     mut start: MessageWriter<StartBattle>,
     mut exit: MessageWriter<AppExit>,
-    (saves, mut load, mut commands): (Res<SaveList>, MessageWriter<LoadSave>, MessageWriter<UiCommand>),
+    (saves, mut load, mut commands, mut mods): (
+        Res<SaveList>,
+        MessageWriter<LoadSave>,
+        MessageWriter<UiCommand>,
+        ResMut<ModsScreen>,
+    ),
     mut how_to_play_open: Local<bool>,
     (frames, mut last_drawn): (Res<FrameCount>, Local<u32>),
 ) -> Result {
@@ -103,6 +109,7 @@ fn draw_menu(
     let mut seed = session.seed;
     let mut clicks = MenuClicks::default();
     let mut chosen_save = None;
+    let mut mods_changed = false;
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.vertical_centered(|ui| ui.heading(RichText::new("Fray").strong()));
         ui.add_space(SECTION_SPACING);
@@ -113,6 +120,7 @@ fn draw_menu(
             ui.vertical(|ui| {
                 ui.set_width(column);
                 chosen_save = saves_row(ui, &saves);
+                mods_changed = mods_section(ui, &mut mods);
                 clicks =
                     menu_column(ui, &session, (&mut selected, &mut seats[..], &mut seed), reveal, *how_to_play_open);
             });
@@ -134,6 +142,9 @@ fn draw_menu(
     }
     if seed != session.seed {
         session.seed = seed;
+    }
+    if mods_changed {
+        relist_levels(&mut session);
     }
     if clicks.start {
         start.write(StartBattle);

@@ -9,6 +9,7 @@ mod game_over;
 mod help;
 mod log;
 mod menu;
+mod mods;
 mod widgets;
 
 use bevy::prelude::*;
@@ -77,6 +78,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_plugins((
         widgets::plugin,
         menu::plugin,
+        mods::plugin,
         battle::plugin,
         log::plugin,
         game_over::plugin,

@@ -1,0 +1,140 @@
+//! The menu's Mods section: the mods installed in the data folder's `mods/`, each with a box to
+//! enable it, buttons to move it up or down the load order, and its errors beside it. Changes
+//! are written to `mods/enabled.ron` and take effect at once: the level list is rebuilt with
+//! the new mods.
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use bevy_egui::egui::{self, RichText};
+
+use super::ERROR_COLOUR;
+use super::widgets::tracked;
+use crate::game::session::{Session, level_choices};
+use crate::levels::mods::{self, ModEntry, ModSet};
+
+/// The section's heading, by which scripted tests open it.
+const MODS_LABEL: &str = "Mods";
+
+/// The installed mods as the section shows them.
+#[derive(Resource, Clone, Debug)]
+pub(in crate::game) struct ModsScreen {
+    /// The installed-mods folder.
+    installed: PathBuf,
+    /// Every installed mod, enabled ones first in load order.
+    entries: Vec<ModEntry>,
+    /// A problem writing the enabled list or loading the mods, for the line under the list.
+    problem: Option<String>,
+}
+
+impl Default for ModsScreen {
+    fn default() -> Self {
+        let installed = mods::installed_dir();
+        Self { entries: mods::installed_entries(&installed), installed, problem: None }
+    }
+}
+
+/// What the player did to one row this frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RowEdit {
+    Toggle,
+    Up,
+    Down,
+}
+
+/// Draws the section and applies an edit; true when the mods in play changed, so the level
+/// list must be rebuilt ([`relist_levels`]).
+pub(super) fn mods_section(ui: &mut egui::Ui, screen: &mut ModsScreen) -> bool {
+    let enabled = screen.entries.iter().filter(|entry| entry.enabled).count();
+    let heading = format!("{MODS_LABEL} ({enabled} of {} enabled)", screen.entries.len());
+    let mut edit = None;
+    // Open from the start when there is anything to see: a player who installed mods wants them.
+    let open = !screen.entries.is_empty();
+    egui::CollapsingHeader::new(heading).id_salt("mods").default_open(open).show(ui, |ui| {
+        ui.label(RichText::new(format!("Installed in {}", screen.installed.display())).small());
+        if screen.entries.is_empty() {
+            ui.label("No mods installed: put a mod folder (with its mod.ron) there, or start with --mod DIR.");
+        }
+        for (at, entry) in screen.entries.iter().enumerate() {
+            if let Some(what) = mod_row(ui, entry, at, screen.entries.len()) {
+                edit = Some((at, what));
+            }
+        }
+        if let Some(problem) = &screen.problem {
+            ui.label(RichText::new(problem).color(ERROR_COLOUR).monospace());
+        }
+    });
+    let Some((at, what)) = edit else { return false };
+    apply(screen, at, what);
+    reload(screen);
+    true
+}
+
+/// One mod: enabled box, name and version, up/down, then its description and errors.
+fn mod_row(ui: &mut egui::Ui, entry: &ModEntry, at: usize, count: usize) -> Option<RowEdit> {
+    let mut edit = None;
+    let name = entry.manifest.as_ref().map_or_else(|| entry.folder_name(), |manifest| manifest.name.clone());
+    ui.horizontal(|ui| {
+        let mut enabled = entry.enabled;
+        if tracked(ui.checkbox(&mut enabled, RichText::new(&name).strong()), &name).changed() {
+            edit = Some(RowEdit::Toggle);
+        }
+        if let Some(manifest) = &entry.manifest {
+            ui.label(format!("{} {}", manifest.id, manifest.version));
+        }
+        if ui.add_enabled(at > 0, egui::Button::new("Up")).clicked() {
+            edit = Some(RowEdit::Up);
+        }
+        if ui.add_enabled(at + 1 < count, egui::Button::new("Down")).clicked() {
+            edit = Some(RowEdit::Down);
+        }
+    });
+    ui.indent(("mod", at), |ui| {
+        if let Some(description) = entry.manifest.as_ref().and_then(|manifest| manifest.description.as_ref()) {
+            ui.label(description);
+        }
+        for error in &entry.errors {
+            ui.label(RichText::new(error).color(ERROR_COLOUR).monospace());
+        }
+    });
+    edit
+}
+
+fn apply(screen: &mut ModsScreen, at: usize, edit: RowEdit) {
+    match edit {
+        RowEdit::Toggle => screen.entries[at].enabled = !screen.entries[at].enabled,
+        RowEdit::Up => screen.entries.swap(at, at - 1),
+        RowEdit::Down => screen.entries.swap(at, at + 1),
+    }
+}
+
+/// Saves the enabled list and makes the mods active when they load.
+fn reload(screen: &mut ModsScreen) {
+    screen.problem = mods::save_enabled(&screen.installed, &screen.entries)
+        .err()
+        .map(|error| format!("{}: cannot write the enabled list: {error}", screen.installed.display()));
+    screen.entries = mods::installed_entries(&screen.installed);
+    let enabled: Vec<PathBuf> =
+        screen.entries.iter().filter(|entry| entry.enabled).map(|entry| entry.dir.clone()).collect();
+    match ModSet::open(&mods::with_command_line(enabled, &mods::command_line())) {
+        Ok(set) => mods::set_active(set),
+        Err(errors) => {
+            // The errors show beside their mods; the last mods that loaded stay in play.
+            screen
+                .problem
+                .get_or_insert_with(|| format!("{} mod error(s): the mods in play are unchanged", errors.len()));
+        }
+    }
+}
+
+/// Lists the levels again with the mods now in play, keeping the chosen place in the list.
+pub(super) fn relist_levels(session: &mut Session) {
+    session.levels = level_choices(Path::new("levels"));
+    let selected = session.selected.min(session.levels.len().saturating_sub(1));
+    session.select(selected);
+}
+
+/// Adds the [`ModsScreen`] resource.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ModsScreen>();
+}
