@@ -3,6 +3,7 @@
 pub mod catalog;
 mod checker;
 pub mod editor_schema;
+pub mod edit;
 pub mod error;
 pub mod icons;
 pub mod load;
