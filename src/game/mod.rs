@@ -4,6 +4,7 @@
 mod autoplay;
 mod board;
 mod camera;
+pub mod editor;
 pub mod catch_up;
 pub mod controls;
 pub mod feedback;
@@ -86,6 +87,7 @@ pub fn run(options: LaunchOptions) -> AppExit {
         icons::plugin,
         power::plugin,
         settings::plugin,
+        editor::plugin,
     ));
     if autosave {
         app.insert_resource(saves::Autosave);

@@ -114,6 +114,11 @@ pub enum Condition {
     ReplayEvent(usize),
     /// A replay's event in view is of this round.
     ReplayRound(u32),
+    /// The level editor's status line (what the last save, open or test play did) contains
+    /// this text.
+    EditorStatus(String),
+    /// The level editor's live check has run and found no errors.
+    EditorChecked,
     /// The condition does not hold.
     Not(Box<Condition>),
 }
@@ -125,6 +130,8 @@ pub enum ScreenName {
     Menu,
     /// A battle.
     Battle,
+    /// The level editor.
+    Editor,
 }
 
 /// Reads a script file; errors read `file:line:column: what`.
@@ -199,6 +206,7 @@ struct GameView<'w, 's> {
     saves: Res<'w, super::saves::SaveList>,
     playback: Option<Res<'w, super::playback::Playback>>,
     log: Res<'w, crate::rules::log::CombatLog>,
+    editor: Res<'w, super::editor::EditorState>,
 }
 
 impl GameView<'_, '_> {
@@ -214,6 +222,7 @@ impl GameView<'_, '_> {
         match condition {
             Condition::Screen(ScreenName::Menu) => *self.screen.get() == Screen::Menu,
             Condition::Screen(ScreenName::Battle) => in_battle,
+            Condition::Screen(ScreenName::Editor) => *self.screen.get() == Screen::Editor,
             Condition::BattleOver => in_battle && self.state.is_over(),
             Condition::BattleOn => in_battle && !self.state.is_over(),
             Condition::Round(round) => in_battle && self.state.round >= *round,
@@ -238,6 +247,10 @@ impl GameView<'_, '_> {
             Condition::Saves(count) => self.saves.saves.len() >= *count,
             Condition::ReplayEvent(events) => self.replay_shows(|playback| playback.cursor == *events),
             Condition::ReplayRound(round) => self.replay_shows(|playback| playback.round() == *round),
+            Condition::EditorStatus(text) => self.editor.status.contains(text.as_str()),
+            Condition::EditorChecked => {
+                self.editor.level.is_some() && self.editor.check_owed.is_none() && self.editor.errors.is_empty()
+            }
             Condition::Not(inner) => !self.holds(inner),
         }
     }

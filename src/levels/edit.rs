@@ -9,11 +9,12 @@ use super::schema::{LevelFile, UnitFile, ZoneFile};
 use super::starter::{StarterError, StarterField, starter_level};
 
 /// Ground a grid square can have, as the grid format writes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Terrain {
     /// `.`: open floor.
     Floor,
-    /// `#`: a wall.
+    /// `#`: a wall (what a brush lays first).
+    #[default]
     Wall,
     /// `|`: an arrow slit or window (seen and shot through, not walked through).
     Slit,
@@ -349,15 +350,16 @@ pub fn toggle_adjacent(level: &mut LevelFile, a: &str, b: &str) -> bool {
     true
 }
 
-/// Gives every zone without a board position the one the board lays it out at: along a row,
-/// one zone width apart, so dragging a zone never makes the others jump.
-pub fn fix_zone_positions(level: &mut LevelFile) {
-    let count = level.zones.len() as f32;
-    for (at, zone) in level.zones.iter_mut().enumerate() {
-        if zone.position.is_none() {
-            zone.position = Some((at as f32 - (count - 1.0) / 2.0, 0.0));
-        }
-    }
+/// Where the editor draws zone `at` of `count` that has no position of its own: along a row,
+/// one zone width apart.
+pub fn row_position(at: usize, count: usize) -> (f32, f32) {
+    (at as f32 - (count as f32 - 1.0) / 2.0, 0.0)
+}
+
+/// Where the editor draws each zone: its own position, or its place along the row.
+pub fn zone_positions(level: &LevelFile) -> Vec<(f32, f32)> {
+    let count = level.zones.len();
+    level.zones.iter().enumerate().map(|(at, zone)| zone.position.unwrap_or_else(|| row_position(at, count))).collect()
 }
 
 /// A new level of the kind `fray new-level` writes, for the editor to start from.
