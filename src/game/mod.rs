@@ -4,9 +4,9 @@
 mod autoplay;
 mod board;
 mod camera;
-pub mod editor;
 pub mod catch_up;
 pub mod controls;
+pub mod editor;
 pub mod feedback;
 mod hover;
 pub mod icons;

@@ -142,10 +142,7 @@ pub fn paint(rows: &mut [String], squares: &[Square], terrain: Terrain) -> bool 
     let mut map = cells(rows);
     let mut changed = false;
     for &(x, y) in squares {
-        let cell = usize::try_from(x)
-            .ok()
-            .zip(usize::try_from(y).ok())
-            .and_then(|(x, y)| map.get_mut(y)?.get_mut(x));
+        let cell = usize::try_from(x).ok().zip(usize::try_from(y).ok()).and_then(|(x, y)| map.get_mut(y)?.get_mut(x));
         if let Some(cell) = cell
             && *cell != terrain.symbol()
         {
@@ -425,7 +422,7 @@ fn pretty_config() -> ron::ser::PrettyConfig {
         .struct_names(false)
         .separate_tuple_members(false)
         .enumerate_arrays(false)
-        .compact_arrays(true)
+        .compact_arrays(false)
 }
 
 /// Field lines that only repeat a default (`initiated: false,`, `summoned_by: None,`, ...);

@@ -2,8 +2,8 @@
 
 pub mod catalog;
 mod checker;
-pub mod editor_schema;
 pub mod edit;
+pub mod editor_schema;
 pub mod error;
 pub mod icons;
 pub mod load;

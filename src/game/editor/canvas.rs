@@ -29,8 +29,8 @@ const LINK_COLOUR: Color32 = Color32::from_gray(150);
 
 fn terrain_colour(symbol: char) -> Color32 {
     match Terrain::from_symbol(symbol) {
-        Some(Terrain::Floor) => Color32::from_rgb(72, 78, 70),
-        Some(Terrain::Wall) => Color32::from_rgb(30, 28, 32),
+        Some(Terrain::Floor) => Color32::from_rgb(64, 72, 62),
+        Some(Terrain::Wall) => Color32::from_rgb(150, 140, 125),
         Some(Terrain::Slit) => Color32::from_rgb(70, 110, 150),
         Some(Terrain::Difficult) => Color32::from_rgb(110, 90, 55),
         None => Color32::from_rgb(150, 40, 150),
@@ -78,7 +78,8 @@ fn grid_board(ui: &mut egui::Ui, state: &mut EditorState, draft: &mut LevelFile)
     let cell = (free.width() / across.0).min(free.height() / across.1).clamp(CELL_RANGE.0, CELL_RANGE.1);
     let origin = free.center() - Vec2::new(across.0, across.1) * cell / 2.0;
     let view = GridView { origin, cell, size };
-    let response = ui.allocate_rect(Rect::from_min_size(origin, Vec2::new(across.0, across.1) * cell), Sense::click_and_drag());
+    let response =
+        ui.allocate_rect(Rect::from_min_size(origin, Vec2::new(across.0, across.1) * cell), Sense::click_and_drag());
     for y in 0..size.1 as i32 {
         for x in 0..size.0 as i32 {
             let id = ui.id().with(("square", x, y));
@@ -250,7 +251,8 @@ fn zone_board(ui: &mut egui::Ui, state: &mut EditorState, draft: &mut LevelFile)
 fn zone_box(ui: &mut egui::Ui, state: &mut EditorState, draft: &mut LevelFile, at_screen: Pos2, at: usize) -> bool {
     let id = draft.zones[at].id.clone();
     let rect = Rect::from_center_size(at_screen, ZONE_SIZE);
-    let response = tracked(ui.interact(rect, ui.id().with(("zone", &id)), Sense::click_and_drag()), &format!("zone {id}"));
+    let response =
+        tracked(ui.interact(rect, ui.id().with(("zone", &id)), Sense::click_and_drag()), &format!("zone {id}"));
     let mut stroke = false;
     if response.dragged() && matches!(state.tool, Tool::Select) {
         let delta = response.drag_delta() / ZONE_SPACING;
@@ -270,10 +272,16 @@ fn zone_box(ui: &mut egui::Ui, state: &mut EditorState, draft: &mut LevelFile, a
     } else {
         Stroke::new(1.0, LINK_COLOUR)
     };
-    painter.rect_filled(rect, 6.0, terrain_colour('.'));
+    painter.rect_filled(rect, 6.0, terrain_colour(Terrain::Floor.symbol()));
     painter.rect_stroke(rect, 6.0, outline, egui::StrokeKind::Inside);
     let title = draft.zones[at].name.clone().unwrap_or_else(|| id.clone());
-    painter.text(rect.center_top() + Vec2::new(0.0, 12.0), egui::Align2::CENTER_CENTER, title, egui::FontId::proportional(13.0), Color32::WHITE);
+    painter.text(
+        rect.center_top() + Vec2::new(0.0, 12.0),
+        egui::Align2::CENTER_CENTER,
+        title,
+        egui::FontId::proportional(13.0),
+        Color32::WHITE,
+    );
     let members: Vec<usize> = (0..draft.units.len()).filter(|&unit| draft.units[unit].zone == id).collect();
     for (slot, unit) in members.into_iter().enumerate() {
         let offset = Vec2::new((slot as f32 - 2.0) * ZONE_TOKEN_RADIUS * 2.2, 14.0);
@@ -296,7 +304,8 @@ fn zone_clicked(state: &mut EditorState, draft: &mut LevelFile, id: &str) {
             state.selected_zone = Some(id.to_string());
             state.zone_id_field = id.to_string();
             // Clicking a zone steps through the units in it.
-            let members: Vec<String> = draft.units.iter().filter(|unit| unit.zone == id).map(|unit| unit.id.clone()).collect();
+            let members: Vec<String> =
+                draft.units.iter().filter(|unit| unit.zone == id).map(|unit| unit.id.clone()).collect();
             let next = state.selected_unit.as_ref().and_then(|current| members.iter().position(|unit| unit == current));
             state.selected_unit = members.get(next.map_or(0, |at| at + 1)).cloned();
         }

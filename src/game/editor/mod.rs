@@ -152,6 +152,10 @@ impl EditorState {
     /// (once per stroke when `stroke` is set, so a brush drag undoes in one step) and a check
     /// is owed.
     pub fn commit(&mut self, edited: LevelFile, stroke: bool) {
+        if !stroke {
+            // The stroke is over: the next edit gets its own undo step.
+            self.stroke_recorded = false;
+        }
         let Some(level) = self.level.as_mut() else {
             return;
         };

@@ -23,6 +23,10 @@ use crate::rules::ruleset::DeclarationOrder;
 const TOOLS_WIDTH: f32 = 260.0;
 /// Width of the level panel, in points.
 const LEVEL_WIDTH: f32 = 330.0;
+/// Width of a name field in the panels, in points.
+const FIELD_WIDTH: f32 = 170.0;
+/// What a panel's frame and scroll bar take of its width, in points.
+const PANEL_MARGIN: f32 = 40.0;
 /// Creatures the search list shows at most.
 const CREATURES_SHOWN: usize = 40;
 /// The largest grid side the size fields allow.
@@ -41,6 +45,10 @@ const UNDO_LABEL: &str = "Undo";
 const REDO_LABEL: &str = "Redo";
 /// See [`SAVE_LABEL`].
 pub const TEST_PLAY_LABEL: &str = "Test play";
+/// The small remove button beside a side or a victory condition.
+const REMOVE_LABEL: &str = "remove";
+/// The creature search field, as scripts click it.
+const SEARCH_LABEL: &str = "Search creatures";
 /// See [`SAVE_LABEL`].
 const CLOSE_LABEL: &str = "Close level";
 
@@ -218,7 +226,7 @@ fn zone_tools(ui: &mut egui::Ui, state: &mut EditorState, draft: &mut LevelFile)
     let mut name = zone.name.clone().unwrap_or_default();
     ui.horizontal(|ui| {
         ui.label("Name");
-        ui.text_edit_singleline(&mut name);
+        ui.add(egui::TextEdit::singleline(&mut name).desired_width(FIELD_WIDTH));
     });
     zone.name = (!name.is_empty()).then_some(name);
     let mut capacity = zone.capacity.unwrap_or(0);
@@ -229,7 +237,7 @@ fn zone_tools(ui: &mut egui::Ui, state: &mut EditorState, draft: &mut LevelFile)
     zone.capacity = (capacity > 0).then_some(capacity);
     let field = ui.horizontal(|ui| {
         ui.label("Id");
-        ui.text_edit_singleline(&mut state.zone_id_field)
+        ui.add(egui::TextEdit::singleline(&mut state.zone_id_field).desired_width(FIELD_WIDTH))
     });
     if field.inner.lost_focus() && edit::rename_zone(draft, &id, state.zone_id_field.trim()) {
         state.selected_zone = Some(state.zone_id_field.trim().to_string());
@@ -251,7 +259,7 @@ fn unit_tools(ui: &mut egui::Ui, state: &mut EditorState, draft: &mut LevelFile)
             }
         });
     });
-    ui.add(egui::TextEdit::singleline(&mut state.search).hint_text("search creatures"));
+    tracked(ui.add(egui::TextEdit::singleline(&mut state.search).hint_text("search creatures")), SEARCH_LABEL);
     let needle = state.search.to_lowercase();
     egui::ScrollArea::vertical().id_salt("creatures").max_height(CREATURE_LIST_HEIGHT).show(ui, |ui| {
         let matching = state.creatures.iter().filter(|(key, name)| {
@@ -273,6 +281,7 @@ fn selected_unit(ui: &mut egui::Ui, state: &mut EditorState, draft: &mut LevelFi
         return;
     };
     let sides: Vec<String> = draft.sides.iter().map(|side| side.name.clone()).collect();
+    let zones: Vec<String> = draft.zones.iter().map(|zone| zone.id.clone()).collect();
     let Some(unit) = draft.units.iter_mut().find(|unit| unit.id == id) else {
         return;
     };
@@ -286,9 +295,15 @@ fn selected_unit(ui: &mut egui::Ui, state: &mut EditorState, draft: &mut LevelFi
     let mut name = unit.name.clone().unwrap_or_default();
     ui.horizontal(|ui| {
         ui.label("Name");
-        ui.text_edit_singleline(&mut name);
+        ui.add(egui::TextEdit::singleline(&mut name).desired_width(FIELD_WIDTH));
     });
     unit.name = (!name.is_empty()).then_some(name);
+    if !zones.is_empty() {
+        ui.horizontal(|ui| {
+            ui.label("Zone");
+            pick(ui, "unit_zone", &mut unit.zone, &zones);
+        });
+    }
     if tracked_button(ui, "Remove unit").clicked() {
         edit::remove_unit(draft, &id);
         state.selected_unit = None;
@@ -299,7 +314,8 @@ fn level_panel(ui: &mut egui::Ui, state: &mut EditorState, draft: &mut LevelFile
     check_panel(ui, state);
     ui.separator();
     ui.strong("Level");
-    ui.add(egui::TextEdit::multiline(&mut draft.description).desired_rows(2).hint_text("description"));
+    let description = egui::TextEdit::multiline(&mut draft.description).desired_rows(2).hint_text("description");
+    ui.add(description.desired_width(LEVEL_WIDTH - PANEL_MARGIN));
     ui.horizontal(|ui| {
         ui.label("Ruleset");
         egui::ComboBox::from_id_salt("ruleset").selected_text(draft.ruleset.clone()).show_ui(ui, |ui| {
@@ -354,8 +370,8 @@ fn sides_panel(ui: &mut egui::Ui, draft: &mut LevelFile) {
         ui.push_id(("side", at), |ui| {
             ui.horizontal(|ui| {
                 ui.label(RichText::new("■").color(side_colour(at)));
-                ui.text_edit_singleline(&mut side.name);
-                if ui.small_button("✕").on_hover_text("Remove side").clicked() {
+                ui.add(egui::TextEdit::singleline(&mut side.name).desired_width(FIELD_WIDTH));
+                if ui.small_button(REMOVE_LABEL).on_hover_text("Remove side").clicked() {
                     remove = Some(at);
                 }
             });
@@ -441,7 +457,7 @@ fn victory_panel(ui: &mut egui::Ui, draft: &mut LevelFile) {
                         pick(ui, "unit", unit, &units);
                     }
                 }
-                if ui.small_button("✕").clicked() {
+                if ui.small_button(REMOVE_LABEL).on_hover_text("Remove condition").clicked() {
                     remove = Some(at);
                 }
             });

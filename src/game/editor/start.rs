@@ -153,8 +153,9 @@ fn level_text(source: &LevelSource) -> Result<(String, PathBuf), String> {
 }
 
 fn open_source(state: &mut EditorState, source: &LevelSource) {
-    let opened = level_text(source)
-        .and_then(|(text, path)| parse::<LevelFile>(&text, &path).map(|level| (level, path)).map_err(|e| e.to_string()));
+    let opened = level_text(source).and_then(|(text, path)| {
+        parse::<LevelFile>(&text, &path).map(|level| (level, path)).map_err(|e| e.to_string())
+    });
     match opened {
         Ok((level, path)) => {
             state.status = format!("Opened {}", path.display());
