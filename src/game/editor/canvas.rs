@@ -241,8 +241,8 @@ fn zone_board(ui: &mut egui::Ui, state: &mut EditorState, draft: &mut LevelFile)
         }
     }
     let mut stroke = false;
-    for at in 0..draft.zones.len() {
-        stroke |= zone_box(ui, state, draft, zone_centre(centre, positions[at]), at);
+    for (at, position) in positions.into_iter().enumerate() {
+        stroke |= zone_box(ui, state, draft, zone_centre(centre, position), at);
     }
     stroke
 }

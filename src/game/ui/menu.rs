@@ -91,8 +91,7 @@ fn draw_menu(
     mut exit: MessageWriter<AppExit>,
     (saves, mut load, mut commands): (Res<SaveList>, MessageWriter<LoadSave>, MessageWriter<UiCommand>),
     mut how_to_play_open: Local<bool>,
-    (frames, mut last_drawn): (Res<FrameCount>, Local<u32>),
-    mut next_screen: ResMut<NextState<Screen>>,
+    (frames, mut last_drawn, mut next_screen): (Res<FrameCount>, Local<u32>, ResMut<NextState<Screen>>),
 ) -> Result {
     // On coming back to the menu its list shows the level just played, wherever it was scrolled.
     let reveal = frames.0 != last_drawn.wrapping_add(1);
