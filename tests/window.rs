@@ -300,3 +300,48 @@ fn a_broken_replay_file_fails_before_any_window_opens() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("broken.jsonl:1:"), "no file:line in:\n{stderr}");
 }
+
+#[test]
+fn the_level_editor_paints_places_units_saves_a_checked_level_and_test_plays_it() {
+    if !has_display() {
+        return;
+    }
+    let _turn = window_turn();
+    // An empty folder as the working directory: the editor saves to its levels/.
+    let work = shots_dir("level-editor");
+    let shots = work.join("shots");
+    std::fs::create_dir_all(&work).expect("a scratch folder");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/level_editor.ron");
+    let output = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .current_dir(&work)
+        .env("FRAY_DATA_DIR", work.join("data"))
+        .args(["play", "--script"])
+        .arg(&script)
+        .arg("--screenshots")
+        .arg(&shots)
+        .output()
+        .expect("fray runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "the editor script failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("steps passed"), "{stdout}");
+    let saved = work.join("levels/new_grid_1.ron");
+    let checked = fray::levels::check_file(&saved).unwrap_or_else(|errors| panic!("the saved level fails: {errors}"));
+    assert!(checked.summary.contains("6 units"), "{}", checked.summary);
+    let text = std::fs::read_to_string(&saved).expect("saved");
+    assert!(text.contains("\"#.....####.#\""), "the painted walls were saved:\n{text}");
+    assert!(
+        !work
+            .join("levels")
+            .read_dir()
+            .expect("levels/")
+            .any(|entry| { entry.is_ok_and(|entry| entry.file_name().to_string_lossy().contains("test-play")) })
+    );
+    assert_drawn(
+        &shots,
+        &["editor_grid.png", "editor_test_play.png", "editor_back_from_test_play.png", "editor_zones.png"],
+    );
+}

@@ -650,10 +650,17 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, reload_bindings.before(read_player_actions))
         // Every screen and every stage of a battle: restarting after the end or opening the
         // log during resolution must work as well as declaring does. Options are worked out
-        // after the declaration order opens, and choices land before it records them.
+        // after the declaration order opens, and choices land before it records them. The level
+        // editor reads its own keys: Q or R over its board must not quit or start a battle.
         .add_systems(
             Update,
-            (reset_ui, read_player_actions.run_if(not(typing)), compute_options, apply_commands, update_curtain)
+            (
+                reset_ui,
+                read_player_actions.run_if(not(typing)).run_if(not(in_state(Screen::Editor))),
+                compute_options,
+                apply_commands,
+                update_curtain,
+            )
                 .chain()
                 .after(DeclareSystems::Open)
                 .before(DeclareSystems::Record),

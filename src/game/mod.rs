@@ -6,6 +6,7 @@ mod board;
 mod camera;
 pub mod catch_up;
 pub mod controls;
+pub mod editor;
 pub mod feedback;
 mod hot_reload;
 mod hover;
@@ -96,6 +97,7 @@ pub fn run(options: LaunchOptions) -> AppExit {
         power::plugin,
         settings::plugin,
         hot_reload_plugin,
+        editor::plugin,
     ));
     if autosave {
         app.insert_resource(saves::Autosave);

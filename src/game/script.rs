@@ -70,6 +70,9 @@ pub enum Step {
     /// Turn the mouse wheel by this many lines (negative scrolls down) over the button with
     /// this label, to bring a list's hidden entries into view.
     Scroll(String, f32),
+    /// Press the mouse on the widget with the first label, move to the one with the second
+    /// label and release there (a drag on the level editor's board, say).
+    Drag(String, String),
     /// Save a screenshot of the window under this file name in the screenshots folder.
     Screenshot(String),
     /// Edit a file on disk, as a modder's editor would while the game runs: replace the first
@@ -123,6 +126,13 @@ pub enum Condition {
     Notice(String),
     /// The banner offering a restart for a level changed on disk shows.
     RestartOffered,
+    /// The level editor's status line (what the last save, open or test play did) contains
+    /// this text.
+    EditorStatus(String),
+    /// The level editor's live check has run and found no errors.
+    EditorChecked,
+    /// The level being edited has exactly this many units.
+    EditorUnits(usize),
     /// The condition does not hold.
     Not(Box<Condition>),
 }
@@ -134,6 +144,8 @@ pub enum ScreenName {
     Menu,
     /// A battle.
     Battle,
+    /// The level editor.
+    Editor,
 }
 
 /// Reads a script file; errors read `file:line:column: what`.
@@ -213,6 +225,7 @@ struct GameView<'w, 's> {
     log: Res<'w, crate::rules::log::CombatLog>,
     rects: Res<'w, ButtonRects>,
     hot: Option<Res<'w, super::HotReload>>,
+    editor: Res<'w, super::editor::EditorState>,
 }
 
 impl GameView<'_, '_> {
@@ -228,6 +241,7 @@ impl GameView<'_, '_> {
         match condition {
             Condition::Screen(ScreenName::Menu) => *self.screen.get() == Screen::Menu,
             Condition::Screen(ScreenName::Battle) => in_battle,
+            Condition::Screen(ScreenName::Editor) => *self.screen.get() == Screen::Editor,
             Condition::BattleOver => in_battle && self.state.is_over(),
             Condition::BattleOn => in_battle && !self.state.is_over(),
             Condition::Round(round) => in_battle && self.state.round >= *round,
@@ -255,6 +269,13 @@ impl GameView<'_, '_> {
             Condition::Shown(label) => self.rects.0.contains_key(label),
             Condition::Notice(text) => self.session.error.as_ref().is_some_and(|error| error.contains(text.as_str())),
             Condition::RestartOffered => self.hot.as_ref().is_some_and(|hot| hot.restart_offer.is_some()),
+            Condition::EditorStatus(text) => self.editor.status.contains(text.as_str()),
+            Condition::EditorChecked => {
+                self.editor.level.is_some() && self.editor.check_owed.is_none() && self.editor.errors.is_empty()
+            }
+            Condition::EditorUnits(count) => {
+                self.editor.level.as_ref().is_some_and(|level| level.units.len() == *count)
+            }
             Condition::Not(inner) => !self.holds(inner),
         }
     }
@@ -322,6 +343,9 @@ fn logical_key(code: KeyCode) -> Key {
         KeyCode::Tab => Some(Key::Tab),
         KeyCode::Space => Some(Key::Space),
         KeyCode::Escape => Some(Key::Escape),
+        // egui takes its modifiers from these logical keys.
+        KeyCode::ControlLeft | KeyCode::ControlRight => Some(Key::Control),
+        KeyCode::ShiftLeft | KeyCode::ShiftRight => Some(Key::Shift),
         KeyCode::Backspace => Some(Key::Backspace),
         KeyCode::ArrowLeft => Some(Key::ArrowLeft),
         KeyCode::ArrowRight => Some(Key::ArrowRight),
@@ -452,6 +476,7 @@ fn run_step(
             }
             Progress::Busy
         }
+        Step::Drag(from, to) => drag((from, to), frame, player, rects, input),
         Step::Screenshot(name) => {
             let path = player.shots.join(name);
             let _ = std::fs::remove_file(&path);
@@ -508,6 +533,34 @@ fn click(label: &str, frame: u32, player: &mut Player, rects: &ButtonRects, inpu
     done_if(frame > press + HOLD_FRAMES + CLICK_SETTLE_FRAMES)
 }
 
+/// Frames a drag spends moving between its ends, so the widget sees the pointer travel.
+const DRAG_FRAMES: u32 = 6;
+
+/// Presses on `from`, moves over [`DRAG_FRAMES`] frames to `to` and releases there; waits for
+/// both labels to show first.
+fn drag((from, to): (&str, &str), frame: u32, player: &mut Player, rects: &ButtonRects, input: &mut Input) -> Progress {
+    let (Some(start), Some(end)) = (rects.0.get(from).copied(), rects.0.get(to).copied()) else {
+        player.frames = 0;
+        return Progress::Busy;
+    };
+    let press = 1 + HOVER_FRAMES;
+    let release = press + HOLD_FRAMES + DRAG_FRAMES;
+    match frame {
+        1 => input.point_at(start),
+        at if at == press => input.mouse(ButtonState::Pressed),
+        at if at > press && at < release => {
+            let share = ((at - press) as f32 / DRAG_FRAMES as f32).min(1.0);
+            input.point_at(start.lerp(end, share));
+        }
+        at if at == release => {
+            input.point_at(end);
+            input.mouse(ButtonState::Released);
+        }
+        _ => {}
+    }
+    done_if(frame > release + CLICK_SETTLE_FRAMES)
+}
+
 /// Frame `frame` of pressing the key (or Control chord) `name`.
 fn press(name: &str, frame: u32, input: &mut Input) -> Progress {
     // A chord holds Control down around the key, as a person's fingers do.
@@ -516,13 +569,16 @@ fn press(name: &str, frame: u32, input: &mut Input) -> Progress {
         Some(Binding::Control(code)) => (Some(KeyCode::ControlLeft), code),
         _ => return Progress::Failed(format!("\"{name}\" is not a key name")),
     };
+    // Control goes down a frame before the key, as fingers do: egui reads the modifiers as
+    // they stood before the frame's keys, so a chord pressed in one frame would reach it bare.
     match frame {
-        1 => {
+        1 if modifier.is_some() => {
             if let Some(modifier) = modifier {
                 input.key(modifier, ButtonState::Pressed);
             }
-            input.key(code, ButtonState::Pressed);
         }
+        2 if modifier.is_some() => input.key(code, ButtonState::Pressed),
+        1 => input.key(code, ButtonState::Pressed),
         HOLD_FRAMES => {
             input.key(code, ButtonState::Released);
             if let Some(modifier) = modifier {
@@ -547,6 +603,7 @@ mod tests {
         assert_eq!(logical_key(KeyCode::KeyR), Key::Character("r".into()));
         assert_eq!(logical_key(KeyCode::Digit1), Key::Character("1".into()));
         assert_eq!(logical_key(KeyCode::Enter), Key::Enter);
+        assert_eq!(logical_key(KeyCode::ControlLeft), Key::Control);
     }
 
     #[test]

@@ -21,6 +21,8 @@ pub enum Screen {
     Menu,
     /// A battle, through to its game-over screen.
     Battle,
+    /// The level editor.
+    Editor,
 }
 
 /// Where a level comes from.
@@ -307,7 +309,8 @@ impl LevelChoice {
     }
 }
 
-fn choice(source: LevelSource) -> LevelChoice {
+/// The menu entry of the level at `source`, loaded and checked now.
+pub(crate) fn choice(source: LevelSource) -> LevelChoice {
     let fallback = match &source {
         LevelSource::Builtin(name) => name.to_string(),
         LevelSource::File(path) => path.display().to_string(),

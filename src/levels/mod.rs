@@ -3,6 +3,7 @@
 pub mod catalog;
 pub mod change;
 mod checker;
+pub mod edit;
 pub mod editor_schema;
 pub mod error;
 pub mod icons;

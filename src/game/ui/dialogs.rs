@@ -68,7 +68,7 @@ fn draw_notices(
             if let Some(error) = &session.error {
                 let what = match screen.get() {
                     Screen::Battle => "The level failed to reload; kept the last good data.",
-                    Screen::Menu => "The level failed to load.",
+                    Screen::Menu | Screen::Editor => "The level failed to load.",
                 };
                 ui.label(RichText::new(what).color(ERROR_COLOUR).strong());
                 ui.label(RichText::new(error).color(ERROR_COLOUR).monospace());

@@ -28,6 +28,8 @@ const HOW_TO_PLAY_LABEL: &str = "How to play";
 const QUIT_LABEL: &str = "Quit";
 /// See [`START_LABEL`].
 const SETTINGS_LABEL: &str = "Settings";
+/// See [`START_LABEL`]: opens the level editor.
+const EDITOR_LABEL: &str = "Level editor";
 /// See [`START_LABEL`]: goes on with the newest save.
 const CONTINUE_LABEL: &str = "Continue";
 /// Saves the menu lists at most.
@@ -95,7 +97,7 @@ fn draw_menu(
         ResMut<ModsScreen>,
     ),
     mut how_to_play_open: Local<bool>,
-    (frames, mut last_drawn): (Res<FrameCount>, Local<u32>),
+    (frames, mut last_drawn, mut next_screen): (Res<FrameCount>, Local<u32>, ResMut<NextState<Screen>>),
 ) -> Result {
     // On coming back to the menu its list shows the level just played, wherever it was scrolled.
     let reveal = frames.0 != last_drawn.wrapping_add(1);
@@ -154,6 +156,9 @@ fn draw_menu(
     }
     if clicks.settings {
         commands.write(UiCommand::ToggleSettings);
+    }
+    if clicks.editor {
+        next_screen.set(Screen::Editor);
     }
     Ok(())
 }
@@ -229,9 +234,11 @@ struct MenuClicks {
     quit: bool,
     /// Settings (opens or closes the settings window).
     settings: bool,
+    /// Level editor.
+    editor: bool,
 }
 
-/// Start battle (only for a level that loaded), How to play and Quit.
+/// Start battle (only for a level that loaded), How to play, Settings, Level editor and Quit.
 fn menu_buttons(ui: &mut egui::Ui, session: &Session, how_to_play_open: bool) -> MenuClicks {
     let mut clicks = MenuClicks::default();
     ui.horizontal(|ui| {
@@ -241,6 +248,7 @@ fn menu_buttons(ui: &mut egui::Ui, session: &Session, how_to_play_open: bool) ->
         let how_to = egui::Button::new(HOW_TO_PLAY_LABEL).selected(how_to_play_open);
         clicks.how_to_play = tracked(ui.add(how_to), HOW_TO_PLAY_LABEL).clicked();
         clicks.settings = tracked_button(ui, SETTINGS_LABEL).clicked();
+        clicks.editor = tracked_button(ui, EDITOR_LABEL).clicked();
         clicks.quit = tracked_button(ui, QUIT_LABEL).clicked();
     });
     clicks

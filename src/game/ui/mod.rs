@@ -16,7 +16,7 @@ use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
 use bevy_egui::egui::Color32;
 
-pub(super) use widgets::{ButtonRects, dock, side_colour, side_name, tracked_button};
+pub(super) use widgets::{ButtonRects, dock, screen_ui, side_colour, side_name, tracked, tracked_button};
 
 /// Errors and warnings.
 pub(super) const ERROR_COLOUR: Color32 = Color32::from_rgb(235, 85, 75);
@@ -35,9 +35,11 @@ const SECTION_SPACING: f32 = 6.0;
 /// The panels' drawing steps, in the order they draw: later ones sit over earlier ones, and the
 /// button bookkeeping reads what every one of them drew.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum UiSystems {
+pub(super) enum UiSystems {
     /// The main menu.
     Menu,
+    /// The level editor.
+    Editor,
     /// The battle's top bar and side panels.
     Panels,
     /// The combat log window.
@@ -73,6 +75,7 @@ pub(super) fn plugin(app: &mut App) {
             )
                 .chain(),
             UiSystems::Menu.before(UiSystems::Notices),
+            UiSystems::Editor.before(UiSystems::Notices),
         ),
     );
     app.add_plugins((

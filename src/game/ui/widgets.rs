@@ -89,7 +89,7 @@ pub(crate) fn side_name(sides: &Sides, side: usize) -> String {
 }
 
 /// A full-screen background [`egui::Ui`] to lay panels out in.
-pub(super) fn screen_ui(ctx: &egui::Context, id: &str) -> egui::Ui {
+pub(crate) fn screen_ui(ctx: &egui::Context, id: &str) -> egui::Ui {
     egui::Ui::new(
         ctx.clone(),
         egui::Id::new(id),
