@@ -177,3 +177,70 @@ fn a_summ_1_an_unkept_summon_vanishes_before_combat_ended_the_last_line() {
     assert!(vanished < ended, "the summon vanishes before the battle's last line");
     assert_eq!(ended, Some(log.len() - 1), "combat_ended is the last line");
 }
+
+/// A grid level under `aimed_wounds` where red's conjurer knows a spell creating `creature`,
+/// against two tough guards.
+fn conjuring_level(creature: &str) -> String {
+    format!(
+        r#"(
+    name: "a conjured soldier",
+    ruleset: "aimed_wounds",
+    grid: Some((rows: ["........", "........", "........"], squares_per_zone: 6)),
+    sides: [(name: "red", controller: Default), (name: "blue", controller: Default)],
+    weapons: {{
+        "blade": (damage: "1d8", damage_type: slashing, speed: 2),
+        "tap": (damage: "1", damage_type: blunt, speed: 2),
+    }},
+    spells: {{
+        "call_soldier": (tn: 5, mana: 3, range: 0, effect: Conjure(creature: "{creature}", count: 1)),
+    }},
+    creatures: {{
+        "soldier": (name: "Soldier", hd: "8d8", attributes: (strength: 10, agility: 10), weapon: "blade", speed: 2, skills: (attack: 6)),
+        "conjurer": (name: "Conjurer", hd: "2d8", attributes: (agility: 14), weapon: "tap", speed: 2, mana: 6, spells: ["call_soldier"], skills: (spellcasting: 10)),
+        "guard": (name: "Guard", hd: "3d8", attributes: (agility: 8), weapon: "tap", speed: 2),
+    }},
+    units: [
+        (id: "r1", creature: "conjurer", side: "red", at: Some((0, 1))),
+        (id: "b1", creature: "guard", side: "blue", at: Some((7, 0))),
+        (id: "b2", creature: "guard", side: "blue", at: Some((7, 2))),
+    ],
+)"#
+    )
+}
+
+#[test]
+fn a_summ_1_a_spell_creates_a_new_unit_that_fights_and_vanishes_before_combat_ended() {
+    let template = level_template(&conjuring_level("soldier"));
+    let mut battle = HeadlessBattle::new();
+    let log = play(&mut battle, &template, AiKind::Greedy, 7);
+    let arrived = log.iter().find(|line| line["event"] == "arrived").expect("the spell brings a unit in");
+    let id = arrived["unit"].as_str().expect("an id").to_string();
+    assert_eq!(id, "soldier-1", "a fresh id, used by no unit of the level");
+    let attacked = log.iter().any(|line| line["event"] == "attack" && line["attacker"] == id.as_str());
+    assert!(attacked, "the new unit fights");
+    let first_turn = log.iter().find(|line| line["event"] == "declared" && line["unit"] == id.as_str());
+    let sick_through = arrived["round"].as_u64().map(|round| round + 1);
+    assert!(first_turn.is_some_and(|line| line["round"].as_u64() > sick_through), "sick in its first round");
+    let vanished = log.iter().position(|line| line["status"] == "vanished" && line["unit"] == id.as_str());
+    let ended = log.iter().position(|line| line["event"] == "combat_ended");
+    assert!(vanished.is_some(), "the new unit vanishes as the battle ends");
+    assert!(vanished < ended, "before the battle's last line");
+    assert_eq!(ended, Some(log.len() - 1), "combat_ended is the last line");
+    assert_eq!(ending_fault(&log, template.ruleset.end.max_rounds), None);
+    assert_eq!(log[log.len() - 1]["winner"], "red", "it fought for its side");
+}
+
+#[test]
+fn a_summ_1_a_spell_creating_an_unknown_creature_is_a_checker_error() {
+    let text = conjuring_level("soldeir");
+    let errors = match fray::levels::load_level_text(&text, Path::new("conjure.ron"), &Default::default()) {
+        Ok(_) => panic!("a spell creating an unknown creature loads"),
+        Err(errors) => errors.to_string(),
+    };
+    let line = text.lines().position(|line| line.contains("\"soldeir\"")).expect("written") + 1;
+    let column = text.lines().nth(line - 1).and_then(|written| written.find("\"soldeir\"")).expect("at") + 1;
+    let expected = format!(
+        "conjure.ron:{line}:{column}: spell \"call_soldier\" creates creature \"soldeir\" not found; did you mean \"soldier\"?"
+    );
+    assert!(errors.contains(&expected), "expected {expected:?} in:\n{errors}");
+}

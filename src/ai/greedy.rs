@@ -214,7 +214,7 @@ fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
 fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView, commitments: &Commitments) -> Option<Action> {
     let mut kinds: Vec<ActionKind> = Vec::new();
     for (at, (_, spell)) in actor.spells.0.iter().enumerate() {
-        if !spell.effect.is_hostile() && spell.effect != Effect::Summon && actor.mana.current >= spell.mana {
+        if !spell.effect.is_hostile() && !spell.effect.summons() && actor.mana.current >= spell.mana {
             kinds.push(ActionKind::Cast(at));
         }
     }
@@ -717,16 +717,22 @@ fn take_cover(
     }
 }
 
-/// Calls a waiting summoned unit while a slot is free: more bodies beat one more blow (`A-SUMM-1`).
+/// Calls a waiting summoned unit while a slot is free, or conjures new ones while none of its
+/// summons is on the field: more bodies beat one more blow (`A-SUMM-1`).
 fn summon(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
-    let waiting =
-        view.summoned.iter().any(|(summoned, status)| summoned.summoner == actor.entity && *status == Status::Reserve);
-    if !waiting {
-        return None;
-    }
+    let mine = |wanted: fn(&Status) -> bool| {
+        view.summoned.iter().any(|(summoned, status)| summoned.summoner == actor.entity && wanted(status))
+    };
+    let waiting = mine(|status| *status == Status::Reserve);
+    let fielded = mine(|status| status.on_field());
     actor.spells.0.iter().enumerate().find_map(|(at, (_, spell))| {
+        let wanted = match spell.effect {
+            Effect::Summon => waiting,
+            Effect::Conjure { .. } => !fielded,
+            _ => false,
+        };
         let action = Action { kind: ActionKind::Cast(at), target: Some(actor.entity), move_to: None, bonus: None };
-        (spell.effect == Effect::Summon && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
+        (wanted && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
 }
 

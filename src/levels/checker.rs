@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
+use std::sync::Arc;
 
 use super::catalog::{Catalog, Origin, read_text};
 use super::error::{LoadError, LoadErrors, LoadWarning, SourceMap, not_found};
@@ -50,6 +51,7 @@ pub fn build_checked(
     let units = checker.units(&battlefield);
     checker.sides_have_units();
     checker.summons();
+    let conjurable = checker.conjurable(&units);
     let victory = checker.victory();
     let warnings = checker.finish()?;
     let template = BattleTemplate {
@@ -61,6 +63,7 @@ pub fn build_checked(
         battlefield,
         sides: side_templates(&level.sides),
         units,
+        conjurable,
         victory,
         injuries: catalog.injuries.clone(),
         ruleset,
@@ -560,6 +563,46 @@ impl<'a> LevelChecker<'a> {
         self.invalid("summoned_by", summoner, 0, message);
     }
 
+    /// What the units' spells and items may create, made once for each caster's side
+    /// (`A-SUMM-1`). Unknown creatures are reported with the catalog.
+    pub fn conjurable(&mut self, units: &[UnitTemplate]) -> Vec<(Arc<str>, usize, UnitTemplate)> {
+        let mut wanted: Vec<(&str, usize)> = Vec::new();
+        for unit in units {
+            let spells = unit.spells.0.iter().map(|(_, spell)| &spell.effect);
+            for effect in spells.chain(unit.inventory.0.iter().map(|stack| &stack.item.effect)) {
+                if let Effect::Conjure { creature, .. } = effect
+                    && !wanted.contains(&(creature.as_str(), unit.side))
+                {
+                    wanted.push((creature.as_str(), unit.side));
+                }
+            }
+        }
+        wanted
+            .into_iter()
+            .filter_map(|(creature, side)| Some((Arc::from(creature), side, self.conjured(creature, side)?)))
+            .collect()
+    }
+
+    /// The template a spell's new unit of `name` on `side` spawns from.
+    fn conjured(&mut self, name: &str, side: usize) -> Option<UnitTemplate> {
+        let (creature, side_file) = (self.catalog.creatures.get(name)?, self.level.sides.get(side)?);
+        let unit = UnitFile::new(name, name, &side_file.name);
+        let source = UnitSource { unit: &unit, creature, side_file, catalog: self.catalog, ruleset: self.ruleset };
+        let mut template = match source.template(side, ZoneIdx::default(), None) {
+            Ok(template) => template,
+            Err(problem) => {
+                let message = format!("creature \"{name}\", which a spell creates: {}", problem.message);
+                self.invalid("creature", name, 0, message);
+                return None;
+            }
+        };
+        if let Some(scale) = self.squares_per_zone {
+            template.scale_to_squares(scale);
+        }
+        template.apply_feats(&creature.feats, self.squares_per_zone.is_some());
+        Some(template)
+    }
+
     /// The extra victory conditions, by side and unit position.
     pub fn victory(&mut self) -> Vec<VictoryTemplate> {
         let level = self.level;
@@ -656,6 +699,15 @@ fn check_catalog_entries(catalog: &Catalog, invalid: &mut EntryInvalid) {
         check_creature(catalog, name, creature, &mut |field: &str, value: &str, nth: usize, message: String| {
             invalid("creature", name, field, value, nth, message);
         });
+    }
+    let effects = catalog.spells.iter().map(|(name, spell)| ("spell", name, &spell.effect));
+    for (kind, name, effect) in effects.chain(catalog.items.iter().map(|(name, item)| ("item", name, &item.effect))) {
+        if let Effect::Conjure { creature, .. } = effect
+            && !catalog.creatures.contains_key(creature)
+        {
+            let missing = not_found("creature", creature, &names(&catalog.creatures));
+            invalid(kind, name, "creature", creature, 0, format!("{kind} \"{name}\" creates {missing}"));
+        }
     }
     for (name, item) in &catalog.items {
         if item.thrown && !matches!(item.effect, Effect::Damage { .. }) {

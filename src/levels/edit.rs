@@ -193,33 +193,7 @@ fn fresh_id<'a>(stem: &str, taken: impl Iterator<Item = &'a str> + Clone) -> Str
 /// Adds a unit of catalog `creature` on `side` at `place` and returns its new id.
 pub fn add_unit(level: &mut LevelFile, creature: &str, side: &str, place: Place) -> String {
     let id = fresh_id(creature, level.units.iter().map(|unit| unit.id.as_str()));
-    let mut unit = UnitFile {
-        id: id.clone(),
-        creature: creature.to_string(),
-        side: side.to_string(),
-        zone: String::new(),
-        at: None,
-        initiated: false,
-        feats: Vec::new(),
-        summoned_by: None,
-        thrall: false,
-        load: None,
-        name: None,
-        surprised: None,
-        initiative_group: None,
-        arrives: None,
-        weapon: None,
-        offhand: None,
-        armour: None,
-        hd: None,
-        attributes: None,
-        speed: None,
-        surprise_shift: None,
-        skills: None,
-        items: None,
-        spells: None,
-        icon: None,
-    };
+    let mut unit = UnitFile::new(&id, creature, side);
     set_place(&mut unit, place);
     level.units.push(unit);
     id

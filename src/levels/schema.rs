@@ -379,6 +379,39 @@ pub struct UnitFile {
     pub icon: Option<String>,
 }
 
+impl UnitFile {
+    /// A unit of `creature` on `side` with nothing of its own set, and no place yet.
+    pub fn new(id: &str, creature: &str, side: &str) -> Self {
+        Self {
+            id: id.to_string(),
+            creature: creature.to_string(),
+            side: side.to_string(),
+            zone: String::new(),
+            at: None,
+            initiated: false,
+            feats: Vec::new(),
+            summoned_by: None,
+            thrall: false,
+            load: None,
+            name: None,
+            surprised: None,
+            initiative_group: None,
+            arrives: None,
+            weapon: None,
+            offhand: None,
+            armour: None,
+            hd: None,
+            attributes: None,
+            speed: None,
+            surprise_shift: None,
+            skills: None,
+            items: None,
+            spells: None,
+            icon: None,
+        }
+    }
+}
+
 /// An extra way to win.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

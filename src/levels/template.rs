@@ -183,6 +183,8 @@ pub struct BattleTemplate {
     pub sides: Vec<SideTemplate>,
     /// Units in level order.
     pub units: Vec<UnitTemplate>,
+    /// The creatures its spells and items may create, per (creature, side index) (`A-SUMM-1`).
+    pub conjurable: Vec<(Arc<str>, usize, UnitTemplate)>,
     /// Extra victory conditions.
     pub victory: Vec<VictoryTemplate>,
     /// Injury tables.
@@ -229,6 +231,22 @@ impl BattleTemplate {
         }
         world.insert_resource(index);
         world.insert_resource(self.victory_conditions(&entities));
+        world.insert_resource(self.conjurable(entities.len() as u32));
+    }
+
+    /// How this battle's spells create new units (`A-SUMM-1`): each numbered after the level's.
+    fn conjurable(&self, next_order: u32) -> Conjurable {
+        let creatures = self
+            .conjurable
+            .iter()
+            .map(|(creature, side, template)| {
+                let template = template.clone();
+                let spawn: ConjureFn =
+                    Arc::new(move |commands: &mut Commands, call: Conjuring| spawn_conjured(commands, &template, call));
+                (creature.clone(), *side, spawn)
+            })
+            .collect();
+        Conjurable { creatures, next_order, made: Vec::new() }
     }
 
     /// The battle's fresh resources: rules, field, dice, log, state and sides.
@@ -328,6 +346,23 @@ impl BattleTemplate {
     pub fn side_index(&self, name: &str) -> Option<usize> {
         self.sides.iter().position(|side| &*side.name == name)
     }
+}
+
+/// Spawns a unit a spell creates from its creature's `template`: on the field at once, sick,
+/// and summoned by its caster, so it vanishes when the battle ends (`A-SUMM-1`).
+fn spawn_conjured(commands: &mut Commands, template: &UnitTemplate, call: Conjuring) -> Entity {
+    let unit = UnitTemplate { id: call.id, zone: call.zone, arrives: None, ..template.clone() };
+    let mut entity = commands.spawn(unit_bundle(&unit, call.order as usize, call.controller));
+    if unit.checks_morale {
+        entity.insert(ChecksMorale);
+    }
+    entity.insert((
+        unit.level,
+        SummoningSlots(unit.summoning_slots),
+        Summoned { summoner: call.summoner, thrall: false },
+        Conditions { sick_until: Some(call.sick_until), ..Conditions::default() },
+    ));
+    entity.id()
 }
 
 /// The components every unit starts with.

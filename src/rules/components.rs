@@ -563,6 +563,46 @@ pub struct Summoned {
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SummoningSlots(pub u32);
 
+/// A new unit a spell creates (`A-SUMM-1`): everything about it that is not its creature's.
+#[derive(Clone, Debug)]
+pub struct Conjuring {
+    /// Its fresh id, used by no other unit of the battle.
+    pub id: Arc<str>,
+    /// Where it appears.
+    pub zone: ZoneIdx,
+    /// Its place after every unit the level lists.
+    pub order: u32,
+    /// Its summoner's controller.
+    pub controller: Controller,
+    /// Who created it.
+    pub summoner: Entity,
+    /// The round its summoning sickness lasts through.
+    pub sick_until: u32,
+}
+
+/// Spawns one conjured unit of a creature on a side and returns its entity.
+pub type ConjureFn = Arc<dyn Fn(&mut Commands, Conjuring) -> Entity + Send + Sync>;
+
+/// The creatures this battle's spells may create, per (creature, side), made ready when the
+/// level was checked, and the units created so far (`A-SUMM-1`).
+#[derive(Resource, Clone, Default)]
+pub struct Conjurable {
+    /// How to spawn each (creature, side index).
+    pub creatures: Vec<(Arc<str>, usize, ConjureFn)>,
+    /// The next unit's spawn order: after every unit the level lists and every one made so far.
+    pub next_order: u32,
+    /// Every unit created so far: its id, its summoner and its entity. Kept here because a
+    /// unit spawned this stage is not in the queries until the stage ends.
+    pub made: Vec<(Arc<str>, Entity, Entity)>,
+}
+
+impl Conjurable {
+    /// The spawner for `creature` on `side`.
+    pub fn spawner(&self, creature: &str, side: usize) -> Option<ConjureFn> {
+        self.creatures.iter().find(|(name, at, _)| &**name == creature && *at == side).map(|(_, _, make)| make.clone())
+    }
+}
+
 /// How far a unit's own surprise range is shifted (`C-SURP-1`: a ranger −2); absent means 0.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SurpriseShift(pub i32);

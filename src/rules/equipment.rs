@@ -126,9 +126,24 @@ pub enum Effect {
     },
     /// Calls the caster's next waiting summoned unit to its side, if it has a summoning slot free (`A-SUMM-1`).
     Summon,
+    /// Creates `count` new units of the catalog creature `creature` on the caster's side, in the
+    /// caster's zone or the nearest one with room (the nearest free square on a grid), each taking
+    /// a summoning slot while one is free (`A-SUMM-1`). They are summoned units: sick in their
+    /// first round, and gone when the battle ends.
+    Conjure {
+        /// The catalog creature it creates.
+        creature: String,
+        /// How many it creates with one casting.
+        count: u32,
+    },
 }
 
 impl Effect {
+    /// Whether it brings summoned units into the battle (`A-SUMM-1`).
+    pub fn summons(&self) -> bool {
+        matches!(self, Self::Summon | Self::Conjure { .. })
+    }
+
     /// Whether the effect is aimed at enemies.
     pub fn is_hostile(&self) -> bool {
         matches!(self, Self::Damage { .. })

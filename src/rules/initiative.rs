@@ -125,13 +125,15 @@ fn bring_reinforcements(
         })
         .map(|(entity, _)| entity)
         .collect();
-    let mut arrivals: Vec<UnitItem> = if arriving.is_empty() {
-        Vec::new()
-    } else {
-        units.iter_mut().filter(|unit| *unit.status == Status::Reserve && arriving.contains(&unit.entity)).collect()
-    };
+    // Units a spell created last round (`A-SUMM-1`) have no Base Initiative yet: they roll with
+    // this round's arrivals. Every other unit on the field rolled when it came.
+    let conjured = |unit: &UnitItem| !on_turn && *unit.status != Status::Reserve && unit.initiative.base.is_none();
+    let mut arrivals: Vec<UnitItem> = units
+        .iter_mut()
+        .filter(|unit| (*unit.status == Status::Reserve && arriving.contains(&unit.entity)) || conjured(unit))
+        .collect();
     arrivals.sort_by_key(|unit| *unit.order);
-    for unit in arrivals.iter_mut() {
+    for unit in arrivals.iter_mut().filter(|unit| *unit.status == Status::Reserve) {
         arrive(unit, index, battlefield, log, round);
     }
     if !on_turn {

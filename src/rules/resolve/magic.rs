@@ -7,6 +7,7 @@ use std::sync::Arc;
 use bevy::prelude::*;
 
 use super::{DamageHit, Pending, Resolver};
+use crate::battlefield::ZoneIdx;
 use crate::rules::components::*;
 use crate::rules::damage;
 use crate::rules::dice::DiceRoll;
@@ -70,6 +71,88 @@ impl Resolver<'_, '_> {
             let mut arrivals = vec![unit];
             roll_base_initiative(&self.ruleset, &mut self.rng, &mut self.log, round, &mut arrivals, &self.groups);
         }
+    }
+
+    /// Creates up to `count` new units of `creature` on `summoner`'s side, one per free summoning
+    /// slot, each in the summoner's zone or the nearest one with room (`A-SUMM-1`). They arrive
+    /// sick through the end of the next round, and roll their initiative as the next round starts.
+    pub(super) fn conjure(&mut self, summoner: Entity, creature: &str, count: u32) {
+        let round = self.round();
+        let Some(view) = self.unit(summoner, "conjuring") else {
+            return;
+        };
+        let (side, origin, controller, caster) = (view.side.0, view.zone.0, *view.controller, view.id.0.clone());
+        let free = self.free_summoning_slots(summoner);
+        let spawner = self.conjurable.as_ref().and_then(|conjurable| conjurable.spawner(creature, side));
+        // A forward-model world (the search AI's) has no spawners: it cannot foresee new units.
+        let (Some(spawner), true) = (spawner, free > 0) else {
+            self.log.record(round, || LogEvent::ActionLost { unit: caster, reason: "no_summoning_slot" });
+            return;
+        };
+        for _ in 0..count.min(free) {
+            let Some(spot) = self.spot_with_room(origin) else {
+                self.log.record(round, || LogEvent::ActionLost { unit: caster.clone(), reason: "zone_full" });
+                return;
+            };
+            let id = self.fresh_id(creature);
+            let Some(conjurable) = self.conjurable.as_mut() else {
+                return;
+            };
+            let order = conjurable.next_order;
+            conjurable.next_order += 1;
+            let call = Conjuring { id: id.clone(), zone: spot, order, controller, summoner, sick_until: round + 1 };
+            let entity = spawner(&mut self.commands, call);
+            conjurable.made.push((id.clone(), summoner, entity));
+            self.index.insert(entity, spot);
+            let zone = self.battlefield.place(spot);
+            self.log.record(round, || LogEvent::Arrived { unit: id, zone });
+        }
+    }
+
+    /// How many more summoned units `summoner` may have on the field: listed ones called and
+    /// conjured ones, against its summoning slots (`A-SUMM-1`).
+    fn free_summoning_slots(&self, summoner: Entity) -> u32 {
+        let slots = self.slots.get(summoner).map_or(0, |slots| slots.0);
+        let mut mine: Vec<Entity> = self
+            .summoned
+            .iter()
+            .filter(|(_, summoned)| summoned.summoner == summoner)
+            .map(|(entity, _)| entity)
+            .collect();
+        if let Some(conjurable) = &self.conjurable {
+            mine.extend(conjurable.made.iter().filter(|(_, by, _)| *by == summoner).map(|&(_, _, unit)| unit));
+        }
+        mine.sort_unstable();
+        mine.dedup();
+        // A unit made this stage is not in the query yet, and is on the field.
+        let active = mine.iter().filter(|&&unit| self.units.get(unit).is_err() || self.on_field(unit)).count();
+        slots.saturating_sub(active as u32)
+    }
+
+    fn on_field(&self, unit: Entity) -> bool {
+        self.units.get(unit).is_ok_and(|view| view.status.on_field())
+    }
+
+    /// `origin` if it has room, else the nearest place within reach of it that has.
+    fn spot_with_room(&self, origin: ZoneIdx) -> Option<ZoneIdx> {
+        /// How far from its summoner a conjured unit may appear.
+        const CONJURE_RANGE: u32 = 3;
+        let has_room = |zone: ZoneIdx| {
+            self.battlefield.zone(zone).capacity.is_none_or(|capacity| (self.index.count(zone) as u32) < capacity)
+        };
+        std::iter::once(origin).chain(self.battlefield.within(origin, CONJURE_RANGE)).find(|&zone| has_room(zone))
+    }
+
+    /// `creature-1`, `creature-2`, ...: the first such id no unit of the battle has.
+    fn fresh_id(&self, creature: &str) -> Arc<str> {
+        let made = self.conjurable.as_ref().map(|conjurable| conjurable.made.as_slice()).unwrap_or_default();
+        let taken =
+            |id: &str| self.ids.iter().any(|taken| &*taken.0 == id) || made.iter().any(|(made, _, _)| &**made == id);
+        (1..)
+            .map(|count| format!("{creature}-{count}"))
+            .find(|candidate| !taken(candidate))
+            .map(Arc::from)
+            .unwrap_or_else(|| Arc::from(creature))
     }
 
     /// Joins a swarm on `target` (`S-SPEC-1`).
@@ -245,6 +328,7 @@ impl Resolver<'_, '_> {
                 pending.push(Pending::Restore { target, source, roll: self.rng.roll(dice), wounds: false })
             }
             Effect::Summon => self.summon(target),
+            Effect::Conjure { ref creature, count } => self.conjure(target, creature, count),
             Effect::RestoreWounds { dice } => {
                 pending.push(Pending::Restore { target, source, roll: self.rng.roll(dice), wounds: true })
             }

@@ -98,6 +98,8 @@ pub(super) struct Resolver<'w, 's> {
     levels: Query<'w, 's, &'static Level>,
     summoned: Query<'w, 's, (Entity, &'static Summoned)>,
     slots: Query<'w, 's, &'static SummoningSlots>,
+    conjurable: Option<ResMut<'w, Conjurable>>,
+    commands: Commands<'w, 's>,
     dealt: MessageWriter<'w, DamageDealt>,
     intimidated: MessageWriter<'w, Intimidated>,
     faults: Local<'s, Faults>,
