@@ -566,21 +566,19 @@ impl<'a> LevelChecker<'a> {
     /// What the units' spells and items may create, made once for each caster's side
     /// (`A-SUMM-1`). Unknown creatures are reported with the catalog.
     pub fn conjurable(&mut self, units: &[UnitTemplate]) -> Vec<(Arc<str>, usize, UnitTemplate)> {
-        let mut wanted: Vec<(&str, usize)> = Vec::new();
-        for unit in units {
-            let spells = unit.spells.0.iter().map(|(_, spell)| &spell.effect);
-            for effect in spells.chain(unit.inventory.0.iter().map(|stack| &stack.item.effect)) {
-                if let Effect::Conjure { creature, .. } = effect
-                    && !wanted.contains(&(creature.as_str(), unit.side))
-                {
-                    wanted.push((creature.as_str(), unit.side));
-                }
+        let mut wanted: Vec<(String, usize)> = Vec::new();
+        units.iter().for_each(|unit| conjures(unit, &mut wanted));
+        let mut made: Vec<(Arc<str>, usize, UnitTemplate)> = Vec::new();
+        // A created creature may know such a spell too: its creatures are made ready as well.
+        let mut next = 0;
+        while let Some((creature, side)) = wanted.get(next).cloned() {
+            next += 1;
+            if let Some(template) = self.conjured(&creature, side) {
+                conjures(&template, &mut wanted);
+                made.push((Arc::from(creature.as_str()), side, template));
             }
         }
-        wanted
-            .into_iter()
-            .filter_map(|(creature, side)| Some((Arc::from(creature), side, self.conjured(creature, side)?)))
-            .collect()
+        made
     }
 
     /// The template a spell's new unit of `name` on `side` spawns from.
@@ -678,6 +676,18 @@ fn side_templates(sides: &[SideFile]) -> Vec<SideTemplate> {
             },
         })
         .collect()
+}
+
+/// Adds the (creature, side) pairs `unit`'s spells and items create to `wanted`, once each.
+fn conjures(unit: &UnitTemplate, wanted: &mut Vec<(String, usize)>) {
+    let spells = unit.spells.0.iter().map(|(_, spell)| &spell.effect);
+    for effect in spells.chain(unit.inventory.0.iter().map(|stack| &stack.item.effect)) {
+        if let Effect::Conjure { creature, .. } = effect
+            && !wanted.iter().any(|(name, side)| name == creature && *side == unit.side)
+        {
+            wanted.push((creature.clone(), unit.side));
+        }
+    }
 }
 
 /// Reports a problem: the field and value to point at, which occurrence, and the message.
