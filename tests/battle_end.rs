@@ -244,3 +244,26 @@ fn a_summ_1_a_spell_creating_an_unknown_creature_is_a_checker_error() {
     );
     assert!(errors.contains(&expected), "expected {expected:?} in:\n{errors}");
 }
+
+#[test]
+fn a_summ_1_on_zones_the_new_unit_appears_in_its_casters_zone_and_rolls_initiative_next_round() {
+    let text = conjuring_level("soldier")
+        .replace("    ruleset: \"aimed_wounds\",\n", "")
+        .replace(
+            "grid: Some((rows: [\"........\", \"........\", \"........\"], squares_per_zone: 6)),",
+            "zones: [(id: \"a\", adjacent: [\"b\"]), (id: \"b\")],",
+        )
+        .replace("at: Some((0, 1))", "zone: \"a\"")
+        .replace("at: Some((7, 0))", "zone: \"b\"")
+        .replace("at: Some((7, 2))", "zone: \"b\"");
+    let template = level_template(&text);
+    let mut battle = HeadlessBattle::new();
+    let log = play(&mut battle, &template, AiKind::Greedy, 7);
+    let arrived = log.iter().find(|line| line["event"] == "arrived").expect("the spell brings a unit in");
+    assert_eq!(arrived["unit"], "soldier-1");
+    assert_eq!(arrived["zone"], "a", "in its caster's zone");
+    let rolled = log.iter().find(|line| line["event"] == "initiative" && line["unit"] == "soldier-1");
+    let next_round = arrived["round"].as_u64().map(|round| round + 1);
+    assert!(rolled.is_some_and(|line| line["round"].as_u64() == next_round), "it rolls as the next round starts");
+    assert_eq!(ending_fault(&log, template.ruleset.end.max_rounds), None);
+}
