@@ -11,8 +11,9 @@ use super::widgets::{screen_ui, side_colour, tracked, tracked_button};
 use super::{ERROR_COLOUR, SECTION_SPACING, UiSystems};
 use crate::game::UiCommand;
 use crate::game::saves::{LoadSave, SaveList};
-use crate::game::session::{LevelChoice, Screen, Seat, Session, StartBattle};
+use crate::game::session::{LevelChoice, LevelSource, Screen, Seat, Session, StartBattle};
 use crate::levels::BattleTemplate;
+use crate::levels::mods::{self, ModSet};
 
 /// Width of the menu's column, in points.
 const MENU_WIDTH: f32 = 620.0;
@@ -260,10 +261,10 @@ fn level_list(ui: &mut egui::Ui, session: &Session, selected: &mut usize, reveal
     ui.strong("Levels");
     let height = ui.ctx().content_rect().height() * MENU_LIST_SHARE;
     egui::ScrollArea::vertical().id_salt("levels").max_height(height).auto_shrink([false, true]).show(ui, |ui| {
-        for (ruleset, members) in levels_by_ruleset(&session.levels) {
-            let heading = ruleset.map_or_else(|| "Levels that need fixing".to_string(), ruleset_title);
-            ui.label(RichText::new(heading).heading());
-            ui.indent(("ruleset", ruleset), |ui| {
+        for (heading, members) in levels_by_heading(&session.levels, &mods::active()) {
+            let heading = heading.unwrap_or_else(|| "Levels that need fixing".to_string());
+            ui.label(RichText::new(&heading).heading());
+            ui.indent(("levels under", &heading), |ui| {
                 for at in members {
                     let chosen = at == session.selected;
                     level_row(ui, &session.levels[at], (chosen, chosen && reveal), || *selected = at);
@@ -295,19 +296,29 @@ fn level_row(ui: &mut egui::Ui, level: &LevelChoice, (chosen, reveal): (bool, bo
     ui.add_space(SECTION_SPACING);
 }
 
-/// The positions of `levels` grouped by ruleset name, groups in the order they first appear;
+/// The positions of `levels` grouped under a heading, groups in the order they first appear: a
+/// level an enabled mod brings under the mod's name, any other under its ruleset's title;
 /// levels that did not load (`None`) come last.
-fn levels_by_ruleset(levels: &[LevelChoice]) -> Vec<(Option<&str>, Vec<usize>)> {
-    let mut groups: Vec<(Option<&str>, Vec<usize>)> = Vec::new();
+fn levels_by_heading(levels: &[LevelChoice], mods: &ModSet) -> Vec<(Option<String>, Vec<usize>)> {
+    let mut groups: Vec<(Option<String>, Vec<usize>)> = Vec::new();
     for (at, level) in levels.iter().enumerate() {
-        let ruleset = level.template.as_ref().map(|template| template.ruleset.name.as_str());
-        match groups.iter_mut().find(|(name, _)| *name == ruleset) {
+        let heading = mod_heading(&level.source, mods)
+            .or_else(|| level.template.as_ref().map(|template| ruleset_title(&template.ruleset.name)));
+        match groups.iter_mut().find(|(name, _)| *name == heading) {
             Some((_, members)) => members.push(at),
-            None => groups.push((ruleset, vec![at])),
+            None => groups.push((heading, vec![at])),
         }
     }
     groups.sort_by_key(|(name, _)| name.is_none());
     groups
+}
+
+/// The heading of a level file inside an enabled mod's folder: the mod's name.
+fn mod_heading(source: &LevelSource, mods: &ModSet) -> Option<String> {
+    let LevelSource::File(path) = source else {
+        return None;
+    };
+    mods.iter().find(|one| path.starts_with(&one.dir)).map(|one| format!("{} (mod)", one.manifest.name))
 }
 
 /// A ruleset's name as a title: `stress_and_wounds` reads `Stress and Wounds`.
@@ -408,14 +419,34 @@ mod tests {
     }
 
     #[test]
+    fn a_level_an_enabled_mod_brings_is_listed_under_the_mod_s_name() {
+        let mods = ModSet::open(&[Path::new("examples/mods/marsh_folk").to_path_buf()]).expect("the example mod opens");
+        let mut levels = level_choices(Path::new("/nonexistent"));
+        let level = mods.iter().next().expect("one mod").files_in("levels").remove(0);
+        levels.push(LevelChoice {
+            title: "The Reed Ford".into(),
+            source: LevelSource::File(level),
+            template: None,
+            error: None,
+        });
+        let groups = levels_by_heading(&levels, &mods);
+        let (heading, members) =
+            groups.iter().find(|(_, members)| members.contains(&(levels.len() - 1))).expect("listed");
+        assert_eq!(heading.as_deref(), Some("Marsh Folk (mod)"));
+        assert_eq!(members.len(), 1, "only the mod's level is under its name");
+        let without = levels_by_heading(&levels, &ModSet::default());
+        assert!(without.iter().all(|(heading, _)| heading.as_deref() != Some("Marsh Folk (mod)")));
+    }
+
+    #[test]
     fn the_menu_groups_every_built_in_level_by_ruleset() {
         let levels = level_choices(Path::new("/nonexistent"));
-        let groups = levels_by_ruleset(&levels);
+        let groups = levels_by_heading(&levels, &ModSet::default());
         let listed: usize = groups.iter().map(|(_, members)| members.len()).sum();
         assert_eq!(listed, levels.len());
-        assert!(groups.iter().all(|(ruleset, _)| ruleset.is_some()), "every built-in level loads");
-        let names: Vec<&str> = groups.iter().filter_map(|(ruleset, _)| *ruleset).collect();
-        for ruleset in ["stress_and_wounds", "zones_and_tests", "shock_and_cover", "aimed_wounds", "crucible"] {
+        assert!(groups.iter().all(|(heading, _)| heading.is_some()), "every built-in level loads");
+        let names: Vec<&str> = groups.iter().filter_map(|(heading, _)| heading.as_deref()).collect();
+        for ruleset in ["Stress and Wounds", "Zones and Tests", "Shock and Cover", "Aimed Wounds", "Crucible"] {
             assert!(names.contains(&ruleset), "{ruleset} is missing from {names:?}");
         }
         let facts = |title: &str| {
