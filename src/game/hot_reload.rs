@@ -197,13 +197,12 @@ fn reload_battle(
 ) {
     let (files, catalog) = changes.take();
     // A replay shows a recorded battle as it was: there is nothing to restart.
-    if playback.is_some() {
+    if (files.is_empty() && !catalog) || playback.is_some() {
         return;
     }
-    let Some(current) = session.current.clone() else {
+    let Some(source) = session.current.as_ref().map(|current| current.source.clone()) else {
         return;
     };
-    let source = current.source.clone();
     let concerned = catalog || files.iter().any(|path| same_file(path, &source));
     // A built-in level has no file to change.
     if !concerned || !source.is_file() {
@@ -214,7 +213,10 @@ fn reload_battle(
         Err(errors) => return report(&mut session, &mut hot, &source, Err(errors.to_string())),
     };
     report(&mut session, &mut hot, &source, Ok(()));
-    match classify(&current, &new) {
+    let Some(current) = &session.current else {
+        return;
+    };
+    match classify(current, &new) {
         LevelChange::Same => hot.restart_offer = None,
         LevelChange::Presentational => {
             shown.take_presentation(&new);
@@ -231,6 +233,9 @@ fn rename_tokens(
     tokens: Query<(&Token, &Children)>,
     mut labels: Query<&mut NameLabel>,
 ) {
+    if renamed.is_empty() {
+        return;
+    }
     for (Token(unit), children) in &tokens {
         let Ok(name) = renamed.get(*unit) else {
             continue;
