@@ -310,7 +310,7 @@ impl LevelChoice {
 }
 
 /// The menu entry of the level at `source`, loaded and checked now.
-pub(crate) fn choice(source: LevelSource) -> LevelChoice {
+fn choice(source: LevelSource) -> LevelChoice {
     let fallback = match &source {
         LevelSource::Builtin(name) => name.to_string(),
         LevelSource::File(path) => path.display().to_string(),

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 
 use super::EditorState;
-use crate::game::session::{LevelSource, Screen, Session, StartBattle, choice};
+use crate::game::session::{LevelChoice, LevelSource, Screen, Session, StartBattle};
 use crate::levels::catalog::AssetSource;
 use crate::levels::edit;
 
@@ -64,7 +64,7 @@ fn start_test_play(
         state.status = format!("Test play: cannot write {}: {error}", file.display());
         return;
     }
-    let entry = choice(LevelSource::File(file.clone()));
+    let entry = LevelChoice::load(LevelSource::File(file.clone()));
     if let Some(error) = entry.error {
         state.status = format!("Test play needs a level that passes the check:\n{error}");
         let _ = std::fs::remove_file(&file);
