@@ -203,6 +203,7 @@ fn declare_for_ai(
     let units = ViewCache::new(&view.units);
     let threats = ThreatMap::build(view.battlefield.len(), units.iter());
     let mut just_declared = JustDeclared::default();
+    let mut book = super::greedy::CommitmentBook::default();
     let mut planned = JustDeclared::default();
     let mut spent: Vec<(usize, std::time::Duration)> = Vec::new();
     for (at, &unit) in awaiting.iter().enumerate() {
@@ -232,7 +233,7 @@ fn declare_for_ai(
             (AiKind::Easy, None) => {
                 super::tactician::easy_choice(&view, &units, &threats, actor, &just_declared, &mut minds.rng.0)
             }
-            _ => super::greedy::choose(&view, &units, &threats, actor, &just_declared),
+            _ => super::greedy::choose_in_pass(&view, &units, &threats, actor, &just_declared, &book),
         };
         if clock.is_some() {
             let side = actor.side.0;
@@ -241,7 +242,15 @@ fn declare_for_ai(
                 None => spent.push((side, started.elapsed())),
             }
         }
-        just_declared.insert(unit, action);
+        if just_declared.insert(unit, action).is_none() {
+            book.record(&view, &units, unit, action);
+        } else {
+            // A unit that chose twice in one pass would leave its first pledge filed: sum afresh.
+            book = super::greedy::CommitmentBook::default();
+            for (&unit, &action) in &just_declared {
+                book.record(&view, &units, unit, action);
+            }
+        }
         chosen.write(ActionChosen { unit, action });
     }
     if let Some(clock) = clock.as_mut() {

@@ -42,15 +42,17 @@ fn health_share(unit: &UnitView) -> f64 {
 
 /// What the actor's allies already declared in this pass (never the enemy's: their declarations
 /// are theirs): expected damage aimed at each enemy and expected healing aimed at each friend.
-#[derive(Default)]
-struct Commitments {
-    damage: bevy::ecs::entity::EntityHashMap<f64>,
-    healing: bevy::ecs::entity::EntityHashMap<f64>,
+enum Commitments<'a> {
+    /// Summed over the pass's declarations for this one choice.
+    Summed { damage: bevy::ecs::entity::EntityHashMap<f64>, healing: bevy::ecs::entity::EntityHashMap<f64> },
+    /// Read from the pass's [`CommitmentBook`] for the actor's side.
+    Booked { book: &'a CommitmentBook, side: SideIndex, actor: bevy::prelude::Entity },
 }
 
-impl Commitments {
+impl Commitments<'_> {
     fn of_allies(view: &AiView, units: &ViewCache, actor: &UnitView, just_declared: &JustDeclared) -> Self {
-        let mut commitments = Self::default();
+        let mut damage = bevy::ecs::entity::EntityHashMap::<f64>::default();
+        let mut healing = bevy::ecs::entity::EntityHashMap::<f64>::default();
         // Summed in a fixed order (level order), so the same pass always gives the same sums.
         let mut declared: Vec<(u32, &UnitView, Action)> = just_declared
             .iter()
@@ -63,22 +65,76 @@ impl Commitments {
                 continue;
             };
             if target.side == actor.side {
-                let healing = expected_healing(view, ally, action.kind);
-                *commitments.healing.entry(target.entity).or_default() += healing;
+                *healing.entry(target.entity).or_default() += expected_healing(view, ally, action.kind);
             } else {
-                let damage = expected_damage(view, ally, target, action.kind);
-                *commitments.damage.entry(target.entity).or_default() += damage;
+                *damage.entry(target.entity).or_default() += expected_damage(view, ally, target, action.kind);
             }
         }
-        commitments
+        Self::Summed { damage, healing }
     }
 
     fn damage_on(&self, unit: bevy::prelude::Entity) -> f64 {
-        self.damage.get(&unit).copied().unwrap_or(0.0)
+        match self {
+            Self::Summed { damage, .. } => damage.get(&unit).copied().unwrap_or(0.0),
+            Self::Booked { book, side, actor } => CommitmentBook::sum(book.damage.get(&unit), *side, *actor),
+        }
     }
 
     fn healing_on(&self, unit: bevy::prelude::Entity) -> f64 {
-        self.healing.get(&unit).copied().unwrap_or(0.0)
+        match self {
+            Self::Summed { healing, .. } => healing.get(&unit).copied().unwrap_or(0.0),
+            Self::Booked { book, side, actor } => CommitmentBook::sum(book.healing.get(&unit), *side, *actor),
+        }
+    }
+}
+
+/// One declared blow or cure, as a [`CommitmentBook`] files it under its target.
+#[derive(Clone, Copy)]
+struct Pledge {
+    /// The declaring unit's place in the level order: pledges are summed in that order.
+    order: u32,
+    ally: bevy::prelude::Entity,
+    side: SideIndex,
+    amount: f64,
+}
+
+/// The declarations of one pass, filed under their targets as they are made, in level order:
+/// each later choice reads its allies' commitments to the targets it weighs, instead of going
+/// over every declaration of the pass again (which made a big battle's pass quadratic). Sums
+/// come out exactly as [`Commitments::of_allies`] adds them up.
+#[derive(Default)]
+pub struct CommitmentBook {
+    damage: bevy::ecs::entity::EntityHashMap<Vec<Pledge>>,
+    healing: bevy::ecs::entity::EntityHashMap<Vec<Pledge>>,
+}
+
+impl CommitmentBook {
+    /// Files `unit`'s declared `action`, made in this pass.
+    pub fn record(&mut self, view: &AiView, units: &ViewCache, unit: bevy::prelude::Entity, action: Action) {
+        let Some(ally) = units.get(unit) else {
+            return;
+        };
+        let Some(target) = action.target.and_then(|target| units.get(target)) else {
+            return;
+        };
+        let (filed, amount) = if target.side == ally.side {
+            (&mut self.healing, expected_healing(view, ally, action.kind))
+        } else {
+            (&mut self.damage, expected_damage(view, ally, target, action.kind))
+        };
+        let pledges = filed.entry(target.entity).or_default();
+        let at = pledges.partition_point(|pledge| pledge.order <= ally.order.0);
+        pledges.insert(at, Pledge { order: ally.order.0, ally: unit, side: *ally.side, amount });
+    }
+
+    /// What `side`'s units other than `actor` pledged, added up in level order.
+    fn sum(pledges: Option<&Vec<Pledge>>, side: SideIndex, actor: bevy::prelude::Entity) -> f64 {
+        pledges.map_or(0.0, |pledges| {
+            pledges
+                .iter()
+                .filter(|pledge| pledge.side == side && pledge.ally != actor)
+                .fold(0.0, |sum, pledge| sum + pledge.amount)
+        })
     }
 }
 
@@ -108,11 +164,7 @@ pub(super) fn engaged(
     side: crate::rules::components::SideIndex,
 ) -> bool {
     let reach = actions::weapon_range(target.loadout.usable_weapon(target.conditions).1);
-    view.battlefield.within(target.zone.0, reach).any(|zone| {
-        view.index.occupants(zone).iter().any(|&other| {
-            units.get(other).is_some_and(|foe| *foe.side == side && unit::is_fighting(*foe.status, foe.conditions))
-        })
-    })
+    view.battlefield.within(target.zone.0, reach).any(|zone| units.has_fighting(view.ctx(), zone, side))
 }
 
 /// Chance a melee target is still in reach when the blow falls: certain when its (visible)
@@ -142,6 +194,33 @@ pub fn choose(
     actor: &UnitView,
     just_declared: &JustDeclared,
 ) -> Action {
+    let commitments = || Commitments::of_allies(view, units, actor, just_declared);
+    choose_with(view, units, threats, actor, just_declared, commitments)
+}
+
+/// The greedy AI's choice for `actor` in a declaration pass whose choices so far `book` has
+/// filed (every one in `just_declared`, and no other): the same choice as [`choose`], found
+/// without going over the whole pass.
+pub(super) fn choose_in_pass(
+    view: &AiView,
+    units: &ViewCache,
+    threats: &ThreatMap,
+    actor: &UnitView,
+    just_declared: &JustDeclared,
+    book: &CommitmentBook,
+) -> Action {
+    let commitments = || Commitments::Booked { book, side: *actor.side, actor: actor.entity };
+    choose_with(view, units, threats, actor, just_declared, commitments)
+}
+
+fn choose_with<'c>(
+    view: &AiView,
+    units: &ViewCache,
+    threats: &ThreatMap,
+    actor: &UnitView,
+    just_declared: &JustDeclared,
+    commitments: impl FnOnce() -> Commitments<'c>,
+) -> Action {
     let ctx = view.ctx();
     let hold = Action::simple(ActionKind::Hold);
     if actor.status.is_down() {
@@ -153,7 +232,7 @@ pub fn choose(
     if let Some(action) = stabilise_an_ally(view, units, actor) {
         return action;
     }
-    let commitments = Commitments::of_allies(view, units, actor, just_declared);
+    let commitments = commitments();
     if let Some(action) = restore_an_ally(view, units, actor, &commitments) {
         return action;
     }

@@ -149,6 +149,31 @@ pub trait UnitLookup {
     /// Reads the unit's view with `read`, if the unit exists: borrowed where views are kept
     /// (a [`ViewCache`]), so a lookup never copies one.
     fn with_view<R>(&self, unit: Entity, read: impl FnOnce(&UnitView) -> R) -> Option<R>;
+
+    /// The unit's side, if the unit exists; a lookup with a cheaper way to it than a whole
+    /// view says so here.
+    fn side_of(&self, unit: Entity) -> Option<SideIndex> {
+        self.with_view(unit, |view| *view.side)
+    }
+}
+
+/// A unit query with a narrow side query beside it: asking only for a side reads one column
+/// instead of setting up the whole [`Unit`] view, which skips allies cheaply in crowded zones.
+pub struct SidedUnits<'a, 'w, 's> {
+    /// Every unit.
+    pub units: &'a Query<'w, 's, Unit>,
+    /// Every unit's side.
+    pub sides: &'a Query<'w, 's, &'static SideIndex>,
+}
+
+impl UnitLookup for SidedUnits<'_, '_, '_> {
+    fn with_view<R>(&self, unit: Entity, read: impl FnOnce(&UnitView) -> R) -> Option<R> {
+        self.units.with_view(unit, read)
+    }
+
+    fn side_of(&self, unit: Entity) -> Option<SideIndex> {
+        self.sides.get(unit).ok().copied()
+    }
 }
 
 impl UnitLookup for Query<'_, '_, Unit> {
@@ -606,29 +631,53 @@ pub struct Threat {
 }
 
 /// Who threatens what, per zone, built once for a moment when nothing moves (a declaration pass).
+/// Every zone's threats lie side by side in one array (`threats[starts[z]..starts[z + 1]]`), in
+/// the order the units came: a 64x64 field costs two allocations a pass, not one per square.
 pub struct ThreatMap {
-    per_zone: Vec<Vec<Threat>>,
+    starts: Vec<u32>,
+    threats: Vec<Threat>,
 }
 
 impl ThreatMap {
     /// Every fighting unit with a melee weapon, filed under the zone it stands in.
     pub fn build<'a, 'w: 'a, 's: 'a>(zones: usize, units: impl Iterator<Item = &'a UnitView<'w, 's>>) -> Self {
-        let mut per_zone = vec![Vec::new(); zones];
+        let mut filed: Vec<(ZoneIdx, Threat)> = Vec::new();
         for view in units {
             let weapon = view.loadout.usable_weapon(view.conditions).1;
             if !view.status.on_field() || !unit::is_fighting(*view.status, view.conditions) || weapon.is_ranged() {
                 continue;
             }
-            if let Some(list) = per_zone.get_mut(view.zone.0 as usize) {
-                list.push(Threat {
-                    unit: view.entity,
-                    side: *view.side,
-                    reach: weapon.reach,
-                    can_react: can_react(view),
-                });
+            if (view.zone.0 as usize) < zones {
+                let threat =
+                    Threat { unit: view.entity, side: *view.side, reach: weapon.reach, can_react: can_react(view) };
+                filed.push((view.zone.0, threat));
             }
         }
-        Self { per_zone }
+        // A counting sort by zone that keeps the units' order within each zone.
+        let mut starts = vec![0u32; zones + 1];
+        for &(zone, _) in &filed {
+            starts[zone as usize + 1] += 1;
+        }
+        for at in 1..starts.len() {
+            starts[at] += starts[at - 1];
+        }
+        let mut next = starts.clone();
+        let placeholder = Threat { unit: Entity::PLACEHOLDER, side: SideIndex(0), reach: 0, can_react: false };
+        let mut threats = vec![placeholder; filed.len()];
+        for (zone, threat) in filed {
+            let slot = &mut next[zone as usize];
+            threats[*slot as usize] = threat;
+            *slot += 1;
+        }
+        Self { starts, threats }
+    }
+
+    /// The threats filed under `zone`, in the order their units came.
+    fn in_zone(&self, zone: ZoneIdx) -> &[Threat] {
+        match (self.starts.get(zone as usize), self.starts.get(zone as usize + 1)) {
+            (Some(&start), Some(&end)) => &self.threats[start as usize..end as usize],
+            _ => &[],
+        }
     }
 
     /// Enemies of `side` whose reach covers `zone`.
@@ -640,11 +689,7 @@ impl ThreatMap {
     ) -> impl Iterator<Item = &'a Threat> + 'a {
         ctx.battlefield.within(zone, ctx.index.longest_reach()).flat_map(move |here| {
             let distance = ctx.battlefield.distance(here, zone);
-            self.per_zone
-                .get(here as usize)
-                .map_or(&[][..], Vec::as_slice)
-                .iter()
-                .filter(move |threat| threat.side != side && threat.reach >= distance)
+            self.in_zone(here).iter().filter(move |threat| threat.side != side && threat.reach >= distance)
         })
     }
 }
@@ -656,6 +701,10 @@ pub fn threateners_of(ctx: ActionContext, zone: ZoneIdx, side: SideIndex, units:
     for here in ctx.battlefield.within(zone, ctx.index.longest_reach()) {
         let distance = ctx.battlefield.distance(here, zone);
         for &other in ctx.index.occupants(here) {
+            // An ally never threatens; its side alone says so, without its whole view.
+            if units.side_of(other).is_none_or(|other_side| other_side == side) {
+                continue;
+            }
             let threatens = units.with_view(other, |view| {
                 let weapon = view.loadout.usable_weapon(view.conditions).1;
                 *view.side != side
@@ -793,17 +842,59 @@ pub fn odds_against(
 /// query lookup re-reads every component column, a cached one is a hash probe.
 pub struct ViewCache<'w, 's> {
     views: Vec<UnitView<'w, 's>>,
-    slots: bevy::ecs::entity::EntityHashMap<usize>,
+    /// Where each unit's view lies in `views`, by entity index ([`NO_VIEW`] for none): entity
+    /// indices are small and dense, so a look-up is an array read, not a hash probe.
+    slots: Vec<u32>,
     /// Who may be targeted where, filed on first asking: nobody moves while the cache lives.
     targets: std::cell::OnceCell<super::legal::TargetIndex>,
+    /// Which sides have a fighting unit in each zone, filed on first asking.
+    fighting: std::cell::OnceCell<FightingSides>,
+}
+
+/// A [`ViewCache`] slot with no view.
+const NO_VIEW: u32 = u32::MAX;
+
+/// Which sides have a fighting unit in each zone: `zones` rows of `sides` flags.
+struct FightingSides {
+    sides: usize,
+    flags: Vec<bool>,
+}
+
+impl FightingSides {
+    /// Files every fighting occupant of `index`'s zones by side.
+    fn build(index: &ZoneIndex, zones: usize, units: &ViewCache) -> Self {
+        let sides = units.iter().map(|view| view.side.0 + 1).max().unwrap_or(0);
+        let mut flags = vec![false; zones * sides];
+        for zone in 0..zones {
+            for &other in index.occupants(zone as ZoneIdx) {
+                if let Some(view) = units.get(other)
+                    && unit::is_fighting(*view.status, view.conditions)
+                {
+                    flags[zone * sides + view.side.0] = true;
+                }
+            }
+        }
+        Self { sides, flags }
+    }
 }
 
 impl<'w, 's> ViewCache<'w, 's> {
     /// Views every unit of `units`.
     pub fn new(units: &'w Query<'w, 's, UnitReadOnly>) -> Self {
         let views: Vec<UnitView<'w, 's>> = units.iter().collect();
-        let slots = views.iter().enumerate().map(|(at, view)| (view.entity, at)).collect();
-        Self { views, slots, targets: std::cell::OnceCell::new() }
+        let len = views.iter().map(|view| view.entity.index_u32() as usize + 1).max().unwrap_or(0);
+        let mut slots = vec![NO_VIEW; len];
+        for (at, view) in views.iter().enumerate() {
+            slots[view.entity.index_u32() as usize] = at as u32;
+        }
+        Self { views, slots, targets: std::cell::OnceCell::new(), fighting: std::cell::OnceCell::new() }
+    }
+
+    /// Whether a fighting unit of `side` stands in `zone` (by `ctx`'s zone index, filed for
+    /// every zone on first asking).
+    pub fn has_fighting(&self, ctx: ActionContext, zone: ZoneIdx, side: SideIndex) -> bool {
+        let table = self.fighting.get_or_init(|| FightingSides::build(ctx.index, ctx.battlefield.len(), self));
+        side.0 < table.sides && table.flags.get(zone as usize * table.sides + side.0).copied().unwrap_or(false)
     }
 
     /// The target index of the moment these views were taken, built on first asking.
@@ -813,7 +904,10 @@ impl<'w, 's> ViewCache<'w, 's> {
 
     /// The cached view of `unit`, borrowed.
     pub fn get(&self, unit: Entity) -> Option<&UnitView<'w, 's>> {
-        self.slots.get(&unit).map(|&at| &self.views[at])
+        // The slot is the entity's index; the view's own entity tells a live unit from a
+        // despawned one whose index was reused.
+        let at = *self.slots.get(unit.index_u32() as usize)?;
+        self.views.get(at as usize).filter(|view| view.entity == unit)
     }
 
     /// Every cached view.

@@ -204,7 +204,7 @@ fn schedule_due_casts(state: &mut CombatState, units: &Query<Unit>, count: Optio
 /// Which sides threaten one zone, as much as [`refresh_threats`] needs to know: a unit there is
 /// threatened when some side other than its own is among them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ZoneThreat {
+pub(super) enum ZoneThreat {
     /// No side reaches the zone.
     Nobody,
     /// Exactly this side reaches it.
@@ -242,8 +242,11 @@ pub(super) fn refresh_threats(
     mut commands: Commands,
     units: Query<(Entity, &SideIndex, &Zone, &Status, &Conditions, &Loadout, Has<Threatened>)>,
     battlefield: Res<Battlefield>,
+    mut zone_threats: Local<Vec<ZoneThreat>>,
 ) {
-    let mut zone_threats = vec![ZoneThreat::Nobody; battlefield.len()];
+    // The table is kept between passes: a pass only clears it.
+    zone_threats.clear();
+    zone_threats.resize(battlefield.len(), ZoneThreat::Nobody);
     for (_, side, zone, status, conditions, loadout, _) in &units {
         let weapon = loadout.usable_weapon(conditions).1;
         if !unit::is_fighting(*status, conditions) || weapon.is_ranged() {

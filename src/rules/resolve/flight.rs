@@ -6,7 +6,6 @@ use bevy::prelude::*;
 
 use super::Resolver;
 use crate::rules::CombatSystems;
-use crate::rules::actions;
 use crate::rules::components::*;
 use crate::rules::log::LogEvent;
 use crate::rules::state::{CombatPhase, Fleeing, Slot, in_phase};
@@ -38,7 +37,7 @@ impl Resolver<'_, '_> {
             return;
         };
         let (zone, side, order) = (view.zone.0, *view.side, view.order.0);
-        let foes = actions::threateners_of(self.ctx(), zone, side, &self.units);
+        let foes = self.threateners_of(zone, side);
         let running = Action { kind: ActionKind::Move, target: None, move_to: None, bonus: None };
         let slot = Slot { initiative: AFTER_THE_TURNS, unit, order, action: running };
         let kind = self.ruleset.reposte.name.attack_kind();

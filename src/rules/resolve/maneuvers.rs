@@ -173,7 +173,7 @@ impl Resolver<'_, '_> {
             return;
         };
         if self.ruleset.reposte.when_reach_left && !self.ruleset.reposte.standing_up_is_free {
-            let foes = actions::threateners_of(self.ctx(), view.zone.0, *view.side, &self.units);
+            let foes = self.threateners_of(view.zone.0, *view.side);
             let kind = self.ruleset.reposte.name.attack_kind();
             self.provoked_attacks(slot, &foes, kind);
         }

@@ -31,7 +31,7 @@ use super::log::{AttackKind, CombatLog, LogEvent};
 use super::ruleset::{InitiativeOrder, Ruleset};
 use super::state::{CombatPhase, CombatState, DamageDealt, DeclarationQueue, Intimidated, Sides, Slot, in_phase};
 use super::unit::{self, Unit, UnitItem, UnitView};
-use crate::battlefield::{Battlefield, ZoneIndex};
+use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
 pub(super) use wounds::{DamageHit, Harm};
 
 pub(super) fn plugin(app: &mut App) {
@@ -88,6 +88,8 @@ pub(super) struct Resolver<'w, 's> {
     rng: ResMut<'w, CombatRng>,
     index: ResMut<'w, ZoneIndex>,
     units: Query<'w, 's, Unit>,
+    /// Every unit's side, read alone where a whole unit view is not needed.
+    unit_sides: Query<'w, 's, &'static SideIndex>,
     ids: Query<'w, 's, &'static UnitId>,
     reinforcements: Query<'w, 's, (Entity, &'static Reinforcement)>,
     groups: Query<'w, 's, &'static InitiativeGroup>,
@@ -191,6 +193,16 @@ fn needs_target(kind: ActionKind) -> bool {
 impl<'w, 's> Resolver<'w, 's> {
     fn round(&self) -> u32 {
         self.state.round
+    }
+
+    /// Enemies of `side` whose melee weapons reach `zone` ([`actions::threateners_of`]).
+    pub(super) fn threateners_of(&self, zone: ZoneIdx, side: SideIndex) -> Vec<Entity> {
+        actions::threateners_of(
+            self.ctx(),
+            zone,
+            side,
+            &actions::SidedUnits { units: &self.units, sides: &self.unit_sides },
+        )
     }
 
     fn ctx(&self) -> ActionContext<'_> {

@@ -93,10 +93,7 @@ impl Resolver<'_, '_> {
     fn take_step(&mut self, slot: &Slot, walk: &mut Walk, step: ZoneIdx) -> bool {
         let side = walk.side;
         let (before, after) = if walk.watched {
-            (
-                actions::threateners_of(self.ctx(), walk.here, side, &self.units),
-                actions::threateners_of(self.ctx(), step, side, &self.units),
-            )
+            (self.threateners_of(walk.here, side), self.threateners_of(step, side))
         } else {
             (Vec::new(), Vec::new())
         };
@@ -203,7 +200,7 @@ impl Resolver<'_, '_> {
             return;
         }
         let (zone, side) = (view.zone.0, *view.side);
-        let foes = actions::threateners_of(self.ctx(), zone, side, &self.units);
+        let foes = self.threateners_of(zone, side);
         let kind = self.ruleset.reposte.name.attack_kind();
         self.provoked_attacks(slot, &foes, kind);
     }

@@ -266,7 +266,7 @@ fn ranged_in_melee(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
     let engagement = m.engagement;
     let pressed = engagement.ranged
         && (engagement.walking <= battle.battlefield.melee_reach(0)
-            || !actions::threateners_of(battle.ctx(), m.attacker.zone.0, *m.attacker.side, &battle.units).is_empty());
+            || !battle.threateners_of(m.attacker.zone.0, *m.attacker.side).is_empty());
     pressed.then_some(())?;
     match battle.ruleset.attack.ranged_in_melee {
         RangedInMelee::Disadvantage => Some(Modifier::disadvantage(ModifierSource::RangedInMelee)),
