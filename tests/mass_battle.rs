@@ -1,6 +1,8 @@
 //! Mass battles: the shipped siege loads and plays, and the legal actions found through the
 //! per-pass target index are exactly those that checking every kind, destination and nearby unit
 //! with `actions::check` finds, in the same order (the random AI's picks depend on that order).
+//! The other per-pass tables (threats, fighting sides, the view cache) agree with asking every
+//! unit.
 
 use std::path::Path;
 
@@ -11,7 +13,7 @@ use fray::headless::HeadlessBattle;
 use fray::levels::mass::{MASS_BATTLE_UNITS, grid_field_text, load_generated, melee_zones_text};
 use fray::levels::{BattleSetup, BattleTemplate, load_level};
 use fray::rules::CombatState;
-use fray::rules::actions::{self, ActionContext, TargetRule, ViewCache};
+use fray::rules::actions::{self, ActionContext, TargetRule, ThreatMap, ViewCache};
 use fray::rules::components::*;
 use fray::rules::legal::LegalActions;
 use fray::rules::ruleset::Ruleset;
@@ -159,4 +161,71 @@ fn the_siege_is_a_mass_battle_that_plays_headless() {
     }
     let log = battle.log().to_json_lines();
     assert!(log.contains("\"attack\"") || log.contains("\"moved\""), "the armies close and fight");
+}
+
+/// Checks the per-pass tables against asking every unit now; returns how many zone and side
+/// pairs were compared.
+fn compare_threat_tables(
+    units: Query<UnitReadOnly>,
+    ruleset: Res<Ruleset>,
+    battlefield: Res<Battlefield>,
+    index: Res<ZoneIndex>,
+    state: Res<CombatState>,
+) -> usize {
+    let cache = ViewCache::new(&units);
+    let ctx = ActionContext { ruleset: &ruleset, battlefield: &battlefield, index: &index, round: state.round };
+    for view in cache.iter() {
+        assert_eq!(cache.get(view.entity).map(|found| found.entity), Some(view.entity));
+    }
+    let threats = ThreatMap::build(battlefield.len(), cache.iter());
+    let sides = cache.iter().map(|view| view.side.0 + 1).max().unwrap_or(0);
+    let mut compared = 0;
+    for zone in 0..battlefield.len() as ZoneIdx {
+        for side in (0..sides).map(SideIndex) {
+            let mut filed: Vec<Entity> = threats.threateners(ctx, zone, side).map(|threat| threat.unit).collect();
+            let mut asked: Vec<Entity> = actions::threateners_of(ctx, zone, side, &cache)
+                .into_iter()
+                .filter(|&unit| cache.get(unit).is_some_and(|view| view.status.on_field()))
+                .collect();
+            filed.sort();
+            asked.sort();
+            assert_eq!(filed, asked, "threats on zone {zone} against side {}", side.0);
+            let fighting_here = index.occupants(zone).iter().any(|&other| {
+                cache
+                    .get(other)
+                    .is_some_and(|view| *view.side == side && unit::is_fighting(*view.status, view.conditions))
+            });
+            assert_eq!(cache.has_fighting(ctx, zone, side), fighting_here, "side {} in zone {zone}", side.0);
+            compared += 1;
+        }
+    }
+    compared
+}
+
+/// Plays `template` with the greedy AI, comparing the threat tables at the start of each round.
+fn threat_tables_agree_through(template: &BattleTemplate, rounds: u32) {
+    let controllers = (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Greedy))).collect();
+    let mut battle = HeadlessBattle::new();
+    battle.start(template, &BattleSetup { seed: 3, controllers, record_log: false });
+    let mut compared = 0;
+    for _ in 0..rounds {
+        compared += battle.world_mut().run_system_once(compare_threat_tables).expect("the comparison runs");
+        let round = battle.state().round;
+        while battle.state().round == round && !battle.state().is_over() {
+            battle.step();
+        }
+    }
+    assert!(compared > 10, "only {compared} zone and side pairs compared");
+}
+
+#[test]
+fn w_decl_4_per_pass_threat_tables_agree_with_asking_every_unit_on_zones() {
+    let template = load_generated(&melee_zones_text(48), "melee48.ron").expect("the melee loads");
+    threat_tables_agree_through(&template, 4);
+}
+
+#[test]
+fn w_decl_4_per_pass_threat_tables_agree_with_asking_every_unit_on_a_grid() {
+    let template = load_generated(&grid_field_text(24, "shock_and_cover"), "field24.ron").expect("the field loads");
+    threat_tables_agree_through(&template, 3);
 }

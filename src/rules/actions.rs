@@ -149,31 +149,6 @@ pub trait UnitLookup {
     /// Reads the unit's view with `read`, if the unit exists: borrowed where views are kept
     /// (a [`ViewCache`]), so a lookup never copies one.
     fn with_view<R>(&self, unit: Entity, read: impl FnOnce(&UnitView) -> R) -> Option<R>;
-
-    /// The unit's side, if the unit exists; a lookup with a cheaper way to it than a whole
-    /// view says so here.
-    fn side_of(&self, unit: Entity) -> Option<SideIndex> {
-        self.with_view(unit, |view| *view.side)
-    }
-}
-
-/// A unit query with a narrow side query beside it: asking only for a side reads one column
-/// instead of setting up the whole [`Unit`] view, which skips allies cheaply in crowded zones.
-pub struct SidedUnits<'a, 'w, 's> {
-    /// Every unit.
-    pub units: &'a Query<'w, 's, Unit>,
-    /// Every unit's side.
-    pub sides: &'a Query<'w, 's, &'static SideIndex>,
-}
-
-impl UnitLookup for SidedUnits<'_, '_, '_> {
-    fn with_view<R>(&self, unit: Entity, read: impl FnOnce(&UnitView) -> R) -> Option<R> {
-        self.units.with_view(unit, read)
-    }
-
-    fn side_of(&self, unit: Entity) -> Option<SideIndex> {
-        self.sides.get(unit).ok().copied()
-    }
 }
 
 impl UnitLookup for Query<'_, '_, Unit> {
@@ -697,27 +672,44 @@ impl ThreatMap {
 /// Enemies of `side` whose melee weapons reach `zone` and who are fighting: the threat range
 /// (`W-DECL-4`), found through the zone index within the longest reach on the field.
 pub fn threateners_of(ctx: ActionContext, zone: ZoneIdx, side: SideIndex, units: &impl UnitLookup) -> Vec<Entity> {
+    threateners_by(ctx, zone, |other, distance| {
+        units
+            .with_view(other, |view| threatens(*view.side, *view.status, view.conditions, view.loadout, side, distance))
+    })
+}
+
+/// [`threateners_of`], reading each nearby unit's threat with `threatens_at(unit, distance)`
+/// (`None` for no such unit): a caller that can read the four components it needs more
+/// cheaply than a whole view says how.
+pub fn threateners_by(
+    ctx: ActionContext,
+    zone: ZoneIdx,
+    threatens_at: impl Fn(Entity, u32) -> Option<bool>,
+) -> Vec<Entity> {
     let mut found = Vec::new();
     for here in ctx.battlefield.within(zone, ctx.index.longest_reach()) {
         let distance = ctx.battlefield.distance(here, zone);
         for &other in ctx.index.occupants(here) {
-            // An ally never threatens; its side alone says so, without its whole view.
-            if units.side_of(other).is_none_or(|other_side| other_side == side) {
-                continue;
-            }
-            let threatens = units.with_view(other, |view| {
-                let weapon = view.loadout.usable_weapon(view.conditions).1;
-                *view.side != side
-                    && unit::is_fighting(*view.status, view.conditions)
-                    && !weapon.is_ranged()
-                    && weapon.reach >= distance
-            });
-            if threatens == Some(true) {
+            if threatens_at(other, distance) == Some(true) {
                 found.push(other);
             }
         }
     }
     found
+}
+
+/// Whether a unit of `its_side` with this status, conditions and loadout threatens a unit of
+/// `side` `distance` zones away: an enemy, fighting, with a melee weapon that reaches.
+pub fn threatens(
+    its_side: SideIndex,
+    status: Status,
+    conditions: &Conditions,
+    loadout: &Loadout,
+    side: SideIndex,
+    distance: u32,
+) -> bool {
+    let weapon = loadout.usable_weapon(conditions).1;
+    its_side != side && unit::is_fighting(status, conditions) && !weapon.is_ranged() && weapon.reach >= distance
 }
 
 /// Whether `unit` can make a Reposte now: a reaction left and not caught by surprise.

@@ -88,8 +88,6 @@ pub(super) struct Resolver<'w, 's> {
     rng: ResMut<'w, CombatRng>,
     index: ResMut<'w, ZoneIndex>,
     units: Query<'w, 's, Unit>,
-    /// Every unit's side, read alone where a whole unit view is not needed.
-    unit_sides: Query<'w, 's, &'static SideIndex>,
     ids: Query<'w, 's, &'static UnitId>,
     reinforcements: Query<'w, 's, (Entity, &'static Reinforcement)>,
     groups: Query<'w, 's, &'static InitiativeGroup>,
@@ -195,14 +193,17 @@ impl<'w, 's> Resolver<'w, 's> {
         self.state.round
     }
 
-    /// Enemies of `side` whose melee weapons reach `zone` ([`actions::threateners_of`]).
+    /// Enemies of `side` whose melee weapons reach `zone` ([`actions::threateners_of`]). Reads
+    /// only the four components a threat depends on: a whole unit view sets up some thirty
+    /// columns per look-up, and a crowded zone asks about hundreds of units per step.
     pub(super) fn threateners_of(&self, zone: ZoneIdx, side: SideIndex) -> Vec<Entity> {
-        actions::threateners_of(
-            self.ctx(),
-            zone,
-            side,
-            &actions::SidedUnits { units: &self.units, sides: &self.unit_sides },
-        )
+        let mut units = self.units.as_readonly();
+        let mut lens = units.transmute_lens::<(&SideIndex, &Status, &Conditions, &Loadout)>();
+        let facts = lens.query();
+        actions::threateners_by(self.ctx(), zone, |other, distance| {
+            let (its_side, status, conditions, loadout) = facts.get(other).ok()?;
+            Some(actions::threatens(*its_side, *status, conditions, loadout, side, distance))
+        })
     }
 
     fn ctx(&self) -> ActionContext<'_> {
