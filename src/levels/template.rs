@@ -55,6 +55,8 @@ pub struct UnitTemplate {
     pub initiated: bool,
     /// Character level.
     pub level: Level,
+    /// Character class, where the creature has one (`C-MULTI-1`).
+    pub class: Option<Arc<str>>,
     /// Shift of its own surprise range (`C-SURP-1`).
     pub surprise_shift: i32,
     /// Summoning slots (its level, plus feats).
@@ -311,6 +313,9 @@ impl BattleTemplate {
             entity.insert(Initiator);
         }
         entity.insert(unit.level);
+        if let Some(class) = &unit.class {
+            entity.insert(CharacterClass(class.clone()));
+        }
         if let Some(group) = &unit.initiative_group {
             entity.insert(InitiativeGroup(group.clone()));
         }

@@ -90,6 +90,7 @@ impl UnitSource<'_> {
             checks_morale: self.side_file.checks_morale || creature.checks_morale,
             initiated: unit.initiated,
             level: Level(creature.level.max(1)),
+            class: creature.class.as_deref().map(Arc::from),
             surprise_shift: unit.surprise_shift.unwrap_or(creature.surprise_shift),
             summoning_slots: creature.level.max(1),
             summoned_by,

@@ -617,6 +617,11 @@ impl Default for Level {
     }
 }
 
+/// Character class (`C-MULTI-1`): which column of the attacks-per-round table the unit uses;
+/// absent means the fighter's (`turns.attacks_by_level`).
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct CharacterClass(pub std::sync::Arc<str>);
+
 /// What a unit has done this round.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RoundRecord {

@@ -883,6 +883,10 @@ pub struct TurnRules {
     /// 3 attacks per 2 rounds alternate one and two. The highest band the unit's level reaches counts.
     #[serde(default)]
     pub attacks_by_level: Vec<(u32, u32, u32)>,
+    /// Other classes' columns of the same table (`C-MULTI-1`), by the creature's `class`, in
+    /// the same `(from_level, attacks, per_rounds)` rows; a class not listed uses `attacks_by_level`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub attacks_by_class: std::collections::BTreeMap<String, Vec<(u32, u32, u32)>>,
     /// A prone unit gets up with a Bonus Action as its turn begins, before it declares, and
     /// keeps its action (`A-TURN-1`, `A-BONUS-1`); turn-based orders only.
     #[serde(default)]

@@ -95,7 +95,7 @@ pub(super) struct Resolver<'w, 's> {
     battlefield: Res<'w, Battlefield>,
     tables: Res<'w, InjuryTables>,
     sides: Res<'w, Sides>,
-    levels: Query<'w, 's, &'static Level>,
+    levels: Query<'w, 's, (&'static Level, Option<&'static CharacterClass>)>,
     summoned: Query<'w, 's, (Entity, &'static Summoned)>,
     slots: Query<'w, 's, &'static SummoningSlots>,
     conjurable: Option<ResMut<'w, Conjurable>>,
@@ -532,8 +532,8 @@ impl<'w, 's> Resolver<'w, 's> {
 
     /// Weapon attacks `actor` makes this round (`C-MULTI-1`): one unless the ruleset's level bands say more.
     fn attacks_this_round(&self, actor: Entity) -> u32 {
-        let level = self.levels.get(actor).map_or(1, |level| level.0);
-        super::initiative::attacks_per_round(&self.ruleset, level, self.state.round)
+        let (level, class) = self.levels.get(actor).map_or((1, None), |(level, class)| (level.0, class));
+        super::initiative::attacks_per_round(&self.ruleset, level, class.map(|class| &*class.0), self.state.round)
     }
 
     /// Whether the declared target is still there and in reach after the move.

@@ -271,7 +271,7 @@ impl Resolver<'_, '_> {
     /// or a hindrance (`Z-HIND-1`), each until the sufferer shakes it off.
     pub(super) fn afflict(&mut self, attacker: Entity, target: Entity, weapon: &Weapon, source: &Arc<str>) {
         let round = self.round();
-        let level = self.levels.get(attacker).map_or(1, |level| level.0) as i32;
+        let level = self.levels.get(attacker).map_or(1, |(level, _)| level.0) as i32;
         let Some(mut unit) = self.faults.found(self.units.get_mut(target), target, "afflicting it") else {
             return;
         };
