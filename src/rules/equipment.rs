@@ -168,6 +168,12 @@ pub struct Spell {
     /// How long it takes to cast, where the ruleset counts casting times (`C-CAST-1`).
     #[serde(default)]
     pub casting_time: CastingTime,
+    /// A successful casting of a hostile spell leaves ongoing damage on its target (`Z-ONGO-1`).
+    #[serde(default)]
+    pub ongoing: Option<Lingering>,
+    /// A successful casting of a hostile spell leaves a hindrance on its target (`Z-HIND-1`).
+    #[serde(default)]
+    pub hinders: Option<(Hindrance, Lingering)>,
 }
 
 /// How long a spell takes to cast (`C-CAST-1`, `A-COND-1`). Rulesets without
@@ -199,6 +205,12 @@ pub struct Item {
     /// Farthest distance band it reaches (0 Close; thrown items usually 1).
     #[serde(default)]
     pub range: u32,
+    /// A hit (thrown) or a use on an enemy leaves ongoing damage on the target (`Z-ONGO-1`).
+    #[serde(default)]
+    pub ongoing: Option<Lingering>,
+    /// A hit (thrown) or a use on an enemy leaves a hindrance on the target (`Z-HIND-1`).
+    #[serde(default)]
+    pub hinders: Option<(Hindrance, Lingering)>,
 }
 
 /// Critical multiplier of a thrown item.
@@ -220,8 +232,8 @@ impl Item {
             range: Some(self.range),
             attack_bonus: 0,
             shock: None,
-            ongoing: None,
-            hinders: None,
+            ongoing: self.ongoing,
+            hinders: self.hinders,
             attributes: Vec::new(),
         })
     }

@@ -217,6 +217,9 @@ impl Resolver<'_, '_> {
             disadvantage_roll,
         });
         if success {
+            if spell.effect.is_hostile() {
+                self.afflict_with(caster, target, (spell.ongoing, spell.hinders), &id);
+            }
             self.queue_effect(&spell.effect, id, target, !self.ruleset.spells.armour_stops_spells, pending);
         }
     }
@@ -291,6 +294,9 @@ impl Resolver<'_, '_> {
         );
         let target_id = self.id(target);
         self.log.record(round, || LogEvent::ItemUsed { unit: user_id.clone(), item: name, target: Some(target_id) });
+        if item.effect.is_hostile() {
+            self.afflict_with(user, target, (item.ongoing, item.hinders), &user_id);
+        }
         self.queue_effect(&item.effect, user_id, target, true, pending);
     }
 
