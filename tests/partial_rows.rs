@@ -1,6 +1,8 @@
 //! Scenario tests for the rows of the `crucible`, `zones_and_tests` and `aimed_wounds` "Not
 //! implemented yet" tables that were partly built, named by rule ID: class columns of the
-//! attacks-per-round table (`C-MULTI-1`), and the parts that followed.
+//! attacks-per-round table (`C-MULTI-1`), spells and items that linger (`Z-ONGO-1`, `Z-HIND-1`),
+//! encumbrance by race and Strength (`C-MOVE-1`) and carrying capacity (`A-MOVE-1`), and the
+//! parts that followed.
 
 mod common;
 
@@ -9,6 +11,7 @@ use common::*;
 use fray::battlefield::{Battlefield, Square};
 use fray::rules::ActionChosen;
 use fray::rules::components::*;
+use fray::rules::equipment::Hindrance;
 
 /// The test catalog's weapons plus creatures with a class and a level.
 const CATALOG: &str = r#"
@@ -18,6 +21,7 @@ const CATALOG: &str = r#"
     creatures: {
         "soldier": (name: "Soldier", hd: "2d8", attributes: (strength: 10, agility: 10), weapon: "blade", speed: 2, skills: (attack: 2)),
         "veteran": (name: "Veteran", hd: "2d8", attributes: (strength: 10, agility: 10), weapon: "blade", speed: 2, skills: (attack: 2), level: 13),
+        "halfling": (name: "Halfling", hd: "2d8", attributes: (strength: 10, agility: 10), weapon: "blade", speed: 2, race: Some("halfling")),
         "ranger": (name: "Ranger", hd: "2d8", attributes: (strength: 10, agility: 10), weapon: "blade", speed: 2, skills: (attack: 2), level: 13, class: Some("ranger")),
     },
 "#;
@@ -80,9 +84,133 @@ mod crucible {
         attacks_by(&app, "r1").len()
     }
 
+    /// The squares a lone `creature` (red, at (0, 0)) with the level entry's `extra` moves.
+    fn speed_of(ruleset: &str, creature: &str, extra: &str) -> u32 {
+        let units = format!(
+            r#"(id: "r1", creature: "{creature}", side: "red", at: Some((0, 0)){extra}),
+               (id: "b1", creature: "soldier", side: "blue", at: Some((5, 3))),"#
+        );
+        let mut app = scripted(&grid_level(ruleset, &OPEN, &units), &[]);
+        get::<Speed>(&mut app, "r1").0
+    }
+
+    #[test]
+    fn c_move_1_a_halfling_moves_by_its_own_column() {
+        assert_eq!(speed_of(RULESET, "soldier", ""), 6, "a human carrying nothing listed: 6 squares");
+        assert_eq!(speed_of(RULESET, "halfling", ""), 4, "a halfling: 4 squares even with no load given");
+        assert_eq!(speed_of(RULESET, "halfling", ", load: Some(50)"), 3, "heavy: 3");
+        assert_eq!(speed_of(RULESET, "soldier", ", load: Some(50)"), 4, "a human, heavy: 4");
+        assert_eq!(speed_of(RULESET, "halfling", ", load: Some(200)"), 0, "an encumbered halfling cannot move");
+    }
+
+    #[test]
+    fn c_move_1_strength_moves_the_weight_limits() {
+        // Strength 16 is +2 under crucible: every limit 20 lb higher, so 50 lb is still light.
+        let strong = ", attributes: Some((strength: 16, agility: 10)), load: Some(50)";
+        assert_eq!(speed_of(RULESET, "soldier", strong), 6);
+        let weak = ", attributes: Some((strength: 4, agility: 10)), load: Some(30)";
+        assert_eq!(speed_of(RULESET, "soldier", weak), 4, "Strength 4 is -2: 30 lb is already heavy");
+    }
+
+    #[test]
+    fn a_move_1_a_unit_at_its_carrying_capacity_moves_half() {
+        // Strength 10 carries 150 lb under aimed_wounds (15 lb a point).
+        assert_eq!(speed_of("aimed_wounds", "soldier", ", load: Some(100)"), 6);
+        assert_eq!(speed_of("aimed_wounds", "soldier", ", load: Some(150)"), 3, "full capacity: half of 6");
+        let set = speed_of("aimed_wounds", "soldier", ", load: Some(150), speed: Some(1)");
+        assert_eq!(set, 6, "the level's speed (one zone of 6 squares) wins");
+    }
+
     #[test]
     fn c_multi_1_a_class_uses_its_own_column_of_the_table() {
         assert_eq!(first_round_attacks("veteran"), 2, "no class: the fighter's column, 2/1 from level 13");
         assert_eq!(first_round_attacks("ranger"), 1, "a ranger of level 13 is still at 3/2: one attack in round 1");
+    }
+}
+
+mod zones_and_tests {
+    use super::*;
+
+    /// r1 (party, with the shipped lingering spells and items) and b1 share zone a;
+    /// the party begins (side roll 4), both roll 3, then `faces`.
+    fn duel(faces: &[u32]) -> App {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", zone: "a", spells: Some(["clinging_flame", "snaring_vines"]), items: Some([("tanglefoot_bag", 1), ("alchemist_fire", 1)])),
+            (id: "b1", creature: "soldier", side: "blue", zone: "a"),
+        "#;
+        let mut script = vec![4, 3, 3];
+        script.extend_from_slice(faces);
+        let mut app = scripted(&line_level(r#"ruleset: "zones_and_tests","#, units), &script);
+        hit_points(&mut app, "b1", 20);
+        set::<Mana>(&mut app, "r1", |mana| mana.current = 10);
+        app
+    }
+
+    #[test]
+    fn z_ongo_1_a_spell_leaves_ongoing_damage_that_burns_in_the_targets_turn() {
+        // The casting test passes (15 against 12) and clinging_flame's 1d4 deals 2. At the start
+        // of b1's turn it burns for r1's level (1); at its end b1 fails the test (5).
+        let mut app = duel(&[15, 2, 5]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Cast(0), Some("b1"), None);
+        app.update();
+        let afflicted = events(&app, "afflicted");
+        assert_eq!(afflicted.len(), 1, "the spell lingers");
+        assert_eq!(
+            (afflicted[0]["effect"].as_str(), afflicted[0]["source"].as_str()),
+            (Some("ongoing_damage"), Some("r1"))
+        );
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        for _ in 0..3 {
+            app.update();
+        }
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 17, "2 from the spell, 1 burning");
+        assert!(get::<Conditions>(&mut app, "b1").ongoing.is_some(), "the failed test keeps it burning");
+    }
+
+    #[test]
+    fn z_ongo_1_a_failed_casting_leaves_nothing() {
+        let mut app = duel(&[2]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Cast(0), Some("b1"), None);
+        app.update();
+        assert!(events(&app, "afflicted").is_empty());
+        assert!(get::<Conditions>(&mut app, "b1").ongoing.is_none());
+    }
+
+    #[test]
+    fn z_hind_1_a_thrown_item_leaves_a_hindrance() {
+        // The throw at a Close target has disadvantage: both DEX tests pass (15, 15); the bag
+        // deals its 1 and leaves b1 stuck.
+        let mut app = duel(&[15, 15]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Throw(0), Some("b1"), None);
+        app.update();
+        let afflicted = events(&app, "afflicted");
+        assert_eq!(afflicted.len(), 1, "the bag hinders: {afflicted:?}");
+        assert_eq!(afflicted[0]["effect"], "stuck");
+        assert_eq!(get::<Conditions>(&mut app, "b1").hindrance.map(|(hindrance, _)| hindrance), Some(Hindrance::Stuck));
+    }
+
+    #[test]
+    fn z_hind_1_a_spell_leaves_a_hindrance() {
+        let mut app = duel(&[15]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Cast(1), Some("b1"), None);
+        app.update();
+        assert_eq!(events(&app, "afflicted")[0]["effect"], "stuck");
+        assert_eq!(get::<Conditions>(&mut app, "b1").hindrance.map(|(hindrance, _)| hindrance), Some(Hindrance::Stuck));
+    }
+
+    #[test]
+    fn z_ongo_1_a_thrown_item_leaves_ongoing_damage() {
+        // The throw at a Close target has disadvantage: both DEX tests pass (15, 15); the
+        // flask's 1d4 deals 3.
+        let mut app = duel(&[15, 15, 3]);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Throw(1), Some("b1"), None);
+        app.update();
+        assert_eq!(events(&app, "afflicted")[0]["effect"], "ongoing_damage");
+        assert!(get::<Conditions>(&mut app, "b1").ongoing.is_some());
     }
 }

@@ -692,12 +692,29 @@ pub struct MovementRules {
     /// first; a unit whose level entry gives its `load` moves at its tier's speed.
     #[serde(default)]
     pub encumbrance: Vec<(u32, u32)>,
+    /// Other races' columns of the same table (`C-MOVE-1`: a halfling's), by the creature's
+    /// `race`. A unit of a listed race moves at its column's first tier even when its level entry
+    /// gives no `load`; a race not listed uses `encumbrance`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub encumbrance_by_race: std::collections::BTreeMap<String, Vec<(u32, u32)>>,
+    /// Pounds every encumbrance limit moves by per point of the unit's Strength modifier
+    /// (`C-MOVE-1`: "strength bonuses or penalties will adjust those weight totals"); 0: none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub strength_pounds: u32,
+    /// Pounds a unit can carry per point of its Strength score (`A-MOVE-1`): a unit whose level
+    /// entry's `load` reaches that much moves half its squares. `None`: loads never halve.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carrying_capacity: Option<u32>,
     /// A unit that only moves goes this many times its Speed (a second move for its action).
     #[serde(default = "default_one")]
     pub move_only_multiplier: u32,
     /// And this many steps more (`A-BONUS-1`: bonus actions spent on movement).
     #[serde(default)]
     pub move_only_extra: u32,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 fn default_one() -> u32 {
