@@ -330,6 +330,9 @@ pub struct Conditions {
     /// It held its action this round (`S-ACT-2`): the move is spent, and its later turn has only
     /// the Main action (which may still be a move).
     pub held_action: bool,
+    /// It fell back fighting at the last morale check (`C-WDRAW-1`): until the next one, it may
+    /// parry instead of attacking, and the greedy AI has it do so while a foe can reach it.
+    pub falling_back: bool,
     /// Other lasting conditions, for the unit card.
     pub notes: Vec<String>,
 }
