@@ -1,8 +1,8 @@
 //! Scenario tests for the rows of the `crucible`, `zones_and_tests` and `aimed_wounds` "Not
 //! implemented yet" tables that were partly built, named by rule ID: class columns of the
 //! attacks-per-round table (`C-MULTI-1`), spells and items that linger (`Z-ONGO-1`, `Z-HIND-1`),
-//! encumbrance by race and Strength (`C-MOVE-1`) and carrying capacity (`A-MOVE-1`), and the
-//! parts that followed.
+//! encumbrance by race and Strength (`C-MOVE-1`), carrying capacity (`A-MOVE-1`), parrying
+//! while falling back (`C-WDRAW-1`) and conjured thralls (`A-SUMM-1`).
 
 mod common;
 
@@ -121,6 +121,50 @@ mod crucible {
         assert_eq!(set, 6, "the level's speed (one zone of 6 squares) wins");
     }
 
+    /// Resolves the last declared turn, then runs morale, the end of round and the next round's start.
+    fn finish_round(app: &mut App) {
+        let round = state(app).round;
+        for _ in 0..3 {
+            app.update();
+            if state(app).round > round {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn c_wdraw_1_a_unit_falling_back_parries_instead_of_attacking() {
+        // No surprise; red 1, blue 8; b1's morale 2d6 = 1 + 1 fails; withdrawal d6 = 1: it falls
+        // back a square. In round 2 (red 1, blue 8) the greedy AI has it parry, not attack.
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((5, 3))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+            (id: "b2", creature: "soldier", side: "blue", at: Some((5, 0))),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, units), &[9, 9, 1, 8, 1, 1, 1, 1, 8]);
+        set::<Status>(&mut app, "b2", |status| *status = Status::Dead);
+        let b1 = unit(&mut app, "b1");
+        app.world_mut().entity_mut(b1).insert(ChecksMorale);
+        app.update();
+        for id in ["r1", "r2", "b1"] {
+            declare(&mut app, id, ActionKind::Hold, None, None);
+            app.update();
+        }
+        finish_round(&mut app);
+        assert_eq!(events(&app, "withdrawal")[0]["response"], "fall_back");
+        assert!(get::<Conditions>(&mut app, "b1").falling_back);
+        set::<Controller>(&mut app, "b1", |controller| *controller = Controller::Ai(AiKind::Greedy));
+        for id in ["r1", "r2"] {
+            declare(&mut app, id, ActionKind::Hold, None, None);
+            app.update();
+        }
+        app.update();
+        let declared = events(&app, "declared");
+        let last = declared.iter().rfind(|line| line["unit"] == "b1").expect("b1 declared in round 2");
+        assert_eq!(last["action"], "full_defense", "falling back, it parries: {last}");
+    }
+
     #[test]
     fn c_multi_1_a_class_uses_its_own_column_of_the_table() {
         assert_eq!(first_round_attacks("veteran"), 2, "no class: the fighter's column, 2/1 from level 13");
@@ -212,5 +256,62 @@ mod zones_and_tests {
         app.update();
         assert_eq!(events(&app, "afflicted")[0]["effect"], "ongoing_damage");
         assert!(get::<Conditions>(&mut app, "b1").ongoing.is_some());
+    }
+}
+
+mod aimed_wounds {
+    use super::*;
+
+    /// r1 (Agility 14, Mana `mana`, the shipped `call_wolf`) conjures a wolf in round 1 (15
+    /// against TN 11), then fells b1 (left at 1 Wound Point) in round 2, ending the battle.
+    fn conjure_then_win(mana: i32) -> App {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), attributes: Some((agility: 14)), spells: Some(["call_wolf"])),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let rows = ["......", "......", "......"];
+        let mut app = scripted(&grid_level("aimed_wounds", &rows, units), &[15]);
+        set::<Mana>(&mut app, "r1", |pool| (pool.max, pool.current) = (mana, mana));
+        app.update();
+        declare(&mut app, "r1", ActionKind::Cast(0), Some("r1"), None);
+        app.update();
+        set::<Wounds>(&mut app, "b1", |wounds| wounds.current = 1);
+        app.world_mut().resource_mut::<fray::rules::dice::CombatRng>().push_script([15, 3]);
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        for _ in 0..3 {
+            app.update();
+            if state(&app).round > 1 {
+                break;
+            }
+        }
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        for _ in 0..4 {
+            app.update();
+        }
+        assert!(state(&app).is_over());
+        app
+    }
+
+    fn vanished(app: &App) -> Vec<String> {
+        log(app)
+            .iter()
+            .filter(|line| line["status"] == "vanished")
+            .map(|line| line["unit"].as_str().unwrap_or_default().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_summ_1_a_conjured_thrall_stays_when_its_caster_pays() {
+        let mut app = conjure_then_win(20);
+        assert_eq!(events(&app, "arrived")[0]["unit"], "wolf-1");
+        assert!(vanished(&app).is_empty(), "the wolf is kept as a thrall");
+        // The victors' Mana is restored (20), then the level-1 wolf's cost (6) is paid.
+        assert_eq!(get::<Mana>(&mut app, "r1").current, 14);
+    }
+
+    #[test]
+    fn a_summ_1_a_conjured_thrall_its_caster_cannot_pay_for_vanishes() {
+        let app = conjure_then_win(5);
+        assert_eq!(vanished(&app), ["wolf-1"]);
     }
 }

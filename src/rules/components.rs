@@ -581,6 +581,8 @@ pub struct Conjuring {
     pub summoner: Entity,
     /// The round its summoning sickness lasts through.
     pub sick_until: u32,
+    /// Kept after the battle if its summoner pays its thrall cost (`A-SUMM-1`).
+    pub thrall: bool,
 }
 
 /// Spawns one conjured unit of a creature on a side and returns its entity.

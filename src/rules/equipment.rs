@@ -129,12 +129,15 @@ pub enum Effect {
     /// Creates `count` new units of the catalog creature `creature` on the caster's side, in the
     /// caster's zone or the nearest one with room (the nearest free square on a grid), each taking
     /// a summoning slot while one is free (`A-SUMM-1`). They are summoned units: sick in their
-    /// first round, and gone when the battle ends.
+    /// first round, and gone when the battle ends unless they are thralls.
     Conjure {
         /// The catalog creature it creates.
         creature: String,
         /// How many it creates with one casting.
         count: u32,
+        /// The caster means to keep them: thralls, kept after the battle if it pays their cost.
+        #[serde(default)]
+        thrall: bool,
     },
 }
 
