@@ -2,7 +2,8 @@
 //! implemented yet" tables that were partly built, named by rule ID: class columns of the
 //! attacks-per-round table (`C-MULTI-1`), spells and items that linger (`Z-ONGO-1`, `Z-HIND-1`),
 //! encumbrance by race and Strength (`C-MOVE-1`), carrying capacity (`A-MOVE-1`), parrying
-//! while falling back (`C-WDRAW-1`) and conjured thralls (`A-SUMM-1`).
+//! while falling back (`C-WDRAW-1`), conjured thralls (`A-SUMM-1`) and the missile-versus-spell
+//! tie-break (`C-INIT-2`).
 
 mod common;
 
@@ -17,6 +18,7 @@ use fray::rules::equipment::Hindrance;
 const CATALOG: &str = r#"
     weapons: {
         "blade": (damage: "1d8", damage_type: slashing, speed: 2),
+        "bow": (damage: "1d6", damage_type: piercing, speed: 3, range: Some(2)),
     },
     creatures: {
         "soldier": (name: "Soldier", hd: "2d8", attributes: (strength: 10, agility: 10), weapon: "blade", speed: 2, skills: (attack: 2)),
@@ -163,6 +165,42 @@ mod crucible {
         let declared = events(&app, "declared");
         let last = declared.iter().rfind(|line| line["unit"] == "b1").expect("b1 declared in round 2");
         assert_eq!(last["action"], "full_defense", "falling back, it parries: {last}");
+    }
+
+    /// r1 (bow) and b1 (firebolt, casting time 13) act in the same turn (both sides roll 5)
+    /// three squares apart; r1 shoots b1 (15 hits, 1d6 = 3) as b1 casts at r1 (15, 2d6 = 4 + 4).
+    fn archer_against_caster(tie_breaks: Vec<fray::rules::ruleset::TieBreak>) -> App {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), weapon: Some("bow")),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((3, 1)), spells: Some(["firebolt"])),
+        "#;
+        let mut app = scripted(&grid_level(RULESET, &OPEN, units), &[9, 9, 5, 5, 15, 3, 15, 4, 4]);
+        let mut ruleset = app.world_mut().resource_mut::<fray::rules::ruleset::Ruleset>();
+        // Round 1's readied missile (C-MISS-1) would put the archer first on its own.
+        ruleset.turns.ready_missiles_first = false;
+        ruleset.turns.tie_breaks = tie_breaks;
+        set::<Mana>(&mut app, "b1", |mana| mana.current = 10);
+        hit_points(&mut app, "r1", 30);
+        hit_points(&mut app, "b1", 30);
+        app.update();
+        assert_eq!(state(&app).turns[0].1.len(), 2, "one turn for both");
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        declare(&mut app, "b1", ActionKind::Cast(0), Some("r1"), None);
+        app.update();
+        app
+    }
+
+    #[test]
+    fn c_init_2_a_missile_beats_a_spell_slower_than_the_initiative_die() {
+        use fray::rules::ruleset::TieBreak;
+        let app = archer_against_caster(Vec::new());
+        assert_eq!(events(&app, "cast").len(), 1, "without the tie-break both go off together");
+        assert!(events(&app, "spell_disrupted").is_empty());
+
+        let app = archer_against_caster(vec![TieBreak::MissileBeforeSpell]);
+        assert_eq!(attacks_by(&app, "r1").len(), 1);
+        assert!(events(&app, "cast").is_empty(), "the arrow lands first");
+        assert_eq!(events(&app, "spell_disrupted")[0]["damage_taken"], 3);
     }
 
     #[test]

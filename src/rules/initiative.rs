@@ -197,6 +197,8 @@ fn tie_key(ruleset: &Ruleset, unit: &UnitItem, round: u32) -> i64 {
                 .filter_map(|(_, spell)| spell.speed)
                 .min()
                 .map_or(weapon.speed as i64, |speed| speed as i64),
+            // Read from the declarations, when the turn resolves (`resolve/ties.rs`).
+            super::ruleset::TieBreak::MissileBeforeSpell => 0,
         };
         key = key * TIE_FACTOR + part.clamp(-(TIE_FACTOR / 2) + 1, TIE_FACTOR / 2 - 1);
     }

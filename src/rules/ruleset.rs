@@ -955,6 +955,10 @@ pub enum TieBreak {
     MoreAttacks,
     /// A spell's casting time against the other's weapon speed: the lower goes first.
     CastingTime,
+    /// Once a simultaneous turn has declared, a spell whose casting time (its speed) is higher
+    /// than its caster's initiative die goes off after the turn's missiles and throws, and after
+    /// everything else in the turn.
+    MissileBeforeSpell,
 }
 
 /// How the round's order is found. With anything but `DeclaredInitiative`, units declare when

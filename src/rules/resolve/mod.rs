@@ -12,6 +12,7 @@ mod instant;
 mod magic;
 mod maneuvers;
 mod movement;
+mod ties;
 mod wounds;
 
 use std::sync::{Arc, Mutex, PoisonError};
@@ -125,7 +126,12 @@ fn resolve_round(mut battle: Resolver) -> Result {
         let end = start + battle.state.schedule[start..].iter().take_while(|slot| slot.initiative == count).count();
         battle.state.count = Some(count);
         let group: Vec<Slot> = battle.state.schedule[start..end].to_vec();
-        battle.resolve_group(&group);
+        // A missile-versus-spell tie-break splits the turn in two (`C-INIT-2`).
+        let (first, later) = battle.slow_spells_after_missiles(&group);
+        battle.resolve_group(&first);
+        if !later.is_empty() {
+            battle.resolve_group(&later);
+        }
         battle.state.cursor = end;
     }
     // Turn by turn: the next turn declares now, having seen this one.
