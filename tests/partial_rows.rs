@@ -2,15 +2,13 @@
 //! implemented yet" tables that were partly built, named by rule ID: class columns of the
 //! attacks-per-round table (`C-MULTI-1`), spells and items that linger (`Z-ONGO-1`, `Z-HIND-1`),
 //! encumbrance by race and Strength (`C-MOVE-1`), carrying capacity (`A-MOVE-1`), parrying
-//! while falling back (`C-WDRAW-1`), conjured thralls (`A-SUMM-1`) and the missile-versus-spell
-//! tie-break (`C-INIT-2`).
+//! while falling back (`C-WDRAW-1`), conjured thralls (`A-SUMM-1`), the missile-versus-spell
+//! tie-break (`C-INIT-2`) and standing up out of turn (`A-BONUS-1`).
 
 mod common;
 
 use bevy::prelude::*;
 use common::*;
-use fray::battlefield::{Battlefield, Square};
-use fray::rules::ActionChosen;
 use fray::rules::components::*;
 use fray::rules::equipment::Hindrance;
 
@@ -42,17 +40,6 @@ fn grid_level(ruleset: &str, rows: &[&str], units: &str) -> String {
 )"#,
         rows.join(", ")
     )
-}
-
-/// Declares `kind` for `id` with a move to square `to`.
-fn declare_at(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, to: (i32, i32)) {
-    let entity = unit(app, id);
-    let target = target.map(|target| unit(app, target));
-    let move_to = app.world().resource::<Battlefield>().zone_at(Square { x: to.0, y: to.1 }).expect("open square");
-    app.world_mut().write_message(ActionChosen {
-        unit: entity,
-        action: Action { kind, target, move_to: Some(move_to), bonus: None },
-    });
 }
 
 fn attacks_by(app: &App, attacker: &str) -> Vec<serde_json::Value> {
@@ -351,5 +338,36 @@ mod aimed_wounds {
     fn a_summ_1_a_conjured_thrall_its_caster_cannot_pay_for_vanishes() {
         let app = conjure_then_win(5);
         assert_eq!(vanished(&app), ["wolf-1"]);
+    }
+
+    #[test]
+    fn a_bonus_1_a_prone_unit_stands_up_out_of_turn_paying_with_its_next_bonus_action() {
+        // r1 (Agility 16) goes first and holds; b1 lies prone. Right after r1's turn b1 gets up,
+        // so r2 (Agility 14) strikes a standing b1, not a prone one (Defense 5).
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", at: Some((0, 0)), attributes: Some((agility: 16))),
+            (id: "r2", creature: "soldier", side: "red", at: Some((1, 1)), attributes: Some((agility: 14))),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#;
+        let rows = ["......", "......", "......"];
+        let mut app = scripted(&grid_level("aimed_wounds", &rows, units), &[15, 3, 15, 3]);
+        hit_points(&mut app, "b1", 30);
+        set::<Conditions>(&mut app, "b1", |conditions| conditions.prone = true);
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        assert!(!get::<Conditions>(&mut app, "b1").prone, "up as r1's turn ends");
+        declare(&mut app, "r2", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "r2")[0];
+        assert_ne!(attack["defense"], 5, "b1 is standing: {attack}");
+        let lines = log(&app);
+        let standing = lines.iter().position(|line| line["status"] == "standing" && line["unit"] == "b1");
+        let r2_declares = lines.iter().position(|line| line["event"] == "declared" && line["unit"] == "r2");
+        assert!(standing < r2_declares, "it stands before r2's turn");
+        // One of b1's next turn's two Bonus Actions paid for getting up: owed until that turn
+        // begins, spent from then on.
+        let conditions = get::<Conditions>(&mut app, "b1");
+        assert_eq!(conditions.bonus_actions_owed + conditions.bonus_actions_spent, 1);
     }
 }

@@ -302,6 +302,8 @@ pub struct Conditions {
     pub dodge_bonus: i32,
     /// Bonus Actions already spent this turn before the unit declared (picking up its weapon, `A-COND-1`).
     pub bonus_actions_spent: u32,
+    /// Bonus Actions its next turn has already given up: it stood up out of turn (`A-BONUS-1`).
+    pub bonus_actions_owed: u32,
     /// Casting a spell that takes effect later in the round (`C-CAST-1`): channelling, flat-footed
     /// where the ruleset says so (`A-COND-1`).
     pub channelling: bool,

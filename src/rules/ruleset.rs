@@ -908,6 +908,10 @@ pub struct TurnRules {
     /// keeps its action (`A-TURN-1`, `A-BONUS-1`); turn-based orders only.
     #[serde(default)]
     pub bonus_action_stands_up: bool,
+    /// A prone unit gets up at once, out of its turn, after the turn that left it prone, paying
+    /// with a Bonus Action of its next turn, if that turn has one left (`A-BONUS-1`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stand_up_out_of_turn: bool,
     /// A zone's hazard tests each unit standing in it as its turn begins, right after any
     /// ongoing damage, instead of at the end of the round (`Z-ZONE-3`); turn-based orders only.
     #[serde(default)]

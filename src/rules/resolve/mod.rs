@@ -12,6 +12,7 @@ mod instant;
 mod magic;
 mod maneuvers;
 mod movement;
+mod rising;
 mod ties;
 mod wounds;
 
@@ -132,6 +133,7 @@ fn resolve_round(mut battle: Resolver) -> Result {
         if !later.is_empty() {
             battle.resolve_group(&later);
         }
+        battle.stand_up_out_of_turn(&group);
         battle.state.cursor = end;
     }
     // Turn by turn: the next turn declares now, having seen this one.
