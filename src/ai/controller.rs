@@ -92,8 +92,34 @@ pub struct AiView<'w, 's> {
 /// only where the resource exists (`fray arena`), so plain battles pay nothing for it.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct AiClock {
-    /// Side index and time spent, one entry per side per pass.
+    /// Side index and processor time spent, one entry per side per pass.
     pub samples: Vec<(usize, std::time::Duration)>,
+}
+
+/// This thread's processor time so far, from Linux's scheduler statistics; `None` where the
+/// system does not tell. Decisions are timed with it rather than the wall clock, so other
+/// programs loading the machine do not inflate them.
+pub fn thread_cpu_time() -> Option<std::time::Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos = text.split_whitespace().next()?.parse().ok()?;
+    Some(std::time::Duration::from_nanos(nanos))
+}
+
+/// Times one decision: processor time where the system tells it, else the wall clock.
+struct Stopwatch {
+    wall: std::time::Instant,
+    cpu: Option<std::time::Duration>,
+}
+
+impl Stopwatch {
+    fn start() -> Self {
+        Self { wall: std::time::Instant::now(), cpu: thread_cpu_time() }
+    }
+
+    fn elapsed(&self) -> std::time::Duration {
+        let wall = self.wall.elapsed();
+        self.cpu.zip(thread_cpu_time()).map_or(wall, |(from, to)| to.saturating_sub(from))
+    }
 }
 
 impl AiView<'_, '_> {
@@ -215,7 +241,8 @@ fn declare_for_ai(
             Controller::Human if view.queue.secret => continue,
             Controller::Human => break,
         };
-        let started = std::time::Instant::now();
+        // Only `fray arena` keeps a clock: plain battles do not read the processor time.
+        let started = clock.is_some().then(Stopwatch::start);
         let action = match (kind, super::tactician::Budget::of(kind)) {
             (_, Some(budget)) => {
                 if !planned.contains_key(&unit) {
@@ -235,11 +262,11 @@ fn declare_for_ai(
             }
             _ => super::greedy::choose_in_pass(&view, &units, &threats, actor, &just_declared, &book),
         };
-        if clock.is_some() {
-            let side = actor.side.0;
+        if let Some(started) = &started {
+            let (side, elapsed) = (actor.side.0, started.elapsed());
             match spent.iter_mut().find(|(other, _)| *other == side) {
-                Some((_, time)) => *time += started.elapsed(),
-                None => spent.push((side, started.elapsed())),
+                Some((_, time)) => *time += elapsed,
+                None => spent.push((side, elapsed)),
             }
         }
         if just_declared.insert(unit, action).is_none() {

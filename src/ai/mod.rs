@@ -9,7 +9,7 @@ mod manhandle;
 mod random;
 pub mod tactician;
 
-pub use controller::{AiClock, AiRng, AiView, JustDeclared, SearchInFlight, SearchThread};
+pub use controller::{AiClock, AiRng, AiView, JustDeclared, SearchInFlight, SearchThread, thread_cpu_time};
 pub use greedy::choose as greedy_choice;
 pub use random::choose as random_choice;
 

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
+use crate::ai::thread_cpu_time;
 use crate::headless::HeadlessBattle;
 use crate::levels::BattleSetup;
 use crate::levels::mass::{grid_field_text, load_generated, melee_zones_text};
@@ -131,13 +132,6 @@ pub struct Spent {
     pub cpu: Duration,
     /// Wall-clock time.
     pub wall: Duration,
-}
-
-/// This thread's processor time so far, from Linux's scheduler statistics (nanoseconds).
-fn thread_cpu_time() -> Option<Duration> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let nanos = text.split_whitespace().next()?.parse().ok()?;
-    Some(Duration::from_nanos(nanos))
 }
 
 /// Plays round 1 untimed (it also rolls surprise and initiative), then up to `rounds` more
