@@ -98,7 +98,7 @@ pub enum IllegalAction {
     #[error("a unit screens an ally, not itself")]
     ScreenSelf,
     /// The Main action went into a snap attack: the turn has only its move left.
-    #[error("the main action was spent on a snap attack this round; only a move is left")]
+    #[error("the main action was spent out of turn (a snap attack or total defense) this round; only a move is left")]
     MainActionSpent,
     /// A delay needs a later turn this round to delay to (`A-INIT-1`).
     #[error("no unit acts after this one this round: there is no turn to delay to")]

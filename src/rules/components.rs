@@ -325,7 +325,8 @@ pub struct Conditions {
     pub screens_made: i32,
     /// Its turn has come this round: too late for a snap attack (`S-SPEC-1`).
     pub turn_taken: bool,
-    /// The Main action is spent on a snap attack this round: the turn has only its move (`S-SPEC-1`).
+    /// The Main action is spent out of turn this round, on a snap attack or total defense: the
+    /// turn has only its move (`S-SPEC-1`).
     pub snapped: bool,
     /// It held its action this round (`S-ACT-2`): the move is spent, and its later turn has only
     /// the Main action (which may still be a move).

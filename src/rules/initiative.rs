@@ -95,6 +95,7 @@ fn start_round(
     state.cursor = 0;
     state.count = None;
     state.swarms.clear();
+    state.swarm_assailants.clear();
     state.casting.clear();
     if on_turn {
         let Battle { state, log, rng, units, ruleset, battlefield, sides, .. } = &mut battle;

@@ -182,6 +182,11 @@ pub struct AttackRules {
     /// (`S-SPEC-1`); turn-based orders only.
     #[serde(default)]
     pub full_defense_until_next_turn: bool,
+    /// Total defense is also an Instant action (`S-SPEC-1`): a unit that has not yet spent its
+    /// Main action this round takes it after seeing an attack roll against it, when the bonus
+    /// turns the hit into a miss and the blow could take it down. Its Main action is spent.
+    #[serde(default)]
+    pub full_defense_reaction: bool,
     /// A natural roll at or above this is a critical hit (weapons may lower it).
     pub critical_natural: u32,
     /// Whether a critical hits whatever the Defense.
@@ -445,6 +450,9 @@ pub struct SwarmRules {
     pub max_hit: i32,
     /// Most damage.
     pub max_damage: i32,
+    /// Most units of one side that may swarm one target in a round; `None` for no limit.
+    #[serde(default)]
+    pub max_assailants: Option<u32>,
 }
 
 /// Charging.

@@ -44,12 +44,12 @@ fn screen_bonus(ruleset: &Ruleset, view: &UnitView) -> i32 {
 }
 
 /// Hit points left before the unit goes down.
-fn standing(view: &UnitView) -> i32 {
+pub(super) fn standing(view: &UnitView) -> i32 {
     view.stress.current.max(0) + view.wounds.current.max(0)
 }
 
 /// The most the attack of `attacker` with its weapon in hand can deal `target` on a hit.
-fn heaviest_blow(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView) -> i32 {
+pub(super) fn heaviest_blow(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView) -> i32 {
     let weapon = attacker.loadout.usable_weapon(attacker.conditions).1;
     let most = actions::damage_dice(ruleset, attacker, weapon, false).max();
     damage::damage_after_armour(ruleset, most, 1, target.armour.0)
