@@ -1,11 +1,14 @@
 //! Scenario tests for `shock_and_cover`'s action economy (`S-ACT-1`, `S-ACT-2`, `S-SPEC-1`):
-//! total defense as an Instant action after an attack roll, and the swarm's four assailants.
+//! standing up as a Move action and going prone as a Free one, total defense as an Instant
+//! action after an attack roll, and the swarm's four assailants.
 
 mod common;
 
 use bevy::prelude::*;
 use common::*;
+use fray::battlefield::{Battlefield, Square};
 use fray::rules::components::*;
+use fray::rules::{ActionChosen, CombatPhase};
 
 const RULESET: &str = "shock_and_cover";
 const OPEN: [&str; 3] = ["......", "......", "......"];
@@ -30,6 +33,25 @@ fn hit_points(app: &mut App, id: &str, points: i32) {
         wounds.current = points;
         wounds.max = wounds.max.max(points);
     });
+}
+
+fn declare_at(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, to: (i32, i32)) {
+    let entity = unit(app, id);
+    let target = target.map(|target| unit(app, target));
+    let move_to = app.world().resource::<Battlefield>().zone_at(Square { x: to.0, y: to.1 }).expect("open square");
+    app.world_mut().write_message(ActionChosen {
+        unit: entity,
+        action: Action { kind, target, move_to: Some(move_to), bonus: None },
+    });
+}
+
+/// The `declared` lines of `id`, as (action, initiative).
+fn declared_by(app: &App, id: &str) -> Vec<(String, i64)> {
+    events(app, "declared")
+        .into_iter()
+        .filter(|line| line["unit"] == id)
+        .map(|line| (line["action"].as_str().unwrap_or_default().to_string(), line["initiative"].as_i64().unwrap_or(0)))
+        .collect()
 }
 
 fn attacks_by(app: &App, attacker: &str) -> Vec<serde_json::Value> {
@@ -121,4 +143,95 @@ fn s_spec_1_at_most_four_assailants_swarm_one_target_a_round() {
     declare(&mut app, "r6", ActionKind::Attack, Some("b1"), None);
     app.update();
     assert_eq!(attacks_by(&app, "r6")[0]["swarm_bonus"], 6);
+}
+
+/// r1 at (1,1) next to b1 at (2,1), both with 20 hit points; red's side goes first.
+fn side_by_side(faces: &[u32]) -> App {
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut script = vec![8, 1];
+    script.extend_from_slice(faces);
+    let mut app = scripted(&grid_level(units), &script);
+    hit_points(&mut app, "r1", 20);
+    hit_points(&mut app, "b1", 20);
+    app
+}
+
+#[test]
+fn s_act_2_standing_up_spends_only_the_move_and_the_main_action_follows() {
+    // b1's attack of opportunity rolls 1 and misses; then r1, on its feet, strikes with 15.
+    let mut app = side_by_side(&[1, 15, 4]);
+    set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+    app.update();
+    declare(&mut app, "r1", ActionKind::StandUp, None, None);
+    app.update();
+    assert_eq!(attacks_by(&app, "b1")[0]["kind"], "opportunity");
+    assert!(!get::<Conditions>(&mut app, "r1").prone);
+    // Same turn: the Move is spent, so no step before the blow.
+    declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (1, 2));
+    app.update();
+    assert_eq!(declared_by(&app, "r1").len(), 1, "refused: the move went into standing up");
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert_eq!(declared_by(&app, "r1"), vec![("stand_up".into(), 1), ("attack".into(), 1)], "one turn, two parts");
+    assert_eq!(attacks_by(&app, "r1")[0]["hit"], true);
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 16);
+    assert!(declared_by(&app, "b1").is_empty(), "b1's turn has not come yet");
+}
+
+#[test]
+fn s_act_2_a_unit_that_crawls_before_standing_up_has_no_action_left() {
+    // Crawling out of b1's reach draws its attack of opportunity: a 1, a miss.
+    let mut app = side_by_side(&[1]);
+    set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+    app.update();
+    // Crawling a square is the Move, standing up then takes the Main action.
+    declare_at(&mut app, "r1", ActionKind::StandUp, None, (0, 1));
+    app.update();
+    declare(&mut app, "b1", ActionKind::Hold, None, None);
+    app.update();
+    assert_eq!(declared_by(&app, "r1").len(), 1);
+    assert_eq!(declared_by(&app, "b1").len(), 1, "b1's turn came straight after r1's");
+}
+
+#[test]
+fn s_act_1_going_prone_is_a_free_action_before_the_turn_s_move_and_action() {
+    // r1 drops and then strikes from the ground at -4: 15 + 2 - 4 = 13.
+    let mut app = side_by_side(&[15, 4]);
+    app.update();
+    declare(&mut app, "r1", ActionKind::GoProne, None, None);
+    app.update();
+    assert!(get::<Conditions>(&mut app, "r1").prone);
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert_eq!(declared_by(&app, "r1"), vec![("go_prone".into(), 1), ("attack".into(), 1)]);
+    assert_eq!(attacks_by(&app, "r1")[0]["total"], 13);
+
+    // After a move, dropping leaves only the Main action: no second step.
+    let mut app = side_by_side(&[]);
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::GoProne, None, (1, 0));
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::Disengage, None, (0, 0));
+    app.update();
+    assert_eq!(declared_by(&app, "r1").len(), 1, "refused: the Move is spent");
+    declare(&mut app, "r1", ActionKind::Hold, None, None);
+    app.update();
+    assert_eq!(declared_by(&app, "r1").len(), 2);
+}
+
+#[test]
+fn s_act_2_the_greedy_ai_stands_up_and_strikes_in_the_same_turn() {
+    let mut app = side_by_side(&[1, 15, 4]);
+    set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+    let r1 = unit(&mut app, "r1");
+    app.world_mut().entity_mut(r1).insert(Controller::Ai(AiKind::Greedy));
+    for _ in 0..4 {
+        app.update();
+    }
+    let actions: Vec<String> = declared_by(&app, "r1").into_iter().map(|(action, _)| action).collect();
+    assert_eq!(actions[..2], ["stand_up".to_string(), "attack".to_string()]);
+    assert_ne!(state(&app).phase, CombatPhase::Over);
 }

@@ -394,8 +394,11 @@ fn check_untargeted_with(ctx: ActionContext, actor: &UnitView, action: &Action) 
     {
         return Err(IllegalAction::CannotAct);
     }
-    // A snap attack spent the Main action: the turn keeps only its move (`S-SPEC-1`).
-    if actor.conditions.snapped && !matches!(kind, ActionKind::Move | ActionKind::Hold) {
+    // A snap attack spent the Main action: the turn keeps only its move (`S-SPEC-1`), and the
+    // Move and Free actions of rising and dropping where the ruleset makes them so (`S-ACT-2`).
+    let move_or_free = (kind == ActionKind::StandUp && ctx.ruleset.turns.stand_up_is_move)
+        || (kind == ActionKind::GoProne && ctx.ruleset.turns.go_prone_is_free);
+    if actor.conditions.snapped && !matches!(kind, ActionKind::Move | ActionKind::Hold) && !move_or_free {
         return Err(IllegalAction::MainActionSpent);
     }
     check_held(ctx, actor, kind, action.move_to)?;

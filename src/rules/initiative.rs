@@ -104,6 +104,7 @@ fn start_round(
         battle.state.turns = turns;
         battle.state.turn_cursor = 0;
         battle.state.delayed.clear();
+        battle.state.turn_parts.clear();
     }
     battle.state.phase = CombatPhase::Declare;
 }

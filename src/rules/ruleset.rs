@@ -895,6 +895,14 @@ pub struct TurnRules {
     /// keeps its action (`A-TURN-1`, `A-BONUS-1`); turn-based orders only.
     #[serde(default)]
     pub bonus_action_stands_up: bool,
+    /// Standing up spends only the turn's Move action (`S-ACT-2`): a unit that stands up without
+    /// moving first declares its Main action next, in the same turn; turn-based orders only.
+    #[serde(default)]
+    pub stand_up_is_move: bool,
+    /// Going prone is a Free action (`S-ACT-1`, `S-ACT-2`): the unit declares the rest of its
+    /// turn next, with its Move still to make unless it moved before dropping; turn-based orders only.
+    #[serde(default)]
+    pub go_prone_is_free: bool,
     /// A zone's hazard tests each unit standing in it as its turn begins, right after any
     /// ongoing damage, instead of at the end of the round (`Z-ZONE-3`); turn-based orders only.
     #[serde(default)]

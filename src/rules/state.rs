@@ -90,6 +90,9 @@ pub struct CombatState {
     /// Every swarm attack made this round, used or not: (target, attacking side, assailants),
     /// for the chapter's four assailants a target at most (`S-SPEC-1`).
     pub swarm_assailants: Vec<(Entity, usize, u32)>,
+    /// Units whose turn this round went on in a second part after a Move or Free action
+    /// (`S-ACT-1`): what happens as a turn begins and ends happens once, at its first part.
+    pub turn_parts: Vec<Entity>,
     /// Spells begun and not yet taking effect (`C-CAST-1`).
     pub casting: Vec<CastInProgress>,
 }

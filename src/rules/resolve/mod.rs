@@ -12,6 +12,7 @@ mod instant;
 mod magic;
 mod maneuvers;
 mod movement;
+mod turn_parts;
 mod wounds;
 
 use std::sync::{Arc, Mutex, PoisonError};
@@ -394,6 +395,9 @@ impl<'w, 's> Resolver<'w, 's> {
         };
         if acted {
             self.pay_for_exertion(slot, pending);
+        }
+        if matches!(kind, ActionKind::StandUp | ActionKind::GoProne) {
+            self.continue_turn(slot);
         }
     }
 
