@@ -54,6 +54,20 @@ fn declared_by(app: &App, id: &str) -> Vec<(String, i64)> {
         .collect()
 }
 
+fn finish_round(app: &mut App) {
+    let round = state(app).round;
+    for _ in 0..3 {
+        app.update();
+        if state(app).round > round {
+            break;
+        }
+    }
+}
+
+fn status_of(app: &mut App, id: &str) -> Status {
+    get::<Status>(app, id)
+}
+
 fn attacks_by(app: &App, attacker: &str) -> Vec<serde_json::Value> {
     events(app, "attack").into_iter().filter(|attack| attack["attacker"] == attacker).collect()
 }
@@ -234,4 +248,73 @@ fn s_act_2_the_greedy_ai_stands_up_and_strikes_in_the_same_turn() {
     let actions: Vec<String> = declared_by(&app, "r1").into_iter().map(|(action, _)| action).collect();
     assert_eq!(actions[..2], ["stand_up".to_string(), "attack".to_string()]);
     assert_ne!(state(&app).phase, CombatPhase::Over);
+}
+
+#[test]
+fn s_act_2_a_held_action_against_a_foe_strikes_it_before_its_own_action() {
+    // Blue goes first: b1 holds its action against r1. When r1's turn comes and it declares its
+    // blow, b1's held strike (15, 1d8 = 4) lands first and leaves r1 mortally wounded; r1's blow
+    // (15, 4) follows.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut app = scripted(&grid_level(units), &[1, 8, 15, 4, 15, 4]);
+    hit_points(&mut app, "r1", 3);
+    hit_points(&mut app, "b1", 20);
+    app.update();
+    declare(&mut app, "b1", ActionKind::HoldAction, Some("r1"), None);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    finish_round(&mut app);
+    let attacks = events(&app, "attack");
+    assert_eq!((attacks[0]["attacker"].as_str(), attacks[0]["kind"].as_str()), (Some("b1"), Some("held")));
+    assert_eq!((attacks[1]["attacker"].as_str(), attacks[1]["kind"].as_str()), (Some("r1"), Some("normal")));
+    assert_eq!(status_of(&mut app, "r1"), Status::Dying, "struck down before its blow");
+    assert_eq!(declared_by(&app, "b1").len(), 1, "the held strike was b1's action: no turn after the round's last");
+}
+
+#[test]
+fn s_act_2_a_held_action_waits_while_its_foe_is_out_of_reach() {
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((0, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((5, 1))),
+    "#;
+    let mut app = scripted(&grid_level(units), &[1, 8]);
+    app.update();
+    declare(&mut app, "b1", ActionKind::HoldAction, Some("r1"), None);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Hold, None, None);
+    app.update();
+    assert!(events(&app, "attack").is_empty());
+    declare(&mut app, "b1", ActionKind::Hold, None, None);
+    finish_round(&mut app);
+    assert_eq!(
+        declared_by(&app, "b1"),
+        vec![("hold_action".into(), 1), ("hold".into(), 3)],
+        "out of reach: b1 takes its held turn after the round's last"
+    );
+}
+
+#[test]
+fn s_act_2_a_held_action_meets_a_foe_that_walks_into_reach_before_its_blow() {
+    // r1 runs up to b1 and swings; b1, holding against it, strikes as r1 arrives (15, 4), first.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((0, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((5, 1))),
+    "#;
+    let mut app = scripted(&grid_level(units), &[1, 8, 15, 4, 15, 4]);
+    hit_points(&mut app, "r1", 20);
+    hit_points(&mut app, "b1", 20);
+    app.update();
+    declare(&mut app, "b1", ActionKind::HoldAction, Some("r1"), None);
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (4, 1));
+    app.update();
+    let log = log(&app);
+    let moved = log.iter().position(|line| line["event"] == "moved").expect("r1 moves");
+    let held = log.iter().position(|line| line["event"] == "attack" && line["kind"] == "held").expect("held strike");
+    let blow = log.iter().position(|line| line["event"] == "attack" && line["attacker"] == "r1").expect("r1's blow");
+    assert!(moved < held && held < blow, "the move, then the held strike, then the blow");
+    assert_eq!(get::<Wounds>(&mut app, "r1").current, 16);
 }

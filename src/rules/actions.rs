@@ -209,6 +209,10 @@ pub enum TargetRule {
 /// Intimidation carries to Nearby zones: a shout, not a whisper.
 const INTIMIDATION_RANGE: u32 = 1;
 
+/// A held action may wait for a foe this many of the holder's Speeds beyond its weapon's reach:
+/// as far as a foe running (or charging) as fast could come from and end its move in reach.
+const HELD_WATCH_SPEEDS: u32 = 2;
+
 /// How an action reaches its target: the one answer that declaration, resolution, the AIs and
 /// the window all ask, so they never disagree on what is in reach.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -279,11 +283,12 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         // Grappling is done with bare hands.
         ActionKind::Grapple => TargetRule::Enemy { range: actor.loadout.unarmed.reach, optional: false },
         // A held unit struggles against whoever holds it: the grappler needs no naming.
-        ActionKind::StandUp
-        | ActionKind::GoProne
-        | ActionKind::BreakFree
-        | ActionKind::HoldAction
-        | ActionKind::LetGo => TargetRule::None,
+        ActionKind::StandUp | ActionKind::GoProne | ActionKind::BreakFree | ActionKind::LetGo => TargetRule::None,
+        // A held action may wait for a foe that could come into reach in its turn (`S-ACT-2`).
+        ActionKind::HoldAction => TargetRule::Enemy {
+            range: weapon_range.saturating_add(actor.speed.0.saturating_mul(HELD_WATCH_SPEEDS)),
+            optional: true,
+        },
         // A screener stands where its bare hands reach the ward: beside it (`S-SPEC-1`).
         ActionKind::Screen => TargetRule::Ally { range: actor.loadout.unarmed.reach },
         ActionKind::DefensiveAttack => TargetRule::Enemy { range: weapon_range, optional: true },

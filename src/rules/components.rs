@@ -331,6 +331,9 @@ pub struct Conditions {
     /// It held its action this round (`S-ACT-2`): the move is spent, and its later turn has only
     /// the Main action (which may still be a move).
     pub held_action: bool,
+    /// The foe its held action waits for (`S-ACT-2`): when that foe's turn comes, the held
+    /// strike goes first.
+    pub held_against: Option<Entity>,
     /// Other lasting conditions, for the unit card.
     pub notes: Vec<String>,
 }

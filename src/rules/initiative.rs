@@ -169,6 +169,7 @@ fn refresh_unit(ruleset: &Ruleset, unit: &mut UnitItem) {
     conditions.screens_made = 0;
     conditions.snapped = false;
     conditions.held_action = false;
+    conditions.held_against = None;
     conditions.turn_taken = false;
     unit.initiative.round = None;
 }

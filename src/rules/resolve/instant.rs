@@ -18,12 +18,14 @@ use crate::rules::unit::{self, UnitView};
 impl Resolver<'_, '_> {
     /// Holds `actor`'s action (`S-ACT-2`): its Move is spent, and it gets a turn of its own after
     /// the round's last turn, counted one past it, to take its Main action then. A unit that
-    /// has not acted still may snap at an attacker in the meantime.
-    pub(super) fn hold_action(&mut self, actor: Entity) {
+    /// has not acted still may snap at an attacker in the meantime. Held `against` a foe, it
+    /// strikes that foe first when the foe's turn comes (`answer_held_actions`).
+    pub(super) fn hold_action(&mut self, actor: Entity, against: Option<Entity>) {
         let Ok(mut unit) = self.units.get_mut(actor) else {
             return;
         };
         unit.conditions.held_action = true;
+        unit.conditions.held_against = against;
         unit.conditions.turn_taken = false;
         let count = self.state.turns.last().map_or(0, |(count, _)| *count) + 1;
         self.state.turns.push((count, vec![actor]));

@@ -8,6 +8,7 @@
 
 mod attack;
 mod flight;
+mod held;
 mod instant;
 mod magic;
 mod maneuvers;
@@ -299,6 +300,7 @@ impl<'w, 's> Resolver<'w, 's> {
     /// One initiative count: moves, then actions against the state after the moves, then all
     /// damage at once.
     fn resolve_group(&mut self, group: &[Slot]) {
+        self.answer_held_actions(group);
         let round = self.round();
         let able: Vec<bool> = group
             .iter()
@@ -342,6 +344,8 @@ impl<'w, 's> Resolver<'w, 's> {
                 interrupted[at] = !self.perform_move(slot, to);
             }
         }
+        // A foe that walked into a held action's reach meets it before its action (`S-ACT-2`).
+        self.answer_held_actions(group);
         let mut pending = Vec::new();
         for (at, slot) in group.iter().enumerate() {
             if able[at] && !interrupted[at] {
@@ -383,7 +387,7 @@ impl<'w, 's> Resolver<'w, 's> {
         } else if kind == ActionKind::BreakFree {
             self.break_free(slot.unit)
         } else if kind == ActionKind::HoldAction {
-            self.hold_action(slot.unit);
+            self.hold_action(slot.unit, slot.action.target);
             true
         } else if kind == ActionKind::LetGo {
             self.let_go(slot.unit);
