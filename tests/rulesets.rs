@@ -1352,6 +1352,9 @@ mod shock_and_cover {
         app.update();
         declare_at(&mut app, "r2", ActionKind::Screen, Some("r1"), (1, 0));
         app.update();
+        // Screening is a Move action: the turn's Main action follows (`S-ACT-2`).
+        declare(&mut app, "r2", ActionKind::Hold, None, None);
+        app.update();
         declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
         app.update();
         app

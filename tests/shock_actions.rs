@@ -318,3 +318,32 @@ fn s_act_2_a_held_action_meets_a_foe_that_walks_into_reach_before_its_blow() {
     assert!(moved < held && held < blow, "the move, then the held strike, then the blow");
     assert_eq!(get::<Wounds>(&mut app, "r1").current, 16);
 }
+
+#[test]
+fn s_act_2_screening_an_ally_is_a_move_action_and_the_main_action_follows() {
+    // r2 steps beside r1 to screen it, then strikes b1 in the same turn (15, 4). b1's blow at r1
+    // then meets r2's screen: 2d6 + 2 each, 12 against 2, and falls on r2 (15, 4).
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+        (id: "r2", creature: "soldier", side: "red", at: Some((0, 0))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut app = scripted(&grid_level(units), &[8, 1, 15, 4, 6, 6, 1, 1, 15, 4]);
+    for id in ["r1", "r2", "b1"] {
+        hit_points(&mut app, id, 20);
+    }
+    app.update();
+    declare(&mut app, "r1", ActionKind::Hold, None, None);
+    app.update();
+    declare_at(&mut app, "r2", ActionKind::Screen, Some("r1"), (1, 0));
+    app.update();
+    declare(&mut app, "r2", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert_eq!(declared_by(&app, "r2"), vec![("screen".into(), 2), ("attack".into(), 2)]);
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 16);
+    declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+    app.update();
+    let screen = &events(&app, "maneuver")[0];
+    assert_eq!((screen["unit"].as_str(), screen["outcome"].as_str()), (Some("r2"), Some("screened")));
+    assert_eq!(get::<Wounds>(&mut app, "r2").current, 16, "the screen made in the turn's first part holds");
+}

@@ -401,8 +401,10 @@ fn check_untargeted_with(ctx: ActionContext, actor: &UnitView, action: &Action) 
     }
     // A snap attack spent the Main action: the turn keeps only its move (`S-SPEC-1`), and the
     // Move and Free actions of rising and dropping where the ruleset makes them so (`S-ACT-2`).
-    let move_or_free = (kind == ActionKind::StandUp && ctx.ruleset.turns.stand_up_is_move)
-        || (kind == ActionKind::GoProne && ctx.ruleset.turns.go_prone_is_free);
+    let turns = &ctx.ruleset.turns;
+    let move_or_free = (kind == ActionKind::StandUp && turns.stand_up_is_move)
+        || (kind == ActionKind::Screen && turns.screen_is_move)
+        || (kind == ActionKind::GoProne && turns.go_prone_is_free);
     if actor.conditions.snapped && !matches!(kind, ActionKind::Move | ActionKind::Hold) && !move_or_free {
         return Err(IllegalAction::MainActionSpent);
     }

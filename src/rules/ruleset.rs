@@ -903,6 +903,10 @@ pub struct TurnRules {
     /// turn next, with its Move still to make unless it moved before dropping; turn-based orders only.
     #[serde(default)]
     pub go_prone_is_free: bool,
+    /// Screening an ally is a Move action (`S-ACT-2`, `S-SPEC-1`): the screener declares its
+    /// Main action next, in the same turn, with no move before it; turn-based orders only.
+    #[serde(default)]
+    pub screen_is_move: bool,
     /// A zone's hazard tests each unit standing in it as its turn begins, right after any
     /// ongoing damage, instead of at the end of the round (`Z-ZONE-3`); turn-based orders only.
     #[serde(default)]

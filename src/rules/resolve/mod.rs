@@ -325,8 +325,11 @@ impl<'w, 's> Resolver<'w, 's> {
                 };
                 unit.conditions.disengaged |= kind == ActionKind::Disengage || uses.disengage;
                 unit.conditions.charging |= kind == ActionKind::Charge;
-                // Its turn starts: last turn's screen lapses (`S-SPEC-1`).
-                unit.conditions.screening = None;
+                // Its turn starts: last turn's screen lapses (`S-SPEC-1`); not the one just
+                // made in the first part of this turn (`S-ACT-2`).
+                if !self.state.turn_parts.contains(&slot.unit) {
+                    unit.conditions.screening = None;
+                }
                 unit.conditions.turn_taken = true;
                 // The turn starts: last turn's dodge is over, and this one may dodge anew.
                 unit.conditions.dodging = able
@@ -400,7 +403,7 @@ impl<'w, 's> Resolver<'w, 's> {
         if acted {
             self.pay_for_exertion(slot, pending);
         }
-        if matches!(kind, ActionKind::StandUp | ActionKind::GoProne) {
+        if matches!(kind, ActionKind::StandUp | ActionKind::GoProne | ActionKind::Screen) {
             self.continue_turn(slot);
         }
     }
