@@ -347,3 +347,35 @@ fn s_act_2_screening_an_ally_is_a_move_action_and_the_main_action_follows() {
     assert_eq!((screen["unit"].as_str(), screen["outcome"].as_str()), (Some("r2"), Some("screened")));
     assert_eq!(get::<Wounds>(&mut app, "r2").current, 16, "the screen made in the turn's first part holds");
 }
+
+#[test]
+fn s_spec_1_a_charge_can_end_in_a_thrown_attack() {
+    // r1 runs two squares straight at b1 and, still three squares off, throws its javelin:
+    // 15 + attack 2 + charge 2.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), items: Some([("javelin", 1)])),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((5, 1))),
+    "#;
+    let mut app = scripted(&grid_level(units), &[8, 1, 15, 4]);
+    hit_points(&mut app, "b1", 20);
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::Charge, Some("b1"), (2, 1));
+    app.update();
+    let attack = &attacks_by(&app, "r1")[0];
+    assert_eq!((attack["kind"].as_str(), attack["charge"].as_bool()), (Some("thrown"), Some(true)));
+    assert_eq!(attack["total"], 19);
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 16, "the javelin's 1d6 = 4");
+    assert!(get::<Conditions>(&mut app, "r1").charging, "its AC is 2 lower until the round ends");
+    assert_eq!(get::<Inventory>(&mut app, "r1").0[0].count, 0, "the javelin is gone");
+
+    // With nothing to throw, the run must end in melee reach.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((0, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((5, 1))),
+    "#;
+    let mut app = scripted(&grid_level(units), &[8, 1]);
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::Charge, Some("b1"), (2, 1));
+    app.update();
+    assert!(declared_by(&app, "r1").is_empty(), "refused");
+}

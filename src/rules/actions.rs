@@ -77,7 +77,9 @@ pub enum IllegalAction {
     #[error("an execution attack needs a target that is unaware of danger")]
     TargetAlert,
     /// A charge runs in a straight line of at least one step and ends in melee.
-    #[error("a charge needs a straight run of at least one step ending in melee reach")]
+    #[error(
+        "a charge needs a straight run of at least one step ending in melee reach, or in throwing range of a carried throwable item where the ruleset allows"
+    )]
     BadCharge,
     /// A prone unit cannot go prone.
     #[error("the unit is already prone")]
@@ -277,7 +279,9 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::Swarm => {
             TargetRule::Enemy { range: weapon_range, optional: false }
         }
-        ActionKind::Charge | ActionKind::Shove | ActionKind::KnockDown | ActionKind::Execute => {
+        // A charge may end in a throw (`S-SPEC-1`): `check_charge_throw` sees to the rest.
+        ActionKind::Charge => TargetRule::Enemy { range: weapon.reach.max(throw_reach(actor)), optional: false },
+        ActionKind::Shove | ActionKind::KnockDown | ActionKind::Execute => {
             TargetRule::Enemy { range: weapon.reach, optional: false }
         }
         // Grappling is done with bare hands.
@@ -330,6 +334,24 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
     })
 }
 
+/// The farthest any throwable item `actor` carries flies; 0 with none.
+fn throw_reach(actor: &UnitView) -> u32 {
+    actor
+        .inventory
+        .0
+        .iter()
+        .filter(|stack| stack.count > 0 && stack.item.thrown)
+        .map(|stack| stack.item.range)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The first throwable item `actor` carries that flies `distance`, by its place in the inventory:
+/// what a charge at a foe beyond melee reach throws (`S-SPEC-1`).
+pub fn charge_throw_item(actor: &UnitView, distance: u32) -> Option<usize> {
+    actor.inventory.0.iter().position(|stack| stack.count > 0 && stack.item.thrown && stack.item.range >= distance)
+}
+
 /// Zones a weapon's attack reaches.
 pub fn weapon_range(weapon: &Weapon) -> u32 {
     weapon.range.unwrap_or(weapon.reach)
@@ -358,12 +380,40 @@ pub fn check(
         }
     }
     check_needs(actor, action.kind)?;
+    check_charge_throw(ctx, actor, action, units)?;
     if action.kind == ActionKind::Execute
         && units.with_view(action.target.unwrap_or(Entity::PLACEHOLDER), |target| target.surprised) == Some(false)
     {
         return Err(IllegalAction::TargetAlert);
     }
     Ok(modifier(ctx.ruleset, actor, action.kind, action.target.is_some()))
+}
+
+/// A charge at a foe beyond the weapon's melee reach at the end of the run ends in a throw
+/// (`S-SPEC-1`): the ruleset must allow it, and a carried throwable item must fly the straight-line
+/// distance to a foe in sight.
+fn check_charge_throw(
+    ctx: ActionContext,
+    actor: &UnitView,
+    action: &Action,
+    units: &impl UnitLookup,
+) -> Result<(), IllegalAction> {
+    let (ActionKind::Charge, Some(target)) = (action.kind, action.target) else {
+        return Ok(());
+    };
+    let standing = standing_after(actor, action.move_to);
+    let Some(zone) = units.with_view(target, |other| other.zone.0) else {
+        return Err(IllegalAction::TargetGone);
+    };
+    if ctx.battlefield.distance(standing, zone) <= actor.loadout.usable_weapon(actor.conditions).1.reach {
+        return Ok(());
+    }
+    let allowed = ctx.ruleset.attack.charge.as_ref().is_some_and(|charge| charge.thrown);
+    let distance = ctx.battlefield.line_distance(standing, zone);
+    if !allowed || charge_throw_item(actor, distance).is_none() {
+        return Err(IllegalAction::BadCharge);
+    }
+    ctx.battlefield.sight(standing, zone).map(|_| ()).ok_or(IllegalAction::OutOfSight)
 }
 
 /// Where `actor` stands once it has moved to `move_to`.

@@ -465,6 +465,10 @@ pub struct ChargeRules {
     pub defense_penalty: i32,
     /// Speed multiplier for the charge's straight-line move.
     pub speed_multiplier: u32,
+    /// A charge at a foe beyond the weapon's melee reach ends in a throw of a carried throwable
+    /// item instead of a blow (`S-SPEC-1`).
+    #[serde(default)]
+    pub thrown: bool,
 }
 
 /// Aimed attacks (`A-AIM-1`) and wounds (`A-WOUND-1`).

@@ -7,6 +7,7 @@
 //! (spells, items, summons, healing) and `wounds` (damage, aimed wounds, injuries).
 
 mod attack;
+mod charge_throw;
 mod flight;
 mod held;
 mod instant;
@@ -425,6 +426,7 @@ impl<'w, 's> Resolver<'w, 's> {
             return false;
         };
         match kind {
+            ActionKind::Charge if self.charge_throws(slot, target) => return self.charge_throw(slot, target, pending),
             ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Charge | ActionKind::Aimed(_) => {
                 return self.strike(slot, target, pending);
             }
