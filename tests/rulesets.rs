@@ -903,6 +903,9 @@ mod shock_and_cover {
         assert!(get::<Conditions>(&mut app, "r1").prone);
         assert!(events(&app, "status").iter().any(|line| line["unit"] == "r1" && line["status"] == "prone"));
         assert!(attacks_by(&app, "b1").is_empty(), "going prone draws no attack of opportunity");
+        // Going prone is a Free action: the turn goes on.
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
         declare(&mut app, "r1", ActionKind::GoProne, None, None);
@@ -1348,6 +1351,9 @@ mod shock_and_cover {
         declare(&mut app, "r1", ActionKind::Hold, None, None);
         app.update();
         declare_at(&mut app, "r2", ActionKind::Screen, Some("r1"), (1, 0));
+        app.update();
+        // Screening is a Move action: the turn's Main action follows (`S-ACT-2`).
+        declare(&mut app, "r2", ActionKind::Hold, None, None);
         app.update();
         declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
         app.update();

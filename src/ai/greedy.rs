@@ -996,7 +996,8 @@ pub(super) fn refine_attack(view: &AiView, units: &ViewCache, actor: &UnitView, 
             })
         });
         let swarm = Action { kind: ActionKind::Swarm, ..action };
-        if later_ally && actions::check(ctx, actor, &swarm, units).is_ok() {
+        let full = view.state.swarm_full(&view.ruleset, target.entity, actor.side.0);
+        if later_ally && !full && actions::check(ctx, actor, &swarm, units).is_ok() {
             return swarm;
         }
     }

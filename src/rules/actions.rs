@@ -77,7 +77,9 @@ pub enum IllegalAction {
     #[error("an execution attack needs a target that is unaware of danger")]
     TargetAlert,
     /// A charge runs in a straight line of at least one step and ends in melee.
-    #[error("a charge needs a straight run of at least one step ending in melee reach")]
+    #[error(
+        "a charge needs a straight run of at least one step ending in melee reach, or in throwing range of a carried throwable item where the ruleset allows"
+    )]
     BadCharge,
     /// A prone unit cannot go prone.
     #[error("the unit is already prone")]
@@ -98,7 +100,7 @@ pub enum IllegalAction {
     #[error("a unit screens an ally, not itself")]
     ScreenSelf,
     /// The Main action went into a snap attack: the turn has only its move left.
-    #[error("the main action was spent on a snap attack this round; only a move is left")]
+    #[error("the main action was spent out of turn (a snap attack or total defense) this round; only a move is left")]
     MainActionSpent,
     /// A delay needs a later turn this round to delay to (`A-INIT-1`).
     #[error("no unit acts after this one this round: there is no turn to delay to")]
@@ -209,6 +211,10 @@ pub enum TargetRule {
 /// Intimidation carries to Nearby zones: a shout, not a whisper.
 const INTIMIDATION_RANGE: u32 = 1;
 
+/// A held action may wait for a foe this many of the holder's Speeds beyond its weapon's reach:
+/// as far as a foe running (or charging) as fast could come from and end its move in reach.
+const HELD_WATCH_SPEEDS: u32 = 2;
+
 /// How an action reaches its target: the one answer that declaration, resolution, the AIs and
 /// the window all ask, so they never disagree on what is in reach.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -273,17 +279,20 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::Swarm => {
             TargetRule::Enemy { range: weapon_range, optional: false }
         }
-        ActionKind::Charge | ActionKind::Shove | ActionKind::KnockDown | ActionKind::Execute => {
+        // A charge may end in a throw (`S-SPEC-1`): `check_charge_throw` sees to the rest.
+        ActionKind::Charge => TargetRule::Enemy { range: weapon.reach.max(throw_reach(actor)), optional: false },
+        ActionKind::Shove | ActionKind::KnockDown | ActionKind::Execute => {
             TargetRule::Enemy { range: weapon.reach, optional: false }
         }
         // Grappling is done with bare hands.
         ActionKind::Grapple => TargetRule::Enemy { range: actor.loadout.unarmed.reach, optional: false },
         // A held unit struggles against whoever holds it: the grappler needs no naming.
-        ActionKind::StandUp
-        | ActionKind::GoProne
-        | ActionKind::BreakFree
-        | ActionKind::HoldAction
-        | ActionKind::LetGo => TargetRule::None,
+        ActionKind::StandUp | ActionKind::GoProne | ActionKind::BreakFree | ActionKind::LetGo => TargetRule::None,
+        // A held action may wait for a foe that could come into reach in its turn (`S-ACT-2`).
+        ActionKind::HoldAction => TargetRule::Enemy {
+            range: weapon_range.saturating_add(actor.speed.0.saturating_mul(HELD_WATCH_SPEEDS)),
+            optional: true,
+        },
         // A screener stands where its bare hands reach the ward: beside it (`S-SPEC-1`).
         ActionKind::Screen => TargetRule::Ally { range: actor.loadout.unarmed.reach },
         ActionKind::DefensiveAttack => TargetRule::Enemy { range: weapon_range, optional: true },
@@ -325,6 +334,24 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
     })
 }
 
+/// The farthest any throwable item `actor` carries flies; 0 with none.
+fn throw_reach(actor: &UnitView) -> u32 {
+    actor
+        .inventory
+        .0
+        .iter()
+        .filter(|stack| stack.count > 0 && stack.item.thrown)
+        .map(|stack| stack.item.range)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The first throwable item `actor` carries that flies `distance`, by its place in the inventory:
+/// what a charge at a foe beyond melee reach throws (`S-SPEC-1`).
+pub fn charge_throw_item(actor: &UnitView, distance: u32) -> Option<usize> {
+    actor.inventory.0.iter().position(|stack| stack.count > 0 && stack.item.thrown && stack.item.range >= distance)
+}
+
 /// Zones a weapon's attack reaches.
 pub fn weapon_range(weapon: &Weapon) -> u32 {
     weapon.range.unwrap_or(weapon.reach)
@@ -353,12 +380,40 @@ pub fn check(
         }
     }
     check_needs(actor, action.kind)?;
+    check_charge_throw(ctx, actor, action, units)?;
     if action.kind == ActionKind::Execute
         && units.with_view(action.target.unwrap_or(Entity::PLACEHOLDER), |target| target.surprised) == Some(false)
     {
         return Err(IllegalAction::TargetAlert);
     }
     Ok(modifier(ctx.ruleset, actor, action.kind, action.target.is_some()))
+}
+
+/// A charge at a foe beyond the weapon's melee reach at the end of the run ends in a throw
+/// (`S-SPEC-1`): the ruleset must allow it, and a carried throwable item must fly the straight-line
+/// distance to a foe in sight.
+fn check_charge_throw(
+    ctx: ActionContext,
+    actor: &UnitView,
+    action: &Action,
+    units: &impl UnitLookup,
+) -> Result<(), IllegalAction> {
+    let (ActionKind::Charge, Some(target)) = (action.kind, action.target) else {
+        return Ok(());
+    };
+    let standing = standing_after(actor, action.move_to);
+    let Some(zone) = units.with_view(target, |other| other.zone.0) else {
+        return Err(IllegalAction::TargetGone);
+    };
+    if ctx.battlefield.distance(standing, zone) <= actor.loadout.usable_weapon(actor.conditions).1.reach {
+        return Ok(());
+    }
+    let allowed = ctx.ruleset.attack.charge.as_ref().is_some_and(|charge| charge.thrown);
+    let distance = ctx.battlefield.line_distance(standing, zone);
+    if !allowed || charge_throw_item(actor, distance).is_none() {
+        return Err(IllegalAction::BadCharge);
+    }
+    ctx.battlefield.sight(standing, zone).map(|_| ()).ok_or(IllegalAction::OutOfSight)
 }
 
 /// Where `actor` stands once it has moved to `move_to`.
@@ -394,8 +449,13 @@ fn check_untargeted_with(ctx: ActionContext, actor: &UnitView, action: &Action) 
     {
         return Err(IllegalAction::CannotAct);
     }
-    // A snap attack spent the Main action: the turn keeps only its move (`S-SPEC-1`).
-    if actor.conditions.snapped && !matches!(kind, ActionKind::Move | ActionKind::Hold) {
+    // A snap attack spent the Main action: the turn keeps only its move (`S-SPEC-1`), and the
+    // Move and Free actions of rising and dropping where the ruleset makes them so (`S-ACT-2`).
+    let turns = &ctx.ruleset.turns;
+    let move_or_free = (kind == ActionKind::StandUp && turns.stand_up_is_move)
+        || (kind == ActionKind::Screen && turns.screen_is_move)
+        || (kind == ActionKind::GoProne && turns.go_prone_is_free);
+    if actor.conditions.snapped && !matches!(kind, ActionKind::Move | ActionKind::Hold) && !move_or_free {
         return Err(IllegalAction::MainActionSpent);
     }
     check_held(ctx, actor, kind, action.move_to)?;

@@ -327,7 +327,8 @@ pub struct Conditions {
     pub screens_made: i32,
     /// Its turn has come this round: too late for a snap attack (`S-SPEC-1`).
     pub turn_taken: bool,
-    /// The Main action is spent on a snap attack this round: the turn has only its move (`S-SPEC-1`).
+    /// The Main action is spent out of turn this round, on a snap attack or total defense: the
+    /// turn has only its move (`S-SPEC-1`).
     pub snapped: bool,
     /// It held its action this round (`S-ACT-2`): the move is spent, and its later turn has only
     /// the Main action (which may still be a move).
@@ -335,6 +336,9 @@ pub struct Conditions {
     /// It fell back fighting at the last morale check (`C-WDRAW-1`): until the next one, it may
     /// parry instead of attacking, and the greedy AI has it do so while a foe can reach it.
     pub falling_back: bool,
+    /// The foe its held action waits for (`S-ACT-2`): when that foe's turn comes, the held
+    /// strike goes first.
+    pub held_against: Option<Entity>,
     /// Other lasting conditions, for the unit card.
     pub notes: Vec<String>,
 }

@@ -95,6 +95,7 @@ fn start_round(
     state.cursor = 0;
     state.count = None;
     state.swarms.clear();
+    state.swarm_assailants.clear();
     state.casting.clear();
     if on_turn {
         let Battle { state, log, rng, units, ruleset, battlefield, sides, .. } = &mut battle;
@@ -103,6 +104,7 @@ fn start_round(
         battle.state.turns = turns;
         battle.state.turn_cursor = 0;
         battle.state.delayed.clear();
+        battle.state.turn_parts.clear();
     }
     battle.state.phase = CombatPhase::Declare;
 }
@@ -167,6 +169,7 @@ fn refresh_unit(ruleset: &Ruleset, unit: &mut UnitItem) {
     conditions.screens_made = 0;
     conditions.snapped = false;
     conditions.held_action = false;
+    conditions.held_against = None;
     conditions.turn_taken = false;
     unit.initiative.round = None;
 }

@@ -72,6 +72,7 @@ fn turn_upkeep(
             .iter()
             .copied()
             .filter(|&entity| !harm.units.get(entity).is_ok_and(|view| view.conditions.held_action))
+            .filter(|entity| !state.turn_parts.contains(entity))
             .collect();
         // A delayed turn (`A-INIT-1`) began once already this round.
         for &entity in ending.iter().filter(|entity| !state.delayed.contains(entity)) {

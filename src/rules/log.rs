@@ -34,6 +34,8 @@ pub enum AttackKind {
     Grapple,
     /// An attack made out of turn at the cost of the Main action (`S-SPEC-1`).
     Snap,
+    /// A held action's strike at the foe it waited for, before that foe's action (`S-ACT-2`).
+    Held,
 }
 
 impl AttackKind {
@@ -50,6 +52,7 @@ impl AttackKind {
             Self::Shove => "shove",
             Self::Grapple => "grapple",
             Self::Snap => "snap",
+            Self::Held => "held",
         }
     }
 }

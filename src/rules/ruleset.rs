@@ -182,6 +182,11 @@ pub struct AttackRules {
     /// (`S-SPEC-1`); turn-based orders only.
     #[serde(default)]
     pub full_defense_until_next_turn: bool,
+    /// Total defense is also an Instant action (`S-SPEC-1`): a unit that has not yet spent its
+    /// Main action this round takes it after seeing an attack roll against it, when the bonus
+    /// turns the hit into a miss and the blow could take it down. Its Main action is spent.
+    #[serde(default)]
+    pub full_defense_reaction: bool,
     /// A natural roll at or above this is a critical hit (weapons may lower it).
     pub critical_natural: u32,
     /// Whether a critical hits whatever the Defense.
@@ -445,6 +450,9 @@ pub struct SwarmRules {
     pub max_hit: i32,
     /// Most damage.
     pub max_damage: i32,
+    /// Most units of one side that may swarm one target in a round; `None` for no limit.
+    #[serde(default)]
+    pub max_assailants: Option<u32>,
 }
 
 /// Charging.
@@ -457,6 +465,10 @@ pub struct ChargeRules {
     pub defense_penalty: i32,
     /// Speed multiplier for the charge's straight-line move.
     pub speed_multiplier: u32,
+    /// A charge at a foe beyond the weapon's melee reach ends in a throw of a carried throwable
+    /// item instead of a blow (`S-SPEC-1`).
+    #[serde(default)]
+    pub thrown: bool,
 }
 
 /// Aimed attacks (`A-AIM-1`) and wounds (`A-WOUND-1`).
@@ -912,6 +924,18 @@ pub struct TurnRules {
     /// with a Bonus Action of its next turn, if that turn has one left (`A-BONUS-1`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stand_up_out_of_turn: bool,
+    /// Standing up spends only the turn's Move action (`S-ACT-2`): a unit that stands up without
+    /// moving first declares its Main action next, in the same turn; turn-based orders only.
+    #[serde(default)]
+    pub stand_up_is_move: bool,
+    /// Going prone is a Free action (`S-ACT-1`, `S-ACT-2`): the unit declares the rest of its
+    /// turn next, with its Move still to make unless it moved before dropping; turn-based orders only.
+    #[serde(default)]
+    pub go_prone_is_free: bool,
+    /// Screening an ally is a Move action (`S-ACT-2`, `S-SPEC-1`): the screener declares its
+    /// Main action next, in the same turn, with no move before it; turn-based orders only.
+    #[serde(default)]
+    pub screen_is_move: bool,
     /// A zone's hazard tests each unit standing in it as its turn begins, right after any
     /// ongoing damage, instead of at the end of the round (`Z-ZONE-3`); turn-based orders only.
     #[serde(default)]

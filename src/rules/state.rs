@@ -87,6 +87,12 @@ pub struct CombatState {
     pub first_side: Option<usize>,
     /// Swarm attacks made this round: (target, attacking side, assailants so far) (`S-SPEC-1`).
     pub swarms: Vec<(Entity, usize, i32)>,
+    /// Every swarm attack made this round, used or not: (target, attacking side, assailants),
+    /// for the chapter's four assailants a target at most (`S-SPEC-1`).
+    pub swarm_assailants: Vec<(Entity, usize, u32)>,
+    /// Units whose turn this round went on in a second part after a Move or Free action
+    /// (`S-ACT-1`): what happens as a turn begins and ends happens once, at its first part.
+    pub turn_parts: Vec<Entity>,
     /// Spells begun and not yet taking effect (`C-CAST-1`).
     pub casting: Vec<CastInProgress>,
 }
@@ -121,6 +127,15 @@ impl CombatState {
     /// Whether the battle has ended.
     pub fn is_over(&self) -> bool {
         self.phase == CombatPhase::Over
+    }
+
+    /// Whether `side` has as many assailants swarming `target` this round as the ruleset
+    /// allows (`S-SPEC-1`), so that no other of its units can join.
+    pub fn swarm_full(&self, ruleset: &crate::rules::ruleset::Ruleset, target: Entity, side: usize) -> bool {
+        let Some(most) = ruleset.attack.swarm.as_ref().and_then(|swarm| swarm.max_assailants) else {
+            return false;
+        };
+        self.swarm_assailants.iter().any(|&(unit, by, count)| unit == target && by == side && count >= most)
     }
 }
 

@@ -19,6 +19,10 @@ pub struct Recording {
     pub entries: Vec<Declaration>,
     /// The AI's stream as it stood when each entry was recorded, so an undo can rewind it.
     pub(super) ai_streams: Vec<AiRng>,
+    /// The turn (its place in the round's order of turns) each entry was declared in, so that a
+    /// unit declaring again in a later turn of the round (a held action's turn, the second part
+    /// of a turn, `S-ACT-1`/`S-ACT-2`) is recorded again.
+    pub(super) turns: Vec<usize>,
 }
 
 /// A save being replayed: its declarations, fed to the rules as the turns come round.
@@ -93,6 +97,8 @@ fn feed_saved_declarations(
     let find = |id: &str| {
         units.iter().find(|(_, unit, _)| &*unit.0 == id).map(|(entity, _, controller)| (entity, *controller))
     };
+    // A unit declares once a turn: its next saved declaration waits for its next turn.
+    let mut fed_now: Vec<Entity> = Vec::new();
     for at in 0..replay.expected.len() {
         let entry = &replay.expected[at];
         if replay.fed[at] || replay.matched[at] || entry.round != state.round {
@@ -101,9 +107,10 @@ fn feed_saved_declarations(
         let Some((entity, Controller::Human)) = find(&entry.unit) else {
             continue;
         };
-        if !queue.may_declare(entity) {
+        if !queue.may_declare(entity) || fed_now.contains(&entity) {
             continue;
         }
+        fed_now.push(entity);
         let target = match &entry.target {
             Some(id) => match find(id) {
                 Some((target, _)) => Some(target),
@@ -140,9 +147,14 @@ fn record_accepted(
         let Some(action) = declared.action else {
             continue;
         };
-        let round = state.round;
-        let already =
-            recording.entries.iter().rev().take_while(|entry| entry.round == round).any(|entry| entry.unit == id.0);
+        let (round, turn) = (state.round, state.turn_cursor);
+        let already = recording
+            .entries
+            .iter()
+            .zip(&recording.turns)
+            .rev()
+            .take_while(|(entry, _)| entry.round == round)
+            .any(|(entry, &at)| entry.unit == id.0 && at == turn);
         if already {
             continue;
         }
@@ -159,6 +171,7 @@ fn record_accepted(
             check_against_save(replay, &entry);
         }
         recording.entries.push(entry);
+        recording.turns.push(turn);
         let stream = ai_rng.as_deref().cloned().unwrap_or_default();
         recording.ai_streams.push(stream);
     }

@@ -90,6 +90,9 @@ fn take_back(world: &mut World, undone: &[usize], rewind_ai: bool) {
     for &at in undone.iter().rev() {
         recording.entries.remove(at);
         recording.ai_streams.remove(at);
+        if at < recording.turns.len() {
+            recording.turns.remove(at);
+        }
     }
     world.insert_resource(recording);
     if rewind_ai && let Some(stream) = stream {

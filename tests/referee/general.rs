@@ -250,11 +250,25 @@ pub fn turn_order<K: PartialOrd + std::fmt::Debug>(
     // they come after the round's last turn, in the order the units held, outside the ranking.
     let mut holding: Vec<(i64, String)> = Vec::new();
     let mut held_turns_of: Option<i64> = None;
+    // The last declaration: a `stand_up`, `screen` or `go_prone` where they are Move or Free actions is
+    // followed by the rest of the same turn, the same unit at the same place (`S-ACT-1`).
+    let mut previous: Option<(i64, i64, String, String)> = None;
     walk(log, |roster, at, line| {
         if event(line) != "declared" {
             return;
         }
         let (round, place, unit) = (int(line, "round"), int(line, "initiative"), text(line, "unit"));
+        let action = text(line, "action").to_string();
+        let second_part = previous.as_ref().is_some_and(|(r, p, who, what)| {
+            *r == round && *p == place && who == unit && matches!(what.as_str(), "stand_up" | "go_prone" | "screen")
+        });
+        if action == "hold_action" && second_part {
+            holding.push((round, unit.to_string()));
+        }
+        previous = Some((round, place, unit.to_string(), action));
+        if second_part {
+            return;
+        }
         let held = holding.iter().position(|(when, who)| *when == round && who == unit);
         if let Some(at_hold) = held {
             holding.remove(at_hold);

@@ -18,12 +18,14 @@ use crate::rules::unit::{self, UnitView};
 impl Resolver<'_, '_> {
     /// Holds `actor`'s action (`S-ACT-2`): its Move is spent, and it gets a turn of its own after
     /// the round's last turn, counted one past it, to take its Main action then. A unit that
-    /// has not acted still may snap at an attacker in the meantime.
-    pub(super) fn hold_action(&mut self, actor: Entity) {
+    /// has not acted still may snap at an attacker in the meantime. Held `against` a foe, it
+    /// strikes that foe first when the foe's turn comes (`answer_held_actions`).
+    pub(super) fn hold_action(&mut self, actor: Entity, against: Option<Entity>) {
         let Ok(mut unit) = self.units.get_mut(actor) else {
             return;
         };
         unit.conditions.held_action = true;
+        unit.conditions.held_against = against;
         unit.conditions.turn_taken = false;
         let count = self.state.turns.last().map_or(0, |(count, _)| *count) + 1;
         self.state.turns.push((count, vec![actor]));
@@ -44,12 +46,12 @@ fn screen_bonus(ruleset: &Ruleset, view: &UnitView) -> i32 {
 }
 
 /// Hit points left before the unit goes down.
-fn standing(view: &UnitView) -> i32 {
+pub(super) fn standing(view: &UnitView) -> i32 {
     view.stress.current.max(0) + view.wounds.current.max(0)
 }
 
 /// The most the attack of `attacker` with its weapon in hand can deal `target` on a hit.
-fn heaviest_blow(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView) -> i32 {
+pub(super) fn heaviest_blow(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView) -> i32 {
     let weapon = attacker.loadout.usable_weapon(attacker.conditions).1;
     let most = actions::damage_dice(ruleset, attacker, weapon, false).max();
     damage::damage_after_armour(ruleset, most, 1, target.armour.0)

@@ -157,12 +157,21 @@ impl Resolver<'_, '_> {
             .unwrap_or_else(|| Arc::from(creature))
     }
 
-    /// Joins a swarm on `target` (`S-SPEC-1`).
+    /// Joins a swarm on `target` (`S-SPEC-1`), unless as many of the side's units as the
+    /// ruleset allows have swarmed it this round: then the action is lost (`swarm_full`).
     pub(super) fn swarm(&mut self, actor: Entity, target: Entity) {
         let Some(view) = self.unit(actor, "joining a swarm") else {
             return;
         };
         let side = view.side.0;
+        if self.state.swarm_full(&self.ruleset, target, side) {
+            self.lose(actor, "swarm_full");
+            return;
+        }
+        match self.state.swarm_assailants.iter_mut().find(|(unit, by, _)| *unit == target && *by == side) {
+            Some((_, _, count)) => *count += 1,
+            None => self.state.swarm_assailants.push((target, side, 1)),
+        }
         match self.state.swarms.iter_mut().find(|(unit, by, _)| *unit == target && *by == side) {
             Some((_, _, count)) => *count += 1,
             None => self.state.swarms.push((target, side, 1)),

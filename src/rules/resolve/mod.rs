@@ -7,13 +7,16 @@
 //! (spells, items, summons, healing) and `wounds` (damage, aimed wounds, injuries).
 
 mod attack;
+mod charge_throw;
 mod flight;
+mod held;
 mod instant;
 mod magic;
 mod maneuvers;
 mod movement;
 mod rising;
 mod ties;
+mod turn_parts;
 mod wounds;
 
 use std::sync::{Arc, Mutex, PoisonError};
@@ -319,6 +322,7 @@ impl<'w, 's> Resolver<'w, 's> {
     /// One initiative count: moves, then actions against the state after the moves, then all
     /// damage at once.
     fn resolve_group(&mut self, group: &[Slot]) {
+        self.answer_held_actions(group);
         let round = self.round();
         let able: Vec<bool> = group
             .iter()
@@ -343,8 +347,11 @@ impl<'w, 's> Resolver<'w, 's> {
                 };
                 unit.conditions.disengaged |= kind == ActionKind::Disengage || uses.disengage;
                 unit.conditions.charging |= kind == ActionKind::Charge;
-                // Its turn starts: last turn's screen lapses (`S-SPEC-1`).
-                unit.conditions.screening = None;
+                // Its turn starts: last turn's screen lapses (`S-SPEC-1`); not the one just
+                // made in the first part of this turn (`S-ACT-2`).
+                if !self.state.turn_parts.contains(&slot.unit) {
+                    unit.conditions.screening = None;
+                }
                 unit.conditions.turn_taken = true;
                 // The turn starts: last turn's dodge is over, and this one may dodge anew.
                 unit.conditions.dodging = able
@@ -362,6 +369,8 @@ impl<'w, 's> Resolver<'w, 's> {
                 interrupted[at] = !self.perform_move(slot, to);
             }
         }
+        // A foe that walked into a held action's reach meets it before its action (`S-ACT-2`).
+        self.answer_held_actions(group);
         let mut pending = Vec::new();
         for (at, slot) in group.iter().enumerate() {
             if able[at] && !interrupted[at] {
@@ -403,7 +412,7 @@ impl<'w, 's> Resolver<'w, 's> {
         } else if kind == ActionKind::BreakFree {
             self.break_free(slot.unit)
         } else if kind == ActionKind::HoldAction {
-            self.hold_action(slot.unit);
+            self.hold_action(slot.unit, slot.action.target);
             true
         } else if kind == ActionKind::LetGo {
             self.let_go(slot.unit);
@@ -415,6 +424,9 @@ impl<'w, 's> Resolver<'w, 's> {
         };
         if acted {
             self.pay_for_exertion(slot, pending);
+        }
+        if matches!(kind, ActionKind::StandUp | ActionKind::GoProne | ActionKind::Screen) {
+            self.continue_turn(slot);
         }
     }
 
@@ -435,6 +447,7 @@ impl<'w, 's> Resolver<'w, 's> {
             return false;
         };
         match kind {
+            ActionKind::Charge if self.charge_throws(slot, target) => return self.charge_throw(slot, target, pending),
             ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Charge | ActionKind::Aimed(_) => {
                 return self.strike(slot, target, pending);
             }

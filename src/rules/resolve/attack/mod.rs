@@ -1,13 +1,15 @@
 //! One attack as a pipeline (`W-HIT-1`, `W-CRIT-1`, and the variants rulesets choose): engage
 //! (reach and sight), gather the modifiers (`modifiers`), judge the roll by the ruleset's
-//! `AttackStyle` (`judge`), deal the damage by its `CriticalRule` (`damage`), Shock on a miss
-//! (`shock`) and fumbles (`fumble`).
+//! `AttackStyle` (`judge`), let the target answer the roll with total defense (`total_defense`),
+//! deal the damage by its `CriticalRule` (`damage`), Shock on a miss (`shock`) and fumbles
+//! (`fumble`).
 
 mod damage;
 mod fumble;
 mod judge;
 mod modifiers;
 mod shock;
+mod total_defense;
 
 use std::sync::Arc;
 
@@ -126,7 +128,8 @@ impl Resolver<'_, '_> {
         let mut extra = AttackExtra::default();
         let modifiers = self.gather_modifiers(&request, &engagement)?;
         modifiers.annotate(&mut extra);
-        let judgement = self.judge(&request, &engagement, &modifiers, &mut extra)?;
+        let mut judgement = self.judge(&request, &engagement, &modifiers, &mut extra)?;
+        self.total_defense_reaction(&request, &mut engagement, &mut judgement);
         let damage_roll = judgement.hit.then(|| {
             let (roll, hit) = self.deal_blow(&request, &engagement, &judgement, &modifiers, &mut extra);
             pending.push(Pending::Damage(hit));

@@ -1,0 +1,381 @@
+//! Scenario tests for `shock_and_cover`'s action economy (`S-ACT-1`, `S-ACT-2`, `S-SPEC-1`):
+//! standing up as a Move action and going prone as a Free one, total defense as an Instant
+//! action after an attack roll, and the swarm's four assailants.
+
+mod common;
+
+use bevy::prelude::*;
+use common::*;
+use fray::battlefield::{Battlefield, Square};
+use fray::rules::components::*;
+use fray::rules::{ActionChosen, CombatPhase};
+
+const RULESET: &str = "shock_and_cover";
+const OPEN: [&str; 3] = ["......", "......", "......"];
+
+fn grid_level(units: &str) -> String {
+    let rows: Vec<String> = OPEN.iter().map(|row| format!("\"{row}\"")).collect();
+    format!(
+        r#"(
+    name: "action economy scenario",
+    ruleset: "{RULESET}",
+    grid: Some((rows: [{}], squares_per_zone: 6)),
+    sides: [(name: "red", controller: Human), (name: "blue", controller: Human)],
+    {TEST_CATALOG}
+    units: [{units}],
+)"#,
+        rows.join(", ")
+    )
+}
+
+fn hit_points(app: &mut App, id: &str, points: i32) {
+    set::<Wounds>(app, id, |wounds| {
+        wounds.current = points;
+        wounds.max = wounds.max.max(points);
+    });
+}
+
+fn declare_at(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, to: (i32, i32)) {
+    let entity = unit(app, id);
+    let target = target.map(|target| unit(app, target));
+    let move_to = app.world().resource::<Battlefield>().zone_at(Square { x: to.0, y: to.1 }).expect("open square");
+    app.world_mut().write_message(ActionChosen {
+        unit: entity,
+        action: Action { kind, target, move_to: Some(move_to), bonus: None },
+    });
+}
+
+/// The `declared` lines of `id`, as (action, initiative).
+fn declared_by(app: &App, id: &str) -> Vec<(String, i64)> {
+    events(app, "declared")
+        .into_iter()
+        .filter(|line| line["unit"] == id)
+        .map(|line| (line["action"].as_str().unwrap_or_default().to_string(), line["initiative"].as_i64().unwrap_or(0)))
+        .collect()
+}
+
+fn finish_round(app: &mut App) {
+    let round = state(app).round;
+    for _ in 0..3 {
+        app.update();
+        if state(app).round > round {
+            break;
+        }
+    }
+}
+
+fn status_of(app: &mut App, id: &str) -> Status {
+    get::<Status>(app, id)
+}
+
+fn attacks_by(app: &App, attacker: &str) -> Vec<serde_json::Value> {
+    events(app, "attack").into_iter().filter(|attack| attack["attacker"] == attacker).collect()
+}
+
+/// r1 at (1,1) next to b1 at (2,1), red's side first; b1 has 5 hit points and attack skill 1, too
+/// little for a snap attack, so only total defense can answer r1's blow.
+fn red_strikes_a_weak_b1(faces: &[u32]) -> App {
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut script = vec![8, 1];
+    script.extend_from_slice(faces);
+    let mut app = scripted(&grid_level(units), &script);
+    hit_points(&mut app, "r1", 20);
+    hit_points(&mut app, "b1", 5);
+    set::<Skills>(&mut app, "b1", |skills| skills.attack = 1);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    app
+}
+
+#[test]
+fn s_spec_1_total_defense_is_taken_after_the_attack_roll_and_spends_the_main_action() {
+    // 9 + attack 2 = 11 hits AC 10; b1's 5 hit points are within r1's 1d8: it gives up its
+    // Main action for +2 AC, and the blow meets AC 12 and misses.
+    let mut app = red_strikes_a_weak_b1(&[9, 4]);
+    let statuses = events(&app, "status");
+    assert_eq!((statuses[0]["unit"].as_str(), statuses[0]["status"].as_str()), (Some("b1"), Some("full_defense")));
+    let attack = &attacks_by(&app, "r1")[0];
+    assert_eq!((attack["defense"].as_i64(), attack["hit"].as_bool()), (Some(12), Some(false)));
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 5, "no damage");
+    let conditions = get::<Conditions>(&mut app, "b1");
+    assert!(conditions.full_defense && conditions.snapped);
+    // Its Main action is gone: in its own turn it may only move (or hold).
+    declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+    app.update();
+    assert!(attacks_by(&app, "b1").is_empty(), "no attack left this round");
+}
+
+#[test]
+fn s_spec_1_total_defense_is_not_taken_when_it_cannot_turn_the_blow() {
+    // 15 + 2 = 17 hits AC 12 all the same: b1 keeps its Main action and takes the blow.
+    let mut app = red_strikes_a_weak_b1(&[15, 4]);
+    assert!(events(&app, "status").iter().all(|line| line["status"] != "full_defense"));
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 1);
+    assert!(!get::<Conditions>(&mut app, "b1").snapped);
+
+    // A blow that cannot take b1 down is not worth its Main action.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut app = scripted(&grid_level(units), &[8, 1, 9, 4]);
+    hit_points(&mut app, "b1", 20);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert_eq!(attacks_by(&app, "r1")[0]["hit"], true);
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 16);
+}
+
+#[test]
+fn s_spec_1_at_most_four_assailants_swarm_one_target_a_round() {
+    // Five red soldiers around b1: the fifth cannot join the swarm, and r6 strikes at +6.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 0))),
+        (id: "r2", creature: "soldier", side: "red", at: Some((2, 0))),
+        (id: "r3", creature: "soldier", side: "red", at: Some((3, 0))),
+        (id: "r4", creature: "soldier", side: "red", at: Some((1, 1))),
+        (id: "r5", creature: "soldier", side: "red", at: Some((3, 1))),
+        (id: "r6", creature: "soldier", side: "red", at: Some((2, 2))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut app = scripted(&grid_level(units), &[8, 1, 6, 4]);
+    hit_points(&mut app, "b1", 20);
+    app.update();
+    for id in ["r1", "r2", "r3", "r4", "r5"] {
+        declare(&mut app, id, ActionKind::Swarm, Some("b1"), None);
+        app.update();
+    }
+    let lost = events(&app, "action_lost");
+    assert_eq!(lost.len(), 1, "only the fifth swarm is lost");
+    assert_eq!((lost[0]["unit"].as_str(), lost[0]["reason"].as_str()), (Some("r5"), Some("swarm_full")));
+    assert_eq!(state(&app).swarm_assailants, vec![(unit(&mut app, "b1"), 0, 4)]);
+    declare(&mut app, "r6", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert_eq!(attacks_by(&app, "r6")[0]["swarm_bonus"], 6);
+}
+
+/// r1 at (1,1) next to b1 at (2,1), both with 20 hit points; red's side goes first.
+fn side_by_side(faces: &[u32]) -> App {
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut script = vec![8, 1];
+    script.extend_from_slice(faces);
+    let mut app = scripted(&grid_level(units), &script);
+    hit_points(&mut app, "r1", 20);
+    hit_points(&mut app, "b1", 20);
+    app
+}
+
+#[test]
+fn s_act_2_standing_up_spends_only_the_move_and_the_main_action_follows() {
+    // b1's attack of opportunity rolls 1 and misses; then r1, on its feet, strikes with 15.
+    let mut app = side_by_side(&[1, 15, 4]);
+    set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+    app.update();
+    declare(&mut app, "r1", ActionKind::StandUp, None, None);
+    app.update();
+    assert_eq!(attacks_by(&app, "b1")[0]["kind"], "opportunity");
+    assert!(!get::<Conditions>(&mut app, "r1").prone);
+    // Same turn: the Move is spent, so no step before the blow.
+    declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (1, 2));
+    app.update();
+    assert_eq!(declared_by(&app, "r1").len(), 1, "refused: the move went into standing up");
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert_eq!(declared_by(&app, "r1"), vec![("stand_up".into(), 1), ("attack".into(), 1)], "one turn, two parts");
+    assert_eq!(attacks_by(&app, "r1")[0]["hit"], true);
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 16);
+    assert!(declared_by(&app, "b1").is_empty(), "b1's turn has not come yet");
+}
+
+#[test]
+fn s_act_2_a_unit_that_crawls_before_standing_up_has_no_action_left() {
+    // Crawling out of b1's reach draws its attack of opportunity: a 1, a miss.
+    let mut app = side_by_side(&[1]);
+    set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+    app.update();
+    // Crawling a square is the Move, standing up then takes the Main action.
+    declare_at(&mut app, "r1", ActionKind::StandUp, None, (0, 1));
+    app.update();
+    declare(&mut app, "b1", ActionKind::Hold, None, None);
+    app.update();
+    assert_eq!(declared_by(&app, "r1").len(), 1);
+    assert_eq!(declared_by(&app, "b1").len(), 1, "b1's turn came straight after r1's");
+}
+
+#[test]
+fn s_act_1_going_prone_is_a_free_action_before_the_turn_s_move_and_action() {
+    // r1 drops and then strikes from the ground at -4: 15 + 2 - 4 = 13.
+    let mut app = side_by_side(&[15, 4]);
+    app.update();
+    declare(&mut app, "r1", ActionKind::GoProne, None, None);
+    app.update();
+    assert!(get::<Conditions>(&mut app, "r1").prone);
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert_eq!(declared_by(&app, "r1"), vec![("go_prone".into(), 1), ("attack".into(), 1)]);
+    assert_eq!(attacks_by(&app, "r1")[0]["total"], 13);
+
+    // After a move, dropping leaves only the Main action: no second step.
+    let mut app = side_by_side(&[]);
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::GoProne, None, (1, 0));
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::Disengage, None, (0, 0));
+    app.update();
+    assert_eq!(declared_by(&app, "r1").len(), 1, "refused: the Move is spent");
+    declare(&mut app, "r1", ActionKind::Hold, None, None);
+    app.update();
+    assert_eq!(declared_by(&app, "r1").len(), 2);
+}
+
+#[test]
+fn s_act_2_the_greedy_ai_stands_up_and_strikes_in_the_same_turn() {
+    let mut app = side_by_side(&[1, 15, 4]);
+    set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
+    let r1 = unit(&mut app, "r1");
+    app.world_mut().entity_mut(r1).insert(Controller::Ai(AiKind::Greedy));
+    for _ in 0..4 {
+        app.update();
+    }
+    let actions: Vec<String> = declared_by(&app, "r1").into_iter().map(|(action, _)| action).collect();
+    assert_eq!(actions[..2], ["stand_up".to_string(), "attack".to_string()]);
+    assert_ne!(state(&app).phase, CombatPhase::Over);
+}
+
+#[test]
+fn s_act_2_a_held_action_against_a_foe_strikes_it_before_its_own_action() {
+    // Blue goes first: b1 holds its action against r1. When r1's turn comes and it declares its
+    // blow, b1's held strike (15, 1d8 = 4) lands first and leaves r1 mortally wounded; r1's blow
+    // (15, 4) follows.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut app = scripted(&grid_level(units), &[1, 8, 15, 4, 15, 4]);
+    hit_points(&mut app, "r1", 3);
+    hit_points(&mut app, "b1", 20);
+    app.update();
+    declare(&mut app, "b1", ActionKind::HoldAction, Some("r1"), None);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    finish_round(&mut app);
+    let attacks = events(&app, "attack");
+    assert_eq!((attacks[0]["attacker"].as_str(), attacks[0]["kind"].as_str()), (Some("b1"), Some("held")));
+    assert_eq!((attacks[1]["attacker"].as_str(), attacks[1]["kind"].as_str()), (Some("r1"), Some("normal")));
+    assert_eq!(status_of(&mut app, "r1"), Status::Dying, "struck down before its blow");
+    assert_eq!(declared_by(&app, "b1").len(), 1, "the held strike was b1's action: no turn after the round's last");
+}
+
+#[test]
+fn s_act_2_a_held_action_waits_while_its_foe_is_out_of_reach() {
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((0, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((5, 1))),
+    "#;
+    let mut app = scripted(&grid_level(units), &[1, 8]);
+    app.update();
+    declare(&mut app, "b1", ActionKind::HoldAction, Some("r1"), None);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Hold, None, None);
+    app.update();
+    assert!(events(&app, "attack").is_empty());
+    declare(&mut app, "b1", ActionKind::Hold, None, None);
+    finish_round(&mut app);
+    assert_eq!(
+        declared_by(&app, "b1"),
+        vec![("hold_action".into(), 1), ("hold".into(), 3)],
+        "out of reach: b1 takes its held turn after the round's last"
+    );
+}
+
+#[test]
+fn s_act_2_a_held_action_meets_a_foe_that_walks_into_reach_before_its_blow() {
+    // r1 runs up to b1 and swings; b1, holding against it, strikes as r1 arrives (15, 4), first.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((0, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((5, 1))),
+    "#;
+    let mut app = scripted(&grid_level(units), &[1, 8, 15, 4, 15, 4]);
+    hit_points(&mut app, "r1", 20);
+    hit_points(&mut app, "b1", 20);
+    app.update();
+    declare(&mut app, "b1", ActionKind::HoldAction, Some("r1"), None);
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (4, 1));
+    app.update();
+    let log = log(&app);
+    let moved = log.iter().position(|line| line["event"] == "moved").expect("r1 moves");
+    let held = log.iter().position(|line| line["event"] == "attack" && line["kind"] == "held").expect("held strike");
+    let blow = log.iter().position(|line| line["event"] == "attack" && line["attacker"] == "r1").expect("r1's blow");
+    assert!(moved < held && held < blow, "the move, then the held strike, then the blow");
+    assert_eq!(get::<Wounds>(&mut app, "r1").current, 16);
+}
+
+#[test]
+fn s_act_2_screening_an_ally_is_a_move_action_and_the_main_action_follows() {
+    // r2 steps beside r1 to screen it, then strikes b1 in the same turn (15, 4). b1's blow at r1
+    // then meets r2's screen: 2d6 + 2 each, 12 against 2, and falls on r2 (15, 4).
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+        (id: "r2", creature: "soldier", side: "red", at: Some((0, 0))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut app = scripted(&grid_level(units), &[8, 1, 15, 4, 6, 6, 1, 1, 15, 4]);
+    for id in ["r1", "r2", "b1"] {
+        hit_points(&mut app, id, 20);
+    }
+    app.update();
+    declare(&mut app, "r1", ActionKind::Hold, None, None);
+    app.update();
+    declare_at(&mut app, "r2", ActionKind::Screen, Some("r1"), (1, 0));
+    app.update();
+    declare(&mut app, "r2", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert_eq!(declared_by(&app, "r2"), vec![("screen".into(), 2), ("attack".into(), 2)]);
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 16);
+    declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
+    app.update();
+    let screen = &events(&app, "maneuver")[0];
+    assert_eq!((screen["unit"].as_str(), screen["outcome"].as_str()), (Some("r2"), Some("screened")));
+    assert_eq!(get::<Wounds>(&mut app, "r2").current, 16, "the screen made in the turn's first part holds");
+}
+
+#[test]
+fn s_spec_1_a_charge_can_end_in_a_thrown_attack() {
+    // r1 runs two squares straight at b1 and, still three squares off, throws its javelin:
+    // 15 + attack 2 + charge 2.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), items: Some([("javelin", 1)])),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((5, 1))),
+    "#;
+    let mut app = scripted(&grid_level(units), &[8, 1, 15, 4]);
+    hit_points(&mut app, "b1", 20);
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::Charge, Some("b1"), (2, 1));
+    app.update();
+    let attack = &attacks_by(&app, "r1")[0];
+    assert_eq!((attack["kind"].as_str(), attack["charge"].as_bool()), (Some("thrown"), Some(true)));
+    assert_eq!(attack["total"], 19);
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 16, "the javelin's 1d6 = 4");
+    assert!(get::<Conditions>(&mut app, "r1").charging, "its AC is 2 lower until the round ends");
+    assert_eq!(get::<Inventory>(&mut app, "r1").0[0].count, 0, "the javelin is gone");
+
+    // With nothing to throw, the run must end in melee reach.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((0, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((5, 1))),
+    "#;
+    let mut app = scripted(&grid_level(units), &[8, 1]);
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::Charge, Some("b1"), (2, 1));
+    app.update();
+    assert!(declared_by(&app, "r1").is_empty(), "refused");
+}
