@@ -271,6 +271,7 @@ fn fallback_unarmed() -> Weapon {
         ongoing: None,
         hinders: None,
         attributes: Vec::new(),
+        two_handed: false,
     }
 }
 

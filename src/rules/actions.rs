@@ -73,6 +73,9 @@ pub enum IllegalAction {
     /// Only a prone unit stands up.
     #[error("only a prone unit can stand up")]
     NotProne,
+    /// A bow or crossbow cannot be fired in melee (`S-ATK-2`).
+    #[error("a bow or crossbow cannot be fired with a foe in melee range")]
+    BowInMelee,
     /// Execution attacks need a target unaware of danger.
     #[error("an execution attack needs a target that is unaware of danger")]
     TargetAlert,
@@ -358,7 +361,52 @@ pub fn check(
     {
         return Err(IllegalAction::TargetAlert);
     }
+    check_bow_in_melee(ctx, actor, action, units)?;
     Ok(modifier(ctx.ruleset, actor, action.kind, action.target.is_some()))
+}
+
+/// Whether an action of `kind` fires a two-handed missile weapon (a bow or crossbow) where the
+/// ruleset forbids firing one in melee (`S-ATK-2`).
+pub fn fires_forbidden_bow(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind) -> bool {
+    let forbidden = ruleset.attack.situational.as_ref().is_some_and(|rules| rules.forbid_two_handed_missiles_in_melee);
+    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
+    forbidden
+        && weapon.is_ranged()
+        && weapon.two_handed
+        && matches!(kind, ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::DefensiveAttack)
+}
+
+/// Whether a shot from `standing` at a target in `target_zone` is made in melee (`S-ATK-2`, the
+/// same test as the penalty's): the target is in melee range, or an enemy's melee weapon
+/// reaches the shooter.
+pub fn shooting_in_melee(
+    ctx: ActionContext,
+    standing: ZoneIdx,
+    target_zone: ZoneIdx,
+    side: SideIndex,
+    units: &impl UnitLookup,
+) -> bool {
+    ctx.battlefield.distance(standing, target_zone) <= ctx.battlefield.melee_reach(0)
+        || !threateners_of(ctx, standing, side, units).is_empty()
+}
+
+/// Refuses a bow or crossbow shot in melee where the ruleset forbids it (`S-ATK-2`).
+fn check_bow_in_melee(
+    ctx: ActionContext,
+    actor: &UnitView,
+    action: &Action,
+    units: &impl UnitLookup,
+) -> Result<(), IllegalAction> {
+    if !fires_forbidden_bow(ctx.ruleset, actor, action.kind) {
+        return Ok(());
+    }
+    let standing = standing_after(actor, action.move_to);
+    let target_zone = action.target.and_then(|target| units.with_view(target, |view| view.zone.0));
+    let pressed = match target_zone {
+        Some(zone) => shooting_in_melee(ctx, standing, zone, *actor.side, units),
+        None => !threateners_of(ctx, standing, *actor.side, units).is_empty(),
+    };
+    if pressed { Err(IllegalAction::BowInMelee) } else { Ok(()) }
 }
 
 /// Where `actor` stands once it has moved to `move_to`.
@@ -954,6 +1002,7 @@ mod tests {
                     ongoing: None,
                     hinders: None,
                     attributes: Vec::new(),
+                    two_handed: false,
                 };
                 for bonus in -5..=8 {
                     for defense in 0..=30 {

@@ -269,6 +269,10 @@ pub struct SituationalRules {
     pub long_range_penalty: i32,
     /// The normal range, as a percentage of the weapon's `range` (its long range).
     pub normal_range_percent: u32,
+    /// A two-handed missile weapon (a bow or crossbow, the weapon's `two_handed`) cannot be fired
+    /// at all in melee, where a one-handed one only takes `ranged_in_melee`.
+    #[serde(default)]
+    pub forbid_two_handed_missiles_in_melee: bool,
 }
 
 /// Snap attacks (`S-SPEC-1`): a unit that has not spent its Main action this round strikes an

@@ -1,0 +1,143 @@
+//! Scenario tests for the attack rows of `shock_and_cover` (`S-ATK-2`, `S-DUAL-1`): a level on
+//! a small grid with its own catalog, scripted dice, declarations sent as a controller would.
+
+mod common;
+
+use bevy::ecs::system::RunSystemOnce;
+use bevy::prelude::*;
+use common::*;
+use fray::battlefield::{Battlefield, Square, ZoneIndex};
+use fray::rules::CombatState;
+use fray::rules::actions::{self, ActionContext, ViewCache};
+use fray::rules::components::*;
+use fray::rules::ruleset::Ruleset;
+use fray::rules::unit::UnitReadOnly;
+use fray::rules::{ActionChosen, CombatPhase};
+
+/// Weapons and creatures of these scenarios: a bow and a crossbow need both hands, a sling one.
+const CATALOG: &str = r#"
+    weapons: {
+        "blade": (damage: "1d8", damage_type: slashing, speed: 2),
+        "knife": (damage: "1d4", damage_type: piercing, speed: 1),
+        "bow": (damage: "1d6", damage_type: piercing, speed: 3, range: Some(2), two_handed: true),
+        "sling": (damage: "1d4", damage_type: blunt, speed: 2, range: Some(1)),
+    },
+    creatures: {
+        "soldier": (name: "Soldier", hd: "2d8", weapon: "blade", speed: 2, skills: (attack: 2)),
+        "archer": (name: "Archer", hd: "2d8", weapon: "bow", speed: 2, skills: (attack: 2)),
+        "slinger": (name: "Slinger", hd: "2d8", weapon: "sling", speed: 2, skills: (attack: 2)),
+    },
+"#;
+
+/// An open field of 12 by 3 squares.
+const OPEN: [&str; 3] = ["............", "............", "............"];
+
+/// A `shock_and_cover` grid level with sides `red` (the party) and `blue`, and `units`.
+fn level(units: &str) -> String {
+    let rows: Vec<String> = OPEN.iter().map(|row| format!("\"{row}\"")).collect();
+    format!(
+        r#"(
+    name: "shock and cover attacks",
+    ruleset: "shock_and_cover",
+    grid: Some((rows: [{}], squares_per_zone: 6)),
+    sides: [(name: "red", controller: Human), (name: "blue", controller: Human)],
+    {CATALOG}
+    units: [{units}],
+)"#,
+        rows.join(", ")
+    )
+}
+
+/// The attack lines `attacker` has made.
+fn attacks_by(app: &App, attacker: &str) -> Vec<serde_json::Value> {
+    events(app, "attack").into_iter().filter(|attack| attack["attacker"] == attacker).collect()
+}
+
+/// The kinds and targets of every legal action of `id` now; `staying` keeps only those without
+/// a move first.
+fn legal_kinds(app: &mut App, id: &str, staying: bool) -> Vec<(ActionKind, Option<Entity>)> {
+    let actor = unit(app, id);
+    let listed = app.world_mut().run_system_once(
+        move |units: Query<UnitReadOnly>,
+              ruleset: Res<Ruleset>,
+              battlefield: Res<Battlefield>,
+              index: Res<ZoneIndex>,
+              state: Res<CombatState>| {
+            let cache = ViewCache::new(&units);
+            let ctx = ActionContext { ruleset: &ruleset, battlefield: &battlefield, index: &index, round: state.round };
+            let view = cache.get(actor).expect("the actor is a unit");
+            actions::legal_actions(ctx, view, &cache)
+        },
+    );
+    let listed = listed.expect("the listing runs").into_iter();
+    listed.filter(|action| !staying || action.move_to.is_none()).map(|action| (action.kind, action.target)).collect()
+}
+
+/// Sends a declaration whose destination is a grid square.
+fn declare_at(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, to: (i32, i32)) {
+    let entity = unit(app, id);
+    let target = target.map(|target| unit(app, target));
+    let move_to = app.world().resource::<Battlefield>().zone_at(Square { x: to.0, y: to.1 }).expect("open square");
+    app.world_mut().write_message(ActionChosen {
+        unit: entity,
+        action: Action { kind, target, move_to: Some(move_to), bonus: None },
+    });
+}
+
+#[test]
+fn s_atk_2_a_bow_cannot_be_fired_at_an_adjacent_foe() {
+    let units = r#"
+        (id: "r1", creature: "archer", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut app = scripted(&level(units), &[8, 1, 15]);
+    app.update();
+    let b1 = unit(&mut app, "b1");
+    assert!(
+        !legal_kinds(&mut app, "r1", true).contains(&(ActionKind::Attack, Some(b1))),
+        "no shot at a foe beside the archer is offered"
+    );
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert!(attacks_by(&app, "r1").is_empty(), "the shot is refused");
+    assert_eq!(state(&app).phase, CombatPhase::Declare, "the refused declaration leaves r1 to choose again");
+}
+
+#[test]
+fn s_atk_2_a_bow_cannot_be_fired_at_anyone_while_a_foe_is_in_melee_reach() {
+    let units = r#"
+        (id: "r1", creature: "archer", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((6, 1))),
+        (id: "b2", creature: "soldier", side: "blue", at: Some((0, 1))),
+    "#;
+    // b2's attack of opportunity rolls 2 and misses; the shot rolls 15 and deals 3.
+    let mut app = scripted(&level(units), &[8, 1, 2, 15, 3]);
+    app.update();
+    let b1 = unit(&mut app, "b1");
+    assert!(!legal_kinds(&mut app, "r1", true).contains(&(ActionKind::Attack, Some(b1))), "b2 presses the archer");
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert!(attacks_by(&app, "r1").is_empty(), "the shot at the distant b1 is refused too");
+
+    // Stepping out of b2's reach first (and taking its attack of opportunity) frees the bow.
+    let legal = legal_kinds(&mut app, "r1", false);
+    assert!(legal.contains(&(ActionKind::Attack, Some(b1))), "a shot after a move away is offered");
+    declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (3, 1));
+    app.update();
+    let shots = attacks_by(&app, "r1");
+    assert_eq!(shots.len(), 1, "the shot after the move is taken");
+    assert_eq!(shots[0]["total"], 17, "15 + attack 2, no melee penalty once clear");
+}
+
+#[test]
+fn s_atk_2_a_sling_is_fired_in_melee_at_minus_4() {
+    let units = r#"
+        (id: "r1", creature: "slinger", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut app = scripted(&level(units), &[8, 1, 10]);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert_eq!(attacks_by(&app, "r1")[0]["total"], 8, "10 + attack 2 - 4: a one-handed sling may shoot");
+}
