@@ -18,7 +18,7 @@ use fray::rules::{ActionChosen, CombatPhase};
 const CATALOG: &str = r#"
     weapons: {
         "blade": (damage: "1d8", damage_type: slashing, speed: 2),
-        "knife": (damage: "1d4", damage_type: piercing, speed: 1),
+        "knife": (damage: "1d4", damage_type: piercing, speed: 1, attributes: [Strength, Dexterity]),
         "bow": (damage: "1d6", damage_type: piercing, speed: 3, range: Some(2), two_handed: true),
         "sling": (damage: "1d4", damage_type: blunt, speed: 2, range: Some(1)),
     },
@@ -26,6 +26,10 @@ const CATALOG: &str = r#"
         "soldier": (name: "Soldier", hd: "2d8", weapon: "blade", speed: 2, skills: (attack: 2)),
         "archer": (name: "Archer", hd: "2d8", weapon: "bow", speed: 2, skills: (attack: 2)),
         "slinger": (name: "Slinger", hd: "2d8", weapon: "sling", speed: 2, skills: (attack: 2)),
+        "duelist": (name: "Duelist", hd: "2d8", attributes: (strength: 16, dexterity: 13), weapon: "blade",
+                    speed: 2, skills: (attack: 1, stab: 2, shoot: 1, brawl: 3)),
+        "brute": (name: "Brute", hd: "3d8", attributes: (strength: 16), weapon: "blade", speed: 2,
+                  skills: (attack: 7, stab: 3, npc: Some(1))),
     },
 "#;
 
@@ -46,6 +50,36 @@ fn level(units: &str) -> String {
 )"#,
         rows.join(", ")
     )
+}
+
+/// Gives the unit `points` hit points, so no blow in a scenario threatens to drop it.
+fn hit_points(app: &mut App, id: &str, points: i32) {
+    set::<Wounds>(app, id, |wounds| {
+        wounds.current = points;
+        wounds.max = wounds.max.max(points);
+    });
+}
+
+/// The total of `attacker`'s first attack on b1, adjacent to it at (2, 1), from (1, 1), with
+/// `weapon` in hand (the creature's own when `None`) and a d20 of 10.
+fn first_attack_total(creature: &str, weapon: Option<&str>, unarmed: bool) -> serde_json::Value {
+    let weapon = weapon.map_or(String::new(), |weapon| format!(", weapon: Some(\"{weapon}\")"));
+    let units = format!(
+        r#"
+        (id: "r1", creature: "{creature}", side: "red", at: Some((1, 1)){weapon}),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#
+    );
+    let mut app = scripted(&level(&units), &[8, 1, 10, 1]);
+    hit_points(&mut app, "r1", 40);
+    hit_points(&mut app, "b1", 40);
+    if unarmed {
+        set::<Conditions>(&mut app, "r1", |conditions| conditions.disarmed = true);
+    }
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    attacks_by(&app, "r1")[0]["total"].clone()
 }
 
 /// The attack lines `attacker` has made.
@@ -140,4 +174,22 @@ fn s_atk_2_a_sling_is_fired_in_melee_at_minus_4() {
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     app.update();
     assert_eq!(attacks_by(&app, "r1")[0]["total"], 8, "10 + attack 2 - 4: a one-handed sling may shoot");
+}
+
+#[test]
+fn s_atk_1_a_character_adds_the_weapons_attribute_and_its_combat_skill() {
+    // Attack bonus 1, Strength 16 (+2), Stab 2.
+    assert_eq!(first_attack_total("duelist", None, false), 15, "10 + 1 + STR 2 + Stab 2");
+    // A knife lets it choose STR or DEX: it takes the better, STR.
+    assert_eq!(first_attack_total("duelist", Some("knife"), false), 15, "10 + 1 + STR 2 + Stab 2");
+    // A sling shot in melee: DEX 13 (+1) and Shoot 1, and the -4.
+    assert_eq!(first_attack_total("duelist", Some("sling"), false), 9, "10 + 1 + DEX 1 + Shoot 1 - 4");
+    // Bare hands: STR and Brawl 3.
+    assert_eq!(first_attack_total("duelist", None, true), 16, "10 + 1 + STR 2 + Brawl 3");
+}
+
+#[test]
+fn s_atk_1_an_npc_attacks_with_its_hit_dice_and_training_alone() {
+    // 3 Hit Dice + training 1; its attack skill, Strength and Stab do not count.
+    assert_eq!(first_attack_total("brute", None, false), 14, "10 + 3 HD + 1");
 }

@@ -214,8 +214,18 @@ pub struct SkillsFile {
     pub intimidation: i32,
     /// Spellcasting skill.
     pub spellcasting: i32,
-    /// Brawl: added to purely unarmed damage where the ruleset says so (`S-DMG-1`).
+    /// Brawl: added to purely unarmed damage where the ruleset says so (`S-DMG-1`), and to
+    /// bare-handed attack rolls where the ruleset adds combat skills (`S-ATK-1`).
     pub brawl: i32,
+    /// Stab: added to attack rolls with melee weapons where the ruleset adds combat skills
+    /// (`S-ATK-1`).
+    pub stab: i32,
+    /// Shoot: added to attack rolls with missile weapons and throws where the ruleset adds
+    /// combat skills (`S-ATK-1`).
+    pub shoot: i32,
+    /// Marks an NPC, with its training bonus (`S-ATK-1`): where the ruleset says so, its attack
+    /// bonus is its number of Hit Dice plus this, and no attribute modifier or combat skill.
+    pub npc: Option<i32>,
 }
 
 /// A creature's statistics, as the catalog holds them.

@@ -780,11 +780,62 @@ pub struct AttackOdds {
     pub expected: f64,
 }
 
-/// The attack roll's total bonus for `attacker` with `weapon`.
+/// The attack skill and the weapon's bonus, less the attacker's accuracy penalties: the whole
+/// attack bonus unless the ruleset adds more ([`roll_bonus`]).
 pub fn attack_bonus(attacker: &UnitView, weapon: &Weapon) -> i32 {
     attacker.skills.attack + weapon.attack_bonus
         - attacker.conditions.accuracy_penalty
         - attacker.conditions.round_accuracy_penalty
+}
+
+/// The attack roll's total bonus for `attacker` with `weapon` under `ruleset` (`S-ATK-1`): the
+/// attack skill and the weapon's bonus, plus the attribute modifier and combat skill the
+/// ruleset adds; an NPC's Hit Dice and training where the ruleset reads them.
+pub fn roll_bonus(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
+    let base = attack_bonus(attacker, weapon);
+    let Some(parts) = ruleset.attack.attack_roll else {
+        return base;
+    };
+    if let Some(npc) = attacker.skills.npc_attack.filter(|_| parts.npc_hit_dice) {
+        return base - attacker.skills.attack + npc;
+    }
+    let attribute =
+        if parts.attribute_modifier { attack_attribute_modifier(ruleset, attacker, weapon, thrown) } else { 0 };
+    let skill = if parts.combat_skill { combat_skill(attacker, weapon, thrown) } else { 0 };
+    base + attribute + skill
+}
+
+/// The attribute modifier an attack with `weapon` adds (`S-ATK-1`): the best of the weapon's own
+/// `attributes`; otherwise Strength for melee and bare hands, Dexterity for missiles, the
+/// better of the two for a throw.
+fn attack_attribute_modifier(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
+    // A weakening wound lowers the Strength modifier (`A-AIM-1`), as it does for damage.
+    let modifier = |attribute: Attribute| {
+        let penalty = if attribute == Attribute::Strength { attacker.conditions.strength_penalty } else { 0 };
+        unit::modifier(ruleset, attacker.attributes, attribute) - penalty
+    };
+    let choices: &[Attribute] = if !weapon.attributes.is_empty() {
+        &weapon.attributes
+    } else if thrown {
+        &[Attribute::Strength, Attribute::Dexterity]
+    } else if weapon.is_ranged() {
+        &[Attribute::Dexterity]
+    } else {
+        &[Attribute::Strength]
+    };
+    choices.iter().map(|&attribute| modifier(attribute)).max().unwrap_or(0)
+}
+
+/// The combat skill an attack with `weapon` adds (`S-ATK-1`): Brawl bare-handed, Shoot for
+/// missiles and throws, Stab otherwise.
+fn combat_skill(attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
+    if thrown || weapon.is_ranged() {
+        attacker.skills.shoot
+    } else if *weapon == attacker.loadout.unarmed {
+        attacker.skills.brawl
+    } else {
+        attacker.skills.stab
+    }
 }
 
 /// The damage dice of `weapon` for `attacker`: its attribute bonus ([`damage_attribute_bonus`])
@@ -833,7 +884,7 @@ pub fn attack_odds(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView) ->
     match &ruleset.attack.style {
         AttackStyle::VsDefense => {
             let defense = unit::defense_score(ruleset, target.attributes, target.defense, target.conditions);
-            odds_against(ruleset, attack_bonus(attacker, weapon), weapon, dice, defense, target.armour.0)
+            odds_against(ruleset, roll_bonus(ruleset, attacker, weapon, false), weapon, dice, defense, target.armour.0)
         }
         AttackStyle::Test { tn, melee, ranged, .. } => {
             // Avoid tests mirror the attack test closely enough for planning; the roll is the target's.

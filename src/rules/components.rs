@@ -500,8 +500,16 @@ pub struct Skills {
     pub intimidation: i32,
     /// Added to casting checks.
     pub spellcasting: i32,
-    /// Added to purely unarmed damage where the ruleset says so (`S-DMG-1`).
+    /// Added to purely unarmed damage where the ruleset says so (`S-DMG-1`), and to bare-handed
+    /// attack rolls where it adds combat skills (`S-ATK-1`).
     pub brawl: i32,
+    /// Added to melee attack rolls where the ruleset adds combat skills (`S-ATK-1`).
+    pub stab: i32,
+    /// Added to missile and thrown attack rolls where the ruleset adds combat skills (`S-ATK-1`).
+    pub shoot: i32,
+    /// An NPC's attack bonus, its Hit Dice plus its training bonus (`S-ATK-1`); `None` for a
+    /// character.
+    pub npc_attack: Option<i32>,
 }
 
 /// Mana for spells; Stress can stand in for it 1:1 (`W-STRESS-1`).

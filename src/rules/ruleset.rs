@@ -254,6 +254,27 @@ pub struct AttackRules {
     /// Screening an ally: opposed checks that turn attacks on the ward to the screener (`S-SPEC-1`).
     #[serde(default)]
     pub screen: Option<ScreenRules>,
+    /// What an attack roll adds besides the attack skill and the weapon's bonus (`S-ATK-1`);
+    /// `None`: nothing, the attack skill holds the whole bonus.
+    #[serde(default)]
+    pub attack_roll: Option<AttackRollRules>,
+}
+
+/// The parts of an attack roll's bonus (`S-ATK-1`): the attack skill is the attack bonus, and
+/// these add to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttackRollRules {
+    /// Adds the weapon's attribute modifier: the best of the weapon's `attributes`, or Strength
+    /// for melee weapons and bare hands, Dexterity for missile weapons, the better of the two
+    /// for throws.
+    pub attribute_modifier: bool,
+    /// Adds the combat skill for the weapon: Brawl for bare hands, Shoot for missile weapons and
+    /// throws, Stab for every other weapon.
+    pub combat_skill: bool,
+    /// A unit marked as an NPC (its skills' `npc`) attacks with its number of Hit Dice plus that
+    /// training bonus instead, with no attribute modifier or combat skill.
+    pub npc_hit_dice: bool,
 }
 
 /// Situational attack modifiers by distance and posture (`S-ATK-2`).

@@ -70,7 +70,7 @@ impl Resolver<'_, '_> {
         // A charger's lowered Defense holds against shoves and grapples too (`S-SPEC-1`).
         let defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions)
             - self.charge_penalty(t.conditions);
-        let dice = self.ruleset.attack.die.plus(actions::attack_bonus(&a, weapon));
+        let dice = self.ruleset.attack.die.plus(actions::roll_bonus(&self.ruleset, &a, weapon, false));
         let (attacker, target) = (a.id.0.clone(), t.id.0.clone());
         let roll = self.rng.roll(dice);
         let (total, hit, round) = (roll.total, roll.total >= defense, self.round());

@@ -170,9 +170,12 @@ impl Resolver<'_, '_> {
     }
 }
 
-/// The attacker's attack skill and weapon bonus, less its accuracy penalties.
-fn skill(_: &Resolver, m: &Matchup) -> Option<Modifier> {
-    Some(Modifier::to_hit(ModifierSource::Skill, actions::attack_bonus(m.attacker, &m.engagement.weapon)))
+/// The attacker's attack skill and weapon bonus, less its accuracy penalties, with the
+/// attribute modifier and combat skill (or an NPC's Hit Dice) where the ruleset adds them (`S-ATK-1`).
+fn skill(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
+    let engagement = m.engagement;
+    let bonus = actions::roll_bonus(&battle.ruleset, m.attacker, &engagement.weapon, engagement.thrown);
+    Some(Modifier::to_hit(ModifierSource::Skill, bonus))
 }
 
 /// Cover from a ranged attack on a grid (`S-COVER-1`).
