@@ -28,6 +28,8 @@ const CATALOG: &str = r#"
         "slinger": (name: "Slinger", hd: "2d8", weapon: "sling", speed: 2, skills: (attack: 2)),
         "duelist": (name: "Duelist", hd: "2d8", attributes: (strength: 16, dexterity: 13), weapon: "blade",
                     speed: 2, skills: (attack: 1, stab: 2, shoot: 1, brawl: 3)),
+        "novice": (name: "Novice", hd: "2d8", attributes: (strength: 16), weapon: "blade", speed: 2,
+                   skills: (attack: 3)),
         "brute": (name: "Brute", hd: "3d8", attributes: (strength: 16), weapon: "blade", speed: 2,
                   skills: (attack: 7, stab: 3, npc: Some(1))),
     },
@@ -63,10 +65,16 @@ fn hit_points(app: &mut App, id: &str, points: i32) {
 /// The total of `attacker`'s first attack on b1, adjacent to it at (2, 1), from (1, 1), with
 /// `weapon` in hand (the creature's own when `None`) and a d20 of 10.
 fn first_attack_total(creature: &str, weapon: Option<&str>, unarmed: bool) -> serde_json::Value {
-    let weapon = weapon.map_or(String::new(), |weapon| format!(", weapon: Some(\"{weapon}\")"));
+    let fields = weapon.map_or(String::new(), |weapon| format!(", weapon: Some(\"{weapon}\")"));
+    first_blow(creature, &fields, unarmed).0
+}
+
+/// `creature`'s first attack on b1 (see [`first_attack_total`]), its level fields `fields`: the
+/// attack's total and the hit points b1 has left of 40. The dice: 10 to hit, 1 for damage.
+fn first_blow(creature: &str, fields: &str, unarmed: bool) -> (serde_json::Value, i32) {
     let units = format!(
         r#"
-        (id: "r1", creature: "{creature}", side: "red", at: Some((1, 1)){weapon}),
+        (id: "r1", creature: "{creature}", side: "red", at: Some((1, 1)){fields}),
         (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
     "#
     );
@@ -79,7 +87,8 @@ fn first_attack_total(creature: &str, weapon: Option<&str>, unarmed: bool) -> se
     app.update();
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     app.update();
-    attacks_by(&app, "r1")[0]["total"].clone()
+    let total = attacks_by(&app, "r1")[0]["total"].clone();
+    (total, get::<Wounds>(&mut app, "b1").current)
 }
 
 /// The attack lines `attacker` has made.
@@ -192,4 +201,15 @@ fn s_atk_1_a_character_adds_the_weapons_attribute_and_its_combat_skill() {
 fn s_atk_1_an_npc_attacks_with_its_hit_dice_and_training_alone() {
     // 3 Hit Dice + training 1; its attack skill, Strength and Stab do not count.
     assert_eq!(first_attack_total("brute", None, false), 14, "10 + 3 HD + 1");
+}
+
+#[test]
+fn s_dual_1_only_a_unit_with_stab_1_fights_with_two_weapons() {
+    let offhand = r#", offhand: Some("knife")"#;
+    // Stab 2: -1 to hit, and the hit (1 + STR 2) deals 2 more.
+    assert_eq!(first_blow("duelist", offhand, false), (serde_json::json!(14), 40 - 5), "10 + 1 + 2 + 2 - 1");
+    // Stab 0: the knife in the off hand changes nothing.
+    assert_eq!(first_blow("novice", offhand, false), (serde_json::json!(15), 40 - 3), "10 + 3 + STR 2");
+    // An NPC's Hit Dice and training stand in for the skill: 3 + 1 - 1.
+    assert_eq!(first_blow("brute", offhand, false), (serde_json::json!(13), 40 - 5), "10 + 3 HD + 1 - 1");
 }

@@ -838,6 +838,29 @@ fn combat_skill(attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
     }
 }
 
+/// The unit's level in the skill for melee weapons, as the dual-wielding requirement reads it
+/// (`S-DUAL-1`): Stab where the ruleset adds combat skills, an NPC's attack bonus (its Hit Dice
+/// and training, which stand in for skill levels it does not have) where it reads those, and
+/// otherwise the attack skill, which holds the whole bonus.
+pub fn weapon_skill(ruleset: &Ruleset, unit: &UnitView) -> i32 {
+    let Some(parts) = ruleset.attack.attack_roll else {
+        return unit.skills.attack;
+    };
+    match unit.skills.npc_attack.filter(|_| parts.npc_hit_dice) {
+        Some(npc) => npc,
+        None if parts.combat_skill => unit.skills.stab,
+        None => unit.skills.attack,
+    }
+}
+
+/// Whether `unit` is trained to fight with two weapons where the ruleset asks for it (`S-DUAL-1`).
+pub fn may_dual_wield(ruleset: &Ruleset, unit: &UnitView) -> bool {
+    match ruleset.attack.dual_wield {
+        super::ruleset::DualWield::Bonus { min_skill, .. } => weapon_skill(ruleset, unit) >= min_skill,
+        _ => true,
+    }
+}
+
 /// The damage dice of `weapon` for `attacker`: its attribute bonus ([`damage_attribute_bonus`])
 /// and, for bare hands, Brawl ([`brawl_bonus`]).
 pub fn damage_dice(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> Dice {

@@ -520,6 +520,11 @@ pub enum DualWield {
         hit: i32,
         /// Added to damage on a hit.
         damage: i32,
+        /// The weapon skill a unit needs to fight with two weapons (`S-DUAL-1`: Stab-1 for a
+        /// mace and a sword); below it the off-hand weapon does nothing. See
+        /// [`actions::weapon_skill`](super::actions::weapon_skill) for the skill read.
+        #[serde(default)]
+        min_skill: i32,
     },
 }
 

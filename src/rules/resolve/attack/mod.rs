@@ -185,7 +185,9 @@ impl Resolver<'_, '_> {
             .map(|(_, weapon)| weapon.clone())
             .filter(|second| !ranged && !thrown && !second.is_ranged())
             // A broken weapon is no second weapon, nor is the off-hand one that replaced it.
-            .filter(|_| !a.conditions.is_broken(Hand::Main) && !a.conditions.is_broken(Hand::Off));
+            .filter(|_| !a.conditions.is_broken(Hand::Main) && !a.conditions.is_broken(Hand::Off))
+            // Only the trained fight with two (`S-DUAL-1`).
+            .filter(|_| actions::may_dual_wield(&self.ruleset, &a));
         // The Bonus Actions' extra attack rolls the weapon's own dice: no Strength, no feats (`A-BONUS-1`).
         let damage_dice = if request.strike.bonus_attack {
             weapon.damage.without_dice(a.loadout.focus_dice)

@@ -215,7 +215,7 @@ fn swarm(_: &Resolver, m: &Matchup) -> Option<Modifier> {
 /// A second melee weapon in hand (`Z-ATK-3`, `S-DUAL-1`): to hit, and damage when both reach.
 fn dual_wield(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
     // The other dual-wield rules change the damage roll, not the modifiers.
-    let DualWield::Bonus { hit, damage } = battle.ruleset.attack.dual_wield else {
+    let DualWield::Bonus { hit, damage, .. } = battle.ruleset.attack.dual_wield else {
         return None;
     };
     let engagement = m.engagement;
