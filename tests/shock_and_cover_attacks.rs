@@ -30,6 +30,7 @@ const CATALOG: &str = r#"
                     speed: 2, skills: (attack: 1, stab: 2, shoot: 1, brawl: 3)),
         "novice": (name: "Novice", hd: "2d8", attributes: (strength: 16), weapon: "blade", speed: 2,
                    skills: (attack: 3)),
+        "knight": (name: "Knight", hd: "2d8", defense: 8, weapon: "blade", speed: 2, skills: (attack: 2)),
         "brute": (name: "Brute", hd: "3d8", attributes: (strength: 16), weapon: "blade", speed: 2,
                   skills: (attack: 7, stab: 3, npc: Some(1))),
     },
@@ -212,4 +213,43 @@ fn s_dual_1_only_a_unit_with_stab_1_fights_with_two_weapons() {
     assert_eq!(first_blow("novice", offhand, false), (serde_json::json!(15), 40 - 3), "10 + 3 + STR 2");
     // An NPC's Hit Dice and training stand in for the skill: 3 + 1 - 1.
     assert_eq!(first_blow("brute", offhand, false), (serde_json::json!(13), 40 - 5), "10 + 3 HD + 1 - 1");
+}
+
+/// An archer at (0, 1) shoots an execution at a surprised knight (AC 18) `at` squares away, with
+/// the d20 coming up `face` and the knight's save 5; returns the attack line and the knight's
+/// status after.
+fn ranged_execution(at: i32, face: u32) -> (serde_json::Value, Status) {
+    let units = format!(
+        r#"
+        (id: "r1", creature: "archer", side: "red", at: Some((0, 1))),
+        (id: "b1", creature: "knight", side: "blue", at: Some(({at}, 1)), surprised: Some(true)),
+    "#
+    );
+    let mut app = scripted(&level(&units), &[8, 1, face, 5]);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Execute, Some("b1"), None);
+    app.update();
+    let attack = attacks_by(&app, "r1").first().cloned().expect("the execution is shot");
+    (attack, get::<Status>(&mut app, "b1"))
+}
+
+#[test]
+fn s_exec_1_a_ranged_execution_rolls_against_10_with_range_bonuses() {
+    // Within 10 ft (2 squares): 4 + attack 2 + 4 reaches 10, the knight's AC 18 ignored; the
+    // save (5 - 2) fails and it drops.
+    let (attack, status) = ranged_execution(2, 4);
+    assert_eq!(
+        (attack["kind"].as_str(), attack["total"].as_i64(), attack["defense"].as_i64()),
+        (Some("execution"), Some(10), Some(10))
+    );
+    assert_eq!(attack["hit"], true);
+    assert_eq!(status, Status::Dying);
+    // Within the bow's normal range (6 of its 12 squares): +2.
+    let (attack, status) = ranged_execution(5, 6);
+    assert_eq!((attack["total"].as_i64(), attack["hit"].as_bool()), (Some(10), Some(true)));
+    assert_eq!(status, Status::Dying);
+    // Further: no bonus, 7 + 2 misses and nothing more happens.
+    let (attack, status) = ranged_execution(8, 7);
+    assert_eq!((attack["total"].as_i64(), attack["hit"].as_bool()), (Some(9), Some(false)));
+    assert_eq!(status, Status::Active);
 }

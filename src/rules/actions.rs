@@ -76,6 +76,9 @@ pub enum IllegalAction {
     /// A bow or crossbow cannot be fired in melee (`S-ATK-2`).
     #[error("a bow or crossbow cannot be fired with a foe in melee range")]
     BowInMelee,
+    /// The ruleset has no executions with missile weapons.
+    #[error("an execution attack needs a melee weapon under this ruleset")]
+    NoRangedExecution,
     /// Execution attacks need a target unaware of danger.
     #[error("an execution attack needs a target that is unaware of danger")]
     TargetAlert,
@@ -262,9 +265,11 @@ pub fn reach(actor: &UnitView, kind: ActionKind) -> Result<Reach, IllegalAction>
 pub fn is_ranged(actor: &UnitView, kind: ActionKind) -> bool {
     match kind {
         ActionKind::Cast(_) | ActionKind::UseItem(_) | ActionKind::Throw(_) | ActionKind::Intimidate => true,
-        ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::Swarm | ActionKind::DefensiveAttack => {
-            actor.loadout.usable_weapon(actor.conditions).1.is_ranged()
-        }
+        ActionKind::Attack
+        | ActionKind::Aimed(_)
+        | ActionKind::Swarm
+        | ActionKind::DefensiveAttack
+        | ActionKind::Execute => actor.loadout.usable_weapon(actor.conditions).1.is_ranged(),
         _ => false,
     }
 }
@@ -276,9 +281,11 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::Swarm => {
             TargetRule::Enemy { range: weapon_range, optional: false }
         }
-        ActionKind::Charge | ActionKind::Shove | ActionKind::KnockDown | ActionKind::Execute => {
+        ActionKind::Charge | ActionKind::Shove | ActionKind::KnockDown => {
             TargetRule::Enemy { range: weapon.reach, optional: false }
         }
+        // A missile weapon executes at its range, where the ruleset allows it (`S-EXEC-1`).
+        ActionKind::Execute => TargetRule::Enemy { range: weapon_range, optional: false },
         // Grappling is done with bare hands.
         ActionKind::Grapple => TargetRule::Enemy { range: actor.loadout.unarmed.reach, optional: false },
         // A held unit struggles against whoever holds it: the grappler needs no naming.
@@ -373,7 +380,7 @@ pub fn fires_forbidden_bow(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind
     forbidden
         && weapon.is_ranged()
         && weapon.two_handed
-        && matches!(kind, ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::DefensiveAttack)
+        && matches!(kind, ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::DefensiveAttack | ActionKind::Execute)
 }
 
 /// Whether a shot from `standing` at a target in `target_zone` is made in melee (`S-ATK-2`, the
@@ -448,7 +455,17 @@ fn check_untargeted_with(ctx: ActionContext, actor: &UnitView, action: &Action) 
     }
     check_held(ctx, actor, kind, action.move_to)?;
     check_move(ctx, actor, action)?;
+    check_ranged_execution(ctx.ruleset, actor, kind)?;
     reach(actor, kind)
+}
+
+/// An execution with a missile weapon needs a ruleset that has ranged executions (`S-EXEC-1`).
+fn check_ranged_execution(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind) -> Result<(), IllegalAction> {
+    let allowed = ruleset.attack.execution.as_ref().is_some_and(|rules| rules.ranged.is_some());
+    if kind == ActionKind::Execute && is_ranged(actor, kind) && !allowed {
+        return Err(IllegalAction::NoRangedExecution);
+    }
+    Ok(())
 }
 
 /// Holding an action (`S-ACT-2`) spends the Move: it is declared without one, once a round, where

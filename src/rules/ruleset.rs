@@ -349,6 +349,24 @@ pub struct ExecutionRules {
     pub save_die: Dice,
     /// The number the save must reach.
     pub save_tn: i32,
+    /// Executions with missile weapons (`S-EXEC-1`); `None`: melee executions only.
+    #[serde(default)]
+    pub ranged: Option<RangedExecutionRules>,
+}
+
+/// A ranged execution attack (`S-EXEC-1`): the shooter's attack roll, with bonuses for a close
+/// or normal-range shot, against the ruleset's `base_defense` (the victim's own Armour Class is
+/// ignored). A hit leads to the same save as a melee execution; a miss does nothing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RangedExecutionRules {
+    /// Added to the roll within `point_blank` squares (zones on a zone battlefield).
+    pub point_blank_bonus: i32,
+    /// How near a point-blank shot is: 2 squares, 10 ft.
+    pub point_blank: u32,
+    /// Added to the roll further away but within the weapon's normal range
+    /// (`situational.normal_range_percent` of its `range`).
+    pub normal_range_bonus: i32,
 }
 
 /// How conditions change an attack (`A-COND-1`).
