@@ -31,6 +31,8 @@ const CATALOG: &str = r#"
         "novice": (name: "Novice", hd: "2d8", attributes: (strength: 16), weapon: "blade", speed: 2,
                    skills: (attack: 3)),
         "knight": (name: "Knight", hd: "2d8", defense: 8, weapon: "blade", speed: 2, skills: (attack: 2)),
+        "ogre": (name: "Ogre", hd: "2d8", weapon: "blade", speed: 2, size: Large),
+        "giant": (name: "Giant", hd: "2d8", weapon: "blade", speed: 2, size: Huge),
         "brute": (name: "Brute", hd: "3d8", attributes: (strength: 16), weapon: "blade", speed: 2,
                   skills: (attack: 7, stab: 3, npc: Some(1))),
     },
@@ -252,4 +254,29 @@ fn s_exec_1_a_ranged_execution_rolls_against_10_with_range_bonuses() {
     let (attack, status) = ranged_execution(8, 7);
     assert_eq!((attack["total"].as_i64(), attack["hit"].as_bool()), (Some(9), Some(false)));
     assert_eq!(status, Status::Active);
+}
+
+/// A soldier shoves a `creature` beside it: the attack roll 15 hits, then 2d6 of 4 and 4
+/// against the target's 1 and 1; returns the soldier's check total.
+fn shove_check(creature: &str) -> i64 {
+    let units = format!(
+        r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "{creature}", side: "blue", at: Some((2, 1))),
+    "#
+    );
+    let mut app = scripted(&level(&units), &[8, 1, 15, 4, 4, 1, 1]);
+    hit_points(&mut app, "b1", 40);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Shove, Some("b1"), None);
+    app.update();
+    let maneuver = events(&app, "maneuver").first().cloned().expect("the shove lands and is contested");
+    maneuver["roll"]["total"].as_i64().expect("a total")
+}
+
+#[test]
+fn s_man_1_shoving_a_larger_target_is_at_minus_2_and_a_much_larger_one_at_minus_4() {
+    assert_eq!(shove_check("soldier"), 10, "8 + attack 2 against its equal");
+    assert_eq!(shove_check("ogre"), 8, "one size larger: -2");
+    assert_eq!(shove_check("giant"), 6, "two sizes larger: -4");
 }

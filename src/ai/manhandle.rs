@@ -172,7 +172,8 @@ fn success_chance(view: &AiView, rules: &ManeuverRules, actor: &UnitView, target
     } else {
         1.0
     };
-    let own = unit::modifier(&view.ruleset, actor.attributes, rules.attribute) + actor.skills.attack;
+    let own = unit::modifier(&view.ruleset, actor.attributes, rules.attribute) + actor.skills.attack
+        - actions::size_penalty(rules, actor, target);
     let theirs = unit::modifier(&view.ruleset, target.attributes, rules.attribute);
     lands * wins_opposed(rules.die, own - theirs)
 }

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::battlefield::Hazard;
-use crate::rules::components::AiKind;
+use crate::rules::components::{AiKind, Size};
 use crate::rules::dice::Dice;
 use crate::rules::ruleset::{DEFAULT_RULESET, DeclarationOrder};
 
@@ -270,6 +270,9 @@ pub struct CreatureFile {
     /// Whether it checks morale even on a side that does not.
     #[serde(default)]
     pub checks_morale: bool,
+    /// Its size (`S-MAN-1`): shoving or grappling a bigger creature is harder.
+    #[serde(default)]
+    pub size: Size,
     /// Level (attacks per round, ongoing damage).
     #[serde(default = "default_level")]
     pub level: u32,

@@ -79,6 +79,8 @@ pub struct UnitTemplate {
     pub loadout: Loadout,
     /// Skills.
     pub skills: Skills,
+    /// Size.
+    pub size: Size,
     /// Mana.
     pub mana: Mana,
     /// Spells.
@@ -389,6 +391,7 @@ fn unit_bundle(unit: &UnitTemplate, order: usize, controller: Controller) -> imp
             unit.loadout.clone(),
             Conditions::default(),
             unit.skills,
+            unit.size,
             unit.mana,
             unit.spells.clone(),
             unit.inventory.clone(),

@@ -102,6 +102,7 @@ impl UnitSource<'_> {
             speed: Speed(self.speed()),
             loadout,
             skills: self.skills(),
+            size: self.creature.size,
             mana: Mana { current: creature.mana, max: creature.mana },
             spells,
             inventory,

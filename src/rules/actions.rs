@@ -855,6 +855,15 @@ fn combat_skill(attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
     }
 }
 
+/// What the attacker of a shove or grapple takes off its check for the target's size (`S-MAN-1`).
+pub fn size_penalty(rules: &super::ruleset::ManeuverRules, attacker: &UnitView, target: &UnitView) -> i32 {
+    match attacker.size.steps_below(*target.size) {
+        0 => 0,
+        1 => rules.larger_target_penalty,
+        _ => rules.much_larger_target_penalty,
+    }
+}
+
 /// The unit's level in the skill for melee weapons, as the dual-wielding requirement reads it
 /// (`S-DUAL-1`): Stab where the ruleset adds combat skills, an NPC's attack bonus (its Hit Dice
 /// and training, which stand in for skill levels it does not have) where it reads those, and

@@ -156,6 +156,29 @@ impl Attributes {
     }
 }
 
+/// How big a creature is (`S-MAN-1`): shoving or grappling a bigger one is harder.
+#[derive(
+    Component, Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
+pub enum Size {
+    /// A child, a goblin-sized creature.
+    Small,
+    /// A person: the chapter's "man-sized".
+    #[default]
+    Medium,
+    /// Significantly larger but still humanoid: an ogre, a horse.
+    Large,
+    /// Only barely plausible to manhandle: a giant, an elephant.
+    Huge,
+}
+
+impl Size {
+    /// How many sizes `other` is above this one (0 when it is not bigger).
+    pub fn steps_below(self, other: Size) -> u32 {
+        (other as u32).saturating_sub(self as u32)
+    }
+}
+
 /// Hit Dice, which size Stress and count toward morale.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HitDice(pub Dice);

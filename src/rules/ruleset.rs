@@ -338,6 +338,14 @@ pub struct ManeuverRules {
     /// grappler (`Z-STUNT-1`); turn-based orders only.
     #[serde(default)]
     pub break_free: bool,
+    /// Taken off the attacker's check against a target one size larger (`S-MAN-1`:
+    /// "significantly larger but still humanoid").
+    #[serde(default)]
+    pub larger_target_penalty: i32,
+    /// Taken off the attacker's check against a target two or more sizes larger ("only barely
+    /// plausible for such manhandling").
+    #[serde(default)]
+    pub much_larger_target_penalty: i32,
 }
 
 /// Execution attacks: a hit on an unaware target forces a save at a penalty of the attacker's

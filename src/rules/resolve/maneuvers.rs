@@ -31,7 +31,8 @@ impl Resolver<'_, '_> {
         let (Some(a), Some(t)) = (self.unit(actor, "a manoeuvre"), self.unit(target, "a manoeuvre")) else {
             return;
         };
-        let own = unit::modifier(&self.ruleset, a.attributes, rules.attribute) + a.skills.attack;
+        let own = unit::modifier(&self.ruleset, a.attributes, rules.attribute) + a.skills.attack
+            - actions::size_penalty(&rules, &a, &t);
         let theirs = unit::modifier(&self.ruleset, t.attributes, rules.attribute);
         let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
         // A weakened side rolls its test with disadvantage (`Z-HIND-1`).
