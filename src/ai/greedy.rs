@@ -239,6 +239,9 @@ fn choose_with<'c>(
     if let Some(action) = summon(view, units, actor) {
         return action;
     }
+    if let Some(action) = parry_while_falling_back(view, units, actor) {
+        return action;
+    }
     let best_attack = best_offence(view, units, threats, actor, just_declared, &commitments);
     let outgoing = best_attack.as_ref().map_or(0.0, |(_, expected, _)| *expected);
     // Losing the exchange: badly hurt, and it would go down before its best target does. Never
@@ -267,6 +270,16 @@ fn choose_with<'c>(
         return action;
     }
     approach(view, units, threats, actor).unwrap_or(hold)
+}
+
+/// A unit falling back after failed morale parries instead of attacking while a foe can reach
+/// it this round (`C-WDRAW-1`: "you can parry instead of attack").
+fn parry_while_falling_back(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
+    if !actor.conditions.falling_back || incoming_damage(view, units, actor, actor.zone.0) <= 0.0 {
+        return None;
+    }
+    let parry = Action::simple(ActionKind::FullDefense);
+    actions::check(view.ctx(), actor, &parry, units).is_ok().then_some(parry)
 }
 
 /// A downed unit drinks a restoring draught if it has one (the Wound Point it costs is worth it).

@@ -23,6 +23,8 @@ pub const MAX_ZONES: usize = 2048;
 
 /// Most names an error lists as "one of" when nothing is close to what was written.
 const MAX_LISTED_NAMES: usize = 12;
+/// A unit carrying its full capacity moves half its squares, rounded up (`A-MOVE-1`).
+const CAPACITY_SPEED_DIVISOR: u32 = 2;
 
 /// Checks a parsed level against the catalog and builds its template, reporting every problem.
 pub fn build(
@@ -471,7 +473,8 @@ impl<'a> LevelChecker<'a> {
         }
     }
 
-    /// The unit's gear and numbers, then what the level and ruleset change: squares, encumbrance, feats.
+    /// The unit's gear and numbers, then what the level and ruleset change: squares, encumbrance,
+    /// carrying capacity, feats.
     fn unit_template(
         &mut self,
         unit: &'a UnitFile,
@@ -495,19 +498,41 @@ impl<'a> LevelChecker<'a> {
         if let Some(scale) = self.squares_per_zone {
             template.scale_to_squares(scale);
         }
-        if let Some(speed) = self.encumbered_speed(unit) {
+        let strength = template.attributes.score(crate::rules::equipment::Attribute::Strength);
+        if let Some(speed) = self.encumbered_speed(unit, creature, strength) {
             template.speed.0 = speed;
+        }
+        if self.at_carrying_capacity(unit, strength) {
+            template.speed.0 = template.speed.0.div_ceil(CAPACITY_SPEED_DIVISOR);
         }
         template.apply_feats(creature.feats.iter().chain(&unit.feats), self.squares_per_zone.is_some());
         Some(template)
     }
 
-    /// Encumbrance (`C-MOVE-1`): the tier of the load sets the speed, unless the level sets
-    /// the speed itself.
-    fn encumbered_speed(&self, unit: &UnitFile) -> Option<u32> {
-        let load = unit.load.filter(|_| unit.speed.is_none())?;
-        let tiers = &self.ruleset.movement.encumbrance;
-        tiers.iter().find(|(most, _)| load <= *most).or(tiers.last()).map(|&(_, speed)| speed)
+    /// Encumbrance (`C-MOVE-1`): the tier of the load in the race's column sets the speed,
+    /// unless the level sets the speed itself. Each point of Strength modifier moves every limit
+    /// by the ruleset's `strength_pounds`. A race with its own column moves at its lightest tier
+    /// even with no load given.
+    fn encumbered_speed(&self, unit: &UnitFile, creature: &CreatureFile, strength: i32) -> Option<u32> {
+        if unit.speed.is_some() {
+            return None;
+        }
+        let movement = &self.ruleset.movement;
+        let column = creature.race.as_ref().and_then(|race| movement.encumbrance_by_race.get(race));
+        let load = unit.load.or(column.map(|_| 0))?;
+        let tiers = column.unwrap_or(&movement.encumbrance);
+        let shift = i64::from(self.ruleset.attributes.modifier(strength)) * i64::from(movement.strength_pounds);
+        let fits = |most: u32| i64::from(load) <= i64::from(most) + shift;
+        tiers.iter().find(|(most, _)| fits(*most)).or(tiers.last()).map(|&(_, speed)| speed)
+    }
+
+    /// Whether the unit carries its full capacity (`A-MOVE-1`): its `load` reaches the ruleset's
+    /// `carrying_capacity` times its Strength score.
+    fn at_carrying_capacity(&self, unit: &UnitFile, strength: i32) -> bool {
+        let (Some(load), Some(per_point)) = (unit.load, self.ruleset.movement.carrying_capacity) else {
+            return false;
+        };
+        unit.speed.is_none() && i64::from(load) >= i64::from(per_point) * i64::from(strength.max(0))
     }
 
     /// No zone holds more units at the start than its capacity (one on a square).

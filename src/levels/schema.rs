@@ -276,6 +276,14 @@ pub struct CreatureFile {
     /// Level (attacks per round, ongoing damage).
     #[serde(default = "default_level")]
     pub level: u32,
+    /// Race (`C-MOVE-1`): picks the ruleset's `encumbrance_by_race` column (a halfling's); none,
+    /// or a race the ruleset does not list, uses `encumbrance` (a human's).
+    #[serde(default)]
+    pub race: Option<String>,
+    /// Character class (`C-MULTI-1`): picks the ruleset's `attacks_by_class` column; none, or a
+    /// class the ruleset does not list, uses `attacks_by_level` (the fighter's column).
+    #[serde(default)]
+    pub class: Option<String>,
     /// Shifts the range at which this creature is surprised (`C-SURP-1`): a ranger −2, a monk
     /// of levels 9–12 −2, a monster surprised only 1 in 10 −3.
     #[serde(default)]

@@ -55,6 +55,8 @@ pub struct UnitTemplate {
     pub initiated: bool,
     /// Character level.
     pub level: Level,
+    /// Character class, where the creature has one (`C-MULTI-1`).
+    pub class: Option<Arc<str>>,
     /// Shift of its own surprise range (`C-SURP-1`).
     pub surprise_shift: i32,
     /// Summoning slots (its level, plus feats).
@@ -313,6 +315,9 @@ impl BattleTemplate {
             entity.insert(Initiator);
         }
         entity.insert(unit.level);
+        if let Some(class) = &unit.class {
+            entity.insert(CharacterClass(class.clone()));
+        }
         if let Some(group) = &unit.initiative_group {
             entity.insert(InitiativeGroup(group.clone()));
         }
@@ -351,7 +356,8 @@ impl BattleTemplate {
 }
 
 /// Spawns a unit a spell creates from its creature's `template`: on the field at once, sick,
-/// and summoned by its caster, so it vanishes when the battle ends (`A-SUMM-1`).
+/// and summoned by its caster, so it vanishes when the battle ends unless it is a thrall its
+/// caster pays for (`A-SUMM-1`).
 fn spawn_conjured(commands: &mut Commands, template: &UnitTemplate, call: Conjuring) -> Entity {
     let unit = UnitTemplate { id: call.id, zone: call.zone, arrives: None, ..template.clone() };
     let mut entity = commands.spawn(unit_bundle(&unit, call.order as usize, call.controller));
@@ -361,9 +367,12 @@ fn spawn_conjured(commands: &mut Commands, template: &UnitTemplate, call: Conjur
     entity.insert((
         unit.level,
         SummoningSlots(unit.summoning_slots),
-        Summoned { summoner: call.summoner, thrall: false },
+        Summoned { summoner: call.summoner, thrall: call.thrall },
         Conditions { sick_until: Some(call.sick_until), ..Conditions::default() },
     ));
+    if let Some(class) = &unit.class {
+        entity.insert(CharacterClass(class.clone()));
+    }
     entity.id()
 }
 

@@ -325,6 +325,8 @@ pub struct Conditions {
     pub dodge_bonus: i32,
     /// Bonus Actions already spent this turn before the unit declared (picking up its weapon, `A-COND-1`).
     pub bonus_actions_spent: u32,
+    /// Bonus Actions its next turn has already given up: it stood up out of turn (`A-BONUS-1`).
+    pub bonus_actions_owed: u32,
     /// Casting a spell that takes effect later in the round (`C-CAST-1`): channelling, flat-footed
     /// where the ruleset says so (`A-COND-1`).
     pub channelling: bool,
@@ -353,6 +355,9 @@ pub struct Conditions {
     /// It held its action this round (`S-ACT-2`): the move is spent, and its later turn has only
     /// the Main action (which may still be a move).
     pub held_action: bool,
+    /// It fell back fighting at the last morale check (`C-WDRAW-1`): until the next one, it may
+    /// parry instead of attacking, and the greedy AI has it do so while a foe can reach it.
+    pub falling_back: bool,
     /// Other lasting conditions, for the unit card.
     pub notes: Vec<String>,
 }
@@ -609,6 +614,8 @@ pub struct Conjuring {
     pub summoner: Entity,
     /// The round its summoning sickness lasts through.
     pub sick_until: u32,
+    /// Kept after the battle if its summoner pays its thrall cost (`A-SUMM-1`).
+    pub thrall: bool,
 }
 
 /// Spawns one conjured unit of a creature on a side and returns its entity.
@@ -647,6 +654,11 @@ impl Default for Level {
         Self(1)
     }
 }
+
+/// Character class (`C-MULTI-1`): which column of the attacks-per-round table the unit uses;
+/// absent means the fighter's (`turns.attacks_by_level`).
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct CharacterClass(pub std::sync::Arc<str>);
 
 /// What a unit has done this round.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -160,7 +160,8 @@ fn open_turn(
 /// `A-BONUS-1`) and a disarmed one a Bonus Action picking its weapon up (`A-COND-1`), where the
 /// ruleset says so and it has one left. Returns whether the unit stood up.
 fn spend_bonus_actions_first(ruleset: &Ruleset, conditions: &mut Conditions) -> bool {
-    conditions.bonus_actions_spent = 0;
+    // Standing up out of turn was paid for with this turn's Bonus Action (`A-BONUS-1`).
+    conditions.bonus_actions_spent = std::mem::take(&mut conditions.bonus_actions_owed);
     let stands = ruleset.turns.bonus_action_stands_up && conditions.prone && conditions.bonus_actions_left() > 0;
     if stands {
         conditions.prone = false;

@@ -133,12 +133,15 @@ pub enum Effect {
     /// Creates `count` new units of the catalog creature `creature` on the caster's side, in the
     /// caster's zone or the nearest one with room (the nearest free square on a grid), each taking
     /// a summoning slot while one is free (`A-SUMM-1`). They are summoned units: sick in their
-    /// first round, and gone when the battle ends.
+    /// first round, and gone when the battle ends unless they are thralls.
     Conjure {
         /// The catalog creature it creates.
         creature: String,
         /// How many it creates with one casting.
         count: u32,
+        /// The caster means to keep them: thralls, kept after the battle if it pays their cost.
+        #[serde(default)]
+        thrall: bool,
     },
 }
 
@@ -172,6 +175,12 @@ pub struct Spell {
     /// How long it takes to cast, where the ruleset counts casting times (`C-CAST-1`).
     #[serde(default)]
     pub casting_time: CastingTime,
+    /// A successful casting of a hostile spell leaves ongoing damage on its target (`Z-ONGO-1`).
+    #[serde(default)]
+    pub ongoing: Option<Lingering>,
+    /// A successful casting of a hostile spell leaves a hindrance on its target (`Z-HIND-1`).
+    #[serde(default)]
+    pub hinders: Option<(Hindrance, Lingering)>,
 }
 
 /// How long a spell takes to cast (`C-CAST-1`, `A-COND-1`). Rulesets without
@@ -203,6 +212,12 @@ pub struct Item {
     /// Farthest distance band it reaches (0 Close; thrown items usually 1).
     #[serde(default)]
     pub range: u32,
+    /// A hit (thrown) or a use on an enemy leaves ongoing damage on the target (`Z-ONGO-1`).
+    #[serde(default)]
+    pub ongoing: Option<Lingering>,
+    /// A hit (thrown) or a use on an enemy leaves a hindrance on the target (`Z-HIND-1`).
+    #[serde(default)]
+    pub hinders: Option<(Hindrance, Lingering)>,
 }
 
 /// Critical multiplier of a thrown item.
@@ -224,8 +239,8 @@ impl Item {
             range: Some(self.range),
             attack_bonus: 0,
             shock: None,
-            ongoing: None,
-            hinders: None,
+            ongoing: self.ongoing,
+            hinders: self.hinders,
             attributes: Vec::new(),
             two_handed: false,
         })

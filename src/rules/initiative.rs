@@ -187,7 +187,8 @@ fn tie_key(ruleset: &Ruleset, unit: &UnitItem, round: u32) -> i64 {
         let part = match tie_break {
             super::ruleset::TieBreak::WeaponSpeed => weapon.speed as i64,
             super::ruleset::TieBreak::MoreAttacks => {
-                -(attacks_per_round(ruleset, unit.level.map_or(1, |level| level.0), round) as i64)
+                let class = unit.class.map(|class| &*class.0);
+                -(attacks_per_round(ruleset, unit.level.map_or(1, |level| level.0), class, round) as i64)
             }
             super::ruleset::TieBreak::CastingTime => unit
                 .spells
@@ -196,15 +197,20 @@ fn tie_key(ruleset: &Ruleset, unit: &UnitItem, round: u32) -> i64 {
                 .filter_map(|(_, spell)| spell.speed)
                 .min()
                 .map_or(weapon.speed as i64, |speed| speed as i64),
+            // Read from the declarations, when the turn resolves (`resolve/ties.rs`).
+            super::ruleset::TieBreak::MissileBeforeSpell => 0,
         };
         key = key * TIE_FACTOR + part.clamp(-(TIE_FACTOR / 2) + 1, TIE_FACTOR / 2 - 1);
     }
     key
 }
 
-/// Weapon attacks in `round` for a unit of `level` under the ruleset's level bands (`C-MULTI-1`).
-pub fn attacks_per_round(ruleset: &Ruleset, level: u32, round: u32) -> u32 {
-    let band = ruleset.turns.attacks_by_level.iter().filter(|(from, ..)| *from <= level).max_by_key(|(from, ..)| *from);
+/// Weapon attacks in `round` for a unit of `level` and `class` under the ruleset's level bands
+/// (`C-MULTI-1`): the class's own column where the ruleset lists one, else the fighter's.
+pub fn attacks_per_round(ruleset: &Ruleset, level: u32, class: Option<&str>, round: u32) -> u32 {
+    let column = class.and_then(|class| ruleset.turns.attacks_by_class.get(class));
+    let bands = column.unwrap_or(&ruleset.turns.attacks_by_level);
+    let band = bands.iter().filter(|(from, ..)| *from <= level).max_by_key(|(from, ..)| *from);
     match band {
         Some(&(_, attacks, per_rounds)) if per_rounds > 0 => {
             let upto = |round: u32| attacks * round / per_rounds;

@@ -70,6 +70,12 @@ fn check_morale(
     let (fighting, checkers) = fighting_and_checkers(&battle);
     let total = fighting.values().sum();
     let pressure = Pressure { big_hits, intimidation, present, fighting, total };
+    // Falling back lasts until the next check, which may renew it.
+    for mut unit in &mut battle.units {
+        if unit.conditions.falling_back {
+            unit.conditions.falling_back = false;
+        }
+    }
     for entity in checkers {
         test_morale(&mut battle, &pressure, entity, &mut fleeing);
     }
@@ -298,6 +304,9 @@ fn fall_back(battle: &mut Battle, entity: Entity) {
         return;
     };
     let (id, here, side) = (unit.id.0.clone(), unit.zone.0, *unit.side);
+    if let Ok(mut unit) = units.get_mut(entity) {
+        unit.conditions.falling_back = true;
+    }
     let enemies: Vec<ZoneIdx> = units
         .iter()
         .filter(|view| *view.side != side && unit::is_fighting(*view.status, view.conditions))

@@ -748,12 +748,29 @@ pub struct MovementRules {
     /// first; a unit whose level entry gives its `load` moves at its tier's speed.
     #[serde(default)]
     pub encumbrance: Vec<(u32, u32)>,
+    /// Other races' columns of the same table (`C-MOVE-1`: a halfling's), by the creature's
+    /// `race`. A unit of a listed race moves at its column's first tier even when its level entry
+    /// gives no `load`; a race not listed uses `encumbrance`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub encumbrance_by_race: std::collections::BTreeMap<String, Vec<(u32, u32)>>,
+    /// Pounds every encumbrance limit moves by per point of the unit's Strength modifier
+    /// (`C-MOVE-1`: "strength bonuses or penalties will adjust those weight totals"); 0: none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub strength_pounds: u32,
+    /// Pounds a unit can carry per point of its Strength score (`A-MOVE-1`): a unit whose level
+    /// entry's `load` reaches that much moves half its squares. `None`: loads never halve.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carrying_capacity: Option<u32>,
     /// A unit that only moves goes this many times its Speed (a second move for its action).
     #[serde(default = "default_one")]
     pub move_only_multiplier: u32,
     /// And this many steps more (`A-BONUS-1`: bonus actions spent on movement).
     #[serde(default)]
     pub move_only_extra: u32,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 fn default_one() -> u32 {
@@ -939,10 +956,18 @@ pub struct TurnRules {
     /// 3 attacks per 2 rounds alternate one and two. The highest band the unit's level reaches counts.
     #[serde(default)]
     pub attacks_by_level: Vec<(u32, u32, u32)>,
+    /// Other classes' columns of the same table (`C-MULTI-1`), by the creature's `class`, in
+    /// the same `(from_level, attacks, per_rounds)` rows; a class not listed uses `attacks_by_level`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub attacks_by_class: std::collections::BTreeMap<String, Vec<(u32, u32, u32)>>,
     /// A prone unit gets up with a Bonus Action as its turn begins, before it declares, and
     /// keeps its action (`A-TURN-1`, `A-BONUS-1`); turn-based orders only.
     #[serde(default)]
     pub bonus_action_stands_up: bool,
+    /// A prone unit gets up at once, out of its turn, after the turn that left it prone, paying
+    /// with a Bonus Action of its next turn, if that turn has one left (`A-BONUS-1`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stand_up_out_of_turn: bool,
     /// A zone's hazard tests each unit standing in it as its turn begins, right after any
     /// ongoing damage, instead of at the end of the round (`Z-ZONE-3`); turn-based orders only.
     #[serde(default)]
@@ -990,6 +1015,10 @@ pub enum TieBreak {
     MoreAttacks,
     /// A spell's casting time against the other's weapon speed: the lower goes first.
     CastingTime,
+    /// Once a simultaneous turn has declared, a spell whose casting time (its speed) is higher
+    /// than its caster's initiative die goes off after the turn's missiles and throws, and after
+    /// everything else in the turn.
+    MissileBeforeSpell,
 }
 
 /// How the round's order is found. With anything but `DeclaredInitiative`, units declare when

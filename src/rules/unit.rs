@@ -71,6 +71,8 @@ pub struct Unit {
     pub checks_morale: Has<ChecksMorale>,
     /// Character level, where the level gives one.
     pub level: Option<&'static Level>,
+    /// Character class, where the creature has one (`C-MULTI-1`).
+    pub class: Option<&'static CharacterClass>,
 }
 
 /// Read-only view of a unit, as the AI, the UI and legality checks see it.
@@ -223,5 +225,6 @@ pub fn copy_view<'a, 'w: 'a, 's: 'a>(view: &'a UnitView<'w, 's>) -> UnitView<'a,
         reinforcement: view.reinforcement,
         checks_morale: view.checks_morale,
         level: view.level,
+        class: view.class,
     }
 }

@@ -76,7 +76,8 @@ impl Resolver<'_, '_> {
     /// Creates up to `count` new units of `creature` on `summoner`'s side, one per free summoning
     /// slot, each in the summoner's zone or the nearest one with room (`A-SUMM-1`). They arrive
     /// sick through the end of the next round, and roll their initiative as the next round starts.
-    pub(super) fn conjure(&mut self, summoner: Entity, creature: &str, count: u32) {
+    /// `thrall`: they are kept after the battle if the summoner pays their cost.
+    pub(super) fn conjure(&mut self, summoner: Entity, creature: &str, (count, thrall): (u32, bool)) {
         let round = self.round();
         let Some(view) = self.unit(summoner, "conjuring") else {
             return;
@@ -100,7 +101,8 @@ impl Resolver<'_, '_> {
             };
             let order = conjurable.next_order;
             conjurable.next_order += 1;
-            let call = Conjuring { id: id.clone(), zone: spot, order, controller, summoner, sick_until: round + 1 };
+            let sick_until = round + 1;
+            let call = Conjuring { id: id.clone(), zone: spot, order, controller, summoner, sick_until, thrall };
             let entity = spawner(&mut self.commands, call);
             conjurable.made.push((id.clone(), summoner, entity));
             self.index.insert(entity, spot);
@@ -217,6 +219,9 @@ impl Resolver<'_, '_> {
             disadvantage_roll,
         });
         if success {
+            if spell.effect.is_hostile() {
+                self.afflict_with(caster, target, (spell.ongoing, spell.hinders), &id);
+            }
             self.queue_effect(&spell.effect, id, target, !self.ruleset.spells.armour_stops_spells, pending);
         }
     }
@@ -291,6 +296,9 @@ impl Resolver<'_, '_> {
         );
         let target_id = self.id(target);
         self.log.record(round, || LogEvent::ItemUsed { unit: user_id.clone(), item: name, target: Some(target_id) });
+        if item.effect.is_hostile() {
+            self.afflict_with(user, target, (item.ongoing, item.hinders), &user_id);
+        }
         self.queue_effect(&item.effect, user_id, target, true, pending);
     }
 
@@ -328,7 +336,7 @@ impl Resolver<'_, '_> {
                 pending.push(Pending::Restore { target, source, roll: self.rng.roll(dice), wounds: false })
             }
             Effect::Summon => self.summon(target),
-            Effect::Conjure { ref creature, count } => self.conjure(target, creature, count),
+            Effect::Conjure { ref creature, count, thrall } => self.conjure(target, creature, (count, thrall)),
             Effect::RestoreWounds { dice } => {
                 pending.push(Pending::Restore { target, source, roll: self.rng.roll(dice), wounds: true })
             }

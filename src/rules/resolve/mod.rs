@@ -12,6 +12,8 @@ mod instant;
 mod magic;
 mod maneuvers;
 mod movement;
+mod rising;
+mod ties;
 mod wounds;
 
 use std::sync::{Arc, Mutex, PoisonError};
@@ -95,7 +97,7 @@ pub(super) struct Resolver<'w, 's> {
     battlefield: Res<'w, Battlefield>,
     tables: Res<'w, InjuryTables>,
     sides: Res<'w, Sides>,
-    levels: Query<'w, 's, &'static Level>,
+    levels: Query<'w, 's, (&'static Level, Option<&'static CharacterClass>)>,
     summoned: Query<'w, 's, (Entity, &'static Summoned)>,
     slots: Query<'w, 's, &'static SummoningSlots>,
     conjurable: Option<ResMut<'w, Conjurable>>,
@@ -125,7 +127,13 @@ fn resolve_round(mut battle: Resolver) -> Result {
         let end = start + battle.state.schedule[start..].iter().take_while(|slot| slot.initiative == count).count();
         battle.state.count = Some(count);
         let group: Vec<Slot> = battle.state.schedule[start..end].to_vec();
-        battle.resolve_group(&group);
+        // A missile-versus-spell tie-break splits the turn in two (`C-INIT-2`).
+        let (first, later) = battle.slow_spells_after_missiles(&group);
+        battle.resolve_group(&first);
+        if !later.is_empty() {
+            battle.resolve_group(&later);
+        }
+        battle.stand_up_out_of_turn(&group);
         battle.state.cursor = end;
     }
     // Turn by turn: the next turn declares now, having seen this one.
@@ -545,8 +553,8 @@ impl<'w, 's> Resolver<'w, 's> {
 
     /// Weapon attacks `actor` makes this round (`C-MULTI-1`): one unless the ruleset's level bands say more.
     fn attacks_this_round(&self, actor: Entity) -> u32 {
-        let level = self.levels.get(actor).map_or(1, |level| level.0);
-        super::initiative::attacks_per_round(&self.ruleset, level, self.state.round)
+        let (level, class) = self.levels.get(actor).map_or((1, None), |(level, class)| (level.0, class));
+        super::initiative::attacks_per_round(&self.ruleset, level, class.map(|class| &*class.0), self.state.round)
     }
 
     /// Whether the declared target is still there and in reach after the move.

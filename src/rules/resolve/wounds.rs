@@ -11,7 +11,7 @@ use crate::battlefield::ZoneIndex;
 use crate::rules::components::*;
 use crate::rules::damage::{self, DamageTaken};
 use crate::rules::dice::{CombatRng, DiceRoll};
-use crate::rules::equipment::{Attribute, DamageType, InjuryEffect, InjuryTables, Weapon};
+use crate::rules::equipment::{Attribute, DamageType, Hindrance, InjuryEffect, InjuryTables, Lingering, Weapon};
 use crate::rules::log::{Affliction, CombatLog, InjuryRoll, LogEvent};
 use crate::rules::ruleset::{AimRules, Ruleset};
 use crate::rules::state::DamageDealt;
@@ -270,17 +270,32 @@ impl Resolver<'_, '_> {
     /// A hit from a weapon that lingers: ongoing damage equal to the attacker's level (`Z-ONGO-1`)
     /// or a hindrance (`Z-HIND-1`), each until the sufferer shakes it off.
     pub(super) fn afflict(&mut self, attacker: Entity, target: Entity, weapon: &Weapon, source: &Arc<str>) {
+        self.afflict_with(attacker, target, (weapon.ongoing, weapon.hinders), source);
+    }
+
+    /// Leaves `lasting`'s ongoing damage (at `attacker`'s level) and hindrance on `target`: a
+    /// weapon's hit, a hostile spell's casting or an item's use (`Z-ONGO-1`, `Z-HIND-1`).
+    pub(super) fn afflict_with(
+        &mut self,
+        attacker: Entity,
+        target: Entity,
+        lasting: (Option<Lingering>, Option<(Hindrance, Lingering)>),
+        source: &Arc<str>,
+    ) {
+        if lasting == (None, None) {
+            return;
+        }
         let round = self.round();
-        let level = self.levels.get(attacker).map_or(1, |level| level.0) as i32;
+        let level = self.levels.get(attacker).map_or(1, |(level, _)| level.0) as i32;
         let Some(mut unit) = self.faults.found(self.units.get_mut(target), target, "afflicting it") else {
             return;
         };
         let mut effects = Vec::new();
-        if let Some(lingering) = weapon.ongoing {
+        if let Some(lingering) = lasting.0 {
             unit.conditions.ongoing = Some((level, lingering));
             effects.push(Affliction::OngoingDamage);
         }
-        if let Some((hindrance, lingering)) = weapon.hinders {
+        if let Some((hindrance, lingering)) = lasting.1 {
             unit.conditions.hinder(hindrance, lingering);
             effects.push(Affliction::Hindrance(hindrance));
         }
