@@ -814,7 +814,8 @@ mod shock_and_cover {
     #[test]
     fn s_dual_1_two_weapons_cost_1_to_hit_and_add_2_damage() {
         let units = r#"
-            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), offhand: Some("blade")),
+            (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), offhand: Some("blade"),
+             skills: Some((attack: 2, stab: 1))),
             (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
         "#;
         let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[8, 1, 10, 4]);
@@ -822,7 +823,7 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "r1")[0]["total"], 11, "10 + attack 2 - 1");
+        assert_eq!(attacks_by(&app, "r1")[0]["total"], 12, "10 + attack 2 + Stab 1 - 1 (Stab 1 allows two weapons)");
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 14, "4 + 2");
     }
 

@@ -865,7 +865,7 @@ fn expected_damage(view: &AiView, actor: &UnitView, target: &UnitView, kind: Act
             };
             let dice = actions::damage_dice(&view.ruleset, actor, &weapon, true);
             let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
-            let bonus = actions::attack_bonus(actor, &weapon);
+            let bonus = actions::roll_bonus(&view.ruleset, actor, &weapon, true);
             actions::odds_against(&view.ruleset, bonus, &weapon, dice, defense, target.armour.0).expected
         }
         _ => 0.0,

@@ -105,8 +105,15 @@ fn fists_expected(view: &AiView, actor: &UnitView, target: &UnitView) -> f64 {
     let fists = &actor.loadout.unarmed;
     let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
     let dice = actions::damage_dice(&view.ruleset, actor, fists, false);
-    actions::odds_against(&view.ruleset, actions::attack_bonus(actor, fists), fists, dice, defense, target.armour.0)
-        .expected
+    actions::odds_against(
+        &view.ruleset,
+        actions::roll_bonus(&view.ruleset, actor, fists, false),
+        fists,
+        dice,
+        defense,
+        target.armour.0,
+    )
+    .expected
 }
 
 /// A held unit struggles free (`S-MAN-1`) when the squeezes it would escape over the rounds a
@@ -160,11 +167,13 @@ fn success_chance(view: &AiView, rules: &ManeuverRules, actor: &UnitView, target
     let lands = if rules.attack_roll_first {
         let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
         let dice = actions::damage_dice(&view.ruleset, actor, weapon, false);
-        actions::odds_against(&view.ruleset, actions::attack_bonus(actor, weapon), weapon, dice, defense, 0).hit
+        let bonus = actions::roll_bonus(&view.ruleset, actor, weapon, false);
+        actions::odds_against(&view.ruleset, bonus, weapon, dice, defense, 0).hit
     } else {
         1.0
     };
-    let own = unit::modifier(&view.ruleset, actor.attributes, rules.attribute) + actor.skills.attack;
+    let own = unit::modifier(&view.ruleset, actor.attributes, rules.attribute) + actor.skills.attack
+        - actions::size_penalty(rules, actor, target);
     let theirs = unit::modifier(&view.ruleset, target.attributes, rules.attribute);
     lands * wins_opposed(rules.die, own - theirs)
 }

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::battlefield::Hazard;
-use crate::rules::components::AiKind;
+use crate::rules::components::{AiKind, Size};
 use crate::rules::dice::Dice;
 use crate::rules::ruleset::{DEFAULT_RULESET, DeclarationOrder};
 
@@ -214,8 +214,18 @@ pub struct SkillsFile {
     pub intimidation: i32,
     /// Spellcasting skill.
     pub spellcasting: i32,
-    /// Brawl: added to purely unarmed damage where the ruleset says so (`S-DMG-1`).
+    /// Brawl: added to purely unarmed damage where the ruleset says so (`S-DMG-1`), and to
+    /// bare-handed attack rolls where the ruleset adds combat skills (`S-ATK-1`).
     pub brawl: i32,
+    /// Stab: added to attack rolls with melee weapons where the ruleset adds combat skills
+    /// (`S-ATK-1`).
+    pub stab: i32,
+    /// Shoot: added to attack rolls with missile weapons and throws where the ruleset adds
+    /// combat skills (`S-ATK-1`).
+    pub shoot: i32,
+    /// Marks an NPC, with its training bonus (`S-ATK-1`): where the ruleset says so, its attack
+    /// bonus is its number of Hit Dice plus this, and no attribute modifier or combat skill.
+    pub npc: Option<i32>,
 }
 
 /// A creature's statistics, as the catalog holds them.
@@ -260,6 +270,9 @@ pub struct CreatureFile {
     /// Whether it checks morale even on a side that does not.
     #[serde(default)]
     pub checks_morale: bool,
+    /// Its size (`S-MAN-1`): shoving or grappling a bigger creature is harder.
+    #[serde(default)]
+    pub size: Size,
     /// Level (attacks per round, ongoing damage).
     #[serde(default = "default_level")]
     pub level: u32,

@@ -81,6 +81,8 @@ pub struct UnitTemplate {
     pub loadout: Loadout,
     /// Skills.
     pub skills: Skills,
+    /// Size.
+    pub size: Size,
     /// Mana.
     pub mana: Mana,
     /// Spells.
@@ -398,6 +400,7 @@ fn unit_bundle(unit: &UnitTemplate, order: usize, controller: Controller) -> imp
             unit.loadout.clone(),
             Conditions::default(),
             unit.skills,
+            unit.size,
             unit.mana,
             unit.spells.clone(),
             unit.inventory.clone(),

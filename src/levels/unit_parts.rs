@@ -103,6 +103,7 @@ impl UnitSource<'_> {
             speed: Speed(self.speed()),
             loadout,
             skills: self.skills(),
+            size: self.creature.size,
             mana: Mana { current: creature.mana, max: creature.mana },
             spells,
             inventory,
@@ -247,12 +248,16 @@ impl UnitSource<'_> {
 
     fn skills(&self) -> Skills {
         let skills = self.unit.skills.unwrap_or(self.creature.skills);
+        let hit_dice = self.unit.hd.unwrap_or(self.creature.hd).count;
         Skills {
             attack: skills.attack,
             heal: skills.heal,
             intimidation: skills.intimidation,
             spellcasting: skills.spellcasting,
             brawl: skills.brawl,
+            stab: skills.stab,
+            shoot: skills.shoot,
+            npc_attack: skills.npc.map(|training| (hit_dice as i32).saturating_add(training)),
         }
     }
 }
@@ -272,6 +277,7 @@ fn fallback_unarmed() -> Weapon {
         ongoing: None,
         hinders: None,
         attributes: Vec::new(),
+        two_handed: false,
     }
 }
 

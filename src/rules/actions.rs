@@ -73,6 +73,12 @@ pub enum IllegalAction {
     /// Only a prone unit stands up.
     #[error("only a prone unit can stand up")]
     NotProne,
+    /// A bow or crossbow cannot be fired in melee (`S-ATK-2`).
+    #[error("a bow or crossbow cannot be fired with a foe in melee range")]
+    BowInMelee,
+    /// The ruleset has no executions with missile weapons.
+    #[error("an execution attack needs a melee weapon under this ruleset")]
+    NoRangedExecution,
     /// Execution attacks need a target unaware of danger.
     #[error("an execution attack needs a target that is unaware of danger")]
     TargetAlert,
@@ -265,9 +271,11 @@ pub fn reach(actor: &UnitView, kind: ActionKind) -> Result<Reach, IllegalAction>
 pub fn is_ranged(actor: &UnitView, kind: ActionKind) -> bool {
     match kind {
         ActionKind::Cast(_) | ActionKind::UseItem(_) | ActionKind::Throw(_) | ActionKind::Intimidate => true,
-        ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::Swarm | ActionKind::DefensiveAttack => {
-            actor.loadout.usable_weapon(actor.conditions).1.is_ranged()
-        }
+        ActionKind::Attack
+        | ActionKind::Aimed(_)
+        | ActionKind::Swarm
+        | ActionKind::DefensiveAttack
+        | ActionKind::Execute => actor.loadout.usable_weapon(actor.conditions).1.is_ranged(),
         _ => false,
     }
 }
@@ -281,9 +289,11 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         }
         // A charge may end in a throw (`S-SPEC-1`): `check_charge_throw` sees to the rest.
         ActionKind::Charge => TargetRule::Enemy { range: weapon.reach.max(throw_reach(actor)), optional: false },
-        ActionKind::Shove | ActionKind::KnockDown | ActionKind::Execute => {
+        ActionKind::Shove | ActionKind::KnockDown => {
             TargetRule::Enemy { range: weapon.reach, optional: false }
         }
+        // A missile weapon executes at its range, where the ruleset allows it (`S-EXEC-1`).
+        ActionKind::Execute => TargetRule::Enemy { range: weapon_range, optional: false },
         // Grappling is done with bare hands.
         ActionKind::Grapple => TargetRule::Enemy { range: actor.loadout.unarmed.reach, optional: false },
         // A held unit struggles against whoever holds it: the grappler needs no naming.
@@ -386,6 +396,7 @@ pub fn check(
     {
         return Err(IllegalAction::TargetAlert);
     }
+    check_bow_in_melee(ctx, actor, action, units)?;
     Ok(modifier(ctx.ruleset, actor, action.kind, action.target.is_some()))
 }
 
@@ -414,6 +425,50 @@ fn check_charge_throw(
         return Err(IllegalAction::BadCharge);
     }
     ctx.battlefield.sight(standing, zone).map(|_| ()).ok_or(IllegalAction::OutOfSight)
+}
+
+/// Whether an action of `kind` fires a two-handed missile weapon (a bow or crossbow) where the
+/// ruleset forbids firing one in melee (`S-ATK-2`).
+pub fn fires_forbidden_bow(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind) -> bool {
+    let forbidden = ruleset.attack.situational.as_ref().is_some_and(|rules| rules.forbid_two_handed_missiles_in_melee);
+    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
+    forbidden
+        && weapon.is_ranged()
+        && weapon.two_handed
+        && matches!(kind, ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::DefensiveAttack | ActionKind::Execute)
+}
+
+/// Whether a shot from `standing` at a target in `target_zone` is made in melee (`S-ATK-2`, the
+/// same test as the penalty's): the target is in melee range, or an enemy's melee weapon
+/// reaches the shooter.
+pub fn shooting_in_melee(
+    ctx: ActionContext,
+    standing: ZoneIdx,
+    target_zone: ZoneIdx,
+    side: SideIndex,
+    units: &impl UnitLookup,
+) -> bool {
+    ctx.battlefield.distance(standing, target_zone) <= ctx.battlefield.melee_reach(0)
+        || !threateners_of(ctx, standing, side, units).is_empty()
+}
+
+/// Refuses a bow or crossbow shot in melee where the ruleset forbids it (`S-ATK-2`).
+fn check_bow_in_melee(
+    ctx: ActionContext,
+    actor: &UnitView,
+    action: &Action,
+    units: &impl UnitLookup,
+) -> Result<(), IllegalAction> {
+    if !fires_forbidden_bow(ctx.ruleset, actor, action.kind) {
+        return Ok(());
+    }
+    let standing = standing_after(actor, action.move_to);
+    let target_zone = action.target.and_then(|target| units.with_view(target, |view| view.zone.0));
+    let pressed = match target_zone {
+        Some(zone) => shooting_in_melee(ctx, standing, zone, *actor.side, units),
+        None => !threateners_of(ctx, standing, *actor.side, units).is_empty(),
+    };
+    if pressed { Err(IllegalAction::BowInMelee) } else { Ok(()) }
 }
 
 /// Where `actor` stands once it has moved to `move_to`.
@@ -460,7 +515,17 @@ fn check_untargeted_with(ctx: ActionContext, actor: &UnitView, action: &Action) 
     }
     check_held(ctx, actor, kind, action.move_to)?;
     check_move(ctx, actor, action)?;
+    check_ranged_execution(ctx.ruleset, actor, kind)?;
     reach(actor, kind)
+}
+
+/// An execution with a missile weapon needs a ruleset that has ranged executions (`S-EXEC-1`).
+fn check_ranged_execution(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind) -> Result<(), IllegalAction> {
+    let allowed = ruleset.attack.execution.as_ref().is_some_and(|rules| rules.ranged.is_some());
+    if kind == ActionKind::Execute && is_ranged(actor, kind) && !allowed {
+        return Err(IllegalAction::NoRangedExecution);
+    }
+    Ok(())
 }
 
 /// Holding an action (`S-ACT-2`) spends the Move: it is declared without one, once a round, where
@@ -792,11 +857,94 @@ pub struct AttackOdds {
     pub expected: f64,
 }
 
-/// The attack roll's total bonus for `attacker` with `weapon`.
+/// The attack skill and the weapon's bonus, less the attacker's accuracy penalties: the whole
+/// attack bonus unless the ruleset adds more ([`roll_bonus`]).
 pub fn attack_bonus(attacker: &UnitView, weapon: &Weapon) -> i32 {
     attacker.skills.attack + weapon.attack_bonus
         - attacker.conditions.accuracy_penalty
         - attacker.conditions.round_accuracy_penalty
+}
+
+/// The attack roll's total bonus for `attacker` with `weapon` under `ruleset` (`S-ATK-1`): the
+/// attack skill and the weapon's bonus, plus the attribute modifier and combat skill the
+/// ruleset adds; an NPC's Hit Dice and training where the ruleset reads them.
+pub fn roll_bonus(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
+    let base = attack_bonus(attacker, weapon);
+    let Some(parts) = ruleset.attack.attack_roll else {
+        return base;
+    };
+    if let Some(npc) = attacker.skills.npc_attack.filter(|_| parts.npc_hit_dice) {
+        return base - attacker.skills.attack + npc;
+    }
+    let attribute =
+        if parts.attribute_modifier { attack_attribute_modifier(ruleset, attacker, weapon, thrown) } else { 0 };
+    let skill = if parts.combat_skill { combat_skill(attacker, weapon, thrown) } else { 0 };
+    base + attribute + skill
+}
+
+/// The attribute modifier an attack with `weapon` adds (`S-ATK-1`): the best of the weapon's own
+/// `attributes`; otherwise Strength for melee and bare hands, Dexterity for missiles, the
+/// better of the two for a throw.
+fn attack_attribute_modifier(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
+    // A weakening wound lowers the Strength modifier (`A-AIM-1`), as it does for damage.
+    let modifier = |attribute: Attribute| {
+        let penalty = if attribute == Attribute::Strength { attacker.conditions.strength_penalty } else { 0 };
+        unit::modifier(ruleset, attacker.attributes, attribute) - penalty
+    };
+    let choices: &[Attribute] = if !weapon.attributes.is_empty() {
+        &weapon.attributes
+    } else if thrown {
+        &[Attribute::Strength, Attribute::Dexterity]
+    } else if weapon.is_ranged() {
+        &[Attribute::Dexterity]
+    } else {
+        &[Attribute::Strength]
+    };
+    choices.iter().map(|&attribute| modifier(attribute)).max().unwrap_or(0)
+}
+
+/// The combat skill an attack with `weapon` adds (`S-ATK-1`): Brawl bare-handed, Shoot for
+/// missiles and throws, Stab otherwise.
+fn combat_skill(attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
+    if thrown || weapon.is_ranged() {
+        attacker.skills.shoot
+    } else if *weapon == attacker.loadout.unarmed {
+        attacker.skills.brawl
+    } else {
+        attacker.skills.stab
+    }
+}
+
+/// What the attacker of a shove or grapple takes off its check for the target's size (`S-MAN-1`).
+pub fn size_penalty(rules: &super::ruleset::ManeuverRules, attacker: &UnitView, target: &UnitView) -> i32 {
+    match attacker.size.steps_below(*target.size) {
+        0 => 0,
+        1 => rules.larger_target_penalty,
+        _ => rules.much_larger_target_penalty,
+    }
+}
+
+/// The unit's level in the skill for melee weapons, as the dual-wielding requirement reads it
+/// (`S-DUAL-1`): Stab where the ruleset adds combat skills, an NPC's attack bonus (its Hit Dice
+/// and training, which stand in for skill levels it does not have) where it reads those, and
+/// otherwise the attack skill, which holds the whole bonus.
+pub fn weapon_skill(ruleset: &Ruleset, unit: &UnitView) -> i32 {
+    let Some(parts) = ruleset.attack.attack_roll else {
+        return unit.skills.attack;
+    };
+    match unit.skills.npc_attack.filter(|_| parts.npc_hit_dice) {
+        Some(npc) => npc,
+        None if parts.combat_skill => unit.skills.stab,
+        None => unit.skills.attack,
+    }
+}
+
+/// Whether `unit` is trained to fight with two weapons where the ruleset asks for it (`S-DUAL-1`).
+pub fn may_dual_wield(ruleset: &Ruleset, unit: &UnitView) -> bool {
+    match ruleset.attack.dual_wield {
+        super::ruleset::DualWield::Bonus { min_skill, .. } => weapon_skill(ruleset, unit) >= min_skill,
+        _ => true,
+    }
 }
 
 /// The damage dice of `weapon` for `attacker`: its attribute bonus ([`damage_attribute_bonus`])
@@ -845,7 +993,7 @@ pub fn attack_odds(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView) ->
     match &ruleset.attack.style {
         AttackStyle::VsDefense => {
             let defense = unit::defense_score(ruleset, target.attributes, target.defense, target.conditions);
-            odds_against(ruleset, attack_bonus(attacker, weapon), weapon, dice, defense, target.armour.0)
+            odds_against(ruleset, roll_bonus(ruleset, attacker, weapon, false), weapon, dice, defense, target.armour.0)
         }
         AttackStyle::Test { tn, melee, ranged, .. } => {
             // Avoid tests mirror the attack test closely enough for planning; the roll is the target's.
@@ -1014,6 +1162,7 @@ mod tests {
                     ongoing: None,
                     hinders: None,
                     attributes: Vec::new(),
+                    two_handed: false,
                 };
                 for bonus in -5..=8 {
                     for defense in 0..=30 {

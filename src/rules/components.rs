@@ -156,6 +156,29 @@ impl Attributes {
     }
 }
 
+/// How big a creature is (`S-MAN-1`): shoving or grappling a bigger one is harder.
+#[derive(
+    Component, Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
+pub enum Size {
+    /// A child, a goblin-sized creature.
+    Small,
+    /// A person: the chapter's "man-sized".
+    #[default]
+    Medium,
+    /// Significantly larger but still humanoid: an ogre, a horse.
+    Large,
+    /// Only barely plausible to manhandle: a giant, an elephant.
+    Huge,
+}
+
+impl Size {
+    /// How many sizes `other` is above this one (0 when it is not bigger).
+    pub fn steps_below(self, other: Size) -> u32 {
+        (other as u32).saturating_sub(self as u32)
+    }
+}
+
 /// Hit Dice, which size Stress and count toward morale.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HitDice(pub Dice);
@@ -509,8 +532,16 @@ pub struct Skills {
     pub intimidation: i32,
     /// Added to casting checks.
     pub spellcasting: i32,
-    /// Added to purely unarmed damage where the ruleset says so (`S-DMG-1`).
+    /// Added to purely unarmed damage where the ruleset says so (`S-DMG-1`), and to bare-handed
+    /// attack rolls where it adds combat skills (`S-ATK-1`).
     pub brawl: i32,
+    /// Added to melee attack rolls where the ruleset adds combat skills (`S-ATK-1`).
+    pub stab: i32,
+    /// Added to missile and thrown attack rolls where the ruleset adds combat skills (`S-ATK-1`).
+    pub shoot: i32,
+    /// An NPC's attack bonus, its Hit Dice plus its training bonus (`S-ATK-1`); `None` for a
+    /// character.
+    pub npc_attack: Option<i32>,
 }
 
 /// Mana for spells; Stress can stand in for it 1:1 (`W-STRESS-1`).

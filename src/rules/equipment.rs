@@ -44,6 +44,10 @@ pub struct Weapon {
     /// dagger), read where the ruleset has `damage.weapon_attributes`; empty: the ruleset's rule.
     #[serde(default)]
     pub attributes: Vec<Attribute>,
+    /// Needs both hands, as a bow or crossbow does: where the ruleset says so it cannot be fired
+    /// with a foe in melee range at all (`S-ATK-2`).
+    #[serde(default)]
+    pub two_handed: bool,
 }
 
 /// How a lingering effect is shaken off: a test of `attribute` against `tn` at the end of each of
@@ -238,6 +242,7 @@ impl Item {
             ongoing: self.ongoing,
             hinders: self.hinders,
             attributes: Vec::new(),
+            two_handed: false,
         })
     }
 }

@@ -58,6 +58,8 @@ pub struct TargetIndex {
     zone_base: Vec<u32>,
     starts: Vec<u32>,
     units: Vec<Entity>,
+    /// Fighting units with a melee weapon: zone, side, reach (`S-ATK-2`'s "in melee").
+    melee_threats: Vec<(ZoneIdx, usize, u32)>,
 }
 
 /// `zone_base` of a zone nobody stands in.
@@ -96,8 +98,10 @@ impl TargetIndex {
     pub fn build(ctx: ActionContext, units: &impl UnitLookup) -> Self {
         let zones = ctx.battlefield.len();
         let mut filed = Vec::new();
+        let mut melee_threats = Vec::new();
         for zone in 0..zones as ZoneIdx {
             for &unit in ctx.index.occupants(zone) {
+                melee_threats.extend(units.with_view(unit, |view| melee_threat(zone, view)).flatten());
                 let facts = units.with_view(unit, |view| {
                     debug_assert_eq!(view.zone.0, zone, "the zone index agrees with the unit");
                     view.status.on_field().then(|| Filed {
@@ -113,7 +117,8 @@ impl TargetIndex {
             }
         }
         let sides = filed.iter().map(|unit| unit.side + 1).max().unwrap_or(0);
-        let mut index = Self { sides, zone_base: vec![NO_LISTS; zones], starts: Vec::new(), units: Vec::new() };
+        let mut index =
+            Self { sides, zone_base: vec![NO_LISTS; zones], starts: Vec::new(), units: Vec::new(), melee_threats };
         // `filed` runs zone by zone: each zone's units are one stretch of it.
         for here in filed.chunk_by(|a, b| a.zone == b.zone) {
             index.zone_base[here[0].zone as usize] = index.starts.len() as u32;
@@ -135,6 +140,12 @@ impl TargetIndex {
         }
         let at = base as usize + side * WANTED_KINDS + wanted.slot();
         &self.units[self.starts[at] as usize..self.starts[at + 1] as usize]
+    }
+
+    /// Whether an enemy of `side` has `zone` in its melee reach: the same answer as
+    /// [`actions::threateners_of`] being non-empty.
+    pub fn threatened(&self, ctx: ActionContext, zone: ZoneIdx, side: usize) -> bool {
+        self.melee_threats.iter().any(|&(here, by, reach)| by != side && ctx.battlefield.distance(here, zone) <= reach)
     }
 
     /// Enemies of `side` on the field in `zone`, in the zone index's order.
@@ -161,6 +172,16 @@ pub struct LegalActions<'t> {
     groups: Vec<Group>,
     segments: Vec<&'t [Entity]>,
     len: usize,
+}
+
+/// A unit's melee threat as [`actions::threateners_of`] counts it: fighting, a melee weapon in hand.
+fn melee_threat(zone: ZoneIdx, view: &UnitView) -> Option<(ZoneIdx, usize, u32)> {
+    let weapon = view.loadout.usable_weapon(view.conditions).1;
+    (unit::is_fighting(*view.status, view.conditions) && !weapon.is_ranged()).then_some((
+        zone,
+        view.side.0,
+        weapon.reach,
+    ))
 }
 
 /// Every kind of action a unit might declare, in the order legal actions are listed.
@@ -266,14 +287,20 @@ impl<'t> LegalActions<'t> {
         if actions::check_needs(actor, kind).is_err() {
             return;
         }
+        let standing = actions::standing_after(actor, move_to);
+        // A bow or crossbow is never fired in melee (`S-ATK-2`), as `actions::check` refuses it.
+        let bow = actions::fires_forbidden_bow(ctx.ruleset, actor, kind);
+        if bow && targets.threatened(ctx, standing, actor.side.0) {
+            return;
+        }
         let untargeted = matches!(reach.rule, TargetRule::None | TargetRule::Enemy { optional: true, .. });
         let first = self.segments.len();
         let mut skip = None;
         if let Some(wanted) = Wanted::of(kind, reach.rule) {
-            let standing = actions::standing_after(actor, move_to);
             skip = (wanted == Wanted::FallenAlly || kind == ActionKind::Screen).then_some(actor.entity);
             for &zone in zones {
-                if reach.reaches(ctx.battlefield, standing, zone) {
+                let adjacent = ctx.battlefield.distance(standing, zone) <= ctx.battlefield.melee_reach(0);
+                if reach.reaches(ctx.battlefield, standing, zone) && !(bow && adjacent) {
                     let list = targets.list(zone, actor.side.0, wanted);
                     if !list.is_empty() {
                         self.segments.push(list);

@@ -259,6 +259,27 @@ pub struct AttackRules {
     /// Screening an ally: opposed checks that turn attacks on the ward to the screener (`S-SPEC-1`).
     #[serde(default)]
     pub screen: Option<ScreenRules>,
+    /// What an attack roll adds besides the attack skill and the weapon's bonus (`S-ATK-1`);
+    /// `None`: nothing, the attack skill holds the whole bonus.
+    #[serde(default)]
+    pub attack_roll: Option<AttackRollRules>,
+}
+
+/// The parts of an attack roll's bonus (`S-ATK-1`): the attack skill is the attack bonus, and
+/// these add to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttackRollRules {
+    /// Adds the weapon's attribute modifier: the best of the weapon's `attributes`, or Strength
+    /// for melee weapons and bare hands, Dexterity for missile weapons, the better of the two
+    /// for throws.
+    pub attribute_modifier: bool,
+    /// Adds the combat skill for the weapon: Brawl for bare hands, Shoot for missile weapons and
+    /// throws, Stab for every other weapon.
+    pub combat_skill: bool,
+    /// A unit marked as an NPC (its skills' `npc`) attacks with its number of Hit Dice plus that
+    /// training bonus instead, with no attribute modifier or combat skill.
+    pub npc_hit_dice: bool,
 }
 
 /// Situational attack modifiers by distance and posture (`S-ATK-2`).
@@ -274,6 +295,10 @@ pub struct SituationalRules {
     pub long_range_penalty: i32,
     /// The normal range, as a percentage of the weapon's `range` (its long range).
     pub normal_range_percent: u32,
+    /// A two-handed missile weapon (a bow or crossbow, the weapon's `two_handed`) cannot be fired
+    /// at all in melee, where a one-handed one only takes `ranged_in_melee`.
+    #[serde(default)]
+    pub forbid_two_handed_missiles_in_melee: bool,
 }
 
 /// Snap attacks (`S-SPEC-1`): a unit that has not spent its Main action this round strikes an
@@ -318,6 +343,14 @@ pub struct ManeuverRules {
     /// grappler (`Z-STUNT-1`); turn-based orders only.
     #[serde(default)]
     pub break_free: bool,
+    /// Taken off the attacker's check against a target one size larger (`S-MAN-1`:
+    /// "significantly larger but still humanoid").
+    #[serde(default)]
+    pub larger_target_penalty: i32,
+    /// Taken off the attacker's check against a target two or more sizes larger ("only barely
+    /// plausible for such manhandling").
+    #[serde(default)]
+    pub much_larger_target_penalty: i32,
 }
 
 /// Execution attacks: a hit on an unaware target forces a save at a penalty of the attacker's
@@ -329,6 +362,24 @@ pub struct ExecutionRules {
     pub save_die: Dice,
     /// The number the save must reach.
     pub save_tn: i32,
+    /// Executions with missile weapons (`S-EXEC-1`); `None`: melee executions only.
+    #[serde(default)]
+    pub ranged: Option<RangedExecutionRules>,
+}
+
+/// A ranged execution attack (`S-EXEC-1`): the shooter's attack roll, with bonuses for a close
+/// or normal-range shot, against the ruleset's `base_defense` (the victim's own Armour Class is
+/// ignored). A hit leads to the same save as a melee execution; a miss does nothing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RangedExecutionRules {
+    /// Added to the roll within `point_blank` squares (zones on a zone battlefield).
+    pub point_blank_bonus: i32,
+    /// How near a point-blank shot is: 2 squares, 10 ft.
+    pub point_blank: u32,
+    /// Added to the roll further away but within the weapon's normal range
+    /// (`situational.normal_range_percent` of its `range`).
+    pub normal_range_bonus: i32,
 }
 
 /// How conditions change an attack (`A-COND-1`).
@@ -507,6 +558,11 @@ pub enum DualWield {
         hit: i32,
         /// Added to damage on a hit.
         damage: i32,
+        /// The weapon skill a unit needs to fight with two weapons (`S-DUAL-1`: Stab-1 for a
+        /// mace and a sword); below it the off-hand weapon does nothing. See
+        /// [`actions::weapon_skill`](super::actions::weapon_skill) for the skill read.
+        #[serde(default)]
+        min_skill: i32,
     },
 }
 

@@ -49,6 +49,8 @@ pub struct Unit {
     pub conditions: &'static mut Conditions,
     /// Skills.
     pub skills: &'static Skills,
+    /// Size (`S-MAN-1`).
+    pub size: &'static Size,
     /// Mana.
     pub mana: &'static mut Mana,
     /// Spells.
@@ -212,6 +214,7 @@ pub fn copy_view<'a, 'w: 'a, 's: 'a>(view: &'a UnitView<'w, 's>) -> UnitView<'a,
         loadout: view.loadout,
         conditions: view.conditions,
         skills: view.skills,
+        size: view.size,
         mana: view.mana,
         spells: view.spells,
         inventory: view.inventory,

@@ -184,8 +184,12 @@ impl Resolver<'_, '_> {
             && t.skills.attack >= rules.min_attack_skill;
         let reaches = actions::reach(&t, ActionKind::Attack)
             .is_ok_and(|reach| reach.reaches(&self.battlefield, t.zone.0, a.zone.0));
+        // No bow or crossbow snaps in melee (`S-ATK-2`).
+        let bow_in_melee = actions::fires_forbidden_bow(&self.ruleset, &t, ActionKind::Attack)
+            && actions::shooting_in_melee(self.ctx(), t.zone.0, a.zone.0, *t.side, &self.units);
         ready
             && reaches
+            && !bow_in_melee
             && (heaviest_blow(&self.ruleset, &a, &t) >= standing(&t)
                 || heaviest_blow(&self.ruleset, &t, &a) >= standing(&a))
     }

@@ -8,9 +8,11 @@ use crate::rules::actions;
 use crate::rules::components::*;
 use crate::rules::damage;
 use crate::rules::dice::Dice;
+use crate::rules::equipment::Weapon;
 use crate::rules::log::{AttackExtra, AttackKind, LogEvent};
+use crate::rules::ruleset::ExecutionRules;
 use crate::rules::state::Slot;
-use crate::rules::unit;
+use crate::rules::unit::{self, UnitView};
 
 impl Resolver<'_, '_> {
     /// A shove or a grapple (`S-MAN-1`, `Z-STUNT-1`): an attack roll first where the chapter
@@ -29,7 +31,8 @@ impl Resolver<'_, '_> {
         let (Some(a), Some(t)) = (self.unit(actor, "a manoeuvre"), self.unit(target, "a manoeuvre")) else {
             return;
         };
-        let own = unit::modifier(&self.ruleset, a.attributes, rules.attribute) + a.skills.attack;
+        let own = unit::modifier(&self.ruleset, a.attributes, rules.attribute) + a.skills.attack
+            - actions::size_penalty(&rules, &a, &t);
         let theirs = unit::modifier(&self.ruleset, t.attributes, rules.attribute);
         let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
         // A weakened side rolls its test with disadvantage (`Z-HIND-1`).
@@ -70,7 +73,7 @@ impl Resolver<'_, '_> {
         // A charger's lowered Defense holds against shoves and grapples too (`S-SPEC-1`).
         let defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions)
             - self.charge_penalty(t.conditions);
-        let dice = self.ruleset.attack.die.plus(actions::attack_bonus(&a, weapon));
+        let dice = self.ruleset.attack.die.plus(actions::roll_bonus(&self.ruleset, &a, weapon, false));
         let (attacker, target) = (a.id.0.clone(), t.id.0.clone());
         let roll = self.rng.roll(dice);
         let (total, hit, round) = (roll.total, roll.total >= defense, self.round());
@@ -217,23 +220,32 @@ impl Resolver<'_, '_> {
         let to_zero = t.stress.current.max(0) + t.wounds.current.max(0);
         let armour = t.armour.0;
         let skill = a.skills.attack;
+        let aim = self.ranged_execution_aim(&a, &t, &weapon, &rules);
         let defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions);
-        // No roll to hit: the blow lands.
-        let roll = self.rng.roll(Dice::flat(defense));
+        let (roll, defense) = match aim {
+            Some((bonus, tn)) => (self.rng.roll(self.ruleset.attack.die.plus(bonus)), tn),
+            // No roll to hit: the blow lands.
+            None => (self.rng.roll(Dice::flat(defense)), defense),
+        };
+        let (total, hit) = (roll.total, roll.total >= defense);
         let (attacker, target_name) = (actor_id.clone(), target_id.clone());
         self.log.record(round, || LogEvent::Attack {
             attacker,
             target: target_name,
             initiative,
             roll,
-            total: defense,
+            total,
             defense,
-            hit: true,
+            hit,
             critical: false,
             kind: AttackKind::Execution,
             damage_roll: None,
             extra: AttackExtra::default(),
         });
+        // A ranged execution that misses does nothing more.
+        if !hit {
+            return;
+        }
         let save = self.rng.roll(rules.save_die.plus(-skill));
         let saved = save.total >= rules.save_tn;
         let amount = if saved { damage::damage_after_armour(&self.ruleset, dice.max(), 1, armour) } else { to_zero };
@@ -254,6 +266,34 @@ impl Resolver<'_, '_> {
             critical: false,
             roll: None,
         }));
+    }
+}
+
+impl Resolver<'_, '_> {
+    /// A ranged execution's roll bonus and the number it must reach (`S-EXEC-1`): the attack
+    /// roll's bonus, +`point_blank_bonus` within `point_blank`, else +`normal_range_bonus` within
+    /// the weapon's normal range, against `base_defense`, the victim's AC ignored. `None` for a
+    /// melee execution, which simply hits.
+    fn ranged_execution_aim(
+        &self,
+        attacker: &UnitView,
+        target: &UnitView,
+        weapon: &Weapon,
+        rules: &ExecutionRules,
+    ) -> Option<(i32, i32)> {
+        let ranged = rules.ranged.as_ref().filter(|_| weapon.is_ranged())?;
+        let distance = self.battlefield.line_distance(attacker.zone.0, target.zone.0);
+        let percent = self.ruleset.attack.situational.as_ref().map_or(100, |rules| rules.normal_range_percent);
+        let normal = weapon.range.unwrap_or(0).saturating_mul(percent) / 100;
+        let bonus = if distance <= ranged.point_blank {
+            ranged.point_blank_bonus
+        } else if distance <= normal {
+            ranged.normal_range_bonus
+        } else {
+            0
+        };
+        let tn = self.ruleset.attack.base_defense;
+        Some((actions::roll_bonus(&self.ruleset, attacker, weapon, false) + bonus, tn))
     }
 }
 

@@ -21,7 +21,7 @@ use super::wounds::lethal;
 use super::{Pending, Resolver, Strike};
 use crate::battlefield::Cover;
 use crate::rules::actions;
-use crate::rules::components::Hand;
+use crate::rules::components::{ActionKind, Hand};
 use crate::rules::dice::{Dice, DiceRoll};
 use crate::rules::equipment::{Shock, Weapon};
 use crate::rules::log::{AttackExtra, AttackKind, LogEvent};
@@ -161,6 +161,14 @@ impl Resolver<'_, '_> {
             return None;
         }
         let cover = if ranged { self.battlefield.sight(a.zone.0, t.zone.0)? } else { Cover::None };
+        // A bow or crossbow cannot be fired in melee at all (`S-ATK-2`): declaration refuses it,
+        // and a shot whose shooter is pressed by the time it comes is lost.
+        if !thrown
+            && actions::fires_forbidden_bow(&self.ruleset, &a, ActionKind::Attack)
+            && actions::shooting_in_melee(self.ctx(), a.zone.0, t.zone.0, *a.side, &self.units)
+        {
+            return None;
+        }
         let target_weapon = t.loadout.usable_weapon(t.conditions).1;
         let reposte = request.kind == AttackKind::Normal
             && self.ruleset.reposte.when_attacked_in_full_defense
@@ -180,7 +188,9 @@ impl Resolver<'_, '_> {
             .map(|(_, weapon)| weapon.clone())
             .filter(|second| !ranged && !thrown && !second.is_ranged())
             // A broken weapon is no second weapon, nor is the off-hand one that replaced it.
-            .filter(|_| !a.conditions.is_broken(Hand::Main) && !a.conditions.is_broken(Hand::Off));
+            .filter(|_| !a.conditions.is_broken(Hand::Main) && !a.conditions.is_broken(Hand::Off))
+            // Only the trained fight with two (`S-DUAL-1`).
+            .filter(|_| actions::may_dual_wield(&self.ruleset, &a));
         // The Bonus Actions' extra attack rolls the weapon's own dice: no Strength, no feats (`A-BONUS-1`).
         let damage_dice = if request.strike.bonus_attack {
             weapon.damage.without_dice(a.loadout.focus_dice)

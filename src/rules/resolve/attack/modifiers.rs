@@ -170,9 +170,12 @@ impl Resolver<'_, '_> {
     }
 }
 
-/// The attacker's attack skill and weapon bonus, less its accuracy penalties.
-fn skill(_: &Resolver, m: &Matchup) -> Option<Modifier> {
-    Some(Modifier::to_hit(ModifierSource::Skill, actions::attack_bonus(m.attacker, &m.engagement.weapon)))
+/// The attacker's attack skill and weapon bonus, less its accuracy penalties, with the
+/// attribute modifier and combat skill (or an NPC's Hit Dice) where the ruleset adds them (`S-ATK-1`).
+fn skill(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
+    let engagement = m.engagement;
+    let bonus = actions::roll_bonus(&battle.ruleset, m.attacker, &engagement.weapon, engagement.thrown);
+    Some(Modifier::to_hit(ModifierSource::Skill, bonus))
 }
 
 /// Cover from a ranged attack on a grid (`S-COVER-1`).
@@ -212,7 +215,7 @@ fn swarm(_: &Resolver, m: &Matchup) -> Option<Modifier> {
 /// A second melee weapon in hand (`Z-ATK-3`, `S-DUAL-1`): to hit, and damage when both reach.
 fn dual_wield(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
     // The other dual-wield rules change the damage roll, not the modifiers.
-    let DualWield::Bonus { hit, damage } = battle.ruleset.attack.dual_wield else {
+    let DualWield::Bonus { hit, damage, .. } = battle.ruleset.attack.dual_wield else {
         return None;
     };
     let engagement = m.engagement;

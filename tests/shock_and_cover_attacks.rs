@@ -1,0 +1,282 @@
+//! Scenario tests for the attack rows of `shock_and_cover` (`S-ATK-2`, `S-DUAL-1`): a level on
+//! a small grid with its own catalog, scripted dice, declarations sent as a controller would.
+
+mod common;
+
+use bevy::ecs::system::RunSystemOnce;
+use bevy::prelude::*;
+use common::*;
+use fray::battlefield::{Battlefield, Square, ZoneIndex};
+use fray::rules::CombatState;
+use fray::rules::actions::{self, ActionContext, ViewCache};
+use fray::rules::components::*;
+use fray::rules::ruleset::Ruleset;
+use fray::rules::unit::UnitReadOnly;
+use fray::rules::{ActionChosen, CombatPhase};
+
+/// Weapons and creatures of these scenarios: a bow and a crossbow need both hands, a sling one.
+const CATALOG: &str = r#"
+    weapons: {
+        "blade": (damage: "1d8", damage_type: slashing, speed: 2),
+        "knife": (damage: "1d4", damage_type: piercing, speed: 1, attributes: [Strength, Dexterity]),
+        "bow": (damage: "1d6", damage_type: piercing, speed: 3, range: Some(2), two_handed: true),
+        "sling": (damage: "1d4", damage_type: blunt, speed: 2, range: Some(1)),
+    },
+    creatures: {
+        "soldier": (name: "Soldier", hd: "2d8", weapon: "blade", speed: 2, skills: (attack: 2)),
+        "archer": (name: "Archer", hd: "2d8", weapon: "bow", speed: 2, skills: (attack: 2)),
+        "slinger": (name: "Slinger", hd: "2d8", weapon: "sling", speed: 2, skills: (attack: 2)),
+        "duelist": (name: "Duelist", hd: "2d8", attributes: (strength: 16, dexterity: 13), weapon: "blade",
+                    speed: 2, skills: (attack: 1, stab: 2, shoot: 1, brawl: 3)),
+        "novice": (name: "Novice", hd: "2d8", attributes: (strength: 16), weapon: "blade", speed: 2,
+                   skills: (attack: 3)),
+        "knight": (name: "Knight", hd: "2d8", defense: 8, weapon: "blade", speed: 2, skills: (attack: 2)),
+        "ogre": (name: "Ogre", hd: "2d8", weapon: "blade", speed: 2, size: Large),
+        "giant": (name: "Giant", hd: "2d8", weapon: "blade", speed: 2, size: Huge),
+        "brute": (name: "Brute", hd: "3d8", attributes: (strength: 16), weapon: "blade", speed: 2,
+                  skills: (attack: 7, stab: 3, npc: Some(1))),
+    },
+"#;
+
+/// An open field of 12 by 3 squares.
+const OPEN: [&str; 3] = ["............", "............", "............"];
+
+/// A `shock_and_cover` grid level with sides `red` (the party) and `blue`, and `units`.
+fn level(units: &str) -> String {
+    let rows: Vec<String> = OPEN.iter().map(|row| format!("\"{row}\"")).collect();
+    format!(
+        r#"(
+    name: "shock and cover attacks",
+    ruleset: "shock_and_cover",
+    grid: Some((rows: [{}], squares_per_zone: 6)),
+    sides: [(name: "red", controller: Human), (name: "blue", controller: Human)],
+    {CATALOG}
+    units: [{units}],
+)"#,
+        rows.join(", ")
+    )
+}
+
+/// Gives the unit `points` hit points, so no blow in a scenario threatens to drop it.
+fn hit_points(app: &mut App, id: &str, points: i32) {
+    set::<Wounds>(app, id, |wounds| {
+        wounds.current = points;
+        wounds.max = wounds.max.max(points);
+    });
+}
+
+/// The total of `attacker`'s first attack on b1, adjacent to it at (2, 1), from (1, 1), with
+/// `weapon` in hand (the creature's own when `None`) and a d20 of 10.
+fn first_attack_total(creature: &str, weapon: Option<&str>, unarmed: bool) -> serde_json::Value {
+    let fields = weapon.map_or(String::new(), |weapon| format!(", weapon: Some(\"{weapon}\")"));
+    first_blow(creature, &fields, unarmed).0
+}
+
+/// `creature`'s first attack on b1 (see [`first_attack_total`]), its level fields `fields`: the
+/// attack's total and the hit points b1 has left of 40. The dice: 10 to hit, 1 for damage.
+fn first_blow(creature: &str, fields: &str, unarmed: bool) -> (serde_json::Value, i32) {
+    let units = format!(
+        r#"
+        (id: "r1", creature: "{creature}", side: "red", at: Some((1, 1)){fields}),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#
+    );
+    let mut app = scripted(&level(&units), &[8, 1, 10, 1]);
+    hit_points(&mut app, "r1", 40);
+    hit_points(&mut app, "b1", 40);
+    if unarmed {
+        set::<Conditions>(&mut app, "r1", |conditions| conditions.disarmed = true);
+    }
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    let total = attacks_by(&app, "r1")[0]["total"].clone();
+    (total, get::<Wounds>(&mut app, "b1").current)
+}
+
+/// The attack lines `attacker` has made.
+fn attacks_by(app: &App, attacker: &str) -> Vec<serde_json::Value> {
+    events(app, "attack").into_iter().filter(|attack| attack["attacker"] == attacker).collect()
+}
+
+/// The kinds and targets of every legal action of `id` now; `staying` keeps only those without
+/// a move first.
+fn legal_kinds(app: &mut App, id: &str, staying: bool) -> Vec<(ActionKind, Option<Entity>)> {
+    let actor = unit(app, id);
+    let listed = app.world_mut().run_system_once(
+        move |units: Query<UnitReadOnly>,
+              ruleset: Res<Ruleset>,
+              battlefield: Res<Battlefield>,
+              index: Res<ZoneIndex>,
+              state: Res<CombatState>| {
+            let cache = ViewCache::new(&units);
+            let ctx = ActionContext { ruleset: &ruleset, battlefield: &battlefield, index: &index, round: state.round };
+            let view = cache.get(actor).expect("the actor is a unit");
+            actions::legal_actions(ctx, view, &cache)
+        },
+    );
+    let listed = listed.expect("the listing runs").into_iter();
+    listed.filter(|action| !staying || action.move_to.is_none()).map(|action| (action.kind, action.target)).collect()
+}
+
+/// Sends a declaration whose destination is a grid square.
+fn declare_at(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, to: (i32, i32)) {
+    let entity = unit(app, id);
+    let target = target.map(|target| unit(app, target));
+    let move_to = app.world().resource::<Battlefield>().zone_at(Square { x: to.0, y: to.1 }).expect("open square");
+    app.world_mut().write_message(ActionChosen {
+        unit: entity,
+        action: Action { kind, target, move_to: Some(move_to), bonus: None },
+    });
+}
+
+#[test]
+fn s_atk_2_a_bow_cannot_be_fired_at_an_adjacent_foe() {
+    let units = r#"
+        (id: "r1", creature: "archer", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut app = scripted(&level(units), &[8, 1, 15]);
+    app.update();
+    let b1 = unit(&mut app, "b1");
+    assert!(
+        !legal_kinds(&mut app, "r1", true).contains(&(ActionKind::Attack, Some(b1))),
+        "no shot at a foe beside the archer is offered"
+    );
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert!(attacks_by(&app, "r1").is_empty(), "the shot is refused");
+    assert_eq!(state(&app).phase, CombatPhase::Declare, "the refused declaration leaves r1 to choose again");
+}
+
+#[test]
+fn s_atk_2_a_bow_cannot_be_fired_at_anyone_while_a_foe_is_in_melee_reach() {
+    let units = r#"
+        (id: "r1", creature: "archer", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((6, 1))),
+        (id: "b2", creature: "soldier", side: "blue", at: Some((0, 1))),
+    "#;
+    // b2's attack of opportunity rolls 2 and misses; the shot rolls 15 and deals 3.
+    let mut app = scripted(&level(units), &[8, 1, 2, 15, 3]);
+    app.update();
+    let b1 = unit(&mut app, "b1");
+    assert!(!legal_kinds(&mut app, "r1", true).contains(&(ActionKind::Attack, Some(b1))), "b2 presses the archer");
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert!(attacks_by(&app, "r1").is_empty(), "the shot at the distant b1 is refused too");
+
+    // Stepping out of b2's reach first (and taking its attack of opportunity) frees the bow.
+    let legal = legal_kinds(&mut app, "r1", false);
+    assert!(legal.contains(&(ActionKind::Attack, Some(b1))), "a shot after a move away is offered");
+    declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (3, 1));
+    app.update();
+    let shots = attacks_by(&app, "r1");
+    assert_eq!(shots.len(), 1, "the shot after the move is taken");
+    assert_eq!(shots[0]["total"], 17, "15 + attack 2, no melee penalty once clear");
+}
+
+#[test]
+fn s_atk_2_a_sling_is_fired_in_melee_at_minus_4() {
+    let units = r#"
+        (id: "r1", creature: "slinger", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut app = scripted(&level(units), &[8, 1, 10]);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert_eq!(attacks_by(&app, "r1")[0]["total"], 8, "10 + attack 2 - 4: a one-handed sling may shoot");
+}
+
+#[test]
+fn s_atk_1_a_character_adds_the_weapons_attribute_and_its_combat_skill() {
+    // Attack bonus 1, Strength 16 (+2), Stab 2.
+    assert_eq!(first_attack_total("duelist", None, false), 15, "10 + 1 + STR 2 + Stab 2");
+    // A knife lets it choose STR or DEX: it takes the better, STR.
+    assert_eq!(first_attack_total("duelist", Some("knife"), false), 15, "10 + 1 + STR 2 + Stab 2");
+    // A sling shot in melee: DEX 13 (+1) and Shoot 1, and the -4.
+    assert_eq!(first_attack_total("duelist", Some("sling"), false), 9, "10 + 1 + DEX 1 + Shoot 1 - 4");
+    // Bare hands: STR and Brawl 3.
+    assert_eq!(first_attack_total("duelist", None, true), 16, "10 + 1 + STR 2 + Brawl 3");
+}
+
+#[test]
+fn s_atk_1_an_npc_attacks_with_its_hit_dice_and_training_alone() {
+    // 3 Hit Dice + training 1; its attack skill, Strength and Stab do not count.
+    assert_eq!(first_attack_total("brute", None, false), 14, "10 + 3 HD + 1");
+}
+
+#[test]
+fn s_dual_1_only_a_unit_with_stab_1_fights_with_two_weapons() {
+    let offhand = r#", offhand: Some("knife")"#;
+    // Stab 2: -1 to hit, and the hit (1 + STR 2) deals 2 more.
+    assert_eq!(first_blow("duelist", offhand, false), (serde_json::json!(14), 40 - 5), "10 + 1 + 2 + 2 - 1");
+    // Stab 0: the knife in the off hand changes nothing.
+    assert_eq!(first_blow("novice", offhand, false), (serde_json::json!(15), 40 - 3), "10 + 3 + STR 2");
+    // An NPC's Hit Dice and training stand in for the skill: 3 + 1 - 1.
+    assert_eq!(first_blow("brute", offhand, false), (serde_json::json!(13), 40 - 5), "10 + 3 HD + 1 - 1");
+}
+
+/// An archer at (0, 1) shoots an execution at a surprised knight (AC 18) `at` squares away, with
+/// the d20 coming up `face` and the knight's save 5; returns the attack line and the knight's
+/// status after.
+fn ranged_execution(at: i32, face: u32) -> (serde_json::Value, Status) {
+    let units = format!(
+        r#"
+        (id: "r1", creature: "archer", side: "red", at: Some((0, 1))),
+        (id: "b1", creature: "knight", side: "blue", at: Some(({at}, 1)), surprised: Some(true)),
+    "#
+    );
+    let mut app = scripted(&level(&units), &[8, 1, face, 5]);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Execute, Some("b1"), None);
+    app.update();
+    let attack = attacks_by(&app, "r1").first().cloned().expect("the execution is shot");
+    (attack, get::<Status>(&mut app, "b1"))
+}
+
+#[test]
+fn s_exec_1_a_ranged_execution_rolls_against_10_with_range_bonuses() {
+    // Within 10 ft (2 squares): 4 + attack 2 + 4 reaches 10, the knight's AC 18 ignored; the
+    // save (5 - 2) fails and it drops.
+    let (attack, status) = ranged_execution(2, 4);
+    assert_eq!(
+        (attack["kind"].as_str(), attack["total"].as_i64(), attack["defense"].as_i64()),
+        (Some("execution"), Some(10), Some(10))
+    );
+    assert_eq!(attack["hit"], true);
+    assert_eq!(status, Status::Dying);
+    // Within the bow's normal range (6 of its 12 squares): +2.
+    let (attack, status) = ranged_execution(5, 6);
+    assert_eq!((attack["total"].as_i64(), attack["hit"].as_bool()), (Some(10), Some(true)));
+    assert_eq!(status, Status::Dying);
+    // Further: no bonus, 7 + 2 misses and nothing more happens.
+    let (attack, status) = ranged_execution(8, 7);
+    assert_eq!((attack["total"].as_i64(), attack["hit"].as_bool()), (Some(9), Some(false)));
+    assert_eq!(status, Status::Active);
+}
+
+/// A soldier shoves a `creature` beside it: the attack roll 15 hits, then 2d6 of 4 and 4
+/// against the target's 1 and 1; returns the soldier's check total.
+fn shove_check(creature: &str) -> i64 {
+    let units = format!(
+        r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "{creature}", side: "blue", at: Some((2, 1))),
+    "#
+    );
+    let mut app = scripted(&level(&units), &[8, 1, 15, 4, 4, 1, 1]);
+    hit_points(&mut app, "b1", 40);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Shove, Some("b1"), None);
+    app.update();
+    let maneuver = events(&app, "maneuver").first().cloned().expect("the shove lands and is contested");
+    maneuver["roll"]["total"].as_i64().expect("a total")
+}
+
+#[test]
+fn s_man_1_shoving_a_larger_target_is_at_minus_2_and_a_much_larger_one_at_minus_4() {
+    assert_eq!(shove_check("soldier"), 10, "8 + attack 2 against its equal");
+    assert_eq!(shove_check("ogre"), 8, "one size larger: -2");
+    assert_eq!(shove_check("giant"), 6, "two sizes larger: -4");
+}
