@@ -305,7 +305,13 @@ impl<'t> LegalActions<'t> {
         for group in &self.groups {
             if group.untargeted {
                 if at == 0 {
-                    return Some(Action { kind: group.kind, target: None, move_to: group.move_to, bonus: None });
+                    return Some(Action {
+                        kind: group.kind,
+                        target: None,
+                        move_to: group.move_to,
+                        bonus: None,
+                        push_to: None,
+                    });
                 }
                 at -= 1;
             }
@@ -318,6 +324,7 @@ impl<'t> LegalActions<'t> {
                         target: Some(target),
                         move_to: group.move_to,
                         bonus: None,
+                        push_to: None,
                     });
                 }
                 at -= size;
@@ -334,6 +341,7 @@ impl<'t> LegalActions<'t> {
                 target: None,
                 move_to: group.move_to,
                 bonus: None,
+                push_to: None,
             });
             let targeted = self.segments[group.segments.clone()]
                 .iter()
@@ -344,6 +352,7 @@ impl<'t> LegalActions<'t> {
                     target: Some(target),
                     move_to: group.move_to,
                     bonus: None,
+                    push_to: None,
                 });
             untargeted.into_iter().chain(targeted)
         })
