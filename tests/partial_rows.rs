@@ -3,12 +3,14 @@
 //! attacks-per-round table (`C-MULTI-1`), spells and items that linger (`Z-ONGO-1`, `Z-HIND-1`),
 //! encumbrance by race and Strength (`C-MOVE-1`), carrying capacity (`A-MOVE-1`), parrying
 //! while falling back (`C-WDRAW-1`), conjured thralls (`A-SUMM-1`), the missile-versus-spell
-//! tie-break (`C-INIT-2`) and standing up out of turn (`A-BONUS-1`).
+//! tie-break (`C-INIT-2`), standing up out of turn (`A-BONUS-1`) and the aggressor's choice of
+//! where a shove pushes (`Z-STUNT-1`).
 
 mod common;
 
 use bevy::prelude::*;
 use common::*;
+use fray::rules::ActionChosen;
 use fray::rules::components::*;
 use fray::rules::equipment::Hindrance;
 
@@ -269,6 +271,68 @@ mod zones_and_tests {
         app.update();
         assert_eq!(events(&app, "afflicted")[0]["effect"], "stuck");
         assert_eq!(get::<Conditions>(&mut app, "b1").hindrance.map(|(hindrance, _)| hindrance), Some(Hindrance::Stuck));
+    }
+
+    /// Zone a opens onto b, c and d, and d's spores (1d20 + Agility against 15, 30 poison) test
+    /// whoever stands there; r1 (red, `red` controls it) and b1 share zone a. The party begins
+    /// (side roll 4), both roll 3, then `faces`.
+    fn fork(red: &str, faces: &[u32]) -> App {
+        let level = format!(
+            r#"(
+    name: "fork",
+    ruleset: "zones_and_tests",
+    zones: [
+        (id: "a", adjacent: ["b", "c", "d"]), (id: "b"), (id: "c"),
+        (id: "d", hazard: Some((name: "spores", test: "1d20", attribute: Agility, tn: 15, damage: "30", damage_type: poison))),
+    ],
+    sides: [(name: "red", controller: {red}), (name: "blue", controller: Human)],
+    {CATALOG}
+    units: [
+        (id: "r1", creature: "soldier", side: "red", zone: "a"),
+        (id: "b1", creature: "soldier", side: "blue", zone: "a"),
+    ],
+)"#
+        );
+        let mut script = vec![4, 3, 3];
+        script.extend_from_slice(faces);
+        let mut app = scripted(&level, &script);
+        hit_points(&mut app, "b1", 40);
+        app
+    }
+
+    /// r1's shove at b1, pushing into zone `push_to`.
+    fn shove_into(app: &mut App, push_to: &str) {
+        let (r1, b1) = (unit(app, "r1"), unit(app, "b1"));
+        let zone = app.world().resource::<fray::battlefield::Battlefield>().find(push_to).expect("zone");
+        let action =
+            Action { kind: ActionKind::Shove, target: Some(b1), move_to: None, bonus: None, push_to: Some(zone) };
+        app.world_mut().write_message(ActionChosen { unit: r1, action });
+    }
+
+    #[test]
+    fn z_stunt_1_the_aggressor_chooses_the_zone_it_pushes_into() {
+        // The opposed test is won (15 against 3). Left to the rules the push would go to b, the
+        // first zone in level order; r1 picks c.
+        let mut app = fork("Human", &[15, 3]);
+        app.update();
+        // Zone a is not farther from r1 than where b1 stands: refused, nothing rolled.
+        shove_into(&mut app, "a");
+        app.update();
+        assert!(events(&app, "maneuver").is_empty(), "a push must go farther from the aggressor");
+        shove_into(&mut app, "c");
+        app.update();
+        assert_eq!(events(&app, "maneuver")[0]["won"], true);
+        assert_eq!(events(&app, "moved")[0]["to"], "c", "pushed where the aggressor chose");
+    }
+
+    #[test]
+    fn z_stunt_1_the_greedy_ai_pushes_a_foe_into_a_hazard() {
+        let mut app = fork("Ai(greedy)", &[15, 3, 15, 3, 15, 3]);
+        app.update();
+        app.update();
+        let maneuver = &events(&app, "maneuver")[0];
+        assert_eq!(maneuver["maneuver"], "shove", "a push into the spores beats a blow: {maneuver}");
+        assert_eq!(events(&app, "moved")[0]["to"], "d", "into the hazard, not the first zone");
     }
 
     #[test]

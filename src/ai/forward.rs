@@ -48,6 +48,7 @@ pub struct SnapshotData {
     reactions: &'static Reactions,
     record: &'static RoundRecord,
     declared: &'static Declared,
+    size: &'static Size,
     markers: Markers,
 }
 
@@ -64,6 +65,7 @@ pub struct Markers {
     slots: Option<&'static SummoningSlots>,
     reinforcement: Option<&'static Reinforcement>,
     summoned: Option<&'static Summoned>,
+    class: Option<&'static CharacterClass>,
 }
 
 /// One unit as plain data.
@@ -78,6 +80,8 @@ pub struct UnitState {
     core: (UnitId, Name, SideIndex, SpawnOrder, Status, Zone, Initiative, Stress, Wounds, Attributes, HitDice),
     gear: (Defense, Armour, Speed, Loadout, Conditions, Skills, Mana, Spells, Inventory, Reactions, RoundRecord),
     declared: Declared,
+    size: Size,
+    class: Option<CharacterClass>,
     surprised: bool,
     checks_morale: bool,
     initiator: bool,
@@ -130,6 +134,8 @@ impl UnitState {
                 *unit.record,
             ),
             declared: *unit.declared,
+            size: *unit.size,
+            class: markers.class.cloned(),
             surprised: markers.surprised,
             checks_morale: markers.checks_morale,
             initiator: markers.initiator,
@@ -455,12 +461,14 @@ fn restore_unit(world: &mut World, sim: Entity, unit: &UnitState, map: &impl Fn(
     let conditions = &mut gear.4;
     conditions.grappled_by = conditions.grappled_by.map(map);
     conditions.grappling = conditions.grappling.map(map);
+    conditions.screening = conditions.screening.map(map);
+    conditions.held_against = conditions.held_against.map(map);
     let declared = Declared {
         action: unit.declared.action.map(|action| Action { target: action.target.map(map), ..action }),
         ..unit.declared
     };
     let mut entity = world.entity_mut(sim);
-    entity.insert((core, gear, declared, Controller::Ai(AiKind::Greedy)));
+    entity.insert((core, gear, declared, unit.size, Controller::Ai(AiKind::Greedy)));
     set_marker(&mut entity, unit.surprised, Surprised);
     set_marker(&mut entity, unit.checks_morale, ChecksMorale);
     set_marker(&mut entity, unit.initiator, Initiator);
@@ -470,6 +478,7 @@ fn restore_unit(world: &mut World, sim: Entity, unit: &UnitState, map: &impl Fn(
     set_optional(&mut entity, unit.group.clone());
     set_optional(&mut entity, unit.slots);
     set_optional(&mut entity, unit.reinforcement);
+    set_optional(&mut entity, unit.class.clone());
     set_optional(&mut entity, unit.summoned.map(|summoned| Summoned { summoner: map(summoned.summoner), ..summoned }));
 }
 

@@ -286,7 +286,13 @@ fn parry_while_falling_back(view: &AiView, units: &ViewCache, actor: &UnitView) 
 fn self_rescue(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
     actor.inventory.0.iter().enumerate().find_map(|(at, stack)| {
         let heals = matches!(stack.item.effect, Effect::RestoreWounds { .. }) && !stack.item.thrown && stack.count > 0;
-        let action = Action { kind: ActionKind::UseItem(at), target: Some(actor.entity), move_to: None, bonus: None };
+        let action = Action {
+            kind: ActionKind::UseItem(at),
+            target: Some(actor.entity),
+            move_to: None,
+            bonus: None,
+            push_to: None,
+        };
         (heals && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
 }
@@ -297,7 +303,8 @@ fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
         return None;
     }
     view.index.occupants(actor.zone.0).iter().find_map(|&other| {
-        let action = Action { kind: ActionKind::Stabilize, target: Some(other), move_to: None, bonus: None };
+        let action =
+            Action { kind: ActionKind::Stabilize, target: Some(other), move_to: None, bonus: None, push_to: None };
         actions::check(view.ctx(), actor, &action, units).is_ok().then_some(action)
     })
 }
@@ -346,7 +353,7 @@ fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView, commitmen
                 continue;
             }
             for &kind in &kinds {
-                let action = Action { kind, target: Some(other), move_to: None, bonus: None };
+                let action = Action { kind, target: Some(other), move_to: None, bonus: None, push_to: None };
                 if actions::check(view.ctx(), actor, &action, units).is_ok()
                     && best.as_ref().is_none_or(|(worst, _)| share < *worst)
                 {
@@ -560,7 +567,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         let score = self.score(prospect, kind, expected, move_to, shoots);
         (score > 0.0).then_some(Candidate {
             score,
-            action: Action { kind, target: Some(prospect.view.entity), move_to, bonus: None },
+            action: Action { kind, target: Some(prospect.view.entity), move_to, bonus: None, push_to: None },
             expected,
             left: prospect.remaining,
         })
@@ -678,7 +685,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         if let Some(walk) = walks.iter().find(|walk| walk.to == move_to) {
             return *walk;
         }
-        let walk = Action { kind: ActionKind::Attack, target: None, move_to, bonus: None };
+        let walk = Action { kind: ActionKind::Attack, target: None, move_to, bonus: None, push_to: None };
         let provoked = actions::repostes_on_path(self.view.ctx(), self.threats, self.actor, &walk);
         let reposte_risk = provoked
             .iter()
@@ -823,7 +830,13 @@ fn summon(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
             Effect::Conjure { .. } => !fielded,
             _ => false,
         };
-        let action = Action { kind: ActionKind::Cast(at), target: Some(actor.entity), move_to: None, bonus: None };
+        let action = Action {
+            kind: ActionKind::Cast(at),
+            target: Some(actor.entity),
+            move_to: None,
+            bonus: None,
+            push_to: None,
+        };
         (wanted && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
 }
@@ -931,7 +944,7 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
         .filter(|&(distance, ..)| distance < here)
         .min()?
         .2;
-    let step = Action { kind: ActionKind::Move, target: None, move_to: Some(destination), bonus: None };
+    let step = Action { kind: ActionKind::Move, target: None, move_to: Some(destination), bonus: None, push_to: None };
     if actions::repostes_on_path(ctx, threats, actor, &step).is_empty() {
         return Some(step);
     }
@@ -1037,15 +1050,26 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
                 .map(|spot| (view.battlefield.distance(actor.zone.0, spot), spot))
                 .filter(|&(distance, _)| distance <= allowance)
                 .filter(|&(_, spot)| {
-                    let action =
-                        Action { kind: ActionKind::Charge, target: Some(other), move_to: Some(spot), bonus: None };
+                    let action = Action {
+                        kind: ActionKind::Charge,
+                        target: Some(other),
+                        move_to: Some(spot),
+                        bonus: None,
+                        push_to: None,
+                    };
                     actions::check(ctx, actor, &action, units).is_ok()
                 })
                 .min();
             if let Some((_, spot)) = spot {
                 best = Some((
                     expected,
-                    Action { kind: ActionKind::Charge, target: Some(other), move_to: Some(spot), bonus: None },
+                    Action {
+                        kind: ActionKind::Charge,
+                        target: Some(other),
+                        move_to: Some(spot),
+                        bonus: None,
+                        push_to: None,
+                    },
                 ));
             }
         }

@@ -1,9 +1,11 @@
 //! The greedy AI's manhandling (`S-MAN-1`, `Z-STUNT-1`, `S-ACT-2`, `A-TURN-1`): standing up
-//! from prone, knocking a foe down where prone costs Defense, and grappling where the hold hurts
-//! every round. Each is tried only where the ruleset offers it and the declaration is legal, and
-//! a manoeuvre is chosen over the best blow only when it is expected to be worth more.
+//! from prone, knocking a foe down where prone costs Defense, grappling where the hold hurts
+//! every round, and shoving a foe into a hazard of the AI's choosing. Each is tried only where
+//! the ruleset offers it and the declaration is legal, and a manoeuvre is chosen over the best
+//! blow only when it is expected to be worth more.
 
 use super::controller::AiView;
+use crate::battlefield::ZoneIdx;
 use crate::rules::actions::{self, ThreatMap, ViewCache};
 use crate::rules::components::*;
 use crate::rules::dice::Dice;
@@ -54,16 +56,16 @@ pub(super) fn manhandle(view: &AiView, units: &ViewCache, actor: &UnitView, blow
         if !unit::is_fighting(*target.status, target.conditions) {
             continue;
         }
-        let falls = view.battlefield.push_destination(&view.index, actor.zone.0, target.zone.0).is_none();
+        let push = push_choice(view, units, rules, actor, target);
         let felling = prone_value(view, units, rules, actor, target);
         let values = [
-            (ActionKind::Grapple, grapple_value(view, rules, actor, target)),
-            // A push that only moves the foe is not worth a blow to it.
-            (ActionKind::Shove, if falls { felling } else { 0.0 }),
-            (ActionKind::KnockDown, felling),
+            (ActionKind::Grapple, grapple_value(view, rules, actor, target), None),
+            // A push that only moves the foe is worth a blow to it only into a hazard.
+            (ActionKind::Shove, push.map_or(felling, |(_, harm)| harm), push.map(|(zone, _)| zone)),
+            (ActionKind::KnockDown, felling, None),
         ];
-        for (kind, value) in values {
-            let action = Action { kind, target: Some(other), move_to: None, bonus: None };
+        for (kind, value, push_to) in values {
+            let action = Action { kind, target: Some(other), move_to: None, bonus: None, push_to };
             let better = value > blow && best.as_ref().is_none_or(|(score, _)| value > *score);
             if better && actions::check(view.ctx(), actor, &action, units).is_ok() {
                 best = Some((value, action));
@@ -71,6 +73,50 @@ pub(super) fn manhandle(view: &AiView, units: &ViewCache, actor: &UnitView, blow
         }
     }
     best.map(|(_, action)| action)
+}
+
+/// Where a shove by `actor` pushes `target` (`Z-STUNT-1`), and what the push is worth: into the
+/// zone whose hazard is expected to hurt it most, else the one with the fewest of its fighting
+/// allies around, else the first in level order. `None` when there is no room and it would fall.
+fn push_choice(
+    view: &AiView,
+    units: &ViewCache,
+    rules: &ManeuverRules,
+    actor: &UnitView,
+    target: &UnitView,
+) -> Option<(ZoneIdx, f64)> {
+    let allies_around = |zone: ZoneIdx| {
+        view.battlefield
+            .within(zone, 1)
+            .flat_map(|near| view.index.occupants(near).iter())
+            .filter_map(|&other| units.get(other))
+            .filter(|ally| {
+                ally.entity != target.entity
+                    && ally.side == target.side
+                    && unit::is_fighting(*ally.status, ally.conditions)
+            })
+            .count()
+    };
+    let (zone, harm, _) = view
+        .battlefield
+        .push_destinations(&view.index, actor.zone.0, target.zone.0)
+        .map(|zone| (zone, hazard_harm(view, target, zone), allies_around(zone)))
+        // Most harm first, then fewest allies; `min_by` keeps the first of equals, in level order.
+        .min_by(|a, b| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2)))?;
+    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
+    Some((zone, success_chance(view, rules, actor, target, weapon) * harm))
+}
+
+/// The damage `zone`'s hazard is expected to deal `unit` standing in it once: the chance it
+/// fails the test times the hazard's mean damage; nothing where there is no hazard.
+fn hazard_harm(view: &AiView, unit: &UnitView, zone: ZoneIdx) -> f64 {
+    let Some(hazard) = &view.battlefield.zone(zone).hazard else {
+        return 0.0;
+    };
+    let modifier = unit::modifier(&view.ruleset, unit.attributes, hazard.attribute);
+    let fails: f64 =
+        distribution(hazard.test).iter().filter(|&&(total, _)| total + modifier < hazard.tn).map(|(_, p)| p).sum();
+    fails * hazard.damage.mean().max(0.0)
 }
 
 /// How many rounds a lasting edge over `target` is worth: until the actor's blows would drop

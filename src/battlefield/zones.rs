@@ -507,24 +507,36 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 impl Battlefield {
-    /// Where a shove from `from` pushes a unit at `at` (`S-MAN-1`, `Z-STUNT-1`): the free step
-    /// straight away on a grid, or the first free zone farther from the shover; `None` when
-    /// there is no room (it falls instead).
+    /// Where a shove from `from` pushes a unit at `at` (`S-MAN-1`, `Z-STUNT-1`) when the
+    /// aggressor does not choose: the first of [`Self::push_destinations`]; `None` when there
+    /// is no room (it falls instead).
     pub fn push_destination(&self, index: &ZoneIndex, from: ZoneIdx, at: ZoneIdx) -> Option<ZoneIdx> {
+        self.push_destinations(index, from, at).next()
+    }
+
+    /// Every zone a shove from `from` may push a unit at `at` into, in level order: the free
+    /// step straight away on a grid (only that one), or each free neighbouring zone farther
+    /// from the shover (`Z-STUNT-1`, the aggressor's pick).
+    pub fn push_destinations<'a>(
+        &'a self,
+        index: &'a ZoneIndex,
+        from: ZoneIdx,
+        at: ZoneIdx,
+    ) -> impl Iterator<Item = ZoneIdx> + 'a {
         let free =
-            |zone: ZoneIdx| self.zone(zone).capacity.is_none_or(|capacity| (index.count(zone) as u32) < capacity);
-        match (self.zone(from).square, self.zone(at).square) {
-            (Some(a), Some(b)) => {
-                let away = Square { x: b.x + (b.x - a.x).signum(), y: b.y + (b.y - a.y).signum() };
-                self.zone_at(away).filter(|&zone| free(zone) && self.distance(at, zone) == 1)
-            }
-            _ => self
-                .neighbours(at)
-                .iter()
-                .copied()
-                .filter(|&zone| self.distance(from, zone) > self.distance(from, at) && free(zone))
-                .min(),
-        }
+            move |zone: ZoneIdx| self.zone(zone).capacity.is_none_or(|capacity| (index.count(zone) as u32) < capacity);
+        let (grid_step, neighbours): (Option<ZoneIdx>, &[ZoneIdx]) =
+            match (self.zone(from).square, self.zone(at).square) {
+                (Some(a), Some(b)) => {
+                    let away = Square { x: b.x + (b.x - a.x).signum(), y: b.y + (b.y - a.y).signum() };
+                    (self.zone_at(away).filter(|&zone| self.distance(at, zone) == 1), &[])
+                }
+                _ => (None, self.neighbours(at)),
+            };
+        let mut farther: Vec<ZoneIdx> =
+            neighbours.iter().copied().filter(|&zone| self.distance(from, zone) > self.distance(from, at)).collect();
+        farther.sort_unstable();
+        grid_step.into_iter().chain(farther).filter(move |&zone| free(zone))
     }
 }
 

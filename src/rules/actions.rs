@@ -111,6 +111,14 @@ pub enum IllegalAction {
     /// A delay needs a later turn this round to delay to (`A-INIT-1`).
     #[error("no unit acts after this one this round: there is no turn to delay to")]
     LastTurn,
+    /// Only a shove names where its target is pushed (`Z-STUNT-1`).
+    #[error("only a shove chooses the zone its target is pushed into")]
+    PushNotShove,
+    /// The chosen push destination is not one the shove may push into (`Z-STUNT-1`).
+    #[error(
+        "the target cannot be pushed there: pick a neighbouring zone of the target's, farther from the shover, with room"
+    )]
+    BadPush,
     /// The Bonus Actions cannot be spent as declared (`A-BONUS-1`).
     #[error(transparent)]
     Bonus(#[from] super::bonus::BonusError),
@@ -289,9 +297,7 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         }
         // A charge may end in a throw (`S-SPEC-1`): `check_charge_throw` sees to the rest.
         ActionKind::Charge => TargetRule::Enemy { range: weapon.reach.max(throw_reach(actor)), optional: false },
-        ActionKind::Shove | ActionKind::KnockDown => {
-            TargetRule::Enemy { range: weapon.reach, optional: false }
-        }
+        ActionKind::Shove | ActionKind::KnockDown => TargetRule::Enemy { range: weapon.reach, optional: false },
         // A missile weapon executes at its range, where the ruleset allows it (`S-EXEC-1`).
         ActionKind::Execute => TargetRule::Enemy { range: weapon_range, optional: false },
         // Grappling is done with bare hands.
@@ -391,6 +397,7 @@ pub fn check(
     }
     check_needs(actor, action.kind)?;
     check_charge_throw(ctx, actor, action, units)?;
+    check_push(ctx, actor, action, units)?;
     if action.kind == ActionKind::Execute
         && units.with_view(action.target.unwrap_or(Entity::PLACEHOLDER), |target| target.surprised) == Some(false)
     {
@@ -469,6 +476,30 @@ fn check_bow_in_melee(
         None => !threateners_of(ctx, standing, *actor.side, units).is_empty(),
     };
     if pressed { Err(IllegalAction::BowInMelee) } else { Ok(()) }
+}
+
+/// A chosen push destination (`Z-STUNT-1`): only on a shove, and only into a zone the shove
+/// may push its target into from where the actor will stand.
+fn check_push(
+    ctx: ActionContext,
+    actor: &UnitView,
+    action: &Action,
+    units: &impl UnitLookup,
+) -> Result<(), IllegalAction> {
+    let Some(zone) = action.push_to else {
+        return Ok(());
+    };
+    if action.kind != ActionKind::Shove {
+        return Err(IllegalAction::PushNotShove);
+    }
+    let at =
+        action.target.and_then(|target| units.with_view(target, |view| view.zone.0)).ok_or(IllegalAction::NoTarget)?;
+    let from = standing_after(actor, action.move_to);
+    if ctx.battlefield.push_destinations(ctx.index, from, at).any(|allowed| allowed == zone) {
+        Ok(())
+    } else {
+        Err(IllegalAction::BadPush)
+    }
 }
 
 /// Where `actor` stands once it has moved to `move_to`.

@@ -821,17 +821,20 @@ pub struct Action {
     /// How the turn spends its Bonus Actions, where the ruleset has chosen ones (`A-BONUS-1`);
     /// `None` lets the rules spend them as [`bonus::default_uses`](super::bonus::default_uses) says.
     pub bonus: Option<BonusUses>,
+    /// Where a shove pushes its target, when the aggressor chooses (`Z-STUNT-1`): one of the
+    /// zones the push may go to; `None` pushes into the first of them, as the rules pick.
+    pub push_to: Option<ZoneIdx>,
 }
 
 impl Action {
     /// An action with no target and no move.
     pub fn simple(kind: ActionKind) -> Self {
-        Self { kind, target: None, move_to: None, bonus: None }
+        Self { kind, target: None, move_to: None, bonus: None, push_to: None }
     }
 
     /// An action at `target`, moving to `move_to` first, its Bonus Actions spent as the rules suggest.
     pub fn new(kind: ActionKind, target: Option<Entity>, move_to: Option<ZoneIdx>) -> Self {
-        Self { kind, target, move_to, bonus: None }
+        Self { kind, target, move_to, bonus: None, push_to: None }
     }
 }
 

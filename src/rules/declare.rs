@@ -186,8 +186,13 @@ fn schedule_due_casts(state: &mut CombatState, units: &Query<Unit>, count: Optio
             continue;
         };
         cast.due = true;
-        let action =
-            Action { kind: ActionKind::Cast(cast.spell), target: Some(cast.target), move_to: None, bonus: None };
+        let action = Action {
+            kind: ActionKind::Cast(cast.spell),
+            target: Some(cast.target),
+            move_to: None,
+            bonus: None,
+            push_to: None,
+        };
         let initiative = cast.completes_at.map_or(after_last, |at| at.min(after_last));
         slots.push(Slot { initiative, unit: cast.unit, order: unit.order.0, action });
     }

@@ -332,7 +332,13 @@ impl<'t> LegalActions<'t> {
         for group in &self.groups {
             if group.untargeted {
                 if at == 0 {
-                    return Some(Action { kind: group.kind, target: None, move_to: group.move_to, bonus: None });
+                    return Some(Action {
+                        kind: group.kind,
+                        target: None,
+                        move_to: group.move_to,
+                        bonus: None,
+                        push_to: None,
+                    });
                 }
                 at -= 1;
             }
@@ -345,6 +351,7 @@ impl<'t> LegalActions<'t> {
                         target: Some(target),
                         move_to: group.move_to,
                         bonus: None,
+                        push_to: None,
                     });
                 }
                 at -= size;
@@ -361,6 +368,7 @@ impl<'t> LegalActions<'t> {
                 target: None,
                 move_to: group.move_to,
                 bonus: None,
+                push_to: None,
             });
             let targeted = self.segments[group.segments.clone()]
                 .iter()
@@ -371,6 +379,7 @@ impl<'t> LegalActions<'t> {
                     target: Some(target),
                     move_to: group.move_to,
                     bonus: None,
+                    push_to: None,
                 });
             untargeted.into_iter().chain(targeted)
         })

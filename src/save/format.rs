@@ -212,6 +212,9 @@ pub struct Declaration {
     /// The Bonus Actions, when the declaration chose them (`A-BONUS-1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bonus: Option<BonusUses>,
+    /// The zone a shove pushes into, when the declaration chose it (`Z-STUNT-1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub push_to: Option<ZoneIdx>,
 }
 
 /// [`ActionKind`] as a save writes it: the rules' own enum stays free of the file format.

@@ -122,7 +122,13 @@ fn feed_saved_declarations(
             },
             None => None,
         };
-        let action = Action { kind: entry.kind.into(), target, move_to: entry.move_to, bonus: entry.bonus };
+        let action = Action {
+            kind: entry.kind.into(),
+            target,
+            move_to: entry.move_to,
+            bonus: entry.bonus,
+            push_to: entry.push_to,
+        };
         chosen.write(ActionChosen { unit: entity, action });
         replay.fed[at] = true;
     }
@@ -166,6 +172,7 @@ fn record_accepted(
             target: action.target.and_then(|target| ids.get(target).ok()).map(|target| target.0.clone()),
             move_to: action.move_to,
             bonus: action.bonus,
+            push_to: action.push_to,
         };
         if let Some(replay) = replay.as_deref_mut() {
             check_against_save(replay, &entry);
@@ -227,6 +234,9 @@ fn describe(entry: &Declaration) -> String {
     }
     if let Some(zone) = entry.move_to {
         text.push_str(&format!(" after moving to zone {zone}"));
+    }
+    if let Some(zone) = entry.push_to {
+        text.push_str(&format!(" pushing into zone {zone}"));
     }
     text
 }

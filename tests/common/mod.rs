@@ -103,7 +103,10 @@ pub fn declare(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, 
     let target = target.map(|target| unit(app, target));
     let move_to =
         move_to.map(|zone| app.world().resource::<fray::battlefield::Battlefield>().find(zone).expect("zone"));
-    app.world_mut().write_message(ActionChosen { unit: entity, action: Action { kind, target, move_to, bonus: None } });
+    app.world_mut().write_message(ActionChosen {
+        unit: entity,
+        action: Action { kind, target, move_to, bonus: None, push_to: None },
+    });
 }
 
 /// The whole log so far, as JSON values.

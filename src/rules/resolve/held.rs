@@ -73,7 +73,7 @@ impl Resolver<'_, '_> {
         for (_, units) in &mut self.state.turns[cursor..] {
             units.retain(|&entity| entity != holder);
         }
-        let action = Action { kind: ActionKind::Attack, target: Some(foe), move_to: None, bonus: None };
+        let action = Action::new(ActionKind::Attack, Some(foe), None);
         let held = Slot { initiative: slot.initiative, unit: holder, order, action };
         let target = self.screened_target(&held, foe);
         let strike = Strike { primary: true, stood_still: true, ..Strike::default() };

@@ -3,6 +3,8 @@
 
 use bevy::prelude::*;
 
+use crate::battlefield::ZoneIdx;
+
 use super::{DamageHit, Pending, Resolver};
 use crate::rules::actions;
 use crate::rules::components::*;
@@ -18,7 +20,8 @@ impl Resolver<'_, '_> {
     /// A shove or a grapple (`S-MAN-1`, `Z-STUNT-1`): an attack roll first where the chapter
     /// asks for one, then opposed checks; the shoved are pushed a step away (or knocked prone
     /// when there is no room), the grappled held.
-    pub(super) fn maneuver(&mut self, actor: Entity, target: Entity, kind: ActionKind, initiative: i32) {
+    pub(super) fn maneuver(&mut self, actor: Entity, target: Entity, action: &Action, initiative: i32) {
+        let kind = action.kind;
         let round = self.round();
         // Without manoeuvre rules the action is never offered; nothing to do.
         let Some(rules) = self.ruleset.attack.maneuvers.clone() else {
@@ -47,7 +50,7 @@ impl Resolver<'_, '_> {
         } else if kind == ActionKind::KnockDown {
             Some(self.knock_down(target))
         } else {
-            Some(self.shove(actor, target))
+            Some(self.shove(actor, target, action.push_to))
         };
         let maneuver = name.as_str();
         self.log.record(round, || LogEvent::Maneuver {
@@ -141,8 +144,10 @@ impl Resolver<'_, '_> {
         KNOCKED_PRONE
     }
 
-    /// A won shove: the target is pushed a step away, or knocked prone when there is no room.
-    fn shove(&mut self, actor: Entity, target: Entity) -> &'static str {
+    /// A won shove: the target is pushed a step away, into `push_to` where the aggressor chose
+    /// and it is still open (`Z-STUNT-1`), else the first zone there is; or knocked prone when
+    /// there is no room.
+    fn shove(&mut self, actor: Entity, target: Entity, push_to: Option<ZoneIdx>) -> &'static str {
         let round = self.round();
         let zone_of = |battle: &Self, unit: Entity| battle.unit(unit, "a shove").map(|view| view.zone.0);
         // A fault, recorded by `unit`.
@@ -150,7 +155,7 @@ impl Resolver<'_, '_> {
             return "knocked_prone";
         };
         let id = self.id(target);
-        match self.push_destination(from, at) {
+        match self.push_destination(from, at, push_to) {
             Some(to) => {
                 self.index.relocate(target, at, to);
                 if let Ok(mut unit) = self.units.get_mut(target) {

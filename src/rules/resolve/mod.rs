@@ -456,7 +456,7 @@ impl<'w, 's> Resolver<'w, 's> {
             ActionKind::UseItem(at) => self.use_item(actor, at, target, pending),
             ActionKind::Swarm => self.swarm(actor, target),
             ActionKind::Shove | ActionKind::KnockDown | ActionKind::Grapple => {
-                self.maneuver(actor, target, kind, slot.initiative);
+                self.maneuver(actor, target, &slot.action, slot.initiative);
             }
             ActionKind::Execute => self.execute(actor, target, slot.initiative, pending),
             ActionKind::Stabilize => self.stabilize(actor, target, pending),

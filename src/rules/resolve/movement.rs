@@ -247,10 +247,17 @@ impl Resolver<'_, '_> {
         })
     }
 
-    /// Where a shove from `from` pushes a unit at `at`: the free step straight away on a grid,
-    /// or a free zone farther from the shover; `None` when there is no room (it falls instead).
-    pub(super) fn push_destination(&self, from: ZoneIdx, at: ZoneIdx) -> Option<ZoneIdx> {
-        self.battlefield.push_destination(&self.index, from, at)
+    /// Where a shove from `from` pushes a unit at `at`: the aggressor's `chosen` zone while the
+    /// push may still go there (`Z-STUNT-1`), else the free step straight away on a grid, or the
+    /// first free zone farther from the shover; `None` when there is no room (it falls instead).
+    pub(super) fn push_destination(&self, from: ZoneIdx, at: ZoneIdx, chosen: Option<ZoneIdx>) -> Option<ZoneIdx> {
+        let mut open = self.battlefield.push_destinations(&self.index, from, at);
+        let first = open.next();
+        // The chosen zone may have filled up since the declaration; then the rules pick.
+        match chosen {
+            Some(zone) if first == Some(zone) || open.any(|allowed| allowed == zone) => Some(zone),
+            _ => first,
+        }
     }
 }
 
