@@ -998,7 +998,7 @@ pub fn kind_description(kind: ActionKind) -> &'static str {
         ActionKind::GoProne => "Drop to the ground: harder to shoot from afar, easier to strike up close.",
         ActionKind::BreakFree => "Struggle against the hold on you: win the contest of strength and you are free.",
         ActionKind::KnockDown => "Throw a foe to the ground where it stands instead of pushing it away.",
-        ActionKind::HoldAction => "Give up your move to act after everyone else this round, having seen what they did.",
+        ActionKind::HoldAction => "Give up your move to act after everyone else this round, having seen what they did; or name a foe, and strike it before it acts once its turn brings it within your reach.",
         ActionKind::LetGo => "Release the foe you hold: both of you may move and take up weapons again.",
         ActionKind::Delay => "Wait: act again after the next unit's turn this round.",
         ActionKind::Execute => "Strike a foe unaware of danger: it must save or drop.",
