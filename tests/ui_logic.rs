@@ -617,3 +617,61 @@ fn declare_an_attack_or_hold(app: &mut App) {
     }
     app.update();
 }
+
+const SHOVING_MATCH: &str = r#"(
+    name: "shoving match",
+    ruleset: "zones_and_tests",
+    zones: [(id: "yard", adjacent: ["gate", "ford", "marsh"]), (id: "gate"), (id: "ford"), (id: "marsh")],
+    sides: [(name: "red"), (name: "blue")],
+    units: [
+        (id: "r1", creature: "human_fighter", side: "red", zone: "yard"),
+        (id: "b1", creature: "bandit", side: "blue", zone: "yard"),
+    ],
+)"#;
+
+#[test]
+fn z_stunt_1_a_player_picks_the_zone_a_shove_pushes_into() {
+    let blue = Seat::Ai(fray::rules::components::AiKind::Greedy);
+    let mut app = game(level_file("shove", SHOVING_MATCH), &[("red", Seat::Human), ("blue", blue)], None);
+    // Blue may begin: its AI answers first.
+    for _ in 0..20 {
+        if app.world().resource::<DeclarationOptions>().unit.is_some() {
+            break;
+        }
+        app.update();
+    }
+    let declarer = app.world().resource::<DeclarationOptions>().unit.expect("r1 declares");
+    let shove = kind_index(&app, "Shove");
+    let options = app.world().resource::<DeclarationOptions>();
+    let labels: Vec<&str> = options.kinds[shove].1.iter().map(|entry| entry.label.as_str()).collect();
+    for zone in ["gate", "ford", "marsh"] {
+        assert!(
+            labels.iter().any(|label| label.ends_with(&format!("pushing into {zone}"))),
+            "one shove per zone it may push into: {labels:?}"
+        );
+    }
+    assert!(options.kinds[shove].1.iter().all(|entry| entry.action.push_to.is_some()), "every shove names its zone");
+    let marsh = labels.iter().position(|label| label.ends_with("pushing into marsh")).unwrap();
+    let chosen = options.kinds[shove].1[marsh].action;
+    let digits = [
+        KeyCode::Digit1,
+        KeyCode::Digit2,
+        KeyCode::Digit3,
+        KeyCode::Digit4,
+        KeyCode::Digit5,
+        KeyCode::Digit6,
+        KeyCode::Digit7,
+        KeyCode::Digit8,
+        KeyCode::Digit9,
+    ];
+    tap(&mut app, digits[shove]);
+    // T steps through the kind's options, one press per option.
+    for _ in 0..=marsh {
+        tap(&mut app, KeyCode::KeyT);
+    }
+    let drafted = app.world().resource::<DeclarationOptions>().drafted(&app.world().resource::<BattleUi>().draft);
+    assert_eq!(drafted.map(|entry| entry.action), Some(chosen), "the marsh shove is drafted");
+    tap(&mut app, KeyCode::Enter);
+    let declared = app.world().get::<fray::rules::components::Declared>(declarer).and_then(|declared| declared.action);
+    assert_eq!(declared.map(|action| action.push_to), Some(chosen.push_to), "the declaration keeps the chosen zone");
+}

@@ -840,7 +840,8 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
     let threats = ThreatMap::build(view.battlefield.len(), cache.iter());
     let base = actor.initiative.base.unwrap_or(0);
     let mut kinds: Vec<(String, Vec<OptionEntry>)> = Vec::new();
-    for action in actions::legal_actions(ctx, &actor, &cache) {
+    let legal = actions::legal_actions(ctx, &actor, &cache);
+    for action in legal.into_iter().flat_map(|action| with_push_choices(&view, &actor, action)) {
         let Ok(modifier) = actions::check(ctx, &actor, &action, &cache) else {
             continue;
         };
@@ -872,6 +873,9 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
             let verb = if action.kind == ActionKind::Charge { "charging" } else { "moving" };
             label = if label.is_empty() { format!("to {zone}") } else { format!("{label}, {verb} to {zone}") };
         }
+        if let Some(zone) = action.push_to {
+            label = format!("{label}, pushing into {}", view.battlefield.zone(zone).name);
+        }
         if label.is_empty() {
             label = "in place".into();
         }
@@ -885,6 +889,22 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
     // Offer kinds in a fixed order players learn, whatever order the rules listed them in.
     kinds.sort_by_key(|(_, entries)| entries.first().map_or(usize::MAX, |entry| kind_rank(entry.action.kind)));
     *options = DeclarationOptions { unit: Some(unit), side: Some(actor.side.0), kinds };
+}
+
+/// A shove offered once per zone it may push its target into, so the player picks the zone
+/// (`Z-STUNT-1`); any other action, or a shove with nowhere to push, as it is.
+fn with_push_choices(view: &OptionsView, actor: &crate::rules::unit::UnitView, action: Action) -> Vec<Action> {
+    let target_zone = action.target.and_then(|target| view.units.get(target).ok()).map(|target| target.zone.0);
+    let (ActionKind::Shove, Some(at)) = (action.kind, target_zone) else {
+        return vec![action];
+    };
+    let from = actions::standing_after(actor, action.move_to);
+    let choices: Vec<Action> = view
+        .battlefield
+        .push_destinations(&view.index, from, at)
+        .map(|zone| Action { push_to: Some(zone), ..action })
+        .collect();
+    if choices.is_empty() { vec![action] } else { choices }
 }
 
 /// Where a kind of action sits in the declaration panel: attacks first (plain, aimed, charge,
@@ -998,7 +1018,9 @@ pub fn kind_description(kind: ActionKind) -> &'static str {
         ActionKind::GoProne => "Drop to the ground: harder to shoot from afar, easier to strike up close.",
         ActionKind::BreakFree => "Struggle against the hold on you: win the contest of strength and you are free.",
         ActionKind::KnockDown => "Throw a foe to the ground where it stands instead of pushing it away.",
-        ActionKind::HoldAction => "Give up your move to act after everyone else this round, having seen what they did; or name a foe, and strike it before it acts once its turn brings it within your reach.",
+        ActionKind::HoldAction => {
+            "Give up your move to act after everyone else this round, having seen what they did; or name a foe, and strike it before it acts once its turn brings it within your reach."
+        }
         ActionKind::LetGo => "Release the foe you hold: both of you may move and take up weapons again.",
         ActionKind::Delay => "Wait: act again after the next unit's turn this round.",
         ActionKind::Execute => "Strike a foe unaware of danger: it must save or drop.",
