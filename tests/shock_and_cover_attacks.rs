@@ -21,10 +21,12 @@ const CATALOG: &str = r#"
         "knife": (damage: "1d4", damage_type: piercing, speed: 1, attributes: [Strength, Dexterity]),
         "bow": (damage: "1d6", damage_type: piercing, speed: 3, range: Some(2), two_handed: true),
         "sling": (damage: "1d4", damage_type: blunt, speed: 2, range: Some(1)),
+        "sap": (damage: "1d4", damage_type: blunt, speed: 1, non_lethal: true),
     },
     creatures: {
         "soldier": (name: "Soldier", hd: "2d8", weapon: "blade", speed: 2, skills: (attack: 2)),
         "archer": (name: "Archer", hd: "2d8", weapon: "bow", speed: 2, skills: (attack: 2)),
+        "thug": (name: "Thug", hd: "2d8", weapon: "sap", speed: 2, skills: (attack: 2)),
         "slinger": (name: "Slinger", hd: "2d8", weapon: "sling", speed: 2, skills: (attack: 2)),
         "duelist": (name: "Duelist", hd: "2d8", attributes: (strength: 16, dexterity: 13), weapon: "blade",
                     speed: 2, skills: (attack: 1, stab: 2, shoot: 1, brawl: 3)),
@@ -276,4 +278,23 @@ fn s_man_1_shoving_a_larger_target_is_at_minus_2_and_a_much_larger_one_at_minus_
     assert_eq!(shove_check("soldier"), 10, "8 + attack 2 against its equal");
     assert_eq!(shove_check("ogre"), 8, "one size larger: -2");
     assert_eq!(shove_check("giant"), 6, "two sizes larger: -4");
+}
+
+#[test]
+fn s_exec_1_a_non_lethal_weapon_knocks_the_victim_unconscious() {
+    // The thug's sap lands on the unsuspecting knight beside it; the save (5 - 2 = 3) fails.
+    let units = r#"
+        (id: "r1", creature: "thug", side: "red", at: Some((0, 1))),
+        (id: "b1", creature: "knight", side: "blue", at: Some((1, 1)), surprised: Some(true)),
+    "#;
+    let mut app = scripted(&level(units), &[8, 1, 5]);
+    app.update();
+    let before = get::<Wounds>(&mut app, "b1").current;
+    declare(&mut app, "r1", ActionKind::Execute, Some("b1"), None);
+    app.update();
+    assert_eq!(events(&app, "execution")[0]["saved"], false);
+    assert_eq!(get::<Status>(&mut app, "b1"), Status::Unconscious, "knocked out, not mortally injured");
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, before, "a knock-out takes no hit points");
+    let knocked_out = events(&app, "status").iter().any(|line| line["unit"] == "b1" && line["status"] == "unconscious");
+    assert!(knocked_out, "the log says so");
 }

@@ -303,7 +303,7 @@ impl Look {
     pub fn of(status: Status) -> Self {
         match status {
             Status::Active | Status::Reserve => Self::Fighting,
-            Status::Incapacitated | Status::Dying => Self::Down,
+            Status::Incapacitated | Status::Dying | Status::Unconscious => Self::Down,
             Status::Dead | Status::Fled | Status::Surrendered => Self::Fallen,
         }
     }
@@ -996,6 +996,7 @@ pub fn status_mark(status: Status, conditions: &Conditions, surprised: bool) -> 
         Status::Fled => "FLED".into(),
         Status::Surrendered => "YIELD".into(),
         Status::Reserve => String::new(),
+        Status::Unconscious => "OUT".into(),
     };
     let mut add = |text: &str| {
         if !mark.is_empty() {

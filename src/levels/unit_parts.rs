@@ -278,6 +278,7 @@ fn fallback_unarmed() -> Weapon {
         hinders: None,
         attributes: Vec::new(),
         two_handed: false,
+        non_lethal: false,
     }
 }
 

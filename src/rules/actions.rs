@@ -1194,6 +1194,7 @@ mod tests {
                     hinders: None,
                     attributes: Vec::new(),
                     two_handed: false,
+                    non_lethal: false,
                 };
                 for bonus in -5..=8 {
                     for defense in 0..=30 {

@@ -243,6 +243,9 @@ pub enum Status {
     Surrendered,
     /// A reinforcement that has not arrived yet.
     Reserve,
+    /// Knocked out by a non-lethal execution (`S-EXEC-1`): down for the rest of the battle, but
+    /// neither dying nor losing hit points.
+    Unconscious,
 }
 
 impl Status {
@@ -256,15 +259,17 @@ impl Status {
             Self::Fled => "fled",
             Self::Surrendered => "surrendered",
             Self::Reserve => "reserve",
+            Self::Unconscious => "unconscious",
         }
     }
 
     /// Whether the unit is still on the field (alive, present).
     pub fn on_field(self) -> bool {
-        matches!(self, Self::Active | Self::Incapacitated | Self::Dying)
+        matches!(self, Self::Active | Self::Incapacitated | Self::Dying | Self::Unconscious)
     }
 
-    /// Whether the unit is down but alive.
+    /// Whether the unit is down but alive, and still has a say: it may crawl, pay to act and be
+    /// given first aid. An unconscious unit has none of that.
     pub fn is_down(self) -> bool {
         matches!(self, Self::Incapacitated | Self::Dying)
     }

@@ -48,6 +48,10 @@ pub struct Weapon {
     /// with a foe in melee range at all (`S-ATK-2`).
     #[serde(default)]
     pub two_handed: bool,
+    /// Fells without killing (a sap, a club wrapped in cloth): an execution with it knocks the
+    /// victim unconscious instead of leaving it mortally injured (`S-EXEC-1`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub non_lethal: bool,
 }
 
 /// How a lingering effect is shaken off: a test of `attribute` against `tn` at the end of each of
@@ -243,6 +247,7 @@ impl Item {
             hinders: self.hinders,
             attributes: Vec::new(),
             two_handed: false,
+            non_lethal: false,
         })
     }
 }

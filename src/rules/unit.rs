@@ -179,6 +179,7 @@ pub fn is_fighting(status: Status, conditions: &Conditions) -> bool {
 /// Whether the unit may declare and act this round at all.
 pub fn may_act(status: Status, conditions: &Conditions, surprised: bool, round: u32) -> bool {
     if !status.on_field()
+        || status == Status::Unconscious
         || conditions.paralysed
         || surprised
         || conditions.sick_until.is_some_and(|last| round <= last)

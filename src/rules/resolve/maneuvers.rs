@@ -262,6 +262,10 @@ impl Resolver<'_, '_> {
             tn,
             saved,
         });
+        if !saved && weapon.non_lethal {
+            self.knock_out(target);
+            return;
+        }
         let damage_type = weapon.damage_type;
         pending.push(Pending::Damage(DamageHit {
             target,
@@ -275,6 +279,19 @@ impl Resolver<'_, '_> {
 }
 
 impl Resolver<'_, '_> {
+    /// A failed save against a non-lethal execution (`S-EXEC-1`): the victim is knocked
+    /// unconscious, its hit points untouched.
+    fn knock_out(&mut self, target: Entity) {
+        let round = self.round();
+        if let Ok(mut unit) = self.units.get_mut(target)
+            && unit.status.on_field()
+        {
+            *unit.status = Status::Unconscious;
+            let id = unit.id.0.clone();
+            self.log.record(round, || LogEvent::Status { unit: id, status: Status::Unconscious.log_name() });
+        }
+    }
+
     /// A ranged execution's roll bonus and the number it must reach (`S-EXEC-1`): the attack
     /// roll's bonus, +`point_blank_bonus` within `point_blank`, else +`normal_range_bonus` within
     /// the weapon's normal range, against `base_defense`, the victim's AC ignored. `None` for a
