@@ -62,17 +62,6 @@ fn adjacent(strength: u32, faces: &[u32]) -> App {
     app
 }
 
-fn attacks_by(app: &App, attacker: &str) -> Vec<serde_json::Value> {
-    events(app, "attack").into_iter().filter(|attack| attack["attacker"] == attacker).collect()
-}
-
-fn hit_points(app: &mut App, id: &str, points: i32) {
-    set::<Wounds>(app, id, |wounds| {
-        wounds.current = points;
-        wounds.max = wounds.max.max(points);
-    });
-}
-
 fn uses() -> BonusUses {
     BonusUses::default()
 }

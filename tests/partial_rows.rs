@@ -44,17 +44,6 @@ fn grid_level(ruleset: &str, rows: &[&str], units: &str) -> String {
     )
 }
 
-fn attacks_by(app: &App, attacker: &str) -> Vec<serde_json::Value> {
-    events(app, "attack").into_iter().filter(|attack| attack["attacker"] == attacker).collect()
-}
-
-fn hit_points(app: &mut App, id: &str, points: i32) {
-    set::<Wounds>(app, id, |wounds| {
-        wounds.current = points;
-        wounds.max = wounds.max.max(points);
-    });
-}
-
 mod crucible {
     use super::*;
 

@@ -61,17 +61,6 @@ fn status(app: &mut App, id: &str) -> Status {
     get::<Status>(app, id)
 }
 
-fn attacks_by(app: &App, attacker: &str) -> Vec<serde_json::Value> {
-    events(app, "attack").into_iter().filter(|attack| attack["attacker"] == attacker).collect()
-}
-
-fn hit_points(app: &mut App, id: &str, points: i32) {
-    set::<Wounds>(app, id, |wounds| {
-        wounds.current = points;
-        wounds.max = wounds.max.max(points);
-    });
-}
-
 mod zones_and_tests {
     use super::*;
 

@@ -28,13 +28,6 @@ fn grid_level(units: &str) -> String {
     )
 }
 
-fn hit_points(app: &mut App, id: &str, points: i32) {
-    set::<Wounds>(app, id, |wounds| {
-        wounds.current = points;
-        wounds.max = wounds.max.max(points);
-    });
-}
-
 fn declare_at(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, to: (i32, i32)) {
     let entity = unit(app, id);
     let target = target.map(|target| unit(app, target));
@@ -63,10 +56,6 @@ fn finish_round(app: &mut App) {
 
 fn status_of(app: &mut App, id: &str) -> Status {
     get::<Status>(app, id)
-}
-
-fn attacks_by(app: &App, attacker: &str) -> Vec<serde_json::Value> {
-    events(app, "attack").into_iter().filter(|attack| attack["attacker"] == attacker).collect()
 }
 
 /// r1 at (1,1) next to b1 at (2,1), red's side first; b1 has 5 hit points and attack skill 1, too

@@ -59,14 +59,6 @@ fn level(units: &str) -> String {
     )
 }
 
-/// Gives the unit `points` hit points, so no blow in a scenario threatens to drop it.
-fn hit_points(app: &mut App, id: &str, points: i32) {
-    set::<Wounds>(app, id, |wounds| {
-        wounds.current = points;
-        wounds.max = wounds.max.max(points);
-    });
-}
-
 /// The total of `attacker`'s first attack on b1, adjacent to it at (2, 1), from (1, 1), with
 /// `weapon` in hand (the creature's own when `None`) and a d20 of 10.
 fn first_attack_total(creature: &str, weapon: Option<&str>, unarmed: bool) -> serde_json::Value {
@@ -94,11 +86,6 @@ fn first_blow(creature: &str, fields: &str, unarmed: bool) -> (serde_json::Value
     app.update();
     let total = attacks_by(&app, "r1")[0]["total"].clone();
     (total, get::<Wounds>(&mut app, "b1").current)
-}
-
-/// The attack lines `attacker` has made.
-fn attacks_by(app: &App, attacker: &str) -> Vec<serde_json::Value> {
-    events(app, "attack").into_iter().filter(|attack| attack["attacker"] == attacker).collect()
 }
 
 /// The kinds and targets of every legal action of `id` now; `staying` keeps only those without

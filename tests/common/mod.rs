@@ -138,3 +138,17 @@ pub fn with_view<R>(app: &mut App, id: &str, f: impl FnOnce(&fray::rules::unit::
     let view = query.get(world, entity).expect("unit");
     f(&view, world)
 }
+
+/// Gives the unit `points` hit points (raising its maximum to match), so no blow in a scenario
+/// threatens to drop it.
+pub fn hit_points(app: &mut App, id: &str, points: i32) {
+    set::<Wounds>(app, id, |wounds| {
+        wounds.current = points;
+        wounds.max = wounds.max.max(points);
+    });
+}
+
+/// The `attack` lines `attacker` has made.
+pub fn attacks_by(app: &App, attacker: &str) -> Vec<Value> {
+    events(app, "attack").into_iter().filter(|attack| attack["attacker"] == attacker).collect()
+}
