@@ -271,3 +271,72 @@ fn s_man_1_opposed_checks_use_brawl_and_exert() {
         "r1: Strength 16 (+2) and Brawl 1; b1: 4 for Hit Dice and training"
     );
 }
+
+/// Zone a opens onto b, c and d; with `spores`, d's spores (1d20 + Agility against 15, 30
+/// poison) test whoever stands there. r1 (the greedy AI) holds b1 in zone a, and b1's armour
+/// (AC 30) turns nearly every blow and shove. Red's side first (8 against 1), then `faces`.
+fn held_near(spores: bool, faces: &[u32]) -> App {
+    let hazard = if spores {
+        r#", hazard: Some((name: "spores", test: "1d20", attribute: Agility, tn: 15, damage: "30", damage_type: poison))"#
+    } else {
+        ""
+    };
+    let level = format!(
+        r#"(
+    name: "spores",
+    ruleset: "{RULESET}",
+    zones: [
+        (id: "a", adjacent: ["b", "c", "d"]), (id: "b"), (id: "c"),
+        (id: "d"{hazard}),
+    ],
+    sides: [(name: "red", controller: Ai(greedy)), (name: "blue", controller: Human)],
+    {TEST_CATALOG}
+    units: [
+        (id: "r1", creature: "soldier", side: "red", zone: "a"),
+        (id: "b1", creature: "soldier", side: "blue", zone: "a"),
+    ],
+)"#
+    );
+    let mut script = vec![8, 1];
+    script.extend_from_slice(faces);
+    let mut app = scripted(&level, &script);
+    hit_points(&mut app, "b1", 40);
+    set::<Defense>(&mut app, "b1", |defense| defense.bonus = 20);
+    let (r1, b1) = (unit(&mut app, "r1"), unit(&mut app, "b1"));
+    set::<Conditions>(&mut app, "r1", |conditions| {
+        conditions.grappling = Some(b1);
+        conditions.bare_hands_in_holds = true;
+    });
+    set::<Conditions>(&mut app, "b1", |conditions| {
+        conditions.grappled_by.insert(r1);
+        conditions.bare_hands_in_holds = true;
+    });
+    app
+}
+
+#[test]
+fn s_man_1_the_greedy_ai_hurls_its_victim_into_a_hazard() {
+    // The hurl's check: 6+6 against 1+1. On zones a hurl lands in a neighbouring zone.
+    let mut app = held_near(true, &[6, 6, 1, 1]);
+    app.update();
+    app.update();
+    let declared = &events(&app, "declared")[0];
+    assert_eq!(declared["action"], "hurl", "the spores beat a blow that cannot get through: {declared}");
+    let hurl = events(&app, "maneuver").pop().expect("the hurl's check");
+    assert_eq!((hurl["maneuver"].as_str(), hurl["outcome"].as_str()), (Some("hurl"), Some("thrown")));
+    assert_eq!(events(&app, "moved")[0]["to"], "d", "into the spores, not the first zone");
+    assert!(get::<Conditions>(&mut app, "b1").prone);
+}
+
+#[test]
+fn s_man_1_the_greedy_ai_keeps_squeezing_where_no_hazard_waits() {
+    // The same hold without the spores: hurling or dragging it would only give up the squeeze.
+    let mut app = held_near(false, &[20, 2, 2, 2, 2, 2, 2]);
+    app.update();
+    app.update();
+    let declared = &events(&app, "declared")[0];
+    assert_ne!(declared["action"], "hurl", "{declared}");
+    assert_ne!(declared["action"], "drag", "{declared}");
+    let r1 = unit(&mut app, "r1");
+    assert_eq!(holders(&mut app, "b1"), [r1], "the hold goes on");
+}

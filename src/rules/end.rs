@@ -356,8 +356,12 @@ pub(in crate::rules) fn let_go(upkeep: &mut Harm, victim: Entity, grappler: Enti
     if let Ok(mut view) = upkeep.units.get_mut(victim) {
         view.conditions.grappled_by.remove(grappler);
     }
+    // Where one grappler holds a foe at a time, a grappler that seized a second foe kept its
+    // hold on the first until that one lapsed, and the lapse cost it both: kept so, as the
+    // rulesets without `many_grapplers` (Z-STUNT-1) have always played it.
+    let many = upkeep.ruleset.attack.maneuvers.as_ref().is_some_and(|rules| rules.many_grapplers);
     if let Ok(mut view) = upkeep.units.get_mut(grappler)
-        && view.conditions.grappling == Some(victim)
+        && (view.conditions.grappling == Some(victim) || !many)
     {
         view.conditions.grappling = None;
     }
