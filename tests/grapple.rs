@@ -134,7 +134,8 @@ fn s_man_1_breaking_free_is_one_roll_against_every_grappler() {
     grapple_b1(&mut app, &["r1", "r2"]);
     declare(&mut app, "b1", ActionKind::BreakFree, None, None);
     app.update();
-    let contests: Vec<_> = events(&app, "maneuver").into_iter().filter(|line| line["maneuver"] == "break_free").collect();
+    let contests: Vec<_> =
+        events(&app, "maneuver").into_iter().filter(|line| line["maneuver"] == "break_free").collect();
     assert_eq!(contests.len(), 2, "one line per grappler");
     for contest in &contests {
         assert_eq!(contest["unit"], "b1");
@@ -149,8 +150,11 @@ fn s_man_1_breaking_free_is_one_roll_against_every_grappler() {
     assert_eq!(get::<Conditions>(&mut app, "r1").grappling, None);
     assert_eq!(get::<Conditions>(&mut app, "r2").grappling, Some(b1));
     finish_round(&mut app);
-    let sources: Vec<_> =
-        events(&app, "damage").into_iter().filter(|line| line["unit"] == "b1").map(|line| line["source"].clone()).collect();
+    let sources: Vec<_> = events(&app, "damage")
+        .into_iter()
+        .filter(|line| line["unit"] == "b1")
+        .map(|line| line["source"].clone())
+        .collect();
     assert_eq!(sources, ["r2"], "only the hold that lasts squeezes");
 }
 
@@ -173,7 +177,10 @@ fn s_man_1_a_grappler_drags_its_victim_ten_feet() {
     declare_haul(&mut app, "r1", ActionKind::Drag, Some((3, 1)));
     app.update();
     let drag = events(&app, "maneuver").pop().expect("the drag's check");
-    assert_eq!((drag["maneuver"].as_str(), drag["unit"].as_str(), drag["target"].as_str()), (Some("drag"), Some("r1"), Some("b1")));
+    assert_eq!(
+        (drag["maneuver"].as_str(), drag["unit"].as_str(), drag["target"].as_str()),
+        (Some("drag"), Some("r1"), Some("b1"))
+    );
     assert_eq!((drag["won"].as_bool(), drag["outcome"].as_str()), (Some(true), Some("dragged")));
     assert_eq!(drag["roll"]["expr"], "2d6", "STR/Brawl, not the attack skill");
     let moves: Vec<_> = events(&app, "moved")
@@ -209,7 +216,10 @@ fn s_man_1_a_thrown_victim_lands_prone_and_free() {
     let hurl = &log[at];
     assert_eq!((hurl["won"].as_bool(), hurl["outcome"].as_str()), (Some(true), Some("thrown")));
     assert_eq!(log[at - 2]["event"], "moved");
-    assert_eq!((log[at - 2]["from"].clone(), log[at - 2]["to"].clone()), (serde_json::json!([2, 1]), serde_json::json!([3, 2])));
+    assert_eq!(
+        (log[at - 2]["from"].clone(), log[at - 2]["to"].clone()),
+        (serde_json::json!([2, 1]), serde_json::json!([3, 2]))
+    );
     assert_eq!((log[at - 1]["event"].as_str(), log[at - 1]["status"].as_str()), (Some("status"), Some("prone")));
     assert_eq!(square_of(&mut app, "b1"), [3, 2]);
     let held = get::<Conditions>(&mut app, "b1");

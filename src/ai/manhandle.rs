@@ -150,7 +150,8 @@ fn grapple_value(view: &AiView, rules: &ManeuverRules, actor: &UnitView, target:
     } else {
         0.0
     };
-    success_chance(view, rules, actor, target, &actor.loadout.unarmed, ManeuverCheck::Hold) * (squeeze * rounds - fists_cost)
+    success_chance(view, rules, actor, target, &actor.loadout.unarmed, ManeuverCheck::Hold)
+        * (squeeze * rounds - fists_cost)
 }
 
 /// The expected damage of `actor`'s bare-handed blow at `target`.
@@ -221,7 +222,8 @@ fn haul(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &UnitVie
     let drags = actions::haul_destinations(ctx, here, at, ActionKind::Drag).into_iter().filter_map(|to| {
         let steps = rules.haul.map_or(0, |haul| haul.drag_steps);
         let steps = crate::rules::ruleset::HaulRules::steps_on(steps, &view.battlefield);
-        let (_, along) = view.battlefield.drag_destinations(&view.index, here, at, steps).into_iter().find(|(d, _)| *d == to)?;
+        let (_, along) =
+            view.battlefield.drag_destinations(&view.index, here, at, steps).into_iter().find(|(d, _)| *d == to)?;
         let gain = (hazard_harm(view, victim, along) - hazard_harm(view, actor, to)) * PAYOFF_ROUNDS;
         Some((wins * gain - (1.0 - wins) * squeeze, ActionKind::Drag, to))
     });

@@ -581,8 +581,15 @@ impl Battlefield {
     /// Every place a grappler at `grappler` may hurl the foe it holds at `victim` into, within
     /// `steps` of the victim and farther from the grappler (`S-MAN-1`), with room, nearest
     /// first and then in level order.
-    pub fn throw_destinations(&self, index: &ZoneIndex, grappler: ZoneIdx, victim: ZoneIdx, steps: u32) -> Vec<ZoneIdx> {
-        let free = |zone: ZoneIdx| self.zone(zone).capacity.is_none_or(|capacity| (index.count(zone) as u32) < capacity);
+    pub fn throw_destinations(
+        &self,
+        index: &ZoneIndex,
+        grappler: ZoneIdx,
+        victim: ZoneIdx,
+        steps: u32,
+    ) -> Vec<ZoneIdx> {
+        let free =
+            |zone: ZoneIdx| self.zone(zone).capacity.is_none_or(|capacity| (index.count(zone) as u32) < capacity);
         let near = self.distance(grappler, victim);
         self.within(victim, steps)
             .filter(|&zone| zone != victim && self.distance(grappler, zone) > near && free(zone))

@@ -1049,9 +1049,7 @@ pub fn kind_description(kind: ActionKind) -> &'static str {
             "Give up your move to act after everyone else this round, having seen what they did; or name a foe, and strike it before it acts once its turn brings it within your reach."
         }
         ActionKind::LetGo => "Release the foe you hold: both of you may move and take up weapons again.",
-        ActionKind::Drag => {
-            "Move with the foe you hold, up to 10 ft: win the contest of strength, or it breaks free."
-        }
+        ActionKind::Drag => "Move with the foe you hold, up to 10 ft: win the contest of strength, or it breaks free.",
         ActionKind::Hurl => {
             "Throw the foe you hold 5 ft: win the contest of strength and it lands prone and free; lose and it breaks free."
         }

@@ -545,7 +545,12 @@ pub fn haul_destinations(ctx: ActionContext, grappler: ZoneIdx, victim: ZoneIdx,
         let steps = super::ruleset::HaulRules::steps_on(haul.drag_steps, field);
         field.drag_destinations(ctx.index, grappler, victim, steps).into_iter().map(|(to, _)| to).collect()
     } else {
-        field.throw_destinations(ctx.index, grappler, victim, super::ruleset::HaulRules::steps_on(haul.throw_steps, field))
+        field.throw_destinations(
+            ctx.index,
+            grappler,
+            victim,
+            super::ruleset::HaulRules::steps_on(haul.throw_steps, field),
+        )
     }
 }
 

@@ -3,8 +3,8 @@
 
 use bevy::prelude::*;
 
-use super::actions::{self, ManeuverCheck};
 use super::CombatSystems;
+use super::actions::{self, ManeuverCheck};
 use super::battle::Battle;
 use super::components::*;
 use super::dice::Dice;

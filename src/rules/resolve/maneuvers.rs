@@ -35,7 +35,8 @@ impl Resolver<'_, '_> {
             return;
         };
         let check = if kind == ActionKind::Grapple { ManeuverCheck::Hold } else { ManeuverCheck::Shove };
-        let own = actions::maneuver_bonus(&self.ruleset, &rules, &a, check, true) - actions::size_penalty(&rules, &a, &t);
+        let own =
+            actions::maneuver_bonus(&self.ruleset, &rules, &a, check, true) - actions::size_penalty(&rules, &a, &t);
         let theirs = actions::maneuver_bonus(&self.ruleset, &rules, &t, check, false);
         let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
         // A weakened side rolls its test with disadvantage (`Z-HIND-1`).
@@ -156,7 +157,9 @@ impl Resolver<'_, '_> {
     pub(super) fn haul(&mut self, actor: Entity, action: &Action) -> bool {
         let rules = self.ruleset.attack.maneuvers.clone().filter(|rules| rules.haul.is_some());
         let victim = self.units.get(actor).ok().and_then(|view| view.conditions.grappling).filter(|&victim| {
-            self.units.get(victim).is_ok_and(|view| view.status.on_field() && view.conditions.grappled_by.contains(actor))
+            self.units
+                .get(victim)
+                .is_ok_and(|view| view.status.on_field() && view.conditions.grappled_by.contains(actor))
         });
         let (Some(rules), Some(victim)) = (rules, victim) else {
             // Let go of, or torn away, before its turn came: nothing left to haul.
@@ -166,8 +169,8 @@ impl Resolver<'_, '_> {
         let (Some(a), Some(t)) = (self.unit(actor, "a haul"), self.unit(victim, "a haul")) else {
             return false;
         };
-        let own =
-            actions::maneuver_bonus(&self.ruleset, &rules, &a, ManeuverCheck::Hold, true) - actions::size_penalty(&rules, &a, &t);
+        let own = actions::maneuver_bonus(&self.ruleset, &rules, &a, ManeuverCheck::Hold, true)
+            - actions::size_penalty(&rules, &a, &t);
         let theirs = actions::maneuver_bonus(&self.ruleset, &rules, &t, ManeuverCheck::Hold, false);
         let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
         let weak = (unit::weakened(a.conditions), unit::weakened(t.conditions));
@@ -207,7 +210,8 @@ impl Resolver<'_, '_> {
         let (Some(from), Some(at)) = (zone_of(self, actor), zone_of(self, victim)) else {
             return NO_ROOM;
         };
-        let steps = self.ruleset.attack.maneuvers.as_ref().and_then(|rules| rules.haul).map_or(0, |haul| haul.drag_steps);
+        let steps =
+            self.ruleset.attack.maneuvers.as_ref().and_then(|rules| rules.haul).map_or(0, |haul| haul.drag_steps);
         let steps = HaulRules::steps_on(steps, &self.battlefield);
         let options = self.battlefield.drag_destinations(&self.index, from, at, steps);
         let pick = options.iter().find(|(to, _)| Some(*to) == chosen).or(options.first()).copied();
@@ -227,7 +231,8 @@ impl Resolver<'_, '_> {
         let (Some(from), Some(at)) = (zone_of(self, actor), zone_of(self, victim)) else {
             return THROWN;
         };
-        let steps = self.ruleset.attack.maneuvers.as_ref().and_then(|rules| rules.haul).map_or(0, |haul| haul.throw_steps);
+        let steps =
+            self.ruleset.attack.maneuvers.as_ref().and_then(|rules| rules.haul).map_or(0, |haul| haul.throw_steps);
         let steps = HaulRules::steps_on(steps, &self.battlefield);
         let options = self.battlefield.throw_destinations(&self.index, from, at, steps);
         if let Some(to) = chosen.filter(|zone| options.contains(zone)).or(options.first().copied()) {
