@@ -58,6 +58,8 @@ fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -
         ActionKind::HoldAction,
         ActionKind::LetGo,
         ActionKind::Delay,
+        ActionKind::Drag,
+        ActionKind::Hurl,
     ];
     kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
     kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));

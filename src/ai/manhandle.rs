@@ -1,12 +1,14 @@
 //! The greedy AI's manhandling (`S-MAN-1`, `Z-STUNT-1`, `S-ACT-2`, `A-TURN-1`): standing up
 //! from prone, knocking a foe down where prone costs Defense, grappling where the hold hurts
-//! every round, and shoving a foe into a hazard of the AI's choosing. Each is tried only where
+//! every round, shoving a foe into a hazard of the AI's choosing, and dragging or hurling a held
+//! foe where that beats squeezing it (into a hazard, or down for its neighbours' blows). Each is
+//! tried only where
 //! the ruleset offers it and the declaration is legal, and a manoeuvre is chosen over the best
 //! blow only when it is expected to be worth more.
 
 use super::controller::AiView;
 use crate::battlefield::ZoneIdx;
-use crate::rules::actions::{self, ThreatMap, ViewCache};
+use crate::rules::actions::{self, ManeuverCheck, ThreatMap, ViewCache};
 use crate::rules::components::*;
 use crate::rules::dice::Dice;
 use crate::rules::equipment::Weapon;
@@ -49,6 +51,11 @@ pub(super) fn stand_up(view: &AiView, units: &ViewCache, threats: &ThreatMap, ac
 pub(super) fn manhandle(view: &AiView, units: &ViewCache, actor: &UnitView, blow: f64) -> Option<Action> {
     let rules = view.ruleset.attack.maneuvers.as_ref()?;
     let mut best: Option<(f64, Action)> = break_free(view, units, rules, actor, blow);
+    if let Some(haul) = haul(view, units, rules, actor).filter(|(value, _)| *value > blow)
+        && best.as_ref().is_none_or(|(score, _)| haul.0 > *score)
+    {
+        best = Some(haul);
+    }
     for &other in view.battlefield.within(actor.zone.0, 1).flat_map(|zone| view.index.occupants(zone).iter()) {
         let Some(target) = units.get(other).filter(|target| target.side != actor.side) else {
             continue;
@@ -104,7 +111,7 @@ fn push_choice(
         // Most harm first, then fewest allies; `min_by` keeps the first of equals, in level order.
         .min_by(|a, b| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2)))?;
     let weapon = actor.loadout.usable_weapon(actor.conditions).1;
-    Some((zone, success_chance(view, rules, actor, target, weapon) * harm))
+    Some((zone, success_chance(view, rules, actor, target, weapon, ManeuverCheck::Shove) * harm))
 }
 
 /// The damage `zone`'s hazard is expected to deal `unit` standing in it once: the chance it
@@ -143,7 +150,8 @@ fn grapple_value(view: &AiView, rules: &ManeuverRules, actor: &UnitView, target:
     } else {
         0.0
     };
-    success_chance(view, rules, actor, target, &actor.loadout.unarmed) * (squeeze * rounds - fists_cost)
+    success_chance(view, rules, actor, target, &actor.loadout.unarmed, ManeuverCheck::Hold)
+        * (squeeze * rounds - fists_cost)
 }
 
 /// The expected damage of `actor`'s bare-handed blow at `target`.
@@ -163,7 +171,7 @@ fn fists_expected(view: &AiView, actor: &UnitView, target: &UnitView) -> f64 {
 }
 
 /// A held unit struggles free (`S-MAN-1`) when the squeezes it would escape over the rounds a
-/// hold lasts, at the odds of winning the contest, are worth more than `blow`.
+/// hold lasts, at the odds of beating each grappler, are worth more than `blow`.
 fn break_free(
     view: &AiView,
     units: &ViewCache,
@@ -171,30 +179,80 @@ fn break_free(
     actor: &UnitView,
     blow: f64,
 ) -> Option<(f64, Action)> {
-    let grappler = units.get(actor.conditions.grappled_by?)?;
-    if !rules.grapple_damage {
+    if actor.conditions.grappled_by.is_empty() || !rules.grapple_damage {
         return None;
     }
     let action = Action::simple(ActionKind::BreakFree);
     actions::check(view.ctx(), actor, &action, units).ok()?;
-    let squeeze = actions::damage_dice(&view.ruleset, grappler, &grappler.loadout.unarmed, false).mean().max(0.0);
-    let own = unit::modifier(&view.ruleset, actor.attributes, rules.attribute) + actor.skills.attack;
-    let theirs = unit::modifier(&view.ruleset, grappler.attributes, rules.attribute);
-    let value = wins_opposed(rules.die, own - theirs) * squeeze * PAYOFF_ROUNDS;
+    let own = actions::maneuver_bonus(&view.ruleset, rules, actor, ManeuverCheck::Hold, true);
+    let value: f64 = actor
+        .conditions
+        .grappled_by
+        .iter()
+        .filter_map(|grappler| units.get(grappler))
+        .map(|grappler| {
+            let squeeze =
+                actions::damage_dice(&view.ruleset, grappler, &grappler.loadout.unarmed, false).mean().max(0.0);
+            let theirs = actions::maneuver_bonus(&view.ruleset, rules, grappler, ManeuverCheck::Hold, false);
+            wins_opposed(rules.die, own - theirs) * squeeze * PAYOFF_ROUNDS
+        })
+        .sum();
     (value > blow).then_some((value, action))
 }
 
-/// What knocking a foe down is worth where prone costs Defense: the chance the shove lands
-/// times the blows of the actor and its allies in reach that the lower Defense turns into hits.
-fn prone_value(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &UnitView, target: &UnitView) -> f64 {
+/// A grappler's drag or hurl of the foe it holds (`S-MAN-1`), the better of the two, with what
+/// it is worth over keeping up the squeeze: a drag into the place whose hazard hurts the foe most
+/// (less what the grappler's own new place costs it) while the hold goes on; a hurl into the
+/// landing that hurts most, plus the blows the fall makes easier, less the squeezes given up.
+/// A lost check frees the foe, so its squeezes are lost then too.
+fn haul(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &UnitView) -> Option<(f64, Action)> {
+    rules.haul?;
+    let victim = units.get(actor.conditions.grappling?)?;
+    let squeeze = if rules.grapple_damage {
+        actions::damage_dice(&view.ruleset, actor, &actor.loadout.unarmed, false).mean().max(0.0) * PAYOFF_ROUNDS
+    } else {
+        0.0
+    };
+    let own = actions::maneuver_bonus(&view.ruleset, rules, actor, ManeuverCheck::Hold, true)
+        - actions::size_penalty(rules, actor, victim);
+    let theirs = actions::maneuver_bonus(&view.ruleset, rules, victim, ManeuverCheck::Hold, false);
+    let wins = wins_opposed(rules.die, own - theirs);
+    let ctx = view.ctx();
+    let (here, at) = (actor.zone.0, victim.zone.0);
+    let drags = actions::haul_destinations(ctx, here, at, ActionKind::Drag).into_iter().filter_map(|to| {
+        let steps = rules.haul.map_or(0, |haul| haul.drag_steps);
+        let steps = crate::rules::ruleset::HaulRules::steps_on(steps, &view.battlefield);
+        let (_, along) =
+            view.battlefield.drag_destinations(&view.index, here, at, steps).into_iter().find(|(d, _)| *d == to)?;
+        let gain = (hazard_harm(view, victim, along) - hazard_harm(view, actor, to)) * PAYOFF_ROUNDS;
+        Some((wins * gain - (1.0 - wins) * squeeze, ActionKind::Drag, to))
+    });
+    let fall = falling_worth(view, units, victim, PAYOFF_ROUNDS);
+    let hurls = actions::haul_destinations(ctx, here, at, ActionKind::Hurl)
+        .into_iter()
+        .map(|to| (wins * (hazard_harm(view, victim, to) + fall) - squeeze, ActionKind::Hurl, to));
+    let (value, kind, to) = drags.chain(hurls).max_by(|a, b| a.0.total_cmp(&b.0))?;
+    let action = Action { kind, target: None, move_to: None, bonus: None, push_to: Some(to) };
+    actions::check(ctx, actor, &action, units).ok()?;
+    Some((value, action))
+}
+
+/// What a foe falling prone is worth where prone costs Defense, over `rounds`: the blows of
+/// its foes in reach that the lower Defense turns into hits.
+fn falling_worth(view: &AiView, units: &ViewCache, target: &UnitView, rounds: f64) -> f64 {
+    easier_blows(view, units, target).map_or(0.0, |(easier, allies)| easier * allies * rounds)
+}
+
+/// How much more often a blow at `target` lands once it is prone, and what the blows of its foes
+/// in reach do when they land; `None` where it is prone already or prone costs no Defense.
+fn easier_blows(view: &AiView, units: &ViewCache, target: &UnitView) -> Option<(f64, f64)> {
     let penalty = view.ruleset.attack.prone_defense_penalty;
     let sides = view.ruleset.attack.die.sides;
     if target.conditions.prone || penalty <= 0 || sides == 0 {
-        return 0.0;
+        return None;
     }
     // Each blow lands that much more often; what a landed blow does is its expected damage over its odds.
     let easier = f64::from(penalty) / f64::from(sides);
-    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
     let landed = |striker: &UnitView| {
         let odds = actions::attack_odds(&view.ruleset, striker, target);
         if odds.hit > 0.0 { odds.expected / odds.hit } else { 0.0 }
@@ -204,12 +262,32 @@ fn prone_value(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &
         .filter_map(|ally| units.get(ally))
         .map(landed)
         .sum();
-    success_chance(view, rules, actor, target, weapon) * easier * allies * payoff_rounds(view, actor, target)
+    Some((easier, allies))
+}
+
+/// What knocking a foe down is worth where prone costs Defense: the chance the shove lands
+/// times the blows of the actor and its allies in reach that the lower Defense turns into hits.
+fn prone_value(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &UnitView, target: &UnitView) -> f64 {
+    let Some((easier, allies)) = easier_blows(view, units, target) else {
+        return 0.0;
+    };
+    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
+    success_chance(view, rules, actor, target, weapon, ManeuverCheck::Shove)
+        * easier
+        * allies
+        * payoff_rounds(view, actor, target)
 }
 
 /// The chance a manoeuvre succeeds: the attack roll first where the ruleset asks for one (with
 /// `weapon`), then the opposed check, which the target wins on a tie.
-fn success_chance(view: &AiView, rules: &ManeuverRules, actor: &UnitView, target: &UnitView, weapon: &Weapon) -> f64 {
+fn success_chance(
+    view: &AiView,
+    rules: &ManeuverRules,
+    actor: &UnitView,
+    target: &UnitView,
+    weapon: &Weapon,
+    check: ManeuverCheck,
+) -> f64 {
     let lands = if rules.attack_roll_first {
         let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
         let dice = actions::damage_dice(&view.ruleset, actor, weapon, false);
@@ -218,9 +296,9 @@ fn success_chance(view: &AiView, rules: &ManeuverRules, actor: &UnitView, target
     } else {
         1.0
     };
-    let own = unit::modifier(&view.ruleset, actor.attributes, rules.attribute) + actor.skills.attack
-        - actions::size_penalty(rules, actor, target);
-    let theirs = unit::modifier(&view.ruleset, target.attributes, rules.attribute);
+    let own =
+        actions::maneuver_bonus(&view.ruleset, rules, actor, check, true) - actions::size_penalty(rules, actor, target);
+    let theirs = actions::maneuver_bonus(&view.ruleset, rules, target, check, false);
     lands * wins_opposed(rules.die, own - theirs)
 }
 

@@ -538,6 +538,63 @@ impl Battlefield {
         farther.sort_unstable();
         grid_step.into_iter().chain(farther).filter(move |&zone| free(zone))
     }
+
+    /// Every place a grappler at `grappler` may drag the foe it holds at `victim` to, within
+    /// `steps` (`S-MAN-1`), nearest first: pairs of the grappler's destination and the victim's.
+    /// On a grid the victim moves as the grappler does, so it stays where it was beside it; on
+    /// zones both go into the grappler's destination. Each must be walkable within `steps` and
+    /// have room for the one arriving (the square the other leaves counts as free).
+    pub fn drag_destinations(
+        &self,
+        index: &ZoneIndex,
+        grappler: ZoneIdx,
+        victim: ZoneIdx,
+        steps: u32,
+    ) -> Vec<(ZoneIdx, ZoneIdx)> {
+        let room = |zone: ZoneIdx, arriving: u32, leaving: u32| {
+            self.zone(zone)
+                .capacity
+                .is_none_or(|capacity| (index.count(zone) as u32).saturating_sub(leaving) + arriving <= capacity)
+        };
+        let from = (self.zone(grappler).square, self.zone(victim).square);
+        self.within(grappler, steps)
+            .filter(|&to| to != grappler)
+            .filter_map(|to| {
+                let along = match (from, self.zone(to).square) {
+                    ((Some(a), Some(v)), Some(d)) => self.zone_at(Square { x: v.x + d.x - a.x, y: v.y + d.y - a.y })?,
+                    _ => to,
+                };
+                if self.distance(victim, along) > steps {
+                    return None;
+                }
+                if along == to {
+                    // Both into one zone: room for whichever of the two is not there already.
+                    let arriving = 1 + u32::from(victim != to);
+                    return room(to, arriving, 0).then_some((to, along));
+                }
+                let fits = room(to, 1, u32::from(to == victim)) && room(along, 1, u32::from(along == grappler));
+                fits.then_some((to, along))
+            })
+            .collect()
+    }
+
+    /// Every place a grappler at `grappler` may hurl the foe it holds at `victim` into, within
+    /// `steps` of the victim and farther from the grappler (`S-MAN-1`), with room, nearest
+    /// first and then in level order.
+    pub fn throw_destinations(
+        &self,
+        index: &ZoneIndex,
+        grappler: ZoneIdx,
+        victim: ZoneIdx,
+        steps: u32,
+    ) -> Vec<ZoneIdx> {
+        let free =
+            |zone: ZoneIdx| self.zone(zone).capacity.is_none_or(|capacity| (index.count(zone) as u32) < capacity);
+        let near = self.distance(grappler, victim);
+        self.within(victim, steps)
+            .filter(|&zone| zone != victim && self.distance(grappler, zone) > near && free(zone))
+            .collect()
+    }
 }
 
 #[cfg(test)]

@@ -874,7 +874,13 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
             label = if label.is_empty() { format!("to {zone}") } else { format!("{label}, {verb} to {zone}") };
         }
         if let Some(zone) = action.push_to {
-            label = format!("{label}, pushing into {}", view.battlefield.zone(zone).name);
+            let verb = match action.kind {
+                ActionKind::Drag => "dragging it to",
+                ActionKind::Hurl => "hurling it into",
+                _ => "pushing into",
+            };
+            let zone = &view.battlefield.zone(zone).name;
+            label = if label.is_empty() { format!("{verb} {zone}") } else { format!("{label}, {verb} {zone}") };
         }
         if label.is_empty() {
             label = "in place".into();
@@ -892,8 +898,25 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
 }
 
 /// A shove offered once per zone it may push its target into, so the player picks the zone
-/// (`Z-STUNT-1`); any other action, or a shove with nowhere to push, as it is.
+/// (`Z-STUNT-1`), and a drag or hurl once per place it may take the held foe (`S-MAN-1`); any
+/// other action, or one with nowhere to go, as it is.
 fn with_push_choices(view: &OptionsView, actor: &crate::rules::unit::UnitView, action: Action) -> Vec<Action> {
+    if matches!(action.kind, ActionKind::Drag | ActionKind::Hurl) {
+        let victim = actor.conditions.grappling.and_then(|victim| view.units.get(victim).ok()).map(|view| view.zone.0);
+        let ctx = ActionContext {
+            ruleset: &view.ruleset,
+            battlefield: &view.battlefield,
+            index: &view.index,
+            round: view.state.round,
+        };
+        let choices: Vec<Action> = victim
+            .map(|at| actions::haul_destinations(ctx, actor.zone.0, at, action.kind))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|zone| Action { push_to: Some(zone), ..action })
+            .collect();
+        return if choices.is_empty() { vec![action] } else { choices };
+    }
     let target_zone = action.target.and_then(|target| view.units.get(target).ok()).map(|target| target.zone.0);
     let (ActionKind::Shove, Some(at)) = (action.kind, target_zone) else {
         return vec![action];
@@ -930,6 +953,8 @@ fn kind_rank(kind: ActionKind) -> usize {
         ActionKind::KnockDown => 23,
         ActionKind::HoldAction => 24,
         ActionKind::LetGo => 25,
+        ActionKind::Drag => 26,
+        ActionKind::Hurl => 27,
         ActionKind::Delay => 4 * SLOTS_PER_LIST + 3,
         ActionKind::Cast(at) => SLOTS_PER_LIST + at,
         ActionKind::Throw(at) => 2 * SLOTS_PER_LIST + at,
@@ -989,6 +1014,8 @@ fn kind_label(actor: &crate::rules::unit::UnitView, kind: ActionKind) -> String 
         ActionKind::KnockDown => "Knock down".into(),
         ActionKind::HoldAction => "Hold your action".into(),
         ActionKind::LetGo => "Let go".into(),
+        ActionKind::Drag => "Drag the held foe".into(),
+        ActionKind::Hurl => "Hurl the held foe".into(),
         ActionKind::Delay => "Delay the turn".into(),
         ActionKind::Execute => format!("Execution attack with {weapon}"),
         ActionKind::Charge => format!("Charge with {weapon}"),
@@ -1022,6 +1049,10 @@ pub fn kind_description(kind: ActionKind) -> &'static str {
             "Give up your move to act after everyone else this round, having seen what they did; or name a foe, and strike it before it acts once its turn brings it within your reach."
         }
         ActionKind::LetGo => "Release the foe you hold: both of you may move and take up weapons again.",
+        ActionKind::Drag => "Move with the foe you hold, up to 10 ft: win the contest of strength, or it breaks free.",
+        ActionKind::Hurl => {
+            "Throw the foe you hold 5 ft: win the contest of strength and it lands prone and free; lose and it breaks free."
+        }
         ActionKind::Delay => "Wait: act again after the next unit's turn this round.",
         ActionKind::Execute => "Strike a foe unaware of danger: it must save or drop.",
         ActionKind::Charge => "Run in a straight line and strike at its end: easier to hit, easier to be hit.",

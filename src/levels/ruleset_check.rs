@@ -25,11 +25,20 @@ fn has_maneuvers(ruleset: &Ruleset) -> bool {
     ruleset.attack.maneuvers.is_some()
 }
 
-const NEEDED_OPTIONS: [NeededOption; 6] = [
+/// An example `attack.maneuvers.haul`, for the warning (`S-MAN-1`'s drag and hurl).
+const HAUL_EXAMPLE: &str = "Some((drag_steps: 2, throw_steps: 1))";
+
+fn has_haul(ruleset: &Ruleset) -> bool {
+    ruleset.attack.maneuvers.as_ref().is_some_and(|rules| rules.haul.is_some())
+}
+
+const NEEDED_OPTIONS: [NeededOption; 8] = [
     NeededOption { offer: Offer::Shove, option: "maneuvers", example: MANEUVERS_EXAMPLE, is_set: has_maneuvers },
     NeededOption { offer: Offer::KnockDown, option: "maneuvers", example: MANEUVERS_EXAMPLE, is_set: has_maneuvers },
     NeededOption { offer: Offer::Grapple, option: "maneuvers", example: MANEUVERS_EXAMPLE, is_set: has_maneuvers },
     NeededOption { offer: Offer::BreakFree, option: "maneuvers", example: MANEUVERS_EXAMPLE, is_set: has_maneuvers },
+    NeededOption { offer: Offer::Drag, option: "maneuvers.haul", example: HAUL_EXAMPLE, is_set: has_haul },
+    NeededOption { offer: Offer::Hurl, option: "maneuvers.haul", example: HAUL_EXAMPLE, is_set: has_haul },
     NeededOption {
         offer: Offer::Execute,
         option: "execution",
@@ -118,9 +127,24 @@ mod tests {
             format!("{}{}", &text[..start], &text[end..])
         });
         let warnings = rendered(&ruleset, &text);
-        assert_eq!(warnings.len(), 4, "{warnings:?}");
-        for (warning, offer) in warnings.iter().zip(["Shove", "KnockDown", "Grapple", "BreakFree"]) {
-            let expected = format!(": warning: `offered` lists {offer}, but `attack.maneuvers` is not set");
+        assert_eq!(warnings.len(), 6, "{warnings:?}");
+        let offers = ["Shove", "KnockDown", "Grapple", "BreakFree", "Drag", "Hurl"];
+        let options = ["maneuvers", "maneuvers", "maneuvers", "maneuvers", "maneuvers.haul", "maneuvers.haul"];
+        for ((warning, offer), option) in warnings.iter().zip(offers).zip(options) {
+            let expected = format!(": warning: `offered` lists {offer}, but `attack.{option}` is not set");
+            assert!(warning.contains(&expected), "{warning}");
+        }
+    }
+
+    #[test]
+    fn s_man_1_warns_of_drag_and_hurl_offered_without_haul() {
+        let (ruleset, text) = shock_and_cover(|text| text.replace(", haul: Some((drag_steps: 2, throw_steps: 1))", ""));
+        let warnings = rendered(&ruleset, &text);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        for (warning, offer) in warnings.iter().zip(["Drag", "Hurl"]) {
+            let expected = format!(
+                ": warning: `offered` lists {offer}, but `attack.maneuvers.haul` is not set, so the action is declared and does nothing; expected `maneuvers.haul: Some((drag_steps: 2, throw_steps: 1))`"
+            );
             assert!(warning.contains(&expected), "{warning}");
         }
     }

@@ -223,6 +223,9 @@ pub struct SkillsFile {
     /// Shoot: added to attack rolls with missile weapons and throws where the ruleset adds
     /// combat skills (`S-ATK-1`).
     pub shoot: i32,
+    /// Exert: feats of strength; a shove's opposed check may add it instead of Brawl where the
+    /// ruleset reads skills in manoeuvres (`S-MAN-1`).
+    pub exert: i32,
     /// Marks an NPC, with its training bonus (`S-ATK-1`): where the ruleset says so, its attack
     /// bonus is its number of Hit Dice plus this, and no attribute modifier or combat skill.
     pub npc: Option<i32>,

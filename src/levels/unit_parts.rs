@@ -256,6 +256,7 @@ impl UnitSource<'_> {
             spellcasting: skills.spellcasting,
             brawl: skills.brawl,
             stab: skills.stab,
+            exert: skills.exert,
             shoot: skills.shoot,
             npc_attack: skills.npc.map(|training| (hit_dice as i32).saturating_add(training)),
         }

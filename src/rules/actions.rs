@@ -102,6 +102,14 @@ pub enum IllegalAction {
     /// Only a held unit breaks free.
     #[error("only a unit held in a grapple can break free")]
     NotHeld,
+    /// A grappler that is itself held cannot drag anyone (`S-MAN-1`).
+    #[error("a grappler held by a foe cannot move, so it cannot drag the one it holds")]
+    HeldInPlace,
+    /// The chosen drag or hurl destination is not one the haul may reach (`S-MAN-1`).
+    #[error(
+        "the held foe cannot be moved there: a drag goes up to its distance with room for both, a hurl lands beyond the foe, away from the grappler, with room"
+    )]
+    BadHaul,
     /// A unit screens another, never itself.
     #[error("a unit screens an ally, not itself")]
     ScreenSelf,
@@ -111,8 +119,8 @@ pub enum IllegalAction {
     /// A delay needs a later turn this round to delay to (`A-INIT-1`).
     #[error("no unit acts after this one this round: there is no turn to delay to")]
     LastTurn,
-    /// Only a shove names where its target is pushed (`Z-STUNT-1`).
-    #[error("only a shove chooses the zone its target is pushed into")]
+    /// Only a shove, drag or hurl names where its target goes (`Z-STUNT-1`, `S-MAN-1`).
+    #[error("only a shove, drag or hurl chooses where its target goes")]
     PushNotShove,
     /// The chosen push destination is not one the shove may push into (`Z-STUNT-1`).
     #[error(
@@ -189,8 +197,8 @@ pub fn modifier(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind, has_targe
         ActionKind::HoldAction => rules.hold_modifier,
         ActionKind::LetGo => rules.move_modifier,
         ActionKind::Shove | ActionKind::KnockDown | ActionKind::Grapple | ActionKind::Execute => weapon_speed,
-        // Breaking a hold is bare-handed struggling, as quick as fists.
-        ActionKind::BreakFree => actor.loadout.unarmed.speed,
+        // Breaking a hold, dragging or hurling the held is bare-handed struggling, as quick as fists.
+        ActionKind::BreakFree | ActionKind::Drag | ActionKind::Hurl => actor.loadout.unarmed.speed,
         ActionKind::DefensiveAttack => (if has_target { weapon_speed } else { 0 }) + rules.defensive_attack_extra,
         ActionKind::FullDefense => rules.full_defense_modifier,
         ActionKind::Cast(at) => {
@@ -303,7 +311,13 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         // Grappling is done with bare hands.
         ActionKind::Grapple => TargetRule::Enemy { range: actor.loadout.unarmed.reach, optional: false },
         // A held unit struggles against whoever holds it: the grappler needs no naming.
-        ActionKind::StandUp | ActionKind::GoProne | ActionKind::BreakFree | ActionKind::LetGo => TargetRule::None,
+        // A grappler drags or hurls the one foe it holds: it needs no naming either.
+        ActionKind::StandUp
+        | ActionKind::GoProne
+        | ActionKind::BreakFree
+        | ActionKind::LetGo
+        | ActionKind::Drag
+        | ActionKind::Hurl => TargetRule::None,
         // A held action may wait for a foe that could come into reach in its turn (`S-ACT-2`).
         ActionKind::HoldAction => TargetRule::Enemy {
             range: weapon_range.saturating_add(actor.speed.0.saturating_mul(HELD_WATCH_SPEEDS)),
@@ -489,6 +503,9 @@ fn check_push(
     let Some(zone) = action.push_to else {
         return Ok(());
     };
+    if matches!(action.kind, ActionKind::Drag | ActionKind::Hurl) {
+        return check_haul(ctx, actor, action.kind, zone, units);
+    }
     if action.kind != ActionKind::Shove {
         return Err(IllegalAction::PushNotShove);
     }
@@ -499,6 +516,78 @@ fn check_push(
         Ok(())
     } else {
         Err(IllegalAction::BadPush)
+    }
+}
+
+/// A chosen drag or hurl destination (`S-MAN-1`): one of the places the haul may take the foe
+/// `actor` holds.
+fn check_haul(
+    ctx: ActionContext,
+    actor: &UnitView,
+    kind: ActionKind,
+    zone: ZoneIdx,
+    units: &impl UnitLookup,
+) -> Result<(), IllegalAction> {
+    let victim = actor.conditions.grappling.ok_or(IllegalAction::NotGrappling)?;
+    let at = units.with_view(victim, |view| view.zone.0).ok_or(IllegalAction::TargetGone)?;
+    if haul_destinations(ctx, actor.zone.0, at, kind).contains(&zone) { Ok(()) } else { Err(IllegalAction::BadHaul) }
+}
+
+/// Where a drag (the grappler's destinations) or a hurl (the victim's landings) from `grappler`
+/// may take a victim at `victim` under the ruleset (`S-MAN-1`), nearest first; empty without
+/// haul rules.
+pub fn haul_destinations(ctx: ActionContext, grappler: ZoneIdx, victim: ZoneIdx, kind: ActionKind) -> Vec<ZoneIdx> {
+    let Some(haul) = ctx.ruleset.attack.maneuvers.as_ref().and_then(|rules| rules.haul) else {
+        return Vec::new();
+    };
+    let field = ctx.battlefield;
+    if kind == ActionKind::Drag {
+        let steps = super::ruleset::HaulRules::steps_on(haul.drag_steps, field);
+        field.drag_destinations(ctx.index, grappler, victim, steps).into_iter().map(|(to, _)| to).collect()
+    } else {
+        field.throw_destinations(
+            ctx.index,
+            grappler,
+            victim,
+            super::ruleset::HaulRules::steps_on(haul.throw_steps, field),
+        )
+    }
+}
+
+/// Which opposed check of a manoeuvre a unit rolls (`S-MAN-1`): STR/Brawl, or for a shove
+/// STR/Brawl or STR/Exert.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ManeuverCheck {
+    /// A grapple, a drag or hurl, or a struggle against a hold.
+    Hold,
+    /// A shove or knock-down.
+    Shove,
+}
+
+/// What `unit` adds to its roll in a manoeuvre's opposed check (`S-MAN-1`), before any size
+/// penalty: the attribute's modifier plus, by the ruleset's `check_skill`, the attack skill
+/// for the side that acts (`aggressor`), or Brawl (a shove: the better of Brawl and Exert) for
+/// both sides; an NPC's Hit Dice and training where the ruleset says so.
+pub fn maneuver_bonus(
+    ruleset: &Ruleset,
+    rules: &super::ruleset::ManeuverRules,
+    unit: &UnitView,
+    check: ManeuverCheck,
+    aggressor: bool,
+) -> i32 {
+    let attribute = unit::modifier(ruleset, unit.attributes, rules.attribute);
+    match rules.check_skill {
+        super::ruleset::ManeuverSkill::AttackSkill => attribute + if aggressor { unit.skills.attack } else { 0 },
+        super::ruleset::ManeuverSkill::BrawlOrExert { npc_hit_dice } => {
+            if let Some(npc) = unit.skills.npc_attack.filter(|_| npc_hit_dice) {
+                return npc;
+            }
+            let skill = match check {
+                ManeuverCheck::Hold => unit.skills.brawl,
+                ManeuverCheck::Shove => unit.skills.brawl.max(unit.skills.exert),
+            };
+            attribute + skill
+        }
     }
 }
 
@@ -685,11 +774,15 @@ pub fn check_needs(actor: &UnitView, kind: ActionKind) -> Result<(), IllegalActi
     if kind == ActionKind::GoProne && actor.conditions.prone {
         return Err(IllegalAction::AlreadyProne);
     }
-    if kind == ActionKind::BreakFree && actor.conditions.grappled_by.is_none() {
+    if kind == ActionKind::BreakFree && actor.conditions.grappled_by.is_empty() {
         return Err(IllegalAction::NotHeld);
     }
-    if kind == ActionKind::LetGo && actor.conditions.grappling.is_none() {
+    if matches!(kind, ActionKind::LetGo | ActionKind::Drag | ActionKind::Hurl) && actor.conditions.grappling.is_none() {
         return Err(IllegalAction::NotGrappling);
+    }
+    // A grappler someone else holds cannot move from its place (`S-MAN-1`).
+    if kind == ActionKind::Drag && !actor.conditions.grappled_by.is_empty() {
+        return Err(IllegalAction::HeldInPlace);
     }
     if let ActionKind::Cast(at) = kind {
         let (_, spell) = &actor.spells.0[at];

@@ -341,8 +341,9 @@ pub struct Conditions {
     pub ongoing: Option<(i32, crate::rules::equipment::Lingering)>,
     /// Summoning sickness: no actions and no dodging through the end of this round (`A-SUMM-1`).
     pub sick_until: Option<u32>,
-    /// Held by this grappler (`S-MAN-1`): it cannot move while it lasts.
-    pub grappled_by: Option<Entity>,
+    /// Held by these grapplers (`S-MAN-1`: several may cling to one foe): it cannot move while
+    /// any hold lasts.
+    pub grappled_by: Grapplers,
     /// Holding this unit in a grapple: it cannot move either.
     pub grappling: Option<Entity>,
     /// Its grapples are fought with bare hands only, while they last (`S-MAN-1`).
@@ -512,7 +513,7 @@ impl Loadout {
     /// The hand the unit attacks with now: its main weapon while its arm and the weapon are
     /// whole, else its off-hand weapon, else bare hands.
     pub fn usable_hand(&self, conditions: &Conditions) -> Hand {
-        let held = conditions.grappled_by.is_some() || conditions.grappling.is_some();
+        let held = !conditions.grappled_by.is_empty() || conditions.grappling.is_some();
         if conditions.disarmed || (conditions.bare_hands_in_holds && held) {
             return Hand::Bare;
         }
@@ -523,6 +524,79 @@ impl Loadout {
             return Hand::Off;
         }
         Hand::Bare
+    }
+}
+
+/// The most grapplers one unit can be held by at once (`S-MAN-1`): the eight squares around it
+/// on a grid. A grapple on a unit already held this many times is refused.
+pub const MAX_GRAPPLERS: usize = 8;
+
+/// The grapplers holding a unit (`S-MAN-1`: "multiple attackers can cling to the same luckless
+/// defender"), oldest first, at most [`MAX_GRAPPLERS`]. A fixed array, so it copies without
+/// allocating.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Grapplers {
+    held_by: [Option<Entity>; MAX_GRAPPLERS],
+}
+
+impl Grapplers {
+    /// Whether no one holds the unit.
+    pub fn is_empty(&self) -> bool {
+        self.held_by[0].is_none()
+    }
+
+    /// How many hold it.
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    /// Whether no one more can take hold.
+    pub fn is_full(&self) -> bool {
+        self.held_by[MAX_GRAPPLERS - 1].is_some()
+    }
+
+    /// Whether `grappler` holds it.
+    pub fn contains(&self, grappler: Entity) -> bool {
+        self.iter().any(|held| held == grappler)
+    }
+
+    /// The grapplers, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.held_by.iter().map_while(|held| *held)
+    }
+
+    /// The oldest grappler, if any.
+    pub fn first(&self) -> Option<Entity> {
+        self.held_by[0]
+    }
+
+    /// Adds `grappler` last; false when the list is full. Already holding is kept as it is.
+    pub fn insert(&mut self, grappler: Entity) -> bool {
+        if self.contains(grappler) {
+            return true;
+        }
+        match self.held_by.iter_mut().find(|held| held.is_none()) {
+            Some(free) => {
+                *free = Some(grappler);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Removes `grappler`, keeping the others in order; false when it was not holding.
+    pub fn remove(&mut self, grappler: Entity) -> bool {
+        let Some(at) = self.held_by.iter().position(|held| *held == Some(grappler)) else {
+            return false;
+        };
+        self.held_by[at..].rotate_left(1);
+        self.held_by[MAX_GRAPPLERS - 1] = None;
+        true
+    }
+
+    /// Every grappler mapped through `map` (the search's simulated entities).
+    pub fn map(self, map: impl Fn(Entity) -> Entity) -> Self {
+        Self { held_by: self.held_by.map(|held| held.map(&map)) }
     }
 }
 
@@ -542,6 +616,9 @@ pub struct Skills {
     pub brawl: i32,
     /// Added to melee attack rolls where the ruleset adds combat skills (`S-ATK-1`).
     pub stab: i32,
+    /// Feats of strength: a shove's opposed check may use it instead of Brawl where the ruleset
+    /// reads skills in manoeuvres (`S-MAN-1`).
+    pub exert: i32,
     /// Added to missile and thrown attack rolls where the ruleset adds combat skills (`S-ATK-1`).
     pub shoot: i32,
     /// An NPC's attack bonus, its Hit Dice plus its training bonus (`S-ATK-1`); `None` for a
@@ -742,6 +819,12 @@ pub enum ActionKind {
     HoldAction,
     /// Put the turn off until after the next one this round (`A-INIT-1`); turn-based orders only.
     Delay,
+    /// A grappler moves with the foe it holds (`S-MAN-1`): both go to `push_to` (the grappler's
+    /// destination; the victim keeps its place beside it), or the first room there is.
+    Drag,
+    /// A grappler hurls the foe it holds a step away (`S-MAN-1`): it lands prone in `push_to`,
+    /// or the first room there is, free of every hold.
+    Hurl,
 }
 
 /// Where an aimed attack aims (`A-AIM-1`).
@@ -805,6 +888,8 @@ impl ActionKind {
             Self::HoldAction => "hold_action",
             Self::LetGo => "let_go",
             Self::Delay => "delay",
+            Self::Drag => "drag",
+            Self::Hurl => "hurl",
         }
     }
 

@@ -4,6 +4,7 @@
 use bevy::prelude::*;
 
 use super::CombatSystems;
+use super::actions::{self, ManeuverCheck};
 use super::battle::Battle;
 use super::components::*;
 use super::dice::Dice;
@@ -197,15 +198,20 @@ fn hazard_afflicts(upkeep: &mut Harm, entity: Entity, hazard: &Hazard) {
 }
 
 /// Grapples at the end of the round (`S-MAN-1`): a grappler that is down or out of reach lets
-/// go; otherwise the held unit takes the grappler's unarmed damage where the chapter says so.
+/// go; otherwise the held unit takes each grappler's unarmed damage where the chapter says so
+/// ("from each foe grappling them"), held units in level order, each one's grapplers oldest first.
 fn squeeze(upkeep: &mut Harm, battlefield: &Battlefield) {
     release_stale_grapples(upkeep);
     let mut held: Vec<(u32, Entity, Entity)> = upkeep
         .units
         .iter()
-        .filter_map(|view| view.conditions.grappled_by.map(|grappler| (view.order.0, view.entity, grappler)))
+        .flat_map(|view| {
+            let (order, entity) = (view.order.0, view.entity);
+            view.conditions.grappled_by.iter().map(move |grappler| (order, entity, grappler)).collect::<Vec<_>>()
+        })
         .collect();
-    held.sort_unstable_by_key(|&(order, ..)| order);
+    // Stable: each held unit's grapplers keep their order.
+    held.sort_by_key(|&(order, ..)| order);
     let grapple_damage = upkeep.ruleset.attack.maneuvers.as_ref().is_some_and(|rules| rules.grapple_damage);
     for (_, entity, grappler) in held {
         match grip(upkeep, battlefield, entity, grappler) {
@@ -216,14 +222,14 @@ fn squeeze(upkeep: &mut Harm, battlefield: &Battlefield) {
     }
 }
 
-/// A grappler whose foe another has since seized lets go.
+/// A grappler its foe no longer counts among its holders lets go.
 fn release_stale_grapples(upkeep: &mut Harm) {
     let stale: Vec<Entity> = upkeep
         .units
         .iter()
         .filter(|view| {
             view.conditions.grappling.is_some_and(|victim| {
-                upkeep.units.get(victim).map_or(true, |held| held.conditions.grappled_by != Some(view.entity))
+                upkeep.units.get(victim).map_or(true, |held| !held.conditions.grappled_by.contains(view.entity))
             })
         })
         .map(|view| view.entity)
@@ -287,7 +293,7 @@ pub(super) fn break_free(upkeep: &mut Harm, entity: Entity) {
     let Ok(held) = upkeep.units.get(entity) else {
         return;
     };
-    if held.conditions.grappled_by.is_none() {
+    if held.conditions.grappled_by.is_empty() {
         return;
     }
     if !unit::may_act(*held.status, held.conditions, held.surprised, upkeep.round) {
@@ -296,41 +302,48 @@ pub(super) fn break_free(upkeep: &mut Harm, entity: Entity) {
     contest_hold(upkeep, entity, rules);
 }
 
-/// A held unit's opposed check against its grappler (`Z-STUNT-1`'s turn-start test, `S-MAN-1`'s
-/// action): its `die` + modifier + attack skill against the grappler's `die` + modifier, ties
-/// to the grappler; a win ends the hold. Logged as a `maneuver` named `break_free`.
+/// A held unit's struggle against its grapplers (`Z-STUNT-1`'s turn-start test, `S-MAN-1`'s
+/// action): one roll of its `die` + bonus ([`actions::maneuver_bonus`]) against each grappler's
+/// `die` + bonus, ties to the grappler ("the defender's single skill check is compared against
+/// all of their foes"). It is free of each grappler it beats, and still held by the others.
+/// Logged as one `maneuver` line named `break_free` per grappler, the held unit's roll repeated.
 pub(in crate::rules) fn contest_hold(upkeep: &mut Harm, entity: Entity, rules: &ManeuverRules) {
     let ruleset = upkeep.ruleset;
     let Ok(held) = upkeep.units.get(entity) else {
         return;
     };
-    let Some(grappler) = held.conditions.grappled_by else {
+    let grapplers: Vec<Entity> = held.conditions.grappled_by.iter().collect();
+    if grapplers.is_empty() {
         return;
-    };
-    let Ok(holder) = upkeep.units.get(grappler) else {
-        return;
-    };
-    let own = unit::modifier(ruleset, held.attributes, rules.attribute) + held.skills.attack;
-    let theirs = unit::modifier(ruleset, holder.attributes, rules.attribute);
-    let (unit, target) = (held.id.0.clone(), holder.id.0.clone());
-    let weak = (unit::weakened(held.conditions), unit::weakened(holder.conditions));
-    let (roll, disadvantage_roll) = upkeep.rng.roll_test(rules.die.plus(own), weak.0);
-    let (against, against_disadvantage_roll) = upkeep.rng.roll_test(rules.die.plus(theirs), weak.1);
-    let won = roll.total > against.total;
-    if won {
-        let_go(upkeep, entity, grappler);
     }
-    upkeep.log.record(upkeep.round, || LogEvent::Maneuver {
-        unit,
-        target,
-        maneuver: BREAK_FREE,
-        roll,
-        against,
-        won,
-        outcome: won.then_some(BROKE_FREE),
-        disadvantage_roll,
-        against_disadvantage_roll,
-    });
+    let own = actions::maneuver_bonus(ruleset, rules, &held, ManeuverCheck::Hold, true);
+    let unit = held.id.0.clone();
+    let (roll, disadvantage_roll) = upkeep.rng.roll_test(rules.die.plus(own), unit::weakened(held.conditions));
+    for grappler in grapplers {
+        let Ok(holder) = upkeep.units.get(grappler) else {
+            continue;
+        };
+        let theirs = actions::maneuver_bonus(ruleset, rules, &holder, ManeuverCheck::Hold, false);
+        let target = holder.id.0.clone();
+        let weak = unit::weakened(holder.conditions);
+        let (against, against_disadvantage_roll) = upkeep.rng.roll_test(rules.die.plus(theirs), weak);
+        let won = roll.total > against.total;
+        if won {
+            let_go(upkeep, entity, grappler);
+        }
+        let (unit, roll, disadvantage_roll) = (unit.clone(), roll.clone(), disadvantage_roll.clone());
+        upkeep.log.record(upkeep.round, || LogEvent::Maneuver {
+            unit,
+            target,
+            maneuver: BREAK_FREE,
+            roll,
+            against,
+            won,
+            outcome: won.then_some(BROKE_FREE),
+            disadvantage_roll,
+            against_disadvantage_roll,
+        });
+    }
 }
 
 /// The `maneuver` of a held unit's test to break free.
@@ -340,12 +353,16 @@ const BROKE_FREE: &str = "broke_free";
 
 /// The grapple between `victim` and `grappler` ends.
 pub(in crate::rules) fn let_go(upkeep: &mut Harm, victim: Entity, grappler: Entity) {
-    if let Ok(mut view) = upkeep.units.get_mut(victim)
-        && view.conditions.grappled_by == Some(grappler)
-    {
-        view.conditions.grappled_by = None;
+    if let Ok(mut view) = upkeep.units.get_mut(victim) {
+        view.conditions.grappled_by.remove(grappler);
     }
-    if let Ok(mut view) = upkeep.units.get_mut(grappler) {
+    // Where one grappler holds a foe at a time, a grappler that seized a second foe kept its
+    // hold on the first until that one lapsed, and the lapse cost it both: kept so, as the
+    // rulesets without `many_grapplers` (Z-STUNT-1) have always played it.
+    let many = upkeep.ruleset.attack.maneuvers.as_ref().is_some_and(|rules| rules.many_grapplers);
+    if let Ok(mut view) = upkeep.units.get_mut(grappler)
+        && (view.conditions.grappling == Some(victim) || !many)
+    {
         view.conditions.grappling = None;
     }
 }

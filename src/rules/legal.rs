@@ -207,6 +207,8 @@ fn kinds_of(ctx: ActionContext, actor: &UnitView) -> Vec<ActionKind> {
         ActionKind::HoldAction,
         ActionKind::LetGo,
         ActionKind::Delay,
+        ActionKind::Drag,
+        ActionKind::Hurl,
     ];
     kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
     kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));

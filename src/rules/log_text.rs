@@ -240,6 +240,10 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
                 // The held unit against its grappler (`Z-STUNT-1`).
                 ("break_free", true, _) => format!("{unit} breaks free of {target}'s hold"),
                 ("break_free", false, _) => format!("{target} keeps its hold on {unit}"),
+                // The grappler moving the one it holds (`S-MAN-1`).
+                ("drag", true, Some("dragged")) => format!("{unit} drags {target} along"),
+                ("hurl", true, _) => format!("{unit} hurls {target} to the ground"),
+                ("drag" | "hurl", false, _) => format!("{target} breaks free of {unit}'s hold"),
                 (_, true, Some(outcome)) => format!("{unit}'s {maneuver} on {target}: {}", words(outcome)),
                 _ => format!("{target} resists {unit}'s {maneuver}"),
             }

@@ -351,7 +351,62 @@ pub struct ManeuverRules {
     /// plausible for such manhandling").
     #[serde(default)]
     pub much_larger_target_penalty: i32,
+    /// The skill each side adds to the opposed checks (`S-MAN-1`); `AttackSkill`, the default,
+    /// when left out.
+    #[serde(default)]
+    pub check_skill: ManeuverSkill,
+    /// Several grapplers may hold one foe at once, each squeezing it, and its struggle is one
+    /// roll against them all (`S-MAN-1`); a grappler seizing a second foe lets go of the first.
+    /// `false`: a new grapple on a held foe takes the hold over from the one before.
+    #[serde(default)]
+    pub many_grapplers: bool,
+    /// A grappler's drag and hurl of the foe it holds (`S-MAN-1`); `None`: neither, even where
+    /// offered.
+    #[serde(default)]
+    pub haul: Option<HaulRules>,
 }
+
+/// The skill the opposed checks of shoves, grapples and struggles add to the attribute's
+/// modifier (`S-MAN-1`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum ManeuverSkill {
+    /// The attacker (and a held unit breaking free) adds its attack skill; the other side adds
+    /// no skill.
+    #[default]
+    AttackSkill,
+    /// Both sides add Brawl (a shove: the better of Brawl and Exert), as "opposed STR/Brawl"
+    /// says. With `npc_hit_dice`, a unit marked as an NPC (its skills' `npc`) adds its Hit Dice
+    /// plus training instead of the attribute modifier and skill, as its attack roll does
+    /// (`S-ATK-1`).
+    BrawlOrExert {
+        /// NPCs add their Hit Dice and training bonus instead.
+        npc_hit_dice: bool,
+    },
+}
+
+/// How far a grappler moves the foe it holds (`S-MAN-1`), in steps of the battlefield: squares
+/// on a grid. On a zone battlefield each is at most one zone, the nearest a zone comes to the
+/// chapter's 10 ft and 5 ft.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HaulRules {
+    /// How far a drag takes both the grappler and the held foe.
+    pub drag_steps: u32,
+    /// How far a hurl throws the held foe, which lands prone and free.
+    pub throw_steps: u32,
+}
+
+impl HaulRules {
+    /// The most steps a haul of `steps` goes on `battlefield`: as said on a grid, at most
+    /// one zone on zones.
+    pub fn steps_on(steps: u32, battlefield: &crate::battlefield::Battlefield) -> u32 {
+        if battlefield.is_grid() { steps } else { steps.min(ZONE_HAUL_STEPS) }
+    }
+}
+
+/// The most zones a drag or hurl crosses on a zone battlefield: 10 ft never carries a unit past
+/// more than one zone's edge.
+const ZONE_HAUL_STEPS: u32 = 1;
 
 /// Execution attacks: a hit on an unaware target forces a save at a penalty of the attacker's
 /// attack skill; a failure drops it to zero, a success still takes the hit's maximum damage.

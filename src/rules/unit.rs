@@ -110,7 +110,7 @@ pub fn movement_allowance(
     let stuck = matches!(conditions.hindrance, Some((crate::rules::equipment::Hindrance::Stuck, _)));
     if conditions.paralysed
         || stuck
-        || conditions.grappled_by.is_some()
+        || !conditions.grappled_by.is_empty()
         || conditions.grappling.is_some()
         || !status.on_field()
     {

@@ -212,7 +212,8 @@ pub struct Declaration {
     /// The Bonus Actions, when the declaration chose them (`A-BONUS-1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bonus: Option<BonusUses>,
-    /// The zone a shove pushes into, when the declaration chose it (`Z-STUNT-1`).
+    /// The zone a shove pushes into, a drag takes the grappler to or a hurl lands the held foe
+    /// in, when the declaration chose it (`Z-STUNT-1`, `S-MAN-1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub push_to: Option<ZoneIdx>,
 }
@@ -247,6 +248,8 @@ pub enum SavedKind {
     HoldAction,
     LetGo,
     Delay,
+    Drag,
+    Hurl,
 }
 
 impl From<ActionKind> for SavedKind {
@@ -277,6 +280,8 @@ impl From<ActionKind> for SavedKind {
             ActionKind::HoldAction => Self::HoldAction,
             ActionKind::LetGo => Self::LetGo,
             ActionKind::Delay => Self::Delay,
+            ActionKind::Drag => Self::Drag,
+            ActionKind::Hurl => Self::Hurl,
         }
     }
 }
@@ -309,6 +314,8 @@ impl From<SavedKind> for ActionKind {
             SavedKind::HoldAction => Self::HoldAction,
             SavedKind::LetGo => Self::LetGo,
             SavedKind::Delay => Self::Delay,
+            SavedKind::Drag => Self::Drag,
+            SavedKind::Hurl => Self::Hurl,
         }
     }
 }
@@ -395,6 +402,8 @@ mod tests {
             ActionKind::HoldAction,
             ActionKind::LetGo,
             ActionKind::Delay,
+            ActionKind::Drag,
+            ActionKind::Hurl,
         ];
         for kind in kinds {
             assert_eq!(ActionKind::from(SavedKind::from(kind)), kind);

@@ -1,18 +1,18 @@
-//! Manoeuvres (`S-MAN-1`, `Z-STUNT-1`, `S-EXEC-1`): shoving, grappling, standing up from prone,
-//! and executing an unaware foe.
+//! Manoeuvres (`S-MAN-1`, `Z-STUNT-1`, `S-EXEC-1`): shoving, grappling, dragging and hurling
+//! the held, standing up from prone, and executing an unaware foe.
 
 use bevy::prelude::*;
 
 use crate::battlefield::ZoneIdx;
 
 use super::{DamageHit, Pending, Resolver};
-use crate::rules::actions;
+use crate::rules::actions::{self, ManeuverCheck};
 use crate::rules::components::*;
 use crate::rules::damage;
 use crate::rules::dice::Dice;
 use crate::rules::equipment::Weapon;
 use crate::rules::log::{AttackExtra, AttackKind, LogEvent};
-use crate::rules::ruleset::ExecutionRules;
+use crate::rules::ruleset::{ExecutionRules, HaulRules};
 use crate::rules::state::Slot;
 use crate::rules::unit::{self, UnitView};
 
@@ -34,9 +34,10 @@ impl Resolver<'_, '_> {
         let (Some(a), Some(t)) = (self.unit(actor, "a manoeuvre"), self.unit(target, "a manoeuvre")) else {
             return;
         };
-        let own = unit::modifier(&self.ruleset, a.attributes, rules.attribute) + a.skills.attack
-            - actions::size_penalty(&rules, &a, &t);
-        let theirs = unit::modifier(&self.ruleset, t.attributes, rules.attribute);
+        let check = if kind == ActionKind::Grapple { ManeuverCheck::Hold } else { ManeuverCheck::Shove };
+        let own =
+            actions::maneuver_bonus(&self.ruleset, &rules, &a, check, true) - actions::size_penalty(&rules, &a, &t);
+        let theirs = actions::maneuver_bonus(&self.ruleset, &rules, &t, check, false);
         let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
         // A weakened side rolls its test with disadvantage (`Z-HIND-1`).
         let weak = (unit::weakened(a.conditions), unit::weakened(t.conditions));
@@ -96,11 +97,27 @@ impl Resolver<'_, '_> {
         hit
     }
 
-    /// A won grapple: the target is held.
+    /// A won grapple: the target is held, by the actor alone or, where several may cling to it,
+    /// by the actor too; one held by [`MAX_GRAPPLERS`] already has no room for another.
     fn grapple(&mut self, actor: Entity, target: Entity) -> &'static str {
-        let bare_hands = self.ruleset.attack.maneuvers.as_ref().is_some_and(|rules| rules.unarmed_while_grappling);
+        let rules = self.ruleset.attack.maneuvers.as_ref();
+        let bare_hands = rules.is_some_and(|rules| rules.unarmed_while_grappling);
+        let many = rules.is_some_and(|rules| rules.many_grapplers);
+        if many {
+            // One target at a time: seizing another lets go of the first.
+            let holding = self.units.get(actor).ok().and_then(|view| view.conditions.grappling);
+            if let Some(old) = holding.filter(|&old| old != target) {
+                crate::rules::end::let_go(&mut self.harm(), old, actor);
+            }
+        }
         if let Ok(mut unit) = self.units.get_mut(target) {
-            unit.conditions.grappled_by = Some(actor);
+            if !many {
+                // The hold passes to the newest grappler; the one before lets go at the round's end.
+                unit.conditions.grappled_by = Grapplers::default();
+            }
+            if !unit.conditions.grappled_by.insert(actor) {
+                return NO_ROOM;
+            }
             unit.conditions.bare_hands_in_holds |= bare_hands;
         }
         if let Ok(mut unit) = self.units.get_mut(actor) {
@@ -114,7 +131,7 @@ impl Resolver<'_, '_> {
     /// cost of its action. Returns whether the action was carried out (the unit still held).
     pub(super) fn break_free(&mut self, actor: Entity) -> bool {
         let rules = self.ruleset.attack.maneuvers.clone();
-        let held = self.units.get(actor).is_ok_and(|view| view.conditions.grappled_by.is_some());
+        let held = self.units.get(actor).is_ok_and(|view| !view.conditions.grappled_by.is_empty());
         let Some(rules) = rules.filter(|_| held) else {
             // Let go of before its turn came: nothing left to struggle against.
             self.lose(actor, "target_out_of_reach");
@@ -130,6 +147,127 @@ impl Resolver<'_, '_> {
         let victim = self.units.get(actor).ok().and_then(|view| view.conditions.grappling);
         if let Some(victim) = victim {
             crate::rules::end::let_go(&mut self.harm(), victim, actor);
+        }
+    }
+
+    /// A grappler's drag or hurl of the foe it holds (`S-MAN-1`): an opposed check (STR/Brawl
+    /// where the ruleset reads skills), no attack roll. A win drags both, or hurls the foe to
+    /// land prone and free of every hold; a loss frees the foe from this grappler. Returns
+    /// whether the action was carried out.
+    pub(super) fn haul(&mut self, actor: Entity, action: &Action) -> bool {
+        let rules = self.ruleset.attack.maneuvers.clone().filter(|rules| rules.haul.is_some());
+        let victim = self.units.get(actor).ok().and_then(|view| view.conditions.grappling).filter(|&victim| {
+            self.units
+                .get(victim)
+                .is_ok_and(|view| view.status.on_field() && view.conditions.grappled_by.contains(actor))
+        });
+        let (Some(rules), Some(victim)) = (rules, victim) else {
+            // Let go of, or torn away, before its turn came: nothing left to haul.
+            self.lose(actor, "target_out_of_reach");
+            return false;
+        };
+        let (Some(a), Some(t)) = (self.unit(actor, "a haul"), self.unit(victim, "a haul")) else {
+            return false;
+        };
+        let own = actions::maneuver_bonus(&self.ruleset, &rules, &a, ManeuverCheck::Hold, true)
+            - actions::size_penalty(&rules, &a, &t);
+        let theirs = actions::maneuver_bonus(&self.ruleset, &rules, &t, ManeuverCheck::Hold, false);
+        let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
+        let weak = (unit::weakened(a.conditions), unit::weakened(t.conditions));
+        let (roll, disadvantage_roll) = self.rng.roll_test(rules.die.plus(own), weak.0);
+        let (against, against_disadvantage_roll) = self.rng.roll_test(rules.die.plus(theirs), weak.1);
+        let won = roll.total > against.total;
+        let dragging = action.kind == ActionKind::Drag;
+        let outcome = if !won {
+            // "If they lose, the defender breaks free."
+            crate::rules::end::let_go(&mut self.harm(), victim, actor);
+            None
+        } else if dragging {
+            Some(self.drag(actor, victim, action.push_to))
+        } else {
+            Some(self.hurl(actor, victim, action.push_to))
+        };
+        let round = self.round();
+        self.log.record(round, || LogEvent::Maneuver {
+            unit: actor_id,
+            target: target_id,
+            maneuver: if dragging { DRAG } else { HURL },
+            roll,
+            against,
+            won,
+            outcome,
+            disadvantage_roll,
+            against_disadvantage_roll,
+        });
+        true
+    }
+
+    /// A won drag: the grappler goes to `chosen` where it still may (else the nearest place
+    /// there is room), and the victim with it, keeping its place beside it; anyone else holding
+    /// the victim loses its grip. Both moves are logged; nothing is provoked.
+    fn drag(&mut self, actor: Entity, victim: Entity, chosen: Option<ZoneIdx>) -> &'static str {
+        let zone_of = |battle: &Self, unit: Entity| battle.unit(unit, "a drag").map(|view| view.zone.0);
+        let (Some(from), Some(at)) = (zone_of(self, actor), zone_of(self, victim)) else {
+            return NO_ROOM;
+        };
+        let steps =
+            self.ruleset.attack.maneuvers.as_ref().and_then(|rules| rules.haul).map_or(0, |haul| haul.drag_steps);
+        let steps = HaulRules::steps_on(steps, &self.battlefield);
+        let options = self.battlefield.drag_destinations(&self.index, from, at, steps);
+        let pick = options.iter().find(|(to, _)| Some(*to) == chosen).or(options.first()).copied();
+        let Some((to, along)) = pick else {
+            return NO_ROOM;
+        };
+        self.carry(actor, from, to);
+        self.carry(victim, at, along);
+        self.tear_free(victim, Some(actor));
+        DRAGGED
+    }
+
+    /// A won hurl: the victim lands in `chosen` where it still may (else the nearest place there
+    /// is room, or where it is when there is none), prone and free of every hold.
+    fn hurl(&mut self, actor: Entity, victim: Entity, chosen: Option<ZoneIdx>) -> &'static str {
+        let zone_of = |battle: &Self, unit: Entity| battle.unit(unit, "a hurl").map(|view| view.zone.0);
+        let (Some(from), Some(at)) = (zone_of(self, actor), zone_of(self, victim)) else {
+            return THROWN;
+        };
+        let steps =
+            self.ruleset.attack.maneuvers.as_ref().and_then(|rules| rules.haul).map_or(0, |haul| haul.throw_steps);
+        let steps = HaulRules::steps_on(steps, &self.battlefield);
+        let options = self.battlefield.throw_destinations(&self.index, from, at, steps);
+        if let Some(to) = chosen.filter(|zone| options.contains(zone)).or(options.first().copied()) {
+            self.carry(victim, at, to);
+        }
+        self.tear_free(victim, None);
+        let round = self.round();
+        let id = self.id(victim);
+        if let Ok(mut unit) = self.units.get_mut(victim) {
+            unit.conditions.prone = true;
+        }
+        self.log.record(round, || LogEvent::Status { unit: id, status: "prone" });
+        THROWN
+    }
+
+    /// Moves `unit` from `at` to `to` without a walk (a drag or a hurl): a `moved` line, nothing provoked.
+    fn carry(&mut self, unit: Entity, at: ZoneIdx, to: ZoneIdx) {
+        if at == to {
+            return;
+        }
+        self.index.relocate(unit, at, to);
+        if let Ok(mut view) = self.units.get_mut(unit) {
+            view.zone.0 = to;
+        }
+        let (round, id) = (self.round(), self.id(unit));
+        let (left, entered) = (self.battlefield.place(at), self.battlefield.place(to));
+        self.log.record(round, || LogEvent::Moved { unit: id, from: left, to: entered });
+    }
+
+    /// Every hold on `victim` but `keep`'s ends.
+    fn tear_free(&mut self, victim: Entity, keep: Option<Entity>) {
+        let holders: Vec<Entity> =
+            self.units.get(victim).map(|view| view.conditions.grappled_by.iter().collect()).unwrap_or_default();
+        for holder in holders.into_iter().filter(|&holder| Some(holder) != keep) {
+            crate::rules::end::let_go(&mut self.harm(), victim, holder);
         }
     }
 
@@ -321,3 +459,14 @@ impl Resolver<'_, '_> {
 
 /// The `outcome` of a shove that leaves its target on the ground.
 const KNOCKED_PRONE: &str = "knocked_prone";
+/// The `maneuver` of a grappler's drag (`S-MAN-1`).
+const DRAG: &str = "drag";
+/// The `maneuver` of a grappler's hurl.
+const HURL: &str = "hurl";
+/// The `outcome` of a won drag that moved both.
+const DRAGGED: &str = "dragged";
+/// The `outcome` of a won hurl: the victim landed prone and free.
+const THROWN: &str = "thrown";
+/// The `outcome` of a won grapple or drag that had no room: a foe held by as many as can
+/// cling to it, or nowhere to drag it to. Nothing changes.
+const NO_ROOM: &str = "no_room";

@@ -196,6 +196,8 @@ fn needs_target(kind: ActionKind) -> bool {
             | ActionKind::HoldAction
             | ActionKind::LetGo
             | ActionKind::Delay
+            | ActionKind::Drag
+            | ActionKind::Hurl
     )
 }
 
@@ -417,6 +419,8 @@ impl<'w, 's> Resolver<'w, 's> {
         } else if kind == ActionKind::LetGo {
             self.let_go(slot.unit);
             true
+        } else if matches!(kind, ActionKind::Drag | ActionKind::Hurl) {
+            self.haul(slot.unit, &slot.action)
         } else if slot.action.target.is_some() || needs_target(kind) {
             self.act_on(slot, slot.action.target, pending)
         } else {
@@ -471,7 +475,9 @@ impl<'w, 's> Resolver<'w, 's> {
             | ActionKind::BreakFree
             | ActionKind::HoldAction
             | ActionKind::LetGo
-            | ActionKind::Delay => {}
+            | ActionKind::Delay
+            | ActionKind::Drag
+            | ActionKind::Hurl => {}
         }
         true
     }
