@@ -338,6 +338,7 @@ impl<'t> LegalActions<'t> {
                         move_to: group.move_to,
                         bonus: None,
                         push_to: None,
+                        move_after: None,
                     });
                 }
                 at -= 1;
@@ -352,6 +353,7 @@ impl<'t> LegalActions<'t> {
                         move_to: group.move_to,
                         bonus: None,
                         push_to: None,
+                        move_after: None,
                     });
                 }
                 at -= size;
@@ -369,6 +371,7 @@ impl<'t> LegalActions<'t> {
                 move_to: group.move_to,
                 bonus: None,
                 push_to: None,
+                move_after: None,
             });
             let targeted = self.segments[group.segments.clone()]
                 .iter()
@@ -380,6 +383,7 @@ impl<'t> LegalActions<'t> {
                     move_to: group.move_to,
                     bonus: None,
                     push_to: None,
+                    move_after: None,
                 });
             untargeted.into_iter().chain(targeted)
         })

@@ -215,6 +215,9 @@ pub struct Declaration {
     /// The zone a shove pushes into, when the declaration chose it (`Z-STUNT-1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub push_to: Option<ZoneIdx>,
+    /// Where the unit moves once its action is done, when the declaration split its move (`C-MOVE-1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_after: Option<ZoneIdx>,
 }
 
 /// [`ActionKind`] as a save writes it: the rules' own enum stays free of the file format.
