@@ -334,9 +334,13 @@ impl<'w, 's> Resolver<'w, 's> {
             .collect();
         let mut interrupted = vec![false; group.len()];
         let mut inside: Vec<movement::InsideSteps> = vec![Vec::new(); group.len()];
-        // Where each unit sets off, to measure a split move's first leg (`C-MOVE-1`).
-        let set_off: Vec<Option<ZoneIdx>> =
-            group.iter().map(|slot| self.units.get(slot.unit).ok().map(|view| view.zone.0)).collect();
+        // Where each unit with a split move sets off, to measure its first leg (`C-MOVE-1`).
+        let set_off: Vec<Option<ZoneIdx>> = group
+            .iter()
+            .map(|slot| {
+                slot.action.move_after.and_then(|_| self.units.get(slot.unit).ok().map(|view| view.zone.0))
+            })
+            .collect();
         for (slot, &able) in group.iter().zip(&able) {
             let kind = slot.action.kind;
             let dodge_bonus = self.ruleset.attack.dodge_bonus;
@@ -398,12 +402,14 @@ impl<'w, 's> Resolver<'w, 's> {
         }
     }
 
-    /// What `unit` has walked since it set off `from`, measured as a single move is (`C-MOVE-1`).
+    /// What `unit` has walked since it set off `from` (`None`: no split move to measure it for),
+    /// measured as a single move is (`C-MOVE-1`).
     fn walked(&self, unit: Entity, from: Option<ZoneIdx>) -> u32 {
-        match (self.units.get(unit), from) {
-            (Ok(view), Some(from)) if view.zone.0 != from => {
-                actions::move_cost(&self.battlefield, &view, from, view.zone.0)
-            }
+        let Some(from) = from else {
+            return 0;
+        };
+        match self.units.get(unit) {
+            Ok(view) if view.zone.0 != from => actions::move_cost(&self.battlefield, &view, from, view.zone.0),
             _ => 0,
         }
     }
