@@ -337,9 +337,7 @@ impl<'w, 's> Resolver<'w, 's> {
         // Where each unit with a split move sets off, to measure its first leg (`C-MOVE-1`).
         let set_off: Vec<Option<ZoneIdx>> = group
             .iter()
-            .map(|slot| {
-                slot.action.move_after.and_then(|_| self.units.get(slot.unit).ok().map(|view| view.zone.0))
-            })
+            .map(|slot| slot.action.move_after.and_then(|_| self.units.get(slot.unit).ok().map(|view| view.zone.0)))
             .collect();
         for (slot, &able) in group.iter().zip(&able) {
             let kind = slot.action.kind;
