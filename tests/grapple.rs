@@ -65,7 +65,7 @@ fn declare_haul(app: &mut App, id: &str, kind: ActionKind, to: Option<(i32, i32)
     let push_to = to.map(|(x, y)| app.world().resource::<Battlefield>().zone_at(Square { x, y }).expect("open square"));
     app.world_mut().write_message(ActionChosen {
         unit: entity,
-        action: Action { kind, target: None, move_to: None, bonus: None, push_to },
+        action: Action { push_to, ..Action::simple(kind) },
     });
 }
 

@@ -675,3 +675,57 @@ fn z_stunt_1_a_player_picks_the_zone_a_shove_pushes_into() {
     let declared = app.world().get::<fray::rules::components::Declared>(declarer).and_then(|declared| declared.action);
     assert_eq!(declared.map(|action| action.push_to), Some(chosen.push_to), "the declaration keeps the chosen zone");
 }
+
+const SPLIT_MOVE: &str = r#"(
+    name: "split move",
+    ruleset: "crucible",
+    zones: [(id: "yard", adjacent: ["gate"]), (id: "gate")],
+    sides: [(name: "red"), (name: "blue")],
+    units: [
+        (id: "r1", creature: "human_fighter", side: "red", zone: "yard"),
+        (id: "b1", creature: "bandit", side: "blue", zone: "yard"),
+    ],
+)"#;
+
+#[test]
+fn c_move_1_a_player_strikes_then_moves_on_with_the_then_move_key() {
+    let blue = Seat::Ai(fray::rules::components::AiKind::Greedy);
+    let mut app = game(level_file("split", SPLIT_MOVE), &[("red", Seat::Human), ("blue", blue)], None);
+    for _ in 0..20 {
+        if app.world().resource::<DeclarationOptions>().unit.is_some() {
+            break;
+        }
+        app.update();
+    }
+    let declarer = app.world().resource::<DeclarationOptions>().unit.expect("r1 declares");
+    let gate = app.world().resource::<fray::battlefield::Battlefield>().find("gate").expect("the gate");
+    let attack = kind_index(&app, "Attack");
+    let options = app.world().resource::<DeclarationOptions>();
+    let in_place = options.kinds[attack]
+        .1
+        .iter()
+        .position(|entry| entry.action.move_to.is_none() && entry.action.target.is_some())
+        .expect("an attack where it stands");
+    for command in [UiCommand::ChooseKind(attack), UiCommand::ChooseOption(in_place)] {
+        app.world_mut().write_message(command);
+        app.update();
+    }
+    assert!(app.world().resource::<DeclarationOptions>().after.contains(&gate), "the gate is in reach after the blow");
+    tap(&mut app, KeyCode::KeyB);
+    assert!(app.world().resource::<BattleUi>().picking_then_move, "B asks where to move after the action");
+    app.world_mut().write_message(UiCommand::PickZone(gate));
+    app.update();
+    let ui = app.world().resource::<BattleUi>();
+    assert_eq!(ui.draft.then_move, Some(gate));
+    assert!(!ui.picking_then_move);
+    // Escape drops the move after first, and the draft stays.
+    tap(&mut app, KeyCode::Escape);
+    let ui = app.world().resource::<BattleUi>();
+    assert_eq!((ui.draft.then_move, ui.draft.option), (None, Some(in_place)));
+    tap(&mut app, KeyCode::KeyB);
+    app.world_mut().write_message(UiCommand::PickZone(gate));
+    app.update();
+    tap(&mut app, KeyCode::Enter);
+    let declared = app.world().get::<fray::rules::components::Declared>(declarer).and_then(|declared| declared.action);
+    assert_eq!(declared.map(|action| (action.move_to, action.move_after)), Some((None, Some(gate))));
+}

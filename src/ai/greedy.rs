@@ -7,6 +7,7 @@ use crate::battlefield::{Cover, UNREACHABLE, ZoneIdx};
 use crate::rules::actions::{self, ThreatMap, ViewCache};
 use crate::rules::components::*;
 use crate::rules::equipment::Effect;
+use crate::rules::ruleset::RangedInMelee;
 use crate::rules::unit::{self, UnitView};
 
 /// Below this share of its Stress and Wounds, a unit counts itself as badly hurt.
@@ -264,7 +265,8 @@ fn choose_with<'c>(
         return action;
     }
     if let Some((action, ..)) = best_attack {
-        return refine_attack(view, units, actor, action);
+        let refined = refine_attack(view, units, actor, action);
+        return step_away_after(view, units, threats, actor, refined);
     }
     if let Some(action) = charge(view, units, actor) {
         return action;
@@ -292,6 +294,7 @@ fn self_rescue(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Act
             move_to: None,
             bonus: None,
             push_to: None,
+            move_after: None,
         };
         (heals && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
@@ -303,8 +306,14 @@ fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
         return None;
     }
     view.index.occupants(actor.zone.0).iter().find_map(|&other| {
-        let action =
-            Action { kind: ActionKind::Stabilize, target: Some(other), move_to: None, bonus: None, push_to: None };
+        let action = Action {
+            kind: ActionKind::Stabilize,
+            target: Some(other),
+            move_to: None,
+            bonus: None,
+            push_to: None,
+            move_after: None,
+        };
         actions::check(view.ctx(), actor, &action, units).is_ok().then_some(action)
     })
 }
@@ -353,7 +362,8 @@ fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView, commitmen
                 continue;
             }
             for &kind in &kinds {
-                let action = Action { kind, target: Some(other), move_to: None, bonus: None, push_to: None };
+                let action =
+                    Action { kind, target: Some(other), move_to: None, bonus: None, push_to: None, move_after: None };
                 if actions::check(view.ctx(), actor, &action, units).is_ok()
                     && best.as_ref().is_none_or(|(worst, _)| share < *worst)
                 {
@@ -567,7 +577,14 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         let score = self.score(prospect, kind, expected, move_to, shoots);
         (score > 0.0).then_some(Candidate {
             score,
-            action: Action { kind, target: Some(prospect.view.entity), move_to, bonus: None, push_to: None },
+            action: Action {
+                kind,
+                target: Some(prospect.view.entity),
+                move_to,
+                bonus: None,
+                push_to: None,
+                move_after: None,
+            },
             expected,
             left: prospect.remaining,
         })
@@ -685,7 +702,8 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         if let Some(walk) = walks.iter().find(|walk| walk.to == move_to) {
             return *walk;
         }
-        let walk = Action { kind: ActionKind::Attack, target: None, move_to, bonus: None, push_to: None };
+        let walk =
+            Action { kind: ActionKind::Attack, target: None, move_to, bonus: None, push_to: None, move_after: None };
         let provoked = actions::repostes_on_path(self.view.ctx(), self.threats, self.actor, &walk);
         let reposte_risk = provoked
             .iter()
@@ -836,6 +854,7 @@ fn summon(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
             move_to: None,
             bonus: None,
             push_to: None,
+            move_after: None,
         };
         (wanted && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
@@ -944,7 +963,14 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
         .filter(|&(distance, ..)| distance < here)
         .min()?
         .2;
-    let step = Action { kind: ActionKind::Move, target: None, move_to: Some(destination), bonus: None, push_to: None };
+    let step = Action {
+        kind: ActionKind::Move,
+        target: None,
+        move_to: Some(destination),
+        bonus: None,
+        push_to: None,
+        move_after: None,
+    };
     if actions::repostes_on_path(ctx, threats, actor, &step).is_empty() {
         return Some(step);
     }
@@ -1017,6 +1043,68 @@ pub(super) fn refine_attack(view: &AiView, units: &ViewCache, actor: &UnitView, 
     action
 }
 
+/// Where the ruleset splits movement (`C-MOVE-1`), a unit that would rather not end its turn in
+/// a foe's melee reach (it shoots or casts, or it is badly hurt) walks out of every foe's reach
+/// after its action with the movement it has left: to the nearest such place, and only when the
+/// walk provokes no attack (the foes it leaves have spent their attack of opportunity, perhaps on
+/// the shot or spell itself). Otherwise the action is left as it was.
+pub(super) fn step_away_after(
+    view: &AiView,
+    units: &ViewCache,
+    threats: &ThreatMap,
+    actor: &UnitView,
+    action: Action,
+) -> Action {
+    let (ctx, field, ruleset) = (view.ctx(), &view.battlefield, &view.ruleset);
+    if !ruleset.movement.split_move
+        || action.move_after.is_some()
+        || !actions::may_move_after(ruleset, actor, action.kind)
+    {
+        return action;
+    }
+    let ranged = actions::is_ranged(actor, action.kind);
+    if !ranged && health_share(actor) >= BADLY_HURT {
+        return action;
+    }
+    let side = *actor.side;
+    let standing = actions::standing_after(actor, action.move_to);
+    if threats.threateners(ctx, standing, side).next().is_none() {
+        return action;
+    }
+    let allowance = unit::action_allowance(ruleset, *actor.speed, *actor.status, actor.conditions, &action);
+    let left = allowance.saturating_sub(actions::move_cost(field, actor, actor.zone.0, standing));
+    if left == 0 {
+        return action;
+    }
+    // A shot or spell in reach draws each reacting foe's one attack of opportunity first (`C-AOO-1`).
+    let spent_on_action: Vec<bevy::prelude::Entity> = if ranged
+        && ruleset.attack.ranged_in_melee == RangedInMelee::Provokes
+        && ruleset.reposte.reactions_per_round <= 1
+    {
+        threats.threateners(ctx, standing, side).filter(|threat| threat.can_react).map(|threat| threat.unit).collect()
+    } else {
+        Vec::new()
+    };
+    let mut spots: Vec<(u32, ZoneIdx)> = field
+        .within(standing, left)
+        .filter(|&zone| zone != standing && threats.threateners(ctx, zone, side).next().is_none())
+        .map(|zone| (actions::move_cost(field, actor, standing, zone), zone))
+        .filter(|&(cost, _)| cost <= left)
+        .collect();
+    spots.sort_unstable();
+    spots
+        .into_iter()
+        .find_map(|(_, zone)| {
+            let provoked = actions::repostes_between(ctx, threats, actor, action.kind, (standing, zone), false);
+            if provoked.iter().any(|foe| !spent_on_action.contains(foe)) {
+                return None;
+            }
+            let split = Action { move_after: Some(zone), ..action };
+            actions::check(ctx, actor, &split, units).is_ok().then_some(split)
+        })
+        .unwrap_or(action)
+}
+
 /// A charge at the best enemy a walk cannot reach but a straight double run can (`S-SPEC-1`).
 fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
     if !actions::offered(&view.ruleset, ActionKind::Charge) {
@@ -1056,6 +1144,7 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
                         move_to: Some(spot),
                         bonus: None,
                         push_to: None,
+                        move_after: None,
                     };
                     actions::check(ctx, actor, &action, units).is_ok()
                 })
@@ -1069,6 +1158,7 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
                         move_to: Some(spot),
                         bonus: None,
                         push_to: None,
+                        move_after: None,
                     },
                 ));
             }

@@ -72,7 +72,7 @@ pub(super) fn manhandle(view: &AiView, units: &ViewCache, actor: &UnitView, blow
             (ActionKind::KnockDown, felling, None),
         ];
         for (kind, value, push_to) in values {
-            let action = Action { kind, target: Some(other), move_to: None, bonus: None, push_to };
+            let action = Action { kind, target: Some(other), move_to: None, bonus: None, push_to, move_after: None };
             let better = value > blow && best.as_ref().is_none_or(|(score, _)| value > *score);
             if better && actions::check(view.ctx(), actor, &action, units).is_ok() {
                 best = Some((value, action));
@@ -232,7 +232,7 @@ fn haul(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &UnitVie
         .into_iter()
         .map(|to| (wins * (hazard_harm(view, victim, to) + fall) - squeeze, ActionKind::Hurl, to));
     let (value, kind, to) = drags.chain(hurls).max_by(|a, b| a.0.total_cmp(&b.0))?;
-    let action = Action { kind, target: None, move_to: None, bonus: None, push_to: Some(to) };
+    let action = Action { push_to: Some(to), ..Action::simple(kind) };
     actions::check(ctx, actor, &action, units).ok()?;
     Some((value, action))
 }

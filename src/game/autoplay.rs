@@ -194,7 +194,11 @@ fn declare_for_human(
 fn autoplay_choice(declaration: &DeclarationOptions) -> Option<Draft> {
     let find = |wanted: &dyn Fn(&super::controls::OptionEntry) -> bool| {
         declaration.kinds.iter().enumerate().find_map(|(kind, (_, entries))| {
-            entries.iter().position(wanted).map(|option| Draft { kind: Some(kind), option: Some(option) })
+            entries.iter().position(wanted).map(|option| Draft {
+                kind: Some(kind),
+                option: Some(option),
+                then_move: None,
+            })
         })
     };
     find(&|entry| matches!(entry.cover, Some(Cover::Half | Cover::Full)))

@@ -188,6 +188,10 @@ const GRID_NUMBER_COLOUR: Color = Color::srgba(0.85, 0.85, 0.8, 0.6);
 const DESTINATION_COLOUR: Color = Color::srgba(0.4, 1.0, 0.6, 0.35);
 /// Outline of the drafted destination.
 const DRAFTED_DESTINATION_COLOUR: Color = Color::srgb(0.4, 1.0, 0.6);
+/// Outline of a place the drafted action's unit may move to after acting (`C-MOVE-1`).
+const THEN_MOVE_OFFERED_COLOUR: Color = Color::srgba(0.5, 0.7, 1.0, 0.35);
+/// Outline of where the drafted action's unit moves after acting (`C-MOVE-1`).
+const THEN_MOVE_COLOUR: Color = Color::srgb(0.5, 0.7, 1.0);
 /// Outline of the square under the pointer.
 const HOVER_SQUARE_COLOUR: Color = Color::srgba(0.95, 0.95, 0.95, 0.6);
 /// The cover tag of a target in half cover.
@@ -1028,6 +1032,7 @@ fn hover_and_pick(
     mut hovered: ResMut<Hovered>,
     mut hovered_zone: ResMut<HoveredZone>,
     mut commands: MessageWriter<UiCommand>,
+    ui: Res<BattleUi>,
 ) {
     let pointer = windows.iter().next().and_then(Window::cursor_position);
     let world = pointer.and_then(|pointer| {
@@ -1054,7 +1059,8 @@ fn hover_and_pick(
     if !picked {
         return;
     }
-    if let Some(unit) = hovered.0 {
+    // Picking the move after the action (`C-MOVE-1`) picks a place, even under a token.
+    if let Some(unit) = hovered.0.filter(|_| !ui.picking_then_move) {
         commands.write(UiCommand::Select(unit));
     } else if let Some(zone) = zone {
         commands.write(UiCommand::PickZone(zone));
@@ -1199,6 +1205,15 @@ fn draw_destinations(
     }
     if let Some(zone) = options.drafted(&ui.draft).and_then(|entry| entry.action.move_to) {
         outline(zone, DRAFTED_DESTINATION_COLOUR, if grid { 6.0 } else { 0.0 });
+    }
+    // The move after the action (`C-MOVE-1`): the places on offer while picking, then the one set.
+    if ui.picking_then_move {
+        for &zone in &options.after {
+            outline(zone, THEN_MOVE_OFFERED_COLOUR, if grid { 12.0 } else { 4.0 });
+        }
+    }
+    if let Some(zone) = ui.draft.then_move {
+        outline(zone, THEN_MOVE_COLOUR, 2.0);
     }
 }
 

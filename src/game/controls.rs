@@ -59,6 +59,9 @@ pub enum PlayerAction {
     Cancel,
     /// The declaring unit holds this round.
     EndDeclaration,
+    /// Then move: the next place clicked is where the drafted action's unit moves once it has
+    /// acted, where the ruleset splits movement (`C-MOVE-1`); pressed again, drops that move.
+    ThenMove,
     /// Pan the camera left.
     PanLeft,
     /// Pan the camera right.
@@ -111,7 +114,7 @@ pub enum PlayerAction {
 
 impl PlayerAction {
     /// Every action, in help-overlay order.
-    pub const ALL: [PlayerAction; 42] = [
+    pub const ALL: [PlayerAction; 43] = [
         Self::NextUnit,
         Self::PreviousUnit,
         Self::Choose1,
@@ -130,6 +133,7 @@ impl PlayerAction {
         Self::Confirm,
         Self::Cancel,
         Self::EndDeclaration,
+        Self::ThenMove,
         Self::RepeatOrders,
         Self::OrderAll,
         Self::Undo,
@@ -177,6 +181,7 @@ impl PlayerAction {
             Self::Confirm => "confirm",
             Self::Cancel => "cancel",
             Self::EndDeclaration => "end_declaration",
+            Self::ThenMove => "then_move",
             Self::PanLeft => "pan_left",
             Self::PanRight => "pan_right",
             Self::PanUp => "pan_up",
@@ -232,7 +237,7 @@ pub enum Binding {
 
 /// The default bindings, as the settings file would write them.
 pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
-    let pairs: [(PlayerAction, &[&str]); 42] = [
+    let pairs: [(PlayerAction, &[&str]); 43] = [
         (PlayerAction::NextUnit, &["Tab"]),
         (PlayerAction::PreviousUnit, &["Backquote"]),
         (PlayerAction::Choose1, &["1"]),
@@ -251,6 +256,7 @@ pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
         (PlayerAction::Confirm, &["Enter", "Space"]),
         (PlayerAction::Cancel, &["Escape", "MouseRight"]),
         (PlayerAction::EndDeclaration, &["E"]),
+        (PlayerAction::ThenMove, &["B"]),
         (PlayerAction::PanLeft, &["A", "ArrowLeft"]),
         (PlayerAction::PanRight, &["D", "ArrowRight"]),
         (PlayerAction::PanUp, &["W", "ArrowUp"]),
@@ -495,6 +501,9 @@ pub enum UiCommand {
     Cancel,
     /// The declaring unit holds.
     EndDeclaration,
+    /// The next place picked is where the drafted action's unit moves after acting
+    /// (`C-MOVE-1`); again, or with a move after already set, drops it.
+    ThenMove,
     /// The next player has the seat: lift the curtain.
     LiftCurtain,
     /// Show or hide the log.
@@ -575,6 +584,9 @@ pub struct Draft {
     pub kind: Option<usize>,
     /// Index into the chosen kind's options.
     pub option: Option<usize>,
+    /// Where the unit moves once its action is done (`C-MOVE-1`): one of
+    /// [`DeclarationOptions::after`].
+    pub then_move: Option<ZoneIdx>,
 }
 
 /// The battle UI's state, all egui-free.
@@ -598,6 +610,8 @@ pub struct BattleUi {
     pub confirm: Option<Leave>,
     /// A short hint for the declaring player (what a key press still needs).
     pub hint: Option<String>,
+    /// The next place picked is the drafted action's move after it (`C-MOVE-1`).
+    pub picking_then_move: bool,
     /// What the last save, load or undo did (`Saved to ...`), for the top bar.
     pub status: Option<String>,
 }
@@ -630,6 +644,9 @@ pub struct DeclarationOptions {
     pub side: Option<usize>,
     /// Kinds on offer, in order, with their options.
     pub kinds: Vec<(String, Vec<OptionEntry>)>,
+    /// Where the drafted option's unit may move after its action (`C-MOVE-1`): empty unless
+    /// the ruleset splits movement and an option is drafted.
+    pub after: Vec<ZoneIdx>,
 }
 
 impl DeclarationOptions {
@@ -755,6 +772,7 @@ fn read_player_actions(
                 PlayerAction::Confirm => UiCommand::Confirm,
                 PlayerAction::Cancel => UiCommand::Cancel,
                 PlayerAction::EndDeclaration => UiCommand::EndDeclaration,
+                PlayerAction::ThenMove => UiCommand::ThenMove,
                 PlayerAction::ToggleLog => UiCommand::ToggleLog,
                 PlayerAction::Help => UiCommand::ToggleHelp,
                 PlayerAction::NextKind => UiCommand::NextKind,
@@ -894,7 +912,32 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
     }
     // Offer kinds in a fixed order players learn, whatever order the rules listed them in.
     kinds.sort_by_key(|(_, entries)| entries.first().map_or(usize::MAX, |entry| kind_rank(entry.action.kind)));
-    *options = DeclarationOptions { unit: Some(unit), side: Some(actor.side.0), kinds };
+    let drafted = kinds.get(ui.draft.kind.unwrap_or(usize::MAX)).and_then(|(_, entries)| entries.get(ui.draft.option?));
+    let after = drafted.map_or_else(Vec::new, |entry| moves_after(ctx, &actor, &cache, entry.action));
+    *options = DeclarationOptions { unit: Some(unit), side: Some(actor.side.0), kinds, after };
+}
+
+/// Where `action`'s unit may move once it has acted, each checked by the rules (`C-MOVE-1`);
+/// none unless the ruleset splits movement.
+fn moves_after(
+    ctx: ActionContext,
+    actor: &crate::rules::unit::UnitView,
+    units: &ViewCache,
+    action: Action,
+) -> Vec<ZoneIdx> {
+    if !ctx.ruleset.movement.split_move || !actions::may_move_after(ctx.ruleset, actor, action.kind) {
+        return Vec::new();
+    }
+    let standing = actions::standing_after(actor, action.move_to);
+    let allowance =
+        crate::rules::unit::action_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, &action);
+    ctx.battlefield
+        .within(standing, allowance)
+        .filter(|&zone| {
+            let split = Action { move_after: Some(zone), ..action };
+            actions::check(ctx, actor, &split, units).is_ok()
+        })
+        .collect()
 }
 
 /// A shove offered once per zone it may push its target into, so the player picks the zone
@@ -1253,24 +1296,33 @@ fn declaration_command(command: UiCommand, ui: &mut BattleUi, targets: &mut Comm
                 .and_then(|kind| options.kinds.get(kind))
                 .is_some_and(|(_, entries)| option < entries.len()) =>
         {
-            ui.draft.option = Some(option);
+            ui.draft = Draft { option: Some(option), then_move: None, ..ui.draft };
             ui.hint = None;
         }
+        UiCommand::PickZone(zone) if ui.picking_then_move => pick_then_move(ui, options, zone),
         UiCommand::PickZone(zone) => {
             if let Some((kind, option)) = option_for_zone(options, &ui.draft, zone) {
-                ui.draft = Draft { kind: Some(kind), option: Some(option) };
+                ui.draft = Draft { kind: Some(kind), option: Some(option), then_move: None };
                 ui.hint = None;
             }
         }
+        UiCommand::ThenMove => then_move(ui, options),
         UiCommand::NextTarget => {
             if let Some((_, entries)) = ui.draft.kind.and_then(|kind| options.kinds.get(kind))
                 && !entries.is_empty()
             {
-                ui.draft.option = Some(ui.draft.option.map_or(0, |option| (option + 1) % entries.len()));
+                let option = Some(ui.draft.option.map_or(0, |option| (option + 1) % entries.len()));
+                ui.draft = Draft { option, then_move: None, ..ui.draft };
                 ui.hint = None;
             }
         }
         UiCommand::Confirm => confirm_draft(ui, targets),
+        UiCommand::Cancel if ui.picking_then_move || ui.draft.then_move.is_some() => {
+            // The move after the action goes first, then the draft itself.
+            ui.picking_then_move = false;
+            ui.draft.then_move = None;
+            ui.hint = None;
+        }
         UiCommand::Cancel => {
             ui.hint = None;
             if ui.draft != Draft::default() {
@@ -1283,10 +1335,39 @@ fn declaration_command(command: UiCommand, ui: &mut BattleUi, targets: &mut Comm
             if let Some(unit) = options.unit {
                 targets.chosen.write(ActionChosen { unit, action: Action::simple(ActionKind::Hold) });
                 ui.draft = Draft::default();
+                ui.picking_then_move = false;
                 ui.hint = None;
             }
         }
         _ => {}
+    }
+}
+
+/// B: the next place picked is the drafted action's move after it (`C-MOVE-1`); with one set,
+/// or while picking, drops it. A hint says when the draft or the ruleset allows none.
+fn then_move(ui: &mut BattleUi, options: &DeclarationOptions) {
+    if ui.picking_then_move || ui.draft.then_move.is_some() {
+        ui.picking_then_move = false;
+        ui.draft.then_move = None;
+        ui.hint = None;
+    } else if options.drafted(&ui.draft).is_none() {
+        ui.hint = Some("Draft an action first; then B and a click set where to move after it.".into());
+    } else if options.after.is_empty() {
+        ui.hint = Some("This action cannot be followed by a move here.".into());
+    } else {
+        ui.picking_then_move = true;
+        ui.hint = Some("Click where to move after the action (B or Esc: no move after).".into());
+    }
+}
+
+/// A place picked for the move after the action: kept when the rules allow it (`C-MOVE-1`).
+fn pick_then_move(ui: &mut BattleUi, options: &DeclarationOptions, zone: ZoneIdx) {
+    if options.after.contains(&zone) {
+        ui.draft.then_move = Some(zone);
+        ui.picking_then_move = false;
+        ui.hint = None;
+    } else {
+        ui.hint = Some("The unit cannot move there after its action: too far, taken, or out of the way.".into());
     }
 }
 
@@ -1303,7 +1384,7 @@ fn select_or_target(ui: &mut BattleUi, options: &DeclarationOptions, entity: Ent
     });
     match targeted {
         Some(option) => {
-            ui.draft.option = Some(option);
+            ui.draft = Draft { option: Some(option), then_move: None, ..ui.draft };
             ui.hint = None;
         }
         None => ui.selected = Some(entity),
@@ -1345,7 +1426,8 @@ fn choose_kind(ui: &mut BattleUi, options: &DeclarationOptions, kind: usize) {
     } else {
         None
     };
-    ui.draft = Draft { kind: Some(kind), option };
+    ui.draft = Draft { kind: Some(kind), option, then_move: None };
+    ui.picking_then_move = false;
     ui.hint = None;
 }
 
@@ -1357,8 +1439,11 @@ fn confirm_draft(ui: &mut BattleUi, targets: &mut CommandTargets) {
     };
     match options.drafted(&ui.draft) {
         Some(entry) => {
-            targets.chosen.write(ActionChosen { unit, action: entry.action });
+            // A move after the action only where the rules still allow it (`C-MOVE-1`).
+            let move_after = ui.draft.then_move.filter(|zone| options.after.contains(zone));
+            targets.chosen.write(ActionChosen { unit, action: Action { move_after, ..entry.action } });
             ui.draft = Draft::default();
+            ui.picking_then_move = false;
             ui.hint = None;
         }
         None if ui.draft.kind.is_some() => {
@@ -1381,6 +1466,7 @@ fn lift_curtain(ui: &mut BattleUi) {
     if let Some(side) = ui.curtain.take() {
         ui.seated = Some(side);
         ui.draft = Draft::default();
+        ui.picking_then_move = false;
         ui.selected = None;
     }
 }

@@ -154,6 +154,9 @@ fn unit_card(ui: &mut egui::Ui, view: &HoverView, unit: &UnitView) {
             if let Some(zone) = action.move_to {
                 text = format!("{text}, moving to {}", view.zone_name(zone));
             }
+            if let Some(zone) = action.move_after {
+                text = format!("{text}, then moving on to {}", view.zone_name(zone));
+            }
             text
         } else {
             "declared (secret)".to_string()

@@ -127,6 +127,21 @@ pub enum IllegalAction {
         "the target cannot be pushed there: pick a neighbouring zone of the target's, farther from the shover, with room"
     )]
     BadPush,
+    /// The ruleset keeps all of a turn's movement before its action (`C-MOVE-1`).
+    #[error("this ruleset does not split movement: all of a turn's movement comes before its action")]
+    NoSplitMove,
+    /// Only an action done in the turn can be followed by a move (`C-MOVE-1`).
+    #[error(
+        "only an action done in the turn can be followed by a move: not a move, a wait, or a spell still being cast"
+    )]
+    NoMoveAfter,
+    /// The move before the action and the move after it together go further than the unit may
+    /// move this round (`C-MOVE-1`).
+    #[error("the move before the action and the move after it together are longer than the unit can move this round")]
+    SplitTooFar,
+    /// A unit allowed no more than the 5-ft step moves after its action, not before (`C-MOVE-1`).
+    #[error("a unit that may move only 5 ft (one square) makes that move after its action, not before")]
+    ShortMoveComesAfter,
     /// The Bonus Actions cannot be spent as declared (`A-BONUS-1`).
     #[error(transparent)]
     Bonus(#[from] super::bonus::BonusError),
@@ -412,6 +427,7 @@ pub fn check(
     check_needs(actor, action.kind)?;
     check_charge_throw(ctx, actor, action, units)?;
     check_push(ctx, actor, action, units)?;
+    check_move_after(ctx, actor, action)?;
     if action.kind == ActionKind::Execute
         && units.with_view(action.target.unwrap_or(Entity::PLACEHOLDER), |target| target.surprised) == Some(false)
     {
@@ -589,6 +605,88 @@ pub fn maneuver_bonus(
             attribute + skill
         }
     }
+}
+
+/// Whether `kind` is done within the turn, so a move may follow it (`C-MOVE-1`): not a move or a
+/// wait itself, and not a spell that the caster is still casting after its turn.
+pub fn may_move_after(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind) -> bool {
+    match kind {
+        ActionKind::Move
+        | ActionKind::Disengage
+        | ActionKind::Charge
+        | ActionKind::Hold
+        | ActionKind::Delay
+        | ActionKind::HoldAction => false,
+        ActionKind::Cast(at) => {
+            !ruleset.spells.casting_times
+                || actor
+                    .spells
+                    .0
+                    .get(at)
+                    .is_some_and(|(_, spell)| spell.casting_time == super::equipment::CastingTime::Instant)
+        }
+        _ => true,
+    }
+}
+
+/// Whether `actor` may move no more than the 5-ft step this turn on a grid, so that its move
+/// comes after its action (`C-MOVE-1`, where the ruleset splits movement). A zone is more
+/// than 5 ft, so this never holds on zones.
+pub fn short_mover(ctx: ActionContext, actor: &UnitView, action: &Action) -> bool {
+    let rules = ctx.ruleset;
+    rules.movement.split_move
+        && ctx.battlefield.is_grid()
+        && rules.reposte.free_step > 0
+        && action.kind != ActionKind::Move
+        && unit::action_allowance(rules, *actor.speed, *actor.status, actor.conditions, action)
+            <= rules.reposte.free_step
+}
+
+/// A move after the action (`C-MOVE-1`): offered by the ruleset, after an action done in the
+/// turn, to a zone with room, the two legs together no longer than the unit may move this
+/// round, each measured as a single move is.
+fn check_move_after(ctx: ActionContext, actor: &UnitView, action: &Action) -> Result<(), IllegalAction> {
+    if action.move_to.is_some_and(|to| to != actor.zone.0) && short_mover(ctx, actor, action) {
+        return Err(IllegalAction::ShortMoveComesAfter);
+    }
+    let Some(after) = action.move_after else {
+        return Ok(());
+    };
+    if !ctx.ruleset.movement.split_move {
+        return Err(IllegalAction::NoSplitMove);
+    }
+    if !may_move_after(ctx.ruleset, actor, action.kind) {
+        return Err(IllegalAction::NoMoveAfter);
+    }
+    let first = standing_after(actor, action.move_to);
+    if after == first {
+        return Err(IllegalAction::NoDestination);
+    }
+    if after as usize >= ctx.battlefield.len() {
+        return Err(IllegalAction::NoSuchZone);
+    }
+    if *actor.status == Status::Dying {
+        return Err(IllegalAction::DyingCannotMoveAndAct);
+    }
+    if actor.conditions.held_action {
+        return Err(IllegalAction::MoveSpent);
+    }
+    if ctx.battlefield.distance(first, after) == UNREACHABLE {
+        return Err(IllegalAction::TooFar);
+    }
+    let allowance = unit::action_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, action);
+    let walked = move_cost(ctx.battlefield, actor, actor.zone.0, first);
+    if walked + move_cost(ctx.battlefield, actor, first, after) > allowance {
+        return Err(IllegalAction::SplitTooFar);
+    }
+    // The unit's own place, if it comes back to it, is not taken by itself.
+    let own = u32::from(after == actor.zone.0);
+    if let Some(capacity) = ctx.battlefield.zone(after).capacity
+        && (ctx.index.count(after) as u32).saturating_sub(own) >= capacity
+    {
+        return Err(IllegalAction::ZoneFull);
+    }
+    Ok(())
 }
 
 /// Where `actor` stands once it has moved to `move_to`.
@@ -805,19 +903,35 @@ pub fn legal_actions(ctx: ActionContext, actor: &UnitView, units: &impl UnitLook
 /// already threaten the zone left. A defensive attack provokes none. Resolution applies the
 /// same rule step by step.
 pub fn repostes_on_path(ctx: ActionContext, threats: &ThreatMap, actor: &UnitView, action: &Action) -> Vec<Entity> {
-    let mut provoked = Vec::new();
     let Some(to) = action.move_to.filter(|&to| to != actor.zone.0) else {
-        return provoked;
+        return Vec::new();
     };
+    // The 5-ft step is a lone short shift before acting (`C-MOVE-1`).
+    let free = action.move_after.is_none() && !short_mover(ctx, actor, action);
+    repostes_between(ctx, threats, actor, action.kind, (actor.zone.0, to), free)
+}
+
+/// Enemies whose Reposte `actor` would provoke by walking `from` to `to` with an action of
+/// `kind`: [`repostes_on_path`] for either leg of a split move (`C-MOVE-1`). `free_step` says
+/// whether a short enough walk may be the 5-ft step.
+pub fn repostes_between(
+    ctx: ActionContext,
+    threats: &ThreatMap,
+    actor: &UnitView,
+    kind: ActionKind,
+    (from, to): (ZoneIdx, ZoneIdx),
+    free_step: bool,
+) -> Vec<Entity> {
+    let mut provoked = Vec::new();
     let rules = &ctx.ruleset.reposte;
-    let entering = rules.when_threat_range_entered && action.kind != ActionKind::DefensiveAttack;
-    let leaving = rules.when_reach_left && action.kind != ActionKind::Disengage && !actor.conditions.disengaged;
-    let free_step = ctx.battlefield.distance(actor.zone.0, to) <= rules.free_step && action.kind != ActionKind::Move;
+    let entering = rules.when_threat_range_entered && kind != ActionKind::DefensiveAttack;
+    let leaving = rules.when_reach_left && kind != ActionKind::Disengage && !actor.conditions.disengaged;
+    let free_step = free_step && ctx.battlefield.distance(from, to) <= rules.free_step && kind != ActionKind::Move;
     if !(entering || leaving) || free_step {
         return provoked;
     }
     let side = *actor.side;
-    let mut here = actor.zone.0;
+    let mut here = from;
     let mut threatening_here: Vec<Entity> = threats.threateners(ctx, here, side).map(|threat| threat.unit).collect();
     while let Some(step) = ctx.battlefield.step_toward(here, to, 1) {
         let threatening_step: Vec<Entity> = threats.threateners(ctx, step, side).map(|threat| threat.unit).collect();

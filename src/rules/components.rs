@@ -914,17 +914,20 @@ pub struct Action {
     /// Where a shove pushes its target, when the aggressor chooses (`Z-STUNT-1`): one of the
     /// zones the push may go to; `None` pushes into the first of them, as the rules pick.
     pub push_to: Option<ZoneIdx>,
+    /// Where the unit moves once its action is done (`C-MOVE-1`, `movement.split_move`): the
+    /// turn's movement split before and after the action; `None`: all of it comes first.
+    pub move_after: Option<ZoneIdx>,
 }
 
 impl Action {
     /// An action with no target and no move.
     pub fn simple(kind: ActionKind) -> Self {
-        Self { kind, target: None, move_to: None, bonus: None, push_to: None }
+        Self { kind, target: None, move_to: None, bonus: None, push_to: None, move_after: None }
     }
 
     /// An action at `target`, moving to `move_to` first, its Bonus Actions spent as the rules suggest.
     pub fn new(kind: ActionKind, target: Option<Entity>, move_to: Option<ZoneIdx>) -> Self {
-        Self { kind, target, move_to, bonus: None, push_to: None }
+        Self { kind, target, move_to, bonus: None, push_to: None, move_after: None }
     }
 }
 

@@ -192,6 +192,7 @@ fn schedule_due_casts(state: &mut CombatState, units: &Query<Unit>, count: Optio
             move_to: None,
             bonus: None,
             push_to: None,
+            move_after: None,
         };
         let initiative = cast.completes_at.map_or(after_last, |at| at.min(after_last));
         slots.push(Slot { initiative, unit: cast.unit, order: unit.order.0, action });
@@ -496,6 +497,7 @@ fn log_declared(
         },
         using: action_tool(unit, action),
         carried_over,
+        move_after: action.move_after.map(|zone| battlefield.place(zone)),
     });
 }
 

@@ -340,6 +340,7 @@ impl<'t> LegalActions<'t> {
                         move_to: group.move_to,
                         bonus: None,
                         push_to: None,
+                        move_after: None,
                     });
                 }
                 at -= 1;
@@ -354,6 +355,7 @@ impl<'t> LegalActions<'t> {
                         move_to: group.move_to,
                         bonus: None,
                         push_to: None,
+                        move_after: None,
                     });
                 }
                 at -= size;
@@ -371,6 +373,7 @@ impl<'t> LegalActions<'t> {
                 move_to: group.move_to,
                 bonus: None,
                 push_to: None,
+                move_after: None,
             });
             let targeted = self.segments[group.segments.clone()]
                 .iter()
@@ -382,6 +385,7 @@ impl<'t> LegalActions<'t> {
                     move_to: group.move_to,
                     bonus: None,
                     push_to: None,
+                    move_after: None,
                 });
             untargeted.into_iter().chain(targeted)
         })

@@ -259,6 +259,9 @@ pub enum LogEvent {
         /// A missed action carried from the previous round (`W-INIT-5`).
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         carried_over: bool,
+        /// Zone (or square) it moves to once its action is done (`C-MOVE-1`), if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        move_after: Option<crate::battlefield::Place>,
     },
     /// A unit changed zones.
     Moved {

@@ -143,7 +143,18 @@ fn flow_line(event: &LogEvent, round: u32, names: &Names) -> Option<String> {
 
 /// A declared action, with its aim, means, target and move.
 fn declared_line(event: &LogEvent, names: &Names) -> Option<String> {
-    let LogEvent::Declared { unit, action, target, modifier, initiative, move_to, aim, using, carried_over } = event
+    let LogEvent::Declared {
+        unit,
+        action,
+        target,
+        modifier,
+        initiative,
+        move_to,
+        aim,
+        using,
+        carried_over,
+        move_after,
+    } = event
     else {
         return None;
     };
@@ -157,6 +168,9 @@ fn declared_line(event: &LogEvent, names: &Names) -> Option<String> {
     text.push_str(&on_target(target.as_deref(), names));
     if let Some(place) = move_to {
         text = format!("{text}, moving to {}", names.place(place));
+    }
+    if let Some(place) = move_after {
+        text = format!("{text}, then moving on to {}", names.place(place));
     }
     text = format!("{text} (modifier {modifier:+}, initiative {initiative})");
     if *carried_over {
@@ -715,6 +729,7 @@ mod tests {
                 aim: None,
                 using: None,
                 carried_over: true,
+                move_after: None,
             },
             LogEvent::Moved { unit: "orc".into(), from: ford(), to: Place::Square([1, 1]) },
             LogEvent::SideInitiative { side: "red".into(), roll: roll(3), score: 3, begins: None },
@@ -953,6 +968,7 @@ mod tests {
             aim: Some("weakening"),
             using: None,
             carried_over: false,
+            move_after: None,
         });
         assert_eq!(declared, "nell declares aimed attack (arms) on orc, moving to (1, 2) (modifier +2, initiative 5)");
     }

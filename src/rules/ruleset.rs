@@ -834,6 +834,10 @@ pub struct MovementRules {
     /// And this many steps more (`A-BONUS-1`: bonus actions spent on movement).
     #[serde(default)]
     pub move_only_extra: u32,
+    /// A declaration may split the turn's movement before and after its action (`C-MOVE-1`):
+    /// `Action::move_after`, the two legs together within the unit's movement for the turn.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub split_move: bool,
 }
 
 fn is_zero(value: &u32) -> bool {

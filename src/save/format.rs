@@ -216,6 +216,9 @@ pub struct Declaration {
     /// in, when the declaration chose it (`Z-STUNT-1`, `S-MAN-1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub push_to: Option<ZoneIdx>,
+    /// Where the unit moves once its action is done, when the declaration split its move (`C-MOVE-1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_after: Option<ZoneIdx>,
 }
 
 /// [`ActionKind`] as a save writes it: the rules' own enum stays free of the file format.

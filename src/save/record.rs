@@ -128,6 +128,7 @@ fn feed_saved_declarations(
             move_to: entry.move_to,
             bonus: entry.bonus,
             push_to: entry.push_to,
+            move_after: entry.move_after,
         };
         chosen.write(ActionChosen { unit: entity, action });
         replay.fed[at] = true;
@@ -173,6 +174,7 @@ fn record_accepted(
             move_to: action.move_to,
             bonus: action.bonus,
             push_to: action.push_to,
+            move_after: action.move_after,
         };
         if let Some(replay) = replay.as_deref_mut() {
             check_against_save(replay, &entry);
@@ -237,6 +239,9 @@ fn describe(entry: &Declaration) -> String {
     }
     if let Some(zone) = entry.push_to {
         text.push_str(&format!(" pushing into zone {zone}"));
+    }
+    if let Some(zone) = entry.move_after {
+        text.push_str(&format!(" then moving to zone {zone}"));
     }
     text
 }

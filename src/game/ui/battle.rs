@@ -91,6 +91,9 @@ impl BattleView<'_, '_> {
         if let Some(zone) = action.move_to {
             text = format!("{text}, moving to {}", self.zone_name(zone));
         }
+        if let Some(zone) = action.move_after {
+            text = format!("{text}, then moving on to {}", self.zone_name(zone));
+        }
         text
     }
 }

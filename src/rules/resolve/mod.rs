@@ -335,6 +335,12 @@ impl<'w, 's> Resolver<'w, 's> {
             })
             .collect();
         let mut interrupted = vec![false; group.len()];
+        let mut inside: Vec<movement::InsideSteps> = vec![Vec::new(); group.len()];
+        // Where each unit with a split move sets off, to measure its first leg (`C-MOVE-1`).
+        let set_off: Vec<Option<ZoneIdx>> = group
+            .iter()
+            .map(|slot| slot.action.move_after.and_then(|_| self.units.get(slot.unit).ok().map(|view| view.zone.0)))
+            .collect();
         for (slot, &able) in group.iter().zip(&able) {
             let kind = slot.action.kind;
             let dodge_bonus = self.ruleset.attack.dodge_bonus;
@@ -368,9 +374,13 @@ impl<'w, 's> Resolver<'w, 's> {
                 continue;
             }
             if let Some(to) = slot.action.move_to {
-                interrupted[at] = !self.perform_move(slot, to);
+                let (still_able, steps) = self.perform_move(slot, to);
+                interrupted[at] = !still_able;
+                inside[at] = steps;
             }
         }
+        // What each unit walked before its action, for a move after it (`C-MOVE-1`).
+        let walked: Vec<u32> = group.iter().zip(&set_off).map(|(slot, &from)| self.walked(slot.unit, from)).collect();
         // A foe that walked into a held action's reach meets it before its action (`S-ACT-2`).
         self.answer_held_actions(group);
         let mut pending = Vec::new();
@@ -383,6 +393,25 @@ impl<'w, 's> Resolver<'w, 's> {
             self.apply(effect);
         }
         self.drop_lost_casts();
+        // Split moves (`C-MOVE-1`): once the whole count has acted and its damage has landed,
+        // each unit still able walks the rest of its move.
+        for (at, slot) in group.iter().enumerate() {
+            if able[at] && !interrupted[at] {
+                self.move_after_acting(slot, walked[at], std::mem::take(&mut inside[at]));
+            }
+        }
+    }
+
+    /// What `unit` has walked since it set off `from` (`None`: no split move to measure it for),
+    /// measured as a single move is (`C-MOVE-1`).
+    fn walked(&self, unit: Entity, from: Option<ZoneIdx>) -> u32 {
+        let Some(from) = from else {
+            return 0;
+        };
+        match self.units.get(unit) {
+            Ok(view) if view.zone.0 != from => actions::move_cost(&self.battlefield, &view, from, view.zone.0),
+            _ => 0,
+        }
     }
 
     /// Whether `actor` acts now to complete a spell it began earlier (`C-CAST-1`).

@@ -14,6 +14,9 @@ use crate::rules::ruleset::{RangedInMelee, ReposteRules};
 use crate::rules::state::Slot;
 use crate::rules::unit;
 
+/// Steps a unit has walked inside each enemy's reach this turn.
+pub(super) type InsideSteps = Vec<(Entity, u32)>;
+
 /// One unit's walk: what it watches for at each step.
 struct Walk {
     /// Where it stands now.
@@ -31,25 +34,60 @@ struct Walk {
     /// Whether anyone is watching at all (not on a free step).
     watched: bool,
     /// Steps walked so far inside each enemy's reach.
-    inside_steps: Vec<(Entity, u32)>,
+    inside_steps: InsideSteps,
 }
 
 impl Resolver<'_, '_> {
     /// Moves a unit step by step. Enemies whose threat range it enters may Reposte at once
     /// (`W-DECL-3/4`); in rulesets that say so, enemies whose reach it leaves, or inside whose
     /// reach it walks too far, get a free attack unless it disengaged (`Z-DISEN-1`, `S-AOO-1`,
-    /// `A-FREE-1`, `C-AOO-1`). Returns whether it is still able to act.
-    pub(super) fn perform_move(&mut self, slot: &Slot, to: ZoneIdx) -> bool {
-        // `set_off` has recorded a mover that is not a unit.
-        let Some(mut walk) = self.set_off(slot, to) else {
-            return false;
+    /// `A-FREE-1`, `C-AOO-1`). Returns whether it is still able to act, and the steps it walked
+    /// inside each enemy's reach, which a move after its action goes on counting (`C-MOVE-1`).
+    pub(super) fn perform_move(&mut self, slot: &Slot, to: ZoneIdx) -> (bool, InsideSteps) {
+        // The 5-ft step is a lone shift: not when the turn moves again after acting (`C-MOVE-1`).
+        self.walk(slot, to, slot.action.move_after.is_none(), Vec::new())
+    }
+
+    /// The move after the action of a split move (`C-MOVE-1`): from where the unit stands once
+    /// its action is done (pushed, it sets off from where it landed), with what is left of its
+    /// movement after the move before the action (`walked`, measured as a single move is).
+    /// Nothing happens when the unit can no longer act or the destination is now beyond what is
+    /// left; it provokes as any move does, and is never the 5-ft step. The two legs are one move:
+    /// the steps walked inside a foe's reach before the action count on (`inside`).
+    pub(super) fn move_after_acting(&mut self, slot: &Slot, walked: u32, inside: InsideSteps) {
+        let Some(to) = slot.action.move_after else {
+            return;
         };
+        let round = self.round();
+        let Some(view) = self.unit(slot.unit, "moving it after its action") else {
+            return;
+        };
+        if !unit::may_act(*view.status, view.conditions, view.surprised, round) || view.zone.0 == to {
+            return;
+        }
+        let allowance = unit::action_allowance(&self.ruleset, *view.speed, *view.status, view.conditions, &slot.action);
+        let here = view.zone.0;
+        let reachable = self.battlefield.distance(here, to) != crate::battlefield::UNREACHABLE;
+        if !reachable || walked + actions::move_cost(&self.battlefield, &view, here, to) > allowance {
+            return;
+        }
+        self.walk(slot, to, false, inside);
+    }
+
+    /// Walks a unit to `to`; `free_step` says whether a short enough walk is the 5-ft step, and
+    /// `inside` what it has already walked inside enemies' reach this turn.
+    fn walk(&mut self, slot: &Slot, to: ZoneIdx, free_step: bool, inside: InsideSteps) -> (bool, InsideSteps) {
+        // `set_off` has recorded a mover that is not a unit.
+        let Some(mut walk) = self.set_off(slot, to, free_step) else {
+            return (false, inside);
+        };
+        walk.inside_steps = inside;
         let path = self.battlefield.path(walk.here, to);
         let grid = self.battlefield.is_grid();
         // On a grid units pass through each other's squares but must end on a free one.
         if grid && self.index.count(to) as u32 >= self.battlefield.zone(to).capacity.unwrap_or(u32::MAX) {
             self.lose(slot.unit, "zone_full");
-            return true;
+            return (true, walk.inside_steps);
         }
         for step in path {
             if !grid
@@ -60,20 +98,21 @@ impl Resolver<'_, '_> {
                 break;
             }
             if !self.take_step(slot, &mut walk, step) {
-                return false;
+                return (false, walk.inside_steps);
             }
         }
-        true
+        (true, walk.inside_steps)
     }
 
     /// How a unit sets off towards `to`; `None` (a fault) when the mover is not a unit.
-    fn set_off(&self, slot: &Slot, to: ZoneIdx) -> Option<Walk> {
+    fn set_off(&self, slot: &Slot, to: ZoneIdx, free_step: bool) -> Option<Walk> {
         let view = self.unit(slot.unit, "moving it")?;
         let kind = slot.action.kind;
         let rules = self.ruleset.reposte.clone();
         let here = view.zone.0;
         // The 5-ft step: a short shift before acting, as the unit's only movement (`C-MOVE-1`).
-        let free_step = self.battlefield.path(here, to).len() as u32 <= rules.free_step && kind != ActionKind::Move;
+        let free_step =
+            free_step && self.battlefield.path(here, to).len() as u32 <= rules.free_step && kind != ActionKind::Move;
         let entering = rules.when_threat_range_entered && kind != ActionKind::DefensiveAttack;
         let leaving = rules.when_reach_left && !view.conditions.disengaged;
         Some(Walk {

@@ -29,6 +29,7 @@ pub(super) fn declaration_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut 
     if let Some((label, entries)) = view.ui.draft.kind.and_then(|kind| options.kinds.get(kind)) {
         drafted_kind(ui, view, (label.as_str(), entries.as_slice()), out);
     }
+    then_move_row(ui, view, out);
     ui.add_space(SECTION_SPACING);
     if let Some(hint) = &view.ui.hint {
         ui.label(RichText::new(hint).color(COVER_COLOUR));
@@ -81,6 +82,30 @@ fn drafted_kind(
             option_row(ui, view, entry, chosen, || out.push(UiCommand::ChooseOption(at)));
         }
     }
+}
+
+/// The move after the drafted action (`C-MOVE-1`), where the ruleset splits movement: where it
+/// goes, or how to set one; a button does what the `then_move` key (B) does.
+fn then_move_row(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
+    let (options, draft) = (&view.options, &view.ui.draft);
+    if options.after.is_empty() || options.drafted(draft).is_none() {
+        return;
+    }
+    ui.horizontal(|ui| {
+        let (text, button) = match draft.then_move {
+            Some(zone) => (format!("Then move to {}", view.battlefield.zone(zone).name), "No move after (B)"),
+            None if view.ui.picking_then_move => {
+                ("Click where to move after the action.".to_string(), "No move after (B)")
+            }
+            None => {
+                (format!("No move after the action ({} places in reach).", options.after.len()), "Then move... (B)")
+            }
+        };
+        ui.label(RichText::new(text).small());
+        if tracked_button(ui, button).clicked() {
+            out.push(UiCommand::ThenMove);
+        }
+    });
 }
 
 /// Confirm, Hold and Cancel, and the orders for many units at once.
