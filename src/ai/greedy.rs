@@ -291,7 +291,7 @@ fn self_rescue(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Act
             target: Some(actor.entity),
             move_to: None,
             bonus: None,
-            push_to: None,
+            push_to: None, held: None,
         };
         (heals && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
@@ -304,7 +304,7 @@ fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
     }
     view.index.occupants(actor.zone.0).iter().find_map(|&other| {
         let action =
-            Action { kind: ActionKind::Stabilize, target: Some(other), move_to: None, bonus: None, push_to: None };
+            Action { kind: ActionKind::Stabilize, target: Some(other), move_to: None, bonus: None, push_to: None, held: None };
         actions::check(view.ctx(), actor, &action, units).is_ok().then_some(action)
     })
 }
@@ -353,7 +353,7 @@ fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView, commitmen
                 continue;
             }
             for &kind in &kinds {
-                let action = Action { kind, target: Some(other), move_to: None, bonus: None, push_to: None };
+                let action = Action { kind, target: Some(other), move_to: None, bonus: None, push_to: None, held: None };
                 if actions::check(view.ctx(), actor, &action, units).is_ok()
                     && best.as_ref().is_none_or(|(worst, _)| share < *worst)
                 {
@@ -567,7 +567,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         let score = self.score(prospect, kind, expected, move_to, shoots);
         (score > 0.0).then_some(Candidate {
             score,
-            action: Action { kind, target: Some(prospect.view.entity), move_to, bonus: None, push_to: None },
+            action: Action { kind, target: Some(prospect.view.entity), move_to, bonus: None, push_to: None, held: None },
             expected,
             left: prospect.remaining,
         })
@@ -685,7 +685,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         if let Some(walk) = walks.iter().find(|walk| walk.to == move_to) {
             return *walk;
         }
-        let walk = Action { kind: ActionKind::Attack, target: None, move_to, bonus: None, push_to: None };
+        let walk = Action { kind: ActionKind::Attack, target: None, move_to, bonus: None, push_to: None, held: None };
         let provoked = actions::repostes_on_path(self.view.ctx(), self.threats, self.actor, &walk);
         let reposte_risk = provoked
             .iter()
@@ -835,7 +835,7 @@ fn summon(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
             target: Some(actor.entity),
             move_to: None,
             bonus: None,
-            push_to: None,
+            push_to: None, held: None,
         };
         (wanted && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
@@ -944,7 +944,7 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
         .filter(|&(distance, ..)| distance < here)
         .min()?
         .2;
-    let step = Action { kind: ActionKind::Move, target: None, move_to: Some(destination), bonus: None, push_to: None };
+    let step = Action { kind: ActionKind::Move, target: None, move_to: Some(destination), bonus: None, push_to: None, held: None };
     if actions::repostes_on_path(ctx, threats, actor, &step).is_empty() {
         return Some(step);
     }
@@ -1055,7 +1055,7 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
                         target: Some(other),
                         move_to: Some(spot),
                         bonus: None,
-                        push_to: None,
+                        push_to: None, held: None,
                     };
                     actions::check(ctx, actor, &action, units).is_ok()
                 })
@@ -1068,7 +1068,7 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
                         target: Some(other),
                         move_to: Some(spot),
                         bonus: None,
-                        push_to: None,
+                        push_to: None, held: None,
                     },
                 ));
             }

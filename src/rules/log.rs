@@ -259,6 +259,10 @@ pub enum LogEvent {
         /// A missed action carried from the previous round (`W-INIT-5`).
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         carried_over: bool,
+        /// A held action taken in answer to the turn of the foe it waited for, at that foe's
+        /// count (`S-ACT-2`).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        held: bool,
     },
     /// A unit changed zones.
     Moved {

@@ -143,11 +143,14 @@ fn flow_line(event: &LogEvent, round: u32, names: &Names) -> Option<String> {
 
 /// A declared action, with its aim, means, target and move.
 fn declared_line(event: &LogEvent, names: &Names) -> Option<String> {
-    let LogEvent::Declared { unit, action, target, modifier, initiative, move_to, aim, using, carried_over } = event
+    let LogEvent::Declared { unit, action, target, modifier, initiative, move_to, aim, using, carried_over, held } =
+        event
     else {
         return None;
     };
-    let mut text = format!("{} declares {}", names.unit(unit), words(action));
+    // A held action taken in answer to a foe's turn (`S-ACT-2`).
+    let verb = if *held { "takes its held action:" } else { "declares" };
+    let mut text = format!("{} {verb} {}", names.unit(unit), words(action));
     if let Some(aim) = aim {
         text = format!("{text} ({})", aim_words(aim));
     }
@@ -711,6 +714,7 @@ mod tests {
                 aim: None,
                 using: None,
                 carried_over: true,
+                held: false,
             },
             LogEvent::Moved { unit: "orc".into(), from: ford(), to: Place::Square([1, 1]) },
             LogEvent::SideInitiative { side: "red".into(), roll: roll(3), score: 3, begins: None },
@@ -949,6 +953,7 @@ mod tests {
             aim: Some("weakening"),
             using: None,
             carried_over: false,
+            held: false,
         });
         assert_eq!(declared, "nell declares aimed attack (arms) on orc, moving to (1, 2) (modifier +2, initiative 5)");
     }

@@ -215,6 +215,22 @@ pub struct Declaration {
     /// The zone a shove pushes into, when the declaration chose it (`Z-STUNT-1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub push_to: Option<ZoneIdx>,
+    /// What a hold against a foe does when the foe comes, when the declaration named it (`S-ACT-2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held: Option<SavedHeld>,
+}
+
+/// A held action's plan (`S-ACT-2`) as a save writes it: its action, target and destination.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedHeld {
+    /// What.
+    pub kind: SavedKind,
+    /// At whom, by level id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<Arc<str>>,
+    /// Where a held move goes, by index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_to: Option<ZoneIdx>,
 }
 
 /// [`ActionKind`] as a save writes it: the rules' own enum stays free of the file format.
