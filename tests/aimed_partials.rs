@@ -42,8 +42,10 @@ fn declare_with(
     let target = target.map(|target| unit(app, target));
     let move_to =
         to.map(|to| app.world().resource::<Battlefield>().zone_at(Square { x: to.0, y: to.1 }).expect("open square"));
-    app.world_mut()
-        .write_message(ActionChosen { unit: entity, action: Action { kind, target, move_to, bonus, push_to: None, held: None } });
+    app.world_mut().write_message(ActionChosen {
+        unit: entity,
+        action: Action { kind, target, move_to, bonus, push_to: None, held: None },
+    });
 }
 
 /// r1 (Agility 14, first; Strength as given) at (1,1) next to b1 (Agility 10) at (2,1), on a

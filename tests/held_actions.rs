@@ -151,10 +151,7 @@ fn s_act_2_a_held_move_steps_away_before_the_foe_strikes() {
     declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (1, 1));
     app.update();
     let log = log(&app);
-    let stepped = log
-        .iter()
-        .rposition(|line| line["event"] == "moved" && line["unit"] == "b1")
-        .expect("b1 steps away");
+    let stepped = log.iter().rposition(|line| line["event"] == "moved" && line["unit"] == "b1").expect("b1 steps away");
     let came = position(&log, "r1's move", |line| line["event"] == "moved" && line["unit"] == "r1");
     let lost = position(&log, "r1's lost blow", |line| line["event"] == "action_lost" && line["unit"] == "r1");
     assert!(stepped < came && came < lost, "b1 steps away, r1 comes, its blow is lost");

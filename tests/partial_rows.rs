@@ -293,8 +293,14 @@ mod zones_and_tests {
     fn shove_into(app: &mut App, push_to: &str) {
         let (r1, b1) = (unit(app, "r1"), unit(app, "b1"));
         let zone = app.world().resource::<fray::battlefield::Battlefield>().find(push_to).expect("zone");
-        let action =
-            Action { kind: ActionKind::Shove, target: Some(b1), move_to: None, bonus: None, push_to: Some(zone), held: None };
+        let action = Action {
+            kind: ActionKind::Shove,
+            target: Some(b1),
+            move_to: None,
+            bonus: None,
+            push_to: Some(zone),
+            held: None,
+        };
         app.world_mut().write_message(ActionChosen { unit: r1, action });
     }
 

@@ -291,7 +291,8 @@ fn self_rescue(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Act
             target: Some(actor.entity),
             move_to: None,
             bonus: None,
-            push_to: None, held: None,
+            push_to: None,
+            held: None,
         };
         (heals && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
@@ -303,8 +304,14 @@ fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
         return None;
     }
     view.index.occupants(actor.zone.0).iter().find_map(|&other| {
-        let action =
-            Action { kind: ActionKind::Stabilize, target: Some(other), move_to: None, bonus: None, push_to: None, held: None };
+        let action = Action {
+            kind: ActionKind::Stabilize,
+            target: Some(other),
+            move_to: None,
+            bonus: None,
+            push_to: None,
+            held: None,
+        };
         actions::check(view.ctx(), actor, &action, units).is_ok().then_some(action)
     })
 }
@@ -353,7 +360,8 @@ fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView, commitmen
                 continue;
             }
             for &kind in &kinds {
-                let action = Action { kind, target: Some(other), move_to: None, bonus: None, push_to: None, held: None };
+                let action =
+                    Action { kind, target: Some(other), move_to: None, bonus: None, push_to: None, held: None };
                 if actions::check(view.ctx(), actor, &action, units).is_ok()
                     && best.as_ref().is_none_or(|(worst, _)| share < *worst)
                 {
@@ -567,7 +575,14 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         let score = self.score(prospect, kind, expected, move_to, shoots);
         (score > 0.0).then_some(Candidate {
             score,
-            action: Action { kind, target: Some(prospect.view.entity), move_to, bonus: None, push_to: None, held: None },
+            action: Action {
+                kind,
+                target: Some(prospect.view.entity),
+                move_to,
+                bonus: None,
+                push_to: None,
+                held: None,
+            },
             expected,
             left: prospect.remaining,
         })
@@ -835,7 +850,8 @@ fn summon(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
             target: Some(actor.entity),
             move_to: None,
             bonus: None,
-            push_to: None, held: None,
+            push_to: None,
+            held: None,
         };
         (wanted && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
@@ -944,7 +960,14 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
         .filter(|&(distance, ..)| distance < here)
         .min()?
         .2;
-    let step = Action { kind: ActionKind::Move, target: None, move_to: Some(destination), bonus: None, push_to: None, held: None };
+    let step = Action {
+        kind: ActionKind::Move,
+        target: None,
+        move_to: Some(destination),
+        bonus: None,
+        push_to: None,
+        held: None,
+    };
     if actions::repostes_on_path(ctx, threats, actor, &step).is_empty() {
         return Some(step);
     }
@@ -1055,7 +1078,8 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
                         target: Some(other),
                         move_to: Some(spot),
                         bonus: None,
-                        push_to: None, held: None,
+                        push_to: None,
+                        held: None,
                     };
                     actions::check(ctx, actor, &action, units).is_ok()
                 })
@@ -1068,7 +1092,8 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
                         target: Some(other),
                         move_to: Some(spot),
                         bonus: None,
-                        push_to: None, held: None,
+                        push_to: None,
+                        held: None,
                     },
                 ));
             }

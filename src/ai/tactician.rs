@@ -512,7 +512,8 @@ fn attacks(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitVi
                 )
                 .collect();
             spots.into_iter().find_map(|move_to| {
-                let action = Action { kind, target: Some(enemy.entity), move_to, bonus: None, push_to: None, held: None };
+                let action =
+                    Action { kind, target: Some(enemy.entity), move_to, bonus: None, push_to: None, held: None };
                 // The same refinements the greedy AI gives its own attack (an aim, an
                 // execution, a swarm), so a rival target is not judged with a plainer blow.
                 let guarded = super::greedy::refine_attack(view, units, actor, guard(view, threats, actor, action));
@@ -594,7 +595,8 @@ fn support(view: &AiView, units: &ViewCache, actor: &UnitView) -> Vec<Action> {
     let mut found = Vec::new();
     if let Some(action) = allies.iter().find_map(|ally| {
         kinds.iter().find_map(|&kind| {
-            let action = Action { kind, target: Some(ally.entity), move_to: None, bonus: None, push_to: None, held: None };
+            let action =
+                Action { kind, target: Some(ally.entity), move_to: None, bonus: None, push_to: None, held: None };
             actions::check(ctx, actor, &action, units).is_ok().then_some(action)
         })
     }) {
@@ -606,7 +608,8 @@ fn support(view: &AiView, units: &ViewCache, actor: &UnitView) -> Vec<Action> {
             target: Some(ally.entity),
             move_to: None,
             bonus: None,
-            push_to: None, held: None,
+            push_to: None,
+            held: None,
         };
         actions::check(ctx, actor, &action, units).is_ok().then_some(action)
     }) {
@@ -633,7 +636,8 @@ fn intimidate(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Acti
             target: Some(enemy.entity),
             move_to: None,
             bonus: None,
-            push_to: None, held: None,
+            push_to: None,
+            held: None,
         };
         actions::check(view.ctx(), actor, &action, units).is_ok().then_some(action)
     })

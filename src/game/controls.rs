@@ -15,8 +15,8 @@ use super::playback::ReplayStep;
 use super::session::{BackToMenu, BattleStarted, Pace, Screen, Speed, StartBattle};
 use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};
 use crate::rules::actions::{self, ActionContext, AttackOdds, ThreatMap, ViewCache};
-use crate::rules::legal;
 use crate::rules::components::*;
+use crate::rules::legal;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::UnitReadOnly;
 use crate::rules::{ActionChosen, CombatPhase, CombatState, DeclarationQueue, DeclareSystems};
@@ -843,7 +843,8 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
     let mut kinds: Vec<(String, Vec<OptionEntry>)> = Vec::new();
     let legal = actions::legal_actions(ctx, &actor, &cache);
     let choices = legal.iter().flat_map(|&action| with_push_choices(&view, &actor, action));
-    let choices: Vec<Action> = choices.flat_map(|action| with_held_choices(ctx, &view, &actor, &legal, action)).collect();
+    let choices: Vec<Action> =
+        choices.flat_map(|action| with_held_choices(ctx, &view, &actor, &legal, action)).collect();
     for action in choices {
         let Ok(modifier) = actions::check(ctx, &actor, &action, &cache) else {
             continue;

@@ -222,7 +222,8 @@ fn schedule_due_casts(state: &mut CombatState, units: &Query<Unit>, count: Optio
             target: Some(cast.target),
             move_to: None,
             bonus: None,
-            push_to: None, held: None,
+            push_to: None,
+            held: None,
         };
         let initiative = cast.completes_at.map_or(after_last, |at| at.min(after_last));
         slots.push(Slot { initiative, unit: cast.unit, order: unit.order.0, action });

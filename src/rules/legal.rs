@@ -337,7 +337,8 @@ impl<'t> LegalActions<'t> {
                         target: None,
                         move_to: group.move_to,
                         bonus: None,
-                        push_to: None, held: None,
+                        push_to: None,
+                        held: None,
                     });
                 }
                 at -= 1;
@@ -351,7 +352,8 @@ impl<'t> LegalActions<'t> {
                         target: Some(target),
                         move_to: group.move_to,
                         bonus: None,
-                        push_to: None, held: None,
+                        push_to: None,
+                        held: None,
                     });
                 }
                 at -= size;
@@ -368,7 +370,8 @@ impl<'t> LegalActions<'t> {
                 target: None,
                 move_to: group.move_to,
                 bonus: None,
-                push_to: None, held: None,
+                push_to: None,
+                held: None,
             });
             let targeted = self.segments[group.segments.clone()]
                 .iter()
@@ -379,7 +382,8 @@ impl<'t> LegalActions<'t> {
                     target: Some(target),
                     move_to: group.move_to,
                     bonus: None,
-                    push_to: None, held: None,
+                    push_to: None,
+                    held: None,
                 });
             untargeted.into_iter().chain(targeted)
         })
@@ -409,7 +413,10 @@ pub fn held_plans(ctx: ActionContext, actor: &UnitView, foe: (Entity, ZoneIdx), 
     }
     for kind in kinds_of(ctx, actor) {
         let hostile = matches!(actions::target_rule(actor, kind), Ok(TargetRule::Enemy { optional: false, .. }));
-        if hostile && HeldPlan::may_hold(kind) && kind != ActionKind::Attack && actions::check_needs(actor, kind).is_ok()
+        if hostile
+            && HeldPlan::may_hold(kind)
+            && kind != ActionKind::Attack
+            && actions::check_needs(actor, kind).is_ok()
         {
             add(HeldPlan { kind, target: Some(foe), move_to: None });
         }

@@ -418,6 +418,25 @@ mod tests {
     }
 
     #[test]
+    fn a_held_plan_survives_the_round_trip_and_old_declarations_have_none() {
+        let held = Declaration {
+            round: 2,
+            unit: "b1".into(),
+            by: Controller::Human,
+            kind: SavedKind::HoldAction,
+            target: Some("r1".into()),
+            move_to: None,
+            bonus: None,
+            push_to: None,
+            held: Some(SavedHeld { kind: SavedKind::Cast(1), target: Some("b2".into()), move_to: None }),
+        };
+        let text = ron::to_string(&held).expect("a declaration writes");
+        assert_eq!(ron::from_str::<Declaration>(&text).expect("and reads back"), held);
+        let old = "(round: 2, unit: \"b1\", by: human, kind: hold_action, target: Some(\"r1\"))";
+        assert_eq!(ron::from_str::<Declaration>(old).expect("an old declaration reads").held, None);
+    }
+
+    #[test]
     fn a_builtin_level_is_named_by_its_file() {
         let template = crate::levels::load_builtin_level("duel.ron").expect("duel loads");
         assert_eq!(LevelRef::of(&template), LevelRef::Builtin("duel.ron".into()));

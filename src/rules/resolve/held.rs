@@ -140,7 +140,10 @@ impl Resolver<'_, '_> {
         };
         let strike = Strike { aim, primary: true, stood_still: true, ..Strike::default() };
         let mut pending = Vec::new();
-        self.attack(AttackRequest::new(held.unit, target, held.initiative, AttackKind::Held).with(strike), &mut pending);
+        self.attack(
+            AttackRequest::new(held.unit, target, held.initiative, AttackKind::Held).with(strike),
+            &mut pending,
+        );
         for effect in pending {
             self.apply(effect);
         }
