@@ -44,7 +44,7 @@ fn declare_with(
         to.map(|to| app.world().resource::<Battlefield>().zone_at(Square { x: to.0, y: to.1 }).expect("open square"));
     app.world_mut().write_message(ActionChosen {
         unit: entity,
-        action: Action { kind, target, move_to, bonus, push_to: None, move_after: None },
+        action: Action { kind, target, move_to, bonus, push_to: None, move_after: None, held: None },
     });
 }
 

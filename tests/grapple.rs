@@ -63,10 +63,7 @@ const GRAPPLE_WINS: [u32; 5] = [15, 6, 6, 1, 1];
 fn declare_haul(app: &mut App, id: &str, kind: ActionKind, to: Option<(i32, i32)>) {
     let entity = unit(app, id);
     let push_to = to.map(|(x, y)| app.world().resource::<Battlefield>().zone_at(Square { x, y }).expect("open square"));
-    app.world_mut().write_message(ActionChosen {
-        unit: entity,
-        action: Action { push_to, ..Action::simple(kind) },
-    });
+    app.world_mut().write_message(ActionChosen { unit: entity, action: Action { push_to, ..Action::simple(kind) } });
 }
 
 /// Resolves the last declared turn, then runs morale, the end of round and the next round's start.

@@ -78,7 +78,8 @@ fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -
             .flat_map(|zone| ctx.index.occupants(zone).iter().copied())
             .collect();
         for &kind in kinds.iter().chain(charge.as_ref()) {
-            let untargeted = Action { kind, target: None, move_to, bonus: None, push_to: None, move_after: None };
+            let untargeted =
+                Action { kind, target: None, move_to, bonus: None, push_to: None, move_after: None, held: None };
             if actions::check(ctx, actor, &untargeted, units).is_ok() {
                 found.push(untargeted);
             }
@@ -86,8 +87,15 @@ fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -
                 continue;
             }
             for &target in &candidates {
-                let action =
-                    Action { kind, target: Some(target), move_to, bonus: None, push_to: None, move_after: None };
+                let action = Action {
+                    kind,
+                    target: Some(target),
+                    move_to,
+                    bonus: None,
+                    push_to: None,
+                    move_after: None,
+                    held: None,
+                };
                 if actions::check(ctx, actor, &action, units).is_ok() {
                     found.push(action);
                 }

@@ -300,6 +300,7 @@ mod zones_and_tests {
             bonus: None,
             push_to: Some(zone),
             move_after: None,
+            held: None,
         };
         app.world_mut().write_message(ActionChosen { unit: r1, action });
     }

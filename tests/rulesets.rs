@@ -42,7 +42,15 @@ fn declare_at(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, t
     let move_to = app.world().resource::<Battlefield>().zone_at(Square { x: to.0, y: to.1 }).expect("open square");
     app.world_mut().write_message(ActionChosen {
         unit: entity,
-        action: Action { kind, target, move_to: Some(move_to), bonus: None, push_to: None, move_after: None },
+        action: Action {
+            kind,
+            target,
+            move_to: Some(move_to),
+            bonus: None,
+            push_to: None,
+            move_after: None,
+            held: None,
+        },
     });
 }
 

@@ -60,11 +60,20 @@ fn human_stand_in(
     };
     let legal = actions::legal_actions(ctx, actor, &cache);
     let mut rng = ChaCha8Rng::seed_from_u64(fnv1a(format!("{}/{}", state.round, actor.id.0).as_bytes()));
-    let action = if legal.is_empty() {
+    let mut action = if legal.is_empty() {
         fray::rules::components::Action::simple(fray::rules::components::ActionKind::Hold)
     } else {
         legal[rng.random_range(0..legal.len())]
     };
+    // A hold against a foe names one of its plans at random, or none (`S-ACT-2`), so saves
+    // carry held plans too.
+    if action.kind == fray::rules::components::ActionKind::HoldAction
+        && let Some(foe) = action.target.and_then(|foe| cache.get(foe))
+    {
+        let plans = fray::rules::legal::held_plans(ctx, actor, (foe.entity, foe.zone.0), &legal);
+        let pick = rng.random_range(0..=plans.len());
+        action.held = plans.get(pick).copied();
+    }
     chosen.write(ActionChosen { unit: actor.entity, action });
 }
 

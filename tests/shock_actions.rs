@@ -257,7 +257,11 @@ fn s_act_2_a_held_action_against_a_foe_strikes_it_before_its_own_action() {
     assert_eq!((attacks[0]["attacker"].as_str(), attacks[0]["kind"].as_str()), (Some("b1"), Some("held")));
     assert_eq!((attacks[1]["attacker"].as_str(), attacks[1]["kind"].as_str()), (Some("r1"), Some("normal")));
     assert_eq!(status_of(&mut app, "r1"), Status::Dying, "struck down before its blow");
-    assert_eq!(declared_by(&app, "b1").len(), 1, "the held strike was b1's action: no turn after the round's last");
+    assert_eq!(
+        declared_by(&app, "b1"),
+        vec![("hold_action".into(), 1), ("attack".into(), 2)],
+        "the held strike, declared at r1's place, was b1's action: no turn after the round's last"
+    );
 }
 
 #[test]
@@ -273,13 +277,10 @@ fn s_act_2_a_held_action_waits_while_its_foe_is_out_of_reach() {
     declare(&mut app, "r1", ActionKind::Hold, None, None);
     app.update();
     assert!(events(&app, "attack").is_empty());
-    declare(&mut app, "b1", ActionKind::Hold, None, None);
     finish_round(&mut app);
-    assert_eq!(
-        declared_by(&app, "b1"),
-        vec![("hold_action".into(), 1), ("hold".into(), 3)],
-        "out of reach: b1 takes its held turn after the round's last"
-    );
+    assert_eq!(declared_by(&app, "b1"), vec![("hold_action".into(), 1)], "out of reach: b1 kept waiting");
+    let lost = events(&app, "action_lost");
+    assert_eq!((lost[0]["unit"].as_str(), lost[0]["reason"].as_str()), (Some("b1"), Some("held_action_lapsed")));
 }
 
 #[test]

@@ -78,7 +78,7 @@ fn split(
     let target = target.map(|target| unit(app, target));
     let move_to = before.map(|at| square(app, at));
     let move_after = after.map(|at| square(app, at));
-    (entity, Action { kind, target, move_to, bonus: None, push_to: None, move_after })
+    (entity, Action { kind, target, move_to, bonus: None, push_to: None, move_after, held: None })
 }
 
 /// Sends the declaration, as the window or an AI would.

@@ -443,14 +443,22 @@ impl ForwardModel {
     }
 
     fn to_sim_action(&self, action: Action) -> Action {
-        let target = action.target.map(|target| self.to_sim.get(&target).copied().unwrap_or(target));
-        Action { target, ..action }
+        map_action(action, &|target| self.to_sim.get(&target).copied().unwrap_or(target))
     }
 }
 
 fn map_slot(slot: &Slot, map: &impl Fn(Entity) -> Entity) -> Slot {
-    let action = Action { target: slot.action.target.map(map), ..slot.action };
-    Slot { unit: map(slot.unit), action, ..*slot }
+    Slot { unit: map(slot.unit), action: map_action(slot.action, map), ..*slot }
+}
+
+/// An action with its target and its held plan's target mapped (`S-ACT-2`).
+fn map_action(action: Action, map: &impl Fn(Entity) -> Entity) -> Action {
+    Action { target: action.target.map(map), held: action.held.map(|plan| map_plan(plan, map)), ..action }
+}
+
+/// A held action's plan with its target mapped (`S-ACT-2`).
+fn map_plan(plan: HeldPlan, map: &impl Fn(Entity) -> Entity) -> HeldPlan {
+    HeldPlan { target: plan.target.map(map), ..plan }
 }
 
 /// Writes `unit`'s components onto `sim`, entity references mapped. Every simulated unit is
@@ -463,10 +471,8 @@ fn restore_unit(world: &mut World, sim: Entity, unit: &UnitState, map: &impl Fn(
     conditions.grappling = conditions.grappling.map(map);
     conditions.screening = conditions.screening.map(map);
     conditions.held_against = conditions.held_against.map(map);
-    let declared = Declared {
-        action: unit.declared.action.map(|action| Action { target: action.target.map(map), ..action }),
-        ..unit.declared
-    };
+    conditions.held_plan = conditions.held_plan.map(|plan| map_plan(plan, map));
+    let declared = Declared { action: unit.declared.action.map(|action| map_action(action, map)), ..unit.declared };
     let mut entity = world.entity_mut(sim);
     entity.insert((core, gear, declared, unit.size, Controller::Ai(AiKind::Greedy)));
     set_marker(&mut entity, unit.surprised, Surprised);

@@ -295,6 +295,7 @@ fn self_rescue(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Act
             bonus: None,
             push_to: None,
             move_after: None,
+            held: None,
         };
         (heals && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
@@ -313,6 +314,7 @@ fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
             bonus: None,
             push_to: None,
             move_after: None,
+            held: None,
         };
         actions::check(view.ctx(), actor, &action, units).is_ok().then_some(action)
     })
@@ -362,8 +364,15 @@ fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView, commitmen
                 continue;
             }
             for &kind in &kinds {
-                let action =
-                    Action { kind, target: Some(other), move_to: None, bonus: None, push_to: None, move_after: None };
+                let action = Action {
+                    kind,
+                    target: Some(other),
+                    move_to: None,
+                    bonus: None,
+                    push_to: None,
+                    move_after: None,
+                    held: None,
+                };
                 if actions::check(view.ctx(), actor, &action, units).is_ok()
                     && best.as_ref().is_none_or(|(worst, _)| share < *worst)
                 {
@@ -584,6 +593,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
                 bonus: None,
                 push_to: None,
                 move_after: None,
+                held: None,
             },
             expected,
             left: prospect.remaining,
@@ -702,8 +712,15 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         if let Some(walk) = walks.iter().find(|walk| walk.to == move_to) {
             return *walk;
         }
-        let walk =
-            Action { kind: ActionKind::Attack, target: None, move_to, bonus: None, push_to: None, move_after: None };
+        let walk = Action {
+            kind: ActionKind::Attack,
+            target: None,
+            move_to,
+            bonus: None,
+            push_to: None,
+            move_after: None,
+            held: None,
+        };
         let provoked = actions::repostes_on_path(self.view.ctx(), self.threats, self.actor, &walk);
         let reposte_risk = provoked
             .iter()
@@ -855,6 +872,7 @@ fn summon(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
             bonus: None,
             push_to: None,
             move_after: None,
+            held: None,
         };
         (wanted && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
@@ -970,6 +988,7 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
         bonus: None,
         push_to: None,
         move_after: None,
+        held: None,
     };
     if actions::repostes_on_path(ctx, threats, actor, &step).is_empty() {
         return Some(step);
@@ -1145,6 +1164,7 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
                         bonus: None,
                         push_to: None,
                         move_after: None,
+                        held: None,
                     };
                     actions::check(ctx, actor, &action, units).is_ok()
                 })
@@ -1159,6 +1179,7 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
                         bonus: None,
                         push_to: None,
                         move_after: None,
+                        held: None,
                     },
                 ));
             }

@@ -512,8 +512,15 @@ fn attacks(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitVi
                 )
                 .collect();
             spots.into_iter().find_map(|move_to| {
-                let action =
-                    Action { kind, target: Some(enemy.entity), move_to, bonus: None, push_to: None, move_after: None };
+                let action = Action {
+                    kind,
+                    target: Some(enemy.entity),
+                    move_to,
+                    bonus: None,
+                    push_to: None,
+                    move_after: None,
+                    held: None,
+                };
                 // The same refinements the greedy AI gives its own attack (an aim, an
                 // execution, a swarm), so a rival target is not judged with a plainer blow.
                 let guarded = super::greedy::refine_attack(view, units, actor, guard(view, threats, actor, action));
@@ -568,7 +575,7 @@ fn retreat(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action>
     }
     let kind =
         if actions::offered(&view.ruleset, ActionKind::Disengage) { ActionKind::Disengage } else { ActionKind::Move };
-    Some(Action { kind, target: None, move_to: Some(zone), bonus: None, push_to: None, move_after: None })
+    Some(Action { kind, target: None, move_to: Some(zone), bonus: None, push_to: None, move_after: None, held: None })
 }
 
 /// Restoring the most hurt ally in reach, or stabilising a fallen one.
@@ -597,8 +604,15 @@ fn support(view: &AiView, units: &ViewCache, actor: &UnitView) -> Vec<Action> {
     let mut found = Vec::new();
     if let Some(action) = allies.iter().find_map(|ally| {
         kinds.iter().find_map(|&kind| {
-            let action =
-                Action { kind, target: Some(ally.entity), move_to: None, bonus: None, push_to: None, move_after: None };
+            let action = Action {
+                kind,
+                target: Some(ally.entity),
+                move_to: None,
+                bonus: None,
+                push_to: None,
+                move_after: None,
+                held: None,
+            };
             actions::check(ctx, actor, &action, units).is_ok().then_some(action)
         })
     }) {
@@ -612,6 +626,7 @@ fn support(view: &AiView, units: &ViewCache, actor: &UnitView) -> Vec<Action> {
             bonus: None,
             push_to: None,
             move_after: None,
+            held: None,
         };
         actions::check(ctx, actor, &action, units).is_ok().then_some(action)
     }) {
@@ -640,6 +655,7 @@ fn intimidate(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Acti
             bonus: None,
             push_to: None,
             move_after: None,
+            held: None,
         };
         actions::check(view.ctx(), actor, &action, units).is_ok().then_some(action)
     })

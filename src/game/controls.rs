@@ -16,6 +16,7 @@ use super::session::{BackToMenu, BattleStarted, Pace, Screen, Speed, StartBattle
 use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};
 use crate::rules::actions::{self, ActionContext, AttackOdds, ThreatMap, ViewCache};
 use crate::rules::components::*;
+use crate::rules::legal;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::UnitReadOnly;
 use crate::rules::{ActionChosen, CombatPhase, CombatState, DeclarationQueue, DeclareSystems};
@@ -859,7 +860,10 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
     let base = actor.initiative.base.unwrap_or(0);
     let mut kinds: Vec<(String, Vec<OptionEntry>)> = Vec::new();
     let legal = actions::legal_actions(ctx, &actor, &cache);
-    for action in legal.into_iter().flat_map(|action| with_push_choices(&view, &actor, action)) {
+    let choices = legal.iter().flat_map(|&action| with_push_choices(&view, &actor, action));
+    let choices: Vec<Action> =
+        choices.flat_map(|action| with_held_choices(ctx, &view, &actor, &legal, action)).collect();
+    for action in choices {
         let Ok(modifier) = actions::check(ctx, &actor, &action, &cache) else {
             continue;
         };
@@ -899,6 +903,9 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
             };
             let zone = &view.battlefield.zone(zone).name;
             label = if label.is_empty() { format!("{verb} {zone}") } else { format!("{label}, {verb} {zone}") };
+        }
+        if action.kind == ActionKind::HoldAction && action.target.is_some() {
+            label = format!("{label}, then: {}", held_plan_label(&view, &actor, action.held));
         }
         if label.is_empty() {
             label = "in place".into();
@@ -971,6 +978,39 @@ fn with_push_choices(view: &OptionsView, actor: &crate::rules::unit::UnitView, a
         .map(|zone| Action { push_to: Some(zone), ..action })
         .collect();
     if choices.is_empty() { vec![action] } else { choices }
+}
+
+/// A hold against a foe offered once per plan it may name (`S-ACT-2`): striking the foe (the
+/// hold as the rules list it), then each plan [`legal::held_plans`] finds, so the player chooses
+/// what the held action does when the foe comes; any other action as it is.
+fn with_held_choices(
+    ctx: ActionContext,
+    view: &OptionsView,
+    actor: &crate::rules::unit::UnitView,
+    legal: &[Action],
+    action: Action,
+) -> Vec<Action> {
+    let foe = action.target.and_then(|target| view.units.get(target).ok()).map(|target| (target.entity, target.zone.0));
+    let (ActionKind::HoldAction, Some(foe)) = (action.kind, foe) else {
+        return vec![action];
+    };
+    let plans = legal::held_plans(ctx, actor, foe, legal);
+    std::iter::once(action).chain(plans.into_iter().map(|plan| Action { held: Some(plan), ..action })).collect()
+}
+
+/// What a held action will do, in words (`strike`, `cast heal on Ana (a1)`, `move to (3, 1)`).
+fn held_plan_label(view: &OptionsView, actor: &crate::rules::unit::UnitView, plan: Option<HeldPlan>) -> String {
+    let Some(plan) = plan else {
+        return "strike".into();
+    };
+    let mut text = kind_label(actor, plan.kind).to_lowercase();
+    if let Some(target) = plan.target.and_then(|target| view.units.get(target).ok()) {
+        text = format!("{text} on {} ({})", target.name.as_str(), target.id.0);
+    }
+    if let Some(zone) = plan.move_to {
+        text = format!("{text} to {}", view.battlefield.zone(zone).name);
+    }
+    text
 }
 
 /// Where a kind of action sits in the declaration panel: attacks first (plain, aimed, charge,
@@ -1089,7 +1129,7 @@ pub fn kind_description(kind: ActionKind) -> &'static str {
         ActionKind::BreakFree => "Struggle against the hold on you: win the contest of strength and you are free.",
         ActionKind::KnockDown => "Throw a foe to the ground where it stands instead of pushing it away.",
         ActionKind::HoldAction => {
-            "Give up your move to act after everyone else this round, having seen what they did; or name a foe, and strike it before it acts once its turn brings it within your reach."
+            "Give up your move to act after everyone else this round, having seen what they did; or name a foe and what you will do when its turn comes (strike it, cast, shoot, tend an ally, step away): it goes first. A hold on a foe that never comes is lost at the round's end where the rules say so."
         }
         ActionKind::LetGo => "Release the foe you hold: both of you may move and take up weapons again.",
         ActionKind::Drag => "Move with the foe you hold, up to 10 ft: win the contest of strength, or it breaks free.",

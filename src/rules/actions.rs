@@ -96,6 +96,12 @@ pub enum IllegalAction {
     /// Holding an action needs turns to wait for.
     #[error("an action can be held only where units take turns, and only once a round")]
     CannotHold,
+    /// A held action's plan (`S-ACT-2`) must fit: a hold against a foe, a Main action with no
+    /// move of its own (a held `move` needs its destination), at a target of the right side.
+    #[error(
+        "a held action names what it does only when held against a foe: a main action without a move of its own (a move needs a destination), at a fitting target"
+    )]
+    BadHeldPlan,
     /// Only a grappler lets go.
     #[error("only a unit holding a foe in a grapple can let go")]
     NotGrappling,
@@ -428,6 +434,7 @@ pub fn check(
     check_charge_throw(ctx, actor, action, units)?;
     check_push(ctx, actor, action, units)?;
     check_move_after(ctx, actor, action)?;
+    check_held_plan(ctx, actor, action, units)?;
     if action.kind == ActionKind::Execute
         && units.with_view(action.target.unwrap_or(Entity::PLACEHOLDER), |target| target.surprised) == Some(false)
     {
@@ -435,6 +442,45 @@ pub fn check(
     }
     check_bow_in_melee(ctx, actor, action, units)?;
     Ok(modifier(ctx.ruleset, actor, action.kind, action.target.is_some()))
+}
+
+/// What a hold against a foe says it will do (`S-ACT-2`): an offered Main action with no move of
+/// its own (a `move` goes somewhere), the holder has what it takes, and its target stands on the
+/// side the action wants. Its reach is checked when it is taken, against the board of that moment.
+fn check_held_plan(
+    ctx: ActionContext,
+    actor: &UnitView,
+    action: &Action,
+    units: &impl UnitLookup,
+) -> Result<(), IllegalAction> {
+    let Some(plan) = action.held else {
+        return Ok(());
+    };
+    let fits = action.kind == ActionKind::HoldAction
+        && action.target.is_some()
+        && HeldPlan::may_hold(plan.kind)
+        && offered(ctx.ruleset, plan.kind)
+        && plan.move_to.is_some() == (plan.kind == ActionKind::Move)
+        && check_needs(actor, plan.kind).is_ok();
+    if !fits {
+        return Err(IllegalAction::BadHeldPlan);
+    }
+    let side = |target: Entity| units.with_view(target, |other| *other.side == *actor.side);
+    let target_fits = match (target_rule(actor, plan.kind)?, plan.target) {
+        (TargetRule::None, None) | (TargetRule::Enemy { optional: true, .. }, None) => true,
+        (TargetRule::Enemy { .. }, Some(target)) => side(target) == Some(false),
+        (TargetRule::Ally { .. } | TargetRule::FallenAlly, Some(target)) => side(target) == Some(true),
+        _ => false,
+    };
+    if !target_fits {
+        return Err(IllegalAction::BadHeldPlan);
+    }
+    if let Some(to) = plan.move_to
+        && to as usize >= ctx.battlefield.len()
+    {
+        return Err(IllegalAction::NoSuchZone);
+    }
+    Ok(())
 }
 
 /// A charge at a foe beyond the weapon's melee reach at the end of the run ends in a throw

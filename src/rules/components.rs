@@ -366,8 +366,10 @@ pub struct Conditions {
     /// parry instead of attacking, and the greedy AI has it do so while a foe can reach it.
     pub falling_back: bool,
     /// The foe its held action waits for (`S-ACT-2`): when that foe's turn comes, the held
-    /// strike goes first.
+    /// action goes first.
     pub held_against: Option<Entity>,
+    /// What the held action does when that foe comes (`S-ACT-2`); `None` strikes it.
+    pub held_plan: Option<HeldPlan>,
     /// Other lasting conditions, for the unit card.
     pub notes: Vec<String>,
 }
@@ -917,17 +919,67 @@ pub struct Action {
     /// Where the unit moves once its action is done (`C-MOVE-1`, `movement.split_move`): the
     /// turn's movement split before and after the action; `None`: all of it comes first.
     pub move_after: Option<ZoneIdx>,
+    /// Only on a `HoldAction` against a foe (`S-ACT-2`): what the held action does when that
+    /// foe's turn comes; `None` strikes the foe with the weapon in hand.
+    pub held: Option<HeldPlan>,
 }
 
 impl Action {
     /// An action with no target and no move.
     pub fn simple(kind: ActionKind) -> Self {
-        Self { kind, target: None, move_to: None, bonus: None, push_to: None, move_after: None }
+        Self { kind, target: None, move_to: None, bonus: None, push_to: None, move_after: None, held: None }
     }
 
     /// An action at `target`, moving to `move_to` first, its Bonus Actions spent as the rules suggest.
     pub fn new(kind: ActionKind, target: Option<Entity>, move_to: Option<ZoneIdx>) -> Self {
-        Self { kind, target, move_to, bonus: None, push_to: None, move_after: None }
+        Self { kind, target, move_to, bonus: None, push_to: None, move_after: None, held: None }
+    }
+
+    /// A held action against `foe` that does `plan` when the foe's turn comes (`S-ACT-2`).
+    pub fn hold_against(foe: Entity, plan: HeldPlan) -> Self {
+        Self { held: Some(plan), ..Self::new(ActionKind::HoldAction, Some(foe), None) }
+    }
+}
+
+/// What a held action does when the foe it waits for comes to act (`S-ACT-2`): the holder's
+/// Main action, named when it holds and checked again, against the board of that moment, when
+/// it is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HeldPlan {
+    /// What: any Main action that needs no move of its own (a `move` is the Main action spent
+    /// moving, at Speed).
+    pub kind: ActionKind,
+    /// At whom, if anyone: the awaited foe, another foe, an ally.
+    pub target: Option<Entity>,
+    /// Where a held `move` goes.
+    pub move_to: Option<ZoneIdx>,
+}
+
+impl HeldPlan {
+    /// The plan of a hold against `foe` that names none: strike the foe.
+    pub fn strike(foe: Entity) -> Self {
+        Self { kind: ActionKind::Attack, target: Some(foe), move_to: None }
+    }
+
+    /// The plan as an action of its own, the way it is checked and resolved.
+    pub fn action(self) -> Action {
+        Action::new(self.kind, self.target, self.move_to)
+    }
+
+    /// Whether an action of `kind` may be held for a foe's turn: a Main action with no move
+    /// of its own and no second part of the turn after it.
+    pub fn may_hold(kind: ActionKind) -> bool {
+        !matches!(
+            kind,
+            ActionKind::HoldAction
+                | ActionKind::Delay
+                | ActionKind::Hold
+                | ActionKind::Charge
+                | ActionKind::Disengage
+                | ActionKind::Screen
+                | ActionKind::StandUp
+                | ActionKind::GoProne
+        )
     }
 }
 

@@ -117,7 +117,7 @@ fn open_turn(
         if schedule_due_casts(state, units, Some(state.turns[state.turn_cursor].0)) {
             return;
         }
-        let group: Vec<Entity> = state.turns[state.turn_cursor]
+        let mut group: Vec<Entity> = state.turns[state.turn_cursor]
             .1
             .iter()
             .copied()
@@ -125,6 +125,7 @@ fn open_turn(
                 units.get(entity).is_ok_and(|unit| unit::may_act(*unit.status, unit.conditions, unit.surprised, round))
             })
             .collect();
+        group.retain(|&entity| !lapse_unanswered_hold(ruleset, log, round, units, entity));
         if group.is_empty() {
             state.turn_cursor += 1;
             continue;
@@ -155,6 +156,36 @@ fn open_turn(
     }
     state.phase = CombatPhase::Morale;
 }
+
+/// Whether `entity`'s turn is the one after the round's last of a held action still waiting
+/// for its foe, lost there under `turns.unanswered_hold_lapses` (`S-ACT-2`): an `action_lost`
+/// line `held_action_lapsed`, and no turn. A held action's unit has no other turn left this
+/// round, so a hold still waiting for a foe marks that turn.
+fn lapse_unanswered_hold(
+    ruleset: &Ruleset,
+    log: &mut CombatLog,
+    round: u32,
+    units: &mut Query<Unit>,
+    entity: Entity,
+) -> bool {
+    if !ruleset.turns.unanswered_hold_lapses {
+        return false;
+    }
+    let Ok(mut unit) = units.get_mut(entity) else {
+        return false;
+    };
+    if !unit.conditions.held_action || unit.conditions.held_against.is_none() {
+        return false;
+    }
+    unit.conditions.held_against = None;
+    unit.conditions.held_plan = None;
+    let id = unit.id.0.clone();
+    log.record(round, || LogEvent::ActionLost { unit: id, reason: HELD_ACTION_LAPSED });
+    true
+}
+
+/// The `action_lost` reason of a held action whose foe never came (`S-ACT-2`).
+const HELD_ACTION_LAPSED: &str = "held_action_lapsed";
 
 /// A new turn: before it declares, a prone unit spends a Bonus Action getting up (`A-TURN-1`,
 /// `A-BONUS-1`) and a disarmed one a Bonus Action picking its weapon up (`A-COND-1`), where the
@@ -193,6 +224,7 @@ fn schedule_due_casts(state: &mut CombatState, units: &Query<Unit>, count: Optio
             bonus: None,
             push_to: None,
             move_after: None,
+            held: None,
         };
         let initiative = cast.completes_at.map_or(after_last, |at| at.min(after_last));
         slots.push(Slot { initiative, unit: cast.unit, order: unit.order.0, action });
@@ -498,6 +530,7 @@ fn log_declared(
         using: action_tool(unit, action),
         carried_over,
         move_after: action.move_after.map(|zone| battlefield.place(zone)),
+        held: false,
     });
 }
 

@@ -170,6 +170,7 @@ fn refresh_unit(ruleset: &Ruleset, unit: &mut UnitItem) {
     conditions.snapped = false;
     conditions.held_action = false;
     conditions.held_against = None;
+    conditions.held_plan = None;
     conditions.turn_taken = false;
     unit.initiative.round = None;
 }

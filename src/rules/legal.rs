@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 
 use super::actions::{self, ActionContext, TargetRule, UnitLookup, offered};
-use super::components::{Action, ActionKind, AimPoint};
+use super::components::{Action, ActionKind, AimPoint, HeldPlan};
 use super::unit::{self, UnitView};
 use crate::battlefield::ZoneIdx;
 
@@ -341,6 +341,7 @@ impl<'t> LegalActions<'t> {
                         bonus: None,
                         push_to: None,
                         move_after: None,
+                        held: None,
                     });
                 }
                 at -= 1;
@@ -356,6 +357,7 @@ impl<'t> LegalActions<'t> {
                         bonus: None,
                         push_to: None,
                         move_after: None,
+                        held: None,
                     });
                 }
                 at -= size;
@@ -374,6 +376,7 @@ impl<'t> LegalActions<'t> {
                 bonus: None,
                 push_to: None,
                 move_after: None,
+                held: None,
             });
             let targeted = self.segments[group.segments.clone()]
                 .iter()
@@ -386,8 +389,61 @@ impl<'t> LegalActions<'t> {
                     bonus: None,
                     push_to: None,
                     move_after: None,
+                    held: None,
                 });
             untargeted.into_iter().chain(targeted)
         })
     }
+}
+
+/// What a hold against `foe` may name as its plan (`S-ACT-2`), for a player to choose from:
+/// every action of `legal` (the unit's legal actions now) that needs no move, but the plain
+/// strike at the foe, which a hold naming nothing makes; each hostile kind aimed at the foe
+/// even where the foe is out of reach now (it may come closer); and a step away, to the place
+/// within the held move's reach farthest from the foe. The rules check each again when it is
+/// taken.
+pub fn held_plans(ctx: ActionContext, actor: &UnitView, foe: (Entity, ZoneIdx), legal: &[Action]) -> Vec<HeldPlan> {
+    let (foe, foe_zone) = foe;
+    let mut plans: Vec<HeldPlan> = Vec::new();
+    let mut add = |plan: HeldPlan| {
+        if !plans.contains(&plan) {
+            plans.push(plan);
+        }
+    };
+    let strike = HeldPlan::strike(foe);
+    for action in legal.iter().filter(|action| action.move_to.is_none() && HeldPlan::may_hold(action.kind)) {
+        let plan = HeldPlan { kind: action.kind, target: action.target, move_to: None };
+        if plan != strike {
+            add(plan);
+        }
+    }
+    for kind in kinds_of(ctx, actor) {
+        let hostile = matches!(actions::target_rule(actor, kind), Ok(TargetRule::Enemy { optional: false, .. }));
+        if hostile
+            && HeldPlan::may_hold(kind)
+            && kind != ActionKind::Attack
+            && actions::check_needs(actor, kind).is_ok()
+        {
+            add(HeldPlan { kind, target: Some(foe), move_to: None });
+        }
+    }
+    let mut held = actor.conditions.clone();
+    held.held_action = true;
+    let reach =
+        unit::action_allowance(ctx.ruleset, *actor.speed, *actor.status, &held, &Action::simple(ActionKind::Move));
+    let here = actor.zone.0;
+    let away = ctx
+        .battlefield
+        .within(here, reach)
+        .filter(|&zone| ctx.battlefield.zone(zone).capacity.is_none_or(|room| (ctx.index.count(zone) as u32) < room))
+        .filter(|&zone| actions::move_cost(ctx.battlefield, actor, here, zone) <= reach)
+        .map(|zone| (ctx.battlefield.distance(zone, foe_zone), std::cmp::Reverse(zone)))
+        .max()
+        .filter(|&(distance, _)| distance > ctx.battlefield.distance(here, foe_zone));
+    if offered(ctx.ruleset, ActionKind::Move)
+        && let Some((_, std::cmp::Reverse(zone))) = away
+    {
+        add(HeldPlan { kind: ActionKind::Move, target: None, move_to: Some(zone) });
+    }
+    plans
 }

@@ -262,6 +262,10 @@ pub enum LogEvent {
         /// Zone (or square) it moves to once its action is done (`C-MOVE-1`), if any.
         #[serde(skip_serializing_if = "Option::is_none")]
         move_after: Option<crate::battlefield::Place>,
+        /// A held action taken in answer to the turn of the foe it waited for, at that foe's
+        /// count (`S-ACT-2`).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        held: bool,
     },
     /// A unit changed zones.
     Moved {

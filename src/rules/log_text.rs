@@ -154,11 +154,14 @@ fn declared_line(event: &LogEvent, names: &Names) -> Option<String> {
         using,
         carried_over,
         move_after,
+        held,
     } = event
     else {
         return None;
     };
-    let mut text = format!("{} declares {}", names.unit(unit), words(action));
+    // A held action taken in answer to a foe's turn (`S-ACT-2`).
+    let verb = if *held { "takes its held action:" } else { "declares" };
+    let mut text = format!("{} {verb} {}", names.unit(unit), words(action));
     if let Some(aim) = aim {
         text = format!("{text} ({})", aim_words(aim));
     }
@@ -730,6 +733,7 @@ mod tests {
                 using: None,
                 carried_over: true,
                 move_after: None,
+                held: false,
             },
             LogEvent::Moved { unit: "orc".into(), from: ford(), to: Place::Square([1, 1]) },
             LogEvent::SideInitiative { side: "red".into(), roll: roll(3), score: 3, begins: None },
@@ -969,6 +973,7 @@ mod tests {
             using: None,
             carried_over: false,
             move_after: None,
+            held: false,
         });
         assert_eq!(declared, "nell declares aimed attack (arms) on orc, moving to (1, 2) (modifier +2, initiative 5)");
     }

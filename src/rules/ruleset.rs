@@ -1051,6 +1051,13 @@ pub struct TurnRules {
     /// Main action next, in the same turn, with no move before it; turn-based orders only.
     #[serde(default)]
     pub screen_is_move: bool,
+    /// A held action waiting for a foe whose turn never came to answer it (`S-ACT-2`) is lost
+    /// when the round's turns are over ("until the end of the round, after which they are
+    /// lost"), with an `action_lost` line `held_action_lapsed`; off, the holder takes it in a
+    /// turn of its own after the round's last, declared then. A hold that named no foe always
+    /// gets that turn; turn-based orders only.
+    #[serde(default)]
+    pub unanswered_hold_lapses: bool,
     /// A zone's hazard tests each unit standing in it as its turn begins, right after any
     /// ongoing damage, instead of at the end of the round (`Z-ZONE-3`); turn-based orders only.
     #[serde(default)]

@@ -219,6 +219,22 @@ pub struct Declaration {
     /// Where the unit moves once its action is done, when the declaration split its move (`C-MOVE-1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub move_after: Option<ZoneIdx>,
+    /// What a hold against a foe does when the foe comes, when the declaration named it (`S-ACT-2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held: Option<SavedHeld>,
+}
+
+/// A held action's plan (`S-ACT-2`) as a save writes it: its action, target and destination.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedHeld {
+    /// What.
+    pub kind: SavedKind,
+    /// At whom, by level id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<Arc<str>>,
+    /// Where a held move goes, by index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_to: Option<ZoneIdx>,
 }
 
 /// [`ActionKind`] as a save writes it: the rules' own enum stays free of the file format.
@@ -411,6 +427,26 @@ mod tests {
         for kind in kinds {
             assert_eq!(ActionKind::from(SavedKind::from(kind)), kind);
         }
+    }
+
+    #[test]
+    fn a_held_plan_survives_the_round_trip_and_old_declarations_have_none() {
+        let held = Declaration {
+            round: 2,
+            unit: "b1".into(),
+            by: Controller::Human,
+            kind: SavedKind::HoldAction,
+            target: Some("r1".into()),
+            move_to: None,
+            bonus: None,
+            push_to: None,
+            move_after: None,
+            held: Some(SavedHeld { kind: SavedKind::Cast(1), target: Some("b2".into()), move_to: None }),
+        };
+        let text = ron::to_string(&held).expect("a declaration writes");
+        assert_eq!(ron::from_str::<Declaration>(&text).expect("and reads back"), held);
+        let old = "(round: 2, unit: \"b1\", by: human, kind: hold_action, target: Some(\"r1\"))";
+        assert_eq!(ron::from_str::<Declaration>(old).expect("an old declaration reads").held, None);
     }
 
     #[test]

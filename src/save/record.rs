@@ -3,9 +3,9 @@
 
 use bevy::prelude::*;
 
-use super::format::Declaration;
+use super::format::{Declaration, SavedHeld};
 use crate::ai::AiRng;
-use crate::rules::components::{Action, Controller, Declared, UnitId};
+use crate::rules::components::{Action, Controller, Declared, HeldPlan, UnitId};
 use crate::rules::log::CombatLog;
 use crate::rules::state::in_phase;
 use crate::rules::{
@@ -122,6 +122,25 @@ fn feed_saved_declarations(
             },
             None => None,
         };
+        let held = match &entry.held {
+            Some(plan) => {
+                let target = match &plan.target {
+                    Some(id) => match find(id) {
+                        Some((target, _)) => Some(target),
+                        None => {
+                            replay.diverged = Some(format!(
+                                "round {}: {}'s held target {id} is not in the battle",
+                                entry.round, entry.unit
+                            ));
+                            return;
+                        }
+                    },
+                    None => None,
+                };
+                Some(HeldPlan { kind: plan.kind.into(), target, move_to: plan.move_to })
+            }
+            None => None,
+        };
         let action = Action {
             kind: entry.kind.into(),
             target,
@@ -129,6 +148,7 @@ fn feed_saved_declarations(
             bonus: entry.bonus,
             push_to: entry.push_to,
             move_after: entry.move_after,
+            held,
         };
         chosen.write(ActionChosen { unit: entity, action });
         replay.fed[at] = true;
@@ -175,6 +195,11 @@ fn record_accepted(
             bonus: action.bonus,
             push_to: action.push_to,
             move_after: action.move_after,
+            held: action.held.map(|plan| SavedHeld {
+                kind: plan.kind.into(),
+                target: plan.target.and_then(|target| ids.get(target).ok()).map(|target| target.0.clone()),
+                move_to: plan.move_to,
+            }),
         };
         if let Some(replay) = replay.as_deref_mut() {
             check_against_save(replay, &entry);
@@ -242,6 +267,12 @@ fn describe(entry: &Declaration) -> String {
     }
     if let Some(zone) = entry.move_after {
         text.push_str(&format!(" then moving to zone {zone}"));
+    }
+    if let Some(plan) = &entry.held {
+        text.push_str(&format!(", held to {:?}", plan.kind));
+        if let Some(target) = &plan.target {
+            text.push_str(&format!(" at {target}"));
+        }
     }
     text
 }

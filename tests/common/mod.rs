@@ -105,7 +105,7 @@ pub fn declare(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, 
         move_to.map(|zone| app.world().resource::<fray::battlefield::Battlefield>().find(zone).expect("zone"));
     app.world_mut().write_message(ActionChosen {
         unit: entity,
-        action: Action { kind, target, move_to, bonus: None, push_to: None, move_after: None },
+        action: Action { kind, target, move_to, bonus: None, push_to: None, move_after: None, held: None },
     });
 }
 

@@ -259,6 +259,16 @@ pub fn turn_order<K: PartialOrd + std::fmt::Debug>(
         }
         let (round, place, unit) = (int(line, "round"), int(line, "initiative"), text(line, "unit"));
         let action = text(line, "action").to_string();
+        // A held action taken in answer to a foe's turn (`S-ACT-2`) comes at that foe's place,
+        // outside the order: it must answer a hold of this round, and it ends that hold.
+        if line["held"] == true {
+            let waiting = holding.iter().position(|(when, who)| *when == round && who == unit);
+            faults.expect(waiting.is_some(), "S-ACT-2", at, || format!("a held action nobody held: {line}"));
+            if let Some(at_hold) = waiting {
+                holding.remove(at_hold);
+            }
+            return;
+        }
         let second_part = previous.as_ref().is_some_and(|(r, p, who, what)| {
             *r == round && *p == place && who == unit && matches!(what.as_str(), "stand_up" | "go_prone" | "screen")
         });

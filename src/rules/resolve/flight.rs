@@ -45,6 +45,7 @@ impl Resolver<'_, '_> {
             bonus: None,
             push_to: None,
             move_after: None,
+            held: None,
         };
         let slot = Slot { initiative: AFTER_THE_TURNS, unit, order, action: running };
         let kind = self.ruleset.reposte.name.attack_kind();

@@ -1,27 +1,29 @@
-//! Held actions that interrupt (`S-ACT-2`): a unit that held its action against a foe strikes it
-//! in answer to the foe's turn, resolving first: before the foe's move when the foe is in reach as
-//! its turn comes, else before its action when its move brought it into reach.
+//! Held actions that interrupt (`S-ACT-2`): a unit that held its action against a foe takes it
+//! in answer to the foe's turn, resolving first: before the foe's move when its plan can be
+//! carried out as the foe's turn comes, else before the foe's action when the foe's move made it
+//! possible (a foe walking into reach or range). The plan (`HeldPlan`) was named when the unit
+//! held; it is checked again, as a declaration is, against the board of that moment.
 
 use bevy::prelude::*;
 
 use super::attack::AttackRequest;
-use super::{Resolver, Strike};
+use super::{Resolver, Strike, is_strike};
 use crate::rules::actions;
-use crate::rules::components::{Action, ActionKind};
-use crate::rules::log::AttackKind;
+use crate::rules::components::{Action, ActionKind, HeldPlan};
+use crate::rules::log::{AttackKind, LogEvent};
 use crate::rules::state::Slot;
 use crate::rules::unit;
 
 impl Resolver<'_, '_> {
     /// Every unit holding its action against one of the units of `group`, which are about to
-    /// move or act, strikes that unit first when its weapon reaches it. The strike is the
-    /// holder's Main action: its turn after the round's last is dropped. A holder out of reach
-    /// keeps waiting.
+    /// move or act, takes its held action first when it is legal now. It is the holder's Main
+    /// action: its turn after the round's last is dropped. A holder whose plan cannot be carried
+    /// out yet keeps waiting.
     pub(super) fn answer_held_actions(&mut self, group: &[Slot]) {
         for slot in group {
             for holder in self.holders_against(slot.unit) {
-                if self.held_strike_reaches(holder, slot.unit) {
-                    self.held_strike(holder, slot);
+                if let Some(plan) = self.held_plan_now(holder, slot.unit) {
+                    self.take_held_action(holder, slot, plan);
                 }
             }
         }
@@ -46,18 +48,20 @@ impl Resolver<'_, '_> {
         holders.into_iter().map(|(_, entity)| entity).collect()
     }
 
-    /// Whether `holder`'s weapon in hand reaches `foe` from where both stand (sight included).
-    fn held_strike_reaches(&self, holder: Entity, foe: Entity) -> bool {
-        let (Ok(h), Ok(f)) = (self.units.get(holder), self.units.get(foe)) else {
-            return false;
-        };
-        f.status.on_field()
-            && actions::reach(&h, ActionKind::Attack)
-                .is_ok_and(|reach| reach.reaches(&self.battlefield, h.zone.0, f.zone.0))
+    /// `holder`'s plan against `foe` as an action, when the foe is still on the field and the
+    /// plan passes the declaration's own check from where everyone stands now.
+    fn held_plan_now(&self, holder: Entity, foe: Entity) -> Option<Action> {
+        let (h, f) = (self.units.get(holder).ok()?, self.units.get(foe).ok()?);
+        if !f.status.on_field() {
+            return None;
+        }
+        let plan = h.conditions.held_plan.unwrap_or(HeldPlan::strike(foe)).action();
+        actions::check(self.ctx(), &h, &plan, &self.units).is_ok().then_some(plan)
     }
 
-    /// `holder` strikes the unit of `slot` before its action, and its held turn is spent.
-    fn held_strike(&mut self, holder: Entity, slot: &Slot) {
+    /// `holder` takes its held action `plan` in answer to the turn of `slot`'s unit, at its count:
+    /// a `declared` line marked `held`, then the action and its effects.
+    fn take_held_action(&mut self, holder: Entity, slot: &Slot, plan: Action) {
         let foe = slot.unit;
         // The foe's turn has come: too late for it to snap back or take total defense.
         if let Ok(mut unit) = self.units.get_mut(foe) {
@@ -68,17 +72,79 @@ impl Resolver<'_, '_> {
         };
         unit.conditions.turn_taken = true;
         unit.conditions.held_against = None;
+        unit.conditions.held_plan = None;
+        if plan.kind == ActionKind::FullDefense {
+            unit.conditions.full_defense = true;
+        }
         let order = unit.order.0;
         let cursor = self.state.turn_cursor.min(self.state.turns.len());
         for (_, units) in &mut self.state.turns[cursor..] {
             units.retain(|&entity| entity != holder);
         }
-        let action = Action::new(ActionKind::Attack, Some(foe), None);
-        let held = Slot { initiative: slot.initiative, unit: holder, order, action };
-        let target = self.screened_target(&held, foe);
-        let strike = Strike { primary: true, stood_still: true, ..Strike::default() };
+        let held = Slot { initiative: slot.initiative, unit: holder, order, action: plan };
+        self.log_held_declaration(&held);
+        if is_strike(plan.kind)
+            && let Some(target) = plan.target
+        {
+            self.held_strike(&held, target);
+            return;
+        }
+        if let Some(to) = plan.move_to
+            && !self.perform_move(&held, to).0
+        {
+            return;
+        }
         let mut pending = Vec::new();
-        self.attack(AttackRequest::new(holder, target, slot.initiative, AttackKind::Held).with(strike), &mut pending);
+        self.perform_action(&held, &mut pending);
+        for effect in pending {
+            self.apply(effect);
+        }
+    }
+
+    /// The `declared` line of a held action taken in answer to a foe: at the foe's count, with
+    /// `held: true`.
+    fn log_held_declaration(&mut self, held: &Slot) {
+        let Some(view) = self.unit(held.unit, "logging a held action") else {
+            return;
+        };
+        let action = held.action;
+        let using = crate::rules::declare::action_tool(&view, &action);
+        let unit = view.id.0.clone();
+        let target = action.target.and_then(|target| self.units.get(target).ok()).map(|target| target.id.0.clone());
+        let move_to = action.move_to.map(|zone| self.battlefield.place(zone));
+        let aim = match action.kind {
+            ActionKind::Aimed(aim) => Some(aim.log_name()),
+            _ => None,
+        };
+        let (round, initiative) = (self.round(), held.initiative);
+        self.log.record(round, || LogEvent::Declared {
+            unit,
+            action: action.kind.log_name(),
+            target,
+            modifier: 0,
+            initiative,
+            move_to,
+            aim,
+            using,
+            carried_over: false,
+            move_after: None,
+            held: true,
+        });
+    }
+
+    /// A held blow at `target` (kind `held`): struck without moving, before the foe can answer.
+    fn held_strike(&mut self, held: &Slot, target: Entity) {
+        let target = self.screened_target(held, target);
+        let aim = match held.action.kind {
+            ActionKind::Aimed(aim) => Some(aim),
+            _ => None,
+        };
+        let strike = Strike { aim, primary: true, stood_still: true, ..Strike::default() };
+        let mut pending = Vec::new();
+        self.attack(
+            AttackRequest::new(held.unit, target, held.initiative, AttackKind::Held).with(strike),
+            &mut pending,
+        );
         for effect in pending {
             self.apply(effect);
         }

@@ -1,6 +1,6 @@
 //! Out-of-turn defence (`S-SPEC-1`): screens that turn an attack on a ward to its screener, and
 //! snap attacks struck at an attacker before its blow lands; and held actions (`S-ACT-2`), taken
-//! in a turn of their own after the round's last.
+//! in a turn of their own after the round's last or in answer to a foe's turn (`held`).
 
 use bevy::prelude::*;
 
@@ -18,14 +18,17 @@ use crate::rules::unit::{self, UnitView};
 impl Resolver<'_, '_> {
     /// Holds `actor`'s action (`S-ACT-2`): its Move is spent, and it gets a turn of its own after
     /// the round's last turn, counted one past it, to take its Main action then. A unit that
-    /// has not acted still may snap at an attacker in the meantime. Held `against` a foe, it
-    /// strikes that foe first when the foe's turn comes (`answer_held_actions`).
-    pub(super) fn hold_action(&mut self, actor: Entity, against: Option<Entity>) {
+    /// has not acted still may snap at an attacker in the meantime. Held against a foe (the
+    /// action's target), it takes its plan (the action's `held`, else a strike) first when the
+    /// foe's turn comes (`answer_held_actions`); if the foe never comes, the turn after the
+    /// round's last takes it or, under `turns.unanswered_hold_lapses`, it is lost there.
+    pub(super) fn hold_action(&mut self, actor: Entity, action: &Action) {
         let Ok(mut unit) = self.units.get_mut(actor) else {
             return;
         };
         unit.conditions.held_action = true;
-        unit.conditions.held_against = against;
+        unit.conditions.held_against = action.target;
+        unit.conditions.held_plan = action.target.map(|foe| action.held.unwrap_or(HeldPlan::strike(foe)));
         unit.conditions.turn_taken = false;
         let count = self.state.turns.last().map_or(0, |(count, _)| *count) + 1;
         self.state.turns.push((count, vec![actor]));

@@ -443,7 +443,7 @@ impl<'w, 's> Resolver<'w, 's> {
         } else if kind == ActionKind::BreakFree {
             self.break_free(slot.unit)
         } else if kind == ActionKind::HoldAction {
-            self.hold_action(slot.unit, slot.action.target);
+            self.hold_action(slot.unit, &slot.action);
             true
         } else if kind == ActionKind::LetGo {
             self.let_go(slot.unit);
