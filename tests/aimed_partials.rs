@@ -15,18 +15,7 @@ const RULESET: &str = "aimed_wounds";
 
 /// A grid level under `aimed_wounds` with sides `red` and `blue`, the test catalog, and `units`.
 fn grid_level(rows: &[&str], units: &str) -> String {
-    let rows: Vec<String> = rows.iter().map(|row| format!("\"{row}\"")).collect();
-    format!(
-        r#"(
-    name: "aimed scenario",
-    ruleset: "{RULESET}",
-    grid: Some((rows: [{}], squares_per_zone: 6)),
-    sides: [(name: "red", controller: Human), (name: "blue", controller: Human)],
-    {TEST_CATALOG}
-    units: [{units}],
-)"#,
-        rows.join(", ")
-    )
+    grid_level_text(RULESET, rows, RED_AND_BLUE, TEST_CATALOG, units)
 }
 
 /// Sends a declaration with its Bonus Actions chosen, moving first to the grid square `to` if given.

@@ -21,20 +21,9 @@ const CASTERS: &str = r#"
 "#;
 
 fn grid_level(units: &str) -> String {
-    let rows: Vec<String> = OPEN.iter().map(|row| format!("\"{row}\"")).collect();
     // The test catalog's creatures, with the caster added to them.
     let catalog = TEST_CATALOG.replace("creatures: {", &format!("creatures: {{{CASTERS}"));
-    format!(
-        r#"(
-    name: "held action scenario",
-    ruleset: "{RULESET}",
-    grid: Some((rows: [{}], squares_per_zone: 6)),
-    sides: [(name: "red", controller: Human), (name: "blue", controller: Human)],
-    {catalog}
-    units: [{units}],
-)"#,
-        rows.join(", ")
-    )
+    grid_level_text(RULESET, &OPEN, RED_AND_BLUE, &catalog, units)
 }
 
 fn square(app: &App, at: (i32, i32)) -> fray::battlefield::ZoneIdx {

@@ -30,18 +30,7 @@ const CATALOG: &str = r#"
 
 /// A grid level under `ruleset` with sides `red` and `blue`, [`CATALOG`] and `units`.
 fn grid_level(ruleset: &str, rows: &[&str], units: &str) -> String {
-    let rows: Vec<String> = rows.iter().map(|row| format!("\"{row}\"")).collect();
-    format!(
-        r#"(
-    name: "grid scenario",
-    ruleset: "{ruleset}",
-    grid: Some((rows: [{}], squares_per_zone: 6)),
-    sides: [(name: "red", controller: Human), (name: "blue", controller: Human)],
-    {CATALOG}
-    units: [{units}],
-)"#,
-        rows.join(", ")
-    )
+    grid_level_text(ruleset, rows, RED_AND_BLUE, CATALOG, units)
 }
 
 mod crucible {

@@ -19,20 +19,8 @@ fn zone_level(ruleset: &str, units: &str) -> String {
 
 /// A grid level under `ruleset` with sides `red` (the party) and `blue`.
 fn grid_level(ruleset: &str, rows: &[&str], sides: &str, units: &str) -> String {
-    let rows: Vec<String> = rows.iter().map(|row| format!("\"{row}\"")).collect();
-    let sides =
-        if sides.is_empty() { r#"(name: "red", controller: Human), (name: "blue", controller: Human)"# } else { sides };
-    format!(
-        r#"(
-    name: "grid scenario",
-    ruleset: "{ruleset}",
-    grid: Some((rows: [{}], squares_per_zone: 6)),
-    sides: [{sides}],
-    {TEST_CATALOG}
-    units: [{units}],
-)"#,
-        rows.join(", ")
-    )
+    let sides = if sides.is_empty() { RED_AND_BLUE } else { sides };
+    grid_level_text(ruleset, rows, sides, TEST_CATALOG, units)
 }
 
 /// Sends a declaration whose destination is a grid square.

@@ -14,18 +14,7 @@ const RULESET: &str = "shock_and_cover";
 const OPEN: [&str; 3] = ["......", "......", "......"];
 
 fn grid_level(units: &str) -> String {
-    let rows: Vec<String> = OPEN.iter().map(|row| format!("\"{row}\"")).collect();
-    format!(
-        r#"(
-    name: "action economy scenario",
-    ruleset: "{RULESET}",
-    grid: Some((rows: [{}], squares_per_zone: 6)),
-    sides: [(name: "red", controller: Human), (name: "blue", controller: Human)],
-    {TEST_CATALOG}
-    units: [{units}],
-)"#,
-        rows.join(", ")
-    )
+    grid_level_text(RULESET, &OPEN, RED_AND_BLUE, TEST_CATALOG, units)
 }
 
 fn declare_at(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, to: (i32, i32)) {

@@ -45,18 +45,7 @@ const OPEN: [&str; 3] = ["............", "............", "............"];
 
 /// A `shock_and_cover` grid level with sides `red` (the party) and `blue`, and `units`.
 fn level(units: &str) -> String {
-    let rows: Vec<String> = OPEN.iter().map(|row| format!("\"{row}\"")).collect();
-    format!(
-        r#"(
-    name: "shock and cover attacks",
-    ruleset: "shock_and_cover",
-    grid: Some((rows: [{}], squares_per_zone: 6)),
-    sides: [(name: "red", controller: Human), (name: "blue", controller: Human)],
-    {CATALOG}
-    units: [{units}],
-)"#,
-        rows.join(", ")
-    )
+    grid_level_text("shock_and_cover", &OPEN, RED_AND_BLUE, CATALOG, units)
 }
 
 /// The total of `attacker`'s first attack on b1, adjacent to it at (2, 1), from (1, 1), with

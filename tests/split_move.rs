@@ -35,18 +35,7 @@ const CATALOG: &str = r#"
 
 /// A crucible grid level with sides `red` and `blue`, [`CATALOG`] and `units`.
 fn grid_level(units: &str) -> String {
-    let rows: Vec<String> = OPEN.iter().map(|row| format!("\"{row}\"")).collect();
-    format!(
-        r#"(
-    name: "split move",
-    ruleset: "{RULESET}",
-    grid: Some((rows: [{}], squares_per_zone: 6)),
-    sides: [(name: "red", controller: Human), (name: "blue", controller: Human)],
-    {CATALOG}
-    units: [{units}],
-)"#,
-        rows.join(", ")
-    )
+    grid_level_text(RULESET, &OPEN, RED_AND_BLUE, CATALOG, units)
 }
 
 /// A battle of `units` whose dice come up red first, then `faces`; every unit has 30 hit points.

@@ -729,3 +729,53 @@ fn c_move_1_a_player_strikes_then_moves_on_with_the_then_move_key() {
     let declared = app.world().get::<fray::rules::components::Declared>(declarer).and_then(|declared| declared.action);
     assert_eq!(declared.map(|action| (action.move_to, action.move_after)), Some((None, Some(gate))));
 }
+
+const HOLDING_GROUND: &str = r#"(
+    name: "holding ground",
+    ruleset: "shock_and_cover",
+    grid: Some((rows: ["........", "........", "........"], squares_per_zone: 6)),
+    sides: [(name: "red"), (name: "blue")],
+    units: [
+        (id: "r1", creature: "human_fighter", side: "red", at: Some((2, 1))),
+        (id: "b1", creature: "bandit", side: "blue", at: Some((7, 1))),
+    ],
+)"#;
+
+#[test]
+fn s_act_2_a_player_names_what_a_held_action_does() {
+    let blue = Seat::Ai(fray::rules::components::AiKind::Greedy);
+    let mut app = game(level_file("hold", HOLDING_GROUND), &[("red", Seat::Human), ("blue", blue)], None);
+    // Blue may begin: its AI answers first.
+    for _ in 0..20 {
+        if app.world().resource::<DeclarationOptions>().unit.is_some() {
+            break;
+        }
+        app.update();
+    }
+    let declarer = app.world().resource::<DeclarationOptions>().unit.expect("r1 declares");
+    let hold = kind_index(&app, "Hold your action");
+    let options = app.world().resource::<DeclarationOptions>();
+    let entries = &options.kinds[hold].1;
+    let labels: Vec<&str> = entries.iter().map(|entry| entry.label.as_str()).collect();
+    let strike = labels.iter().position(|label| label.ends_with("then: strike")).expect("a plain held strike");
+    assert!(entries[strike].action.held.is_none(), "the plain strike names no plan: {labels:?}");
+    let step = labels
+        .iter()
+        .position(|label| label.contains("then: move to"))
+        .unwrap_or_else(|| panic!("a held step away among {labels:?}"));
+    let chosen = entries[step].action;
+    assert!(chosen.held.is_some_and(|plan| plan.move_to.is_some()), "the step names where: {labels:?}");
+    app.world_mut().write_message(UiCommand::ChooseKind(hold));
+    app.update();
+    // Each NextTarget steps to the kind's next option.
+    for _ in 0..=step {
+        app.world_mut().write_message(UiCommand::NextTarget);
+        app.update();
+    }
+    let drafted = app.world().resource::<DeclarationOptions>().drafted(&app.world().resource::<BattleUi>().draft);
+    assert_eq!(drafted.map(|entry| entry.action), Some(chosen), "the held step is drafted");
+    app.world_mut().write_message(UiCommand::Confirm);
+    app.update();
+    let declared = app.world().get::<fray::rules::components::Declared>(declarer).and_then(|declared| declared.action);
+    assert_eq!(declared.map(|action| action.held), Some(chosen.held), "the declaration keeps the held plan");
+}

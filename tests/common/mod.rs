@@ -32,6 +32,26 @@ pub const TEST_CATALOG: &str = r#"
     },
 "#;
 
+/// The sides of most scenarios: `red` and `blue`, both declared by hand.
+pub const RED_AND_BLUE: &str = r#"(name: "red", controller: Human), (name: "blue", controller: Human)"#;
+
+/// A grid level under `ruleset` with these `rows` (squares per zone 6), `sides`, a `catalog`
+/// block (such as [`TEST_CATALOG`]) and `units`.
+pub fn grid_level_text(ruleset: &str, rows: &[&str], sides: &str, catalog: &str, units: &str) -> String {
+    let rows: Vec<String> = rows.iter().map(|row| format!("\"{row}\"")).collect();
+    format!(
+        r#"(
+    name: "grid scenario",
+    ruleset: "{ruleset}",
+    grid: Some((rows: [{}], squares_per_zone: 6)),
+    sides: [{sides}],
+    {catalog}
+    units: [{units}],
+)"#,
+        rows.join(", ")
+    )
+}
+
 /// A level with zones `a - b - c - d` in a line, sides `red` and `blue`, the test catalog, and `units`.
 pub fn line_level(extra: &str, units: &str) -> String {
     format!(
