@@ -78,8 +78,7 @@ fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -
             .flat_map(|zone| ctx.index.occupants(zone).iter().copied())
             .collect();
         for &kind in kinds.iter().chain(charge.as_ref()) {
-            let untargeted =
-                Action { kind, target: None, move_to, bonus: None, push_to: None, move_after: None, held: None };
+            let untargeted = Action::new(kind, None, move_to);
             if actions::check(ctx, actor, &untargeted, units).is_ok() {
                 found.push(untargeted);
             }
@@ -87,15 +86,7 @@ fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -
                 continue;
             }
             for &target in &candidates {
-                let action = Action {
-                    kind,
-                    target: Some(target),
-                    move_to,
-                    bonus: None,
-                    push_to: None,
-                    move_after: None,
-                    held: None,
-                };
+                let action = Action::new(kind, Some(target), move_to);
                 if actions::check(ctx, actor, &action, units).is_ok() {
                     found.push(action);
                 }

@@ -28,18 +28,7 @@ fn declare_at(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, t
     let entity = unit(app, id);
     let target = target.map(|target| unit(app, target));
     let move_to = app.world().resource::<Battlefield>().zone_at(Square { x: to.0, y: to.1 }).expect("open square");
-    app.world_mut().write_message(ActionChosen {
-        unit: entity,
-        action: Action {
-            kind,
-            target,
-            move_to: Some(move_to),
-            bonus: None,
-            push_to: None,
-            move_after: None,
-            held: None,
-        },
-    });
+    app.world_mut().write_message(ActionChosen { unit: entity, action: Action::new(kind, target, Some(move_to)) });
 }
 
 /// Resolves the last declared turn, then runs morale, the end of round and the next round's start.

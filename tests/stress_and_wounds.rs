@@ -37,7 +37,7 @@ fn check(
     let target = target.map(|target| unit(app, target));
     let move_to = move_to.map(|zone| app.world().resource::<Battlefield>().find(zone).expect("zone"));
     let entity = unit(app, id);
-    let action = Action { kind, target, move_to, bonus: None, push_to: None, move_after: None, held: None };
+    let action = Action::new(kind, target, move_to);
     app.world_mut()
         .run_system_once(
             move |units: Query<UnitReadOnly>,

@@ -288,15 +288,7 @@ fn parry_while_falling_back(view: &AiView, units: &ViewCache, actor: &UnitView) 
 fn self_rescue(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
     actor.inventory.0.iter().enumerate().find_map(|(at, stack)| {
         let heals = matches!(stack.item.effect, Effect::RestoreWounds { .. }) && !stack.item.thrown && stack.count > 0;
-        let action = Action {
-            kind: ActionKind::UseItem(at),
-            target: Some(actor.entity),
-            move_to: None,
-            bonus: None,
-            push_to: None,
-            move_after: None,
-            held: None,
-        };
+        let action = Action::new(ActionKind::UseItem(at), Some(actor.entity), None);
         (heals && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
 }
@@ -307,15 +299,7 @@ fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
         return None;
     }
     view.index.occupants(actor.zone.0).iter().find_map(|&other| {
-        let action = Action {
-            kind: ActionKind::Stabilize,
-            target: Some(other),
-            move_to: None,
-            bonus: None,
-            push_to: None,
-            move_after: None,
-            held: None,
-        };
+        let action = Action::new(ActionKind::Stabilize, Some(other), None);
         actions::check(view.ctx(), actor, &action, units).is_ok().then_some(action)
     })
 }
@@ -364,15 +348,7 @@ fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView, commitmen
                 continue;
             }
             for &kind in &kinds {
-                let action = Action {
-                    kind,
-                    target: Some(other),
-                    move_to: None,
-                    bonus: None,
-                    push_to: None,
-                    move_after: None,
-                    held: None,
-                };
+                let action = Action::new(kind, Some(other), None);
                 if actions::check(view.ctx(), actor, &action, units).is_ok()
                     && best.as_ref().is_none_or(|(worst, _)| share < *worst)
                 {
@@ -586,15 +562,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         let score = self.score(prospect, kind, expected, move_to, shoots);
         (score > 0.0).then_some(Candidate {
             score,
-            action: Action {
-                kind,
-                target: Some(prospect.view.entity),
-                move_to,
-                bonus: None,
-                push_to: None,
-                move_after: None,
-                held: None,
-            },
+            action: Action::new(kind, Some(prospect.view.entity), move_to),
             expected,
             left: prospect.remaining,
         })
@@ -712,15 +680,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         if let Some(walk) = walks.iter().find(|walk| walk.to == move_to) {
             return *walk;
         }
-        let walk = Action {
-            kind: ActionKind::Attack,
-            target: None,
-            move_to,
-            bonus: None,
-            push_to: None,
-            move_after: None,
-            held: None,
-        };
+        let walk = Action::new(ActionKind::Attack, None, move_to);
         let provoked = actions::repostes_on_path(self.view.ctx(), self.threats, self.actor, &walk);
         let reposte_risk = provoked
             .iter()
@@ -865,15 +825,7 @@ fn summon(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
             Effect::Conjure { .. } => !fielded,
             _ => false,
         };
-        let action = Action {
-            kind: ActionKind::Cast(at),
-            target: Some(actor.entity),
-            move_to: None,
-            bonus: None,
-            push_to: None,
-            move_after: None,
-            held: None,
-        };
+        let action = Action::new(ActionKind::Cast(at), Some(actor.entity), None);
         (wanted && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
     })
 }
@@ -981,15 +933,7 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
         .filter(|&(distance, ..)| distance < here)
         .min()?
         .2;
-    let step = Action {
-        kind: ActionKind::Move,
-        target: None,
-        move_to: Some(destination),
-        bonus: None,
-        push_to: None,
-        move_after: None,
-        held: None,
-    };
+    let step = Action::new(ActionKind::Move, None, Some(destination));
     if actions::repostes_on_path(ctx, threats, actor, &step).is_empty() {
         return Some(step);
     }
@@ -1157,31 +1101,12 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
                 .map(|spot| (view.battlefield.distance(actor.zone.0, spot), spot))
                 .filter(|&(distance, _)| distance <= allowance)
                 .filter(|&(_, spot)| {
-                    let action = Action {
-                        kind: ActionKind::Charge,
-                        target: Some(other),
-                        move_to: Some(spot),
-                        bonus: None,
-                        push_to: None,
-                        move_after: None,
-                        held: None,
-                    };
+                    let action = Action::new(ActionKind::Charge, Some(other), Some(spot));
                     actions::check(ctx, actor, &action, units).is_ok()
                 })
                 .min();
             if let Some((_, spot)) = spot {
-                best = Some((
-                    expected,
-                    Action {
-                        kind: ActionKind::Charge,
-                        target: Some(other),
-                        move_to: Some(spot),
-                        bonus: None,
-                        push_to: None,
-                        move_after: None,
-                        held: None,
-                    },
-                ));
+                best = Some((expected, Action::new(ActionKind::Charge, Some(other), Some(spot))));
             }
         }
     }

@@ -72,8 +72,7 @@ pub(super) fn manhandle(view: &AiView, units: &ViewCache, actor: &UnitView, blow
             (ActionKind::KnockDown, felling, None),
         ];
         for (kind, value, push_to) in values {
-            let action =
-                Action { kind, target: Some(other), move_to: None, bonus: None, push_to, move_after: None, held: None };
+            let action = Action { push_to, ..Action::new(kind, Some(other), None) };
             let better = value > blow && best.as_ref().is_none_or(|(score, _)| value > *score);
             if better && actions::check(view.ctx(), actor, &action, units).is_ok() {
                 best = Some((value, action));

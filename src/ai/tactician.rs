@@ -512,15 +512,7 @@ fn attacks(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitVi
                 )
                 .collect();
             spots.into_iter().find_map(|move_to| {
-                let action = Action {
-                    kind,
-                    target: Some(enemy.entity),
-                    move_to,
-                    bonus: None,
-                    push_to: None,
-                    move_after: None,
-                    held: None,
-                };
+                let action = Action::new(kind, Some(enemy.entity), move_to);
                 // The same refinements the greedy AI gives its own attack (an aim, an
                 // execution, a swarm), so a rival target is not judged with a plainer blow.
                 let guarded = super::greedy::refine_attack(view, units, actor, guard(view, threats, actor, action));
@@ -575,7 +567,7 @@ fn retreat(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action>
     }
     let kind =
         if actions::offered(&view.ruleset, ActionKind::Disengage) { ActionKind::Disengage } else { ActionKind::Move };
-    Some(Action { kind, target: None, move_to: Some(zone), bonus: None, push_to: None, move_after: None, held: None })
+    Some(Action::new(kind, None, Some(zone)))
 }
 
 /// Restoring the most hurt ally in reach, or stabilising a fallen one.
@@ -604,30 +596,14 @@ fn support(view: &AiView, units: &ViewCache, actor: &UnitView) -> Vec<Action> {
     let mut found = Vec::new();
     if let Some(action) = allies.iter().find_map(|ally| {
         kinds.iter().find_map(|&kind| {
-            let action = Action {
-                kind,
-                target: Some(ally.entity),
-                move_to: None,
-                bonus: None,
-                push_to: None,
-                move_after: None,
-                held: None,
-            };
+            let action = Action::new(kind, Some(ally.entity), None);
             actions::check(ctx, actor, &action, units).is_ok().then_some(action)
         })
     }) {
         found.push(action);
     }
     if let Some(action) = allies.iter().filter(|ally| ally.status.is_down()).find_map(|ally| {
-        let action = Action {
-            kind: ActionKind::Stabilize,
-            target: Some(ally.entity),
-            move_to: None,
-            bonus: None,
-            push_to: None,
-            move_after: None,
-            held: None,
-        };
+        let action = Action::new(ActionKind::Stabilize, Some(ally.entity), None);
         actions::check(ctx, actor, &action, units).is_ok().then_some(action)
     }) {
         found.push(action);
@@ -648,15 +624,7 @@ fn intimidate(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Acti
         .collect();
     enemies.sort_by_key(|enemy| (remaining(enemy), enemy.order.0));
     enemies.into_iter().find_map(|enemy| {
-        let action = Action {
-            kind: ActionKind::Intimidate,
-            target: Some(enemy.entity),
-            move_to: None,
-            bonus: None,
-            push_to: None,
-            move_after: None,
-            held: None,
-        };
+        let action = Action::new(ActionKind::Intimidate, Some(enemy.entity), None);
         actions::check(view.ctx(), actor, &action, units).is_ok().then_some(action)
     })
 }

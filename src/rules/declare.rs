@@ -217,15 +217,7 @@ fn schedule_due_casts(state: &mut CombatState, units: &Query<Unit>, count: Optio
             continue;
         };
         cast.due = true;
-        let action = Action {
-            kind: ActionKind::Cast(cast.spell),
-            target: Some(cast.target),
-            move_to: None,
-            bonus: None,
-            push_to: None,
-            move_after: None,
-            held: None,
-        };
+        let action = Action::new(ActionKind::Cast(cast.spell), Some(cast.target), None);
         let initiative = cast.completes_at.map_or(after_last, |at| at.min(after_last));
         slots.push(Slot { initiative, unit: cast.unit, order: unit.order.0, action });
     }

@@ -334,15 +334,7 @@ impl<'t> LegalActions<'t> {
         for group in &self.groups {
             if group.untargeted {
                 if at == 0 {
-                    return Some(Action {
-                        kind: group.kind,
-                        target: None,
-                        move_to: group.move_to,
-                        bonus: None,
-                        push_to: None,
-                        move_after: None,
-                        held: None,
-                    });
+                    return Some(Action::new(group.kind, None, group.move_to));
                 }
                 at -= 1;
             }
@@ -350,15 +342,7 @@ impl<'t> LegalActions<'t> {
                 let size = targets_in(list, group.skip);
                 if at < size {
                     let target = list.iter().copied().filter(|&unit| Some(unit) != group.skip).nth(at)?;
-                    return Some(Action {
-                        kind: group.kind,
-                        target: Some(target),
-                        move_to: group.move_to,
-                        bonus: None,
-                        push_to: None,
-                        move_after: None,
-                        held: None,
-                    });
+                    return Some(Action::new(group.kind, Some(target), group.move_to));
                 }
                 at -= size;
             }
@@ -369,28 +353,12 @@ impl<'t> LegalActions<'t> {
     /// Every legal action, in order.
     pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
         self.groups.iter().flat_map(move |group| {
-            let untargeted = group.untargeted.then_some(Action {
-                kind: group.kind,
-                target: None,
-                move_to: group.move_to,
-                bonus: None,
-                push_to: None,
-                move_after: None,
-                held: None,
-            });
+            let untargeted = group.untargeted.then_some(Action::new(group.kind, None, group.move_to));
             let targeted = self.segments[group.segments.clone()]
                 .iter()
                 .flat_map(|list| list.iter().copied())
                 .filter(move |&unit| Some(unit) != group.skip)
-                .map(move |target| Action {
-                    kind: group.kind,
-                    target: Some(target),
-                    move_to: group.move_to,
-                    bonus: None,
-                    push_to: None,
-                    move_after: None,
-                    held: None,
-                });
+                .map(move |target| Action::new(group.kind, Some(target), group.move_to));
             untargeted.into_iter().chain(targeted)
         })
     }

@@ -123,10 +123,7 @@ pub fn declare(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, 
     let target = target.map(|target| unit(app, target));
     let move_to =
         move_to.map(|zone| app.world().resource::<fray::battlefield::Battlefield>().find(zone).expect("zone"));
-    app.world_mut().write_message(ActionChosen {
-        unit: entity,
-        action: Action { kind, target, move_to, bonus: None, push_to: None, move_after: None, held: None },
-    });
+    app.world_mut().write_message(ActionChosen { unit: entity, action: Action::new(kind, target, move_to) });
 }
 
 /// The whole log so far, as JSON values.

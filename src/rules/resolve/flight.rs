@@ -38,15 +38,7 @@ impl Resolver<'_, '_> {
         };
         let (zone, side, order) = (view.zone.0, *view.side, view.order.0);
         let foes = self.threateners_of(zone, side);
-        let running = Action {
-            kind: ActionKind::Move,
-            target: None,
-            move_to: None,
-            bonus: None,
-            push_to: None,
-            move_after: None,
-            held: None,
-        };
+        let running = Action::new(ActionKind::Move, None, None);
         let slot = Slot { initiative: AFTER_THE_TURNS, unit, order, action: running };
         let kind = self.ruleset.reposte.name.attack_kind();
         self.provoked_attacks(&slot, &foes, kind);
