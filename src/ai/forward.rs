@@ -349,6 +349,9 @@ impl ForwardModel {
         for (_, units) in &mut state.turns {
             units.iter_mut().for_each(|unit| *unit = map(*unit));
         }
+        for unit in &mut state.holding {
+            *unit = map(*unit);
+        }
         for (target, ..) in &mut state.swarms {
             *target = map(*target);
         }

@@ -3,6 +3,7 @@
 //! Repostes for nothing, and turns to full defense when it is losing the exchange.
 
 use super::controller::{AiView, JustDeclared};
+use bevy::prelude::Entity;
 use crate::battlefield::{Cover, UNREACHABLE, ZoneIdx};
 use crate::rules::actions::{self, ThreatMap, ViewCache};
 use crate::rules::components::*;
@@ -30,6 +31,11 @@ const UNENGAGED_STAY_CHANCE: f64 = 0.35;
 const OVERKILL_FLOOR: f64 = 0.1;
 /// Healing already declared on an ally covers this share of what it is missing: no one adds more.
 const HEALING_ENOUGH: f64 = 0.8;
+/// At most this many enemies are weighed as targets in one choice. In a crowd, a unit looks at
+/// the nearest enemies first and takes an evenly spread sample of the zone that would overflow
+/// the budget, so a round's cost grows with the units, not with their square. No shipped
+/// skirmish comes near it (the Great Melee's fighters see at most 24 enemies in reach).
+const MAX_PROSPECTS: usize = 32;
 
 /// What is left of a unit to take down.
 fn remaining(unit: &UnitView) -> f64 {
@@ -490,6 +496,29 @@ fn best_offence(
     offence.finish(best_first(candidates))
 }
 
+/// The enemies in `lists` (nearest zone first) that one choice weighs: all of them when they fit
+/// in `budget`, else every one of the nearer zones that fit whole and an evenly spaced sample of
+/// the first zone that does not. Where the sample starts depends on the chooser, so neighbours in
+/// a crowd weigh overlapping but different targets.
+fn within_budget<'l>(lists: &[&'l [Entity]], chooser: Entity, budget: usize) -> impl Iterator<Item = Entity> + 'l {
+    let mut left = budget;
+    let mut picked: Vec<Entity> = Vec::new();
+    for list in lists {
+        if left == 0 {
+            break;
+        }
+        if list.len() <= left {
+            picked.extend_from_slice(list);
+            left -= list.len();
+            continue;
+        }
+        let start = chooser.index_u32() as usize % list.len();
+        picked.extend((0..left).map(|nth| list[(start + nth * list.len() / left) % list.len()]));
+        left = 0;
+    }
+    picked.into_iter()
+}
+
 impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
     /// Every enemy in reach this round, with what each option would do to it, computed once
     /// into one shared table.
@@ -499,11 +528,15 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         let melee = !actor.loadout.usable_weapon(actor.conditions).1.is_ranged();
         let mut expected_table: Vec<f64> = Vec::new();
         let mut alike = AlikeTargets::default();
-        let prospects = view
+        let targets = units.targets(view.ctx());
+        let reachable: Vec<&[Entity]> = view
             .battlefield
             .within(actor.zone.0, self.allowance + max_range)
-            .flat_map(|zone| units.targets(view.ctx()).enemies(zone, actor.side.0).iter())
-            .filter_map(|&other| units.get(other))
+            .map(|zone| targets.enemies(zone, actor.side.0))
+            .filter(|enemies| !enemies.is_empty())
+            .collect();
+        let prospects = within_budget(&reachable, actor.entity, MAX_PROSPECTS)
+            .filter_map(|other| units.get(other))
             .map(|target| Prospect {
                 view: target,
                 weight: if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },

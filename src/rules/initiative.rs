@@ -96,6 +96,7 @@ fn start_round(
     state.count = None;
     state.swarms.clear();
     state.swarm_assailants.clear();
+    state.holding.clear();
     state.casting.clear();
     if on_turn {
         let Battle { state, log, rng, units, ruleset, battlefield, sides, .. } = &mut battle;

@@ -93,6 +93,9 @@ pub struct CombatState {
     /// Units whose turn this round went on in a second part after a Move or Free action
     /// (`S-ACT-1`): what happens as a turn begins and ends happens once, at its first part.
     pub turn_parts: Vec<Entity>,
+    /// Units that held their action this round (`S-ACT-2`), in the order they held it: the
+    /// only ones a foe's turn can set off, so a turn looks at these and not at every unit.
+    pub holding: Vec<Entity>,
     /// Spells begun and not yet taking effect (`C-CAST-1`).
     pub casting: Vec<CastInProgress>,
 }

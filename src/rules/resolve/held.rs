@@ -33,8 +33,10 @@ impl Resolver<'_, '_> {
     fn holders_against(&self, foe: Entity) -> Vec<Entity> {
         let round = self.round();
         let mut holders: Vec<(u32, Entity)> = self
-            .units
+            .state
+            .holding
             .iter()
+            .filter_map(|&holder| self.units.get(holder).ok())
             .filter(|view| {
                 view.conditions.held_against == Some(foe)
                     && view.conditions.held_action
@@ -45,6 +47,7 @@ impl Resolver<'_, '_> {
             .map(|view| (view.order.0, view.entity))
             .collect();
         holders.sort_unstable();
+        holders.dedup();
         holders.into_iter().map(|(_, entity)| entity).collect()
     }
 

@@ -30,6 +30,7 @@ impl Resolver<'_, '_> {
         unit.conditions.held_against = action.target;
         unit.conditions.held_plan = action.target.map(|foe| action.held.unwrap_or(HeldPlan::strike(foe)));
         unit.conditions.turn_taken = false;
+        self.state.holding.push(actor);
         let count = self.state.turns.last().map_or(0, |(count, _)| *count) + 1;
         self.state.turns.push((count, vec![actor]));
     }
