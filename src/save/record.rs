@@ -23,6 +23,50 @@ pub struct Recording {
     /// unit declaring again in a later turn of the round (a held action's turn, the second part
     /// of a turn, `S-ACT-1`/`S-ACT-2`) is recorded again.
     pub(super) turns: Vec<usize>,
+    /// Which unit has an entry in which turn of the latest round, so a pass of n declarations
+    /// checks for repeats in n look-ups rather than n² comparisons.
+    this_round: RoundEntries,
+}
+
+/// The keys (turn, unit) of the entries of one round, up to a length of `entries`. Anything
+/// else that edits the entries (an undo, a load) leaves `upto` behind, and the table is built
+/// again from the entries.
+#[derive(Clone, Debug, Default)]
+struct RoundEntries {
+    round: u32,
+    upto: usize,
+    keys: std::collections::HashSet<(usize, std::sync::Arc<str>)>,
+}
+
+impl Recording {
+    /// Whether `unit` already has an entry in `turn` of `round`, the latest round recorded.
+    fn recorded(&mut self, round: u32, turn: usize, unit: &std::sync::Arc<str>) -> bool {
+        if self.this_round.round != round || self.this_round.upto != self.entries.len() {
+            let keys = self
+                .entries
+                .iter()
+                .zip(&self.turns)
+                .rev()
+                .take_while(|(entry, _)| entry.round == round)
+                .map(|(entry, &at)| (at, entry.unit.clone()))
+                .collect();
+            self.this_round = RoundEntries { round, upto: self.entries.len(), keys };
+        }
+        self.this_round.keys.contains(&(turn, unit.clone()))
+    }
+
+    /// Adds `entry`, declared in `turn`, with the AI's stream as it stood.
+    fn push(&mut self, entry: Declaration, turn: usize, stream: AiRng) {
+        // Entries and turns out of step (an old save) pair up from the front: rebuild then.
+        let in_step = self.entries.len() == self.turns.len() && self.this_round.upto == self.entries.len();
+        if in_step && entry.round == self.this_round.round {
+            self.this_round.keys.insert((turn, entry.unit.clone()));
+            self.this_round.upto += 1;
+        }
+        self.entries.push(entry);
+        self.turns.push(turn);
+        self.ai_streams.push(stream);
+    }
 }
 
 /// A save being replayed: its declarations, fed to the rules as the turns come round.
@@ -175,14 +219,7 @@ fn record_accepted(
             continue;
         };
         let (round, turn) = (state.round, state.turn_cursor);
-        let already = recording
-            .entries
-            .iter()
-            .zip(&recording.turns)
-            .rev()
-            .take_while(|(entry, _)| entry.round == round)
-            .any(|(entry, &at)| entry.unit == id.0 && at == turn);
-        if already {
+        if recording.recorded(round, turn, &id.0) {
             continue;
         }
         let entry = Declaration {
@@ -204,10 +241,8 @@ fn record_accepted(
         if let Some(replay) = replay.as_deref_mut() {
             check_against_save(replay, &entry);
         }
-        recording.entries.push(entry);
-        recording.turns.push(turn);
         let stream = ai_rng.as_deref().cloned().unwrap_or_default();
-        recording.ai_streams.push(stream);
+        recording.push(entry, turn, stream);
     }
     if let Some(replay) = replay.as_deref_mut()
         && replay.diverged.is_none()
