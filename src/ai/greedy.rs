@@ -3,13 +3,13 @@
 //! Repostes for nothing, and turns to full defense when it is losing the exchange.
 
 use super::controller::{AiView, JustDeclared};
-use bevy::prelude::Entity;
 use crate::battlefield::{Cover, UNREACHABLE, ZoneIdx};
 use crate::rules::actions::{self, ThreatMap, ViewCache};
 use crate::rules::components::*;
 use crate::rules::equipment::Effect;
 use crate::rules::ruleset::RangedInMelee;
 use crate::rules::unit::{self, UnitView};
+use bevy::prelude::Entity;
 
 /// Below this share of its Stress and Wounds, a unit counts itself as badly hurt.
 const BADLY_HURT: f64 = 0.35;
@@ -34,8 +34,12 @@ const HEALING_ENOUGH: f64 = 0.8;
 /// At most this many enemies are weighed as targets in one choice. In a crowd, a unit looks at
 /// the nearest enemies first and takes an evenly spread sample of the zone that would overflow
 /// the budget, so a round's cost grows with the units, not with their square. No shipped
-/// skirmish comes near it (the Great Melee's fighters see at most 24 enemies in reach).
+/// skirmish goes past it (the Great Melee has 32 a side).
 const MAX_PROSPECTS: usize = 32;
+/// At most this many units nearby are looked at when a choice sizes up the crowd around it
+/// (allies to heal, enemies that could strike): beyond it, an evenly spread sample stands in
+/// for the rest. No shipped level has more units than this.
+const MAX_NEIGHBOURS: usize = 64;
 
 /// What is left of a unit to take down.
 fn remaining(unit: &UnitView) -> f64 {
@@ -327,39 +331,36 @@ fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView, commitmen
         return None;
     }
     let mut best: Option<(f64, Action)> = None;
-    for zone in view.battlefield.within(actor.zone.0, 1) {
-        for &other in view.index.occupants(zone) {
-            let Some(ally) = units.get(other) else {
-                continue;
-            };
-            if ally.side != actor.side || !ally.status.on_field() {
-                continue;
-            }
-            // One-pool rulesets heal hit points: judge by the whole of what is left.
-            let share = if ally.stress.max > 0 {
-                ally.stress.current as f64 / ally.stress.max as f64
-            } else {
-                health_share(ally)
-            };
-            if share >= HEAL_STRESS_SHARE || ally.status.is_down() {
-                continue;
-            }
-            // Healing beyond what it is missing is wasted: leave it to the allies already on it.
-            let missing = if ally.stress.max > 0 {
-                ally.stress.max - ally.stress.current
-            } else {
-                ally.wounds.max - ally.wounds.current
-            };
-            if commitments.healing_on(other) >= HEALING_ENOUGH * missing.max(0) as f64 {
-                continue;
-            }
-            for &kind in &kinds {
-                let action = Action::new(kind, Some(other), None);
-                if actions::check(view.ctx(), actor, &action, units).is_ok()
-                    && best.as_ref().is_none_or(|(worst, _)| share < *worst)
-                {
-                    best = Some((share, action));
-                }
+    let nearby: Vec<&[Entity]> =
+        view.battlefield.within(actor.zone.0, 1).map(|zone| view.index.occupants(zone)).collect();
+    for other in within_budget(&nearby, actor.entity, MAX_NEIGHBOURS) {
+        let Some(ally) = units.get(other) else {
+            continue;
+        };
+        if ally.side != actor.side || !ally.status.on_field() {
+            continue;
+        }
+        // One-pool rulesets heal hit points: judge by the whole of what is left.
+        let share =
+            if ally.stress.max > 0 { ally.stress.current as f64 / ally.stress.max as f64 } else { health_share(ally) };
+        if share >= HEAL_STRESS_SHARE || ally.status.is_down() {
+            continue;
+        }
+        // Healing beyond what it is missing is wasted: leave it to the allies already on it.
+        let missing = if ally.stress.max > 0 {
+            ally.stress.max - ally.stress.current
+        } else {
+            ally.wounds.max - ally.wounds.current
+        };
+        if commitments.healing_on(other) >= HEALING_ENOUGH * missing.max(0) as f64 {
+            continue;
+        }
+        for &kind in &kinds {
+            let action = Action::new(kind, Some(other), None);
+            if actions::check(view.ctx(), actor, &action, units).is_ok()
+                && best.as_ref().is_none_or(|(worst, _)| share < *worst)
+            {
+                best = Some((share, action));
             }
         }
     }
@@ -369,31 +370,35 @@ fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView, commitmen
 /// Expected damage per round the enemies that can reach `zone` would deal to `actor`.
 fn incoming_damage(view: &AiView, units: &ViewCache, actor: &UnitView, zone: ZoneIdx) -> f64 {
     const FURTHEST_THREAT: u32 = 3;
+    let around: Vec<&[Entity]> =
+        view.battlefield.within(zone, FURTHEST_THREAT).map(|here| view.index.occupants(here)).collect();
+    let crowd: usize = around.iter().map(|units| units.len()).sum();
     let mut total = 0.0;
-    for here in view.battlefield.within(zone, FURTHEST_THREAT) {
-        let distance = view.battlefield.distance(here, zone);
-        for &other in view.index.occupants(here) {
-            let Some(enemy) = units.get(other) else {
-                continue;
-            };
-            if enemy.side == actor.side || !unit::is_fighting(*enemy.status, enemy.conditions) {
-                continue;
-            }
-            let weapon = enemy.loadout.usable_weapon(enemy.conditions).1;
-            let reach = actions::weapon_range(weapon)
-                + unit::movement_allowance(
-                    &view.ruleset,
-                    *enemy.speed,
-                    *enemy.status,
-                    enemy.conditions,
-                    ActionKind::Attack,
-                );
-            if reach >= distance {
-                total += actions::attack_odds(&view.ruleset, enemy, actor).expected;
-            }
+    let mut weighed = 0;
+    for other in within_budget(&around, actor.entity, MAX_NEIGHBOURS) {
+        weighed += 1;
+        let Some(enemy) = units.get(other) else {
+            continue;
+        };
+        let distance = view.battlefield.distance(enemy.zone.0, zone);
+        if enemy.side == actor.side || !unit::is_fighting(*enemy.status, enemy.conditions) {
+            continue;
+        }
+        let weapon = enemy.loadout.usable_weapon(enemy.conditions).1;
+        let reach = actions::weapon_range(weapon)
+            + unit::movement_allowance(
+                &view.ruleset,
+                *enemy.speed,
+                *enemy.status,
+                enemy.conditions,
+                ActionKind::Attack,
+            );
+        if reach >= distance {
+            total += actions::attack_odds(&view.ruleset, enemy, actor).expected;
         }
     }
-    total
+    // A sampled crowd stands for the whole of it.
+    if weighed < crowd { total * crowd as f64 / weighed as f64 } else { total }
 }
 
 /// An enemy the actor could strike this round, looked at once.
