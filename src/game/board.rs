@@ -375,23 +375,27 @@ pub struct Hovered(pub Option<Entity>);
 pub struct HoveredZone(pub Option<ZoneIdx>);
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<BoardLayout>().init_resource::<Hovered>().init_resource::<HoveredZone>().add_systems(
-        Update,
-        (
-            rebuild_zones,
-            sync_tokens,
-            place_tokens,
-            refresh_tokens,
-            hover_and_pick.run_if(not(egui_wants_any_pointer_input)),
-            // Over a panel the board hovers nothing, so nothing stays hovered behind it.
-            forget_hover.run_if(egui_wants_any_pointer_input),
-            show_cover,
-            draw_rings,
-        )
-            .chain()
-            .in_set(BoardSystems)
-            .run_if(in_state(Screen::Battle)),
-    );
+    app.init_resource::<BoardLayout>()
+        .init_resource::<Hovered>()
+        .init_resource::<HoveredZone>()
+        .init_resource::<TokenPalette>()
+        .add_systems(
+            Update,
+            (
+                rebuild_zones,
+                sync_tokens,
+                place_tokens,
+                refresh_tokens,
+                hover_and_pick.run_if(not(egui_wants_any_pointer_input)),
+                // Over a panel the board hovers nothing, so nothing stays hovered behind it.
+                forget_hover.run_if(egui_wants_any_pointer_input),
+                show_cover,
+                draw_rings,
+            )
+                .chain()
+                .in_set(BoardSystems)
+                .run_if(in_state(Screen::Battle)),
+        );
 }
 
 /// The board's systems, for others to order themselves after (tokens placed, hover known).
@@ -455,6 +459,7 @@ fn rebuild_zones(
     windows: Query<&Window>,
     mut resized: MessageReader<WindowResized>,
     mut board: ResMut<BoardLayout>,
+    mut images: ResMut<Assets<Image>>,
 ) {
     let resized = resized.read().count() > 0;
     if !battlefield.is_changed() && !zones.is_empty() && !resized {
@@ -494,7 +499,7 @@ fn rebuild_zones(
         let squares = (0..cells).map(|cell| battlefield.zone_at(grid.square(cell))).collect();
         board.squares = Some((grid.width(), squares));
         board.token_areas = Vec::new();
-        spawn_grid(&mut commands, grid);
+        spawn_grid(&mut commands, grid, &mut images);
         return;
     }
     board.squares = None;
@@ -572,16 +577,27 @@ fn spawn_links(commands: &mut Commands, battlefield: &Battlefield, centres: &[Ve
 
 /// Draws a grid battlefield: a tile per square on a background that shows as the grid lines,
 /// walls solid and merging, slits as walls with a gap, and row and column numbers around it.
-fn spawn_grid(commands: &mut Commands, grid: &GridMap) {
+fn spawn_grid(commands: &mut Commands, grid: &GridMap, images: &mut Assets<Image>) {
     let (width, height) = (i32::from(grid.width()), i32::from(grid.height()));
     let top_left = square_centre(Square::new(0, 0));
     let bottom_right = square_centre(Square::new(width - 1, height - 1));
     let extent = Vec2::new(width as f32, height as f32) * GRID_TILE;
+    let middle = (top_left + bottom_right) / 2.0;
+    if (width * height) as usize >= PAINTED_FLOOR_SQUARES {
+        commands.spawn((
+            BoardZone,
+            DespawnOnExit(Screen::Battle),
+            Sprite { custom_size: Some(extent), ..Sprite::from_image(images.add(floor_image(grid))) },
+            Transform::from_translation(middle.extend(0.0)),
+        ));
+        spawn_grid_numbers(commands, width, height);
+        return;
+    }
     commands.spawn((
         BoardZone,
         DespawnOnExit(Screen::Battle),
         Sprite::from_color(GRID_LINE_COLOUR, extent + Vec2::splat(GRID_GAP)),
-        Transform::from_translation(((top_left + bottom_right) / 2.0).extend(-1.0)),
+        Transform::from_translation(middle.extend(-1.0)),
     ));
     let solid = |x: i32, y: i32| {
         let square = Square::new(x, y);
@@ -638,6 +654,87 @@ fn spawn_grid(commands: &mut Commands, grid: &GridMap) {
             }
         }
     }
+    spawn_grid_numbers(commands, width, height);
+}
+
+/// From this many squares up, the floor is one painted picture instead of a sprite per square:
+/// a 64x64 siege field would otherwise be four thousand sprites to draw every frame.
+const PAINTED_FLOOR_SQUARES: usize = 32 * 32;
+/// Pixels a side of one square in the painted floor; its lines are one pixel wide.
+const PAINTED_SQUARE_PIXELS: usize = 20;
+
+/// The floor of `grid` painted as one picture, square by square as the sprites would draw it:
+/// open and difficult ground with a line on each square's top and left edge, difficult ground
+/// with a darker stone, walls solid and merging, slits as walls with their opening.
+fn floor_image(grid: &GridMap) -> Image {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::image::ImageSampler;
+    use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+    let side = PAINTED_SQUARE_PIXELS;
+    let (width, height) = (usize::from(grid.width()), usize::from(grid.height()));
+    let rgba = |colour: Color| colour.to_srgba().to_u8_array();
+    let (line, open, difficult, wall, gap) = (
+        rgba(GRID_LINE_COLOUR),
+        rgba(OPEN_TILE_COLOUR),
+        rgba(DIFFICULT_TILE_COLOUR),
+        rgba(WALL_TILE_COLOUR),
+        rgba(SLIT_GAP_COLOUR),
+    );
+    let stone = rgba(DIFFICULT_TILE_COLOUR.mix(&WALL_TILE_COLOUR, STONE_SHADE));
+    let solid = |x: i32, y: i32| {
+        let square = Square::new(x, y);
+        grid.contains(square) && grid.terrain(square).solid()
+    };
+    let half_gap = (side * SLIT_HALF_WIDTH as usize / SCALE as usize).max(1);
+    let middle = side / 2;
+    let mut pixels = vec![0u8; width * side * height * side * 4];
+    for y in 0..height {
+        for x in 0..width {
+            let square = Square::new(x as i32, y as i32);
+            let terrain = grid.terrain(square);
+            let (across, along) = (
+                solid(x as i32 - 1, y as i32) || solid(x as i32 + 1, y as i32),
+                solid(x as i32, y as i32 - 1) || solid(x as i32, y as i32 + 1),
+            );
+            for dy in 0..side {
+                for dx in 0..side {
+                    let edge = dx == 0 || dy == 0;
+                    let in_opening = |along_x: bool, along_y: bool| {
+                        (!along_x || dx.abs_diff(middle) < half_gap) && (!along_y || dy.abs_diff(middle) < half_gap)
+                    };
+                    let colour = match terrain {
+                        Terrain::Open if edge => line,
+                        Terrain::Open => open,
+                        Terrain::Difficult if edge => line,
+                        Terrain::Difficult if dx.abs_diff(middle) < side / 6 && dy.abs_diff(middle) < side / 6 => stone,
+                        Terrain::Difficult => difficult,
+                        Terrain::Wall => wall,
+                        Terrain::Slit => match (across, along) {
+                            (true, false) if in_opening(true, false) => gap,
+                            (false, true) if in_opening(false, true) => gap,
+                            (true, false) | (false, true) => wall,
+                            _ if in_opening(true, true) => gap,
+                            _ => wall,
+                        },
+                    };
+                    let at = ((y * side + dy) * width * side + x * side + dx) * 4;
+                    pixels[at..at + 4].copy_from_slice(&colour);
+                }
+            }
+        }
+    }
+    let size = Extent3d { width: (width * side) as u32, height: (height * side) as u32, depth_or_array_layers: 1 };
+    let mut image =
+        Image::new(size, TextureDimension::D2, pixels, TextureFormat::Rgba8UnormSrgb, RenderAssetUsages::RENDER_WORLD);
+    image.sampler = ImageSampler::nearest();
+    image
+}
+
+/// How far a painted stone's colour goes from difficult ground toward a wall's.
+const STONE_SHADE: f32 = 0.35;
+
+/// Row and column numbers around a grid of `width` by `height` squares.
+fn spawn_grid_numbers(commands: &mut Commands, width: i32, height: i32) {
     let number = |text: String, at: Vec2| {
         (
             BoardZone,
@@ -669,6 +766,7 @@ fn sync_tokens(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut shared: Local<Option<SharedTokenParts>>,
+    mut palette: ResMut<TokenPalette>,
 ) {
     let shared = shared.get_or_insert_with(|| SharedTokenParts::new(&mut meshes, &mut materials));
     let mut have: HashMap<Entity, Entity> = HashMap::new();
@@ -693,7 +791,7 @@ fn sync_tokens(
                 TokenScale::default(),
                 DespawnOnExit(Screen::Battle),
                 Mesh2d(shared.discs[shape].clone()),
-                MeshMaterial2d(materials.add(ColorMaterial::from(colour))),
+                MeshMaterial2d(palette.material(colour, &mut materials)),
                 Transform::from_xyz(0.0, 0.0, TOKEN_Z),
             ))
             .with_children(|token| {
@@ -919,7 +1017,7 @@ type TokenState = (
     &'static mut TokenScale,
     &'static Children,
     &'static mut Transform,
-    &'static MeshMaterial2d<ColorMaterial>,
+    &'static mut MeshMaterial2d<ColorMaterial>,
 );
 
 /// The parts of a token that [`refresh_tokens`] redraws.
@@ -930,11 +1028,27 @@ struct TokenParts<'w, 's> {
     crosses: Query<'w, 's, &'static mut Visibility, (With<FallenCross>, NotABar)>,
     marks: Query<'w, 's, &'static mut Text2d, With<StatusMark>>,
     materials: ResMut<'w, Assets<ColorMaterial>>,
+    palette: ResMut<'w, TokenPalette>,
+}
+
+/// One disc material per colour, shared by every token of that colour: a thousand tokens of a
+/// few colours are then drawn in a few batches, not one draw each.
+#[derive(Resource, Default)]
+pub struct TokenPalette(HashMap<[u8; 4], Handle<ColorMaterial>>);
+
+impl TokenPalette {
+    /// The shared material of `colour`, made the first time it is asked for.
+    fn material(&mut self, colour: Color, materials: &mut Assets<ColorMaterial>) -> Handle<ColorMaterial> {
+        self.0
+            .entry(colour.to_srgba().to_u8_array())
+            .or_insert_with(|| materials.add(ColorMaterial::from(colour)))
+            .clone()
+    }
 }
 
 /// Bars, marks, the disc's colour (greyed as the unit falls), and a flash on every hit.
 fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<TokenState>, mut parts: TokenParts) {
-    for (token, mut memory, mut settled, children, mut transform, material) in &mut tokens {
+    for (token, mut memory, mut settled, children, mut transform, mut material) in &mut tokens {
         let Ok((stress, wounds, status, conditions, side, surprised)) = units.get(token.0) else {
             continue;
         };
@@ -950,10 +1064,9 @@ fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<To
         let scale = memory.crowd_scale * if fallen { FALLEN_SCALE } else { 1.0 };
         settled.0 = scale;
         transform.scale = Vec3::splat(scale * if fallen { 1.0 } else { pulse });
-        if memory.look != Some(look)
-            && let Some(mut colour) = parts.materials.get_mut(&material.0)
-        {
-            colour.color = token_colour(side_base_colour(side.0), look);
+        if memory.look != Some(look) {
+            let colour = token_colour(side_base_colour(side.0), look);
+            material.0 = parts.palette.material(colour, &mut parts.materials);
             memory.look = Some(look);
         }
         // The fallen need no bars: the grey and the mark say it all.
