@@ -1450,6 +1450,10 @@ impl<'a> Targets<'a, '_, '_> {
     /// [`super::legal::TargetIndex::enemies`].
     pub fn enemies(self, zone: ZoneIdx, side: usize) -> &'a [Entity] {
         let occupants = self.ctx.index.occupants(zone);
+        // A crowded zone is filed once rather than scanned at every asking.
+        if occupants.len() > SCANNED_DIRECTLY {
+            return self.index().enemies(zone, side);
+        }
         let enemy =
             |other: &Entity| self.units.get(*other).is_some_and(|view| view.status.on_field() && view.side.0 != side);
         let Some(first) = occupants.iter().position(enemy) else {
