@@ -109,7 +109,7 @@ fn compare_listings(
     let mut compared = 0;
     for actor in cache.iter() {
         let expected = listed_by_checking(ctx, actor, &cache);
-        let legal = LegalActions::of(ctx, actor, cache.targets(ctx));
+        let legal = LegalActions::of(ctx, actor, cache.targets(ctx).index());
         let listed: Vec<Action> = legal.iter().collect();
         assert_eq!(listed, expected, "{} in round {}", actor.id.0, state.round);
         assert_eq!(legal.len(), expected.len());

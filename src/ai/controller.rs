@@ -227,7 +227,7 @@ fn declare_for_ai(
         return;
     }
     let units = ViewCache::new(&view.units);
-    let threats = ThreatMap::build(view.battlefield.len(), units.iter());
+    let threats = ThreatMap::of(&units);
     let mut just_declared = JustDeclared::default();
     let mut book = super::greedy::CommitmentBook::default();
     let mut planned = JustDeclared::default();

@@ -470,7 +470,7 @@ struct Candidate {
 struct Offence<'a, 'vw, 'vs, 'w, 's, 'uw, 'us> {
     view: &'a AiView<'vw, 'vs>,
     units: &'a ViewCache<'w, 's>,
-    threats: &'a ThreatMap,
+    threats: &'a ThreatMap<'a>,
     actor: &'a UnitView<'uw, 'us>,
     just_declared: &'a JustDeclared,
     /// How far it may walk before it strikes.
@@ -627,14 +627,22 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         }
         match field.step_toward(here, target_zone, distance_now - range) {
             Some(zone) if !self.full(zone) => Some(Some(zone)),
-            // The square on the straight way is taken: any free one in reach of the target.
-            _ => field
-                .within(target_zone, range)
-                .filter(|&zone| !self.full(zone))
-                .map(|zone| (field.distance(here, zone), zone))
-                .filter(|&(distance, _)| distance <= self.allowance)
-                .min()
-                .map(|(_, zone)| Some(zone)),
+            // The square on the straight way is taken: any free one in reach of the target and
+            // in a walk of here, looked for from whichever of the two is the smaller circle.
+            _ => {
+                let in_reach = |zone: &ZoneIdx| field.distance(target_zone, *zone) <= range;
+                let in_walk = |zone: &ZoneIdx| field.distance(here, *zone) <= self.allowance;
+                let spots: Box<dyn Iterator<Item = ZoneIdx>> = if self.allowance < range {
+                    Box::new(field.within(here, self.allowance).filter(in_reach))
+                } else {
+                    Box::new(field.within(target_zone, range).filter(in_walk))
+                };
+                spots
+                    .filter(|&zone| !self.full(zone))
+                    .map(|zone| (field.distance(here, zone), zone))
+                    .min()
+                    .map(|(_, zone)| Some(zone))
+            }
         }
     }
 
@@ -838,7 +846,8 @@ fn take_cover(
     let best = field
         .within(here, allowance)
         .filter(|&zone| zone == here || !full(zone))
-        .filter(|&zone| field.sight(zone, target_zone).is_some() && field.line_distance(zone, target_zone) <= range)
+        // The distance first: it is cheaper to work out than the line of sight.
+        .filter(|&zone| field.line_distance(zone, target_zone) <= range && field.sight(zone, target_zone).is_some())
         .map(|zone| (std::cmp::Reverse(cover_at(zone)), field.distance(here, zone), zone))
         .min()?;
     let (std::cmp::Reverse(cover), walk, zone) = best;

@@ -12,7 +12,7 @@ use crate::rules::unit::UnitView;
 /// Picks uniformly among every legal action of `actor`, its targets from the pass's target index:
 /// the actions are counted and the chosen one found by position, never listed one by one.
 pub fn choose(view: &AiView, units: &ViewCache, actor: &UnitView, rng: &mut ChaCha8Rng) -> Action {
-    let legal = LegalActions::of(view.ctx(), actor, units.targets(view.ctx()));
+    let legal = LegalActions::of(view.ctx(), actor, units.targets(view.ctx()).index());
     if legal.is_empty() {
         return Action::simple(ActionKind::Hold);
     }

@@ -1014,26 +1014,65 @@ pub struct Threat {
     pub can_react: bool,
 }
 
-/// Who threatens what, per zone, built once for a moment when nothing moves (a declaration pass).
-/// Every zone's threats lie side by side in one array (`threats[starts[z]..starts[z + 1]]`), in
-/// the order the units came: a 64x64 field costs two allocations a pass, not one per square.
-pub struct ThreatMap {
+/// Who threatens what, per zone, for a moment when nothing moves (a declaration pass). Taken from
+/// a [`ViewCache`] ([`ThreatMap::of`]), a zone is looked up in the zone index as it is asked
+/// about: a grid square holds one unit, and a turn-by-turn round has one pass per unit, so
+/// filing every unit each pass made the round grow with the square of the units. A zone with
+/// several threats gives them in the units' order, from the whole table ([`FiledThreats`]),
+/// filed on first need.
+pub struct ThreatMap<'c> {
+    filed: std::cell::OnceCell<FiledThreats>,
+    units: Option<&'c dyn ThreatSource>,
+}
+
+/// The threats of a zone of few occupants, in the units' order.
+type FewThreats = [Option<Threat>; SCANNED_DIRECTLY];
+
+/// Every zone's threats side by side in one array (`threats[starts[z]..starts[z + 1]]`), in the
+/// order the units came: a 64x64 field costs two allocations, not one per square.
+struct FiledThreats {
     starts: Vec<u32>,
     threats: Vec<Threat>,
 }
 
-impl ThreatMap {
+/// Where a [`ThreatMap`] reads units from.
+trait ThreatSource {
+    /// The zone `unit` stands in, its threat if any, and its place in the units' order; `None`
+    /// for no such unit.
+    fn threat_of(&self, unit: Entity) -> Option<(ZoneIdx, Option<Threat>, u32)>;
+
+    /// Every unit's threat filed by zone, in the units' order.
+    fn file(&self, zones: usize) -> FiledThreats;
+}
+
+impl ThreatSource for ViewCache<'_, '_> {
+    fn threat_of(&self, unit: Entity) -> Option<(ZoneIdx, Option<Threat>, u32)> {
+        let at = *self.slots.get(unit.index_u32() as usize)?;
+        let view = self.views.get(at as usize).filter(|view| view.entity == unit)?;
+        Some((view.zone.0, threat(view), at))
+    }
+
+    fn file(&self, zones: usize) -> FiledThreats {
+        FiledThreats::build(zones, self.iter())
+    }
+}
+
+/// A unit's melee threat as a [`ThreatMap`] files it: on the field, fighting, a melee weapon in
+/// hand.
+fn threat(view: &UnitView) -> Option<Threat> {
+    let weapon = view.loadout.usable_weapon(view.conditions).1;
+    (view.status.on_field() && unit::is_fighting(*view.status, view.conditions) && !weapon.is_ranged())
+        .then(|| Threat { unit: view.entity, side: *view.side, reach: weapon.reach, can_react: can_react(view) })
+}
+
+impl FiledThreats {
     /// Every fighting unit with a melee weapon, filed under the zone it stands in.
-    pub fn build<'a, 'w: 'a, 's: 'a>(zones: usize, units: impl Iterator<Item = &'a UnitView<'w, 's>>) -> Self {
+    fn build<'a, 'w: 'a, 's: 'a>(zones: usize, units: impl Iterator<Item = &'a UnitView<'w, 's>>) -> Self {
         let mut filed: Vec<(ZoneIdx, Threat)> = Vec::new();
         for view in units {
-            let weapon = view.loadout.usable_weapon(view.conditions).1;
-            if !view.status.on_field() || !unit::is_fighting(*view.status, view.conditions) || weapon.is_ranged() {
-                continue;
-            }
-            if (view.zone.0 as usize) < zones {
-                let threat =
-                    Threat { unit: view.entity, side: *view.side, reach: weapon.reach, can_react: can_react(view) };
+            if let Some(threat) = threat(view)
+                && (view.zone.0 as usize) < zones
+            {
                 filed.push((view.zone.0, threat));
             }
         }
@@ -1063,6 +1102,50 @@ impl ThreatMap {
             _ => &[],
         }
     }
+}
+
+impl<'c> ThreatMap<'c> {
+    /// Every fighting unit with a melee weapon, filed under the zone it stands in, at once.
+    pub fn build<'a, 'w: 'a, 's: 'a>(zones: usize, units: impl Iterator<Item = &'a UnitView<'w, 's>>) -> Self {
+        Self { filed: std::cell::OnceCell::from(FiledThreats::build(zones, units)), units: None }
+    }
+
+    /// The threats of `units`' moment, each zone looked up in the zone index as it is asked about.
+    pub fn of(units: &'c ViewCache<'_, '_>) -> Self {
+        Self { filed: std::cell::OnceCell::new(), units: Some(units) }
+    }
+
+    /// The threats in `zone`, in the order their units came: the few there, or a slice of the
+    /// whole table.
+    fn in_zone<'a>(&'a self, ctx: ActionContext, zone: ZoneIdx) -> (FewThreats, &'a [Threat]) {
+        let mut few = [None; SCANNED_DIRECTLY];
+        let units = match (self.filed.get(), self.units) {
+            (Some(filed), _) => return (few, filed.in_zone(zone)),
+            (None, Some(units)) => units,
+            (None, None) => return (few, &[]),
+        };
+        let whole = || self.filed.get_or_init(|| units.file(ctx.battlefield.len())).in_zone(zone);
+        let mut found = 0;
+        let mut order = [0u32; SCANNED_DIRECTLY];
+        for &other in ctx.index.occupants(zone) {
+            match units.threat_of(other) {
+                // The table files units by where they stand: ask it when the index disagrees.
+                Some((standing, ..)) if standing != zone => return ([None; SCANNED_DIRECTLY], whole()),
+                Some((_, Some(_), _)) if found == SCANNED_DIRECTLY => return ([None; SCANNED_DIRECTLY], whole()),
+                Some((_, Some(threat), at)) => {
+                    // Kept in the units' order, as the table files them.
+                    let slot = order[..found].partition_point(|&before| before < at);
+                    order.copy_within(slot..found, slot + 1);
+                    few.copy_within(slot..found, slot + 1);
+                    order[slot] = at;
+                    few[slot] = Some(threat);
+                    found += 1;
+                }
+                _ => {}
+            }
+        }
+        (few, &[])
+    }
 
     /// Enemies of `side` whose reach covers `zone`.
     pub fn threateners<'a>(
@@ -1070,10 +1153,14 @@ impl ThreatMap {
         ctx: ActionContext<'a>,
         zone: ZoneIdx,
         side: SideIndex,
-    ) -> impl Iterator<Item = &'a Threat> + 'a {
+    ) -> impl Iterator<Item = Threat> + 'a {
         ctx.battlefield.within(zone, ctx.index.longest_reach()).flat_map(move |here| {
             let distance = ctx.battlefield.distance(here, zone);
-            self.in_zone(here).iter().filter(move |threat| threat.side != side && threat.reach >= distance)
+            let (few, several) = self.in_zone(ctx, here);
+            few.into_iter()
+                .flatten()
+                .chain(several.iter().copied())
+                .filter(move |threat| threat.side != side && threat.reach >= distance)
         })
     }
 }
@@ -1333,6 +1420,54 @@ pub struct ViewCache<'w, 's> {
     targets: std::cell::OnceCell<super::legal::TargetIndex>,
     /// Which sides have a fighting unit in each zone, filed on first asking.
     fighting: std::cell::OnceCell<FightingSides>,
+    /// One more than the highest side of a unit on the field, as the views say.
+    sides_on_field: usize,
+    /// One more than the highest side the target index files, worked out on first asking.
+    sides_filed: std::cell::OnceCell<usize>,
+}
+
+/// Zones with at most this many occupants are asked about directly rather than through a table
+/// of every zone: a grid square holds one unit, and a turn-by-turn round would otherwise refile
+/// every zone for every unit's turn.
+const SCANNED_DIRECTLY: usize = 4;
+
+/// The targets of the moment a [`ViewCache`] was taken, as [`ViewCache::targets`] gives them:
+/// a zone whose occupants are all targets (or none is) is answered from the zone index itself;
+/// other zones from the whole [`super::legal::TargetIndex`], built on first need.
+#[derive(Clone, Copy)]
+pub struct Targets<'a, 'w, 's> {
+    ctx: ActionContext<'a>,
+    units: &'a ViewCache<'w, 's>,
+}
+
+impl<'a> Targets<'a, '_, '_> {
+    /// The whole target index.
+    pub fn index(self) -> &'a super::legal::TargetIndex {
+        self.units.targets.get_or_init(|| super::legal::TargetIndex::build(self.ctx, self.units))
+    }
+
+    /// Enemies of `side` on the field in `zone`, in the zone index's order: the same list as
+    /// [`super::legal::TargetIndex::enemies`].
+    pub fn enemies(self, zone: ZoneIdx, side: usize) -> &'a [Entity] {
+        let occupants = self.ctx.index.occupants(zone);
+        // A crowded zone is filed once rather than scanned at every asking.
+        if occupants.len() > SCANNED_DIRECTLY {
+            return self.index().enemies(zone, side);
+        }
+        let enemy =
+            |other: &Entity| self.units.get(*other).is_some_and(|view| view.status.on_field() && view.side.0 != side);
+        let Some(first) = occupants.iter().position(enemy) else {
+            return &[];
+        };
+        let end = occupants[first..].iter().position(|other| !enemy(other)).map_or(occupants.len(), |run| first + run);
+        // The enemies are one run of the zone's occupants (on a grid, the one unit there): that
+        // run is the list, unless more of them come later. The index keeps lists only for the
+        // sides it files (up to the highest).
+        if !occupants[end..].iter().any(enemy) && side < self.units.sides_filed(self.ctx) {
+            return &occupants[first..end];
+        }
+        self.index().enemies(zone, side)
+    }
 }
 
 /// A [`ViewCache`] slot with no view.
@@ -1368,22 +1503,62 @@ impl<'w, 's> ViewCache<'w, 's> {
         let views: Vec<UnitView<'w, 's>> = units.iter().collect();
         let len = views.iter().map(|view| view.entity.index_u32() as usize + 1).max().unwrap_or(0);
         let mut slots = vec![NO_VIEW; len];
+        let mut sides_on_field = 0;
         for (at, view) in views.iter().enumerate() {
             slots[view.entity.index_u32() as usize] = at as u32;
+            if view.status.on_field() {
+                sides_on_field = sides_on_field.max(view.side.0 + 1);
+            }
         }
-        Self { views, slots, targets: std::cell::OnceCell::new(), fighting: std::cell::OnceCell::new() }
+        Self {
+            views,
+            slots,
+            targets: std::cell::OnceCell::new(),
+            fighting: std::cell::OnceCell::new(),
+            sides_on_field,
+            sides_filed: std::cell::OnceCell::new(),
+        }
     }
 
-    /// Whether a fighting unit of `side` stands in `zone` (by `ctx`'s zone index, filed for
-    /// every zone on first asking).
+    /// Whether a fighting unit of `side` stands in `zone` (by `ctx`'s zone index): a zone of few
+    /// occupants is looked at directly, others in a table of every zone filed on first asking.
     pub fn has_fighting(&self, ctx: ActionContext, zone: ZoneIdx, side: SideIndex) -> bool {
+        let occupants = ctx.index.occupants(zone);
+        if occupants.len() <= SCANNED_DIRECTLY {
+            return occupants.iter().any(|&other| {
+                self.get(other)
+                    .is_some_and(|view| *view.side == side && unit::is_fighting(*view.status, view.conditions))
+            });
+        }
         let table = self.fighting.get_or_init(|| FightingSides::build(ctx.index, ctx.battlefield.len(), self));
         side.0 < table.sides && table.flags.get(zone as usize * table.sides + side.0).copied().unwrap_or(false)
     }
 
-    /// The target index of the moment these views were taken, built on first asking.
-    pub fn targets(&self, ctx: ActionContext) -> &super::legal::TargetIndex {
-        self.targets.get_or_init(|| super::legal::TargetIndex::build(ctx, self))
+    /// The targets of the moment these views were taken, looked up through `ctx`'s zone index.
+    pub fn targets<'a>(&'a self, ctx: ActionContext<'a>) -> Targets<'a, 'w, 's> {
+        Targets { ctx, units: self }
+    }
+
+    /// One more than the highest side among the units the target index files (those on the
+    /// field, in `ctx`'s zone index): the units on the field say at most how many, and the first
+    /// filed one of the highest side ends the search.
+    fn sides_filed(&self, ctx: ActionContext) -> usize {
+        *self.sides_filed.get_or_init(|| {
+            let zones = ctx.battlefield.len();
+            let filed = |view: &&UnitView| {
+                view.status.on_field()
+                    && (view.zone.0 as usize) < zones
+                    && ctx.index.occupants(view.zone.0).contains(&view.entity)
+            };
+            let mut sides = 0;
+            for view in self.views.iter().filter(filed) {
+                sides = sides.max(view.side.0 + 1);
+                if sides == self.sides_on_field {
+                    break;
+                }
+            }
+            sides
+        })
     }
 
     /// The cached view of `unit`, borrowed.

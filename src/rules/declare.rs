@@ -15,7 +15,7 @@ use super::state::{
 };
 use super::unit::{self, Unit};
 use super::{CombatSystems, DeclareSystems};
-use crate::battlefield::Battlefield;
+use crate::battlefield::{Battlefield, ZoneIdx};
 
 pub(super) fn plugin(app: &mut App) {
     app.configure_sets(
@@ -232,65 +232,128 @@ fn schedule_due_casts(state: &mut CombatState, units: &Query<Unit>, count: Optio
     true
 }
 
-/// Which sides threaten one zone, as much as [`refresh_threats`] needs to know: a unit there is
-/// threatened when some side other than its own is among them.
+/// What one unit adds to the threat table: a fighting unit with a melee weapon reaches every
+/// zone within its reach of where it stands, for its side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum ZoneThreat {
-    /// No side reaches the zone.
-    Nobody,
-    /// Exactly this side reaches it.
-    One(usize),
-    /// Two sides or more reach it, so every side has an enemy there.
-    Several,
+struct Reaching {
+    unit: Entity,
+    zone: ZoneIdx,
+    side: usize,
+    reach: u32,
 }
 
-impl ZoneThreat {
-    /// The zone's threat once `side` reaches it too.
-    fn with(self, side: usize) -> Self {
-        match self {
-            Self::Nobody => Self::One(side),
-            Self::One(first) if first == side => self,
-            Self::One(_) | Self::Several => Self::Several,
+/// How many units of each side reach each zone in melee, kept between declaration passes and
+/// updated for the units that changed since the last one: a turn-by-turn round has one pass per
+/// unit, and a 64x64 grid has 4,096 zones, so refiling every unit each pass made the round grow
+/// with the square of the units.
+#[derive(Debug, Default)]
+pub(super) struct ThreatTable {
+    /// Zones the table covers (the battlefield's, when it was last filled).
+    zones: usize,
+    /// Sides per zone row.
+    sides: usize,
+    /// `zones` rows of `sides` counts.
+    counts: Vec<u32>,
+    /// What each unit added, by entity index.
+    filed: Vec<Option<Reaching>>,
+}
+
+impl ThreatTable {
+    /// An empty table for `zones` zones and `sides` sides.
+    fn empty(zones: usize, sides: usize) -> Self {
+        Self { zones, sides, counts: vec![0; zones * sides], filed: Vec::new() }
+    }
+
+    /// Adds one unit's reach (`add`) or takes it back.
+    fn count(&mut self, battlefield: &Battlefield, reaching: Reaching, add: bool) {
+        for reached in battlefield.within(reaching.zone, reaching.reach) {
+            let count = &mut self.counts[reached as usize * self.sides + reaching.side];
+            *count = if add { *count + 1 } else { count.saturating_sub(1) };
         }
     }
 
-    /// Whether a unit of `side` standing in the zone has an enemy reaching it.
-    fn threatens(self, side: usize) -> bool {
-        match self {
-            Self::Nobody => false,
-            Self::One(first) => first != side,
-            Self::Several => true,
+    /// Files `unit`'s reach as it is now (`None`: it threatens nothing), replacing what it added
+    /// before.
+    fn file(&mut self, battlefield: &Battlefield, unit: Entity, now: Option<Reaching>) {
+        let slot = unit.index_u32() as usize;
+        if self.filed.len() <= slot {
+            self.filed.resize(slot + 1, None);
         }
+        // A slot holding another entity is a despawned unit's: the table is refilled whenever
+        // units are despawned (a new battle brings a new battlefield), so it adds nothing.
+        let before = self.filed[slot].filter(|before| before.unit == unit);
+        if before == now {
+            return;
+        }
+        if let Some(before) = before {
+            self.count(battlefield, before, false);
+        }
+        if let Some(now) = now {
+            self.count(battlefield, now, true);
+        }
+        self.filed[slot] = now;
+    }
+
+    /// Whether a unit of `side` standing in `zone` has an enemy reaching it.
+    fn threatens(&self, zone: ZoneIdx, side: usize) -> bool {
+        let row = zone as usize * self.sides;
+        self.counts
+            .get(row..row + self.sides)
+            .is_some_and(|row| row.iter().enumerate().any(|(other, &count)| other != side && count > 0))
     }
 }
 
-/// Marks units an enemy can strike in melee right now as [`Threatened`]: one pass marks which
-/// sides threaten each zone, a second reads each unit's zone, so the cost grows with the units.
-/// One flat table, not a list per zone: this runs every declaration pass, and a 64x64 grid has
-/// 4,096 zones.
-#[expect(clippy::type_complexity, reason = "one pass over the few components threat depends on")]
+/// A unit's reach as the threat table files it: fighting, a melee weapon in hand.
+fn reaching(
+    unit: Entity,
+    side: &SideIndex,
+    zone: &Zone,
+    status: &Status,
+    conditions: &Conditions,
+    loadout: &Loadout,
+) -> Option<Reaching> {
+    let weapon = loadout.usable_weapon(conditions).1;
+    (unit::is_fighting(*status, conditions) && !weapon.is_ranged()).then_some(Reaching {
+        unit,
+        zone: zone.0,
+        side: side.0,
+        reach: weapon.reach,
+    })
+}
+
+/// The components a unit's threat depends on.
+type ThreatParts = (&'static SideIndex, &'static Zone, &'static Status, &'static Conditions, &'static Loadout);
+
+/// Marks units an enemy can strike in melee right now as [`Threatened`]. The table of which
+/// sides reach each zone is kept between passes ([`ThreatTable`]): only units whose side, zone,
+/// status, conditions or loadout changed since the last pass are refiled, and a new battlefield
+/// (a new battle, whose old units are gone) refills it. Then each unit reads its zone's row.
+#[expect(clippy::type_complexity, reason = "the change filter names every component threat depends on")]
 pub(super) fn refresh_threats(
     mut commands: Commands,
-    units: Query<(Entity, &SideIndex, &Zone, &Status, &Conditions, &Loadout, Has<Threatened>)>,
+    units: Query<(Entity, &SideIndex, &Zone, &Status, Has<Threatened>)>,
+    parts: Query<(Entity, ThreatParts)>,
+    changed: Query<
+        (Entity, ThreatParts),
+        Or<(Changed<SideIndex>, Changed<Zone>, Changed<Status>, Changed<Conditions>, Changed<Loadout>)>,
+    >,
     battlefield: Res<Battlefield>,
-    mut zone_threats: Local<Vec<ZoneThreat>>,
+    mut table: Local<ThreatTable>,
 ) {
-    // The table is kept between passes: a pass only clears it.
-    zone_threats.clear();
-    zone_threats.resize(battlefield.len(), ZoneThreat::Nobody);
-    for (_, side, zone, status, conditions, loadout, _) in &units {
-        let weapon = loadout.usable_weapon(conditions).1;
-        if !unit::is_fighting(*status, conditions) || weapon.is_ranged() {
-            continue;
+    let sides = changed.iter().map(|(_, (side, ..))| side.0 + 1).max().unwrap_or(0);
+    if battlefield.is_changed() || table.zones != battlefield.len() || sides > table.sides {
+        let sides = parts.iter().map(|(_, (side, ..))| side.0 + 1).max().unwrap_or(0).max(table.sides);
+        *table = ThreatTable::empty(battlefield.len(), sides);
+        for (entity, (side, zone, status, conditions, loadout)) in &parts {
+            table.file(&battlefield, entity, reaching(entity, side, zone, status, conditions, loadout));
         }
-        for reached in battlefield.within(zone.0, weapon.reach) {
-            let threat = &mut zone_threats[reached as usize];
-            *threat = threat.with(side.0);
+    } else {
+        for (entity, (side, zone, status, conditions, loadout)) in &changed {
+            table.file(&battlefield, entity, reaching(entity, side, zone, status, conditions, loadout));
         }
     }
-    for (entity, side, zone, status, _, _, marked) in &units {
-        let threatened =
-            status.on_field() && zone_threats.get(zone.0 as usize).is_some_and(|threat| threat.threatens(side.0));
+    for (entity, side, zone, status, marked) in &units {
+        let threatened = status.on_field() && table.threatens(zone.0, side.0);
         if threatened && !marked {
             commands.entity(entity).insert(Threatened);
         } else if !threatened && marked {
@@ -542,17 +605,34 @@ pub(super) fn action_tool(unit: &unit::UnitView, action: &Action) -> Option<std:
 
 #[cfg(test)]
 mod tests {
-    use super::ZoneThreat;
+    use super::{Reaching, ThreatTable};
+    use crate::battlefield::{Battlefield, ZoneDef};
+    use bevy::prelude::Entity;
 
     #[test]
     fn zone_threat_marks_only_units_an_other_side_reaches() {
-        let first = ZoneThreat::Nobody.with(0);
-        assert!(!ZoneThreat::Nobody.threatens(0));
-        assert!(!first.threatens(0), "a side's own reach does not threaten it");
-        assert!(first.threatens(1));
-        assert_eq!(first.with(0), first);
-        let both = first.with(1);
-        assert!(both.threatens(0) && both.threatens(1) && both.threatens(2));
-        assert_eq!(both.with(0), ZoneThreat::Several);
+        let zone = |id: &str| ZoneDef {
+            id: id.into(),
+            name: id.to_string(),
+            capacity: None,
+            hazard: None,
+            position: None,
+            square: None,
+            enter_cost: 1,
+        };
+        let field = Battlefield::new(vec![zone("a"), zone("b")], &[(0, 1)]);
+        let mut table = ThreatTable::empty(field.len(), 3);
+        let (first, second) = (Entity::from_raw_u32(1).unwrap(), Entity::from_raw_u32(2).unwrap());
+        assert!(!table.threatens(0, 0));
+        table.file(&field, first, Some(Reaching { unit: first, zone: 0, side: 0, reach: 0 }));
+        assert!(!table.threatens(0, 0), "a side's own reach does not threaten it");
+        assert!(table.threatens(0, 1) && !table.threatens(1, 1));
+        table.file(&field, second, Some(Reaching { unit: second, zone: 1, side: 1, reach: 1 }));
+        assert!(table.threatens(0, 0) && table.threatens(0, 2) && table.threatens(1, 0));
+        // Refiling a unit takes back what it added before.
+        table.file(&field, first, None);
+        assert!(!table.threatens(0, 1) && table.threatens(0, 0));
+        table.file(&field, second, Some(Reaching { unit: second, zone: 1, side: 1, reach: 0 }));
+        assert!(!table.threatens(0, 0) && table.threatens(1, 0));
     }
 }
