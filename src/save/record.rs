@@ -1,6 +1,9 @@
 //! The one point where declarations are recorded (after the rules accept them) and where a
 //! save's human declarations are fed back in, for loading, undo and replays.
 
+use std::collections::HashSet;
+use std::sync::Arc;
+
 use bevy::prelude::*;
 
 use super::format::{Declaration, SavedHeld};
@@ -167,6 +170,9 @@ fn record_accepted(
     replay: Option<ResMut<Replay>>,
 ) {
     let mut replay = replay;
+    // Who has an entry for this turn already, filed on the first choice: a pass where every
+    // unit declares at once would otherwise search the round's entries once per choice.
+    let mut recorded: Option<HashSet<Arc<str>>> = None;
     for choice in chosen.read() {
         let Ok((id, declared, controller)) = units.get(choice.unit) else {
             continue;
@@ -175,14 +181,18 @@ fn record_accepted(
             continue;
         };
         let (round, turn) = (state.round, state.turn_cursor);
-        let already = recording
-            .entries
-            .iter()
-            .zip(&recording.turns)
-            .rev()
-            .take_while(|(entry, _)| entry.round == round)
-            .any(|(entry, &at)| entry.unit == id.0 && at == turn);
-        if already {
+        let recorded = recorded.get_or_insert_with(|| {
+            recording
+                .entries
+                .iter()
+                .zip(&recording.turns)
+                .rev()
+                .take_while(|(entry, _)| entry.round == round)
+                .filter(|&(_, &at)| at == turn)
+                .map(|(entry, _)| entry.unit.clone())
+                .collect()
+        });
+        if !recorded.insert(id.0.clone()) {
             continue;
         }
         let entry = Declaration {

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use super::attack::AttackRequest;
 use super::{Resolver, Strike, is_strike};
 use crate::rules::actions;
-use crate::rules::components::{Action, ActionKind, HeldPlan};
+use crate::rules::components::{Action, ActionKind, Conditions, HeldPlan, SpawnOrder};
 use crate::rules::log::{AttackKind, LogEvent};
 use crate::rules::state::Slot;
 use crate::rules::unit;
@@ -20,8 +20,16 @@ impl Resolver<'_, '_> {
     /// action: its turn after the round's last is dropped. A holder whose plan cannot be carried
     /// out yet keeps waiting.
     pub(super) fn answer_held_actions(&mut self, group: &[Slot]) {
+        // Only a unit already holding can answer: a held plan is never itself a hold
+        // (`HeldPlan::may_hold`), so nobody starts holding while the group is answered. Reading
+        // one column once per group, not every unit's whole view once per slot, keeps a round
+        // of a crowded battle linear.
+        let waiting = self.units_holding();
+        if waiting.is_empty() {
+            return;
+        }
         for slot in group {
-            for holder in self.holders_against(slot.unit) {
+            for holder in self.holders_against(&waiting, slot.unit) {
                 if let Some(plan) = self.held_plan_now(holder, slot.unit) {
                     self.take_held_action(holder, slot, plan);
                 }
@@ -29,23 +37,37 @@ impl Resolver<'_, '_> {
         }
     }
 
-    /// The units holding their action against `foe` that can still take it, in level order.
-    fn holders_against(&self, foe: Entity) -> Vec<Entity> {
-        let round = self.round();
-        let mut holders: Vec<(u32, Entity)> = self
-            .units
+    /// Every unit holding its action against someone, in level order.
+    fn units_holding(&self) -> Vec<Entity> {
+        let mut units = self.units.as_readonly();
+        let mut lens = units.transmute_lens::<(Entity, &SpawnOrder, &Conditions)>();
+        let mut holding: Vec<(u32, Entity)> = lens
+            .query()
             .iter()
-            .filter(|view| {
-                view.conditions.held_against == Some(foe)
-                    && view.conditions.held_action
-                    && !view.conditions.snapped
-                    && unit::may_act(*view.status, view.conditions, view.surprised, round)
-                    && unit::is_fighting(*view.status, view.conditions)
-            })
-            .map(|view| (view.order.0, view.entity))
+            .filter(|(_, _, conditions)| conditions.held_against.is_some())
+            .map(|(entity, order, _)| (order.0, entity))
             .collect();
-        holders.sort_unstable();
-        holders.into_iter().map(|(_, entity)| entity).collect()
+        holding.sort_unstable();
+        holding.into_iter().map(|(_, entity)| entity).collect()
+    }
+
+    /// The units of `waiting` (in level order) holding their action against `foe` that can
+    /// still take it, in level order.
+    fn holders_against(&self, waiting: &[Entity], foe: Entity) -> Vec<Entity> {
+        let round = self.round();
+        waiting
+            .iter()
+            .copied()
+            .filter(|&holder| {
+                self.units.get(holder).is_ok_and(|view| {
+                    view.conditions.held_against == Some(foe)
+                        && view.conditions.held_action
+                        && !view.conditions.snapped
+                        && unit::may_act(*view.status, view.conditions, view.surprised, round)
+                        && unit::is_fighting(*view.status, view.conditions)
+                })
+            })
+            .collect()
     }
 
     /// `holder`'s plan against `foe` as an action, when the foe is still on the field and the

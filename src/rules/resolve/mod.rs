@@ -108,6 +108,56 @@ pub(super) struct Resolver<'w, 's> {
     dealt: MessageWriter<'w, DamageDealt>,
     intimidated: MessageWriter<'w, Intimidated>,
     faults: Local<'s, Faults>,
+    spent: Local<'s, SpentReactions>,
+}
+
+/// Units seen, during one run of the resolve stage, to be unable to answer a move with a
+/// Reposte, with their sides: a walker through a crowd asks about hundreds of units at every
+/// step, and most of them have long since spent their reaction. Within one run a unit that
+/// cannot react never can again (reactions only fall, and surprise changes only between
+/// rounds), and a unit's side never changes, so what is noted here stays true until the run
+/// ends.
+#[derive(Default)]
+pub(super) struct SpentReactions {
+    /// The current run of the stage, counted from one.
+    run: u32,
+    /// By entity index: what was seen of the unit, valid when its `run` is the current one.
+    seen: Vec<Seen>,
+}
+
+/// What [`SpentReactions`] keeps of one unit.
+#[derive(Clone, Copy, Default)]
+struct Seen {
+    /// The run it was seen in.
+    run: u32,
+    /// Its side.
+    side: usize,
+    /// Whether it could no longer react.
+    spent: bool,
+}
+
+impl SpentReactions {
+    /// Forgets everything: a new run of the stage begins.
+    fn next_run(&mut self) {
+        self.run = self.run.wrapping_add(1).max(1);
+        if self.run == 1 {
+            self.seen.clear();
+        }
+    }
+
+    /// What was seen of `unit` this run, if anything.
+    fn get(&self, unit: Entity) -> Option<Seen> {
+        self.seen.get(unit.index_u32() as usize).copied().filter(|seen| seen.run == self.run)
+    }
+
+    /// Notes what was seen of `unit`.
+    fn note(&mut self, unit: Entity, side: usize, spent: bool) {
+        let at = unit.index_u32() as usize;
+        if at >= self.seen.len() {
+            self.seen.resize(at + 1, Seen::default());
+        }
+        self.seen[at] = Seen { run: self.run, side, spent };
+    }
 }
 
 /// Something a simultaneous group does to a unit, applied once the whole group has acted.
@@ -120,6 +170,7 @@ enum Pending {
 
 /// Resolves the round's schedule, pausing for reinforcements that arrive mid-round.
 fn resolve_round(mut battle: Resolver) -> Result {
+    battle.spent.next_run();
     loop {
         let next = battle.state.schedule.get(battle.state.cursor).map(|slot| slot.initiative);
         if battle.bring_in_mid_round_arrivals(next) {
@@ -217,6 +268,57 @@ impl<'w, 's> Resolver<'w, 's> {
             let (its_side, status, conditions, loadout) = facts.get(other).ok()?;
             Some(actions::threatens(*its_side, *status, conditions, loadout, side, distance))
         })
+    }
+
+    /// Whether any enemy of `side` threatens `zone`: [`Self::threateners_of`] being non-empty,
+    /// without listing them all.
+    pub(super) fn is_threatened(&self, zone: ZoneIdx, side: SideIndex) -> bool {
+        let mut units = self.units.as_readonly();
+        let mut lens = units.transmute_lens::<(&SideIndex, &Status, &Conditions, &Loadout)>();
+        let facts = lens.query();
+        actions::threatened_by(self.ctx(), zone, |other, distance| {
+            let (its_side, status, conditions, loadout) = facts.get(other).ok()?;
+            Some(actions::threatens(*its_side, *status, conditions, loadout, side, distance))
+        })
+    }
+
+    /// The threateners of `zone` ([`Self::threateners_of`]) that can still make a Reposte
+    /// ([`actions::can_react`]), in the same order: the only ones a step can provoke. Units
+    /// already seen this run to have no reaction left, or to be on `side`, are passed over
+    /// without a look-up.
+    pub(super) fn reacting_threateners(&mut self, zone: ZoneIdx, side: SideIndex) -> Vec<Entity> {
+        let mut spent = std::mem::take(&mut *self.spent);
+        let ctx = self.ctx();
+        // Made on the first look-up: often every occupant is known already, and a lens costs
+        // more to make than a look-up.
+        let mut lens = None;
+        let mut found = Vec::new();
+        // The walk of `actions::threateners_by`, in its order.
+        for here in ctx.battlefield.within(zone, ctx.index.longest_reach()) {
+            let distance = ctx.battlefield.distance(here, zone);
+            for &other in ctx.index.occupants(here) {
+                if spent.get(other).is_some_and(|seen| seen.spent || seen.side == side.0) {
+                    continue;
+                }
+                let lens = lens.get_or_insert_with(|| {
+                    self.units
+                        .as_readonly()
+                        .transmute_lens_inner::<(&SideIndex, &Status, &Conditions, &Loadout, &Reactions, Has<Surprised>)>()
+                });
+                let facts = lens.query();
+                let Ok((its_side, status, conditions, loadout, reactions, surprised)) = facts.get(other) else {
+                    continue;
+                };
+                // `actions::can_react`, read from the two components it needs.
+                let can_react = reactions.0 > 0 && !surprised;
+                spent.note(other, its_side.0, !can_react);
+                if can_react && actions::threatens(*its_side, *status, conditions, loadout, side, distance) {
+                    found.push(other);
+                }
+            }
+        }
+        *self.spent = spent;
+        found
     }
 
     fn ctx(&self) -> ActionContext<'_> {
