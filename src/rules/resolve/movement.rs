@@ -134,7 +134,15 @@ impl Resolver<'_, '_> {
         let (before, after) = if walk.watched {
             // Only an enemy that can still react is owed anything for a step (`provoked_attacks`
             // passes over the rest), and one that cannot now will not again this round.
-            (self.reacting_threateners(walk.here, side), self.reacting_threateners(step, side))
+            let after = self.reacting_threateners(step, side);
+            // Entering reach asks of `before` only which of `after` are in it; only leaving
+            // reach needs all of it (in a crowd, everyone around the walker).
+            let before = if walk.leaving {
+                self.reacting_threateners(walk.here, side)
+            } else {
+                self.also_threatening(&after, walk.here, side)
+            };
+            (before, after)
         } else {
             (Vec::new(), Vec::new())
         };
@@ -144,7 +152,10 @@ impl Resolver<'_, '_> {
         if !self.unchanged(slot.unit, walk.status_before) {
             return false;
         }
+        let was = (self.index.changed_at(walk.here), self.index.changed_at(step));
         self.index.relocate(slot.unit, walk.here, step);
+        let now = (self.index.changed_at(walk.here), self.index.changed_at(step));
+        self.spent.stepped((slot.unit, side.0), (walk.here, step), was, now);
         if let Ok(mut unit) = self.units.get_mut(slot.unit) {
             unit.zone.0 = step;
         }
