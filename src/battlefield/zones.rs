@@ -441,12 +441,30 @@ fn nearest_first_order(row: &[u32]) -> (Vec<ZoneIdx>, Vec<u32>) {
 pub struct ZoneIndex {
     occupants: Vec<Vec<Entity>>,
     longest_reach: u32,
+    /// Changes made so far, all zones together: the clock of `changed_at`.
+    changes: u64,
+    /// By zone: the value of `changes` when its occupants last changed.
+    changed_at: Vec<u64>,
 }
 
 impl ZoneIndex {
     /// An empty index for `zones` zones.
     pub fn new(zones: usize) -> Self {
-        Self { occupants: vec![Vec::new(); zones], longest_reach: 0 }
+        Self { occupants: vec![Vec::new(); zones], longest_reach: 0, changes: 0, changed_at: vec![0; zones] }
+    }
+
+    /// When `zone`'s occupants last changed, on a clock that only runs forward: a list made
+    /// from them stays right while this stays the same.
+    pub fn changed_at(&self, zone: ZoneIdx) -> u64 {
+        self.changed_at.get(zone as usize).copied().unwrap_or(u64::MAX)
+    }
+
+    /// Notes that `zone`'s occupants change now.
+    fn touch(&mut self, zone: ZoneIdx) {
+        self.changes += 1;
+        if let Some(at) = self.changed_at.get_mut(zone as usize) {
+            *at = self.changes;
+        }
     }
 
     /// The longest melee reach of any unit in the battle, in zones: how far to look for threats.
@@ -466,6 +484,9 @@ impl ZoneIndex {
         for list in &mut self.occupants {
             list.clear();
         }
+        self.changes += 1;
+        self.changed_at.clear();
+        self.changed_at.resize(zones, self.changes);
     }
 
     /// Units in `zone`, in the order they entered.
@@ -483,6 +504,7 @@ impl ZoneIndex {
         if let Some(list) = self.occupants.get_mut(zone as usize) {
             list.push(unit);
         }
+        self.touch(zone);
     }
 
     /// Takes `unit` out of `zone`.
@@ -492,6 +514,7 @@ impl ZoneIndex {
         {
             list.remove(at);
         }
+        self.touch(zone);
     }
 
     /// Moves `unit` between zones.

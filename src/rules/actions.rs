@@ -532,7 +532,7 @@ pub fn shooting_in_melee(
     units: &impl UnitLookup,
 ) -> bool {
     ctx.battlefield.distance(standing, target_zone) <= ctx.battlefield.melee_reach(0)
-        || !threateners_of(ctx, standing, side, units).is_empty()
+        || is_threatened(ctx, standing, side, units)
 }
 
 /// Refuses a bow or crossbow shot in melee where the ruleset forbids it (`S-ATK-2`).
@@ -549,7 +549,7 @@ fn check_bow_in_melee(
     let target_zone = action.target.and_then(|target| units.with_view(target, |view| view.zone.0));
     let pressed = match target_zone {
         Some(zone) => shooting_in_melee(ctx, standing, zone, *actor.side, units),
-        None => !threateners_of(ctx, standing, *actor.side, units).is_empty(),
+        None => is_threatened(ctx, standing, *actor.side, units),
     };
     if pressed { Err(IllegalAction::BowInMelee) } else { Ok(()) }
 }
@@ -1174,13 +1174,34 @@ pub fn threateners_of(ctx: ActionContext, zone: ZoneIdx, side: SideIndex, units:
     })
 }
 
+/// Whether any enemy of `side` threatens `zone`: [`threateners_of`] being non-empty, found
+/// without listing them all (in a crowd the first one looked at usually is one).
+pub fn is_threatened(ctx: ActionContext, zone: ZoneIdx, side: SideIndex, units: &impl UnitLookup) -> bool {
+    threatened_by(ctx, zone, |other, distance| {
+        units
+            .with_view(other, |view| threatens(*view.side, *view.status, view.conditions, view.loadout, side, distance))
+    })
+}
+
+/// Whether [`threateners_by`] with the same question would find anyone, stopping at the first.
+pub fn threatened_by(
+    ctx: ActionContext,
+    zone: ZoneIdx,
+    mut threatens_at: impl FnMut(Entity, u32) -> Option<bool>,
+) -> bool {
+    ctx.battlefield.within(zone, ctx.index.longest_reach()).any(|here| {
+        let distance = ctx.battlefield.distance(here, zone);
+        ctx.index.occupants(here).iter().any(|&other| threatens_at(other, distance) == Some(true))
+    })
+}
+
 /// [`threateners_of`], reading each nearby unit's threat with `threatens_at(unit, distance)`
 /// (`None` for no such unit): a caller that can read the four components it needs more
 /// cheaply than a whole view says how.
 pub fn threateners_by(
     ctx: ActionContext,
     zone: ZoneIdx,
-    threatens_at: impl Fn(Entity, u32) -> Option<bool>,
+    mut threatens_at: impl FnMut(Entity, u32) -> Option<bool>,
 ) -> Vec<Entity> {
     let mut found = Vec::new();
     for here in ctx.battlefield.within(zone, ctx.index.longest_reach()) {

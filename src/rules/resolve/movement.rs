@@ -132,7 +132,17 @@ impl Resolver<'_, '_> {
     fn take_step(&mut self, slot: &Slot, walk: &mut Walk, step: ZoneIdx) -> bool {
         let side = walk.side;
         let (before, after) = if walk.watched {
-            (self.threateners_of(walk.here, side), self.threateners_of(step, side))
+            // Only an enemy that can still react is owed anything for a step (`provoked_attacks`
+            // passes over the rest), and one that cannot now will not again this round.
+            let after = self.reacting_threateners(step, side);
+            // Entering reach asks of `before` only which of `after` are in it; only leaving
+            // reach needs all of it (in a crowd, everyone around the walker).
+            let before = if walk.leaving {
+                self.reacting_threateners(walk.here, side)
+            } else {
+                self.also_threatening(&after, walk.here, side)
+            };
+            (before, after)
         } else {
             (Vec::new(), Vec::new())
         };
@@ -142,7 +152,10 @@ impl Resolver<'_, '_> {
         if !self.unchanged(slot.unit, walk.status_before) {
             return false;
         }
+        let was = (self.index.changed_at(walk.here), self.index.changed_at(step));
         self.index.relocate(slot.unit, walk.here, step);
+        let now = (self.index.changed_at(walk.here), self.index.changed_at(step));
+        self.spent.stepped((slot.unit, side.0), (walk.here, step), was, now);
         if let Ok(mut unit) = self.units.get_mut(slot.unit) {
             unit.zone.0 = step;
         }
@@ -167,12 +180,13 @@ impl Resolver<'_, '_> {
     fn left_behind(&self, slot: &Slot, walk: &mut Walk, before: &[Entity], after: &[Entity]) -> Vec<Entity> {
         let mut attackers = Vec::new();
         let close_only = walk.rules.only_close_enemies;
+        let after = Among::new(after);
         for &other in before {
             if close_only && !self.units.get(other).is_ok_and(|view| view.zone.0 == walk.here) {
                 // A reach weapon from the next zone is not Close: leaving its reach provokes nothing.
                 continue;
             }
-            if close_only || !after.contains(&other) {
+            if close_only || !after.has(other) {
                 if !(walk.rules.ally_in_reach_covers && self.ally_covers(other, slot.unit, walk.here, close_only)) {
                     attackers.push(other);
                 }
@@ -201,10 +215,11 @@ impl Resolver<'_, '_> {
     fn entered_reach(&self, mover: Entity, walk: &Walk, before: &[Entity], after: &[Entity]) -> Vec<Entity> {
         let own = self.strike_length(mover).unwrap_or((0, true));
         let longer_only = walk.rules.longer_weapon_first;
+        let before = Among::new(before);
         after
             .iter()
             .copied()
-            .filter(|other| !before.contains(other))
+            .filter(|&other| !before.has(other))
             .filter(|&other| !longer_only || self.strike_length(other).is_some_and(|theirs| strikes_first(theirs, own)))
             .collect()
     }
@@ -296,6 +311,37 @@ impl Resolver<'_, '_> {
         match chosen {
             Some(zone) if first == Some(zone) || open.any(|allowed| allowed == zone) => Some(zone),
             _ => first,
+        }
+    }
+}
+
+/// Lists of units this long or shorter are searched one by one; longer ones are sorted first.
+const SHORT_LIST: usize = 16;
+
+/// A list of units to ask whether a unit is among them: a walker in a crowd compares two long
+/// lists of threateners at each step, which one by one would cost their product.
+enum Among<'a> {
+    /// Short: searched in place.
+    Short(&'a [Entity]),
+    /// Long: a sorted copy, searched by halves.
+    Sorted(Vec<Entity>),
+}
+
+impl<'a> Among<'a> {
+    fn new(list: &'a [Entity]) -> Self {
+        if list.len() <= SHORT_LIST {
+            return Self::Short(list);
+        }
+        let mut sorted = list.to_vec();
+        sorted.sort_unstable();
+        Self::Sorted(sorted)
+    }
+
+    /// Whether `unit` is in the list.
+    fn has(&self, unit: Entity) -> bool {
+        match self {
+            Self::Short(list) => list.contains(&unit),
+            Self::Sorted(sorted) => sorted.binary_search(&unit).is_ok(),
         }
     }
 }

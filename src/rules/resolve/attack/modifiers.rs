@@ -269,7 +269,7 @@ fn ranged_in_melee(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
     let engagement = m.engagement;
     let pressed = engagement.ranged
         && (engagement.walking <= battle.battlefield.melee_reach(0)
-            || !battle.threateners_of(m.attacker.zone.0, *m.attacker.side).is_empty());
+            || battle.is_threatened(m.attacker.zone.0, *m.attacker.side));
     pressed.then_some(())?;
     match battle.ruleset.attack.ranged_in_melee {
         RangedInMelee::Disadvantage => Some(Modifier::disadvantage(ModifierSource::RangedInMelee)),
