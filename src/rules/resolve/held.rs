@@ -20,6 +20,14 @@ impl Resolver<'_, '_> {
     /// action: its turn after the round's last is dropped. A holder whose plan cannot be carried
     /// out yet keeps waiting.
     pub(super) fn answer_held_actions(&mut self, group: &[Slot]) {
+        // Only `hold_action` holds against a foe, and it gives the holder a turn in
+        // `CombatState::turns`, which never loses an entry before the next round's turns replace
+        // it. No turns at all (rulesets with a declared initiative, until someone holds) means
+        // nobody holds, and spares a look at every unit twice per initiative count (about 6% of
+        // a 4-vs-4 battle on zones).
+        if self.state.turns.is_empty() {
+            return;
+        }
         for slot in group {
             for holder in self.holders_against(slot.unit) {
                 if let Some(plan) = self.held_plan_now(holder, slot.unit) {
