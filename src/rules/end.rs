@@ -38,7 +38,7 @@ fn end_round(
 ) {
     let Battle { mut state, mut log, mut rng, mut index, mut units, ruleset, battlefield, sides } = battle;
     let round = state.round;
-    let (bleeding, exposed) = round_end_exposure(&units, &battlefield);
+    let Exposure { bleeding, exposed, grapples } = round_end_exposure(&units, &battlefield);
     let mut upkeep = Harm {
         units: &mut units,
         index: &mut index,
@@ -62,7 +62,10 @@ fn end_round(
     if !ruleset.turns.order.on_turn() {
         linger(&mut upkeep);
     }
-    squeeze(&mut upkeep, &battlefield);
+    // Only the resolve stage makes grapples, so none seen now means nothing to squeeze.
+    if grapples {
+        squeeze(&mut upkeep, &battlefield);
+    }
     if round >= ruleset.surprise.rounds_lost {
         for entity in &surprised {
             commands.entity(entity).remove::<Surprised>();
@@ -93,12 +96,29 @@ type Bleeding = (u32, Entity, bool, bool);
 /// A unit standing in a hazard at the end of the round: its order and the unit.
 type Exposed = (u32, Entity);
 
+/// What the end of the round has to resolve, seen in one pass over the units.
+struct Exposure {
+    /// The bleeding, in unit order.
+    bleeding: Vec<Bleeding>,
+    /// Those standing in a hazard, in unit order.
+    exposed: Vec<Exposed>,
+    /// Whether any unit grapples or is grappled (on the field or not).
+    grapples: bool,
+}
+
 /// The units with something to resolve at the end of the round, each list in unit order: the
-/// bleeding (order, unit, dying, suffocating) and those standing in a hazard (order, unit).
-fn round_end_exposure(units: &Query<Unit>, battlefield: &Battlefield) -> (Vec<Bleeding>, Vec<Exposed>) {
+/// bleeding (order, unit, dying, suffocating) and those standing in a hazard (order, unit); and
+/// whether there is any grapple to squeeze, so the squeeze's own passes over every unit run only
+/// when there is.
+fn round_end_exposure(units: &Query<Unit>, battlefield: &Battlefield) -> Exposure {
     let mut bleeding: Vec<Bleeding> = Vec::new();
     let mut exposed: Vec<Exposed> = Vec::new();
-    for view in units.iter().filter(|view| view.status.on_field()) {
+    let mut grapples = false;
+    for view in units.iter() {
+        grapples |= view.conditions.grappling.is_some() || !view.conditions.grappled_by.is_empty();
+        if !view.status.on_field() {
+            continue;
+        }
         let dying = *view.status == Status::Dying && !view.conditions.stabilised;
         if dying || view.conditions.suffocating {
             bleeding.push((view.order.0, view.entity, dying, view.conditions.suffocating));
@@ -109,7 +129,7 @@ fn round_end_exposure(units: &Query<Unit>, battlefield: &Battlefield) -> (Vec<Bl
     }
     bleeding.sort_unstable_by_key(|&(order, ..)| order);
     exposed.sort_unstable();
-    (bleeding, exposed)
+    Exposure { bleeding, exposed, grapples }
 }
 
 /// The end-of-round loss of a `dying` or `suffocating` unit: one hit for each that applies.

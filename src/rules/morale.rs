@@ -41,10 +41,10 @@ struct Pressure {
     big_hits: EntityHashSet,
     /// The strongest intimidation each unit faced, as the TN it must beat.
     intimidation: HashMap<Entity, i32>,
-    /// Units each side fielded (not in reserve nor stood aside).
-    present: HashMap<usize, u32>,
-    /// Units each side still has fighting.
-    fighting: HashMap<usize, u32>,
+    /// Units each side fielded (not in reserve nor stood aside), by side index.
+    present: Vec<u32>,
+    /// Units each side still has fighting, by side index.
+    fighting: Vec<u32>,
     /// Units fighting on every side together.
     total: u32,
 }
@@ -66,16 +66,9 @@ fn check_morale(
     let round = battle.state.round;
     let big_hits = big_hits(&battle.units, &mut dealt, round);
     let intimidation = strongest_intimidation(&mut intimidated);
-    let present = fielded(&battle.units, &aside);
-    let (fighting, checkers) = fighting_and_checkers(&battle);
-    let total = fighting.values().sum();
+    let Census { present, fighting, checkers } = take_census(&mut battle, &aside);
+    let total = fighting.iter().sum();
     let pressure = Pressure { big_hits, intimidation, present, fighting, total };
-    // Falling back lasts until the next check, which may renew it.
-    for mut unit in &mut battle.units {
-        if unit.conditions.falling_back {
-            unit.conditions.falling_back = false;
-        }
-    }
     for entity in checkers {
         test_morale(&mut battle, &pressure, entity, &mut fleeing);
     }
@@ -106,29 +99,49 @@ fn strongest_intimidation(intimidated: &mut MessageReader<Intimidated>) -> HashM
     intimidation
 }
 
-/// Units each side fielded: every one not in reserve nor stood aside.
-fn fielded(units: &Query<Unit>, aside: &Query<(), With<StoodAside>>) -> HashMap<usize, u32> {
-    let mut present: HashMap<usize, u32> = HashMap::new();
-    for view in units.iter().filter(|view| *view.status != Status::Reserve && !aside.contains(view.entity)) {
-        *present.entry(view.side.0).or_insert(0) += 1;
-    }
-    present
+/// Who stands where in the morale stage, counted in one pass over the units.
+struct Census {
+    /// Units each side fielded: every one not in reserve nor stood aside.
+    present: Vec<u32>,
+    /// Units each side still has fighting.
+    fighting: Vec<u32>,
+    /// Those that must check, in level order.
+    checkers: Vec<Entity>,
 }
 
-/// Units each side still has fighting, and those that must check, in initiative order.
-fn fighting_and_checkers(battle: &Battle) -> (HashMap<usize, u32>, Vec<Entity>) {
-    let mut fighting: HashMap<usize, u32> = HashMap::new();
+/// Counts the units each side fielded and has fighting, and lists those that must check, in level
+/// order. Falling back lasts until the next check, which may renew it: it ends here, after the
+/// counts read it. One pass, because each visit of the whole unit view costs more than the
+/// counting.
+fn take_census(battle: &mut Battle, aside: &Query<(), With<StoodAside>>) -> Census {
+    let sides = battle.sides.0.len();
+    let mut present = vec![0; sides];
+    let mut fighting = vec![0; sides];
     let mut checkers: Vec<(u32, Entity)> = Vec::new();
     let party_never_checks = battle.ruleset.morale.party_never_checks;
-    for view in battle.units.iter().filter(|view| unit::is_fighting(*view.status, view.conditions)) {
-        *fighting.entry(view.side.0).or_insert(0) += 1;
-        // Players decide their characters' morale (`C-WDRAW-1`).
-        if view.checks_morale && !(party_never_checks && battle.sides.is_party(view.side.0)) {
-            checkers.push((view.order.0, view.entity));
+    for mut view in &mut battle.units {
+        let side = view.side.0;
+        if side >= sides {
+            // A battle put together without its `Sides` (tests do) still counts every side.
+            present.resize(side + 1, 0);
+            fighting.resize(side + 1, 0);
+        }
+        if *view.status != Status::Reserve && !aside.contains(view.entity) {
+            present[side] += 1;
+        }
+        if unit::is_fighting(*view.status, &view.conditions) {
+            fighting[side] += 1;
+            // Players decide their characters' morale (`C-WDRAW-1`).
+            if view.checks_morale && !(party_never_checks && battle.sides.is_party(side)) {
+                checkers.push((view.order.0, view.entity));
+            }
+        }
+        if view.conditions.falling_back {
+            view.conditions.falling_back = false;
         }
     }
     checkers.sort_unstable();
-    (fighting, checkers.into_iter().map(|(_, entity)| entity).collect())
+    Census { present, fighting, checkers: checkers.into_iter().map(|(_, entity)| entity).collect() }
 }
 
 /// Checks one unit's morale, if something triggers it, and carries out a failure.
@@ -137,7 +150,7 @@ fn test_morale(battle: &mut Battle, pressure: &Pressure, entity: Entity, fleeing
     let Ok(unit) = battle.units.get(entity) else {
         return;
     };
-    let own = pressure.fighting.get(&unit.side.0).copied().unwrap_or(0);
+    let own = pressure.fighting.get(unit.side.0).copied().unwrap_or(0);
     let opponents = pressure.total - own;
     let allies = own.saturating_sub(1);
     let Some(reason) = reason(&battle.ruleset, pressure, &unit, own, opponents) else {
@@ -191,7 +204,7 @@ fn reason(
             pressure.intimidation.get(&unit.entity).copied(),
         ),
         MoraleTrigger::SideLosing { percent } => {
-            let fielded = pressure.present.get(&unit.side.0).copied().unwrap_or(0).max(1);
+            let fielded = pressure.present.get(unit.side.0).copied().unwrap_or(0).max(1);
             let lost = fielded.saturating_sub(own);
             (lost * 100 >= percent * fielded && lost > 0).then_some(MoraleReason::Losing)
         }

@@ -20,6 +20,11 @@ impl Resolver<'_, '_> {
     /// action: its turn after the round's last is dropped. A holder whose plan cannot be carried
     /// out yet keeps waiting.
     pub(super) fn answer_held_actions(&mut self, group: &[Slot]) {
+        // Only `hold_action` holds against a foe, and it files the holder in
+        // `CombatState::holding`: nobody there, nothing to answer.
+        if self.state.holding.is_empty() {
+            return;
+        }
         for slot in group {
             for holder in self.holders_against(slot.unit) {
                 if let Some(plan) = self.held_plan_now(holder, slot.unit) {
