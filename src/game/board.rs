@@ -726,7 +726,8 @@ fn floor_image(grid: &GridMap) -> Image {
     let size = Extent3d { width: (width * side) as u32, height: (height * side) as u32, depth_or_array_layers: 1 };
     let mut image =
         Image::new(size, TextureDimension::D2, pixels, TextureFormat::Rgba8UnormSrgb, RenderAssetUsages::RENDER_WORLD);
-    image.sampler = ImageSampler::nearest();
+    // Seen whole, a square is a few pixels: blending keeps every line equally faint.
+    image.sampler = ImageSampler::linear();
     image
 }
 

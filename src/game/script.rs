@@ -16,7 +16,7 @@ use bevy::window::{CursorMoved, PrimaryWindow, WindowEvent};
 use serde::Deserialize;
 
 use super::LaunchOptions;
-use super::board::{BoardZone, Token};
+use super::board::{BoardLayout, BoardZone, Token};
 use super::controls::{self, BattleUi, Binding, DeclarationOptions};
 use super::session::{Pace, Screen, Session};
 use super::ui::ButtonRects;
@@ -218,6 +218,7 @@ struct GameView<'w, 's> {
     options: Res<'w, DeclarationOptions>,
     battlefield: Res<'w, Battlefield>,
     board: Query<'w, 's, (), With<BoardZone>>,
+    layout: Res<'w, BoardLayout>,
     tokens: Query<'w, 's, (), With<Token>>,
     units: Query<'w, 's, &'static Status, With<UnitId>>,
     saves: Res<'w, super::saves::SaveList>,
@@ -252,7 +253,10 @@ impl GameView<'_, '_> {
                 let on_field = self.units.iter().filter(|status| **status != Status::Reserve).count();
                 in_battle
                     && !self.battlefield.is_empty()
-                    && self.board.iter().count() >= self.battlefield.len()
+                    // Every zone or square has its place, and the board's pictures are up (a
+                    // large grid is one painted floor, not a sprite per square).
+                    && self.layout.centres.len() == self.battlefield.len()
+                    && !self.board.is_empty()
                     && self.tokens.iter().count() == on_field
             }
             Condition::Declaring => in_battle && self.options.unit.is_some(),
