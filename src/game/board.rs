@@ -766,10 +766,10 @@ fn sync_tokens(
     icons: Res<Icons>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
-    mut shared: Local<Option<SharedTokenParts>>,
     mut palette: ResMut<TokenPalette>,
 ) {
-    let shared = shared.get_or_insert_with(|| SharedTokenParts::new(&mut meshes, &mut materials));
+    let palette = palette.as_mut();
+    let shared = palette.shared.get_or_insert_with(|| SharedTokenParts::new(&mut meshes, &mut materials)).clone();
     let mut have: HashMap<Entity, Entity> = HashMap::new();
     for (token, Token(unit)) in &tokens {
         if units.get(*unit).is_ok() {
@@ -804,6 +804,7 @@ fn sync_tokens(
 
 /// The meshes and materials every token shares: each side shape's disc and rim, the rim's
 /// colour and the weapon badge.
+#[derive(Clone)]
 struct SharedTokenParts {
     discs: Vec<Handle<Mesh>>,
     rims: Vec<Handle<Mesh>>,
@@ -1034,13 +1035,17 @@ struct TokenParts<'w, 's> {
 
 /// One disc material per colour, shared by every token of that colour: a thousand tokens of a
 /// few colours are then drawn in a few batches, not one draw each.
+/// It also keeps the meshes every token shares.
 #[derive(Resource, Default)]
-pub struct TokenPalette(HashMap<[u8; 4], Handle<ColorMaterial>>);
+pub struct TokenPalette {
+    discs: HashMap<[u8; 4], Handle<ColorMaterial>>,
+    shared: Option<SharedTokenParts>,
+}
 
 impl TokenPalette {
     /// The shared material of `colour`, made the first time it is asked for.
     fn material(&mut self, colour: Color, materials: &mut Assets<ColorMaterial>) -> Handle<ColorMaterial> {
-        self.0
+        self.discs
             .entry(colour.to_srgba().to_u8_array())
             .or_insert_with(|| materials.add(ColorMaterial::from(colour)))
             .clone()
