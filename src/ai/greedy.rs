@@ -1128,10 +1128,11 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
     let mut best: Option<(f64, Action)> = None;
     for zone in view.battlefield.within(actor.zone.0, allowance + reach) {
         for &other in view.index.occupants(zone) {
-            let Some(target) = units.get(other) else { continue };
-            if target.side == actor.side || !unit::is_fighting(*target.status, target.conditions) {
+            // Allies and the fallen are passed over without viewing them.
+            if units.fighting_side(other).is_none_or(|side| side == *actor.side) {
                 continue;
             }
+            let Some(target) = units.get(other) else { continue };
             let expected = actions::attack_odds(&view.ruleset, actor, target).expected;
             if best.as_ref().is_some_and(|(score, _)| *score >= expected) {
                 continue;
