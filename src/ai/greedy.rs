@@ -946,7 +946,10 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
     // The nearest zones holding a fighting enemy, found nearest first from here.
     let has_enemy = |zone: ZoneIdx| {
         // The side and standing suffice: no need to view every ally on the way.
-        view.index.occupants(zone).iter().any(|&other| units.fighting_side(other).is_some_and(|side| side != *actor.side))
+        view.index
+            .occupants(zone)
+            .iter()
+            .any(|&other| units.fighting_side(other).is_some_and(|side| side != *actor.side))
     };
     let mut enemy_zones: Vec<ZoneIdx> = Vec::new();
     let mut nearest_distance = UNREACHABLE;

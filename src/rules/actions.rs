@@ -1460,8 +1460,7 @@ impl<'a> Targets<'a, '_, '_> {
         if occupants.len() > SCANNED_DIRECTLY {
             return self.index().enemies(zone, side);
         }
-        let enemy =
-            |other: &Entity| self.units.brief(*other).is_some_and(|brief| brief.on_field && brief.side != side);
+        let enemy = |other: &Entity| self.units.brief(*other).is_some_and(|brief| brief.on_field && brief.side != side);
         let Some(first) = occupants.iter().position(enemy) else {
             return &[];
         };
@@ -1557,9 +1556,9 @@ impl<'w, 's> ViewCache<'w, 's> {
     pub fn has_fighting(&self, ctx: ActionContext, zone: ZoneIdx, side: SideIndex) -> bool {
         let occupants = ctx.index.occupants(zone);
         if occupants.len() <= SCANNED_DIRECTLY {
-            return occupants.iter().any(|&other| {
-                self.brief(other).is_some_and(|brief| brief.side == side.0 && brief.fighting)
-            });
+            return occupants
+                .iter()
+                .any(|&other| self.brief(other).is_some_and(|brief| brief.side == side.0 && brief.fighting));
         }
         let table = self.fighting.get_or_init(|| FightingSides::build(ctx.index, ctx.battlefield.len(), self));
         side.0 < table.sides && table.flags.get(zone as usize * table.sides + side.0).copied().unwrap_or(false)
