@@ -945,11 +945,11 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
     }
     // The nearest zones holding a fighting enemy, found nearest first from here.
     let has_enemy = |zone: ZoneIdx| {
-        view.index.occupants(zone).iter().any(|&other| {
-            units
-                .get(other)
-                .is_some_and(|enemy| enemy.side != actor.side && unit::is_fighting(*enemy.status, enemy.conditions))
-        })
+        // The side and standing suffice: no need to view every ally on the way.
+        view.index
+            .occupants(zone)
+            .iter()
+            .any(|&other| units.fighting_side(other).is_some_and(|side| side != *actor.side))
     };
     let mut enemy_zones: Vec<ZoneIdx> = Vec::new();
     let mut nearest_distance = UNREACHABLE;
@@ -967,18 +967,22 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
         enemy_zones.iter().map(|&enemy| view.battlefield.distance(zone, enemy)).min().unwrap_or(UNREACHABLE)
     };
     let here = nearest(actor.zone.0);
-    let destination = view
+    let mut closer: Vec<(u32, u32, ZoneIdx)> = view
         .battlefield
         .within(actor.zone.0, allowance)
         .filter(|&zone| zone != actor.zone.0)
         .filter(|&zone| {
             view.battlefield.zone(zone).capacity.is_none_or(|capacity| (view.index.count(zone) as u32) < capacity)
         })
-        // Difficult ground costs double on a grid: a square in walking distance may be out of a move's reach.
-        .filter(|&zone| actions::move_cost(&view.battlefield, actor, actor.zone.0, zone) <= allowance)
         .map(|zone| (nearest(zone), view.battlefield.distance(actor.zone.0, zone), zone))
         .filter(|&(distance, ..)| distance < here)
-        .min()?
+        .collect();
+    // Difficult ground costs double on a grid: a square in walking distance may be out of a
+    // move's reach. A path is worked out only for the best squares, best first, until one is.
+    closer.sort_unstable();
+    let destination = closer
+        .into_iter()
+        .find(|&(.., zone)| actions::move_cost(&view.battlefield, actor, actor.zone.0, zone) <= allowance)?
         .2;
     let step = Action::new(ActionKind::Move, None, Some(destination));
     if actions::repostes_on_path(ctx, threats, actor, &step).is_empty() {
@@ -1127,10 +1131,11 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
     let mut best: Option<(f64, Action)> = None;
     for zone in view.battlefield.within(actor.zone.0, allowance + reach) {
         for &other in view.index.occupants(zone) {
-            let Some(target) = units.get(other) else { continue };
-            if target.side == actor.side || !unit::is_fighting(*target.status, target.conditions) {
+            // Allies and the fallen are passed over without viewing them.
+            if units.fighting_side(other).is_none_or(|side| side == *actor.side) {
                 continue;
             }
+            let Some(target) = units.get(other) else { continue };
             let expected = actions::attack_odds(&view.ruleset, actor, target).expected;
             if best.as_ref().is_some_and(|(score, _)| *score >= expected) {
                 continue;

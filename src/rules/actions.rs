@@ -1047,8 +1047,7 @@ trait ThreatSource {
 
 impl ThreatSource for ViewCache<'_, '_> {
     fn threat_of(&self, unit: Entity) -> Option<(ZoneIdx, Option<Threat>, u32)> {
-        let at = *self.slots.get(unit.index_u32() as usize)?;
-        let view = self.views.get(at as usize).filter(|view| view.entity == unit)?;
+        let (view, at) = self.get_with_place(unit)?;
         Some((view.zone.0, threat(view), at))
     }
 
@@ -1430,11 +1429,18 @@ pub fn odds_against(
     }
 }
 
-/// Every unit viewed once, for a controller that looks units up many times in one pass: a
-/// query lookup re-reads every component column, a cached one is a hash probe.
+/// Every unit viewed at most once, for a controller that looks units up many times in one pass:
+/// a query lookup re-reads every component column, a cached one is an array read. A unit is
+/// viewed when first asked about, so a pass that looks at a few units does not copy them all.
 pub struct ViewCache<'w, 's> {
-    views: Vec<UnitView<'w, 's>>,
-    /// Where each unit's view lies in `views`, by entity index ([`NO_VIEW`] for none): entity
+    units: &'w Query<'w, 's, UnitReadOnly>,
+    /// Every unit, in the query's order.
+    order: Vec<Entity>,
+    /// Each unit's side, zone and standing, at its place in `order`, read for every unit.
+    briefs: Vec<Brief>,
+    /// Each unit's view, at its place in `order`, taken on first asking.
+    views: Vec<std::cell::OnceCell<Box<UnitView<'w, 's>>>>,
+    /// Where each unit lies in `order`, by entity index ([`NO_VIEW`] for none): entity
     /// indices are small and dense, so a look-up is an array read, not a hash probe.
     slots: Vec<u32>,
     /// Who may be targeted where, filed on first asking: nobody moves while the cache lives.
@@ -1475,8 +1481,7 @@ impl<'a> Targets<'a, '_, '_> {
         if occupants.len() > SCANNED_DIRECTLY {
             return self.index().enemies(zone, side);
         }
-        let enemy =
-            |other: &Entity| self.units.get(*other).is_some_and(|view| view.status.on_field() && view.side.0 != side);
+        let enemy = |other: &Entity| self.units.brief(*other).is_some_and(|brief| brief.on_field && brief.side != side);
         let Some(first) = occupants.iter().position(enemy) else {
             return &[];
         };
@@ -1491,6 +1496,16 @@ impl<'a> Targets<'a, '_, '_> {
     }
 }
 
+/// What a [`ViewCache`] reads of every unit at once: enough to tell friend from foe, and a
+/// fighter from the fallen, without viewing the unit.
+#[derive(Clone, Copy)]
+struct Brief {
+    side: usize,
+    zone: ZoneIdx,
+    on_field: bool,
+    fighting: bool,
+}
+
 /// A [`ViewCache`] slot with no view.
 const NO_VIEW: u32 = u32::MAX;
 
@@ -1503,14 +1518,14 @@ struct FightingSides {
 impl FightingSides {
     /// Files every fighting occupant of `index`'s zones by side.
     fn build(index: &ZoneIndex, zones: usize, units: &ViewCache) -> Self {
-        let sides = units.iter().map(|view| view.side.0 + 1).max().unwrap_or(0);
+        let sides = units.briefs.iter().map(|brief| brief.side + 1).max().unwrap_or(0);
         let mut flags = vec![false; zones * sides];
         for zone in 0..zones {
             for &other in index.occupants(zone as ZoneIdx) {
-                if let Some(view) = units.get(other)
-                    && unit::is_fighting(*view.status, view.conditions)
+                if let Some(brief) = units.brief(other)
+                    && brief.fighting
                 {
-                    flags[zone * sides + view.side.0] = true;
+                    flags[zone * sides + brief.side] = true;
                 }
             }
         }
@@ -1519,20 +1534,36 @@ impl FightingSides {
 }
 
 impl<'w, 's> ViewCache<'w, 's> {
-    /// Views every unit of `units`.
+    /// The units of `units`, each viewed when first asked about.
     pub fn new(units: &'w Query<'w, 's, UnitReadOnly>) -> Self {
-        let views: Vec<UnitView<'w, 's>> = units.iter().collect();
-        let len = views.iter().map(|view| view.entity.index_u32() as usize + 1).max().unwrap_or(0);
-        let mut slots = vec![NO_VIEW; len];
+        // Only the entity and its brief are read here: the rest of a view waits for a
+        // question about its unit.
+        let mut order = Vec::new();
+        let mut briefs = Vec::new();
         let mut sides_on_field = 0;
-        for (at, view) in views.iter().enumerate() {
-            slots[view.entity.index_u32() as usize] = at as u32;
-            if view.status.on_field() {
+        for view in units.iter() {
+            order.push(view.entity);
+            let on_field = view.status.on_field();
+            briefs.push(Brief {
+                side: view.side.0,
+                zone: view.zone.0,
+                on_field,
+                fighting: unit::is_fighting(*view.status, view.conditions),
+            });
+            if on_field {
                 sides_on_field = sides_on_field.max(view.side.0 + 1);
             }
         }
+        let len = order.iter().map(|unit| unit.index_u32() as usize + 1).max().unwrap_or(0);
+        let mut slots = vec![NO_VIEW; len];
+        for (at, unit) in order.iter().enumerate() {
+            slots[unit.index_u32() as usize] = at as u32;
+        }
         Self {
-            views,
+            units,
+            views: order.iter().map(|_| std::cell::OnceCell::new()).collect(),
+            order,
+            briefs,
             slots,
             targets: std::cell::OnceCell::new(),
             fighting: std::cell::OnceCell::new(),
@@ -1546,10 +1577,9 @@ impl<'w, 's> ViewCache<'w, 's> {
     pub fn has_fighting(&self, ctx: ActionContext, zone: ZoneIdx, side: SideIndex) -> bool {
         let occupants = ctx.index.occupants(zone);
         if occupants.len() <= SCANNED_DIRECTLY {
-            return occupants.iter().any(|&other| {
-                self.get(other)
-                    .is_some_and(|view| *view.side == side && unit::is_fighting(*view.status, view.conditions))
-            });
+            return occupants
+                .iter()
+                .any(|&other| self.brief(other).is_some_and(|brief| brief.side == side.0 && brief.fighting));
         }
         let table = self.fighting.get_or_init(|| FightingSides::build(ctx.index, ctx.battlefield.len(), self));
         side.0 < table.sides && table.flags.get(zone as usize * table.sides + side.0).copied().unwrap_or(false)
@@ -1566,14 +1596,12 @@ impl<'w, 's> ViewCache<'w, 's> {
     fn sides_filed(&self, ctx: ActionContext) -> usize {
         *self.sides_filed.get_or_init(|| {
             let zones = ctx.battlefield.len();
-            let filed = |view: &&UnitView| {
-                view.status.on_field()
-                    && (view.zone.0 as usize) < zones
-                    && ctx.index.occupants(view.zone.0).contains(&view.entity)
+            let filed = |(unit, brief): &(&Entity, &Brief)| {
+                brief.on_field && (brief.zone as usize) < zones && ctx.index.occupants(brief.zone).contains(unit)
             };
             let mut sides = 0;
-            for view in self.views.iter().filter(filed) {
-                sides = sides.max(view.side.0 + 1);
+            for (_, brief) in self.order.iter().zip(&self.briefs).filter(filed) {
+                sides = sides.max(brief.side + 1);
                 if sides == self.sides_on_field {
                     break;
                 }
@@ -1584,15 +1612,41 @@ impl<'w, 's> ViewCache<'w, 's> {
 
     /// The cached view of `unit`, borrowed.
     pub fn get(&self, unit: Entity) -> Option<&UnitView<'w, 's>> {
-        // The slot is the entity's index; the view's own entity tells a live unit from a
-        // despawned one whose index was reused.
-        let at = *self.slots.get(unit.index_u32() as usize)?;
-        self.views.get(at as usize).filter(|view| view.entity == unit)
+        self.get_with_place(unit).map(|(view, _)| view)
     }
 
-    /// Every cached view.
+    /// `unit`'s place in the query's order.
+    fn place(&self, unit: Entity) -> Option<u32> {
+        // The slot is the entity's index; the entity in that place tells a live unit from a
+        // despawned one whose index was reused.
+        let at = *self.slots.get(unit.index_u32() as usize)?;
+        (self.order.get(at as usize) == Some(&unit)).then_some(at)
+    }
+
+    /// What was read of `unit` when the cache was taken.
+    fn brief(&self, unit: Entity) -> Option<Brief> {
+        self.place(unit).and_then(|at| self.briefs.get(at as usize).copied())
+    }
+
+    /// `unit`'s side if it is fighting ([`unit::is_fighting`]), without viewing it.
+    pub fn fighting_side(&self, unit: Entity) -> Option<SideIndex> {
+        self.brief(unit).filter(|brief| brief.fighting).map(|brief| SideIndex(brief.side))
+    }
+
+    /// The cached view of `unit` and its place in the query's order.
+    fn get_with_place(&self, unit: Entity) -> Option<(&UnitView<'w, 's>, u32)> {
+        let at = self.place(unit)?;
+        let cell = self.views.get(at as usize)?;
+        if let Some(view) = cell.get() {
+            return Some((view, at));
+        }
+        let view = self.units.get(unit).ok()?;
+        Some((cell.get_or_init(|| Box::new(view)), at))
+    }
+
+    /// Every unit's view, in the query's order.
     pub fn iter(&self) -> impl Iterator<Item = &UnitView<'w, 's>> {
-        self.views.iter()
+        self.order.iter().filter_map(|&unit| self.get(unit))
     }
 }
 
