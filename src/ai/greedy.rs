@@ -1164,3 +1164,35 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
     }
     best.map(|(_, action)| action)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn units(from: u32, count: u32) -> Vec<Entity> {
+        (from..from + count).map(Entity::from_raw_u32).map(Option::unwrap).collect()
+    }
+
+    #[test]
+    fn a_few_enemies_are_all_weighed_in_their_order() {
+        let (near, far) = (units(1, 3), units(10, 4));
+        let picked: Vec<Entity> = within_budget(&[&near, &far], Entity::from_raw_u32(99).unwrap(), 32).collect();
+        assert_eq!(picked, [near, far].concat());
+    }
+
+    #[test]
+    fn a_crowd_is_sampled_nearest_first_and_spread_by_the_chooser() {
+        let (near, crowd) = (units(1, 10), units(100, 200));
+        let budget = 32;
+        let chooser = |index| Entity::from_raw_u32(index).unwrap();
+        let first: Vec<Entity> = within_budget(&[&near, &crowd], chooser(5), budget).collect();
+        assert_eq!(first.len(), budget);
+        assert_eq!(first[..near.len()], near[..], "the nearest zone fits, so it is taken whole");
+        let mut sampled = first[near.len()..].to_vec();
+        sampled.sort();
+        sampled.dedup();
+        assert_eq!(sampled.len(), budget - near.len(), "the sample never repeats a unit");
+        let second: Vec<Entity> = within_budget(&[&near, &crowd], chooser(6), budget).collect();
+        assert_ne!(first, second, "another chooser starts its sample elsewhere");
+    }
+}
