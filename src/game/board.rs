@@ -769,7 +769,8 @@ fn sync_tokens(
     mut palette: ResMut<TokenPalette>,
 ) {
     let palette = palette.as_mut();
-    let shared = palette.shared.get_or_insert_with(|| SharedTokenParts::new(&mut meshes, &mut materials)).clone();
+    // Taken out while the palette lends materials, and put back: no copy each frame.
+    let shared = palette.shared.take().unwrap_or_else(|| SharedTokenParts::new(&mut meshes, &mut materials));
     let mut have: HashMap<Entity, Entity> = HashMap::new();
     for (token, Token(unit)) in &tokens {
         if units.get(*unit).is_ok() {
@@ -800,11 +801,11 @@ fn sync_tokens(
                 spawn_pictures(token, &pictures, &icons, TOKEN_RADIUS, (&shared.badge.0, &shared.badge.1));
             });
     }
+    palette.shared = Some(shared);
 }
 
 /// The meshes and materials every token shares: each side shape's disc and rim, the rim's
 /// colour and the weapon badge.
-#[derive(Clone)]
 struct SharedTokenParts {
     discs: Vec<Handle<Mesh>>,
     rims: Vec<Handle<Mesh>>,
