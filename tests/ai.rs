@@ -10,6 +10,7 @@ use fray::headless::HeadlessBattle;
 use fray::levels::{BattleSetup, load_builtin_level};
 use fray::rules::DeclarationRejected;
 use fray::rules::components::{AiKind, Controller};
+use serde_json::Value;
 
 fn ai_level(units: &str) -> String {
     line_level("", units).replace("controller: Human", "controller: Ai(greedy)")
@@ -186,5 +187,48 @@ fn the_greedy_ai_never_full_defends_two_rounds_running() {
                 last.insert(unit.to_string(), (action.to_string(), round));
             }
         }
+    }
+}
+
+/// Round 1's declarations in a fight of two against two in one zone, where `b1` has one Wound
+/// Point left; `r1` declares through the UI (attacking `b1`) when `by_hand`, else greedy does.
+fn declarations_around_a_weak_foe(by_hand: bool) -> Vec<Value> {
+    use fray::rules::components::{ActionKind, Stress, Wounds};
+    let text = ai_level(
+        r#"
+        (id: "r1", creature: "soldier", side: "red", zone: "a"),
+        (id: "r2", creature: "soldier", side: "red", zone: "a"),
+        (id: "b2", creature: "soldier", side: "blue", zone: "a"),
+        (id: "b1", creature: "soldier", side: "blue", zone: "a"),
+    "#,
+    );
+    let mut app = app_with(&level_template(&text), 1);
+    set::<Stress>(&mut app, "b1", |stress| stress.current = 0);
+    set::<Wounds>(&mut app, "b1", |wounds| wounds.current = 1);
+    if by_hand {
+        set::<Controller>(&mut app, "r1", |controller| *controller = Controller::Human);
+    }
+    // Up to r1's turn to declare: the first in the round-robin order (r1, b2, r2, b1: the weak
+    // foe declares last, so r2 cannot see what it does).
+    app.update();
+    if by_hand {
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    }
+    for _ in 0..3 {
+        app.update();
+    }
+    events(&app, "declared")
+}
+
+#[test]
+fn allies_declared_before_a_human_still_count_once_the_pass_resumes() {
+    for by_hand in [false, true] {
+        let declared = declarations_around_a_weak_foe(by_hand);
+        let target =
+            |unit: &str| declared.iter().find(|event| event["unit"] == unit).map(|event| event["target"].clone());
+        assert_eq!(target("r1"), Some("b1".into()), "by hand: {by_hand}: {declared:?}");
+        // r1's blow is expected to fell b1: r2 strikes the other foe, whether r1 declared in the
+        // same pass or the pass waited for a human to declare it.
+        assert_eq!(target("r2"), Some("b2".into()), "by hand: {by_hand}: {declared:?}");
     }
 }

@@ -42,7 +42,10 @@ impl Default for AiRng {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<AiRng>().init_resource::<SearchThread>().init_resource::<SearchInFlight>();
+    app.init_resource::<AiRng>()
+        .init_resource::<SearchThread>()
+        .init_resource::<SearchInFlight>()
+        .init_resource::<ForcedDeclarations>();
     app.add_systems(
         Update,
         reseed_for_new_battle.run_if(resource_changed::<CombatInfo>).before(CombatSystems::Surprise),
@@ -57,6 +60,12 @@ fn reseed_for_new_battle(info: Res<CombatInfo>, mut rng: ResMut<AiRng>, mut in_f
     // A search still thinking about the last battle would hand back that battle's stream.
     in_flight.running = None;
 }
+
+/// Declarations already decided for some AI units: the search's plan, played out in its forward
+/// model. The controller declares each as it stands when the unit's turn comes, in the same pass
+/// as its own choices, so the units after it weigh it exactly as they weigh any ally's choice.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ForcedDeclarations(pub JustDeclared);
 
 /// What an AI reads: the battle, read-only.
 #[derive(SystemParam)]
@@ -141,6 +150,20 @@ impl AiView<'_, '_> {
         }
         just_declared.get(&unit).copied().or_else(|| self.units.get(unit).ok().and_then(|view| view.declared.action))
     }
+
+    /// The declarations already made in the open declaration window (this round's, or this
+    /// turn's where units act on their turn), none of them resolved yet. A pass that starts
+    /// after some of them (a human declared in between, or a search made the pass wait a frame)
+    /// takes them as made earlier in the pass: splitting a window over frames changes no choice.
+    pub fn declared_this_window(&self) -> JustDeclared {
+        self.queue
+            .order
+            .iter()
+            .zip(&self.queue.done)
+            .filter(|(_, done)| **done)
+            .filter_map(|(&unit, _)| self.units.get(unit).ok().and_then(|view| Some((unit, view.declared.action?))))
+            .collect()
+    }
 }
 
 /// Where a search AI thinks: at once on the calling thread (headless runs and tests, where
@@ -172,6 +195,7 @@ impl SearchInFlight {
 #[derive(SystemParam)]
 struct Minds<'w, 's> {
     rng: ResMut<'w, AiRng>,
+    forced: ResMut<'w, ForcedDeclarations>,
     tactician: Local<'s, super::tactician::Tactician>,
     thread: Res<'w, SearchThread>,
     in_flight: ResMut<'w, SearchInFlight>,
@@ -228,8 +252,11 @@ fn declare_for_ai(
     }
     let units = ViewCache::new(&view.units);
     let threats = ThreatMap::of(&units);
-    let mut just_declared = JustDeclared::default();
+    let mut just_declared = view.declared_this_window();
     let mut book = super::greedy::CommitmentBook::default();
+    for (&unit, &action) in &just_declared {
+        book.record(&view, &units, unit, action);
+    }
     let mut planned = JustDeclared::default();
     let mut spent: Vec<(usize, std::time::Duration)> = Vec::new();
     for (at, &unit) in awaiting.iter().enumerate() {
@@ -243,8 +270,10 @@ fn declare_for_ai(
         };
         // Only `fray arena` keeps a clock: plain battles do not read the processor time.
         let started = clock.is_some().then(Stopwatch::start);
-        let action = match (kind, super::tactician::Budget::of(kind)) {
-            (_, Some(budget)) => {
+        let forced = minds.forced.0.remove(&unit);
+        let action = match (forced, kind, super::tactician::Budget::of(kind)) {
+            (Some(action), ..) => action,
+            (None, _, Some(budget)) => {
                 if !planned.contains_key(&unit) {
                     let members = search_members(&view, &units, &awaiting[at..], actor, kind);
                     let request =
@@ -256,8 +285,8 @@ fn declare_for_ai(
                 }
                 planned.get(&unit).copied().unwrap_or(Action::simple(crate::rules::components::ActionKind::Hold))
             }
-            (AiKind::Random, None) => super::random::choose(&view, &units, actor, &mut minds.rng.0),
-            (AiKind::Easy, None) => {
+            (None, AiKind::Random, None) => super::random::choose(&view, &units, actor, &mut minds.rng.0),
+            (None, AiKind::Easy, None) => {
                 super::tactician::easy_choice(&view, &units, &threats, actor, &just_declared, &mut minds.rng.0)
             }
             _ => super::greedy::choose_in_pass(&view, &units, &threats, actor, &just_declared, &book),

@@ -6,6 +6,7 @@ use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 
+use super::controller::ForcedDeclarations;
 use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
 use crate::rules::components::*;
 use crate::rules::dice::CombatRng;
@@ -13,8 +14,7 @@ use crate::rules::equipment::InjuryTables;
 use crate::rules::log::CombatLog;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::{
-    ActionChosen, CombatInfo, CombatPhase, CombatState, DeclarationQueue, Sides, Slot, VictoryCondition,
-    VictoryConditions,
+    CombatInfo, CombatPhase, CombatState, DeclarationQueue, Sides, Slot, VictoryCondition, VictoryConditions,
 };
 
 /// Schedule runs one simulated round may take at most: turn-based rulesets declare and resolve
@@ -395,19 +395,21 @@ impl ForwardModel {
         world.insert_resource(victory);
         world.insert_resource(rng);
         world.insert_resource(if record_log { CombatLog::default() } else { CombatLog::silent() });
+        world.insert_resource(ForcedDeclarations::default());
         for (unit, &sim) in snapshot.units.iter().zip(&self.sim_units) {
             restore_unit(world, sim, unit, &map);
         }
     }
 
-    /// Declares `action` for the real unit `unit` (targets are real entities too); the rules
-    /// check it as they check any controller's choice.
+    /// Declares `action` for the real unit `unit` (targets are real entities too) when its turn
+    /// to declare comes this round, in the same pass as the greedy AI's choices for the others;
+    /// the rules check it as they check any controller's choice.
     pub fn declare(&mut self, unit: Entity, action: Action) {
         let Some(&sim) = self.to_sim.get(&unit) else {
             return;
         };
         let action = self.to_sim_action(action);
-        self.world.write_message(ActionChosen { unit: sim, action });
+        self.world.resource_mut::<ForcedDeclarations>().0.insert(sim, action);
     }
 
     /// Resolves the rest of the round (declarations not given are the greedy AI's); called
@@ -423,6 +425,8 @@ impl ForwardModel {
                 break;
             }
         }
+        // A unit that never came to declare (it fell first) keeps no choice for the next round.
+        self.world.resource_mut::<ForcedDeclarations>().0.clear();
         let state = self.world.resource::<CombatState>();
         RoundResult {
             winner: state.outcome.as_ref().and_then(|outcome| outcome.winner),
