@@ -1129,6 +1129,8 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
         unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Charge);
     let reach = actor.loadout.usable_weapon(actor.conditions).1.reach;
     let mut best: Option<(f64, Action)> = None;
+    // An army's enemies are mostly alike: their odds are worked out once per kind.
+    let mut alike = AlikeTargets::default();
     for zone in view.battlefield.within(actor.zone.0, allowance + reach) {
         for &other in view.index.occupants(zone) {
             // Allies and the fallen are passed over without viewing them.
@@ -1136,7 +1138,7 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
                 continue;
             }
             let Some(target) = units.get(other) else { continue };
-            let expected = actions::attack_odds(&view.ruleset, actor, target).expected;
+            let expected = alike.expected(view, actor, target, 0, ActionKind::Attack);
             if best.as_ref().is_some_and(|(score, _)| *score >= expected) {
                 continue;
             }
