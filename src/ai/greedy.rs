@@ -949,7 +949,7 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
         view.index
             .occupants(zone)
             .iter()
-            .any(|&other| units.fighting_side(other).is_some_and(|side| side != *actor.side))
+            .any(|&other| units.is_fighting_foe(other, *actor.side))
     };
     let mut enemy_zones: Vec<ZoneIdx> = Vec::new();
     let mut nearest_distance = UNREACHABLE;
@@ -1134,7 +1134,7 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
     for zone in view.battlefield.within(actor.zone.0, allowance + reach) {
         for &other in view.index.occupants(zone) {
             // Allies and the fallen are passed over without viewing them.
-            if units.fighting_side(other).is_none_or(|side| side == *actor.side) {
+            if !units.is_fighting_foe(other, *actor.side) {
                 continue;
             }
             let Some(target) = units.get(other) else { continue };

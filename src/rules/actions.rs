@@ -1553,18 +1553,20 @@ impl<'w, 's> ViewCache<'w, 's> {
     pub fn new(units: &'w Query<'w, 's, UnitReadOnly>) -> Self {
         // Only the entity and its brief are read here: the rest of a view waits for a
         // question about its unit.
-        let units_iter = units.iter();
-        let mut order = Vec::with_capacity(units_iter.len());
-        let mut briefs = Vec::with_capacity(units_iter.len());
+        let walk = units.iter();
+        let count = walk.len();
+        let mut order = Vec::with_capacity(count);
+        let mut briefs = Vec::with_capacity(count);
         let mut sides_on_field = 0;
-        for view in units_iter {
+        let mut len = 0;
+        for view in walk {
             order.push(view.entity);
+            len = len.max(view.entity.index_u32() as usize + 1);
             briefs.push(Brief { side: view.side.0, zone: view.zone.0, status: *view.status, conditions: view.conditions });
             if view.status.on_field() {
                 sides_on_field = sides_on_field.max(view.side.0 + 1);
             }
         }
-        let len = order.iter().map(|unit| unit.index_u32() as usize + 1).max().unwrap_or(0);
         let mut slots = vec![NO_VIEW; len];
         for (at, unit) in order.iter().enumerate() {
             slots[unit.index_u32() as usize] = at as u32;
@@ -1638,9 +1640,10 @@ impl<'w, 's> ViewCache<'w, 's> {
         self.place(unit).and_then(|at| self.briefs.get(at as usize).copied())
     }
 
-    /// `unit`'s side if it is fighting ([`unit::is_fighting`]), without viewing it.
-    pub fn fighting_side(&self, unit: Entity) -> Option<SideIndex> {
-        self.brief(unit).filter(Brief::fighting).map(|brief| SideIndex(brief.side))
+    /// Whether `unit` is fighting ([`unit::is_fighting`]) for another side than `side`, without
+    /// viewing it: the side is told first, so an ally's conditions are never read.
+    pub fn is_fighting_foe(&self, unit: Entity, side: SideIndex) -> bool {
+        self.brief(unit).is_some_and(|brief| brief.side != side.0 && brief.fighting())
     }
 
     /// The cached view of `unit` and its place in the query's order.
