@@ -946,10 +946,7 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
     // The nearest zones holding a fighting enemy, found nearest first from here.
     let has_enemy = |zone: ZoneIdx| {
         // The side and standing suffice: no need to view every ally on the way.
-        view.index
-            .occupants(zone)
-            .iter()
-            .any(|&other| units.is_fighting_foe(other, *actor.side))
+        view.index.occupants(zone).iter().any(|&other| units.is_fighting_foe(other, *actor.side))
     };
     let mut enemy_zones: Vec<ZoneIdx> = Vec::new();
     let mut nearest_distance = UNREACHABLE;

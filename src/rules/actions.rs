@@ -1562,7 +1562,12 @@ impl<'w, 's> ViewCache<'w, 's> {
         for view in walk {
             order.push(view.entity);
             len = len.max(view.entity.index_u32() as usize + 1);
-            briefs.push(Brief { side: view.side.0, zone: view.zone.0, status: *view.status, conditions: view.conditions });
+            briefs.push(Brief {
+                side: view.side.0,
+                zone: view.zone.0,
+                status: *view.status,
+                conditions: view.conditions,
+            });
             if view.status.on_field() {
                 sides_on_field = sides_on_field.max(view.side.0 + 1);
             }

@@ -709,9 +709,8 @@ mod tests {
     use crate::battlefield::{Battlefield, ZoneDef};
     use bevy::prelude::Entity;
 
-    #[test]
-    fn zone_threat_marks_only_units_an_other_side_reaches() {
-        let zone = |id: &str| ZoneDef {
+    fn zone(id: &str) -> ZoneDef {
+        ZoneDef {
             id: id.into(),
             name: id.to_string(),
             capacity: None,
@@ -719,7 +718,11 @@ mod tests {
             position: None,
             square: None,
             enter_cost: 1,
-        };
+        }
+    }
+
+    #[test]
+    fn zone_threat_marks_only_units_an_other_side_reaches() {
         let field = Battlefield::new(vec![zone("a"), zone("b")], &[(0, 1)]);
         let mut table = ThreatTable::empty(field.len(), 3);
         let (first, second) = (Entity::from_raw_u32(1).unwrap(), Entity::from_raw_u32(2).unwrap());
@@ -734,5 +737,32 @@ mod tests {
         assert!(!table.threatens(0, 1) && table.threatens(0, 0));
         table.file(&field, second, Some(Reaching { unit: second, zone: 1, side: 1, reach: 0 }));
         assert!(!table.threatens(0, 0) && table.threatens(1, 0));
+    }
+
+    #[test]
+    fn only_units_standing_where_a_row_turned_are_marked_afresh() {
+        let field = Battlefield::new(vec![zone("a"), zone("b"), zone("c")], &[(0, 1), (1, 2)]);
+        let mut table = ThreatTable::empty(field.len(), 2);
+        let [striker, near, far, other] = [1, 2, 3, 4].map(|index| Entity::from_raw_u32(index).unwrap());
+        for (unit, at) in [(striker, 0), (near, 1), (far, 2), (other, 1)] {
+            table.stand(unit, at);
+        }
+        assert!(table.take_turned().is_empty());
+        // A reach of 1 from `a` turns `a` and `b` for side 0: the units there are named.
+        table.file(&field, striker, Some(Reaching { unit: striker, zone: 0, side: 0, reach: 1 }));
+        let mut named = table.take_turned();
+        named.sort();
+        assert_eq!(named, [striker, near, other]);
+        // Nothing turned since: nobody to mark afresh.
+        assert!(table.take_turned().is_empty());
+        // A second reach on the same zones turns no row; moving `near` away leaves `b` to `other`.
+        table.file(&field, near, Some(Reaching { unit: near, zone: 0, side: 0, reach: 1 }));
+        assert!(table.take_turned().is_empty());
+        table.stand(near, 2);
+        table.file(&field, striker, None);
+        table.file(&field, near, None);
+        let mut named = table.take_turned();
+        named.sort();
+        assert_eq!(named, [striker, other], "`near` stands in `c` now");
     }
 }
