@@ -751,7 +751,7 @@ mod tests {
         // A reach of 1 from `a` turns `a` and `b` for side 0: the units there are named.
         table.file(&field, striker, Some(Reaching { unit: striker, zone: 0, side: 0, reach: 1 }));
         let mut named = table.take_turned();
-        named.sort();
+        named.sort_by_key(|unit| unit.index_u32());
         assert_eq!(named, [striker, near, other]);
         // Nothing turned since: nobody to mark afresh.
         assert!(table.take_turned().is_empty());
@@ -762,7 +762,7 @@ mod tests {
         table.file(&field, striker, None);
         table.file(&field, near, None);
         let mut named = table.take_turned();
-        named.sort();
+        named.sort_by_key(|unit| unit.index_u32());
         assert_eq!(named, [striker, other], "`near` stands in `c` now");
     }
 }
