@@ -946,10 +946,7 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
     // The nearest zones holding a fighting enemy, found nearest first from here.
     let has_enemy = |zone: ZoneIdx| {
         // The side and standing suffice: no need to view every ally on the way.
-        view.index
-            .occupants(zone)
-            .iter()
-            .any(|&other| units.fighting_side(other).is_some_and(|side| side != *actor.side))
+        view.index.occupants(zone).iter().any(|&other| units.is_fighting_foe(other, *actor.side))
     };
     let mut enemy_zones: Vec<ZoneIdx> = Vec::new();
     let mut nearest_distance = UNREACHABLE;
@@ -1129,14 +1126,16 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
         unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Charge);
     let reach = actor.loadout.usable_weapon(actor.conditions).1.reach;
     let mut best: Option<(f64, Action)> = None;
+    // An army's enemies are mostly alike: their odds are worked out once per kind.
+    let mut alike = AlikeTargets::default();
     for zone in view.battlefield.within(actor.zone.0, allowance + reach) {
         for &other in view.index.occupants(zone) {
             // Allies and the fallen are passed over without viewing them.
-            if units.fighting_side(other).is_none_or(|side| side == *actor.side) {
+            if !units.is_fighting_foe(other, *actor.side) {
                 continue;
             }
             let Some(target) = units.get(other) else { continue };
-            let expected = actions::attack_odds(&view.ruleset, actor, target).expected;
+            let expected = alike.expected(view, actor, target, 0, ActionKind::Attack);
             if best.as_ref().is_some_and(|(score, _)| *score >= expected) {
                 continue;
             }

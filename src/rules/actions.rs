@@ -1437,7 +1437,7 @@ pub struct ViewCache<'w, 's> {
     /// Every unit, in the query's order.
     order: Vec<Entity>,
     /// Each unit's side, zone and standing, at its place in `order`, read for every unit.
-    briefs: Vec<Brief>,
+    briefs: Vec<Brief<'w>>,
     /// Each unit's view, at its place in `order`, taken on first asking.
     views: Vec<std::cell::OnceCell<Box<UnitView<'w, 's>>>>,
     /// Where each unit lies in `order`, by entity index ([`NO_VIEW`] for none): entity
@@ -1481,7 +1481,8 @@ impl<'a> Targets<'a, '_, '_> {
         if occupants.len() > SCANNED_DIRECTLY {
             return self.index().enemies(zone, side);
         }
-        let enemy = |other: &Entity| self.units.brief(*other).is_some_and(|brief| brief.on_field && brief.side != side);
+        let enemy =
+            |other: &Entity| self.units.brief(*other).is_some_and(|brief| brief.on_field() && brief.side != side);
         let Some(first) = occupants.iter().position(enemy) else {
             return &[];
         };
@@ -1499,11 +1500,25 @@ impl<'a> Targets<'a, '_, '_> {
 /// What a [`ViewCache`] reads of every unit at once: enough to tell friend from foe, and a
 /// fighter from the fallen, without viewing the unit.
 #[derive(Clone, Copy)]
-struct Brief {
+struct Brief<'w> {
     side: usize,
     zone: ZoneIdx,
-    on_field: bool,
-    fighting: bool,
+    status: Status,
+    /// Read only when asked whether the unit fights: a unit's conditions are a large component,
+    /// and most units a pass briefs are only asked their side.
+    conditions: &'w Conditions,
+}
+
+impl Brief<'_> {
+    /// Whether the unit is on the field.
+    fn on_field(&self) -> bool {
+        self.status.on_field()
+    }
+
+    /// Whether the unit is fighting ([`unit::is_fighting`]).
+    fn fighting(&self) -> bool {
+        unit::is_fighting(self.status, self.conditions)
+    }
 }
 
 /// A [`ViewCache`] slot with no view.
@@ -1523,7 +1538,7 @@ impl FightingSides {
         for zone in 0..zones {
             for &other in index.occupants(zone as ZoneIdx) {
                 if let Some(brief) = units.brief(other)
-                    && brief.fighting
+                    && brief.fighting()
                 {
                     flags[zone * sides + brief.side] = true;
                 }
@@ -1538,23 +1553,25 @@ impl<'w, 's> ViewCache<'w, 's> {
     pub fn new(units: &'w Query<'w, 's, UnitReadOnly>) -> Self {
         // Only the entity and its brief are read here: the rest of a view waits for a
         // question about its unit.
-        let mut order = Vec::new();
-        let mut briefs = Vec::new();
+        let walk = units.iter();
+        let count = walk.len();
+        let mut order = Vec::with_capacity(count);
+        let mut briefs = Vec::with_capacity(count);
         let mut sides_on_field = 0;
-        for view in units.iter() {
+        let mut len = 0;
+        for view in walk {
             order.push(view.entity);
-            let on_field = view.status.on_field();
+            len = len.max(view.entity.index_u32() as usize + 1);
             briefs.push(Brief {
                 side: view.side.0,
                 zone: view.zone.0,
-                on_field,
-                fighting: unit::is_fighting(*view.status, view.conditions),
+                status: *view.status,
+                conditions: view.conditions,
             });
-            if on_field {
+            if view.status.on_field() {
                 sides_on_field = sides_on_field.max(view.side.0 + 1);
             }
         }
-        let len = order.iter().map(|unit| unit.index_u32() as usize + 1).max().unwrap_or(0);
         let mut slots = vec![NO_VIEW; len];
         for (at, unit) in order.iter().enumerate() {
             slots[unit.index_u32() as usize] = at as u32;
@@ -1579,7 +1596,7 @@ impl<'w, 's> ViewCache<'w, 's> {
         if occupants.len() <= SCANNED_DIRECTLY {
             return occupants
                 .iter()
-                .any(|&other| self.brief(other).is_some_and(|brief| brief.side == side.0 && brief.fighting));
+                .any(|&other| self.brief(other).is_some_and(|brief| brief.side == side.0 && brief.fighting()));
         }
         let table = self.fighting.get_or_init(|| FightingSides::build(ctx.index, ctx.battlefield.len(), self));
         side.0 < table.sides && table.flags.get(zone as usize * table.sides + side.0).copied().unwrap_or(false)
@@ -1597,7 +1614,7 @@ impl<'w, 's> ViewCache<'w, 's> {
         *self.sides_filed.get_or_init(|| {
             let zones = ctx.battlefield.len();
             let filed = |(unit, brief): &(&Entity, &Brief)| {
-                brief.on_field && (brief.zone as usize) < zones && ctx.index.occupants(brief.zone).contains(unit)
+                brief.on_field() && (brief.zone as usize) < zones && ctx.index.occupants(brief.zone).contains(unit)
             };
             let mut sides = 0;
             for (_, brief) in self.order.iter().zip(&self.briefs).filter(filed) {
@@ -1624,13 +1641,14 @@ impl<'w, 's> ViewCache<'w, 's> {
     }
 
     /// What was read of `unit` when the cache was taken.
-    fn brief(&self, unit: Entity) -> Option<Brief> {
+    fn brief(&self, unit: Entity) -> Option<Brief<'w>> {
         self.place(unit).and_then(|at| self.briefs.get(at as usize).copied())
     }
 
-    /// `unit`'s side if it is fighting ([`unit::is_fighting`]), without viewing it.
-    pub fn fighting_side(&self, unit: Entity) -> Option<SideIndex> {
-        self.brief(unit).filter(|brief| brief.fighting).map(|brief| SideIndex(brief.side))
+    /// Whether `unit` is fighting ([`unit::is_fighting`]) for another side than `side`, without
+    /// viewing it: the side is told first, so an ally's conditions are never read.
+    pub fn is_fighting_foe(&self, unit: Entity, side: SideIndex) -> bool {
+        self.brief(unit).is_some_and(|brief| brief.side != side.0 && brief.fighting())
     }
 
     /// The cached view of `unit` and its place in the query's order.

@@ -1,6 +1,7 @@
 //! Declare stage (`W-DECL-1`, `W-INIT-2`, `W-INIT-5`): builds the declaration order, records the
 //! controllers' choices, and once everyone has declared fixes the round's resolution order.
 
+use bevy::ecs::entity::Entities;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
@@ -256,19 +257,39 @@ pub(super) struct ThreatTable {
     counts: Vec<u32>,
     /// What each unit added, by entity index.
     filed: Vec<Option<Reaching>>,
+    /// The units standing in each zone when last seen, in no particular order.
+    standing: Vec<Vec<Entity>>,
+    /// Where each unit stood when last seen, by entity index: the unit, its zone, and its place
+    /// in that zone's `standing` list.
+    seen: Vec<Option<(Entity, ZoneIdx, usize)>>,
+    /// Zones where a side's count went from none to some, or back, since they were last taken:
+    /// only units standing there can have been threatened or freed by a refiling.
+    turned: Vec<ZoneIdx>,
 }
 
 impl ThreatTable {
     /// An empty table for `zones` zones and `sides` sides.
     fn empty(zones: usize, sides: usize) -> Self {
-        Self { zones, sides, counts: vec![0; zones * sides], filed: Vec::new() }
+        Self {
+            zones,
+            sides,
+            counts: vec![0; zones * sides],
+            filed: Vec::new(),
+            standing: vec![Vec::new(); zones],
+            seen: Vec::new(),
+            turned: Vec::new(),
+        }
     }
 
     /// Adds one unit's reach (`add`) or takes it back.
     fn count(&mut self, battlefield: &Battlefield, reaching: Reaching, add: bool) {
         for reached in battlefield.within(reaching.zone, reaching.reach) {
             let count = &mut self.counts[reached as usize * self.sides + reaching.side];
-            *count = if add { *count + 1 } else { count.saturating_sub(1) };
+            let before = *count;
+            *count = if add { before + 1 } else { before.saturating_sub(1) };
+            if (before == 0) != (*count == 0) {
+                self.turned.push(reached);
+            }
         }
     }
 
@@ -294,12 +315,48 @@ impl ThreatTable {
         self.filed[slot] = now;
     }
 
+    /// Notes that `unit` stands in `zone`, taking it out of the list of where it stood before.
+    fn stand(&mut self, unit: Entity, zone: ZoneIdx) {
+        let slot = unit.index_u32() as usize;
+        if self.seen.len() <= slot {
+            self.seen.resize(slot + 1, None);
+        }
+        if let Some((_, from, at)) = self.seen[slot].filter(|(before, ..)| *before == unit) {
+            if from == zone {
+                return;
+            }
+            let list = &mut self.standing[from as usize];
+            list.swap_remove(at);
+            // The unit moved into the freed place is told its new one (unless it is a despawned
+            // unit's leftover, which nothing looks up).
+            if let Some(&moved) = list.get(at)
+                && let Some(Some((seen, _, place))) = self.seen.get_mut(moved.index_u32() as usize)
+                && *seen == moved
+            {
+                *place = at;
+            }
+        }
+        self.seen[slot] = self.standing.get_mut(zone as usize).map(|list| {
+            list.push(unit);
+            (unit, zone, list.len() - 1)
+        });
+    }
+
     /// Whether a unit of `side` standing in `zone` has an enemy reaching it.
     fn threatens(&self, zone: ZoneIdx, side: usize) -> bool {
         let row = zone as usize * self.sides;
         self.counts
             .get(row..row + self.sides)
             .is_some_and(|row| row.iter().enumerate().any(|(other, &count)| other != side && count > 0))
+    }
+
+    /// The units standing in the zones whose rows turned since the last call (with repeats).
+    fn take_turned(&mut self) -> Vec<Entity> {
+        let mut units = Vec::new();
+        for zone in self.turned.drain(..) {
+            units.extend_from_slice(&self.standing[zone as usize]);
+        }
+        units
     }
 }
 
@@ -327,7 +384,8 @@ type ThreatParts = (&'static SideIndex, &'static Zone, &'static Status, &'static
 /// Marks units an enemy can strike in melee right now as [`Threatened`]. The table of which
 /// sides reach each zone is kept between passes ([`ThreatTable`]): only units whose side, zone,
 /// status, conditions or loadout changed since the last pass are refiled, and a new battlefield
-/// (a new battle, whose old units are gone) refills it. Then each unit reads its zone's row.
+/// (a new battle, whose old units are gone) refills it. Then only the units that changed, or
+/// stand where a row turned, are marked afresh: no other unit's mark can differ.
 #[expect(clippy::type_complexity, reason = "the change filter names every component threat depends on")]
 pub(super) fn refresh_threats(
     mut commands: Commands,
@@ -337,28 +395,70 @@ pub(super) fn refresh_threats(
         (Entity, ThreatParts),
         Or<(Changed<SideIndex>, Changed<Zone>, Changed<Status>, Changed<Conditions>, Changed<Loadout>)>,
     >,
+    entities: &Entities,
     battlefield: Res<Battlefield>,
     mut table: Local<ThreatTable>,
 ) {
-    let sides = changed.iter().map(|(_, (side, ..))| side.0 + 1).max().unwrap_or(0);
+    // Read once: the change filter walks every unit.
+    let changed: Vec<(Entity, usize, ZoneIdx, Option<Reaching>)> = changed
+        .iter()
+        .map(|(entity, (side, zone, status, conditions, loadout))| {
+            (entity, side.0, zone.0, reaching(entity, side, zone, status, conditions, loadout))
+        })
+        .collect();
+    let sides = changed.iter().map(|&(_, side, ..)| side + 1).max().unwrap_or(0);
     if battlefield.is_changed() || table.zones != battlefield.len() || sides > table.sides {
         let sides = parts.iter().map(|(_, (side, ..))| side.0 + 1).max().unwrap_or(0).max(table.sides);
         *table = ThreatTable::empty(battlefield.len(), sides);
         for (entity, (side, zone, status, conditions, loadout)) in &parts {
             table.file(&battlefield, entity, reaching(entity, side, zone, status, conditions, loadout));
         }
-    } else {
-        for (entity, (side, zone, status, conditions, loadout)) in &changed {
-            table.file(&battlefield, entity, reaching(entity, side, zone, status, conditions, loadout));
+        table.turned.clear();
+        for (entity, side, zone, status, marked) in &units {
+            table.stand(entity, zone.0);
+            mark(&mut commands, &table, entity, side, zone, status, marked);
+        }
+        return;
+    }
+    for &(entity, _, zone, reaching) in &changed {
+        table.file(&battlefield, entity, reaching);
+        table.stand(entity, zone);
+    }
+    let mut marking = table.take_turned();
+    marking.extend(changed.iter().map(|&(entity, ..)| entity));
+    // Marked in the order a walk over `units` would mark them, so the markers come and go in
+    // the same order, and later queries meet the units in the same order: `Threatened` is
+    // sparse, so such a query walks archetypes in the order they were made, and each one's
+    // units by row.
+    let mut marking: Vec<((usize, usize), Entity)> = marking
+        .into_iter()
+        .filter_map(|entity| entities.get_spawned(entity).ok().map(|at| (at, entity)))
+        .map(|(at, entity)| ((at.archetype_id.index(), at.archetype_row.index()), entity))
+        .collect();
+    marking.sort_unstable();
+    marking.dedup();
+    for (_, entity) in marking {
+        if let Ok((entity, side, zone, status, marked)) = units.get(entity) {
+            mark(&mut commands, &table, entity, side, zone, status, marked);
         }
     }
-    for (entity, side, zone, status, marked) in &units {
-        let threatened = status.on_field() && table.threatens(zone.0, side.0);
-        if threatened && !marked {
-            commands.entity(entity).insert(Threatened);
-        } else if !threatened && marked {
-            commands.entity(entity).remove::<Threatened>();
-        }
+}
+
+/// Marks `entity` [`Threatened`] if an enemy reaches where it stands, and unmarks it if not.
+fn mark(
+    commands: &mut Commands,
+    table: &ThreatTable,
+    entity: Entity,
+    side: &SideIndex,
+    zone: &Zone,
+    status: &Status,
+    marked: bool,
+) {
+    let threatened = status.on_field() && table.threatens(zone.0, side.0);
+    if threatened && !marked {
+        commands.entity(entity).insert(Threatened);
+    } else if !threatened && marked {
+        commands.entity(entity).remove::<Threatened>();
     }
 }
 
@@ -609,9 +709,8 @@ mod tests {
     use crate::battlefield::{Battlefield, ZoneDef};
     use bevy::prelude::Entity;
 
-    #[test]
-    fn zone_threat_marks_only_units_an_other_side_reaches() {
-        let zone = |id: &str| ZoneDef {
+    fn zone(id: &str) -> ZoneDef {
+        ZoneDef {
             id: id.into(),
             name: id.to_string(),
             capacity: None,
@@ -619,7 +718,11 @@ mod tests {
             position: None,
             square: None,
             enter_cost: 1,
-        };
+        }
+    }
+
+    #[test]
+    fn zone_threat_marks_only_units_an_other_side_reaches() {
         let field = Battlefield::new(vec![zone("a"), zone("b")], &[(0, 1)]);
         let mut table = ThreatTable::empty(field.len(), 3);
         let (first, second) = (Entity::from_raw_u32(1).unwrap(), Entity::from_raw_u32(2).unwrap());
@@ -634,5 +737,32 @@ mod tests {
         assert!(!table.threatens(0, 1) && table.threatens(0, 0));
         table.file(&field, second, Some(Reaching { unit: second, zone: 1, side: 1, reach: 0 }));
         assert!(!table.threatens(0, 0) && table.threatens(1, 0));
+    }
+
+    #[test]
+    fn only_units_standing_where_a_row_turned_are_marked_afresh() {
+        let field = Battlefield::new(vec![zone("a"), zone("b"), zone("c")], &[(0, 1), (1, 2)]);
+        let mut table = ThreatTable::empty(field.len(), 2);
+        let [striker, near, far, other] = [1, 2, 3, 4].map(|index| Entity::from_raw_u32(index).unwrap());
+        for (unit, at) in [(striker, 0), (near, 1), (far, 2), (other, 1)] {
+            table.stand(unit, at);
+        }
+        assert!(table.take_turned().is_empty());
+        // A reach of 1 from `a` turns `a` and `b` for side 0: the units there are named.
+        table.file(&field, striker, Some(Reaching { unit: striker, zone: 0, side: 0, reach: 1 }));
+        let mut named = table.take_turned();
+        named.sort_by_key(|unit| unit.index_u32());
+        assert_eq!(named, [striker, near, other]);
+        // Nothing turned since: nobody to mark afresh.
+        assert!(table.take_turned().is_empty());
+        // A second reach on the same zones turns no row; moving `near` away leaves `b` to `other`.
+        table.file(&field, near, Some(Reaching { unit: near, zone: 0, side: 0, reach: 1 }));
+        assert!(table.take_turned().is_empty());
+        table.stand(near, 2);
+        table.file(&field, striker, None);
+        table.file(&field, near, None);
+        let mut named = table.take_turned();
+        named.sort_by_key(|unit| unit.index_u32());
+        assert_eq!(named, [striker, other], "`near` stands in `c` now");
     }
 }
