@@ -843,14 +843,29 @@ fn take_cover(
     let planned_spot = planned.unwrap_or(here);
     let planned_cover = cover_at(planned_spot);
     let planned_walk = field.distance(here, planned_spot);
-    let best = field
-        .within(here, allowance)
-        .filter(|&zone| zone == here || !full(zone))
-        // The distance first: it is cheaper to work out than the line of sight.
-        .filter(|&zone| field.line_distance(zone, target_zone) <= range && field.sight(zone, target_zone).is_some())
-        .map(|zone| (std::cmp::Reverse(cover_at(zone)), field.distance(here, zone), zone))
-        .min()?;
-    let (std::cmp::Reverse(cover), walk, zone) = best;
+    // The most cover, then the shortest walk, then the lowest index: `within` goes nearest
+    // first (ties by index), so the first spot with the most cover is the one, and a spot with
+    // full cover ends the search.
+    let mut best: Option<(Cover, ZoneIdx)> = None;
+    for zone in field.within(here, allowance) {
+        // The distance first: it is the cheapest test, then the room, then the sight.
+        if field.line_distance(zone, target_zone) > range || (zone != here && full(zone)) {
+            continue;
+        }
+        // Sight is symmetric (`S-LOS-1`): the spot sees the target exactly when the target sees
+        // the spot, so one look tells both that and the spot's cover.
+        let Some(cover) = field.sight(target_zone, zone) else {
+            continue;
+        };
+        if best.is_none_or(|(best_cover, _)| cover > best_cover) {
+            best = Some((cover, zone));
+            if cover == Cover::Full {
+                break;
+            }
+        }
+    }
+    let (cover, zone) = best?;
+    let walk = field.distance(here, zone);
     if cover > planned_cover && walk <= planned_walk.max(1) + 1 {
         Some(zone).filter(|&zone| zone != here)
     } else {

@@ -16,6 +16,7 @@ use crate::headless::HeadlessBattle;
 use crate::levels::catalog::builtin::LEVELS;
 use crate::levels::{BattleSetup, BattleTemplate, load_builtin_level, load_level};
 use crate::rules::components::{AiKind, Controller};
+use crate::save::Recording;
 
 /// Arguments of `fray arena`.
 #[derive(Debug, Args)]
@@ -197,6 +198,8 @@ pub fn play_level(
         played: 0,
     };
     let mut battle = HeadlessBattle::new();
+    // Nothing here is saved, so the declarations are not recorded for a save.
+    battle.world_mut().insert_resource(Recording::off());
     battle.world_mut().insert_resource(AiClock::default());
     for first in 0..entrants.len() {
         for second in first + 1..entrants.len() {

@@ -14,6 +14,7 @@ use crate::headless::HeadlessBattle;
 use crate::levels::{BattleSetup, BattleTemplate, DEFAULT_LEVEL, load_builtin_level, load_level};
 use crate::rules::Outcome;
 use crate::rules::components::*;
+use crate::save::Recording;
 
 /// Arguments of `fray sim`.
 #[derive(Debug, Args)]
@@ -118,6 +119,8 @@ pub fn run(args: &SimArgs) -> ExitCode {
     let first_seed = args.seed.or(template.seed).unwrap_or(0);
     let games = args.games.max(1);
     let mut battle = HeadlessBattle::new();
+    // Nothing here is saved, so the declarations are not recorded for a save.
+    battle.world_mut().insert_resource(Recording::off());
     let progress = (games > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(games);
         if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} battles {per_sec} eta {eta}") {

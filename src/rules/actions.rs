@@ -978,24 +978,29 @@ pub fn repostes_between(
     }
     let side = *actor.side;
     let mut here = from;
-    let mut threatening_here: Vec<Entity> = threats.threateners(ctx, here, side).map(|threat| threat.unit).collect();
+    // Each zone's threats are listed once and kept for the next step, where that zone is the
+    // one being left: listing them takes most of an AI's look at a walk.
+    let mut threatening_here: Vec<Threat> = threats.threateners(ctx, here, side).collect();
+    let mut threatening_step: Vec<Threat> = Vec::new();
+    let among = |list: &[Threat], unit: Entity| list.iter().any(|threat| threat.unit == unit);
     while let Some(step) = ctx.battlefield.step_toward(here, to, 1) {
-        let threatening_step: Vec<Entity> = threats.threateners(ctx, step, side).map(|threat| threat.unit).collect();
-        for threat in threats.threateners(ctx, step, side).filter(|threat| threat.can_react) {
-            if entering && !threatening_here.contains(&threat.unit) && !provoked.contains(&threat.unit) {
+        threatening_step.clear();
+        threatening_step.extend(threats.threateners(ctx, step, side));
+        for threat in threatening_step.iter().filter(|threat| threat.can_react) {
+            if entering && !among(&threatening_here, threat.unit) && !provoked.contains(&threat.unit) {
                 provoked.push(threat.unit);
             }
         }
         // Leaving reach (`Z-DISEN-1`, `S-AOO-1`, `A-FREE-1`, `C-AOO-1`); allies that cover the
         // retreat are not counted here, so the estimate errs on the careful side.
         if leaving {
-            for threat in threats.threateners(ctx, here, side).filter(|threat| threat.can_react) {
-                if !threatening_step.contains(&threat.unit) && !provoked.contains(&threat.unit) {
+            for threat in threatening_here.iter().filter(|threat| threat.can_react) {
+                if !among(&threatening_step, threat.unit) && !provoked.contains(&threat.unit) {
                     provoked.push(threat.unit);
                 }
             }
         }
-        threatening_here = threatening_step;
+        std::mem::swap(&mut threatening_here, &mut threatening_step);
         here = step;
     }
     provoked

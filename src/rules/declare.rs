@@ -625,9 +625,12 @@ impl Closing<'_, '_> {
             unit.conditions.full_defense = true;
         }
         let slot = Slot { initiative, unit: entity, order: unit.order.0, action };
-        let unit = self.units.get(entity).ok()?;
-        let line = DeclaredLine { action: &action, initiative, modifier, carried_over: false };
-        log_declared(&mut self.log, round, &unit, line, &self.battlefield, &self.units);
+        // A silent log (bulk simulation) needs no second look-up of the unit's whole view.
+        if self.log.is_recording() {
+            let unit = self.units.get(entity).ok()?;
+            let line = DeclaredLine { action: &action, initiative, modifier, carried_over: false };
+            log_declared(&mut self.log, round, &unit, line, &self.battlefield, &self.units);
+        }
         Some(slot)
     }
 
