@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use serde::Serialize;
 
 use super::sim::wilson_interval;
@@ -333,10 +333,7 @@ pub fn run(args: &ArenaArgs) -> ExitCode {
         }
     };
     let pairings = (entrants.len() * (entrants.len() - 1) / 2) as u64;
-    let progress = ProgressBar::new(templates.len() as u64 * pairings * args.games.div_ceil(2) * 2);
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}") {
-        progress.set_style(style);
-    }
+    let progress = super::progress_bar(templates.len() as u64 * pairings * args.games.div_ceil(2) * 2, "games");
     let mut results = Vec::with_capacity(templates.len());
     for template in &templates {
         results.push(play_level(template, &entrants, args.games, args.seed, &progress));

@@ -154,3 +154,13 @@ pub fn run() -> ExitCode {
         }
     }
 }
+
+/// A progress bar over `len` runs counted as `noun` ("battles", "games"), in the commands' one style.
+fn progress_bar(len: u64, noun: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    let template = format!("{{bar:40}} {{pos}}/{{len}} {noun} {{per_sec}} eta {{eta}}");
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
+}

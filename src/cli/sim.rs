@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use bevy::prelude::*;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::headless::HeadlessBattle;
 use crate::levels::{BattleSetup, BattleTemplate, DEFAULT_LEVEL, load_builtin_level, load_level};
@@ -106,28 +105,19 @@ pub fn run(args: &SimArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut log_out = match &args.log {
-        Some(path) => match File::create(path) {
-            Ok(file) => Some(BufWriter::new(file)),
-            Err(error) => {
-                eprintln!("{}: cannot write the log: {error}", path.display());
-                return ExitCode::FAILURE;
-            }
-        },
-        None => None,
+    let mut log_out = match args.log.as_deref().map(open_log).transpose() {
+        Ok(log_out) => log_out,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::FAILURE;
+        }
     };
     let first_seed = args.seed.or(template.seed).unwrap_or(0);
     let games = args.games.max(1);
     let mut battle = HeadlessBattle::new();
     // Nothing here is saved, so the declarations are not recorded for a save.
     battle.world_mut().insert_resource(Recording::off());
-    let progress = (games > 1 && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new(games);
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} battles {per_sec} eta {eta}") {
-            bar.set_style(style);
-        }
-        bar
-    });
+    let progress = (games > 1 && std::io::stderr().is_terminal()).then(|| super::progress_bar(games, "battles"));
     let started = Instant::now();
     let mut tally = Tally::new(template.sides.len());
     for game in 0..games {
@@ -168,6 +158,11 @@ pub fn run(args: &SimArgs) -> ExitCode {
         tally.print(&template, games, started.elapsed().as_secs_f64(), first_seed);
     }
     ExitCode::SUCCESS
+}
+
+/// The log file at `path`, buffered; or what stops it being written.
+fn open_log(path: &std::path::Path) -> Result<BufWriter<File>, String> {
+    File::create(path).map(BufWriter::new).map_err(|error| format!("{}: cannot write the log: {error}", path.display()))
 }
 
 /// Results over many games.
