@@ -760,3 +760,51 @@ fn z_zone_1_threatened_comes_from_the_zone_index() {
     assert!(threatened(&mut app, "r2"), "the pike reaches the next zone");
     assert!(!threatened(&mut app, "r3"));
 }
+
+#[test]
+fn w_move_1_a_blade_follows_a_target_that_stepped_away_with_the_speed_it_has_left() {
+    // r1 rolls 9 and b1 5: b1 walks off to `b` before r1's blow comes.
+    let faces = [9, 5, 1, 15, 3, 3, 3, 3];
+    let mut app = duel(&faces);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    declare(&mut app, "b1", ActionKind::Move, None, Some("b"));
+    app.update();
+    let moves: Vec<_> = events(&app, "moved").into_iter().filter(|moved| moved["unit"] == "r1").collect();
+    assert_eq!(moves.len(), 1, "r1 follows b1 one zone");
+    assert_eq!((moves[0]["from"].as_str(), moves[0]["to"].as_str()), (Some("a"), Some("b")));
+    let attacks = events(&app, "attack");
+    assert_eq!(attacks[0]["attacker"], "b1", "walking into b1's zone provokes its Reposte");
+    assert_eq!(attacks[0]["kind"], "reposte");
+    assert_eq!(attacks[1]["attacker"], "r1", "then r1's declared blow falls");
+    assert_eq!(attacks[1]["kind"], "normal");
+    assert!(events(&app, "action_lost").is_empty());
+
+    // With the option off the target is simply gone.
+    let mut app = duel(&faces);
+    app.world_mut().resource_mut::<Ruleset>().movement.pursue_target = false;
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    declare(&mut app, "b1", ActionKind::Move, None, Some("b"));
+    app.update();
+    assert!(events(&app, "moved").iter().all(|moved| moved["unit"] != "r1"));
+    let lost = events(&app, "action_lost");
+    assert_eq!((lost[0]["unit"].as_str(), lost[0]["reason"].as_str()), (Some("r1"), Some("target_out_of_reach")));
+}
+
+#[test]
+fn w_move_1_a_blade_that_has_walked_its_speed_cannot_follow() {
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", zone: "a"),
+        (id: "b1", creature: "soldier", side: "blue", zone: "c"),
+    "#;
+    let mut app = duel_with(units, &[9, 5, 3, 3, 3, 3]);
+    app.update();
+    declare(&mut app, "r1", ActionKind::DefensiveAttack, Some("b1"), Some("c"));
+    declare(&mut app, "b1", ActionKind::Move, None, Some("d"));
+    app.update();
+    let moves: Vec<_> = events(&app, "moved").into_iter().filter(|moved| moved["unit"] == "r1").collect();
+    assert_eq!(moves.last().and_then(|moved| moved["to"].as_str()), Some("c"), "both zones of its Speed 2 walked");
+    let lost = events(&app, "action_lost");
+    assert_eq!((lost[0]["unit"].as_str(), lost[0]["reason"].as_str()), (Some("r1"), Some("target_out_of_reach")));
+}

@@ -838,6 +838,11 @@ pub struct MovementRules {
     /// `Action::move_after`, the two legs together within the unit's movement for the turn.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub split_move: bool,
+    /// A blade whose target has stepped out of its reach by the blade's count walks after it with
+    /// the movement it has left this round, and strikes if it gets there (`W-MOVE-1`: a creature
+    /// moves as often as it likes within its speed). Off: the blow is lost.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pursue_target: bool,
 }
 
 fn is_zero(value: &u32) -> bool {

@@ -609,6 +609,17 @@ impl<'w, 's> Resolver<'w, 's> {
                     && leaves_a_bonus_action(&slot.action, standing_bonus);
             }
         }
+        // Where each unit stood before the count's moves, for what a pursuit has left to walk.
+        let started_at: Vec<Option<ZoneIdx>> = group
+            .iter()
+            .map(|slot| {
+                if self.ruleset.movement.pursue_target {
+                    self.units.get(slot.unit).ok().map(|view| view.zone.0)
+                } else {
+                    None
+                }
+            })
+            .collect();
         for (at, slot) in group.iter().enumerate() {
             if !able[at] {
                 self.lose(slot.unit, "cannot_act");
@@ -616,6 +627,16 @@ impl<'w, 's> Resolver<'w, 's> {
             }
             if let Some(to) = slot.action.move_to {
                 let (still_able, steps) = self.perform_move(slot, to);
+                interrupted[at] = !still_able;
+                inside[at] = steps;
+            }
+        }
+        for (at, slot) in group.iter().enumerate() {
+            if let Some(from) = started_at[at]
+                && able[at]
+                && !interrupted[at]
+                && let Some((still_able, steps)) = self.pursue(slot, from, std::mem::take(&mut inside[at]))
+            {
                 interrupted[at] = !still_able;
                 inside[at] = steps;
             }

@@ -74,6 +74,40 @@ impl Resolver<'_, '_> {
         self.walk(slot, to, false, inside);
     }
 
+    /// A blade whose target has stepped out of its reach by the count's moves follows it
+    /// (`movement.pursue_target`, `W-MOVE-1`): to the nearest free place its blow reaches the
+    /// target from, within the movement it has left after walking from `from`, provoking as any
+    /// move does. `None` when it has no reason or no way to follow; else what the walk returned.
+    pub(super) fn pursue(&mut self, slot: &Slot, from: ZoneIdx, inside: InsideSteps) -> Option<(bool, InsideSteps)> {
+        let kind = slot.action.kind;
+        if !matches!(kind, ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Aimed(_)) {
+            return None;
+        }
+        let target = slot.action.target?;
+        let view = self.unit(slot.unit, "following its target")?;
+        let target_zone = self.units.get(target).ok().filter(|other| other.status.on_field())?.zone.0;
+        let reach = actions::reach(&view, kind).ok().filter(|reach| !reach.ranged)?;
+        let here = view.zone.0;
+        if reach.reaches(&self.battlefield, here, target_zone) {
+            return None;
+        }
+        let walked = if here == from { 0 } else { actions::move_cost(&self.battlefield, &view, from, here) };
+        let left = unit::action_allowance(&self.ruleset, *view.speed, *view.status, view.conditions, &slot.action)
+            .saturating_sub(walked);
+        let free = |zone: ZoneIdx| {
+            self.battlefield.zone(zone).capacity.is_none_or(|capacity| (self.index.count(zone) as u32) < capacity)
+        };
+        let to = self
+            .battlefield
+            .within(here, left)
+            .filter(|&zone| reach.reaches(&self.battlefield, zone, target_zone) && free(zone))
+            .map(|zone| (actions::move_cost(&self.battlefield, &view, here, zone), zone))
+            .filter(|&(cost, _)| cost <= left)
+            .min()?
+            .1;
+        Some(self.walk(slot, to, false, inside))
+    }
+
     /// Walks a unit to `to`; `free_step` says whether a short enough walk is the 5-ft step, and
     /// `inside` what it has already walked inside enemies' reach this turn.
     fn walk(&mut self, slot: &Slot, to: ZoneIdx, free_step: bool, inside: InsideSteps) -> (bool, InsideSteps) {
