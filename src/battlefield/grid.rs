@@ -509,6 +509,17 @@ impl GridMap {
         })
     }
 
+    /// [`Self::cover`] of two squares already known to see each other (sight is symmetric, so
+    /// `target` seeing `attacker` is enough): the cover alone, without the full sight check.
+    pub fn cover_in_sight(&self, attacker: Square, target: Square) -> Option<Cover> {
+        let seen = target.corners().into_iter().filter(|&corner| self.sees_point(attacker, corner, target)).count();
+        Some(match seen {
+            CORNERS => Cover::None,
+            0 => Cover::Full,
+            _ => Cover::Half,
+        })
+    }
+
     /// Whether some sample point of `viewer`'s square sees `point`, which lies on `point_square`.
     fn sees_point(&self, viewer: Square, point: (i64, i64), point_square: Square) -> bool {
         let origin = viewer.origin();

@@ -307,19 +307,42 @@ impl Battlefield {
             }),
         };
         match slot.load(Ordering::Relaxed) {
-            SIGHT_UNKNOWN => {
-                let cover = grid.cover(a, b);
-                let value = match cover {
-                    None => SIGHT_HIDDEN,
-                    Some(Cover::None) => SIGHT_COVER_BASE,
-                    Some(Cover::Half) => SIGHT_COVER_BASE + 1,
-                    Some(Cover::Full) => SIGHT_COVER_BASE + 2,
-                };
-                slot.store(value, Ordering::Relaxed);
-                cover
-            }
+            SIGHT_UNKNOWN => self.file_sight((from, a), (to, b), grid, slot),
             known => decode(known),
         }
+    }
+
+    /// Works out what `from` (on square `a`) sees of `to` (on `b`) and files it in `slot`. Sight
+    /// is symmetric (`S-LOS-1`), cover is not: the way back, once known, says whether the two see
+    /// each other at all, and hidden is filed both ways. Kept out of [`Self::sight`], whose known
+    /// answers are asked for far more often.
+    #[inline(never)]
+    fn file_sight(
+        &self,
+        (from, a): (ZoneIdx, Square),
+        (to, b): (ZoneIdx, Square),
+        grid: &GridMap,
+        slot: &AtomicU8,
+    ) -> Option<Cover> {
+        let back = self.0.sight.get(to as usize * self.len() + from as usize);
+        let cover = match back.map(|back| back.load(Ordering::Relaxed)) {
+            Some(SIGHT_HIDDEN) => None,
+            Some(SIGHT_UNKNOWN) | None => grid.cover(a, b),
+            Some(_) => grid.cover_in_sight(a, b),
+        };
+        if cover.is_none()
+            && let Some(back) = back
+        {
+            back.store(SIGHT_HIDDEN, Ordering::Relaxed);
+        }
+        let value = match cover {
+            None => SIGHT_HIDDEN,
+            Some(Cover::None) => SIGHT_COVER_BASE,
+            Some(Cover::Half) => SIGHT_COVER_BASE + 1,
+            Some(Cover::Full) => SIGHT_COVER_BASE + 2,
+        };
+        slot.store(value, Ordering::Relaxed);
+        cover
     }
 
     /// Number of zones.
@@ -643,6 +666,32 @@ mod grid_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sight table answers as `GridMap::cover` does, both ways round, whichever way a pair is
+    /// asked first: what it files for the way back (hidden both ways, or seen) must not change
+    /// an answer.
+    #[test]
+    fn s_cover_1_filed_sight_agrees_with_cover_both_ways() {
+        let rows = ["#..|.", ".#.#.", "..=..", "#...#"];
+        let grid = GridMap::parse(&rows).unwrap();
+        // A zone per open square, in the field's own order.
+        let squares: Vec<Square> =
+            Battlefield::from_grid(grid.clone()).0.zones.iter().filter_map(|zone| zone.square).collect();
+        let expected = |a: usize, b: usize| grid.cover(squares[a], squares[b]);
+        let mut hidden = 0;
+        for backwards_first in [false, true] {
+            let field = Battlefield::from_grid(grid.clone());
+            for a in 0..squares.len() {
+                for b in 0..squares.len() {
+                    let (first, second) = if backwards_first { (b, a) } else { (a, b) };
+                    assert_eq!(field.sight(first as ZoneIdx, second as ZoneIdx), expected(first, second));
+                    assert_eq!(field.sight(second as ZoneIdx, first as ZoneIdx), expected(second, first));
+                    hidden += usize::from(expected(a, b).is_none());
+                }
+            }
+        }
+        assert!(hidden > 0, "the map hides some squares from others");
+    }
 
     #[test]
     fn nearest_first_by_counting_is_the_order_sorting_gives() {

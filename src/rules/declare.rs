@@ -6,7 +6,6 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::actions::{self, ActionContext};
-use super::battle::Battle;
 use super::components::*;
 use super::equipment::Attribute;
 use super::log::{CombatLog, LogEvent};
@@ -16,7 +15,7 @@ use super::state::{
 };
 use super::unit::{self, Unit};
 use super::{CombatSystems, DeclareSystems};
-use crate::battlefield::{Battlefield, ZoneIdx};
+use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
 
 pub(super) fn plugin(app: &mut App) {
     app.configure_sets(
@@ -463,19 +462,25 @@ fn mark(
 }
 
 /// Checks each [`ActionChosen`] against the rules and the turn order; records the legal ones.
+/// The units are read whole to check a choice, and only their [`Declared`] is written: a look-up
+/// of the whole view costs some thirty component columns, so the write goes through a narrow one.
+#[expect(clippy::too_many_arguments, reason = "a system: each parameter is something it reads or writes")]
 fn record_declarations(
     mut chosen: MessageReader<ActionChosen>,
     mut rejected: MessageWriter<DeclarationRejected>,
     mut queue: ResMut<DeclarationQueue>,
-    battle: Battle,
+    state: Res<CombatState>,
+    index: Res<ZoneIndex>,
+    ruleset: Res<Ruleset>,
+    battlefield: Res<Battlefield>,
+    mut units: ParamSet<(Query<Unit>, Query<&mut Declared>)>,
 ) {
-    // Recording changes only the units: the rest is read, never written, so nothing else is marked changed.
-    let Battle { state, index, mut units, ruleset, battlefield, .. } = battle;
     let ctx = ActionContext { ruleset: &ruleset, battlefield: &battlefield, index: &index, round: state.round };
     for choice in chosen.read() {
         let verdict = if !queue.may_declare(choice.unit) {
             Err(actions::IllegalAction::NotAwaiting)
         } else {
+            let units = units.p0();
             match units.get(choice.unit) {
                 Ok(actor) => actions::check(ctx, &actor, &choice.action, &units).and_then(|modifier| {
                     // A delay goes after the next turn, so the round's last turn cannot (`A-INIT-1`).
@@ -494,17 +499,18 @@ fn record_declarations(
             Err(reason) => {
                 rejected.write(DeclarationRejected { unit: choice.unit, action: choice.action, reason });
                 // An AI that errs must not stall the round: it holds instead.
-                let is_ai = units.get(choice.unit).is_ok_and(|unit| matches!(unit.controller, Controller::Ai(_)));
+                let is_ai = units.p0().get(choice.unit).is_ok_and(|unit| matches!(unit.controller, Controller::Ai(_)));
                 (is_ai && queue.may_declare(choice.unit)).then(|| {
                     let hold = Action::simple(ActionKind::Hold);
                     (hold, ruleset.declaration.hold_modifier)
                 })
             }
         };
+        // Accepted means the chooser was found among the units above.
         if let Some((action, modifier)) = accepted
-            && let Ok(mut unit) = units.get_mut(choice.unit)
+            && let Ok(mut declared) = units.p1().get_mut(choice.unit)
         {
-            *unit.declared = Declared { action: Some(action), modifier, previous: unit.declared.previous };
+            *declared = Declared { action: Some(action), modifier, previous: declared.previous };
             queue.mark_done(choice.unit);
         }
     }
@@ -516,10 +522,15 @@ struct Closing<'w, 's> {
     queue: ResMut<'w, DeclarationQueue>,
     state: ResMut<'w, CombatState>,
     log: ResMut<'w, CombatLog>,
-    units: Query<'w, 's, Unit>,
+    /// Every unit, whole (to log it), and the few parts entering a declaration changes: a look-up
+    /// of the whole view costs some thirty component columns.
+    units: ParamSet<'w, 's, (Query<'w, 's, Unit>, Query<'w, 's, Entering>)>,
     ruleset: Res<'w, Ruleset>,
     battlefield: Res<'w, Battlefield>,
 }
+
+/// What entering a unit's declaration into the schedule reads and changes.
+type Entering = (&'static mut Initiative, &'static mut Conditions, &'static Declared, &'static SpawnOrder);
 
 /// Once all have declared: Round Initiative = Base + modifier, the `declared` log lines, the
 /// schedule (with last round's carried actions), full defense in force.
@@ -593,8 +604,9 @@ impl Closing<'_, '_> {
     fn carried_over(&mut self) -> Vec<Slot> {
         let round = self.state.round;
         let mut slots = Vec::with_capacity(self.queue.order.len() + self.state.carried.len());
+        let units = self.units.p0();
         for carried in std::mem::take(&mut self.state.carried) {
-            let Ok(unit) = self.units.get(carried.unit) else {
+            let Ok(unit) = units.get(carried.unit) else {
                 continue;
             };
             if !unit.status.on_field() {
@@ -606,7 +618,7 @@ impl Closing<'_, '_> {
                 modifier: 0,
                 carried_over: true,
             };
-            log_declared(&mut self.log, round, &unit, line, &self.battlefield, &self.units);
+            log_declared(&mut self.log, round, &unit, line, &self.battlefield, &units);
             slots.push(carried);
         }
         slots
@@ -616,20 +628,22 @@ impl Closing<'_, '_> {
     /// puts full defense in force and logs the declaration; `None` if it declared nothing.
     fn enter(&mut self, entity: Entity, count: Option<i32>) -> Option<Slot> {
         let round = self.state.round;
-        let mut unit = self.units.get_mut(entity).ok()?;
-        let action = unit.declared.action?;
-        let modifier = if count.is_some() { 0 } else { unit.declared.modifier };
-        let initiative = count.unwrap_or_else(|| unit.initiative.base.unwrap_or(0) + modifier);
-        unit.initiative.round = Some(initiative);
+        let mut parts = self.units.p1();
+        let (mut unit_initiative, mut conditions, declared, order) = parts.get_mut(entity).ok()?;
+        let action = declared.action?;
+        let modifier = if count.is_some() { 0 } else { declared.modifier };
+        let initiative = count.unwrap_or_else(|| unit_initiative.base.unwrap_or(0) + modifier);
+        unit_initiative.round = Some(initiative);
         if action.kind == ActionKind::FullDefense {
-            unit.conditions.full_defense = true;
+            conditions.full_defense = true;
         }
-        let slot = Slot { initiative, unit: entity, order: unit.order.0, action };
-        // A silent log (bulk simulation) needs no second look-up of the unit's whole view.
+        let slot = Slot { initiative, unit: entity, order: order.0, action };
+        // A silent log (bulk simulation) needs no look-up of the unit's whole view.
         if self.log.is_recording() {
-            let unit = self.units.get(entity).ok()?;
+            let units = self.units.p0();
+            let unit = units.get(entity).ok()?;
             let line = DeclaredLine { action: &action, initiative, modifier, carried_over: false };
-            log_declared(&mut self.log, round, &unit, line, &self.battlefield, &self.units);
+            log_declared(&mut self.log, round, &unit, line, &self.battlefield, &units);
         }
         Some(slot)
     }

@@ -155,18 +155,21 @@ impl Resolver<'_, '_> {
     }
 
     /// A snap attack by `target` at the unit of `slot`, struck before its blow (`S-SPEC-1`),
-    /// when `target` wants one. Returns whether the attacker can still strike.
+    /// when `target` wants one. Returns whether the attacker can still strike. The caller has
+    /// just found that the attacker may act (and screening its target does not change that), so
+    /// without a snap it still may, and it is not looked up again.
     pub(super) fn snap_first(&mut self, slot: &Slot, target: Entity) -> bool {
         let round = self.round();
-        if self.wants_to_snap(slot.unit, target) {
-            if let Ok(mut unit) = self.units.get_mut(target) {
-                unit.conditions.snapped = true;
-            }
-            let mut reaction = Vec::new();
-            self.attack(AttackRequest::new(target, slot.unit, slot.initiative, AttackKind::Snap), &mut reaction);
-            for effect in reaction {
-                self.apply(effect);
-            }
+        if !self.wants_to_snap(slot.unit, target) {
+            return true;
+        }
+        if let Ok(mut unit) = self.units.get_mut(target) {
+            unit.conditions.snapped = true;
+        }
+        let mut reaction = Vec::new();
+        self.attack(AttackRequest::new(target, slot.unit, slot.initiative, AttackKind::Snap), &mut reaction);
+        for effect in reaction {
+            self.apply(effect);
         }
         self.units.get(slot.unit).is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))
     }

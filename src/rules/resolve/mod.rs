@@ -254,6 +254,32 @@ fn longest_melee_reach(loadout: &Loadout) -> Option<u32> {
         .max()
 }
 
+/// What one unit's turn in a simultaneous group has come to so far: one record per slot, so a
+/// group makes one list rather than one per question.
+#[derive(Default)]
+struct GroupTurn {
+    /// It may act this count.
+    able: bool,
+    /// Where it sets off, when it has a split move to measure the first leg of (`C-MOVE-1`).
+    set_off: Option<ZoneIdx>,
+    /// Where it stood before the count's moves, when it may follow its target
+    /// (`movement.pursue_target`): what it has left to walk is measured from there.
+    started_at: Option<ZoneIdx>,
+    /// Its move was cut short: it does not act.
+    interrupted: bool,
+    /// The steps of its move inside enemies' reach.
+    inside: movement::InsideSteps,
+    /// What it walked before its action (`C-MOVE-1`).
+    walked: u32,
+}
+
+impl GroupTurn {
+    /// Whether it goes on to act after moving.
+    fn acts(&self) -> bool {
+        self.able && !self.interrupted
+    }
+}
+
 /// Something a simultaneous group does to a unit, applied once the whole group has acted.
 #[derive(Clone, Debug)]
 enum Pending {
@@ -276,10 +302,14 @@ fn resolve_round(mut battle: Resolver) -> Result {
         battle.state.count = Some(count);
         let group: Vec<Slot> = battle.state.schedule[start..end].to_vec();
         // A missile-versus-spell tie-break splits the turn in two (`C-INIT-2`).
-        let (first, later) = battle.slow_spells_after_missiles(&group);
-        battle.resolve_group(&first);
-        if !later.is_empty() {
-            battle.resolve_group(&later);
+        match battle.slow_spells_after_missiles(&group) {
+            None => battle.resolve_group(&group),
+            Some((first, later)) => {
+                battle.resolve_group(&first);
+                if !later.is_empty() {
+                    battle.resolve_group(&later);
+                }
+            }
         }
         battle.stand_up_out_of_turn(&group);
         battle.state.cursor = end;
@@ -567,87 +597,73 @@ impl<'w, 's> Resolver<'w, 's> {
     fn resolve_group(&mut self, group: &[Slot]) {
         self.answer_held_actions(group);
         let round = self.round();
-        let able: Vec<bool> = group
-            .iter()
-            .map(|slot| {
-                self.units
-                    .get(slot.unit)
-                    .is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))
-            })
-            .collect();
-        let mut interrupted = vec![false; group.len()];
-        let mut inside: Vec<movement::InsideSteps> = vec![Vec::new(); group.len()];
-        // Where each unit with a split move sets off, to measure its first leg (`C-MOVE-1`).
-        let set_off: Vec<Option<ZoneIdx>> = group
-            .iter()
-            .map(|slot| slot.action.move_after.and_then(|_| self.units.get(slot.unit).ok().map(|view| view.zone.0)))
-            .collect();
-        for (slot, &able) in group.iter().zip(&able) {
+        let dodge_bonus = self.ruleset.attack.dodge_bonus;
+        let standing_bonus = self.ruleset.attack.standing_bonus.is_some();
+        let chosen = super::bonus::rules(&self.ruleset).copied();
+        // One look-up per unit: whether it may act and where it sets off are read before its
+        // turn starts, and starting a turn changes only its own conditions, which neither reads.
+        let mut turns: Vec<GroupTurn> = Vec::with_capacity(group.len());
+        for slot in group {
             let kind = slot.action.kind;
-            let dodge_bonus = self.ruleset.attack.dodge_bonus;
-            let standing_bonus = self.ruleset.attack.standing_bonus.is_some();
-            let chosen = super::bonus::rules(&self.ruleset).copied();
-            if let Ok(mut unit) = self.units.get_mut(slot.unit) {
-                // Chosen Bonus Actions (`A-BONUS-1`): dodging lasts until the next turn.
-                let uses = super::bonus::effective(&self.ruleset, &unit.conditions, &slot.action);
-                unit.conditions.dodge_bonus = match chosen {
-                    Some(rules) if able => rules.dodge * i32::from(uses.dodge),
-                    _ => 0,
-                };
-                unit.conditions.disengaged |= kind == ActionKind::Disengage || uses.disengage;
-                unit.conditions.charging |= kind == ActionKind::Charge;
-                // Its turn starts: last turn's screen lapses (`S-SPEC-1`); not the one just
-                // made in the first part of this turn (`S-ACT-2`).
-                if !self.state.turn_parts.contains(&slot.unit) {
-                    unit.conditions.screening = None;
-                }
-                unit.conditions.turn_taken = true;
-                // The turn starts: last turn's dodge is over, and this one may dodge anew.
-                unit.conditions.dodging = able
-                    && dodge_bonus.is_some()
-                    && unit.conditions.bonus_actions_left() > 0
-                    && leaves_a_bonus_action(&slot.action, standing_bonus);
+            let Ok(mut unit) = self.units.get_mut(slot.unit) else {
+                turns.push(GroupTurn::default());
+                continue;
+            };
+            let able = unit::may_act(*unit.status, &unit.conditions, unit.surprised, round);
+            turns.push(GroupTurn {
+                able,
+                set_off: slot.action.move_after.map(|_| unit.zone.0),
+                started_at: self.ruleset.movement.pursue_target.then_some(unit.zone.0),
+                ..default()
+            });
+            // Chosen Bonus Actions (`A-BONUS-1`): dodging lasts until the next turn.
+            let uses = super::bonus::effective(&self.ruleset, &unit.conditions, &slot.action);
+            unit.conditions.dodge_bonus = match chosen {
+                Some(rules) if able => rules.dodge * i32::from(uses.dodge),
+                _ => 0,
+            };
+            unit.conditions.disengaged |= kind == ActionKind::Disengage || uses.disengage;
+            unit.conditions.charging |= kind == ActionKind::Charge;
+            // Its turn starts: last turn's screen lapses (`S-SPEC-1`); not the one just
+            // made in the first part of this turn (`S-ACT-2`).
+            if !self.state.turn_parts.contains(&slot.unit) {
+                unit.conditions.screening = None;
             }
+            unit.conditions.turn_taken = true;
+            // The turn starts: last turn's dodge is over, and this one may dodge anew.
+            unit.conditions.dodging = able
+                && dodge_bonus.is_some()
+                && unit.conditions.bonus_actions_left() > 0
+                && leaves_a_bonus_action(&slot.action, standing_bonus);
         }
-        // Where each unit stood before the count's moves, for what a pursuit has left to walk.
-        let started_at: Vec<Option<ZoneIdx>> = group
-            .iter()
-            .map(|slot| {
-                if self.ruleset.movement.pursue_target {
-                    self.units.get(slot.unit).ok().map(|view| view.zone.0)
-                } else {
-                    None
-                }
-            })
-            .collect();
-        for (at, slot) in group.iter().enumerate() {
-            if !able[at] {
+        for (turn, slot) in turns.iter_mut().zip(group) {
+            if !turn.able {
                 self.lose(slot.unit, "cannot_act");
                 continue;
             }
             if let Some(to) = slot.action.move_to {
                 let (still_able, steps) = self.perform_move(slot, to);
-                interrupted[at] = !still_able;
-                inside[at] = steps;
+                turn.interrupted = !still_able;
+                turn.inside = steps;
             }
         }
-        for (at, slot) in group.iter().enumerate() {
-            if let Some(from) = started_at[at]
-                && able[at]
-                && !interrupted[at]
-                && let Some((still_able, steps)) = self.pursue(slot, from, std::mem::take(&mut inside[at]))
+        for (turn, slot) in turns.iter_mut().zip(group) {
+            if let Some(from) = turn.started_at
+                && turn.acts()
+                && let Some(still_able) = self.pursue(slot, from, &mut turn.inside)
             {
-                interrupted[at] = !still_able;
-                inside[at] = steps;
+                turn.interrupted = !still_able;
             }
         }
         // What each unit walked before its action, for a move after it (`C-MOVE-1`).
-        let walked: Vec<u32> = group.iter().zip(&set_off).map(|(slot, &from)| self.walked(slot.unit, from)).collect();
+        for (turn, slot) in turns.iter_mut().zip(group) {
+            turn.walked = self.walked(slot.unit, turn.set_off);
+        }
         // A foe that walked into a held action's reach meets it before its action (`S-ACT-2`).
         self.answer_held_actions(group);
         let mut pending = Vec::new();
-        for (at, slot) in group.iter().enumerate() {
-            if able[at] && !interrupted[at] {
+        for (turn, slot) in turns.iter().zip(group) {
+            if turn.acts() {
                 self.perform_action(slot, &mut pending);
             }
         }
@@ -657,9 +673,9 @@ impl<'w, 's> Resolver<'w, 's> {
         self.drop_lost_casts();
         // Split moves (`C-MOVE-1`): once the whole count has acted and its damage has landed,
         // each unit still able walks the rest of its move.
-        for (at, slot) in group.iter().enumerate() {
-            if able[at] && !interrupted[at] {
-                self.move_after_acting(slot, walked[at], std::mem::take(&mut inside[at]));
+        for (turn, slot) in turns.iter_mut().zip(group) {
+            if turn.acts() {
+                self.move_after_acting(slot, turn.walked, std::mem::take(&mut turn.inside));
             }
         }
     }
@@ -783,6 +799,18 @@ impl<'w, 's> Resolver<'w, 's> {
         if !self.snap_first(slot, target) {
             return false;
         }
+        // What the turn's Bonus Actions add, from one look-up of the attacker (none without
+        // Bonus Action rules).
+        let no_bonus = ((0, 0), false);
+        let (bonus, bonus_attack) = match super::bonus::rules(&self.ruleset) {
+            None => no_bonus,
+            Some(_) => self.units.get(slot.unit).map_or(no_bonus, |view| {
+                (
+                    super::bonus::attack_bonus(&self.ruleset, view.conditions, &slot.action),
+                    super::bonus::effective(&self.ruleset, view.conditions, &slot.action).extra_attack,
+                )
+            }),
+        };
         let strike = Strike {
             aim: match kind {
                 ActionKind::Aimed(aim) => Some(aim),
@@ -792,16 +820,9 @@ impl<'w, 's> Resolver<'w, 's> {
             forced_critical: false,
             primary: true,
             stood_still: slot.action.move_to.is_none(),
-            bonus: self
-                .units
-                .get(slot.unit)
-                .map_or((0, 0), |view| super::bonus::attack_bonus(&self.ruleset, view.conditions, &slot.action)),
+            bonus,
             bonus_attack: false,
         };
-        let bonus_attack = self
-            .units
-            .get(slot.unit)
-            .is_ok_and(|view| super::bonus::effective(&self.ruleset, view.conditions, &slot.action).extra_attack);
         let request = AttackRequest::new(slot.unit, target, slot.initiative, AttackKind::Normal).with(strike);
         match self.attack(request.clone(), pending) {
             None => {

@@ -77,8 +77,9 @@ impl Resolver<'_, '_> {
     /// A blade whose target has stepped out of its reach by the count's moves follows it
     /// (`movement.pursue_target`, `W-MOVE-1`): to the nearest free place its blow reaches the
     /// target from, within the movement it has left after walking from `from`, provoking as any
-    /// move does. `None` when it has no reason or no way to follow; else what the walk returned.
-    pub(super) fn pursue(&mut self, slot: &Slot, from: ZoneIdx, inside: InsideSteps) -> Option<(bool, InsideSteps)> {
+    /// move does; `inside` goes on counting the steps walked inside enemies' reach. `None` when it
+    /// has no reason or no way to follow; else whether it is still able to act.
+    pub(super) fn pursue(&mut self, slot: &Slot, from: ZoneIdx, inside: &mut InsideSteps) -> Option<bool> {
         let kind = slot.action.kind;
         if !matches!(kind, ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Aimed(_)) {
             return None;
@@ -105,7 +106,9 @@ impl Resolver<'_, '_> {
             .filter(|&(cost, _)| cost <= left)
             .min()?
             .1;
-        Some(self.walk(slot, to, false, inside))
+        let (still_able, steps) = self.walk(slot, to, false, std::mem::take(inside));
+        *inside = steps;
+        Some(still_able)
     }
 
     /// Walks a unit to `to`; `free_step` says whether a short enough walk is the 5-ft step, and

@@ -13,14 +13,14 @@ use crate::rules::state::Slot;
 impl Resolver<'_, '_> {
     /// Splits a simultaneous turn in two where `C-INIT-2`'s missile-versus-spell tie-break
     /// applies: first everyone but the slow casters, then the slow casters. Otherwise the whole
-    /// turn first and nothing after.
-    pub(super) fn slow_spells_after_missiles(&self, group: &[Slot]) -> (Vec<Slot>, Vec<Slot>) {
+    /// turn as it is (`None`).
+    pub(super) fn slow_spells_after_missiles(&self, group: &[Slot]) -> Option<(Vec<Slot>, Vec<Slot>)> {
+        // The ruleset is asked first: without the tie-break nobody's weapon need be looked at.
         let listed = self.ruleset.turns.tie_breaks.contains(&TieBreak::MissileBeforeSpell);
-        let missiles = group.iter().any(|slot| self.looses_a_missile(slot));
-        if !listed || !missiles {
-            return (group.to_vec(), Vec::new());
+        if !listed || !group.iter().any(|slot| self.looses_a_missile(slot)) {
+            return None;
         }
-        group.iter().cloned().partition(|slot| !self.casts_slower_than_its_die(slot))
+        Some(group.iter().cloned().partition(|slot| !self.casts_slower_than_its_die(slot)))
     }
 
     /// Whether the slot fires a missile weapon or throws.

@@ -12,7 +12,7 @@ use crate::rules::ruleset::AttackStyle;
 use crate::rules::unit::{self, UnitView};
 
 /// What an attack roll is made with and must reach.
-struct Test {
+pub(super) struct Test {
     /// The dice, with every bonus.
     dice: Dice,
     /// The total that succeeds.
@@ -43,15 +43,15 @@ pub(in crate::rules::resolve) struct Judgement {
 }
 
 impl Resolver<'_, '_> {
-    /// Rolls the attack (twice with disadvantage) and judges hit, critical and fumble.
+    /// Rolls the attack (twice with disadvantage) for `test` and judges hit, critical and fumble.
     pub(super) fn judge(
         &mut self,
         request: &AttackRequest,
         engagement: &Engagement,
+        test: Test,
         modifiers: &Modifiers,
         extra: &mut AttackExtra,
-    ) -> Option<Judgement> {
-        let test = self.test(request, engagement, modifiers.to_hit())?;
+    ) -> Judgement {
         let roll = self.roll_test(&test, modifiers.disadvantage(), extra);
         let rules = &self.ruleset.attack;
         let natural = roll.natural().unwrap_or(0);
@@ -69,17 +69,16 @@ impl Resolver<'_, '_> {
                 forced || (!fumbled && (roll.total >= needed || (critical_natural && rules.critical_always_hits)));
             (hit, hit && critical_natural, false)
         };
-        Some(Judgement { roll, needed, avoid, fumbled, hit, critical, doubled })
+        Judgement { roll, needed, avoid, fumbled, hit, critical, doubled }
     }
 
     /// The roll to make, by the ruleset's attack style.
-    fn test(&self, request: &AttackRequest, engagement: &Engagement, bonus: i32) -> Option<Test> {
+    pub(super) fn test(&self, engagement: &Engagement, bonus: i32, attacker: &UnitView, target: &UnitView) -> Test {
         let rules = &self.ruleset.attack;
-        let target = self.unit(request.target, "judging an attack")?;
-        let test = match &rules.style {
+        match &rules.style {
             AttackStyle::VsDefense => Test {
                 dice: rules.die.plus(bonus),
-                needed: self.defense_against(&target),
+                needed: self.defense_against(target),
                 avoid: false,
                 avoider_weakened: false,
             },
@@ -90,14 +89,12 @@ impl Resolver<'_, '_> {
                     let avoider_weakened = unit::weakened(target.conditions);
                     Test { dice: rules.die.plus(modifier), needed: *tn, avoid: true, avoider_weakened }
                 } else {
-                    let attacker = self.unit(request.attacker, "judging an attack")?;
                     let attribute = if engagement.ranged { *ranged } else { *melee };
                     let modifier = unit::modifier(&self.ruleset, attacker.attributes, attribute);
                     Test { dice: rules.die.plus(modifier + bonus), needed: *tn, avoid: false, avoider_weakened: false }
                 }
             }
-        };
-        Some(test)
+        }
     }
 
     /// The target's Defense: flat-footed, prone or charging where the ruleset says so (`A-COND-1`, `S-SPEC-1`).

@@ -25,6 +25,7 @@ use crate::rules::components::{ActionKind, Hand};
 use crate::rules::dice::{Dice, DiceRoll};
 use crate::rules::equipment::{Shock, Weapon};
 use crate::rules::log::{AttackExtra, AttackKind, LogEvent};
+use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::{self, UnitView};
 
 /// One attack to make: who strikes whom, when, how and with what.
@@ -121,14 +122,28 @@ impl Resolver<'_, '_> {
         request: AttackRequest,
         pending: &mut Vec<Pending>,
     ) -> Option<bool> {
-        let mut engagement = self.engage(&request)?;
-        if request.strike.primary {
-            engagement.swarm = self.take_swarm(request.target, engagement.sides.0);
-        }
+        // Both units are looked up once for what the attack stands on, its modifiers and the
+        // roll it needs: nothing between these changes them (the swarm taken is the stage's).
+        let (mut engagement, modifiers, test) = {
+            let during = "an attack";
+            let (Some(a), Some(t)) = (
+                self.faults.found(self.units.get(request.attacker), request.attacker, during),
+                self.faults.found(self.units.get(request.target), request.target, during),
+            ) else {
+                return None;
+            };
+            let mut engagement = self.engage(&request, &a, &t)?;
+            if request.strike.primary {
+                engagement.swarm =
+                    take_swarm(&self.ruleset, &mut self.state.swarms, request.target, engagement.sides.0);
+            }
+            let modifiers = self.gather_modifiers(&request, &engagement, &a, &t);
+            let test = self.test(&engagement, modifiers.to_hit(), &a, &t);
+            (engagement, modifiers, test)
+        };
         let mut extra = AttackExtra::default();
-        let modifiers = self.gather_modifiers(&request, &engagement)?;
         modifiers.annotate(&mut extra);
-        let mut judgement = self.judge(&request, &engagement, &modifiers, &mut extra)?;
+        let mut judgement = self.judge(&request, &engagement, test, &modifiers, &mut extra);
         self.total_defense_reaction(&request, &mut engagement, &mut judgement);
         let damage_roll = judgement.hit.then(|| {
             let (roll, hit) = self.deal_blow(&request, &engagement, &judgement, &modifiers, &mut extra);
@@ -147,11 +162,7 @@ impl Resolver<'_, '_> {
 
     /// Reads what the attack stands on; `None` when the target is off the field, out of the
     /// weapon's range or out of sight (or either is not a unit, a fault).
-    fn engage(&self, request: &AttackRequest) -> Option<Engagement> {
-        let (Some(a), Some(t)) = (self.unit(request.attacker, "an attack"), self.unit(request.target, "an attack"))
-        else {
-            return None;
-        };
+    fn engage(&self, request: &AttackRequest, a: &UnitView, t: &UnitView) -> Option<Engagement> {
         let thrown = request.thrown.is_some();
         let weapon = request.thrown.clone().unwrap_or_else(|| a.loadout.usable_weapon(a.conditions).1.clone());
         let ranged = weapon.is_ranged();
@@ -164,7 +175,7 @@ impl Resolver<'_, '_> {
         // A bow or crossbow cannot be fired in melee at all (`S-ATK-2`): declaration refuses it,
         // and a shot whose shooter is pressed by the time it comes is lost.
         if !thrown
-            && actions::fires_forbidden_bow(&self.ruleset, &a, ActionKind::Attack)
+            && actions::fires_forbidden_bow(&self.ruleset, a, ActionKind::Attack)
             && actions::shooting_in_melee(self.ctx(), a.zone.0, t.zone.0, *a.side, &self.units)
         {
             return None;
@@ -173,7 +184,7 @@ impl Resolver<'_, '_> {
         let reposte = request.kind == AttackKind::Normal
             && self.ruleset.reposte.when_attacked_in_full_defense
             && t.conditions.full_defense
-            && actions::can_react(&t)
+            && actions::can_react(t)
             && unit::is_fighting(*t.status, t.conditions)
             && !ranged
             && !target_weapon.is_ranged()
@@ -190,12 +201,12 @@ impl Resolver<'_, '_> {
             // A broken weapon is no second weapon, nor is the off-hand one that replaced it.
             .filter(|_| !a.conditions.is_broken(Hand::Main) && !a.conditions.is_broken(Hand::Off))
             // Only the trained fight with two (`S-DUAL-1`).
-            .filter(|_| actions::may_dual_wield(&self.ruleset, &a));
+            .filter(|_| actions::may_dual_wield(&self.ruleset, a));
         // The Bonus Actions' extra attack rolls the weapon's own dice: no Strength, no feats (`A-BONUS-1`).
         let damage_dice = if request.strike.bonus_attack {
             weapon.damage.without_dice(a.loadout.focus_dice)
         } else {
-            actions::damage_dice(&self.ruleset, &a, &weapon, thrown)
+            actions::damage_dice(&self.ruleset, a, &weapon, thrown)
         };
         Some(Engagement {
             weapon_name: a.loadout.usable_weapon(a.conditions).0.into(),
@@ -206,22 +217,22 @@ impl Resolver<'_, '_> {
             reposte,
             in_target_zone,
             both_reach: offhand.as_ref().is_some_and(|second| second.reaches(distance)),
-            second_dice: offhand.as_ref().map(|second| actions::damage_dice(&self.ruleset, &a, second, false)),
+            second_dice: offhand.as_ref().map(|second| actions::damage_dice(&self.ruleset, a, second, false)),
             offhand,
             damage_dice,
-            sneak_dice: self.sneak_dice(&a, &t),
+            sneak_dice: self.sneak_dice(a, t),
             shock: weapon
                 .shock
                 .filter(|_| self.ruleset.attack.shock)
-                .map(|shock| (shock, actions::damage_attribute_bonus(&self.ruleset, &a, &weapon, thrown))),
+                .map(|shock| (shock, actions::damage_attribute_bonus(&self.ruleset, a, &weapon, thrown))),
             armour: t.armour.0,
             sides: (a.side.0, t.side.0),
             attacker_id: a.id.0.clone(),
             target_id: t.id.0.clone(),
             target_full_defense: t.conditions.full_defense,
             target_shield: t.loadout.shield && !t.conditions.shield_used,
-            target_lethal: lethal(&t),
-            attacker_lethal: lethal(&a),
+            target_lethal: lethal(t),
+            attacker_lethal: lethal(a),
             swarm: (0, 0),
             weapon,
         })
@@ -235,24 +246,6 @@ impl Resolver<'_, '_> {
             .as_ref()
             .filter(|_| target.surprised)
             .map(|conditions| conditions.sneak_damage.times_dice(1 + attacker.loadout.sneak_dice))
-    }
-
-    /// The swarm bonus an attack by `side` on `target` gets (to hit, damage), used up by the attack.
-    fn take_swarm(&mut self, target: Entity, side: usize) -> (i32, i32) {
-        // Rulesets without swarms, and targets no one swarms, give nothing.
-        let Some(rules) = &self.ruleset.attack.swarm else {
-            return (0, 0);
-        };
-        let swarms = &mut self.state.swarms;
-        // No one of this side swarms the target.
-        let Some(at) = swarms.iter().position(|(unit, by, _)| *unit == target && *by == side) else {
-            return (0, 0);
-        };
-        let (_, _, assailants) = swarms.remove(at);
-        (
-            (assailants * rules.hit_per_assailant).min(rules.max_hit),
-            (assailants * rules.damage_per_assailant).min(rules.max_damage),
-        )
     }
 
     /// The attack's line in the log.
@@ -281,4 +274,22 @@ impl Resolver<'_, '_> {
             extra,
         });
     }
+}
+
+/// The swarm bonus an attack by `side` on `target` gets (to hit, damage), used up by the attack:
+/// taken from the round's `swarms`.
+fn take_swarm(ruleset: &Ruleset, swarms: &mut Vec<(Entity, usize, i32)>, target: Entity, side: usize) -> (i32, i32) {
+    // Rulesets without swarms, and targets no one swarms, give nothing.
+    let Some(rules) = &ruleset.attack.swarm else {
+        return (0, 0);
+    };
+    // No one of this side swarms the target.
+    let Some(at) = swarms.iter().position(|(unit, by, _)| *unit == target && *by == side) else {
+        return (0, 0);
+    };
+    let (_, _, assailants) = swarms.remove(at);
+    (
+        (assailants * rules.hit_per_assailant).min(rules.max_hit),
+        (assailants * rules.damage_per_assailant).min(rules.max_damage),
+    )
 }

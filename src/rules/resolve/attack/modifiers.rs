@@ -142,11 +142,15 @@ impl Modifiers {
 
 impl Resolver<'_, '_> {
     /// Gathers every modifier that applies to an attack.
-    pub(super) fn gather_modifiers(&self, request: &AttackRequest, engagement: &Engagement) -> Option<Modifiers> {
-        let attacker = self.unit(request.attacker, "gathering attack modifiers")?;
-        let target = self.unit(request.target, "gathering attack modifiers")?;
-        let matchup = Matchup { attacker: &attacker, target: &target, request, engagement };
-        Some(Modifiers(RULES.iter().filter_map(|rule| rule(self, &matchup)).collect()))
+    pub(super) fn gather_modifiers<'w, 's>(
+        &self,
+        request: &AttackRequest,
+        engagement: &Engagement,
+        attacker: &UnitView<'w, 's>,
+        target: &UnitView<'w, 's>,
+    ) -> Modifiers {
+        let matchup = Matchup { attacker, target, request, engagement };
+        Modifiers(RULES.iter().filter_map(|rule| rule(self, &matchup)).collect())
     }
 
     /// Whether an ally of the attacker stands on the far side of the target, in reach of it.
