@@ -42,9 +42,10 @@ impl Budget {
     }
 }
 
-/// `hard`: about 100 ms a decision for a 4-vs-4 side in a release build.
-pub const HARD: Budget = Budget { rounds: 300, samples: 8, lookahead: 2 };
-/// `master`: about a second a decision: ten times the rounds, twice the first samples, and a
+/// `hard`: at most about 100 ms a decision (95th percentile) for a 4-vs-4 side in a release
+/// build. Doubling the first 300 rounds won 11 points on the ambush (issue 8, docs/ai.md).
+pub const HARD: Budget = Budget { rounds: 600, samples: 8, lookahead: 2 };
+/// `master`: about a second a decision: five times the rounds, twice the first samples, and a
 /// round deeper.
 pub const MASTER: Budget = Budget { rounds: 3000, samples: 16, lookahead: 3 };
 
