@@ -309,6 +309,11 @@ fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
         return None;
     }
     view.index.occupants(actor.zone.0).iter().find_map(|&other| {
+        // Only a fallen unit can be stabilised (`check_target`): the standing ones are passed
+        // over on the cache's brief, without checking or viewing them.
+        if !units.side_and_status(other).is_some_and(|(_, status)| status.is_down()) {
+            return None;
+        }
         let action = Action::new(ActionKind::Stabilize, Some(other), None);
         actions::check(view.ctx(), actor, &action, units).is_ok().then_some(action)
     })
@@ -334,16 +339,21 @@ fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView, commitmen
     let nearby: Vec<&[Entity]> =
         view.battlefield.within(actor.zone.0, 1).map(|zone| view.index.occupants(zone)).collect();
     for other in within_budget(&nearby, actor.entity, MAX_NEIGHBOURS) {
+        // Enemies, the fallen and those off the field are passed over on the cache's brief,
+        // without viewing them.
+        let Some((side, status)) = units.side_and_status(other) else {
+            continue;
+        };
+        if side != actor.side.0 || !status.on_field() || status.is_down() {
+            continue;
+        }
         let Some(ally) = units.get(other) else {
             continue;
         };
-        if ally.side != actor.side || !ally.status.on_field() {
-            continue;
-        }
         // One-pool rulesets heal hit points: judge by the whole of what is left.
         let share =
             if ally.stress.max > 0 { ally.stress.current as f64 / ally.stress.max as f64 } else { health_share(ally) };
-        if share >= HEAL_STRESS_SHARE || ally.status.is_down() {
+        if share >= HEAL_STRESS_SHARE {
             continue;
         }
         // Healing beyond what it is missing is wasted: leave it to the allies already on it.

@@ -1650,6 +1650,12 @@ impl<'w, 's> ViewCache<'w, 's> {
         self.place(unit).and_then(|at| self.briefs.get(at as usize).copied())
     }
 
+    /// `unit`'s side and standing as the cache read them for every unit, without viewing it:
+    /// the same side and status its view gives.
+    pub fn side_and_status(&self, unit: Entity) -> Option<(usize, Status)> {
+        self.brief(unit).map(|brief| (brief.side, brief.status))
+    }
+
     /// Whether `unit` is fighting ([`unit::is_fighting`]) for another side than `side`, without
     /// viewing it: the side is told first, so an ally's conditions are never read.
     pub fn is_fighting_foe(&self, unit: Entity, side: SideIndex) -> bool {
