@@ -1528,9 +1528,11 @@ impl EnemyLists {
             let occupants = ctx.index.occupants(zone);
             for viewer in 0..sides {
                 starts.push(filed.len() as u32);
-                filed.extend(occupants.iter().copied().filter(|&other| {
-                    units.brief(other).is_some_and(|brief| brief.on_field() && brief.side != viewer)
-                }));
+                filed.extend(
+                    occupants.iter().copied().filter(|&other| {
+                        units.brief(other).is_some_and(|brief| brief.on_field() && brief.side != viewer)
+                    }),
+                );
             }
         }
         starts.push(filed.len() as u32);
