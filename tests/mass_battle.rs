@@ -15,7 +15,7 @@ use fray::levels::{BattleSetup, BattleTemplate, load_level};
 use fray::rules::CombatState;
 use fray::rules::actions::{self, ActionContext, TargetRule, ThreatMap, ViewCache};
 use fray::rules::components::*;
-use fray::rules::legal::LegalActions;
+use fray::rules::legal::{LegalActions, TargetIndex};
 use fray::rules::ruleset::Ruleset;
 use fray::rules::unit::{self, UnitReadOnly, UnitView};
 
@@ -165,8 +165,8 @@ fn the_siege_is_a_mass_battle_that_plays_headless() {
     assert!(log.contains("\"attack\"") || log.contains("\"moved\""), "the armies close and fight");
 }
 
-/// Checks the per-pass tables against asking every unit now; returns how many zone and side
-/// pairs were compared.
+/// Checks the per-pass tables (threats, fighting sides, enemies) against asking every unit now,
+/// or the whole target index; returns how many zone and side pairs were compared.
 fn compare_threat_tables(
     units: Query<UnitReadOnly>,
     ruleset: Res<Ruleset>,
@@ -181,8 +181,18 @@ fn compare_threat_tables(
     }
     let threats = ThreatMap::build(battlefield.len(), cache.iter());
     let sides = cache.iter().map(|view| view.side.0 + 1).max().unwrap_or(0);
+    // A fresh cache answers enemies from its briefs alone, never from a built index.
+    let fresh = ViewCache::new(&units);
+    let whole_index = TargetIndex::build(ctx, &cache);
     let mut compared = 0;
     for zone in 0..battlefield.len() as ZoneIdx {
+        for side in 0..=sides {
+            assert_eq!(
+                fresh.targets(ctx).enemies(zone, side),
+                whole_index.enemies(zone, side),
+                "enemies of side {side} in zone {zone}"
+            );
+        }
         for side in (0..sides).map(SideIndex) {
             let mut filed: Vec<Entity> = threats.threateners(ctx, zone, side).map(|threat| threat.unit).collect();
             let mut asked: Vec<Entity> = actions::threateners_of(ctx, zone, side, &cache)

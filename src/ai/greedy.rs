@@ -309,6 +309,11 @@ fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
         return None;
     }
     view.index.occupants(actor.zone.0).iter().find_map(|&other| {
+        // Only a fallen unit can be stabilised (`check_target`): the standing ones are passed
+        // over on the cache's brief, without checking or viewing them.
+        if !units.side_and_status(other).is_some_and(|(_, status)| status.is_down()) {
+            return None;
+        }
         let action = Action::new(ActionKind::Stabilize, Some(other), None);
         actions::check(view.ctx(), actor, &action, units).is_ok().then_some(action)
     })
@@ -334,16 +339,21 @@ fn restore_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView, commitmen
     let nearby: Vec<&[Entity]> =
         view.battlefield.within(actor.zone.0, 1).map(|zone| view.index.occupants(zone)).collect();
     for other in within_budget(&nearby, actor.entity, MAX_NEIGHBOURS) {
+        // Enemies, the fallen and those off the field are passed over on the cache's brief,
+        // without viewing them.
+        let Some((side, status)) = units.side_and_status(other) else {
+            continue;
+        };
+        if side != actor.side.0 || !status.on_field() || status.is_down() {
+            continue;
+        }
         let Some(ally) = units.get(other) else {
             continue;
         };
-        if ally.side != actor.side || !ally.status.on_field() {
-            continue;
-        }
         // One-pool rulesets heal hit points: judge by the whole of what is left.
         let share =
             if ally.stress.max > 0 { ally.stress.current as f64 / ally.stress.max as f64 } else { health_share(ally) };
-        if share >= HEAL_STRESS_SHARE || ally.status.is_down() {
+        if share >= HEAL_STRESS_SHARE {
             continue;
         }
         // Healing beyond what it is missing is wasted: leave it to the allies already on it.
@@ -505,7 +515,11 @@ fn best_offence(
 /// in `budget`, else every one of the nearer zones that fit whole and an evenly spaced sample of
 /// the first zone that does not. Where the sample starts depends on the chooser, so neighbours in
 /// a crowd weigh overlapping but different targets.
-fn within_budget<'l>(lists: &[&'l [Entity]], chooser: Entity, budget: usize) -> impl Iterator<Item = Entity> + 'l {
+fn within_budget<'l>(
+    lists: &[&'l [Entity]],
+    chooser: Entity,
+    budget: usize,
+) -> impl ExactSizeIterator<Item = Entity> + 'l {
     let mut left = budget;
     let mut picked: Vec<Entity> = Vec::new();
     for list in lists {
@@ -531,7 +545,6 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         let (view, units, actor, just_declared) = (self.view, self.units, self.actor, self.just_declared);
         let max_range = self.options.iter().map(|option| option.range).max().unwrap_or(0);
         let melee = !actor.loadout.usable_weapon(actor.conditions).1.is_ranged();
-        let mut expected_table: Vec<f64> = Vec::new();
         let mut alike = AlikeTargets::default();
         let targets = units.targets(view.ctx());
         let reachable: Vec<&[Entity]> = view
@@ -540,7 +553,10 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
             .map(|zone| targets.enemies(zone, actor.side.0))
             .filter(|enemies| !enemies.is_empty())
             .collect();
-        let prospects = within_budget(&reachable, actor.entity, MAX_PROSPECTS)
+        let picked = within_budget(&reachable, actor.entity, MAX_PROSPECTS);
+        // Sized once: one row of options per enemy weighed.
+        let mut expected_table: Vec<f64> = Vec::with_capacity(picked.len() * self.options.len());
+        let prospects = picked
             .filter_map(|other| units.get(other))
             .map(|target| Prospect {
                 view: target,
@@ -572,7 +588,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
     /// One candidate per target and option, scored without the Repostes a move provokes (which
     /// can only lower a score).
     fn candidates(&self, prospects: &[Prospect], expected_table: &[f64]) -> Vec<Candidate> {
-        let mut candidates = Vec::new();
+        let mut candidates = Vec::with_capacity(prospects.len() * self.options.len());
         for prospect in prospects {
             let expected_per_option = &expected_table[prospect.first..prospect.first + self.options.len()];
             for (&option, &expected) in self.options.iter().zip(expected_per_option) {

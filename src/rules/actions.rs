@@ -1450,6 +1450,8 @@ pub struct ViewCache<'w, 's> {
     slots: Vec<u32>,
     /// Who may be targeted where, filed on first asking: nobody moves while the cache lives.
     targets: std::cell::OnceCell<super::legal::TargetIndex>,
+    /// Each zone's enemies of each side, filed from the briefs on first asking.
+    enemy_lists: std::cell::OnceCell<EnemyLists>,
     /// Which sides have a fighting unit in each zone, filed on first asking.
     fighting: std::cell::OnceCell<FightingSides>,
     /// One more than the highest side of a unit on the field, as the views say.
@@ -1484,7 +1486,7 @@ impl<'a> Targets<'a, '_, '_> {
         let occupants = self.ctx.index.occupants(zone);
         // A crowded zone is filed once rather than scanned at every asking.
         if occupants.len() > SCANNED_DIRECTLY {
-            return self.index().enemies(zone, side);
+            return self.units.enemy_lists(self.ctx).enemies(zone, side);
         }
         let enemy =
             |other: &Entity| self.units.brief(*other).is_some_and(|brief| brief.on_field() && brief.side != side);
@@ -1498,7 +1500,55 @@ impl<'a> Targets<'a, '_, '_> {
         if !occupants[end..].iter().any(enemy) && side < self.units.sides_filed(self.ctx) {
             return &occupants[first..end];
         }
-        self.index().enemies(zone, side)
+        self.units.enemy_lists(self.ctx).enemies(zone, side)
+    }
+}
+
+/// Each zone's enemies of each side, in the zone index's order: the lists
+/// [`super::legal::TargetIndex::enemies`] gives, filed from the briefs alone (side and standing),
+/// so filing them views no unit.
+struct EnemyLists {
+    /// One more than the highest side filed ([`ViewCache::sides_filed`]): a side beyond it has
+    /// no list, as in the target index.
+    sides: usize,
+    /// Where each (zone, side) list starts in `units`, zone by zone, and one past the last.
+    starts: Vec<u32>,
+    units: Vec<Entity>,
+}
+
+impl EnemyLists {
+    /// Files the on-field occupants of every zone of `ctx`'s zone index, for each side they are
+    /// enemies of.
+    fn build(ctx: ActionContext, units: &ViewCache) -> Self {
+        let sides = units.sides_filed(ctx);
+        let zones = ctx.battlefield.len();
+        let mut starts = Vec::with_capacity(zones * sides + 1);
+        let mut filed = Vec::new();
+        for zone in 0..zones as ZoneIdx {
+            let occupants = ctx.index.occupants(zone);
+            for viewer in 0..sides {
+                starts.push(filed.len() as u32);
+                filed.extend(
+                    occupants.iter().copied().filter(|&other| {
+                        units.brief(other).is_some_and(|brief| brief.on_field() && brief.side != viewer)
+                    }),
+                );
+            }
+        }
+        starts.push(filed.len() as u32);
+        Self { sides, starts, units: filed }
+    }
+
+    /// Enemies of `side` on the field in `zone`.
+    fn enemies(&self, zone: ZoneIdx, side: usize) -> &[Entity] {
+        if side >= self.sides {
+            return &[];
+        }
+        let at = zone as usize * self.sides + side;
+        match (self.starts.get(at), self.starts.get(at + 1)) {
+            (Some(&from), Some(&to)) => &self.units[from as usize..to as usize],
+            _ => &[],
+        }
     }
 }
 
@@ -1588,6 +1638,7 @@ impl<'w, 's> ViewCache<'w, 's> {
             briefs,
             slots,
             targets: std::cell::OnceCell::new(),
+            enemy_lists: std::cell::OnceCell::new(),
             fighting: std::cell::OnceCell::new(),
             sides_on_field,
             sides_filed: std::cell::OnceCell::new(),
@@ -1648,6 +1699,17 @@ impl<'w, 's> ViewCache<'w, 's> {
     /// What was read of `unit` when the cache was taken.
     fn brief(&self, unit: Entity) -> Option<Brief<'w>> {
         self.place(unit).and_then(|at| self.briefs.get(at as usize).copied())
+    }
+
+    /// Each zone's enemies of each side, filed on first asking.
+    fn enemy_lists(&self, ctx: ActionContext) -> &EnemyLists {
+        self.enemy_lists.get_or_init(|| EnemyLists::build(ctx, self))
+    }
+
+    /// `unit`'s side and standing as the cache read them for every unit, without viewing it:
+    /// the same side and status its view gives.
+    pub fn side_and_status(&self, unit: Entity) -> Option<(usize, Status)> {
+        self.brief(unit).map(|brief| (brief.side, brief.status))
     }
 
     /// Whether `unit` is fighting ([`unit::is_fighting`]) for another side than `side`, without
