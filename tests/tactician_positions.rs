@@ -76,8 +76,8 @@ fn the_search_takes_a_unit_one_blow_from_death_out_of_reach() {
 
 /// Blue declares first here, and its wounded b1 has declared full defense with an axe: any
 /// blade swung at it draws a Reposte for 12. Focus fire makes b1 the first target the search's
-/// portfolio offers (it is the weakest enemy); the search plays the Reposte out and strikes the
-/// healthy b2 instead. The greedy AI weighs the visible Reposte too, and also strikes b2: this
+/// portfolio offers (it is the weakest enemy); the search plays the Reposte out and keeps off
+/// b1 (with `hard`'s budget it goes to full defense itself rather than strike the healthy b2). The greedy AI weighs the visible Reposte too, and also strikes b2: this
 /// position shows the search is not blind to Repostes, not that it beats the greedy AI here.
 const BEHIND_AN_AXE: &str = r#"
     (id: "b1", creature: "soldier", side: "blue", zone: "a", weapon: Some("axe12")),
@@ -111,8 +111,10 @@ fn after_b1_declared(red: &str, b1_action: ActionKind) -> (ActionKind, String) {
 
 #[test]
 fn the_search_does_not_attack_into_a_visible_full_defense_reposte() {
+    // With 600 rounds the search prefers its own full defense against two foes to a blow on b2;
+    // either keeps it off b1's axe.
     let search = after_b1_declared("hard", ActionKind::FullDefense);
-    assert_eq!(search.1, "b2", "the search attacked into b1's Reposte: {search:?}");
+    assert_ne!(search.1, "b1", "the search attacked into b1's Reposte: {search:?}");
     // Without the full defense the wounded b1 is the better target: the Reposte is what turns
     // the search away.
     let unguarded = after_b1_declared("hard", ActionKind::Hold);
