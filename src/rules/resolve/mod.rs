@@ -260,11 +260,9 @@ fn longest_melee_reach(loadout: &Loadout) -> Option<u32> {
 struct GroupTurn {
     /// It may act this count.
     able: bool,
-    /// Where it sets off, when it has a split move to measure the first leg of (`C-MOVE-1`).
+    /// Where it sets off, when what it walks this count is measured: for a split move's first
+    /// leg (`C-MOVE-1`), or for what is left to follow its target with (`movement.pursue_target`).
     set_off: Option<ZoneIdx>,
-    /// Where it stood before the count's moves, when it may follow its target
-    /// (`movement.pursue_target`): what it has left to walk is measured from there.
-    started_at: Option<ZoneIdx>,
     /// Its move was cut short: it does not act.
     interrupted: bool,
     /// The steps of its move inside enemies' reach.
@@ -592,16 +590,14 @@ impl<'w, 's> Resolver<'w, 's> {
         Some((first, due.into_iter().filter(|&(at, _)| at == first).map(|(_, entity)| entity).collect()))
     }
 
-    /// One initiative count: moves, then actions against the state after the moves, then all
-    /// damage at once.
-    fn resolve_group(&mut self, group: &[Slot]) {
-        self.answer_held_actions(group);
+    /// Starts the turn of every unit in a simultaneous group, and reads, with the same one
+    /// look-up per unit, whether it may act and where it sets off: both are read before its
+    /// turn starts, and starting a turn changes only its own conditions, which neither reads.
+    fn start_turns(&mut self, group: &[Slot]) -> Vec<GroupTurn> {
         let round = self.round();
         let dodge_bonus = self.ruleset.attack.dodge_bonus;
         let standing_bonus = self.ruleset.attack.standing_bonus.is_some();
         let chosen = super::bonus::rules(&self.ruleset).copied();
-        // One look-up per unit: whether it may act and where it sets off are read before its
-        // turn starts, and starting a turn changes only its own conditions, which neither reads.
         let mut turns: Vec<GroupTurn> = Vec::with_capacity(group.len());
         for slot in group {
             let kind = slot.action.kind;
@@ -610,12 +606,8 @@ impl<'w, 's> Resolver<'w, 's> {
                 continue;
             };
             let able = unit::may_act(*unit.status, &unit.conditions, unit.surprised, round);
-            turns.push(GroupTurn {
-                able,
-                set_off: slot.action.move_after.map(|_| unit.zone.0),
-                started_at: self.ruleset.movement.pursue_target.then_some(unit.zone.0),
-                ..default()
-            });
+            let measured = slot.action.move_after.is_some() || self.ruleset.movement.pursue_target;
+            turns.push(GroupTurn { able, set_off: measured.then_some(unit.zone.0), ..default() });
             // Chosen Bonus Actions (`A-BONUS-1`): dodging lasts until the next turn.
             let uses = super::bonus::effective(&self.ruleset, &unit.conditions, &slot.action);
             unit.conditions.dodge_bonus = match chosen {
@@ -636,6 +628,14 @@ impl<'w, 's> Resolver<'w, 's> {
                 && unit.conditions.bonus_actions_left() > 0
                 && leaves_a_bonus_action(&slot.action, standing_bonus);
         }
+        turns
+    }
+
+    /// One initiative count: moves, then actions against the state after the moves, then all
+    /// damage at once.
+    fn resolve_group(&mut self, group: &[Slot]) {
+        self.answer_held_actions(group);
+        let mut turns = self.start_turns(group);
         for (turn, slot) in turns.iter_mut().zip(group) {
             if !turn.able {
                 self.lose(slot.unit, "cannot_act");
@@ -648,7 +648,7 @@ impl<'w, 's> Resolver<'w, 's> {
             }
         }
         for (turn, slot) in turns.iter_mut().zip(group) {
-            if let Some(from) = turn.started_at
+            if let Some(from) = turn.set_off
                 && turn.acts()
                 && let Some(still_able) = self.pursue(slot, from, &mut turn.inside)
             {
@@ -680,7 +680,7 @@ impl<'w, 's> Resolver<'w, 's> {
         }
     }
 
-    /// What `unit` has walked since it set off `from` (`None`: no split move to measure it for),
+    /// What `unit` has walked since it set off `from` (`None`: nothing to measure it for),
     /// measured as a single move is (`C-MOVE-1`).
     fn walked(&self, unit: Entity, from: Option<ZoneIdx>) -> u32 {
         let Some(from) = from else {

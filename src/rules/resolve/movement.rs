@@ -92,9 +92,8 @@ impl Resolver<'_, '_> {
         if reach.reaches(&self.battlefield, here, target_zone) {
             return None;
         }
-        let walked = if here == from { 0 } else { actions::move_cost(&self.battlefield, &view, from, here) };
         let left = unit::action_allowance(&self.ruleset, *view.speed, *view.status, view.conditions, &slot.action)
-            .saturating_sub(walked);
+            .saturating_sub(self.walked(slot.unit, Some(from)));
         let free = |zone: ZoneIdx| {
             self.battlefield.zone(zone).capacity.is_none_or(|capacity| (self.index.count(zone) as u32) < capacity)
         };
