@@ -180,14 +180,9 @@ pub(super) fn engaged(
 
 /// Chance a melee target is still in reach when the blow falls: certain when its (visible)
 /// declaration says it stays, or when it is pinned by one of ours; otherwise it may well walk off.
-fn stay_chance(
-    view: &AiView,
-    units: &ViewCache,
-    actor: &UnitView,
-    target: &UnitView,
-    just_declared: &JustDeclared,
-) -> f64 {
-    if let Some(action) = visible_declaration(view, units, target.entity, just_declared) {
+/// `declared` is the target's visible declaration ([`visible_declaration`]).
+fn stay_chance(view: &AiView, units: &ViewCache, actor: &UnitView, target: &UnitView, declared: Option<Action>) -> f64 {
+    if let Some(action) = declared {
         return if action.move_to.is_none_or(|to| to == target.zone.0) { 1.0 } else { UNENGAGED_STAY_CHANCE };
     }
     if !unit::is_fighting(*target.status, target.conditions) || engaged(view, units, target, *actor.side) {
@@ -558,28 +553,29 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         let mut expected_table: Vec<f64> = Vec::with_capacity(picked.len() * self.options.len());
         let prospects = picked
             .filter_map(|other| units.get(other))
-            .map(|target| Prospect {
-                view: target,
-                weight: if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },
-                remaining: remaining(target),
-                left_after_allies: (remaining(target) - commitments.damage_on(target.entity))
-                    .max(OVERKILL_FLOOR * remaining(target)),
-                stay_chance: if melee { stay_chance(view, units, actor, target, just_declared) } else { 1.0 },
-                first: {
-                    let first = expected_table.len();
-                    expected_table.extend(
-                        self.options
-                            .iter()
-                            .enumerate()
-                            .map(|(at, option)| alike.expected(view, actor, target, at, option.kind)),
-                    );
-                    first
-                },
-                full_defense_risk: if melee {
-                    full_defense_risk(view, units, actor, target, just_declared)
-                } else {
-                    0.0
-                },
+            .map(|target| {
+                // Looked up once for both of the melee risks below.
+                let declared =
+                    if melee { visible_declaration(view, units, target.entity, just_declared) } else { None };
+                Prospect {
+                    view: target,
+                    weight: if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },
+                    remaining: remaining(target),
+                    left_after_allies: (remaining(target) - commitments.damage_on(target.entity))
+                        .max(OVERKILL_FLOOR * remaining(target)),
+                    stay_chance: if melee { stay_chance(view, units, actor, target, declared) } else { 1.0 },
+                    first: {
+                        let first = expected_table.len();
+                        expected_table.extend(
+                            self.options
+                                .iter()
+                                .enumerate()
+                                .map(|(at, option)| alike.expected(view, actor, target, at, option.kind)),
+                        );
+                        first
+                    },
+                    full_defense_risk: if melee { full_defense_risk(view, actor, target, declared) } else { 0.0 },
+                }
             })
             .collect();
         (prospects, expected_table)
@@ -801,21 +797,51 @@ fn best_first(candidates: Vec<Candidate>) -> impl Iterator<Item = Candidate> {
 }
 
 /// Expected damage of each option against targets alike in Defense and Armour (all it depends
-/// on besides the actor), worked out once per choice: a crowd wears few kinds of armour.
+/// on besides the actor), worked out once per choice: a crowd wears few kinds of armour. The
+/// actor's half of a weapon blow's odds is worked out once too, at the first blow weighed.
 #[derive(Default)]
-struct AlikeTargets(Vec<((usize, i32, i32), f64)>);
+struct AlikeTargets<'a> {
+    seen: Vec<((usize, i32, i32), f64)>,
+    blow: Option<actions::AttackerOdds<'a>>,
+}
 
-impl AlikeTargets {
-    fn expected(&mut self, view: &AiView, actor: &UnitView, target: &UnitView, option: usize, kind: ActionKind) -> f64 {
+impl<'a> AlikeTargets<'a> {
+    fn expected(
+        &mut self,
+        view: &AiView,
+        actor: &'a UnitView,
+        target: &UnitView,
+        option: usize,
+        kind: ActionKind,
+    ) -> f64 {
         let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
         let key = (option, defense, target.armour.0);
-        if let Some(&(_, expected)) = self.0.iter().find(|(seen, _)| *seen == key) {
+        if let Some(&(_, expected)) = self.seen.iter().find(|(seen, _)| *seen == key) {
             return expected;
         }
-        let expected = expected_damage(view, actor, target, kind);
-        self.0.push((key, expected));
+        // The same as `expected_damage`, with the actor's half of a blow's odds kept.
+        let expected = if is_weapon_blow(kind) {
+            let ruleset = &view.ruleset;
+            let blow = self.blow.get_or_insert_with(|| actions::AttackerOdds::of(ruleset, actor));
+            blow.against(ruleset, defense, target.armour.0).expected
+        } else {
+            expected_damage(view, actor, target, kind)
+        };
+        self.seen.push((key, expected));
         expected
     }
+}
+
+/// Whether `kind` strikes with the weapon in hand, so [`actions::attack_odds`] gives its odds.
+fn is_weapon_blow(kind: ActionKind) -> bool {
+    matches!(
+        kind,
+        ActionKind::Attack
+            | ActionKind::DefensiveAttack
+            | ActionKind::Aimed(_)
+            | ActionKind::Charge
+            | ActionKind::Execute
+    )
 }
 
 /// What `unit` has visibly declared, as [`AiView::visible_declaration`] says, read from the views
@@ -909,15 +935,9 @@ fn summon(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
 }
 
 /// The Reposte a target in (visibly declared) full defense would answer a melee attack with.
-fn full_defense_risk(
-    view: &AiView,
-    units: &ViewCache,
-    actor: &UnitView,
-    target: &UnitView,
-    just_declared: &JustDeclared,
-) -> f64 {
-    let in_full_defense = visible_declaration(view, units, target.entity, just_declared)
-        .is_some_and(|action| action.kind == ActionKind::FullDefense);
+/// `declared` is the target's visible declaration ([`visible_declaration`]).
+fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitView, declared: Option<Action>) -> f64 {
+    let in_full_defense = declared.is_some_and(|action| action.kind == ActionKind::FullDefense);
     if in_full_defense {
         REPOSTE_AVERSION * actions::attack_odds(&view.ruleset, target, actor).expected / remaining(actor).sqrt()
     } else {
@@ -927,11 +947,7 @@ fn full_defense_risk(
 
 fn expected_damage(view: &AiView, actor: &UnitView, target: &UnitView, kind: ActionKind) -> f64 {
     match kind {
-        ActionKind::Attack
-        | ActionKind::DefensiveAttack
-        | ActionKind::Aimed(_)
-        | ActionKind::Charge
-        | ActionKind::Execute => actions::attack_odds(&view.ruleset, actor, target).expected,
+        kind if is_weapon_blow(kind) => actions::attack_odds(&view.ruleset, actor, target).expected,
         ActionKind::Cast(at) => actor.spells.0.get(at).map_or(0.0, |(_, spell)| {
             let chance = cast_chance(view, actor.skills.spellcasting, spell.tn);
             match spell.effect {

@@ -1384,19 +1384,47 @@ pub fn critical_natural(ruleset: &Ruleset, weapon: &Weapon) -> u32 {
 
 /// Odds of `attacker` striking `target` with its usable weapon now.
 pub fn attack_odds(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView) -> AttackOdds {
-    let weapon = attacker.loadout.usable_weapon(attacker.conditions).1;
-    let dice = damage_dice(ruleset, attacker, weapon, false);
-    match &ruleset.attack.style {
-        AttackStyle::VsDefense => {
-            let defense = unit::defense_score(ruleset, target.attributes, target.defense, target.conditions);
-            odds_against(ruleset, roll_bonus(ruleset, attacker, weapon, false), weapon, dice, defense, target.armour.0)
-        }
-        AttackStyle::Test { tn, melee, ranged, .. } => {
-            // Avoid tests mirror the attack test closely enough for planning; the roll is the target's.
-            let attribute = if weapon.is_ranged() { *ranged } else { *melee };
-            let bonus = attack_bonus(attacker, weapon) + unit::modifier(ruleset, attacker.attributes, attribute);
-            odds_against(ruleset, bonus, weapon, dice, *tn, target.armour.0)
-        }
+    let defense = match &ruleset.attack.style {
+        AttackStyle::VsDefense => unit::defense_score(ruleset, target.attributes, target.defense, target.conditions),
+        // The test's number stands in for the Defense: the target's own is not read.
+        AttackStyle::Test { tn, .. } => *tn,
+    };
+    AttackerOdds::of(ruleset, attacker).against(ruleset, defense, target.armour.0)
+}
+
+/// The attacker's half of [`attack_odds`]: its usable weapon, damage dice and roll bonus, which
+/// do not depend on the target. A unit weighing many targets works them out once.
+#[derive(Clone, Copy)]
+pub struct AttackerOdds<'a> {
+    weapon: &'a Weapon,
+    dice: Dice,
+    bonus: i32,
+}
+
+impl<'a> AttackerOdds<'a> {
+    /// `attacker`'s half of the odds under `ruleset`.
+    pub fn of(ruleset: &Ruleset, attacker: &'a UnitView) -> Self {
+        let weapon = attacker.loadout.usable_weapon(attacker.conditions).1;
+        let dice = damage_dice(ruleset, attacker, weapon, false);
+        let bonus = match &ruleset.attack.style {
+            AttackStyle::VsDefense => roll_bonus(ruleset, attacker, weapon, false),
+            AttackStyle::Test { melee, ranged, .. } => {
+                // Avoid tests mirror the attack test closely enough for planning; the roll is the target's.
+                let attribute = if weapon.is_ranged() { *ranged } else { *melee };
+                attack_bonus(attacker, weapon) + unit::modifier(ruleset, attacker.attributes, attribute)
+            }
+        };
+        Self { weapon, dice, bonus }
+    }
+
+    /// The odds against a target of `armour` whose Defense is `defense` ([`unit::defense_score`]);
+    /// where the ruleset's attack is a test, its number stands in for the Defense.
+    pub fn against(&self, ruleset: &Ruleset, defense: i32, armour: i32) -> AttackOdds {
+        let defense = match &ruleset.attack.style {
+            AttackStyle::VsDefense => defense,
+            AttackStyle::Test { tn, .. } => *tn,
+        };
+        odds_against(ruleset, self.bonus, self.weapon, self.dice, defense, armour)
     }
 }
 
