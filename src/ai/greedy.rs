@@ -510,27 +510,33 @@ fn best_offence(
 /// in `budget`, else every one of the nearer zones that fit whole and an evenly spaced sample of
 /// the first zone that does not. Where the sample starts depends on the chooser, so neighbours in
 /// a crowd weigh overlapping but different targets.
-fn within_budget<'l>(
-    lists: &[&'l [Entity]],
+/// Taken as the caller goes, with nothing collected on the way.
+fn within_budget<'a, 'l: 'a>(
+    lists: &'a [&'l [Entity]],
     chooser: Entity,
     budget: usize,
-) -> impl ExactSizeIterator<Item = Entity> + 'l {
+) -> impl Iterator<Item = Entity> + 'a {
     let mut left = budget;
-    let mut picked: Vec<Entity> = Vec::new();
-    for list in lists {
-        if left == 0 {
-            break;
-        }
-        if list.len() <= left {
-            picked.extend_from_slice(list);
-            left -= list.len();
-            continue;
-        }
-        let start = chooser.index_u32() as usize % list.len();
-        picked.extend((0..left).map(|nth| list[(start + nth * list.len() / left) % list.len()]));
-        left = 0;
-    }
-    picked.into_iter()
+    lists
+        .iter()
+        .map_while(move |&list| {
+            // How many of this zone are weighed: all while they fit, else what is left.
+            let take = list.len().min(left);
+            (left > 0).then(|| {
+                left -= take;
+                (list, take)
+            })
+        })
+        .flat_map(move |(list, take)| {
+            let len = list.len();
+            let start = if take < len { chooser.index_u32() as usize % len } else { 0 };
+            (0..take).map(move |nth| if take < len { list[(start + nth * len / take) % len] } else { list[nth] })
+        })
+}
+
+/// How many enemies [`within_budget`] weighs from `lists`.
+fn budgeted_count(lists: &[&[Entity]], budget: usize) -> usize {
+    lists.iter().map(|list| list.len()).sum::<usize>().min(budget)
 }
 
 impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
@@ -548,47 +554,47 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
             .map(|zone| targets.enemies(zone, actor.side.0))
             .filter(|enemies| !enemies.is_empty())
             .collect();
-        let picked = within_budget(&reachable, actor.entity, MAX_PROSPECTS);
+        let count = budgeted_count(&reachable, MAX_PROSPECTS);
         // Sized once: one row of options per enemy weighed.
-        let mut expected_table: Vec<f64> = Vec::with_capacity(picked.len() * self.options.len());
-        let prospects = picked
-            .filter_map(|other| units.get(other))
-            .map(|target| {
-                // Looked up once for both of the melee risks below.
-                let declared =
-                    if melee { visible_declaration(view, units, target.entity, just_declared) } else { None };
-                Prospect {
-                    view: target,
-                    weight: if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },
-                    remaining: remaining(target),
-                    left_after_allies: (remaining(target) - commitments.damage_on(target.entity))
-                        .max(OVERKILL_FLOOR * remaining(target)),
-                    stay_chance: if melee { stay_chance(view, units, actor, target, declared) } else { 1.0 },
-                    first: {
-                        let first = expected_table.len();
-                        expected_table.extend(
-                            self.options
-                                .iter()
-                                .enumerate()
-                                .map(|(at, option)| alike.expected(view, actor, target, at, option.kind)),
-                        );
-                        first
-                    },
-                    full_defense_risk: if melee { full_defense_risk(view, actor, target, declared) } else { 0.0 },
-                }
-            })
-            .collect();
+        let mut expected_table: Vec<f64> = Vec::with_capacity(count * self.options.len());
+        let mut prospects = Vec::with_capacity(count);
+        let picked = within_budget(&reachable, actor.entity, MAX_PROSPECTS);
+        prospects.extend(picked.filter_map(|other| units.get(other)).map(|target| {
+            // Looked up once for both of the melee risks below.
+            let declared = if melee { visible_declaration(view, units, target.entity, just_declared) } else { None };
+            Prospect {
+                view: target,
+                weight: if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },
+                remaining: remaining(target),
+                left_after_allies: (remaining(target) - commitments.damage_on(target.entity))
+                    .max(OVERKILL_FLOOR * remaining(target)),
+                stay_chance: if melee { stay_chance(view, units, actor, target, declared) } else { 1.0 },
+                first: {
+                    let first = expected_table.len();
+                    expected_table.extend(
+                        self.options
+                            .iter()
+                            .enumerate()
+                            .map(|(at, option)| alike.expected(view, actor, target, at, option.kind)),
+                    );
+                    first
+                },
+                full_defense_risk: if melee { full_defense_risk(view, actor, target, declared) } else { 0.0 },
+            }
+        }));
         (prospects, expected_table)
     }
 
     /// One candidate per target and option, scored without the Repostes a move provokes (which
     /// can only lower a score).
-    fn candidates(&self, prospects: &[Prospect], expected_table: &[f64]) -> Vec<Candidate> {
+    fn candidates(&self, prospects: &[Prospect], expected_table: &[f64]) -> Vec<Ranked> {
         let mut candidates = Vec::with_capacity(prospects.len() * self.options.len());
         for prospect in prospects {
             let expected_per_option = &expected_table[prospect.first..prospect.first + self.options.len()];
             for (&option, &expected) in self.options.iter().zip(expected_per_option) {
-                candidates.extend(self.candidate(prospect, option, expected));
+                if let Some(candidate) = self.candidate(prospect, option, expected) {
+                    candidates.push(Ranked { candidate, at: candidates.len() });
+                }
             }
         }
         candidates
@@ -771,29 +777,36 @@ fn ally_claims(
     claims
 }
 
+/// A candidate and its place in the order candidates were made: ranked by score, equal scores
+/// in that order.
+struct Ranked {
+    candidate: Candidate,
+    at: usize,
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+impl Eq for Ranked {}
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.candidate.score.total_cmp(&other.candidate.score).then(other.at.cmp(&self.at))
+    }
+}
+
 /// `candidates` best score first, equal scores in the order they came (as a stable sort would
-/// give them), taken from a heap as asked: the search usually stops after a few.
-fn best_first(candidates: Vec<Candidate>) -> impl Iterator<Item = Candidate> {
-    struct Bound(f64, std::cmp::Reverse<usize>);
-    impl PartialEq for Bound {
-        fn eq(&self, other: &Self) -> bool {
-            self.cmp(other).is_eq()
-        }
-    }
-    impl Eq for Bound {}
-    impl PartialOrd for Bound {
-        fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-            Some(self.cmp(other))
-        }
-    }
-    impl Ord for Bound {
-        fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-            self.0.total_cmp(&other.0).then(self.1.cmp(&other.1))
-        }
-    }
-    let mut heap: std::collections::BinaryHeap<Bound> =
-        candidates.iter().enumerate().map(|(at, candidate)| Bound(candidate.score, std::cmp::Reverse(at))).collect();
-    std::iter::from_fn(move || heap.pop().map(|Bound(_, std::cmp::Reverse(at))| candidates[at]))
+/// give them), taken from a heap as asked: the search usually stops after a few. The heap is
+/// made in the candidates' own list.
+fn best_first(candidates: Vec<Ranked>) -> impl Iterator<Item = Candidate> {
+    let mut heap = std::collections::BinaryHeap::from(candidates);
+    std::iter::from_fn(move || heap.pop().map(|ranked| ranked.candidate))
 }
 
 /// Expected damage of each option against targets alike in Defense and Armour (all it depends
