@@ -12,7 +12,8 @@ use crate::rules::equipment::InjuryTables;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::UnitReadOnly;
 use crate::rules::{
-    ActionChosen, CombatInfo, CombatState, CombatSystems, DeclarationQueue, DeclareSystems, Sides, VictoryConditions,
+    ActionChosen, CheckedChoices, CombatInfo, CombatState, CombatSystems, DeclarationQueue, DeclareSystems, Sides,
+    VictoryConditions,
 };
 
 /// Choices made earlier in the same declaration pass, not yet recorded on the units.
@@ -241,8 +242,13 @@ fn declare_for_ai(
     view: AiView,
     mut minds: Minds,
     mut chosen: MessageWriter<ActionChosen>,
+    mut checked: ResMut<CheckedChoices>,
+    ticks: bevy::ecs::system::SystemChangeTick,
     mut clock: Option<ResMut<AiClock>>,
 ) {
+    if !checked.verdicts.is_empty() {
+        checked.verdicts.clear();
+    }
     if !view.queue.open {
         return;
     }
@@ -307,6 +313,10 @@ fn declare_for_ai(
                 book.record(&view, &units, unit, action);
             }
         }
+        // Checked here, where the actor and its target are already viewed: the declare stage
+        // takes the verdict rather than looking them up in the world again.
+        checked.checked_at = ticks.this_run();
+        checked.verdicts.push((unit, action, crate::rules::actions::check(view.ctx(), actor, &action, &units)));
         chosen.write(ActionChosen { unit, action });
     }
     if let Some(clock) = clock.as_mut() {

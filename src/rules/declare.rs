@@ -11,7 +11,8 @@ use super::equipment::Attribute;
 use super::log::{CombatLog, LogEvent};
 use super::ruleset::{DeclarationOrder, InitiativeOrder, Ruleset};
 use super::state::{
-    ActionChosen, CombatInfo, CombatPhase, CombatState, DeclarationQueue, DeclarationRejected, Slot, in_phase,
+    ActionChosen, CheckedChoices, CombatInfo, CombatPhase, CombatState, DeclarationQueue, DeclarationRejected, Slot,
+    in_phase,
 };
 use super::unit::{self, Unit};
 use super::{CombatSystems, DeclareSystems};
@@ -464,11 +465,15 @@ fn mark(
 /// Checks each [`ActionChosen`] against the rules and the turn order; records the legal ones.
 /// The units are read whole to check a choice, and only their [`Declared`] is written: a look-up
 /// of the whole view costs some thirty component columns, so the write goes through a narrow one.
+/// An AI's choices come with the verdicts it reached on them ([`CheckedChoices`]), which are
+/// taken instead of checking again.
 #[expect(clippy::too_many_arguments, reason = "a system: each parameter is something it reads or writes")]
 fn record_declarations(
     mut chosen: MessageReader<ActionChosen>,
     mut rejected: MessageWriter<DeclarationRejected>,
     mut queue: ResMut<DeclarationQueue>,
+    mut checked: ResMut<CheckedChoices>,
+    ticks: bevy::ecs::system::SystemChangeTick,
     state: Res<CombatState>,
     index: Res<ZoneIndex>,
     ruleset: Res<Ruleset>,
@@ -476,23 +481,38 @@ fn record_declarations(
     mut units: ParamSet<(Query<Unit>, Query<&mut Declared>)>,
 ) {
     let ctx = ActionContext { ruleset: &ruleset, battlefield: &battlefield, index: &index, round: state.round };
+    // An AI's own verdicts hold while nothing a check reads changed since they were reached.
+    let since = checked.checked_at;
+    let changed = |tick: bevy::ecs::change_detection::Tick| tick.is_newer_than(since, ticks.this_run());
+    let fresh = ![state.last_changed(), index.last_changed(), ruleset.last_changed(), battlefield.last_changed()]
+        .into_iter()
+        .any(changed)
+        && !changed(queue.last_changed());
+    let verdicts = std::mem::take(&mut checked.verdicts);
+    let mut verdicts = verdicts.iter().filter(|_| fresh).peekable();
     for choice in chosen.read() {
+        let known = verdicts
+            .next_if(|(unit, action, _)| *unit == choice.unit && *action == choice.action)
+            .map(|(.., verdict)| *verdict);
         let verdict = if !queue.may_declare(choice.unit) {
             Err(actions::IllegalAction::NotAwaiting)
         } else {
-            let units = units.p0();
-            match units.get(choice.unit) {
-                Ok(actor) => actions::check(ctx, &actor, &choice.action, &units).and_then(|modifier| {
-                    // A delay goes after the next turn, so the round's last turn cannot (`A-INIT-1`).
-                    let last = state.turn_cursor + 1 >= state.turns.len();
-                    if choice.action.kind == ActionKind::Delay && last {
-                        Err(actions::IllegalAction::LastTurn)
-                    } else {
-                        Ok(modifier)
-                    }
-                }),
-                Err(_) => Err(actions::IllegalAction::TargetGone),
-            }
+            let checked = known.unwrap_or_else(|| {
+                let units = units.p0();
+                match units.get(choice.unit) {
+                    Ok(actor) => actions::check(ctx, &actor, &choice.action, &units),
+                    Err(_) => Err(actions::IllegalAction::TargetGone),
+                }
+            });
+            checked.and_then(|modifier| {
+                // A delay goes after the next turn, so the round's last turn cannot (`A-INIT-1`).
+                let last = state.turn_cursor + 1 >= state.turns.len();
+                if choice.action.kind == ActionKind::Delay && last {
+                    Err(actions::IllegalAction::LastTurn)
+                } else {
+                    Ok(modifier)
+                }
+            })
         };
         let accepted = match verdict {
             Ok(modifier) => Some((choice.action, modifier)),

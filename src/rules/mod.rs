@@ -28,8 +28,8 @@ pub use crate::vocabulary::dice;
 use bevy::prelude::*;
 
 pub use state::{
-    ActionChosen, CombatInfo, CombatPhase, CombatState, DamageDealt, DeclarationQueue, DeclarationRejected,
-    Intimidated, Outcome, SideInfo, Sides, Slot, VictoryCondition, VictoryConditions,
+    ActionChosen, CheckedChoices, CombatInfo, CombatPhase, CombatState, DamageDealt, DeclarationQueue,
+    DeclarationRejected, Intimidated, Outcome, SideInfo, Sides, Slot, VictoryCondition, VictoryConditions,
 };
 
 /// The combat pipeline, one set per stage, run in this order every update.

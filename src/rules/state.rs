@@ -278,6 +278,20 @@ pub struct ActionChosen {
     pub action: Action,
 }
 
+/// The verdicts an AI reached on its own choices of one declaration pass, checked
+/// ([`super::actions::check`]) against the units as its view cache held them: the declare
+/// stage, run next in the same frame, takes a choice's verdict from here instead of looking the
+/// actor and its target up in the world again. Nothing changes a unit between the two, so the
+/// verdict is the one the stage would reach; it is only taken while nothing it reads changed
+/// since it was reached, and for the same choice, in the same order.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct CheckedChoices {
+    /// When the verdicts were reached.
+    pub checked_at: bevy::ecs::change_detection::Tick,
+    /// Each choice, as written, with its verdict (the Initiative modifier, or why it is refused).
+    pub verdicts: Vec<(Entity, Action, Result<i32, super::actions::IllegalAction>)>,
+}
+
 /// A controller's choice that the rules refused, and why.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DeclarationRejected {
@@ -323,6 +337,7 @@ pub struct Fleeing {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CombatState>()
         .init_resource::<DeclarationQueue>()
+        .init_resource::<CheckedChoices>()
         .init_resource::<Sides>()
         .init_resource::<CombatInfo>()
         .init_resource::<VictoryConditions>()
