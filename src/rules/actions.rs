@@ -1607,6 +1607,12 @@ impl Brief<'_> {
 /// A [`ViewCache`] slot with no view.
 const NO_VIEW: u32 = u32::MAX;
 
+/// A [`ViewCache`] of at most this many units keeps every view it walks past while it reads the
+/// briefs: a small battle's pass asks about nearly every unit, and a view taken on the walk costs
+/// far less than a look-up later (which sets up every component column again). Bigger crowds
+/// keep views for first asking, as most of their units are never asked about.
+const VIEWED_ON_THE_WALK: usize = 64;
+
 /// Which sides have a fighting unit in each zone: `zones` rows of `sides` flags.
 struct FightingSides {
     sides: usize,
@@ -1632,14 +1638,16 @@ impl FightingSides {
 }
 
 impl<'w, 's> ViewCache<'w, 's> {
-    /// The units of `units`, each viewed when first asked about.
+    /// The units of `units`, each viewed when first asked about (a few units: all at once).
     pub fn new(units: &'w Query<'w, 's, UnitReadOnly>) -> Self {
-        // Only the entity and its brief are read here: the rest of a view waits for a
-        // question about its unit.
+        // Only the entity and its brief are read here, unless the units are few: the rest of a
+        // view waits for a question about its unit.
         let walk = units.iter();
         let count = walk.len();
+        let keep_views = count <= VIEWED_ON_THE_WALK;
         let mut order = Vec::with_capacity(count);
         let mut briefs = Vec::with_capacity(count);
+        let mut views = Vec::with_capacity(count);
         let mut sides_on_field = 0;
         let mut len = 0;
         for view in walk {
@@ -1654,6 +1662,7 @@ impl<'w, 's> ViewCache<'w, 's> {
             if view.status.on_field() {
                 sides_on_field = sides_on_field.max(view.side.0 + 1);
             }
+            views.push(if keep_views { std::cell::OnceCell::from(Box::new(view)) } else { std::cell::OnceCell::new() });
         }
         let mut slots = vec![NO_VIEW; len];
         for (at, unit) in order.iter().enumerate() {
@@ -1661,7 +1670,7 @@ impl<'w, 's> ViewCache<'w, 's> {
         }
         Self {
             units,
-            views: order.iter().map(|_| std::cell::OnceCell::new()).collect(),
+            views,
             order,
             briefs,
             slots,
