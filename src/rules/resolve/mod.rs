@@ -267,7 +267,7 @@ struct GroupTurn {
     interrupted: bool,
     /// The steps of its move inside enemies' reach.
     inside: movement::InsideSteps,
-    /// What it walked before its action (`C-MOVE-1`).
+    /// What it walked before its action, for a split move (`C-MOVE-1`); 0 for any other.
     walked: u32,
 }
 
@@ -655,9 +655,12 @@ impl<'w, 's> Resolver<'w, 's> {
                 turn.interrupted = !still_able;
             }
         }
-        // What each unit walked before its action, for a move after it (`C-MOVE-1`).
+        // What each unit walked before its action, for a move after it (`C-MOVE-1`): only a
+        // split move reads it.
         for (turn, slot) in turns.iter_mut().zip(group) {
-            turn.walked = self.walked(slot.unit, turn.set_off);
+            if slot.action.move_after.is_some() {
+                turn.walked = self.walked(slot.unit, turn.set_off);
+            }
         }
         // A foe that walked into a held action's reach meets it before its action (`S-ACT-2`).
         self.answer_held_actions(group);
