@@ -69,8 +69,8 @@ fn check_morale(
     let Census { present, fighting, checkers } = take_census(&mut battle, &aside);
     let total = fighting.iter().sum();
     let pressure = Pressure { big_hits, intimidation, present, fighting, total };
-    for entity in checkers {
-        test_morale(&mut battle, &pressure, entity, &mut fleeing);
+    for (entity, side) in checkers {
+        test_morale(&mut battle, &pressure, entity, side, &mut fleeing);
     }
     battle.state.phase = CombatPhase::End;
 }
@@ -105,8 +105,8 @@ struct Census {
     present: Vec<u32>,
     /// Units each side still has fighting.
     fighting: Vec<u32>,
-    /// Those that must check, in level order.
-    checkers: Vec<Entity>,
+    /// Those that must check, in level order, with their sides.
+    checkers: Vec<(Entity, usize)>,
 }
 
 /// Counts the units each side fielded and has fighting, and lists those that must check, in level
@@ -117,7 +117,7 @@ fn take_census(battle: &mut Battle, aside: &Query<(), With<StoodAside>>) -> Cens
     let sides = battle.sides.0.len();
     let mut present = vec![0; sides];
     let mut fighting = vec![0; sides];
-    let mut checkers: Vec<(u32, Entity)> = Vec::new();
+    let mut checkers: Vec<(u32, Entity, usize)> = Vec::new();
     let party_never_checks = battle.ruleset.morale.party_never_checks;
     for mut view in &mut battle.units {
         let side = view.side.0;
@@ -133,7 +133,7 @@ fn take_census(battle: &mut Battle, aside: &Query<(), With<StoodAside>>) -> Cens
             fighting[side] += 1;
             // Players decide their characters' morale (`C-WDRAW-1`).
             if view.checks_morale && !(party_never_checks && battle.sides.is_party(side)) {
-                checkers.push((view.order.0, view.entity));
+                checkers.push((view.order.0, view.entity, side));
             }
         }
         if view.conditions.falling_back {
@@ -141,19 +141,26 @@ fn take_census(battle: &mut Battle, aside: &Query<(), With<StoodAside>>) -> Cens
         }
     }
     checkers.sort_unstable();
-    Census { present, fighting, checkers: checkers.into_iter().map(|(_, entity)| entity).collect() }
+    Census { present, fighting, checkers: checkers.into_iter().map(|(_, entity, side)| (entity, side)).collect() }
 }
 
-/// Checks one unit's morale, if something triggers it, and carries out a failure.
-fn test_morale(battle: &mut Battle, pressure: &Pressure, entity: Entity, fleeing: &mut MessageWriter<Fleeing>) {
+/// Checks one unit (of `side`) for morale, if something triggers it, and carries out a failure.
+/// What triggers it is told before the unit is looked up: most units, most rounds, have no reason.
+fn test_morale(
+    battle: &mut Battle,
+    pressure: &Pressure,
+    entity: Entity,
+    side: usize,
+    fleeing: &mut MessageWriter<Fleeing>,
+) {
     let round = battle.state.round;
-    let Ok(unit) = battle.units.get(entity) else {
-        return;
-    };
-    let own = pressure.fighting.get(unit.side.0).copied().unwrap_or(0);
+    let own = pressure.fighting.get(side).copied().unwrap_or(0);
     let opponents = pressure.total - own;
     let allies = own.saturating_sub(1);
-    let Some(reason) = reason(&battle.ruleset, pressure, &unit, own, opponents) else {
+    let Some(reason) = reason(&battle.ruleset, pressure, entity, side, own, opponents) else {
+        return;
+    };
+    let Ok(unit) = battle.units.get(entity) else {
         return;
     };
     let test = morale_test(&battle.ruleset, pressure, &unit, reason, opponents, allies);
@@ -188,23 +195,24 @@ fn test_morale(battle: &mut Battle, pressure: &Pressure, entity: Entity, fleeing
     }
 }
 
-/// Why `unit` must check this round, if it must (`W-MOR-1`).
+/// Why `unit` (of `side`) must check this round, if it must (`W-MOR-1`).
 fn reason(
     ruleset: &Ruleset,
     pressure: &Pressure,
-    unit: &unit::UnitView,
+    unit: Entity,
+    side: usize,
     own: u32,
     opponents: u32,
 ) -> Option<MoraleReason> {
     match ruleset.morale.trigger {
         MoraleTrigger::Seed000 => trigger(
             ruleset,
-            pressure.big_hits.contains(&unit.entity),
+            pressure.big_hits.contains(&unit),
             opponents > own,
-            pressure.intimidation.get(&unit.entity).copied(),
+            pressure.intimidation.get(&unit).copied(),
         ),
         MoraleTrigger::SideLosing { percent } => {
-            let fielded = pressure.present.get(unit.side.0).copied().unwrap_or(0).max(1);
+            let fielded = pressure.present.get(side).copied().unwrap_or(0).max(1);
             let lost = fielded.saturating_sub(own);
             (lost * 100 >= percent * fielded && lost > 0).then_some(MoraleReason::Losing)
         }
