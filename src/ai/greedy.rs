@@ -656,12 +656,18 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
             _ => {
                 let in_reach = |zone: &ZoneIdx| field.distance(target_zone, *zone) <= range;
                 let in_walk = |zone: &ZoneIdx| field.distance(here, *zone) <= self.allowance;
-                let spots: Box<dyn Iterator<Item = ZoneIdx>> = if self.allowance < range {
-                    Box::new(field.within(here, self.allowance).filter(in_reach))
-                } else {
-                    Box::new(field.within(target_zone, range).filter(in_walk))
-                };
-                spots
+                if self.allowance < range {
+                    // `within` goes nearest first, ties by index: the first free spot is the
+                    // nearest (lowest index among the nearest), so the search stops there.
+                    return field
+                        .within(here, self.allowance)
+                        .filter(in_reach)
+                        .find(|&zone| !self.full(zone))
+                        .map(Some);
+                }
+                field
+                    .within(target_zone, range)
+                    .filter(in_walk)
                     .filter(|&zone| !self.full(zone))
                     .map(|zone| (field.distance(here, zone), zone))
                     .min()
