@@ -1005,8 +1005,10 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
             enemy_zones.push(zone);
         }
     }
+    // Distances are symmetric (every way between zones goes both ways): read from the enemies'
+    // rows of the table, a few rows for all the squares around, not a row per square.
     let nearest = |zone: ZoneIdx| {
-        enemy_zones.iter().map(|&enemy| view.battlefield.distance(zone, enemy)).min().unwrap_or(UNREACHABLE)
+        enemy_zones.iter().map(|&enemy| view.battlefield.distance(enemy, zone)).min().unwrap_or(UNREACHABLE)
     };
     let here = nearest(actor.zone.0);
     let mut closer: Vec<(u32, u32, ZoneIdx)> = view
