@@ -1830,7 +1830,8 @@ impl<'w, 's> ViewCache<'w, 's> {
             return *known;
         }
         let found = self.units.iter().any(|view| {
-            let brief = Brief { side: view.side.0, zone: view.zone.0, status: *view.status, conditions: view.conditions };
+            let brief =
+                Brief { side: view.side.0, zone: view.zone.0, status: *view.status, conditions: view.conditions };
             brief.side >= side && Self::filed(ctx, view.entity, &brief)
         });
         let mut known = self.filed_from.borrow_mut();
