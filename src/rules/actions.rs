@@ -1670,8 +1670,8 @@ impl EnemyLists {
     }
 }
 
-/// What a [`ViewCache`] reads of every unit at once: enough to tell friend from foe, and a
-/// fighter from the fallen, without viewing the unit.
+/// What a [`ViewCache`] reads of a unit before viewing it (of every unit in a walk, or of one
+/// on first asking): enough to tell friend from foe, and a fighter from the fallen.
 #[derive(Clone, Copy)]
 struct Brief<'w> {
     side: usize,
