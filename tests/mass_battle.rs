@@ -13,7 +13,7 @@ use fray::headless::HeadlessBattle;
 use fray::levels::mass::{MASS_BATTLE_UNITS, grid_field_text, load_generated, melee_zones_text};
 use fray::levels::{BattleSetup, BattleTemplate, load_level};
 use fray::rules::CombatState;
-use fray::rules::actions::{self, ActionContext, TargetRule, ThreatMap, ViewCache};
+use fray::rules::actions::{self, ActionContext, BriefParts, TargetRule, ThreatMap, ViewCache, ViewScratch};
 use fray::rules::components::*;
 use fray::rules::legal::{LegalActions, TargetIndex};
 use fray::rules::ruleset::Ruleset;
@@ -240,4 +240,66 @@ fn w_decl_4_per_pass_threat_tables_agree_with_asking_every_unit_on_zones() {
 fn w_decl_4_per_pass_threat_tables_agree_with_asking_every_unit_on_a_grid() {
     let template = load_generated(&grid_field_text(24, "shock_and_cover"), "field24.ron").expect("the field loads");
     threat_tables_agree_through(&template, 3);
+}
+
+/// Checks a declaration pass's lazy view cache (briefs read as asked, through the few parts, and
+/// sides kept between passes) against the eager one; returns how many units were compared.
+#[expect(clippy::too_many_arguments, reason = "a system: each parameter is something it reads")]
+fn compare_lazy_caches(
+    units: Query<UnitReadOnly>,
+    parts: Query<BriefParts>,
+    entities: &bevy::ecs::entity::Entities,
+    ruleset: Res<Ruleset>,
+    battlefield: Res<Battlefield>,
+    index: Res<ZoneIndex>,
+    state: Res<CombatState>,
+    mut scratch: Local<ViewScratch>,
+) -> usize {
+    scratch.fit(entities.len() as usize);
+    let eager = ViewCache::new(&units);
+    let ctx = ActionContext { ruleset: &ruleset, battlefield: &battlefield, index: &index, round: state.round };
+    let sides = eager.iter().map(|view| view.side.0 + 1).max().unwrap_or(0);
+    let mut compared = 0;
+    // The second cache starts with the sides the first one read, as a pass after a pass does.
+    for _ in 0..2 {
+        let lazy = ViewCache::lazy(&units, &parts, &scratch);
+        for zone in 0..battlefield.len() as ZoneIdx {
+            for side in 0..=sides {
+                let enemies = lazy.targets(ctx).enemies(zone, side);
+                assert_eq!(enemies, eager.targets(ctx).enemies(zone, side), "enemies of {side} in {zone}");
+                let fighting = lazy.has_fighting(ctx, zone, SideIndex(side));
+                assert_eq!(fighting, eager.has_fighting(ctx, zone, SideIndex(side)), "side {side} in {zone}");
+            }
+        }
+        for view in eager.iter() {
+            for side in (0..=sides).map(SideIndex) {
+                let lazy_foe = lazy.fighting_foe_at(view.entity, side);
+                assert_eq!(lazy_foe, eager.fighting_foe_at(view.entity, side), "{} against {}", view.id.0, side.0);
+            }
+            assert_eq!(lazy.side_and_status(view.entity), eager.side_and_status(view.entity));
+            assert_eq!(lazy.get(view.entity).map(|seen| seen.entity), Some(view.entity));
+            compared += 1;
+        }
+        let order: Vec<Entity> = lazy.iter().map(|view| view.entity).collect();
+        let eager_order: Vec<Entity> = eager.iter().map(|view| view.entity).collect();
+        assert_eq!(order, eager_order, "the walk keeps the query's order");
+    }
+    compared
+}
+
+#[test]
+fn lazy_view_caches_agree_with_reading_every_unit_on_a_grid() {
+    let template = load_generated(&grid_field_text(24, "shock_and_cover"), "field24.ron").expect("the field loads");
+    let controllers = (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Greedy))).collect();
+    let mut battle = HeadlessBattle::new();
+    battle.start(&template, &BattleSetup { seed: 3, controllers, record_log: false });
+    let mut compared = 0;
+    for _ in 0..3 {
+        compared += battle.world_mut().run_system_once(compare_lazy_caches).expect("the comparison runs");
+        let round = battle.state().round;
+        while battle.state().round == round && !battle.state().is_over() {
+            battle.step();
+        }
+    }
+    assert!(compared > 50, "only {compared} units compared");
 }

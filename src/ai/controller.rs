@@ -73,6 +73,10 @@ pub struct ForcedDeclarations(pub JustDeclared);
 pub struct AiView<'w, 's> {
     /// Every unit.
     pub units: Query<'w, 's, UnitReadOnly>,
+    /// Every unit's side, zone and standing: what a pass's view cache reads of most units.
+    pub briefs: Query<'w, 's, crate::rules::actions::BriefParts>,
+    /// Every entity, for the bound on their indices.
+    pub entities: &'w bevy::ecs::entity::Entities,
     /// Zones.
     pub battlefield: Res<'w, Battlefield>,
     /// Who stands where.
@@ -245,6 +249,7 @@ fn declare_for_ai(
     mut checked: ResMut<CheckedChoices>,
     ticks: bevy::ecs::system::SystemChangeTick,
     mut clock: Option<ResMut<AiClock>>,
+    mut scratch: Local<crate::rules::actions::ViewScratch>,
 ) {
     if !checked.verdicts.is_empty() {
         checked.verdicts.clear();
@@ -256,7 +261,9 @@ fn declare_for_ai(
     if awaiting.is_empty() {
         return;
     }
-    let units = ViewCache::new(&view.units);
+    // A turn-by-turn grid round has a pass per unit: the cache reads units as they are asked about.
+    scratch.fit(view.entities.len() as usize);
+    let units = ViewCache::lazy(&view.units, &view.briefs, &scratch);
     let threats = ThreatMap::of(&units);
     let mut just_declared = view.declared_this_window();
     let mut book = super::greedy::CommitmentBook::default();

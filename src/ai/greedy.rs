@@ -548,12 +548,20 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         let melee = !actor.loadout.usable_weapon(actor.conditions).1.is_ranged();
         let mut alike = AlikeTargets::default();
         let targets = units.targets(view.ctx());
-        let reachable: Vec<&[Entity]> = view
-            .battlefield
-            .within(actor.zone.0, self.allowance + max_range)
-            .map(|zone| targets.enemies(zone, actor.side.0))
-            .filter(|enemies| !enemies.is_empty())
-            .collect();
+        // The nearest enemies first, and no more of them than the budget weighs: the lists after
+        // those that fill it would not be read.
+        let mut reachable: Vec<&[Entity]> = Vec::new();
+        let mut listed = 0;
+        for zone in view.battlefield.within(actor.zone.0, self.allowance + max_range) {
+            if listed >= MAX_PROSPECTS {
+                break;
+            }
+            let enemies = targets.enemies(zone, actor.side.0);
+            if !enemies.is_empty() {
+                listed += enemies.len();
+                reachable.push(enemies);
+            }
+        }
         let count = budgeted_count(&reachable, MAX_PROSPECTS);
         // Sized once: one row of options per enemy weighed.
         let mut expected_table: Vec<f64> = Vec::with_capacity(count * self.options.len());
@@ -650,12 +658,18 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
             _ => {
                 let in_reach = |zone: &ZoneIdx| field.distance(target_zone, *zone) <= range;
                 let in_walk = |zone: &ZoneIdx| field.distance(here, *zone) <= self.allowance;
-                let spots: Box<dyn Iterator<Item = ZoneIdx>> = if self.allowance < range {
-                    Box::new(field.within(here, self.allowance).filter(in_reach))
-                } else {
-                    Box::new(field.within(target_zone, range).filter(in_walk))
-                };
-                spots
+                if self.allowance < range {
+                    // `within` goes nearest first, ties by index: the first free spot is the
+                    // nearest (lowest index among the nearest), so the search stops there.
+                    return field
+                        .within(here, self.allowance)
+                        .filter(in_reach)
+                        .find(|&zone| !self.full(zone))
+                        .map(Some);
+                }
+                field
+                    .within(target_zone, range)
+                    .filter(in_walk)
                     .filter(|&zone| !self.full(zone))
                     .map(|zone| (field.distance(here, zone), zone))
                     .min()
@@ -1020,8 +1034,10 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
             enemy_zones.push(zone);
         }
     }
+    // Distances are symmetric (every way between zones goes both ways): read from the enemies'
+    // rows of the table, a few rows for all the squares around, not a row per square.
     let nearest = |zone: ZoneIdx| {
-        enemy_zones.iter().map(|&enemy| view.battlefield.distance(zone, enemy)).min().unwrap_or(UNREACHABLE)
+        enemy_zones.iter().map(|&enemy| view.battlefield.distance(enemy, zone)).min().unwrap_or(UNREACHABLE)
     };
     let here = nearest(actor.zone.0);
     let mut closer: Vec<(u32, u32, ZoneIdx)> = view
@@ -1188,10 +1204,26 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
     let mut best: Option<(f64, Action)> = None;
     // An army's enemies are mostly alike: their odds are worked out once per kind.
     let mut alike = AlikeTargets::default();
+    // The free spots in reach of a foe standing in `target_zone` that a charge gets to.
+    let spots = |target_zone: ZoneIdx| {
+        view.battlefield
+            .within(target_zone, reach)
+            .filter(|&spot| spot != actor.zone.0)
+            .filter(|&spot| {
+                view.battlefield.zone(spot).capacity.is_none_or(|capacity| (view.index.count(spot) as u32) < capacity)
+            })
+            .map(|spot| (view.battlefield.distance(actor.zone.0, spot), spot))
+            .filter(|&(distance, _)| distance <= allowance)
+    };
     for zone in view.battlefield.within(actor.zone.0, allowance + reach) {
         for &other in view.index.occupants(zone) {
-            // Allies and the fallen are passed over without viewing them.
-            if !units.is_fighting_foe(other, *actor.side) {
+            // Allies and the fallen are passed over without viewing them, and so is a foe with
+            // no free spot to charge it from (on a grid, a reach of 0 leaves only its own square):
+            // it could never be the charge.
+            let Some(target_zone) = units.fighting_foe_at(other, *actor.side) else {
+                continue;
+            };
+            if spots(target_zone).next().is_none() {
                 continue;
             }
             let Some(target) = units.get(other) else { continue };
@@ -1199,18 +1231,7 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
             if best.as_ref().is_some_and(|(score, _)| *score >= expected) {
                 continue;
             }
-            let spot = view
-                .battlefield
-                .within(target.zone.0, reach)
-                .filter(|&spot| spot != actor.zone.0)
-                .filter(|&spot| {
-                    view.battlefield
-                        .zone(spot)
-                        .capacity
-                        .is_none_or(|capacity| (view.index.count(spot) as u32) < capacity)
-                })
-                .map(|spot| (view.battlefield.distance(actor.zone.0, spot), spot))
-                .filter(|&(distance, _)| distance <= allowance)
+            let spot = spots(target.zone.0)
                 .filter(|&(_, spot)| {
                     let action = Action::new(ActionKind::Charge, Some(other), Some(spot));
                     actions::check(ctx, actor, &action, units).is_ok()

@@ -1042,18 +1042,24 @@ struct FiledThreats {
 
 /// Where a [`ThreatMap`] reads units from.
 trait ThreatSource {
-    /// The zone `unit` stands in, its threat if any, and its place in the units' order; `None`
-    /// for no such unit.
-    fn threat_of(&self, unit: Entity) -> Option<(ZoneIdx, Option<Threat>, u32)>;
+    /// The zone `unit` stands in and its threat if any; `None` for no such unit.
+    fn threat_of(&self, unit: Entity) -> Option<(ZoneIdx, Option<Threat>)>;
+
+    /// `unit`'s place in the units' order.
+    fn place_of(&self, unit: Entity) -> u32;
 
     /// Every unit's threat filed by zone, in the units' order.
     fn file(&self, zones: usize) -> FiledThreats;
 }
 
 impl ThreatSource for ViewCache<'_, '_> {
-    fn threat_of(&self, unit: Entity) -> Option<(ZoneIdx, Option<Threat>, u32)> {
-        let (view, at) = self.get_with_place(unit)?;
-        Some((view.zone.0, threat(view), at))
+    fn threat_of(&self, unit: Entity) -> Option<(ZoneIdx, Option<Threat>)> {
+        let view = self.get(unit)?;
+        Some((view.zone.0, threat(view)))
+    }
+
+    fn place_of(&self, unit: Entity) -> u32 {
+        self.place(unit).unwrap_or(NO_VIEW)
     }
 
     fn file(&self, zones: usize) -> FiledThreats {
@@ -1130,22 +1136,30 @@ impl<'c> ThreatMap<'c> {
         };
         let whole = || self.filed.get_or_init(|| units.file(ctx.battlefield.len())).in_zone(zone);
         let mut found = 0;
-        let mut order = [0u32; SCANNED_DIRECTLY];
+        let mut threatening = [Entity::PLACEHOLDER; SCANNED_DIRECTLY];
         for &other in ctx.index.occupants(zone) {
             match units.threat_of(other) {
                 // The table files units by where they stand: ask it when the index disagrees.
-                Some((standing, ..)) if standing != zone => return ([None; SCANNED_DIRECTLY], whole()),
-                Some((_, Some(_), _)) if found == SCANNED_DIRECTLY => return ([None; SCANNED_DIRECTLY], whole()),
-                Some((_, Some(threat), at)) => {
-                    // Kept in the units' order, as the table files them.
-                    let slot = order[..found].partition_point(|&before| before < at);
-                    order.copy_within(slot..found, slot + 1);
-                    few.copy_within(slot..found, slot + 1);
-                    order[slot] = at;
-                    few[slot] = Some(threat);
+                Some((standing, _)) if standing != zone => return ([None; SCANNED_DIRECTLY], whole()),
+                Some((_, Some(_))) if found == SCANNED_DIRECTLY => return ([None; SCANNED_DIRECTLY], whole()),
+                Some((_, Some(threat))) => {
+                    few[found] = Some(threat);
+                    threatening[found] = other;
                     found += 1;
                 }
                 _ => {}
+            }
+        }
+        // Kept in the units' order, as the table files them (places are distinct); a zone of
+        // one threat, a grid square, needs no order, so no walk over every unit.
+        if found > 1 {
+            let mut placed: [(u32, Option<Threat>); SCANNED_DIRECTLY] = [(0, None); SCANNED_DIRECTLY];
+            for at in 0..found {
+                placed[at] = (units.place_of(threatening[at]), few[at]);
+            }
+            placed[..found].sort_unstable_by_key(|(place, _)| *place);
+            for at in 0..found {
+                few[at] = placed[at].1;
             }
         }
         (few, &[])
@@ -1465,27 +1479,128 @@ pub fn odds_against(
 /// Every unit viewed at most once, for a controller that looks units up many times in one pass:
 /// a query lookup re-reads every component column, a cached one is an array read. A unit is
 /// viewed when first asked about, so a pass that looks at a few units does not copy them all.
+/// Made with [`ViewCache::lazy`], a unit's brief (side, zone, standing) is read on first asking
+/// too, and the walk over every unit in the query's order waits until something needs that
+/// order: a turn-by-turn grid round has one pass per unit, and most look at a few dozen units.
 pub struct ViewCache<'w, 's> {
     units: &'w Query<'w, 's, UnitReadOnly>,
-    /// Every unit, in the query's order.
-    order: Vec<Entity>,
-    /// Each unit's side, zone and standing, at its place in `order`, read for every unit.
-    briefs: Vec<Brief<'w>>,
-    /// Each unit's view, at its place in `order`, taken on first asking.
+    /// The few parts a brief reads, for briefs taken on first asking (`None`: every brief comes
+    /// from the walk, taken at once).
+    parts: Option<&'w Query<'w, 's, BriefParts>>,
+    /// Each unit's place among those asked about, and its side once read, by entity index.
+    scratch: Scratch<'w>,
+    /// The units asked about, in the order first asked, with their briefs.
+    known: std::cell::RefCell<Vec<(Entity, Brief<'w>)>>,
+    /// Each unit's view, at its place among those asked about, taken on first asking.
     views: Vec<std::cell::OnceCell<Box<UnitView<'w, 's>>>>,
-    /// Where each unit lies in `order`, by entity index ([`NO_VIEW`] for none): entity
-    /// indices are small and dense, so a look-up is an array read, not a hash probe.
-    slots: Vec<u32>,
+    /// Every unit in the query's order, walked on first need.
+    walk: std::cell::OnceCell<Walk<'w>>,
     /// Who may be targeted where, filed on first asking: nobody moves while the cache lives.
     targets: std::cell::OnceCell<super::legal::TargetIndex>,
     /// Each zone's enemies of each side, filed from the briefs on first asking.
     enemy_lists: std::cell::OnceCell<EnemyLists>,
     /// Which sides have a fighting unit in each zone, filed on first asking.
     fighting: std::cell::OnceCell<FightingSides>,
-    /// One more than the highest side of a unit on the field, as the views say.
-    sides_on_field: usize,
     /// One more than the highest side the target index files, worked out on first asking.
     sides_filed: std::cell::OnceCell<usize>,
+    /// By side: whether the target index files a unit of that side or a higher one, as asked.
+    filed_from: std::cell::RefCell<Vec<Option<bool>>>,
+}
+
+/// Tables by entity index that a lazy [`ViewCache`] keeps between passes, so that a pass does
+/// not clear one entry per entity there is: each unit's place among those a pass asked about
+/// (cleared again for those units as the cache is dropped), and each unit's side once read. A
+/// unit's side is set when it is spawned and never changes, and an entity index reused by a new
+/// unit comes with a new generation, so a side kept here is that entity's for good.
+#[derive(Debug, Default)]
+pub struct ViewScratch {
+    slots: Vec<std::cell::Cell<u32>>,
+    sides: Vec<std::cell::Cell<Option<(Entity, usize)>>>,
+}
+
+impl ViewScratch {
+    /// Room for every entity index below `bound`.
+    pub fn fit(&mut self, bound: usize) {
+        if self.slots.len() < bound {
+            self.slots.resize(bound, std::cell::Cell::new(NO_VIEW));
+            self.sides.resize(bound, std::cell::Cell::new(None));
+        }
+    }
+}
+
+/// A [`ViewCache`]'s tables by entity index: its own, or kept between passes by its maker.
+enum Scratch<'w> {
+    Own(ViewScratch),
+    Kept(&'w ViewScratch),
+}
+
+impl Scratch<'_> {
+    fn get(&self) -> &ViewScratch {
+        match self {
+            Self::Own(scratch) => scratch,
+            Self::Kept(scratch) => scratch,
+        }
+    }
+}
+
+/// What a lazy [`ViewCache`] reads of a unit for its brief: a look-up of these four columns costs
+/// a fraction of a whole view's thirty.
+pub type BriefParts = (&'static SideIndex, &'static Zone, &'static Status, &'static Conditions);
+
+/// Every unit of a [`ViewCache`] in the query's order, with its brief.
+struct Walk<'w> {
+    /// Every unit, in the query's order.
+    order: Vec<Entity>,
+    /// Each unit's brief, at its place in `order`.
+    briefs: Vec<Brief<'w>>,
+    /// Where each unit lies in `order`, by entity index ([`NO_VIEW`] for none): entity
+    /// indices are small and dense, so a look-up is an array read, not a hash probe.
+    slots: Vec<u32>,
+    /// One more than the highest side of a unit on the field, as the views say.
+    sides_on_field: usize,
+}
+
+impl<'w> Walk<'w> {
+    /// Walks every unit of `units` in the query's order, reading only its entity and brief.
+    fn of(units: &'w Query<'w, '_, UnitReadOnly>) -> Self {
+        let walk = units.iter();
+        let count = walk.len();
+        let mut order = Vec::with_capacity(count);
+        let mut briefs = Vec::with_capacity(count);
+        let mut sides_on_field = 0;
+        let mut len = 0;
+        for view in walk {
+            order.push(view.entity);
+            len = len.max(view.entity.index_u32() as usize + 1);
+            briefs.push(Brief {
+                side: view.side.0,
+                zone: view.zone.0,
+                status: *view.status,
+                conditions: view.conditions,
+            });
+            if view.status.on_field() {
+                sides_on_field = sides_on_field.max(view.side.0 + 1);
+            }
+        }
+        let mut slots = vec![NO_VIEW; len];
+        for (at, unit) in order.iter().enumerate() {
+            slots[unit.index_u32() as usize] = at as u32;
+        }
+        Self { order, briefs, slots, sides_on_field }
+    }
+
+    /// `unit`'s place in the query's order.
+    fn place(&self, unit: Entity) -> Option<u32> {
+        // The slot is the entity's index; the entity in that place tells a live unit from a
+        // despawned one whose index was reused.
+        let at = *self.slots.get(unit.index_u32() as usize)?;
+        (self.order.get(at as usize) == Some(&unit)).then_some(at)
+    }
+
+    /// `unit`'s brief.
+    fn brief(&self, unit: Entity) -> Option<Brief<'w>> {
+        self.place(unit).and_then(|at| self.briefs.get(at as usize).copied())
+    }
 }
 
 /// Zones with at most this many occupants are asked about directly rather than through a table
@@ -1516,8 +1631,11 @@ impl<'a> Targets<'a, '_, '_> {
         if occupants.len() > SCANNED_DIRECTLY {
             return self.units.enemy_lists(self.ctx).enemies(zone, side);
         }
-        let enemy =
-            |other: &Entity| self.units.brief(*other).is_some_and(|brief| brief.on_field() && brief.side != side);
+        // An ally whose side is known is passed over without a look-up.
+        let enemy = |other: &Entity| {
+            self.units.side_seen(*other) != Some(side)
+                && self.units.brief(*other).is_some_and(|brief| brief.on_field() && brief.side != side)
+        };
         let Some(first) = occupants.iter().position(enemy) else {
             return &[];
         };
@@ -1525,7 +1643,7 @@ impl<'a> Targets<'a, '_, '_> {
         // The enemies are one run of the zone's occupants (on a grid, the one unit there): that
         // run is the list, unless more of them come later. The index keeps lists only for the
         // sides it files (up to the highest).
-        if !occupants[end..].iter().any(enemy) && side < self.units.sides_filed(self.ctx) {
+        if !occupants[end..].iter().any(enemy) && self.units.files_side(self.ctx, side) {
             return &occupants[first..end];
         }
         self.units.enemy_lists(self.ctx).enemies(zone, side)
@@ -1580,8 +1698,8 @@ impl EnemyLists {
     }
 }
 
-/// What a [`ViewCache`] reads of every unit at once: enough to tell friend from foe, and a
-/// fighter from the fallen, without viewing the unit.
+/// What a [`ViewCache`] reads of a unit before viewing it (of every unit in a walk, or of one
+/// on first asking): enough to tell friend from foe, and a fighter from the fallen.
 #[derive(Clone, Copy)]
 struct Brief<'w> {
     side: usize,
@@ -1607,12 +1725,6 @@ impl Brief<'_> {
 /// A [`ViewCache`] slot with no view.
 const NO_VIEW: u32 = u32::MAX;
 
-/// A [`ViewCache`] of at most this many units keeps every view it walks past while it reads the
-/// briefs: a small battle's pass asks about nearly every unit, and a view taken on the walk costs
-/// far less than a look-up later (which sets up every component column again). Bigger crowds
-/// keep views for first asking, as most of their units are never asked about.
-const VIEWED_ON_THE_WALK: usize = 64;
-
 /// Which sides have a fighting unit in each zone: `zones` rows of `sides` flags.
 struct FightingSides {
     sides: usize,
@@ -1622,7 +1734,7 @@ struct FightingSides {
 impl FightingSides {
     /// Files every fighting occupant of `index`'s zones by side.
     fn build(index: &ZoneIndex, zones: usize, units: &ViewCache) -> Self {
-        let sides = units.briefs.iter().map(|brief| brief.side + 1).max().unwrap_or(0);
+        let sides = units.walk().briefs.iter().map(|brief| brief.side + 1).max().unwrap_or(0);
         let mut flags = vec![false; zones * sides];
         for zone in 0..zones {
             for &other in index.occupants(zone as ZoneIdx) {
@@ -1638,48 +1750,54 @@ impl FightingSides {
 }
 
 impl<'w, 's> ViewCache<'w, 's> {
-    /// The units of `units`, each viewed when first asked about (a few units: all at once).
+    /// The units of `units`, each viewed when first asked about; every unit's brief is read at
+    /// once, in the query's order.
     pub fn new(units: &'w Query<'w, 's, UnitReadOnly>) -> Self {
-        // Only the entity and its brief are read here, unless the units are few: the rest of a
-        // view waits for a question about its unit.
-        let walk = units.iter();
-        let count = walk.len();
-        let keep_views = count <= VIEWED_ON_THE_WALK;
-        let mut order = Vec::with_capacity(count);
-        let mut briefs = Vec::with_capacity(count);
-        let mut views = Vec::with_capacity(count);
-        let mut sides_on_field = 0;
-        let mut len = 0;
-        for view in walk {
-            order.push(view.entity);
-            len = len.max(view.entity.index_u32() as usize + 1);
-            briefs.push(Brief {
-                side: view.side.0,
-                zone: view.zone.0,
-                status: *view.status,
-                conditions: view.conditions,
-            });
-            if view.status.on_field() {
-                sides_on_field = sides_on_field.max(view.side.0 + 1);
-            }
-            views.push(if keep_views { std::cell::OnceCell::from(Box::new(view)) } else { std::cell::OnceCell::new() });
-        }
-        let mut slots = vec![NO_VIEW; len];
-        for (at, unit) in order.iter().enumerate() {
-            slots[unit.index_u32() as usize] = at as u32;
-        }
+        let walk = Walk::of(units);
+        let mut scratch = ViewScratch::default();
+        scratch.fit(walk.slots.len());
+        let cache = Self::with_parts(units, None, Scratch::Own(scratch));
+        let _ = cache.walk.set(walk);
+        cache
+    }
+
+    /// The units of `units`, each viewed and briefed (through `parts`) when first asked about;
+    /// the walk over every unit waits until the query's order is needed. `scratch` has room for
+    /// every entity there is ([`ViewScratch::fit`] to [`bevy::ecs::entity::Entities::len`]) and
+    /// no unit placed (as every cache leaves it).
+    pub fn lazy(
+        units: &'w Query<'w, 's, UnitReadOnly>,
+        parts: &'w Query<'w, 's, BriefParts>,
+        scratch: &'w ViewScratch,
+    ) -> Self {
+        Self::with_parts(units, Some(parts), Scratch::Kept(scratch))
+    }
+
+    fn with_parts(
+        units: &'w Query<'w, 's, UnitReadOnly>,
+        parts: Option<&'w Query<'w, 's, BriefParts>>,
+        scratch: Scratch<'w>,
+    ) -> Self {
+        // No more units can be asked about than the query holds (counted table by table).
+        let count = units.iter().len();
         Self {
             units,
-            views,
-            order,
-            briefs,
-            slots,
+            parts,
+            scratch,
+            known: std::cell::RefCell::new(Vec::new()),
+            views: (0..count).map(|_| std::cell::OnceCell::new()).collect(),
+            walk: std::cell::OnceCell::new(),
             targets: std::cell::OnceCell::new(),
             enemy_lists: std::cell::OnceCell::new(),
             fighting: std::cell::OnceCell::new(),
-            sides_on_field,
             sides_filed: std::cell::OnceCell::new(),
+            filed_from: std::cell::RefCell::new(Vec::new()),
         }
+    }
+
+    /// Every unit in the query's order, walked on first need.
+    fn walk(&self) -> &Walk<'w> {
+        self.walk.get_or_init(|| Walk::of(self.units))
     }
 
     /// Whether a fighting unit of `side` stands in `zone` (by `ctx`'s zone index): a zone of few
@@ -1687,9 +1805,10 @@ impl<'w, 's> ViewCache<'w, 's> {
     pub fn has_fighting(&self, ctx: ActionContext, zone: ZoneIdx, side: SideIndex) -> bool {
         let occupants = ctx.index.occupants(zone);
         if occupants.len() <= SCANNED_DIRECTLY {
-            return occupants
-                .iter()
-                .any(|&other| self.brief(other).is_some_and(|brief| brief.side == side.0 && brief.fighting()));
+            return occupants.iter().any(|&other| {
+                self.side_seen(other).is_none_or(|seen| seen == side.0)
+                    && self.brief(other).is_some_and(|brief| brief.side == side.0 && brief.fighting())
+            });
         }
         let table = self.fighting.get_or_init(|| FightingSides::build(ctx.index, ctx.battlefield.len(), self));
         side.0 < table.sides && table.flags.get(zone as usize * table.sides + side.0).copied().unwrap_or(false)
@@ -1700,19 +1819,27 @@ impl<'w, 's> ViewCache<'w, 's> {
         Targets { ctx, units: self }
     }
 
+    /// Whether `unit`, with its `brief`, is one the target index files: on the field, and in
+    /// `ctx`'s zone index where it stands.
+    fn filed(ctx: ActionContext, unit: Entity, brief: &Brief) -> bool {
+        brief.on_field()
+            && (brief.zone as usize) < ctx.battlefield.len()
+            && ctx.index.occupants(brief.zone).contains(&unit)
+    }
+
     /// One more than the highest side among the units the target index files (those on the
     /// field, in `ctx`'s zone index): the units on the field say at most how many, and the first
     /// filed one of the highest side ends the search.
     fn sides_filed(&self, ctx: ActionContext) -> usize {
         *self.sides_filed.get_or_init(|| {
-            let zones = ctx.battlefield.len();
-            let filed = |(unit, brief): &(&Entity, &Brief)| {
-                brief.on_field() && (brief.zone as usize) < zones && ctx.index.occupants(brief.zone).contains(unit)
-            };
+            let walk = self.walk();
             let mut sides = 0;
-            for (_, brief) in self.order.iter().zip(&self.briefs).filter(filed) {
+            for (unit, brief) in walk.order.iter().zip(&walk.briefs) {
+                if !Self::filed(ctx, *unit, brief) {
+                    continue;
+                }
                 sides = sides.max(brief.side + 1);
-                if sides == self.sides_on_field {
+                if sides == walk.sides_on_field {
                     break;
                 }
             }
@@ -1720,27 +1847,97 @@ impl<'w, 's> ViewCache<'w, 's> {
         })
     }
 
+    /// Whether `side` is below [`Self::sides_filed`]: whether the target index files a unit of
+    /// `side` or a higher one. Found without walking every unit where one such unit comes soon
+    /// (any will do, so the query's order does not matter), and kept per side.
+    fn files_side(&self, ctx: ActionContext, side: usize) -> bool {
+        if let Some(&sides) = self.sides_filed.get() {
+            return side < sides;
+        }
+        if let Some(Some(known)) = self.filed_from.borrow().get(side) {
+            return *known;
+        }
+        let found = self.units.iter().any(|view| {
+            let brief =
+                Brief { side: view.side.0, zone: view.zone.0, status: *view.status, conditions: view.conditions };
+            brief.side >= side && Self::filed(ctx, view.entity, &brief)
+        });
+        let mut known = self.filed_from.borrow_mut();
+        if known.len() <= side {
+            known.resize(side + 1, None);
+        }
+        known[side] = Some(found);
+        found
+    }
+
     /// The cached view of `unit`, borrowed.
     pub fn get(&self, unit: Entity) -> Option<&UnitView<'w, 's>> {
-        self.get_with_place(unit).map(|(view, _)| view)
+        let (at, _) = self.known(unit)?;
+        let cell = self.views.get(at)?;
+        if let Some(view) = cell.get() {
+            return Some(&**view);
+        }
+        let view = self.units.get(unit).ok()?;
+        Some(&**cell.get_or_init(|| Box::new(view)))
     }
 
     /// `unit`'s place in the query's order.
     fn place(&self, unit: Entity) -> Option<u32> {
-        // The slot is the entity's index; the entity in that place tells a live unit from a
-        // despawned one whose index was reused.
-        let at = *self.slots.get(unit.index_u32() as usize)?;
-        (self.order.get(at as usize) == Some(&unit)).then_some(at)
+        self.walk().place(unit)
     }
 
-    /// What was read of `unit` when the cache was taken.
+    /// What was read of `unit` (from the walk once there is one, else from its few parts), and
+    /// its place among the units asked about.
+    fn known(&self, unit: Entity) -> Option<(usize, Brief<'w>)> {
+        let scratch = self.scratch.get();
+        let slot = scratch.slots.get(unit.index_u32() as usize)?;
+        let at = slot.get();
+        if at != NO_VIEW {
+            // A place holds only a live unit: another entity of the same index is gone.
+            let known = self.known.borrow();
+            let (entity, brief) = known.get(at as usize)?;
+            return (*entity == unit).then_some((at as usize, *brief));
+        }
+        let brief = match (self.parts, self.walk.get()) {
+            (Some(parts), None) => {
+                // A unit is what the whole view's query finds; the parts alone could be another
+                // entity's.
+                if !self.units.contains(unit) {
+                    return None;
+                }
+                let (side, zone, status, conditions) = parts.get(unit).ok()?;
+                Brief { side: side.0, zone: zone.0, status: *status, conditions }
+            }
+            _ => self.walk().brief(unit)?,
+        };
+        let mut known = self.known.borrow_mut();
+        let at = known.len();
+        known.push((unit, brief));
+        slot.set(at as u32);
+        if let Some(side) = scratch.sides.get(unit.index_u32() as usize) {
+            side.set(Some((unit, brief.side)));
+        }
+        Some((at, brief))
+    }
+
+    /// `unit`'s side, if some pass has read it: without a look-up, an ally is passed over.
+    fn side_seen(&self, unit: Entity) -> Option<usize> {
+        let (seen, side) = self.scratch.get().sides.get(unit.index_u32() as usize)?.get()?;
+        (seen == unit).then_some(side)
+    }
+
+    /// What was read of `unit`.
     fn brief(&self, unit: Entity) -> Option<Brief<'w>> {
-        self.place(unit).and_then(|at| self.briefs.get(at as usize).copied())
+        self.known(unit).map(|(_, brief)| brief)
     }
 
     /// Each zone's enemies of each side, filed on first asking.
     fn enemy_lists(&self, ctx: ActionContext) -> &EnemyLists {
-        self.enemy_lists.get_or_init(|| EnemyLists::build(ctx, self))
+        self.enemy_lists.get_or_init(|| {
+            // Filing reads every unit's brief: the walk reads them all at once.
+            self.walk();
+            EnemyLists::build(ctx, self)
+        })
     }
 
     /// `unit`'s side and standing as the cache read them for every unit, without viewing it:
@@ -1752,23 +1949,33 @@ impl<'w, 's> ViewCache<'w, 's> {
     /// Whether `unit` is fighting ([`unit::is_fighting`]) for another side than `side`, without
     /// viewing it: the side is told first, so an ally's conditions are never read.
     pub fn is_fighting_foe(&self, unit: Entity, side: SideIndex) -> bool {
-        self.brief(unit).is_some_and(|brief| brief.side != side.0 && brief.fighting())
+        self.fighting_foe_at(unit, side).is_some()
     }
 
-    /// The cached view of `unit` and its place in the query's order.
-    fn get_with_place(&self, unit: Entity) -> Option<(&UnitView<'w, 's>, u32)> {
-        let at = self.place(unit)?;
-        let cell = self.views.get(at as usize)?;
-        if let Some(view) = cell.get() {
-            return Some((view, at));
+    /// Where `unit` stands, if it is fighting for another side than `side`
+    /// ([`Self::is_fighting_foe`]): the zone its view gives, without viewing it.
+    pub fn fighting_foe_at(&self, unit: Entity, side: SideIndex) -> Option<ZoneIdx> {
+        if self.side_seen(unit) == Some(side.0) {
+            return None;
         }
-        let view = self.units.get(unit).ok()?;
-        Some((cell.get_or_init(|| Box::new(view)), at))
+        self.brief(unit).filter(|brief| brief.side != side.0 && brief.fighting()).map(|brief| brief.zone)
     }
 
     /// Every unit's view, in the query's order.
     pub fn iter(&self) -> impl Iterator<Item = &UnitView<'w, 's>> {
-        self.order.iter().filter_map(|&unit| self.get(unit))
+        self.walk().order.iter().filter_map(|&unit| self.get(unit))
+    }
+}
+
+impl Drop for ViewCache<'_, '_> {
+    /// Leaves kept tables with no unit placed, for the next pass's cache.
+    fn drop(&mut self) {
+        let scratch = self.scratch.get();
+        for (unit, _) in self.known.get_mut().iter() {
+            if let Some(slot) = scratch.slots.get(unit.index_u32() as usize) {
+                slot.set(NO_VIEW);
+            }
+        }
     }
 }
 
