@@ -925,7 +925,8 @@ fn full_defense_risk(
     }
 }
 
-fn expected_damage(view: &AiView, actor: &UnitView, target: &UnitView, kind: ActionKind) -> f64 {
+/// The damage `actor` may expect to deal `target` in one action of `kind`.
+pub(super) fn expected_damage(view: &AiView, actor: &UnitView, target: &UnitView, kind: ActionKind) -> f64 {
     match kind {
         ActionKind::Attack
         | ActionKind::DefensiveAttack
