@@ -66,6 +66,9 @@ const DOWN_WORTH: f64 = 0.1;
 /// The least and most a unit's fighting power may weigh against the average unit's: a unit
 /// with no attack still counts, and one freak weapon does not blind the search to the rest.
 const POWER_RANGE: (f64, f64) = (0.25, 4.0);
+/// Most foes a unit's fighting power is worked out against: in a mass battle an evenly spaced
+/// sample of them, so weighing every unit stays linear in their number.
+const POWER_FOES: usize = 16;
 /// A rival replaces the action in hand only when its mean gain over the same dice samples is
 /// this many standard errors above zero: among several noisy rivals the luckiest would
 /// otherwise win (the winner's curse), and the greedy choice is a sound default.
@@ -180,7 +183,8 @@ impl SearchJob {
     /// Portfolio Greedy Search: one unit at a time, each choice raced against the one in hand.
     /// Each unit gets an equal share of what is left of the budget.
     pub fn run(self) -> SearchDone {
-        let SearchJob { mut model, snapshot, queue, visible, mut plan, candidates, mut rng, side, budget, power } = self;
+        let SearchJob { mut model, snapshot, queue, visible, mut plan, candidates, mut rng, side, budget, power } =
+            self;
         model.load(&snapshot);
         let power = power.into_iter().filter_map(|(real, power)| Some((model.sim(real)?, power))).collect();
         let seeds: Vec<u64> = (0..budget.samples.max(1)).map(|_| rng.next_u64()).collect();
@@ -411,33 +415,34 @@ pub fn evaluate(world: &mut World, side: usize, result: RoundResult, power: &Ent
 /// down first the foes that hurt most for the blows they take, and guard its own hitters
 /// (Lanchester's square law: a side's strength is its damage times its staying power).
 fn powers(view: &AiView, units: &ViewCache) -> EntityHashMap<f64> {
+    let fighting: Vec<&UnitView> =
+        units.iter().filter(|unit| unit::is_fighting(*unit.status, unit.conditions)).collect();
     let dealt: Vec<(Entity, f64)> = units
         .iter()
         .map(|unit| {
-            let enemies: Vec<&UnitView> = units
-                .iter()
-                .filter(|enemy| enemy.side != unit.side && unit::is_fighting(*enemy.status, enemy.conditions))
-                .collect();
+            let enemies = fighting.iter().filter(|enemy| enemy.side != unit.side).count();
+            // An evenly spaced sample stands for a crowd of foes.
+            let step = enemies.div_ceil(POWER_FOES).max(1);
             let kinds = attack_kinds(unit);
-            let dealt: f64 = enemies
+            let (dealt, weighed) = fighting
                 .iter()
+                .filter(|enemy| enemy.side != unit.side)
+                .step_by(step)
                 .map(|enemy| {
                     kinds
                         .iter()
                         .map(|&(kind, _)| super::greedy::expected_damage(view, unit, enemy, kind))
                         .fold(0.0, f64::max)
                 })
-                .sum();
-            (unit.entity, dealt / enemies.len().max(1) as f64)
+                .fold((0.0, 0usize), |(sum, count), dealt| (sum + dealt, count + 1));
+            (unit.entity, dealt / weighed.max(1) as f64)
         })
         .collect();
     // Summed in the units' order, so the same battle always gives the same weights.
     let mean = dealt.iter().map(|(_, dealt)| dealt).sum::<f64>() / dealt.len().max(1) as f64;
     dealt
         .into_iter()
-        .map(|(unit, dealt)| {
-            (unit, if mean > 0.0 { (dealt / mean).clamp(POWER_RANGE.0, POWER_RANGE.1) } else { 1.0 })
-        })
+        .map(|(unit, dealt)| (unit, if mean > 0.0 { (dealt / mean).clamp(POWER_RANGE.0, POWER_RANGE.1) } else { 1.0 }))
         .collect()
 }
 
