@@ -444,6 +444,11 @@ impl ForwardModel {
         self.world.resource::<CombatLog>()
     }
 
+    /// The simulated entity that stands for a real one.
+    pub fn sim(&self, real: Entity) -> Option<Entity> {
+        self.to_sim.get(&real).copied()
+    }
+
     /// The real entity a simulated one stands for.
     pub fn real(&self, sim: Entity) -> Option<Entity> {
         self.to_real.get(&sim).copied()

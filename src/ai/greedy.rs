@@ -972,7 +972,8 @@ fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitView, declare
     }
 }
 
-fn expected_damage(view: &AiView, actor: &UnitView, target: &UnitView, kind: ActionKind) -> f64 {
+/// The damage `actor` may expect to deal `target` in one action of `kind`.
+pub(super) fn expected_damage(view: &AiView, actor: &UnitView, target: &UnitView, kind: ActionKind) -> f64 {
     match kind {
         kind if is_weapon_blow(kind) => actions::attack_odds(&view.ruleset, actor, target).expected,
         ActionKind::Cast(at) => actor.spells.0.get(at).map_or(0.0, |(_, spell)| {

@@ -4,6 +4,7 @@
 //! round is played out in the forward model (the real rules, the AI's own dice), and keeps
 //! improving until its budget of simulated rounds is spent.
 
+use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
@@ -62,6 +63,12 @@ const STANDING_WORTH: f64 = 0.6;
 const HEALTH_WORTH: f64 = 0.4;
 /// What a unit that is down but alive is still worth (it may be stabilised or healed).
 const DOWN_WORTH: f64 = 0.1;
+/// The least and most a unit's fighting power may weigh against the average unit's: a unit
+/// with no attack still counts, and one freak weapon does not blind the search to the rest.
+const POWER_RANGE: (f64, f64) = (0.25, 4.0);
+/// Most foes a unit's fighting power is worked out against: in a mass battle an evenly spaced
+/// sample of them, so weighing every unit stays linear in their number.
+const POWER_FOES: usize = 16;
 /// A rival replaces the action in hand only when its mean gain over the same dice samples is
 /// this many standard errors above zero: among several noisy rivals the luckiest would
 /// otherwise win (the winner's curse), and the greedy choice is a sound default.
@@ -106,6 +113,8 @@ pub struct SearchJob {
     rng: ChaCha8Rng,
     side: usize,
     budget: Budget,
+    /// Each unit's fighting power, by real entity ([`powers`]).
+    power: EntityHashMap<f64>,
 }
 
 /// A finished search: the plan, the AI's stream after it, and the model to keep for next time.
@@ -158,6 +167,7 @@ impl Tactician {
             rng,
             side,
             budget: request.budget,
+            power: powers(view, units),
         })
     }
 
@@ -173,8 +183,10 @@ impl SearchJob {
     /// Portfolio Greedy Search: one unit at a time, each choice raced against the one in hand.
     /// Each unit gets an equal share of what is left of the budget.
     pub fn run(self) -> SearchDone {
-        let SearchJob { mut model, snapshot, queue, visible, mut plan, candidates, mut rng, side, budget } = self;
+        let SearchJob { mut model, snapshot, queue, visible, mut plan, candidates, mut rng, side, budget, power } =
+            self;
         model.load(&snapshot);
+        let power = power.into_iter().filter_map(|(real, power)| Some((model.sim(real)?, power))).collect();
         let seeds: Vec<u64> = (0..budget.samples.max(1)).map(|_| rng.next_u64()).collect();
         let mut judge = Judge {
             model: &mut model,
@@ -186,6 +198,7 @@ impl SearchJob {
             side,
             budget,
             spent: 0,
+            power,
         };
         for at in 0..candidates.len() {
             let share = (budget.rounds.saturating_sub(judge.spent)) / (candidates.len() - at) as u32;
@@ -256,6 +269,8 @@ struct Judge<'a> {
     side: usize,
     budget: Budget,
     spent: u32,
+    /// Each simulated unit's fighting power.
+    power: EntityHashMap<f64>,
 }
 
 /// One candidate in a race and its value on each dice sample played so far.
@@ -336,7 +351,7 @@ impl Judge<'_> {
                     break;
                 }
             }
-            values.push(evaluate(self.model.world_mut(), self.side, result));
+            values.push(evaluate(self.model.world_mut(), self.side, result, &self.power));
         }
         values
     }
@@ -368,12 +383,13 @@ fn settled(entries: &[Entry], alive: &[usize]) -> bool {
     error == 0.0 || gain.abs() > DECIDED * error
 }
 
-/// The value of the simulated battle for `side`: its units' worth minus its enemies', and a
+/// The value of the simulated battle for `side`: its units' worth minus its enemies', each
+/// weighed by its fighting power (`power`, by simulated entity; 1 for a unit not in it), and a
 /// decisive bonus or malus once the battle is over.
-pub fn evaluate(world: &mut World, side: usize, result: RoundResult) -> f64 {
+pub fn evaluate(world: &mut World, side: usize, result: RoundResult, power: &EntityHashMap<f64>) -> f64 {
     let mut value = 0.0;
-    let mut query = world.query::<(&SideIndex, &Status, &Stress, &Wounds, &Conditions)>();
-    for (unit_side, status, stress, wounds, conditions) in query.iter(world) {
+    let mut query = world.query::<(Entity, &SideIndex, &Status, &Stress, &Wounds, &Conditions)>();
+    for (entity, unit_side, status, stress, wounds, conditions) in query.iter(world) {
         let worth = match status {
             Status::Active | Status::Reserve if !conditions.paralysed => {
                 let max = (stress.max + wounds.max).max(1) as f64;
@@ -382,7 +398,7 @@ pub fn evaluate(world: &mut World, side: usize, result: RoundResult) -> f64 {
             }
             Status::Active | Status::Reserve | Status::Incapacitated | Status::Dying => DOWN_WORTH,
             _ => 0.0,
-        };
+        } * power.get(&entity).copied().unwrap_or(1.0);
         value += if unit_side.0 == side { worth } else { -worth };
     }
     match result.winner {
@@ -391,6 +407,43 @@ pub fn evaluate(world: &mut World, side: usize, result: RoundResult) -> f64 {
         None if result.over => value - DECISIVE / 2.0,
         None => value,
     }
+}
+
+/// Each unit's fighting power: the most damage one of its actions (weapon, hostile spell or
+/// thrown item) may be expected to deal, averaged over its fighting enemies, relative to the
+/// average unit's and kept within [`POWER_RANGE`]. Weighing units by it makes the search take
+/// down first the foes that hurt most for the blows they take, and guard its own hitters
+/// (Lanchester's square law: a side's strength is its damage times its staying power).
+fn powers(view: &AiView, units: &ViewCache) -> EntityHashMap<f64> {
+    let fighting: Vec<&UnitView> =
+        units.iter().filter(|unit| unit::is_fighting(*unit.status, unit.conditions)).collect();
+    let dealt: Vec<(Entity, f64)> = units
+        .iter()
+        .map(|unit| {
+            let enemies = fighting.iter().filter(|enemy| enemy.side != unit.side).count();
+            // An evenly spaced sample stands for a crowd of foes.
+            let step = enemies.div_ceil(POWER_FOES).max(1);
+            let kinds = attack_kinds(unit);
+            let (dealt, weighed) = fighting
+                .iter()
+                .filter(|enemy| enemy.side != unit.side)
+                .step_by(step)
+                .map(|enemy| {
+                    kinds
+                        .iter()
+                        .map(|&(kind, _)| super::greedy::expected_damage(view, unit, enemy, kind))
+                        .fold(0.0, f64::max)
+                })
+                .fold((0.0, 0usize), |(sum, count), dealt| (sum + dealt, count + 1));
+            (unit.entity, dealt / weighed.max(1) as f64)
+        })
+        .collect();
+    // Summed in the units' order, so the same battle always gives the same weights.
+    let mean = dealt.iter().map(|(_, dealt)| dealt).sum::<f64>() / dealt.len().max(1) as f64;
+    dealt
+        .into_iter()
+        .map(|(unit, dealt)| (unit, if mean > 0.0 { (dealt / mean).clamp(POWER_RANGE.0, POWER_RANGE.1) } else { 1.0 }))
+        .collect()
 }
 
 /// The greedy plan (each unit knowing its allies' earlier choices) and every unit's portfolio.
@@ -460,26 +513,7 @@ fn attacks(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitVi
     let field = &view.battlefield;
     let allowance =
         unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Attack);
-    let mut kinds: Vec<(ActionKind, u32)> =
-        vec![(ActionKind::Attack, actions::weapon_range(actor.loadout.usable_weapon(actor.conditions).1))];
-    kinds.extend(
-        actor
-            .spells
-            .0
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, spell))| spell.effect.is_hostile())
-            .map(|(at, (_, spell))| (ActionKind::Cast(at), spell.range)),
-    );
-    kinds.extend(
-        actor
-            .inventory
-            .0
-            .iter()
-            .enumerate()
-            .filter(|(_, stack)| stack.item.thrown && stack.count > 0)
-            .map(|(at, stack)| (ActionKind::Throw(at), stack.item.range)),
-    );
+    let kinds = attack_kinds(actor);
     let mut enemies: Vec<&UnitView> = units
         .iter()
         .filter(|enemy| enemy.side != actor.side && unit::is_fighting(*enemy.status, enemy.conditions))
@@ -525,6 +559,32 @@ fn attacks(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitVi
         found.extend(attack);
     }
     found
+}
+
+/// The unit's damaging actions and their ranges: its weapon, its hostile spells and the items
+/// it has left to throw.
+fn attack_kinds(actor: &UnitView) -> Vec<(ActionKind, u32)> {
+    let mut kinds: Vec<(ActionKind, u32)> =
+        vec![(ActionKind::Attack, actions::weapon_range(actor.loadout.usable_weapon(actor.conditions).1))];
+    kinds.extend(
+        actor
+            .spells
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, spell))| spell.effect.is_hostile())
+            .map(|(at, (_, spell))| (ActionKind::Cast(at), spell.range)),
+    );
+    kinds.extend(
+        actor
+            .inventory
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(_, stack)| stack.item.thrown && stack.count > 0)
+            .map(|(at, stack)| (ActionKind::Throw(at), stack.item.range)),
+    );
+    kinds
 }
 
 /// A weapon attack that walks into a Reposte becomes a defensive attack where the rules offer one.
