@@ -1,8 +1,9 @@
 //! Hand-made positions for the search AI (issue 8's proof): a killing blow that only a search
-//! sees, a unit one blow from death that gets out of reach instead of trading blows, and not
-//! attacking into a full defense's Reposte. Each position is played by the greedy AI too: it
-//! gets the first two wrong (the search's answer comes from looking ahead, not from the greedy
-//! heuristics), and the third right.
+//! sees, a unit one blow from death that gets out of reach instead of trading blows, not
+//! attacking into a full defense's Reposte, and striking the foe that hurts most rather than the
+//! weakest. Each position is played by the greedy AI too: it gets the first two and the last
+//! wrong (the search's answer comes from looking ahead and weighing units by their fighting
+//! power, not from the greedy heuristics), and the third right.
 
 mod common;
 
@@ -121,4 +122,30 @@ fn the_search_does_not_attack_into_a_visible_full_defense_reposte() {
     assert_eq!(unguarded.1, "b1", "{unguarded:?}");
     let greedy = after_b1_declared("greedy", ActionKind::FullDefense);
     assert_eq!(greedy.1, "b2", "{greedy:?}");
+}
+
+/// A hardy red soldier faces two hurt foes in its zone: b1 swings an axe for 12, b2 only taps
+/// for 1 and has a little less left. The greedy AI finishes the weakest first (b2); the
+/// search weighs each unit by its fighting power, so dropping the axeman is worth far more
+/// than dropping the tapper, and it strikes b1.
+const AXEMAN_AND_TAPPER: &str = r#"
+    (id: "r1", creature: "soldier", side: "red", zone: "a", hd: Some("8d8")),
+    (id: "b1", creature: "soldier", side: "blue", zone: "a", weapon: Some("axe12")),
+    (id: "b2", creature: "soldier", side: "blue", zone: "a", weapon: Some("tap")),
+"#;
+
+/// Both blue foes hurt: nothing left of their Stress, and a blow or two of Wounds.
+fn hurt_foes(app: &mut bevy::prelude::App) {
+    for (id, wounds) in [("b1", 7), ("b2", 6)] {
+        set::<Stress>(app, id, |stress| stress.current = 0);
+        set::<Wounds>(app, id, |wounds_now| wounds_now.current = wounds);
+    }
+}
+
+#[test]
+fn the_search_strikes_the_foe_that_hurts_most_not_the_weakest() {
+    let search = first_declaration("hard", AXEMAN_AND_TAPPER, "r1", hurt_foes);
+    assert_eq!(search["target"], "b1", "the search should drop the axeman first: {search}");
+    let greedy = first_declaration("greedy", AXEMAN_AND_TAPPER, "r1", hurt_foes);
+    assert_eq!(greedy["target"], "b2", "the greedy AI finishes the weakest: {greedy}");
 }
