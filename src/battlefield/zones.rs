@@ -139,7 +139,10 @@ const SIGHT_HIDDEN: u8 = 1;
 const SIGHT_COVER_BASE: u8 = 2;
 
 /// Distances for which "zones within N" is a table lookup; longer ones use a binary search.
-const BANDS_KEPT: usize = 8;
+/// On a grid a shooter's reach and a charge's double move often pass 8, and there the binary
+/// search reads a dozen far-apart distances of a large table (64 MiB on a 64x64 grid).
+/// The counts cost 256 bytes a zone (1 MiB on a 64x64 grid, against its 64 MiB of distances).
+const BANDS_KEPT: usize = 64;
 
 impl Battlefield {
     /// Builds the graph; `edges` are undirected pairs of zone indices.
