@@ -658,7 +658,12 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
             _ => {
                 let in_reach = |zone: &ZoneIdx| field.distance(target_zone, *zone) <= range;
                 let in_walk = |zone: &ZoneIdx| field.distance(here, *zone) <= self.allowance;
-                if self.allowance < range {
+                // Both searches find the least `(walk from here, index)` among free spots in
+                // reach and in the walk. From here the search stops at the first such spot, and
+                // none lies nearer here than `walking - range`: when that is less than the reach,
+                // the circle searched from here is the smaller one too (a shooter's circle round
+                // its target is wide).
+                if self.allowance < range || walking.saturating_sub(range) < range {
                     // `within` goes nearest first, ties by index: the first free spot is the
                     // nearest (lowest index among the nearest), so the search stops there.
                     return field
@@ -911,6 +916,10 @@ fn take_cover(
     let cover_at = |zone: ZoneIdx| field.sight(target_zone, zone).map_or(Cover::Full, |cover| cover);
     let planned_spot = planned.unwrap_or(here);
     let planned_cover = cover_at(planned_spot);
+    // Only more cover than the plan's replaces it.
+    if planned_cover == Cover::Full {
+        return planned;
+    }
     let planned_walk = field.distance(here, planned_spot);
     // The most cover, then the shortest walk, then the lowest index: `within` goes nearest
     // first (ties by index), so the first spot with the most cover is the one, and a spot with
@@ -1023,17 +1032,16 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
         // The side and standing suffice: no need to view every ally on the way.
         view.index.occupants(zone).iter().any(|&other| units.is_fighting_foe(other, *actor.side))
     };
+    // `within` goes nearest first: the first zone with an enemy is the nearest, and the others
+    // as near follow it up to the end of `within` that distance. No distance is read on the way:
+    // on a 64x64 grid the table is 64 MiB, and a read a square was most of this search.
     let mut enemy_zones: Vec<ZoneIdx> = Vec::new();
-    let mut nearest_distance = UNREACHABLE;
-    for zone in view.battlefield.within(actor.zone.0, UNREACHABLE - 1) {
-        let distance = view.battlefield.distance(actor.zone.0, zone);
-        if distance > nearest_distance {
-            break;
-        }
-        if has_enemy(zone) {
-            nearest_distance = distance;
-            enemy_zones.push(zone);
-        }
+    let mut around = view.battlefield.within(actor.zone.0, UNREACHABLE - 1);
+    let mut looked = 0;
+    if let Some(first) = around.by_ref().inspect(|_| looked += 1).find(|&zone| has_enemy(zone)) {
+        let as_near = view.battlefield.within(actor.zone.0, view.battlefield.distance(actor.zone.0, first)).count();
+        enemy_zones.push(first);
+        enemy_zones.extend(around.take(as_near.saturating_sub(looked)).filter(|&zone| has_enemy(zone)));
     }
     // Distances are symmetric (every way between zones goes both ways): read from the enemies'
     // rows of the table, a few rows for all the squares around, not a row per square.

@@ -139,7 +139,10 @@ const SIGHT_HIDDEN: u8 = 1;
 const SIGHT_COVER_BASE: u8 = 2;
 
 /// Distances for which "zones within N" is a table lookup; longer ones use a binary search.
-const BANDS_KEPT: usize = 8;
+/// On a grid a shooter's reach and a charge's double move often pass 8, and there the binary
+/// search reads a dozen far-apart distances of a large table (64 MiB on a 64x64 grid).
+/// The counts cost 256 bytes a zone (1 MiB on a 64x64 grid, against its 64 MiB of distances).
+const BANDS_KEPT: usize = 64;
 
 impl Battlefield {
     /// Builds the graph; `edges` are undirected pairs of zone indices.
@@ -395,8 +398,10 @@ impl Battlefield {
         let mut path = Vec::with_capacity(total as usize);
         let mut here = from;
         while here != to {
-            let remaining = self.distance(here, to);
-            let step = self.neighbours(here).iter().copied().find(|&next| self.distance(next, to) + 1 == remaining);
+            // Read from `to`'s row (distances are symmetric: `new` links zones both ways): one
+            // row of the table for the whole path, rather than a row per neighbour looked at.
+            let remaining = self.distance(to, here);
+            let step = self.neighbours(here).iter().copied().find(|&next| self.distance(to, next) + 1 == remaining);
             match step {
                 Some(next) => {
                     path.push(next);
@@ -413,11 +418,13 @@ impl Battlefield {
     pub fn step_toward(&self, from: ZoneIdx, to: ZoneIdx, steps: u32) -> Option<ZoneIdx> {
         let mut here = from;
         for _ in 0..steps {
-            let remaining = self.distance(here, to);
+            // `to`'s row, as in `path`: a 64x64 grid's table is 64 MiB, and a row per
+            // neighbour is a cache miss per neighbour.
+            let remaining = self.distance(to, here);
             if remaining == 0 || remaining == UNREACHABLE {
                 return None;
             }
-            here = self.neighbours(here).iter().copied().find(|&next| self.distance(next, to) + 1 == remaining)?;
+            here = self.neighbours(here).iter().copied().find(|&next| self.distance(to, next) + 1 == remaining)?;
         }
         Some(here)
     }
@@ -458,11 +465,16 @@ fn nearest_first_order(row: &[u32]) -> (Vec<ZoneIdx>, Vec<u32>) {
     (order, at_most)
 }
 
+/// One zone's occupants, in the order they entered. Up to two are kept in the list itself (in
+/// the room a `Vec` takes): a grid square holds one unit, and a search over the squares around a
+/// unit then reads one table, not a separate allocation per square.
+type Occupants = smallvec::SmallVec<[Entity; 2]>;
+
 /// Who stands in which zone, kept up to date as units move, fall and arrive, so that
 /// threat, capacity and targeting never scan all pairs of units.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct ZoneIndex {
-    occupants: Vec<Vec<Entity>>,
+    occupants: Vec<Occupants>,
     longest_reach: u32,
     /// Changes made so far, all zones together: the clock of `changed_at`.
     changes: u64,
@@ -473,7 +485,7 @@ pub struct ZoneIndex {
 impl ZoneIndex {
     /// An empty index for `zones` zones.
     pub fn new(zones: usize) -> Self {
-        Self { occupants: vec![Vec::new(); zones], longest_reach: 0, changes: 0, changed_at: vec![0; zones] }
+        Self { occupants: vec![Occupants::new(); zones], longest_reach: 0, changes: 0, changed_at: vec![0; zones] }
     }
 
     /// When `zone`'s occupants last changed, on a clock that only runs forward: a list made
@@ -502,7 +514,7 @@ impl ZoneIndex {
 
     /// Clears every zone, keeping the allocations.
     pub fn reset(&mut self, zones: usize) {
-        self.occupants.resize_with(zones, Vec::new);
+        self.occupants.resize_with(zones, Occupants::new);
         self.occupants.truncate(zones);
         for list in &mut self.occupants {
             list.clear();
@@ -514,7 +526,7 @@ impl ZoneIndex {
 
     /// Units in `zone`, in the order they entered.
     pub fn occupants(&self, zone: ZoneIdx) -> &[Entity] {
-        self.occupants.get(zone as usize).map_or(&[], Vec::as_slice)
+        self.occupants.get(zone as usize).map_or(&[], |list| list.as_slice())
     }
 
     /// How many units stand in `zone`.
