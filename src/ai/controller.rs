@@ -266,10 +266,7 @@ fn declare_for_ai(
     let units = ViewCache::lazy(&view.units, &view.briefs, &scratch);
     let threats = ThreatMap::of(&units);
     let mut just_declared = view.declared_this_window();
-    let mut book = super::greedy::CommitmentBook::default();
-    for (&unit, &action) in &just_declared {
-        book.record(&view, &units, unit, action);
-    }
+    let mut book = commitments(&view, &units, &just_declared);
     let mut planned = JustDeclared::default();
     let mut spent: Vec<(usize, std::time::Duration)> = Vec::new();
     for (at, &unit) in awaiting.iter().enumerate() {
@@ -305,20 +302,13 @@ fn declare_for_ai(
             _ => super::greedy::choose_in_pass(&view, &units, &threats, actor, &just_declared, &book),
         };
         if let Some(started) = &started {
-            let (side, elapsed) = (actor.side.0, started.elapsed());
-            match spent.iter_mut().find(|(other, _)| *other == side) {
-                Some((_, time)) => *time += elapsed,
-                None => spent.push((side, elapsed)),
-            }
+            add_time(&mut spent, actor.side.0, started.elapsed());
         }
         if just_declared.insert(unit, action).is_none() {
             book.record(&view, &units, unit, action);
         } else {
             // A unit that chose twice in one pass would leave its first pledge filed: sum afresh.
-            book = super::greedy::CommitmentBook::default();
-            for (&unit, &action) in &just_declared {
-                book.record(&view, &units, unit, action);
-            }
+            book = commitments(&view, &units, &just_declared);
         }
         // Checked here, where the actor and its target are already viewed: the declare stage
         // takes the verdict rather than looking them up in the world again.
@@ -328,6 +318,23 @@ fn declare_for_ai(
     }
     if let Some(clock) = clock.as_mut() {
         clock.samples.extend(spent);
+    }
+}
+
+/// What the side has pledged so far this pass: each declaration's expected damage and healing.
+fn commitments(view: &AiView, units: &ViewCache, just_declared: &JustDeclared) -> super::greedy::CommitmentBook {
+    let mut book = super::greedy::CommitmentBook::default();
+    for (&unit, &action) in just_declared {
+        book.record(view, units, unit, action);
+    }
+    book
+}
+
+/// Adds `elapsed` to `side`'s time in this pass.
+fn add_time(spent: &mut Vec<(usize, std::time::Duration)>, side: usize, elapsed: std::time::Duration) {
+    match spent.iter_mut().find(|(other, _)| *other == side) {
+        Some((_, time)) => *time += elapsed,
+        None => spent.push((side, elapsed)),
     }
 }
 
