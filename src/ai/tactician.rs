@@ -339,7 +339,9 @@ impl Judge<'_> {
         let mut values = Vec::with_capacity(samples.len());
         for sample in samples {
             let seed = self.seed(sample);
-            self.model.reset(self.snapshot, CombatRng::seeded(seed), false);
+            // Keyed dice: each unit's rolls depend on the sample, not on what was rolled
+            // before them, so two plans differ by their choices more than by reshuffled luck.
+            self.model.reset(self.snapshot, CombatRng::keyed(seed), false);
             for &(unit, action) in &declarations {
                 self.model.declare(unit, action);
             }
@@ -473,8 +475,8 @@ fn portfolios(
 }
 
 /// One unit's candidates: the greedy choice, attacks on a few targets (the weakest first: focus
-/// fire), full defense, retreat, healing the most hurt ally, stabilising a fallen one, and
-/// intimidation. Every one is checked by the rules' own `actions::check`.
+/// fire), the greedy blow aimed at each other spot, full defense, retreat, healing the most hurt
+/// ally, stabilising a fallen one, and intimidation. Every one is checked by the rules' own `actions::check`.
 pub fn portfolio(
     view: &AiView,
     units: &ViewCache,
@@ -491,7 +493,7 @@ pub fn portfolio(
         &|| support(view, units, actor),
         &|| intimidate(view, units, actor).into_iter().collect(),
     ];
-    let greedy_script = || vec![greedy];
+    let greedy_script = || std::iter::once(greedy).chain(other_aims(greedy)).collect();
     for script in std::iter::once(&greedy_script as &dyn Fn() -> Vec<Action>).chain(scripts) {
         for action in script() {
             if !options.contains(&action) && actions::check(ctx, actor, &action, units).is_ok() {
@@ -500,6 +502,19 @@ pub fn portfolio(
         }
     }
     options
+}
+
+/// The same aimed blow at each other spot (`A-AIM-1`): the greedy AI's rule of thumb for where
+/// to aim is a guess the search can test.
+fn other_aims(action: Action) -> impl Iterator<Item = Action> {
+    let aimed = match action.kind {
+        ActionKind::Aimed(aim) => Some(aim),
+        _ => None,
+    };
+    AimPoint::ALL
+        .into_iter()
+        .filter(move |&aim| aimed.is_some_and(|aimed| aimed != aim))
+        .map(move |aim| Action { kind: ActionKind::Aimed(aim), ..action })
 }
 
 /// What is left of a unit to take down.

@@ -7,7 +7,7 @@ use super::CombatSystems;
 use super::actions::{self, ManeuverCheck};
 use super::battle::Battle;
 use super::components::*;
-use super::dice::Dice;
+use super::dice::{Dice, Draw};
 use super::equipment::{DamageType, Hindrance, InjuryTables, Lingering};
 use super::log::{Affliction, CombatLog, LogEvent};
 use super::resolve::{DamageHit, Harm};
@@ -38,6 +38,7 @@ fn end_round(
 ) {
     let Battle { mut state, mut log, mut rng, mut index, mut units, ruleset, battlefield, sides } = battle;
     let round = state.round;
+    rng.key(round, None, Draw::Upkeep);
     let Exposure { bleeding, exposed, grapples } = round_end_exposure(&units, &battlefield);
     let mut upkeep = Harm {
         units: &mut units,

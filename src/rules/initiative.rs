@@ -10,7 +10,7 @@ use super::CombatSystems;
 use super::actions;
 use super::battle::Battle;
 use super::components::*;
-use super::dice::{CombatRng, Dice, DiceRoll};
+use super::dice::{CombatRng, Dice, DiceRoll, Draw};
 use super::equipment::Attribute;
 use super::log::{CombatLog, LogEvent};
 use super::ruleset::{InitiativeOrder, Ruleset, TurnOrder};
@@ -85,6 +85,7 @@ fn start_round(
     }
     battle.state.round += 1;
     let round = battle.state.round;
+    battle.rng.key(round, None, Draw::Initiative);
     battle.log.record(round, || LogEvent::RoundStarted {});
     bring_reinforcements(&mut battle, &reinforcements, &groups);
     for mut unit in battle.units.iter_mut() {

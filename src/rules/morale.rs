@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use super::CombatSystems;
 use super::battle::Battle;
 use super::components::*;
+use super::dice::Draw;
 use super::equipment::Attribute;
 use super::log::{LogEvent, MoraleReason};
 use super::ruleset::{MoraleCheck, MoraleFailure, MoraleTrigger, Ruleset, Withdrawal};
@@ -154,6 +155,7 @@ fn test_morale(
     fleeing: &mut MessageWriter<Fleeing>,
 ) {
     let round = battle.state.round;
+    battle.rng.key(round, Some(entity), Draw::Morale);
     let own = pressure.fighting.get(side).copied().unwrap_or(0);
     let opponents = pressure.total - own;
     let allies = own.saturating_sub(1);

@@ -1,6 +1,6 @@
 //! Dice expressions (`5d8+15`, `1d12-2`, `d%`), the seeded combat RNG, and the logged roll record.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 
 use bevy::prelude::*;
@@ -211,17 +211,46 @@ impl DiceRoll {
 ///
 /// Tests may script the faces to reproduce a worked example exactly; scripted faces are used
 /// first (clamped to the die), then the seeded stream takes over.
+///
+/// A *keyed* stream (the search's simulations only) restarts at each [`CombatRng::key`] from
+/// the seed and the key, so a unit's dice in a round do not depend on how many dice were rolled
+/// before it: two plans played on the same seed then share their luck act for act.
 #[derive(Resource, Clone, Debug)]
 pub struct CombatRng {
     seed: u64,
     stream: ChaCha8Rng,
     scripted: VecDeque<u32>,
+    /// Keyed: how often each key has been asked for, so a unit acting twice in a round (a turn
+    /// in parts, a held action) draws anew the second time.
+    keys: Option<HashMap<u64, u64>>,
+    /// Keyed: the stream the next die starts, if a key was asked for since the last die.
+    next_key: Option<u64>,
 }
 
 impl CombatRng {
     /// A fresh stream for `seed`; the same seed always gives the same battle.
     pub fn seeded(seed: u64) -> Self {
-        Self { seed, stream: ChaCha8Rng::seed_from_u64(seed), scripted: VecDeque::new() }
+        Self { seed, stream: ChaCha8Rng::seed_from_u64(seed), scripted: VecDeque::new(), keys: None, next_key: None }
+    }
+
+    /// A stream for `seed` that starts afresh at every [`CombatRng::key`]: for simulations that
+    /// compare plans on the same luck (common random numbers), never for the real battle.
+    pub fn keyed(seed: u64) -> Self {
+        Self { keys: Some(HashMap::new()), ..Self::seeded(seed) }
+    }
+
+    /// Starts the draws for `draw` in `round` (by `unit`, if one) afresh, if the stream is
+    /// keyed; a plain stream ignores it, so the real battle's dice never change.
+    pub fn key(&mut self, round: u32, unit: Option<Entity>, draw: Draw) {
+        if let Some(keys) = &mut self.keys {
+            let parts = [u64::from(round), unit.map_or(u64::MAX, Entity::to_bits), draw as u64];
+            let key = parts.iter().fold(mix(self.seed), |key, &part| mix(key ^ part));
+            let uses = keys.entry(key).or_default();
+            *uses += 1;
+            // Most keyed steps roll nothing (a walk unopposed, a hold): the stream is set up
+            // at the first die.
+            self.next_key = Some(mix(key ^ *uses));
+        }
     }
 
     /// A stream that first returns `faces` (one per die, in order).
@@ -245,6 +274,9 @@ impl CombatRng {
     pub fn die(&mut self, sides: u32) -> u32 {
         if sides == 0 {
             return 0;
+        }
+        if let Some(key) = self.next_key.take() {
+            self.stream = ChaCha8Rng::seed_from_u64(key);
         }
         match self.scripted.pop_front() {
             Some(face) => face.clamp(1, sides),
@@ -276,6 +308,41 @@ impl CombatRng {
         let second = self.roll(dice);
         if second.total < first.total { (second, Some(first)) } else { (first, Some(second)) }
     }
+}
+
+/// What a keyed stream's draws are for ([`CombatRng::key`]): each part of a round has its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Draw {
+    /// The round's initiative rolls.
+    Initiative,
+    /// A unit's move, and the blows it draws on the way.
+    Move,
+    /// A unit following its target.
+    Pursuit,
+    /// A unit's action.
+    Action,
+    /// Damage landing on a unit once its group has acted.
+    Landing,
+    /// The rest of a split move, after acting.
+    MoveAfter,
+    /// A unit's morale test.
+    Morale,
+    /// The end of the round: hazards, grips, bleeding.
+    Upkeep,
+}
+
+/// SplitMix64's increment, the golden ratio in 64 bits.
+const MIX_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+/// SplitMix64's two multipliers.
+const MIX_MULTIPLIERS: (u64, u64) = (0xBF58_476D_1CE4_E5B9, 0x94D0_49BB_1331_11EB);
+
+/// SplitMix64's finaliser: spreads every bit of `value` over the result, so nearby keys give
+/// unrelated streams.
+fn mix(value: u64) -> u64 {
+    let mut z = value.wrapping_add(MIX_GAMMA);
+    z = (z ^ (z >> 30)).wrapping_mul(MIX_MULTIPLIERS.0);
+    z = (z ^ (z >> 27)).wrapping_mul(MIX_MULTIPLIERS.1);
+    z ^ (z >> 31)
 }
 
 impl Default for CombatRng {
@@ -335,5 +402,35 @@ mod tests {
             let total = rng.roll(dice).total;
             assert!((dice.min()..=dice.max()).contains(&total));
         }
+    }
+
+    #[test]
+    fn a_plain_stream_ignores_keys() {
+        let mut keyed_away = CombatRng::seeded(9);
+        let mut untouched = CombatRng::seeded(9);
+        keyed_away.key(1, None, Draw::Initiative);
+        let faces = |rng: &mut CombatRng| (0..8).map(|_| rng.die(20)).collect::<Vec<_>>();
+        assert_eq!(faces(&mut keyed_away), faces(&mut untouched));
+    }
+
+    #[test]
+    fn a_keyed_stream_rolls_the_same_for_the_same_key_whatever_came_before() {
+        let unit = Entity::from_raw_u32(3).expect("a valid index");
+        let faces = |rng: &mut CombatRng| (0..8).map(|_| rng.die(20)).collect::<Vec<_>>();
+        let mut quiet = CombatRng::keyed(9);
+        quiet.key(2, Some(unit), Draw::Action);
+        let mut busy = CombatRng::keyed(9);
+        faces(&mut busy);
+        busy.key(2, Some(unit), Draw::Action);
+        assert_eq!(faces(&mut quiet), faces(&mut busy));
+        // Another key, or the same key asked for again, draws anew.
+        let mut other = CombatRng::keyed(9);
+        other.key(2, Some(unit), Draw::Move);
+        let mut again = CombatRng::keyed(9);
+        again.key(2, Some(unit), Draw::Action);
+        let first = faces(&mut again);
+        again.key(2, Some(unit), Draw::Action);
+        assert_ne!(faces(&mut other), first);
+        assert_ne!(faces(&mut again), first);
     }
 }

@@ -29,7 +29,7 @@ use super::CombatSystems;
 use super::actions::{self, ActionContext};
 use super::components::*;
 use super::declare::has_passed;
-use super::dice::{CombatRng, DiceRoll};
+use super::dice::{CombatRng, DiceRoll, Draw};
 use super::equipment::{DamageType, InjuryTables};
 use super::initiative::{arrive, roll_base_initiative};
 use super::log::{AttackKind, CombatLog, LogEvent};
@@ -284,6 +284,16 @@ enum Pending {
     Damage(DamageHit),
     Restore { target: Entity, source: Arc<str>, roll: DiceRoll, wounds: bool },
     Stabilize { target: Entity },
+}
+
+impl Pending {
+    /// The unit it lands on.
+    fn target(&self) -> Entity {
+        match self {
+            Pending::Damage(hit) => hit.target,
+            Pending::Restore { target, .. } | Pending::Stabilize { target } => *target,
+        }
+    }
 }
 
 /// Resolves the round's schedule, pausing for reinforcements that arrive mid-round.
@@ -642,12 +652,14 @@ impl<'w, 's> Resolver<'w, 's> {
                 continue;
             }
             if let Some(to) = slot.action.move_to {
+                self.rng.key(self.state.round, Some(slot.unit), Draw::Move);
                 let (still_able, steps) = self.perform_move(slot, to);
                 turn.interrupted = !still_able;
                 turn.inside = steps;
             }
         }
         for (turn, slot) in turns.iter_mut().zip(group) {
+            self.rng.key(self.state.round, Some(slot.unit), Draw::Pursuit);
             if let Some(from) = turn.set_off
                 && turn.acts()
                 && let Some(still_able) = self.pursue(slot, from, &mut turn.inside)
@@ -667,10 +679,12 @@ impl<'w, 's> Resolver<'w, 's> {
         let mut pending = Vec::new();
         for (turn, slot) in turns.iter().zip(group) {
             if turn.acts() {
+                self.rng.key(self.state.round, Some(slot.unit), Draw::Action);
                 self.perform_action(slot, &mut pending);
             }
         }
         for effect in pending {
+            self.rng.key(self.state.round, Some(effect.target()), Draw::Landing);
             self.apply(effect);
         }
         self.drop_lost_casts();
@@ -678,6 +692,7 @@ impl<'w, 's> Resolver<'w, 's> {
         // each unit still able walks the rest of its move.
         for (turn, slot) in turns.iter_mut().zip(group) {
             if turn.acts() {
+                self.rng.key(self.state.round, Some(slot.unit), Draw::MoveAfter);
                 self.move_after_acting(slot, turn.walked, std::mem::take(&mut turn.inside));
             }
         }
