@@ -1041,7 +1041,8 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
     // Zones nearer than the nearest unit of another side hold no enemy: counted as looked at.
     let nearest_foe = units.foe_distance_floor(ctx, actor.zone.0, actor.side.0);
     let mut around = view.battlefield.within_from(actor.zone.0, nearest_foe, UNREACHABLE - 1);
-    let mut looked = nearest_foe.checked_sub(1).map_or(0, |nearer| view.battlefield.within(actor.zone.0, nearer).count());
+    let mut looked =
+        nearest_foe.checked_sub(1).map_or(0, |nearer| view.battlefield.within(actor.zone.0, nearer).count());
     if let Some(first) = around.by_ref().inspect(|_| looked += 1).find(|&zone| has_enemy(zone)) {
         let as_near = view.battlefield.within(actor.zone.0, view.battlefield.distance(actor.zone.0, first)).count();
         enemy_zones.push(first);

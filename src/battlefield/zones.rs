@@ -554,9 +554,8 @@ impl ZoneIndex {
     /// index still remembers every one of those changes.
     pub fn touched_since(&self, since: u64) -> Option<impl Iterator<Item = ZoneIdx> + '_> {
         let count = self.changes.checked_sub(since)?;
-        (count <= RECENT_CHANGES as u64).then(|| {
-            (since + 1..=self.changes).map(|change| self.recent[(change % RECENT_CHANGES as u64) as usize])
-        })
+        (count <= RECENT_CHANGES as u64)
+            .then(|| (since + 1..=self.changes).map(|change| self.recent[(change % RECENT_CHANGES as u64) as usize]))
     }
 
     /// When `zone`'s occupants last changed, on a clock that only runs forward: a list made

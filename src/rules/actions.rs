@@ -1508,6 +1508,9 @@ pub struct ViewCache<'w, 's> {
     filed_from: std::cell::RefCell<Vec<Option<bool>>>,
     /// Whether the scratch's [`SideRows`] were brought up to date with this pass's zone index.
     rows_current: std::cell::Cell<bool>,
+    /// The last [`Self::foe_distance_floor`] worked out, for (zone, side): a choice asks the same
+    /// one up to three times.
+    last_floor: std::cell::Cell<Option<(ZoneIdx, usize, u32)>>,
 }
 
 /// A [`ViewCache`]'s place for one unit's view, filled on first asking.
@@ -1835,7 +1838,9 @@ impl SideRows {
         self.others = (0..=unknown)
             .map(|side| {
                 let mut others = vec![0; self.words * self.height];
-                for (_, map) in self.held.iter().enumerate().filter(|&(held_by, _)| held_by != side || held_by == unknown) {
+                for (_, map) in
+                    self.held.iter().enumerate().filter(|&(held_by, _)| held_by != side || held_by == unknown)
+                {
                     for (into, &from) in others.iter_mut().zip(map) {
                         *into |= from;
                     }
@@ -1966,6 +1971,7 @@ impl<'w, 's> ViewCache<'w, 's> {
             sides_filed: std::cell::OnceCell::new(),
             filed_from: std::cell::RefCell::new(Vec::new()),
             rows_current: std::cell::Cell::new(false),
+            last_floor: std::cell::Cell::new(None),
         }
     }
 
@@ -1974,6 +1980,18 @@ impl<'w, 's> ViewCache<'w, 's> {
     /// every zone nearer holds no enemy of `side`, so a search for one may start there. Off a
     /// grid, 0.
     pub fn foe_distance_floor(&self, ctx: ActionContext, zone: ZoneIdx, side: usize) -> u32 {
+        if let Some((asked, asked_side, floor)) = self.last_floor.get()
+            && (asked, asked_side) == (zone, side)
+        {
+            return floor;
+        }
+        let floor = self.work_out_foe_distance_floor(ctx, zone, side);
+        self.last_floor.set(Some((zone, side, floor)));
+        floor
+    }
+
+    /// [`Self::foe_distance_floor`], worked out.
+    fn work_out_foe_distance_floor(&self, ctx: ActionContext, zone: ZoneIdx, side: usize) -> u32 {
         let kept = &self.scratch.get().rows;
         if !self.rows_current.replace(true) {
             let rows = kept.borrow_mut().take();
