@@ -303,3 +303,64 @@ fn lazy_view_caches_agree_with_reading_every_unit_on_a_grid() {
     }
     assert!(compared > 50, "only {compared} units compared");
 }
+
+/// Checks every zone's floor on the distance to the nearest unit of another side, as a lazy
+/// cache works it out from the rows its scratch keeps between passes, against every unit's
+/// place: never more than the walk there, and on the open field exactly the straight line.
+#[expect(clippy::too_many_arguments, reason = "a system: each parameter is something it reads")]
+fn check_foe_distance_floors(
+    units: Query<UnitReadOnly>,
+    parts: Query<BriefParts>,
+    entities: &bevy::ecs::entity::Entities,
+    ruleset: Res<Ruleset>,
+    battlefield: Res<Battlefield>,
+    index: Res<ZoneIndex>,
+    state: Res<CombatState>,
+    mut scratch: Local<ViewScratch>,
+) -> usize {
+    scratch.fit(entities.len() as usize);
+    let ctx = ActionContext { ruleset: &ruleset, battlefield: &battlefield, index: &index, round: state.round };
+    let lazy = ViewCache::lazy(&units, &parts, &scratch);
+    // Where every unit the index holds stands, with its side.
+    let standing: Vec<(ZoneIdx, usize)> = (0..battlefield.len() as ZoneIdx)
+        .flat_map(|zone| index.occupants(zone).iter().map(move |&unit| (zone, unit)))
+        .filter_map(|(zone, unit)| units.get(unit).ok().map(|view| (zone, view.side.0)))
+        .collect();
+    let sides = standing.iter().map(|&(_, side)| side + 1).max().unwrap_or(0);
+    let mut checked = 0;
+    for zone in 0..battlefield.len() as ZoneIdx {
+        let square = battlefield.zone(zone).square.expect("a grid square");
+        for side in 0..=sides {
+            let others = standing.iter().filter(|&&(_, held_by)| held_by != side);
+            let walk = others.clone().map(|&(at, _)| battlefield.distance(zone, at)).min();
+            let straight = others
+                .map(|&(at, _)| fray::battlefield::GridMap::distance(square, battlefield.zone(at).square.unwrap()))
+                .min();
+            let floor = lazy.foe_distance_floor(ctx, zone, side);
+            assert!(floor <= walk.unwrap_or(u32::MAX), "side {side} in {zone}: {floor} beyond the walk {walk:?}");
+            assert_eq!(Some(floor).filter(|&floor| floor != u32::MAX), straight, "side {side} in {zone}");
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn foe_distance_floors_stay_below_the_walk_as_units_move() {
+    let template = load_generated(&grid_field_text(24, "shock_and_cover"), "field24.ron").expect("the field loads");
+    let controllers = (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Greedy))).collect();
+    let mut battle = HeadlessBattle::new();
+    battle.start(&template, &BattleSetup { seed: 3, controllers, record_log: false });
+    // One system, so its scratch (and the rows in it) lives from check to check, brought up to
+    // date from the zones the index says changed.
+    let check = battle.world_mut().register_system(check_foe_distance_floors);
+    let mut checked = 0;
+    for _ in 0..40 {
+        checked += battle.world_mut().run_system(check).expect("the check runs");
+        if battle.state().is_over() {
+            break;
+        }
+        battle.step();
+    }
+    assert!(checked > 10_000, "only {checked} floors checked");
+}

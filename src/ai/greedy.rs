@@ -552,7 +552,9 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         // those that fill it would not be read.
         let mut reachable: Vec<&[Entity]> = Vec::new();
         let mut listed = 0;
-        for zone in view.battlefield.within(actor.zone.0, self.allowance + max_range) {
+        // Zones nearer than the nearest unit of another side hold no enemy: passed over.
+        let nearest = units.foe_distance_floor(view.ctx(), actor.zone.0, actor.side.0);
+        for zone in view.battlefield.within_from(actor.zone.0, nearest, self.allowance + max_range) {
             if listed >= MAX_PROSPECTS {
                 break;
             }
@@ -1036,8 +1038,11 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
     // as near follow it up to the end of `within` that distance. No distance is read on the way:
     // on a 64x64 grid the table is 64 MiB, and a read a square was most of this search.
     let mut enemy_zones: Vec<ZoneIdx> = Vec::new();
-    let mut around = view.battlefield.within(actor.zone.0, UNREACHABLE - 1);
-    let mut looked = 0;
+    // Zones nearer than the nearest unit of another side hold no enemy: counted as looked at.
+    let nearest_foe = units.foe_distance_floor(ctx, actor.zone.0, actor.side.0);
+    let mut around = view.battlefield.within_from(actor.zone.0, nearest_foe, UNREACHABLE - 1);
+    let mut looked =
+        nearest_foe.checked_sub(1).map_or(0, |nearer| view.battlefield.within(actor.zone.0, nearer).count());
     if let Some(first) = around.by_ref().inspect(|_| looked += 1).find(|&zone| has_enemy(zone)) {
         let as_near = view.battlefield.within(actor.zone.0, view.battlefield.distance(actor.zone.0, first)).count();
         enemy_zones.push(first);
@@ -1224,7 +1229,9 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
             .map(|spot| (view.battlefield.distance(actor.zone.0, spot), spot))
             .filter(|&(distance, _)| distance <= allowance)
     };
-    for zone in view.battlefield.within(actor.zone.0, allowance + reach) {
+    // Zones nearer than the nearest unit of another side hold no foe: passed over.
+    let nearest = units.foe_distance_floor(ctx, actor.zone.0, actor.side.0);
+    for zone in view.battlefield.within_from(actor.zone.0, nearest, allowance + reach) {
         for &other in view.index.occupants(zone) {
             // Allies and the fallen are passed over without viewing them, and so is a foe with
             // no free spot to charge it from (on a grid, a reach of 0 leaves only its own square):

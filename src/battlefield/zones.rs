@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -431,13 +431,30 @@ impl Battlefield {
 
     /// Zones within `range` steps of `zone`, nearest first (ties by index).
     pub fn within(&self, zone: ZoneIdx, range: u32) -> impl Iterator<Item = ZoneIdx> + '_ {
+        self.within_from(zone, 0, range)
+    }
+
+    /// Zones at least `nearest` and at most `range` steps from `zone`, nearest first (ties by
+    /// index): the part of [`Self::within`] `range` past the zones nearer than `nearest`.
+    pub fn within_from(&self, zone: ZoneIdx, nearest: u32, range: u32) -> impl Iterator<Item = ZoneIdx> + '_ {
+        let row = self.nearest_first_row(zone);
+        let reached = self.reached(zone, row, range);
+        let skipped = nearest.checked_sub(1).map_or(0, |nearer| self.reached(zone, row, nearer)).min(reached);
+        row[skipped..reached].iter().copied()
+    }
+
+    /// Every zone ordered by distance from `zone` (then by index).
+    fn nearest_first_row(&self, zone: ZoneIdx) -> &[ZoneIdx] {
         let count = self.0.zones.len();
-        let row = &self.0.nearest_first[zone as usize * count..(zone as usize + 1) * count];
-        let reached = match self.0.within_counts.get(zone as usize * BANDS_KEPT + range as usize) {
+        &self.0.nearest_first[zone as usize * count..(zone as usize + 1) * count]
+    }
+
+    /// How many zones of `row` (`zone`'s [`Self::nearest_first_row`]) lie within `range` steps.
+    fn reached(&self, zone: ZoneIdx, row: &[ZoneIdx], range: u32) -> usize {
+        match self.0.within_counts.get(zone as usize * BANDS_KEPT + range as usize) {
             Some(&reached) if (range as usize) < BANDS_KEPT => reached as usize,
             _ => row.partition_point(|&other| self.distance(zone, other) <= range),
-        };
-        row[..reached].iter().copied()
+        }
     }
 }
 
@@ -472,7 +489,7 @@ type Occupants = smallvec::SmallVec<[Entity; 2]>;
 
 /// Who stands in which zone, kept up to date as units move, fall and arrive, so that
 /// threat, capacity and targeting never scan all pairs of units.
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Resource, Debug)]
 pub struct ZoneIndex {
     occupants: Vec<Occupants>,
     longest_reach: u32,
@@ -480,12 +497,65 @@ pub struct ZoneIndex {
     changes: u64,
     /// By zone: the value of `changes` when its occupants last changed.
     changed_at: Vec<u64>,
+    /// The zones the last [`RECENT_CHANGES`] changes touched: the change that set the clock to
+    /// `c` touched `recent[c % RECENT_CHANGES]`.
+    recent: Vec<ZoneIdx>,
+    /// Which index this is: each new, reset or cloned index gets its own, so a reader that kept
+    /// what it saw of one never takes another's changes for its own.
+    id: u64,
+}
+
+/// How many of the last changes a [`ZoneIndex`] remembers the zones of: more than a turn makes.
+const RECENT_CHANGES: usize = 256;
+
+/// The next [`ZoneIndex::id`] (0 is never given: an index with it is never trusted).
+static NEXT_INDEX_ID: AtomicU64 = AtomicU64::new(1);
+
+impl Default for ZoneIndex {
+    fn default() -> Self {
+        Self::new(0)
+    }
+}
+
+impl Clone for ZoneIndex {
+    /// A copy of the occupants, as another index: the two change apart from here on.
+    fn clone(&self) -> Self {
+        Self {
+            occupants: self.occupants.clone(),
+            longest_reach: self.longest_reach,
+            changes: self.changes,
+            changed_at: self.changed_at.clone(),
+            recent: self.recent.clone(),
+            id: NEXT_INDEX_ID.fetch_add(1, Ordering::Relaxed),
+        }
+    }
 }
 
 impl ZoneIndex {
     /// An empty index for `zones` zones.
     pub fn new(zones: usize) -> Self {
-        Self { occupants: vec![Occupants::new(); zones], longest_reach: 0, changes: 0, changed_at: vec![0; zones] }
+        Self {
+            occupants: vec![Occupants::new(); zones],
+            longest_reach: 0,
+            changes: 0,
+            changed_at: vec![0; zones],
+            recent: vec![0; RECENT_CHANGES],
+            id: NEXT_INDEX_ID.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    /// Which index this is and its clock (the changes made so far): with
+    /// [`Self::touched_since`], what a reader kept of the index can be brought up to date.
+    pub fn version(&self) -> (u64, u64) {
+        (self.id, self.changes)
+    }
+
+    /// The zones whose occupants changed since the clock read `since` (with repeats), if the
+    /// index still remembers every one of those changes.
+    pub fn touched_since(&self, since: u64) -> Option<impl Iterator<Item = ZoneIdx> + '_> {
+        let count = self.changes.checked_sub(since)?;
+        (count <= RECENT_CHANGES as u64)
+            .then(|| (since + 1..=self.changes).map(|change| self.recent[(change % RECENT_CHANGES as u64) as usize]))
     }
 
     /// When `zone`'s occupants last changed, on a clock that only runs forward: a list made
@@ -499,6 +569,9 @@ impl ZoneIndex {
         self.changes += 1;
         if let Some(at) = self.changed_at.get_mut(zone as usize) {
             *at = self.changes;
+        }
+        if let Some(recent) = self.recent.get_mut((self.changes % RECENT_CHANGES as u64) as usize) {
+            *recent = zone;
         }
     }
 
@@ -522,6 +595,8 @@ impl ZoneIndex {
         self.changes += 1;
         self.changed_at.clear();
         self.changed_at.resize(zones, self.changes);
+        // Every zone changed at once: readers start afresh.
+        self.id = NEXT_INDEX_ID.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Units in `zone`, in the order they entered.

@@ -1491,8 +1491,9 @@ pub struct ViewCache<'w, 's> {
     scratch: Scratch<'w>,
     /// The units asked about, in the order first asked, with their briefs.
     known: std::cell::RefCell<Vec<(Entity, Brief<'w>)>>,
-    /// Each unit's view, at its place among those asked about, taken on first asking.
-    views: Vec<std::cell::OnceCell<Box<UnitView<'w, 's>>>>,
+    /// Each unit's view, at its place among those asked about, taken on first asking: in
+    /// chunks of [`VIEW_CHUNK`] places, each made when a unit in it is first viewed.
+    views: Vec<std::cell::OnceCell<Box<[ViewCell<'w, 's>]>>>,
     /// Every unit in the query's order, walked on first need.
     walk: std::cell::OnceCell<Walk<'w>>,
     /// Who may be targeted where, filed on first asking: nobody moves while the cache lives.
@@ -1505,7 +1506,20 @@ pub struct ViewCache<'w, 's> {
     sides_filed: std::cell::OnceCell<usize>,
     /// By side: whether the target index files a unit of that side or a higher one, as asked.
     filed_from: std::cell::RefCell<Vec<Option<bool>>>,
+    /// Whether the scratch's [`SideRows`] were brought up to date with this pass's zone index.
+    rows_current: std::cell::Cell<bool>,
+    /// The last [`Self::foe_distance_floor`] worked out, for (zone, side): a choice asks the same
+    /// one up to three times.
+    last_floor: std::cell::Cell<Option<(ZoneIdx, usize, u32)>>,
 }
+
+/// A [`ViewCache`]'s place for one unit's view, filled on first asking.
+type ViewCell<'w, 's> = std::cell::OnceCell<Box<UnitView<'w, 's>>>;
+
+/// How many views' places a [`ViewCache`] makes at a time. A turn-by-turn pass views a few
+/// hundred of the thousands of units there may be: setting up (and dropping) an empty place for
+/// every unit, every pass, cost more than the views it took.
+const VIEW_CHUNK: usize = 64;
 
 /// Tables by entity index that a lazy [`ViewCache`] keeps between passes, so that a pass does
 /// not clear one entry per entity there is: each unit's place among those a pass asked about
@@ -1516,6 +1530,9 @@ pub struct ViewCache<'w, 's> {
 pub struct ViewScratch {
     slots: Vec<std::cell::Cell<u32>>,
     sides: Vec<std::cell::Cell<Option<(Entity, usize)>>>,
+    /// On a grid, the squares each side's units stand on (`None`: not a grid, not filed yet, or
+    /// a unit the rows cannot place).
+    rows: std::cell::RefCell<Option<SideRows>>,
 }
 
 impl ViewScratch {
@@ -1725,6 +1742,167 @@ impl Brief<'_> {
 /// A [`ViewCache`] slot with no view.
 const NO_VIEW: u32 = u32::MAX;
 
+/// Bits in one word of a [`SideRows`] row.
+const ROW_WORD_BITS: usize = u64::BITS as usize;
+
+/// Which squares of a grid hold units of each side: a bit a square, a row of words a grid row.
+/// Enough to tell how near the nearest unit of another side stands in a straight line
+/// (Chebyshev distance), which is never more than the walk there: a step goes to one of the eight
+/// squares around, so it changes each coordinate by at most one. Kept between passes
+/// ([`ViewScratch`]) and brought up to date from the zones the index says changed.
+#[derive(Debug)]
+struct SideRows {
+    /// The zone index's [`ZoneIndex::version`] these rows were last brought up to.
+    version: (u64, u64),
+    /// Zones of the battlefield filed.
+    zones: usize,
+    width: usize,
+    height: usize,
+    /// Words per grid row.
+    words: usize,
+    /// By side the squares its units hold, and last those of units of no side the cache could
+    /// read (counted as every side's enemies).
+    held: Vec<Vec<u64>>,
+    /// By side, then for any higher side: the squares held by the other sides' units (and by
+    /// those of no known side), as of `version`.
+    others: Vec<Vec<u64>>,
+}
+
+impl SideRows {
+    /// Rows for `ctx`'s battlefield, brought up to date with its zone index: from `kept` where
+    /// it is the same index and the index remembers every change since, else filed afresh.
+    /// `None` off a grid, or where an occupied zone has no square on the grid.
+    fn brought_up_to_date(kept: Option<Self>, ctx: ActionContext, units: &ViewCache) -> Option<Self> {
+        let grid = ctx.battlefield.grid()?;
+        let (width, height) = (usize::from(grid.width()), usize::from(grid.height()));
+        let version = ctx.index.version();
+        let zones = ctx.battlefield.len();
+        let same_field = |rows: &Self| rows.zones == zones && rows.width == width && rows.height == height;
+        // An index numbered 0 is a default one, never told apart from another.
+        if let Some(mut rows) = kept.filter(|rows| same_field(rows) && rows.version.0 == version.0 && version.0 != 0)
+            && let Some(touched) = ctx.index.touched_since(rows.version.1)
+        {
+            if rows.version.1 == version.1 {
+                return Some(rows);
+            }
+            for zone in touched {
+                rows.file(ctx, zone, units)?;
+            }
+            rows.version = version;
+            rows.gather_others();
+            return Some(rows);
+        }
+        let words = width.div_ceil(ROW_WORD_BITS);
+        let mut rows =
+            Self { version, zones, width, height, words, held: vec![vec![0; words * height]], others: Vec::new() };
+        for zone in 0..zones {
+            if !ctx.index.occupants(zone as ZoneIdx).is_empty() {
+                rows.file(ctx, zone as ZoneIdx, units)?;
+            }
+        }
+        rows.gather_others();
+        Some(rows)
+    }
+
+    /// Files who stands in `zone` now; `None` if its square cannot be placed in the rows.
+    fn file(&mut self, ctx: ActionContext, zone: ZoneIdx, units: &ViewCache) -> Option<()> {
+        let square = ctx.battlefield.zone(zone).square?;
+        let (x, y) = (usize::try_from(square.x).ok()?, usize::try_from(square.y).ok()?);
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let (word, bit) = (y * self.words + x / ROW_WORD_BITS, 1u64 << (x % ROW_WORD_BITS));
+        for map in &mut self.held {
+            map[word] &= !bit;
+        }
+        for &unit in ctx.index.occupants(zone) {
+            let map = match units.side_seen(unit).or_else(|| units.brief(unit).map(|brief| brief.side)) {
+                Some(side) => {
+                    if self.held.len() < side + 2 {
+                        let unknown = self.held.pop().unwrap_or_default();
+                        self.held.resize(side + 1, vec![0; self.words * self.height]);
+                        self.held.push(unknown);
+                    }
+                    side
+                }
+                None => self.held.len() - 1,
+            };
+            self.held[map][word] |= bit;
+        }
+        Some(())
+    }
+
+    /// Works out `others` from `held`.
+    fn gather_others(&mut self) {
+        let unknown = self.held.len() - 1;
+        self.others = (0..=unknown)
+            .map(|side| {
+                let mut others = vec![0; self.words * self.height];
+                for (_, map) in
+                    self.held.iter().enumerate().filter(|&(held_by, _)| held_by != side || held_by == unknown)
+                {
+                    for (into, &from) in others.iter_mut().zip(map) {
+                        *into |= from;
+                    }
+                }
+                others
+            })
+            .collect();
+    }
+
+    /// The straight-line distance from (`x`, `y`) to the nearest square held by a unit of another
+    /// side than `side` ([`UNREACHABLE`] for none).
+    fn nearest_other(&self, side: usize, x: usize, y: usize) -> u32 {
+        let Some(map) = self.others.get(side).or(self.others.last()) else {
+            return UNREACHABLE;
+        };
+        let mut nearest = UNREACHABLE as usize;
+        // Rows outward from `y`: a row `dy` away holds nothing nearer than `dy`.
+        for dy in 0..self.height {
+            if dy >= nearest {
+                break;
+            }
+            for row in [y.checked_sub(dy), (dy > 0).then_some(y + dy)].into_iter().flatten() {
+                if row >= self.height {
+                    continue;
+                }
+                let words = &map[row * self.words..(row + 1) * self.words];
+                if let Some(dx) = nearest_bit(words, x) {
+                    nearest = nearest.min(dx.max(dy));
+                }
+            }
+        }
+        u32::try_from(nearest).unwrap_or(UNREACHABLE)
+    }
+}
+
+/// How far from bit `x` the nearest set bit of `row` lies.
+fn nearest_bit(row: &[u64], x: usize) -> Option<usize> {
+    let (at, bit) = (x / ROW_WORD_BITS, x % ROW_WORD_BITS);
+    let word = *row.get(at)?;
+    // At or before `x`: the highest set bit below it in its word, else in the words before.
+    let low = word & (u64::MAX >> (ROW_WORD_BITS - 1 - bit));
+    let before = if low != 0 {
+        Some(at * ROW_WORD_BITS + (ROW_WORD_BITS - 1 - low.leading_zeros() as usize))
+    } else {
+        row[..at]
+            .iter()
+            .rposition(|&word| word != 0)
+            .map(|found| found * ROW_WORD_BITS + (ROW_WORD_BITS - 1 - row[found].leading_zeros() as usize))
+    };
+    // At or after `x`.
+    let high = word & (u64::MAX << bit);
+    let after = if high != 0 {
+        Some(at * ROW_WORD_BITS + high.trailing_zeros() as usize)
+    } else {
+        row[at + 1..]
+            .iter()
+            .position(|&word| word != 0)
+            .map(|found| (at + 1 + found) * ROW_WORD_BITS + row[at + 1 + found].trailing_zeros() as usize)
+    };
+    [before.map(|before| x - before), after.map(|after| after - x)].into_iter().flatten().min()
+}
+
 /// Which sides have a fighting unit in each zone: `zones` rows of `sides` flags.
 struct FightingSides {
     sides: usize,
@@ -1785,13 +1963,51 @@ impl<'w, 's> ViewCache<'w, 's> {
             parts,
             scratch,
             known: std::cell::RefCell::new(Vec::new()),
-            views: (0..count).map(|_| std::cell::OnceCell::new()).collect(),
+            views: (0..count.div_ceil(VIEW_CHUNK)).map(|_| std::cell::OnceCell::new()).collect(),
             walk: std::cell::OnceCell::new(),
             targets: std::cell::OnceCell::new(),
             enemy_lists: std::cell::OnceCell::new(),
             fighting: std::cell::OnceCell::new(),
             sides_filed: std::cell::OnceCell::new(),
             filed_from: std::cell::RefCell::new(Vec::new()),
+            rows_current: std::cell::Cell::new(false),
+            last_floor: std::cell::Cell::new(None),
+        }
+    }
+
+    /// No fewer steps than this lie between `zone` and the nearest unit of another side than
+    /// `side` standing in `ctx`'s zone index, whatever its status ([`UNREACHABLE`] for none):
+    /// every zone nearer holds no enemy of `side`, so a search for one may start there. Off a
+    /// grid, 0.
+    pub fn foe_distance_floor(&self, ctx: ActionContext, zone: ZoneIdx, side: usize) -> u32 {
+        if let Some((asked, asked_side, floor)) = self.last_floor.get()
+            && (asked, asked_side) == (zone, side)
+        {
+            return floor;
+        }
+        let floor = self.work_out_foe_distance_floor(ctx, zone, side);
+        self.last_floor.set(Some((zone, side, floor)));
+        floor
+    }
+
+    /// [`Self::foe_distance_floor`], worked out.
+    fn work_out_foe_distance_floor(&self, ctx: ActionContext, zone: ZoneIdx, side: usize) -> u32 {
+        let kept = &self.scratch.get().rows;
+        if !self.rows_current.replace(true) {
+            let rows = kept.borrow_mut().take();
+            let rows = SideRows::brought_up_to_date(rows, ctx, self);
+            *kept.borrow_mut() = rows;
+        }
+        let rows = kept.borrow();
+        let Some(rows) = rows.as_ref() else {
+            return 0;
+        };
+        let Some(square) = ctx.battlefield.zone(zone).square else {
+            return 0;
+        };
+        match (usize::try_from(square.x), usize::try_from(square.y)) {
+            (Ok(x), Ok(y)) if x < rows.width && y < rows.height => rows.nearest_other(side, x, y),
+            _ => 0,
         }
     }
 
@@ -1873,7 +2089,11 @@ impl<'w, 's> ViewCache<'w, 's> {
     /// The cached view of `unit`, borrowed.
     pub fn get(&self, unit: Entity) -> Option<&UnitView<'w, 's>> {
         let (at, _) = self.known(unit)?;
-        let cell = self.views.get(at)?;
+        let chunk = self
+            .views
+            .get(at / VIEW_CHUNK)?
+            .get_or_init(|| (0..VIEW_CHUNK).map(|_| std::cell::OnceCell::new()).collect());
+        let cell = chunk.get(at % VIEW_CHUNK)?;
         if let Some(view) = cell.get() {
             return Some(&**view);
         }
