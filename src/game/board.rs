@@ -77,6 +77,14 @@ const ZONE_LABEL_SIZE: f32 = 22.0;
 const TOKEN_LABEL_SIZE: f32 = 15.0;
 /// How fast tokens glide to where they stand (fraction of the way per second, exponential).
 const GLIDE_RATE: f32 = 8.0;
+/// A gliding token this close to where it stands, in board pixels, is there: it then stops
+/// changing, so its parts are not moved again every frame.
+const GLIDE_SNAP: f32 = 0.05;
+/// Least radius on screen, in screen pixels, at which a token's small parts (rim, icon, weapon
+/// badge, status mark and name) are drawn. The 4-vs-4 grids framed whole in the default window
+/// draw tokens of about 6 to 8 pixels; the 64x64 siege framed whole about 3, where those parts
+/// are specks, and drawing them for a thousand tokens took most of each frame.
+const DETAIL_RADIUS_PX: f32 = 5.0;
 /// Fallen units' tokens shrink to this.
 const FALLEN_SCALE: f32 = 0.8;
 /// A fallen unit sharing its square with another lies this much smaller, in a corner.
@@ -232,8 +240,25 @@ struct CoverTag;
 pub struct Token(pub Entity);
 
 /// A token's settled scale (without the flash of a hit), for laying out around it.
-#[derive(Component, Debug, Clone, Copy)]
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
 pub struct TokenScale(pub f32);
+
+/// Whether a token is drawn large enough on screen for its small parts to read (see
+/// [`DETAIL_RADIUS_PX`]); below that only its disc, bars and cross are drawn, and its name
+/// only while it is hovered, selected, declaring or targeted.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenDetail(pub bool);
+
+impl Default for TokenDetail {
+    fn default() -> Self {
+        Self(true)
+    }
+}
+
+/// A part of a token drawn only while the token shows detail: its rim, icon, weapon badge and
+/// status mark.
+#[derive(Component, Debug, Default)]
+pub struct DetailPart;
 
 impl Default for TokenScale {
     fn default() -> Self {
@@ -791,6 +816,7 @@ fn sync_tokens(
                 Token(unit),
                 TokenMemory::default(),
                 TokenScale::default(),
+                TokenDetail::default(),
                 DespawnOnExit(Screen::Battle),
                 Mesh2d(shared.discs[shape].clone()),
                 MeshMaterial2d(palette.material(colour, &mut materials)),
@@ -831,7 +857,12 @@ fn spawn_token_parts(
     name: &str,
     (rim_mesh, rim_material): (&Handle<Mesh>, &Handle<ColorMaterial>),
 ) {
-    token.spawn((Mesh2d(rim_mesh.clone()), MeshMaterial2d(rim_material.clone()), Transform::from_xyz(0.0, 0.0, RIM_Z)));
+    token.spawn((
+        DetailPart,
+        Mesh2d(rim_mesh.clone()),
+        MeshMaterial2d(rim_material.clone()),
+        Transform::from_xyz(0.0, 0.0, RIM_Z),
+    ));
     // Its text, size and place are the labels' to set, once the room is known.
     token.spawn((
         NameLabel { full: name.to_string() },
@@ -862,6 +893,7 @@ fn spawn_token_parts(
     });
     token.spawn((
         StatusMark,
+        DetailPart,
         Text2d::new(""),
         TextFont::from_font_size(TOKEN_LABEL_SIZE),
         TextColor(STATUS_MARK_COLOUR),
@@ -998,9 +1030,14 @@ fn place_tokens(
         };
         let here = transform.translation.truncate();
         // A new token appears where it stands rather than flying in from the middle.
-        let next = if here == Vec2::ZERO { goal } else { here.lerp(goal, glide) };
+        let arrived = here == Vec2::ZERO || here.distance_squared(goal) < GLIDE_SNAP * GLIDE_SNAP;
+        let next = if arrived { goal } else { here.lerp(goal, glide) };
         let depth = if Look::of(*status) == Look::Fallen { FALLEN_Z } else { TOKEN_Z };
-        transform.translation = next.extend(depth);
+        // Written only when it moves: a changed transform is propagated to all the token's parts.
+        let at = next.extend(depth);
+        if transform.translation != at {
+            transform.translation = at;
+        }
     }
 }
 
@@ -1018,10 +1055,13 @@ type TokenState = (
     &'static Token,
     &'static mut TokenMemory,
     &'static mut TokenScale,
+    &'static mut TokenDetail,
     &'static Children,
     &'static mut Transform,
     &'static mut MeshMaterial2d<ColorMaterial>,
 );
+/// A part shown only with detail, told apart from the bars and the cross.
+type DetailOnly = (With<DetailPart>, NotABar, Without<FallenCross>);
 
 /// The parts of a token that [`refresh_tokens`] redraws.
 #[derive(bevy::ecs::system::SystemParam)]
@@ -1030,6 +1070,8 @@ struct TokenParts<'w, 's> {
     wound_bars: Query<'w, 's, Bar, WoundBarOnly>,
     crosses: Query<'w, 's, &'static mut Visibility, (With<FallenCross>, NotABar)>,
     marks: Query<'w, 's, &'static mut Text2d, With<StatusMark>>,
+    details: Query<'w, 's, &'static mut Visibility, DetailOnly>,
+    cameras: Query<'w, 's, (&'static Projection, &'static mut Msaa), With<super::camera::BoardCamera>>,
     materials: ResMut<'w, Assets<ColorMaterial>>,
     palette: ResMut<'w, TokenPalette>,
 }
@@ -1055,7 +1097,9 @@ impl TokenPalette {
 
 /// Bars, marks, the disc's colour (greyed as the unit falls), and a flash on every hit.
 fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<TokenState>, mut parts: TokenParts) {
-    for (token, mut memory, mut settled, children, mut transform, mut material) in &mut tokens {
+    let zoom = parts.cameras.iter().next().map_or(1.0, |(projection, _)| super::camera::zoom_of(projection));
+    let mut any_detailed = tokens.is_empty();
+    for (token, mut memory, mut settled, mut detail, children, mut transform, mut material) in &mut tokens {
         let Ok((stress, wounds, status, conditions, side, surprised)) = units.get(token.0) else {
             continue;
         };
@@ -1069,8 +1113,20 @@ fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<To
         let look = Look::of(*status);
         let fallen = look == Look::Fallen;
         let scale = memory.crowd_scale * if fallen { FALLEN_SCALE } else { 1.0 };
-        settled.0 = scale;
-        transform.scale = Vec3::splat(scale * if fallen { 1.0 } else { pulse });
+        settled.set_if_neq(TokenScale(scale));
+        let drawn = Vec3::splat(scale * if fallen { 1.0 } else { pulse });
+        if transform.scale != drawn {
+            transform.scale = drawn;
+        }
+        let detailed = TOKEN_RADIUS * scale >= DETAIL_RADIUS_PX * zoom;
+        any_detailed |= detailed;
+        if detail.set_if_neq(TokenDetail(detailed)) {
+            let shown = if detailed { Visibility::Inherited } else { Visibility::Hidden };
+            let mut parts_shown = parts.details.iter_many_mut(children.iter());
+            while let Some(mut part) = parts_shown.fetch_next() {
+                part.set_if_neq(shown);
+            }
+        }
         if memory.look != Some(look) {
             let colour = token_colour(side_base_colour(side.0), look);
             material.0 = parts.palette.material(colour, &mut parts.materials);
@@ -1101,13 +1157,22 @@ fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<To
             }
         }
     }
+    // When every token is a speck, smoothing their edges is lost on the eye but, on a software
+    // renderer, multisampling took about half of each frame: the siege framed whole is drawn
+    // without it. Any token large enough for detail brings it back.
+    let msaa = if any_detailed { Msaa::default() } else { Msaa::Off };
+    for (_, mut camera) in &mut parts.cameras {
+        camera.set_if_neq(msaa);
+    }
 }
 
-/// Shrinks a bar from the right to show `current` of `max`.
-fn fill_bar(bar: &mut Transform, current: i32, max: i32) {
+/// Shrinks a bar from the right to show `current` of `max` (touching it only when that changes).
+fn fill_bar(bar: &mut Mut<Transform>, current: i32, max: i32) {
     let share = current.max(0) as f32 / max.max(1) as f32;
-    bar.scale.x = share;
-    bar.translation.x = -BAR_WIDTH * (1.0 - share) / 2.0;
+    let mut filled = **bar;
+    filled.scale.x = share;
+    filled.translation.x = -BAR_WIDTH * (1.0 - share) / 2.0;
+    bar.set_if_neq(filled);
 }
 
 /// A token's status mark: one short glyph group a player learns at a glance.

@@ -4,6 +4,7 @@
 use bevy::ecs::hierarchy::ChildSpawnerCommands;
 use bevy::prelude::*;
 
+use super::board::DetailPart;
 use super::icons::Icons;
 use crate::levels::icons::weapon_icon;
 
@@ -70,7 +71,8 @@ impl TokenPictures {
     }
 }
 
-/// Spawns a token's icon and weapon badge under it, sized for a disc of `radius`.
+/// Spawns a token's icon and weapon badge under it, sized for a disc of `radius` (both drawn
+/// only while the token shows detail).
 pub fn spawn_pictures(
     token: &mut ChildSpawnerCommands,
     pictures: &TokenPictures,
@@ -79,6 +81,7 @@ pub fn spawn_pictures(
     badge: (&Handle<Mesh>, &Handle<ColorMaterial>),
 ) {
     token.spawn((
+        DetailPart,
         Sprite {
             image: icons.handle(&pictures.icon),
             custom_size: Some(Vec2::splat(2.0 * radius * ICON_SHARE)),
@@ -94,6 +97,7 @@ pub fn spawn_pictures(
     let at = Vec2::new(1.0, -1.0) * radius * BADGE_OFFSET;
     token
         .spawn((
+            DetailPart,
             Mesh2d(badge_mesh.clone()),
             MeshMaterial2d(badge_material.clone()),
             Transform::from_translation(at.extend(BADGE_Z)),
