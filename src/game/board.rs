@@ -15,7 +15,7 @@ use super::controls::{BattleUi, DeclarationOptions, Player, PlayerAction, UiComm
 use super::icons::Icons;
 use super::labels::{CHAR_WIDTH as LABEL_CHAR_WIDTH, FEWEST_CHARS, LABEL_PX, LINE_HEIGHT as LABEL_LINE_HEIGHT};
 use super::session::Screen;
-use super::token_art::{SIDE_SHAPES, TokenPictures, badge_parts, side_shape, spawn_pictures};
+use super::token_art::{SIDE_SHAPES, TokenPictures, badge_parts, side_shape, side_speck, spawn_pictures};
 use crate::battlefield::grid::{SCALE, SLIT_HALF_WIDTH};
 use crate::battlefield::{Battlefield, Cover, GridMap, Square, Terrain, ZoneIdx};
 use crate::levels::icons::Icon;
@@ -216,6 +216,8 @@ const THREAT_COLOUR: Color = Color::srgb(1.0, 0.45, 0.85);
 const THREAT_ARCS: usize = 4;
 /// Each arc's angle, in radians (a little over half of its quarter, so the gaps show).
 const THREAT_ARC: f32 = 0.9;
+/// Segments of each threat arc around a token too small for detail.
+const SPECK_ARC_SEGMENTS: u32 = 2;
 /// The threat ring's radius, in token radii: outside the corners of square and diamond tokens.
 const THREAT_RING_REACH: f32 = 1.3;
 /// The ring of the selected unit.
@@ -830,10 +832,11 @@ fn sync_tokens(
     palette.shared = Some(shared);
 }
 
-/// The meshes and materials every token shares: each side shape's disc and rim, the rim's
-/// colour and the weapon badge.
+/// The meshes and materials every token shares: each side shape's disc (and its few-cornered
+/// speck, for tokens too small for detail) and rim, the rim's colour and the weapon badge.
 struct SharedTokenParts {
     discs: Vec<Handle<Mesh>>,
+    specks: Vec<Handle<Mesh>>,
     rims: Vec<Handle<Mesh>>,
     rim_material: Handle<ColorMaterial>,
     badge: (Handle<Mesh>, Handle<ColorMaterial>),
@@ -843,6 +846,7 @@ impl SharedTokenParts {
     fn new(meshes: &mut Assets<Mesh>, materials: &mut Assets<ColorMaterial>) -> Self {
         Self {
             discs: (0..SIDE_SHAPES).map(|shape| meshes.add(side_shape(shape, TOKEN_RADIUS))).collect(),
+            specks: (0..SIDE_SHAPES).map(|shape| meshes.add(side_speck(shape, TOKEN_RADIUS))).collect(),
             rims: (0..SIDE_SHAPES).map(|shape| meshes.add(side_shape(shape, TOKEN_RADIUS + RIM_WIDTH))).collect(),
             rim_material: materials.add(ColorMaterial::from(RIM_COLOUR)),
             badge: badge_parts(TOKEN_RADIUS, meshes, materials),
@@ -1059,6 +1063,7 @@ type TokenState = (
     &'static Children,
     &'static mut Transform,
     &'static mut MeshMaterial2d<ColorMaterial>,
+    &'static mut Mesh2d,
 );
 /// A part shown only with detail, told apart from the bars and the cross.
 type DetailOnly = (With<DetailPart>, NotABar, Without<FallenCross>);
@@ -1099,7 +1104,7 @@ impl TokenPalette {
 fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<TokenState>, mut parts: TokenParts) {
     let zoom = parts.cameras.iter().next().map_or(1.0, |(projection, _)| super::camera::zoom_of(projection));
     let mut any_detailed = tokens.is_empty();
-    for (token, mut memory, mut settled, mut detail, children, mut transform, mut material) in &mut tokens {
+    for (token, mut memory, mut settled, mut detail, children, mut transform, mut material, mut disc) in &mut tokens {
         let Ok((stress, wounds, status, conditions, side, surprised)) = units.get(token.0) else {
             continue;
         };
@@ -1121,6 +1126,12 @@ fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<To
         let detailed = TOKEN_RADIUS * scale >= DETAIL_RADIUS_PX * zoom;
         any_detailed |= detailed;
         if detail.set_if_neq(TokenDetail(detailed)) {
+            if let Some(shared) = &parts.palette.shared {
+                let shapes = if detailed { &shared.discs } else { &shared.specks };
+                if let Some(shape) = shapes.get(side.0 % SIDE_SHAPES) {
+                    disc.0 = shape.clone();
+                }
+            }
             let shown = if detailed { Visibility::Inherited } else { Visibility::Hidden };
             let mut parts_shown = parts.details.iter_many_mut(children.iter());
             while let Some(mut part) = parts_shown.fetch_next() {
@@ -1311,7 +1322,7 @@ fn show_cover(
 #[derive(bevy::ecs::system::SystemParam)]
 struct RingView<'w, 's> {
     board: Res<'w, BoardLayout>,
-    tokens: Query<'w, 's, (&'static Token, &'static GlobalTransform)>,
+    tokens: Query<'w, 's, (&'static Token, &'static GlobalTransform, &'static TokenDetail)>,
     threatened: Query<'w, 's, (), With<Threatened>>,
     ui: Res<'w, BattleUi>,
     options: Res<'w, DeclarationOptions>,
@@ -1327,7 +1338,7 @@ fn draw_rings(mut gizmos: Gizmos, view: RingView) {
     }
     draw_destinations(&mut gizmos, &board, &ui, &options, hovered_zone.0);
     let target = options.drafted(&ui.draft).and_then(|entry| entry.action.target);
-    for (token, transform) in &tokens {
+    for (token, transform, detail) in &tokens {
         let centre = transform.translation().truncate();
         let radius = TOKEN_RADIUS * transform.scale().x;
         if threatened.get(token.0).is_ok() {
@@ -1336,7 +1347,11 @@ fn draw_rings(mut gizmos: Gizmos, view: RingView) {
             for quarter in 0..THREAT_ARCS {
                 let turn = std::f32::consts::TAU * quarter as f32 / THREAT_ARCS as f32;
                 let at = Isometry2d::new(centre, Rot2::radians(turn));
-                gizmos.arc_2d(at, THREAT_ARC, radius * THREAT_RING_REACH, THREAT_COLOUR);
+                let arc = gizmos.arc_2d(at, THREAT_ARC, radius * THREAT_RING_REACH, THREAT_COLOUR);
+                // Around a speck a bent stroke reads as well as a smooth arc.
+                if !detail.0 {
+                    arc.resolution(SPECK_ARC_SEGMENTS);
+                }
             }
         }
         let mut ring = |colour: Color, extra: f32| {

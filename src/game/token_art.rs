@@ -43,6 +43,19 @@ pub fn side_shape(side: usize, radius: f32) -> Mesh {
     }
 }
 
+/// Corners of the disc drawn for a token too small on screen for detail: at a few pixels across
+/// it looks as round as the full disc, at a fifth of its triangles.
+const SPECK_CORNERS: u32 = 8;
+
+/// A token's outline for side `side` at `radius`, for when it is drawn too small for detail:
+/// the disc with few corners, the other shapes as they are (they have few already).
+pub fn side_speck(side: usize, radius: f32) -> Mesh {
+    match side % SIDE_SHAPES {
+        0 => Circle::new(radius).mesh().resolution(SPECK_CORNERS).build(),
+        _ => side_shape(side, radius),
+    }
+}
+
 /// The name of side `side`'s outline shape, for the panels' legend.
 pub fn side_shape_name(side: usize) -> &'static str {
     match side % SIDE_SHAPES {
