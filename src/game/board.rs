@@ -80,8 +80,8 @@ const GLIDE_RATE: f32 = 8.0;
 /// A gliding token this close to where it stands, in board pixels, is there: it then stops
 /// changing, so its parts are not moved again every frame.
 const GLIDE_SNAP: f32 = 0.05;
-/// Least radius on screen, in screen pixels, at which a token's small parts (rim, icon, weapon
-/// badge, status mark and name) are drawn. The 4-vs-4 grids framed whole in the default window
+/// Least radius on screen of the board's largest token, in screen pixels, at which tokens' small
+/// parts (rim, icon, weapon badge, status mark and name) are drawn. The 4-vs-4 grids framed whole in the default window
 /// draw tokens of about 6 to 8 pixels; the 64x64 siege framed whole about 3, where those parts
 /// are specks, and drawing them for a thousand tokens took most of each frame.
 const DETAIL_RADIUS_PX: f32 = 5.0;
@@ -245,9 +245,9 @@ pub struct Token(pub Entity);
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
 pub struct TokenScale(pub f32);
 
-/// Whether a token is drawn large enough on screen for its small parts to read (see
-/// [`DETAIL_RADIUS_PX`]); below that only its disc, bars and cross are drawn, and its name
-/// only while it is hovered, selected, declaring or targeted.
+/// Whether a token shows its small parts: while the board's largest token is drawn large
+/// enough on screen for them to read (see [`DETAIL_RADIUS_PX`]); else only its disc, bars and
+/// cross are drawn, and its name only while it is hovered, selected, declaring or targeted.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TokenDetail(pub bool);
 
@@ -1103,7 +1103,10 @@ impl TokenPalette {
 /// Bars, marks, the disc's colour (greyed as the unit falls), and a flash on every hit.
 fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<TokenState>, mut parts: TokenParts) {
     let zoom = parts.cameras.iter().next().map_or(1.0, |(projection, _)| super::camera::zoom_of(projection));
-    let mut any_detailed = tokens.is_empty();
+    // The board's largest token decides for all, so a small level's fallen and crowded tokens
+    // keep their detail beside full-size ones (the crowd scale is last frame's, as is the zoom).
+    let largest = tokens.iter().map(|(_, memory, ..)| memory.crowd_scale).fold(0.0, f32::max);
+    let detailed = tokens.is_empty() || TOKEN_RADIUS * largest >= DETAIL_RADIUS_PX * zoom;
     for (token, mut memory, mut settled, mut detail, children, mut transform, mut material, mut disc) in &mut tokens {
         let Ok((stress, wounds, status, conditions, side, surprised)) = units.get(token.0) else {
             continue;
@@ -1123,8 +1126,6 @@ fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<To
         if transform.scale != drawn {
             transform.scale = drawn;
         }
-        let detailed = TOKEN_RADIUS * scale >= DETAIL_RADIUS_PX * zoom;
-        any_detailed |= detailed;
         if detail.set_if_neq(TokenDetail(detailed)) {
             if let Some(shared) = &parts.palette.shared {
                 let shapes = if detailed { &shared.discs } else { &shared.specks };
@@ -1171,7 +1172,7 @@ fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<To
     // When every token is a speck, smoothing their edges is lost on the eye but, on a software
     // renderer, multisampling took about half of each frame: the siege framed whole is drawn
     // without it. Any token large enough for detail brings it back.
-    let msaa = if any_detailed { Msaa::default() } else { Msaa::Off };
+    let msaa = if detailed { Msaa::default() } else { Msaa::Off };
     for (_, mut camera) in &mut parts.cameras {
         camera.set_if_neq(msaa);
     }
@@ -1465,6 +1466,23 @@ mod tests {
         assert!(spread(token_colour(side, Look::Fallen)) < spread(token_colour(side, Look::Down)));
         assert_eq!(Look::of(Status::Dying), Look::Down);
         assert_eq!(Look::of(Status::Fled), Look::Fallen);
+    }
+
+    /// The on-screen radius of a fighting token on a grid of `width` by `height` squares framed
+    /// whole in the default window.
+    fn framed_radius(width: i32, height: i32) -> f32 {
+        let centres = (0..height).flat_map(|y| (0..width).map(move |x| square_centre(Square::new(x, y)))).collect();
+        let squares = Some((width as u16, Vec::new()));
+        let board = BoardLayout { centres, cell: Vec2::splat(GRID_TILE), squares, token_areas: Vec::new() };
+        let (_, zoom) = super::super::camera::framing(&board, super::super::camera::DEFAULT_WINDOW).expect("laid out");
+        TOKEN_RADIUS * GRID_TOKEN_SCALE / zoom
+    }
+
+    #[test]
+    fn four_a_side_grids_framed_whole_keep_detail_and_the_siege_drops_it() {
+        // The largest shipped 4-vs-4 grid (the Forest Road, 30x18) and the 64x64 siege.
+        assert!(framed_radius(30, 18) >= DETAIL_RADIUS_PX, "{}", framed_radius(30, 18));
+        assert!(framed_radius(64, 64) < DETAIL_RADIUS_PX, "{}", framed_radius(64, 64));
     }
 
     #[test]
