@@ -15,7 +15,7 @@ use super::controls::{BattleUi, DeclarationOptions, Player, PlayerAction, UiComm
 use super::icons::Icons;
 use super::labels::{CHAR_WIDTH as LABEL_CHAR_WIDTH, FEWEST_CHARS, LABEL_PX, LINE_HEIGHT as LABEL_LINE_HEIGHT};
 use super::session::Screen;
-use super::token_art::{SIDE_SHAPES, TokenPictures, badge_parts, side_shape, spawn_pictures};
+use super::token_art::{SIDE_SHAPES, TokenPictures, badge_parts, side_shape, side_speck, spawn_pictures};
 use crate::battlefield::grid::{SCALE, SLIT_HALF_WIDTH};
 use crate::battlefield::{Battlefield, Cover, GridMap, Square, Terrain, ZoneIdx};
 use crate::levels::icons::Icon;
@@ -77,6 +77,14 @@ const ZONE_LABEL_SIZE: f32 = 22.0;
 const TOKEN_LABEL_SIZE: f32 = 15.0;
 /// How fast tokens glide to where they stand (fraction of the way per second, exponential).
 const GLIDE_RATE: f32 = 8.0;
+/// A gliding token this close to where it stands, in board pixels, is there: it then stops
+/// changing, so its parts are not moved again every frame.
+const GLIDE_SNAP: f32 = 0.05;
+/// Least radius on screen of the board's largest token, in screen pixels, at which tokens' small
+/// parts (rim, icon, weapon badge, status mark and name) are drawn. The 4-vs-4 grids framed whole in the default window
+/// draw tokens of about 6 to 8 pixels; the 64x64 siege framed whole about 3, where those parts
+/// are specks, and drawing them for a thousand tokens took most of each frame.
+const DETAIL_RADIUS_PX: f32 = 5.0;
 /// Fallen units' tokens shrink to this.
 const FALLEN_SCALE: f32 = 0.8;
 /// A fallen unit sharing its square with another lies this much smaller, in a corner.
@@ -208,6 +216,8 @@ const THREAT_COLOUR: Color = Color::srgb(1.0, 0.45, 0.85);
 const THREAT_ARCS: usize = 4;
 /// Each arc's angle, in radians (a little over half of its quarter, so the gaps show).
 const THREAT_ARC: f32 = 0.9;
+/// Segments of each threat arc around a token too small for detail.
+const SPECK_ARC_SEGMENTS: u32 = 2;
 /// The threat ring's radius, in token radii: outside the corners of square and diamond tokens.
 const THREAT_RING_REACH: f32 = 1.3;
 /// The ring of the selected unit.
@@ -232,8 +242,25 @@ struct CoverTag;
 pub struct Token(pub Entity);
 
 /// A token's settled scale (without the flash of a hit), for laying out around it.
-#[derive(Component, Debug, Clone, Copy)]
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
 pub struct TokenScale(pub f32);
+
+/// Whether a token shows its small parts: while the board's largest token is drawn large
+/// enough on screen for them to read (see [`DETAIL_RADIUS_PX`]); else only its disc, bars and
+/// cross are drawn, and its name only while it is hovered, selected, declaring or targeted.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenDetail(pub bool);
+
+impl Default for TokenDetail {
+    fn default() -> Self {
+        Self(true)
+    }
+}
+
+/// A part of a token drawn only while the token shows detail: its rim, icon, weapon badge and
+/// status mark.
+#[derive(Component, Debug, Default)]
+pub struct DetailPart;
 
 impl Default for TokenScale {
     fn default() -> Self {
@@ -791,6 +818,7 @@ fn sync_tokens(
                 Token(unit),
                 TokenMemory::default(),
                 TokenScale::default(),
+                TokenDetail::default(),
                 DespawnOnExit(Screen::Battle),
                 Mesh2d(shared.discs[shape].clone()),
                 MeshMaterial2d(palette.material(colour, &mut materials)),
@@ -804,10 +832,11 @@ fn sync_tokens(
     palette.shared = Some(shared);
 }
 
-/// The meshes and materials every token shares: each side shape's disc and rim, the rim's
-/// colour and the weapon badge.
+/// The meshes and materials every token shares: each side shape's disc (and its few-cornered
+/// speck, for tokens too small for detail) and rim, the rim's colour and the weapon badge.
 struct SharedTokenParts {
     discs: Vec<Handle<Mesh>>,
+    specks: Vec<Handle<Mesh>>,
     rims: Vec<Handle<Mesh>>,
     rim_material: Handle<ColorMaterial>,
     badge: (Handle<Mesh>, Handle<ColorMaterial>),
@@ -817,6 +846,7 @@ impl SharedTokenParts {
     fn new(meshes: &mut Assets<Mesh>, materials: &mut Assets<ColorMaterial>) -> Self {
         Self {
             discs: (0..SIDE_SHAPES).map(|shape| meshes.add(side_shape(shape, TOKEN_RADIUS))).collect(),
+            specks: (0..SIDE_SHAPES).map(|shape| meshes.add(side_speck(shape, TOKEN_RADIUS))).collect(),
             rims: (0..SIDE_SHAPES).map(|shape| meshes.add(side_shape(shape, TOKEN_RADIUS + RIM_WIDTH))).collect(),
             rim_material: materials.add(ColorMaterial::from(RIM_COLOUR)),
             badge: badge_parts(TOKEN_RADIUS, meshes, materials),
@@ -831,7 +861,12 @@ fn spawn_token_parts(
     name: &str,
     (rim_mesh, rim_material): (&Handle<Mesh>, &Handle<ColorMaterial>),
 ) {
-    token.spawn((Mesh2d(rim_mesh.clone()), MeshMaterial2d(rim_material.clone()), Transform::from_xyz(0.0, 0.0, RIM_Z)));
+    token.spawn((
+        DetailPart,
+        Mesh2d(rim_mesh.clone()),
+        MeshMaterial2d(rim_material.clone()),
+        Transform::from_xyz(0.0, 0.0, RIM_Z),
+    ));
     // Its text, size and place are the labels' to set, once the room is known.
     token.spawn((
         NameLabel { full: name.to_string() },
@@ -862,6 +897,7 @@ fn spawn_token_parts(
     });
     token.spawn((
         StatusMark,
+        DetailPart,
         Text2d::new(""),
         TextFont::from_font_size(TOKEN_LABEL_SIZE),
         TextColor(STATUS_MARK_COLOUR),
@@ -998,9 +1034,14 @@ fn place_tokens(
         };
         let here = transform.translation.truncate();
         // A new token appears where it stands rather than flying in from the middle.
-        let next = if here == Vec2::ZERO { goal } else { here.lerp(goal, glide) };
+        let arrived = here == Vec2::ZERO || here.distance_squared(goal) < GLIDE_SNAP * GLIDE_SNAP;
+        let next = if arrived { goal } else { here.lerp(goal, glide) };
         let depth = if Look::of(*status) == Look::Fallen { FALLEN_Z } else { TOKEN_Z };
-        transform.translation = next.extend(depth);
+        // Written only when it moves: a changed transform is propagated to all the token's parts.
+        let at = next.extend(depth);
+        if transform.translation != at {
+            transform.translation = at;
+        }
     }
 }
 
@@ -1018,10 +1059,14 @@ type TokenState = (
     &'static Token,
     &'static mut TokenMemory,
     &'static mut TokenScale,
+    &'static mut TokenDetail,
     &'static Children,
     &'static mut Transform,
     &'static mut MeshMaterial2d<ColorMaterial>,
+    &'static mut Mesh2d,
 );
+/// A part shown only with detail, told apart from the bars and the cross.
+type DetailOnly = (With<DetailPart>, NotABar, Without<FallenCross>);
 
 /// The parts of a token that [`refresh_tokens`] redraws.
 #[derive(bevy::ecs::system::SystemParam)]
@@ -1030,6 +1075,8 @@ struct TokenParts<'w, 's> {
     wound_bars: Query<'w, 's, Bar, WoundBarOnly>,
     crosses: Query<'w, 's, &'static mut Visibility, (With<FallenCross>, NotABar)>,
     marks: Query<'w, 's, &'static mut Text2d, With<StatusMark>>,
+    details: Query<'w, 's, &'static mut Visibility, DetailOnly>,
+    cameras: Query<'w, 's, (&'static Projection, &'static mut Msaa), With<super::camera::BoardCamera>>,
     materials: ResMut<'w, Assets<ColorMaterial>>,
     palette: ResMut<'w, TokenPalette>,
 }
@@ -1055,7 +1102,12 @@ impl TokenPalette {
 
 /// Bars, marks, the disc's colour (greyed as the unit falls), and a flash on every hit.
 fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<TokenState>, mut parts: TokenParts) {
-    for (token, mut memory, mut settled, children, mut transform, mut material) in &mut tokens {
+    let zoom = parts.cameras.iter().next().map_or(1.0, |(projection, _)| super::camera::zoom_of(projection));
+    // The board's largest token decides for all, so a small level's fallen and crowded tokens
+    // keep their detail beside full-size ones (the crowd scale is last frame's, as is the zoom).
+    let largest = tokens.iter().map(|(_, memory, ..)| memory.crowd_scale).fold(0.0, f32::max);
+    let detailed = tokens.is_empty() || TOKEN_RADIUS * largest >= DETAIL_RADIUS_PX * zoom;
+    for (token, mut memory, mut settled, mut detail, children, mut transform, mut material, mut disc) in &mut tokens {
         let Ok((stress, wounds, status, conditions, side, surprised)) = units.get(token.0) else {
             continue;
         };
@@ -1069,8 +1121,24 @@ fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<To
         let look = Look::of(*status);
         let fallen = look == Look::Fallen;
         let scale = memory.crowd_scale * if fallen { FALLEN_SCALE } else { 1.0 };
-        settled.0 = scale;
-        transform.scale = Vec3::splat(scale * if fallen { 1.0 } else { pulse });
+        settled.set_if_neq(TokenScale(scale));
+        let drawn = Vec3::splat(scale * if fallen { 1.0 } else { pulse });
+        if transform.scale != drawn {
+            transform.scale = drawn;
+        }
+        if detail.set_if_neq(TokenDetail(detailed)) {
+            if let Some(shared) = &parts.palette.shared {
+                let shapes = if detailed { &shared.discs } else { &shared.specks };
+                if let Some(shape) = shapes.get(side.0 % SIDE_SHAPES) {
+                    disc.0 = shape.clone();
+                }
+            }
+            let shown = if detailed { Visibility::Inherited } else { Visibility::Hidden };
+            let mut parts_shown = parts.details.iter_many_mut(children.iter());
+            while let Some(mut part) = parts_shown.fetch_next() {
+                part.set_if_neq(shown);
+            }
+        }
         if memory.look != Some(look) {
             let colour = token_colour(side_base_colour(side.0), look);
             material.0 = parts.palette.material(colour, &mut parts.materials);
@@ -1101,13 +1169,22 @@ fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<To
             }
         }
     }
+    // When every token is a speck, smoothing their edges is lost on the eye but, on a software
+    // renderer, multisampling took about half of each frame: the siege framed whole is drawn
+    // without it. Any token large enough for detail brings it back.
+    let msaa = if detailed { Msaa::default() } else { Msaa::Off };
+    for (_, mut camera) in &mut parts.cameras {
+        camera.set_if_neq(msaa);
+    }
 }
 
-/// Shrinks a bar from the right to show `current` of `max`.
-fn fill_bar(bar: &mut Transform, current: i32, max: i32) {
+/// Shrinks a bar from the right to show `current` of `max` (touching it only when that changes).
+fn fill_bar(bar: &mut Mut<Transform>, current: i32, max: i32) {
     let share = current.max(0) as f32 / max.max(1) as f32;
-    bar.scale.x = share;
-    bar.translation.x = -BAR_WIDTH * (1.0 - share) / 2.0;
+    let mut filled = **bar;
+    filled.scale.x = share;
+    filled.translation.x = -BAR_WIDTH * (1.0 - share) / 2.0;
+    bar.set_if_neq(filled);
 }
 
 /// A token's status mark: one short glyph group a player learns at a glance.
@@ -1246,7 +1323,7 @@ fn show_cover(
 #[derive(bevy::ecs::system::SystemParam)]
 struct RingView<'w, 's> {
     board: Res<'w, BoardLayout>,
-    tokens: Query<'w, 's, (&'static Token, &'static GlobalTransform)>,
+    tokens: Query<'w, 's, (&'static Token, &'static GlobalTransform, &'static TokenDetail)>,
     threatened: Query<'w, 's, (), With<Threatened>>,
     ui: Res<'w, BattleUi>,
     options: Res<'w, DeclarationOptions>,
@@ -1262,7 +1339,7 @@ fn draw_rings(mut gizmos: Gizmos, view: RingView) {
     }
     draw_destinations(&mut gizmos, &board, &ui, &options, hovered_zone.0);
     let target = options.drafted(&ui.draft).and_then(|entry| entry.action.target);
-    for (token, transform) in &tokens {
+    for (token, transform, detail) in &tokens {
         let centre = transform.translation().truncate();
         let radius = TOKEN_RADIUS * transform.scale().x;
         if threatened.get(token.0).is_ok() {
@@ -1271,7 +1348,11 @@ fn draw_rings(mut gizmos: Gizmos, view: RingView) {
             for quarter in 0..THREAT_ARCS {
                 let turn = std::f32::consts::TAU * quarter as f32 / THREAT_ARCS as f32;
                 let at = Isometry2d::new(centre, Rot2::radians(turn));
-                gizmos.arc_2d(at, THREAT_ARC, radius * THREAT_RING_REACH, THREAT_COLOUR);
+                let arc = gizmos.arc_2d(at, THREAT_ARC, radius * THREAT_RING_REACH, THREAT_COLOUR);
+                // Around a speck a bent stroke reads as well as a smooth arc.
+                if !detail.0 {
+                    arc.resolution(SPECK_ARC_SEGMENTS);
+                }
             }
         }
         let mut ring = |colour: Color, extra: f32| {
@@ -1385,6 +1466,23 @@ mod tests {
         assert!(spread(token_colour(side, Look::Fallen)) < spread(token_colour(side, Look::Down)));
         assert_eq!(Look::of(Status::Dying), Look::Down);
         assert_eq!(Look::of(Status::Fled), Look::Fallen);
+    }
+
+    /// The on-screen radius of a fighting token on a grid of `width` by `height` squares framed
+    /// whole in the default window.
+    fn framed_radius(width: i32, height: i32) -> f32 {
+        let centres = (0..height).flat_map(|y| (0..width).map(move |x| square_centre(Square::new(x, y)))).collect();
+        let squares = Some((width as u16, Vec::new()));
+        let board = BoardLayout { centres, cell: Vec2::splat(GRID_TILE), squares, token_areas: Vec::new() };
+        let (_, zoom) = super::super::camera::framing(&board, super::super::camera::DEFAULT_WINDOW).expect("laid out");
+        TOKEN_RADIUS * GRID_TOKEN_SCALE / zoom
+    }
+
+    #[test]
+    fn four_a_side_grids_framed_whole_keep_detail_and_the_siege_drops_it() {
+        // The largest shipped 4-vs-4 grid (the Forest Road, 30x18) and the 64x64 siege.
+        assert!(framed_radius(30, 18) >= DETAIL_RADIUS_PX, "{}", framed_radius(30, 18));
+        assert!(framed_radius(64, 64) < DETAIL_RADIUS_PX, "{}", framed_radius(64, 64));
     }
 
     #[test]

@@ -5,7 +5,9 @@
 
 use bevy::prelude::*;
 
-use super::board::{BoardLayout, BoardSystems, Hovered, Look, NameLabel, TOKEN_RADIUS, Token, TokenScale, token_body};
+use super::board::{
+    BoardLayout, BoardSystems, Hovered, Look, NameLabel, TOKEN_RADIUS, Token, TokenDetail, TokenScale, token_body,
+};
 use super::camera::{BoardCamera, zoom_of};
 use super::controls::{BattleUi, DeclarationOptions};
 use super::session::Screen;
@@ -32,6 +34,9 @@ const MOST_CHARS: usize = 18;
 pub const FEWEST_CHARS: usize = 5;
 /// Depth of a name over its token.
 const LABEL_Z: f32 = 3.0;
+/// The first key of a name's priority when its token is neither hovered, selected, declaring nor
+/// targeted.
+const UNMARKED: u8 = u8::MAX;
 /// Short words dropped first when a name must be cut.
 const FILLER_WORDS: [&str; 5] = ["the", "of", "a", "an", "de"];
 
@@ -121,14 +126,14 @@ struct Priorities<'w, 's> {
 }
 
 impl Priorities<'_, '_> {
-    /// The sort key of `unit`'s name: lower claims room first.
+    /// The sort key of `unit`'s name: lower claims room first; below [`UNMARKED`] for the
+    /// hovered, selected, declaring and targeted.
     fn of(&self, unit: Entity) -> (u8, u8, u32) {
         let target = self.options.drafted(&self.ui.draft).and_then(|entry| entry.action.target);
         let marked = [self.hovered.0, self.ui.selected, self.options.unit, target]
             .iter()
             .position(|marked| *marked == Some(unit))
-            .unwrap_or(usize::MAX)
-            .min(u8::MAX as usize) as u8;
+            .map_or(UNMARKED, |at| at as u8);
         let (status, order) =
             self.units.get(unit).map_or((Status::Active, u32::MAX), |(status, order)| (*status, order.0));
         let look = match Look::of(status) {
@@ -152,10 +157,11 @@ fn fair_width(centre: Vec2, peers: impl Iterator<Item = Vec2>, line: f32, spacin
 
 /// Names every token: the longest cut of its name that keeps to its fair share of its row and
 /// runs into no token and no name already placed, at one size on screen; none when even the
-/// shortest does not fit.
+/// shortest does not fit. A token drawn too small for detail keeps a name only while it is
+/// hovered, selected, declaring or targeted.
 fn place_labels(
     cameras: Query<&Projection, With<BoardCamera>>,
-    tokens: Query<(&Token, &Transform, &TokenScale, &Children), Without<NameLabel>>,
+    tokens: Query<(&Token, &Transform, &TokenScale, &TokenDetail, &Children), Without<NameLabel>>,
     mut labels: Query<(&NameLabel, &mut Text2d, &mut Transform, &mut Visibility)>,
     board: Res<BoardLayout>,
     priorities: Priorities,
@@ -174,12 +180,19 @@ fn place_labels(
     order.sort_by_key(|(key, _)| *key);
     let bodies: Vec<(Entity, Rect)> = order
         .iter()
-        .map(|(_, (token, transform, scale, _))| (token.0, token_body(transform.translation.truncate(), scale.0)))
+        .map(|(_, (token, transform, scale, ..))| (token.0, token_body(transform.translation.truncate(), scale.0)))
         .collect();
     let line = LINE_HEIGHT * LABEL_PX * zoom;
     let char_width = CHAR_WIDTH * LABEL_PX * zoom;
     let mut placed: Vec<Rect> = Vec::with_capacity(order.len());
-    for ((_, look, _), (token, transform, scale, children)) in &order {
+    for ((marked, look, _), (token, transform, scale, detail, children)) in &order {
+        if !detail.0 && *marked == UNMARKED {
+            let mut hidden = labels.iter_many_mut(children.iter());
+            while let Some((.., mut visibility)) = hidden.fetch_next() {
+                visibility.set_if_neq(Visibility::Hidden);
+            }
+            continue;
+        }
         let centre = transform.translation.truncate();
         // The fallen give way to the living: they do not narrow a living unit's share.
         let peers = order
@@ -211,8 +224,10 @@ fn place_labels(
                 text.0 = cut;
             }
             let below = (rect.center() - centre) / parent_scale;
-            local.translation = below.extend(LABEL_Z);
-            local.scale = Vec3::splat(zoom / parent_scale);
+            // Set only when it moves: a changed transform is propagated again.
+            local.set_if_neq(
+                Transform::from_translation(below.extend(LABEL_Z)).with_scale(Vec3::splat(zoom / parent_scale)),
+            );
             visibility.set_if_neq(Visibility::Inherited);
         }
     }

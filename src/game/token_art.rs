@@ -4,6 +4,7 @@
 use bevy::ecs::hierarchy::ChildSpawnerCommands;
 use bevy::prelude::*;
 
+use super::board::DetailPart;
 use super::icons::Icons;
 use crate::levels::icons::weapon_icon;
 
@@ -42,6 +43,19 @@ pub fn side_shape(side: usize, radius: f32) -> Mesh {
     }
 }
 
+/// Corners of the disc drawn for a token too small on screen for detail: at a few pixels across
+/// it looks as round as the full disc, at a fifth of its triangles.
+const SPECK_CORNERS: u32 = 8;
+
+/// A token's outline for side `side` at `radius`, for when it is drawn too small for detail:
+/// the disc with few corners, the other shapes as they are (they have few already).
+pub fn side_speck(side: usize, radius: f32) -> Mesh {
+    match side % SIDE_SHAPES {
+        0 => Circle::new(radius).mesh().resolution(SPECK_CORNERS).build(),
+        _ => side_shape(side, radius),
+    }
+}
+
 /// The name of side `side`'s outline shape, for the panels' legend.
 pub fn side_shape_name(side: usize) -> &'static str {
     match side % SIDE_SHAPES {
@@ -70,7 +84,8 @@ impl TokenPictures {
     }
 }
 
-/// Spawns a token's icon and weapon badge under it, sized for a disc of `radius`.
+/// Spawns a token's icon and weapon badge under it, sized for a disc of `radius` (both drawn
+/// only while the token shows detail).
 pub fn spawn_pictures(
     token: &mut ChildSpawnerCommands,
     pictures: &TokenPictures,
@@ -79,6 +94,7 @@ pub fn spawn_pictures(
     badge: (&Handle<Mesh>, &Handle<ColorMaterial>),
 ) {
     token.spawn((
+        DetailPart,
         Sprite {
             image: icons.handle(&pictures.icon),
             custom_size: Some(Vec2::splat(2.0 * radius * ICON_SHARE)),
@@ -94,6 +110,7 @@ pub fn spawn_pictures(
     let at = Vec2::new(1.0, -1.0) * radius * BADGE_OFFSET;
     token
         .spawn((
+            DetailPart,
             Mesh2d(badge_mesh.clone()),
             MeshMaterial2d(badge_material.clone()),
             Transform::from_translation(at.extend(BADGE_Z)),
