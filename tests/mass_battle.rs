@@ -242,27 +242,56 @@ fn w_decl_4_per_pass_threat_tables_agree_with_asking_every_unit_on_a_grid() {
     threat_tables_agree_through(&template, 3);
 }
 
+/// The 24x24 shock_and_cover field, greedy on every side, seed 3, started.
+fn greedy_battle_on_a_24_square_field() -> HeadlessBattle {
+    let template = load_generated(&grid_field_text(24, "shock_and_cover"), "field24.ron").expect("the field loads");
+    let controllers = (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Greedy))).collect();
+    let mut battle = HeadlessBattle::new();
+    battle.start(&template, &BattleSetup { seed: 3, controllers, record_log: false });
+    battle
+}
+
+/// What a declaration pass builds its lazy view cache from, as a test system reads it.
+#[derive(bevy::ecs::system::SystemParam)]
+struct CacheInputs<'w, 's> {
+    units: Query<'w, 's, UnitReadOnly>,
+    parts: Query<'w, 's, BriefParts>,
+    entities: &'w bevy::ecs::entity::Entities,
+    ruleset: Res<'w, Ruleset>,
+    battlefield: Res<'w, Battlefield>,
+    index: Res<'w, ZoneIndex>,
+    state: Res<'w, CombatState>,
+    scratch: Local<'s, ViewScratch>,
+}
+
+impl CacheInputs<'_, '_> {
+    /// Sizes the scratch for every entity, as the controller does before a pass.
+    fn fit(&mut self) {
+        self.scratch.fit(self.entities.len() as usize);
+    }
+
+    fn ctx(&self) -> ActionContext<'_> {
+        ActionContext {
+            ruleset: &self.ruleset,
+            battlefield: &self.battlefield,
+            index: &self.index,
+            round: self.state.round,
+        }
+    }
+}
+
 /// Checks a declaration pass's lazy view cache (briefs read as asked, through the few parts, and
 /// sides kept between passes) against the eager one; returns how many units were compared.
-#[expect(clippy::too_many_arguments, reason = "a system: each parameter is something it reads")]
-fn compare_lazy_caches(
-    units: Query<UnitReadOnly>,
-    parts: Query<BriefParts>,
-    entities: &bevy::ecs::entity::Entities,
-    ruleset: Res<Ruleset>,
-    battlefield: Res<Battlefield>,
-    index: Res<ZoneIndex>,
-    state: Res<CombatState>,
-    mut scratch: Local<ViewScratch>,
-) -> usize {
-    scratch.fit(entities.len() as usize);
-    let eager = ViewCache::new(&units);
-    let ctx = ActionContext { ruleset: &ruleset, battlefield: &battlefield, index: &index, round: state.round };
+fn compare_lazy_caches(mut inputs: CacheInputs) -> usize {
+    inputs.fit();
+    let CacheInputs { units, parts, battlefield, scratch, .. } = &inputs;
+    let eager = ViewCache::new(units);
+    let ctx = inputs.ctx();
     let sides = eager.iter().map(|view| view.side.0 + 1).max().unwrap_or(0);
     let mut compared = 0;
     // The second cache starts with the sides the first one read, as a pass after a pass does.
     for _ in 0..2 {
-        let lazy = ViewCache::lazy(&units, &parts, &scratch);
+        let lazy = ViewCache::lazy(units, parts, scratch);
         for zone in 0..battlefield.len() as ZoneIdx {
             for side in 0..=sides {
                 let enemies = lazy.targets(ctx).enemies(zone, side);
@@ -289,10 +318,7 @@ fn compare_lazy_caches(
 
 #[test]
 fn lazy_view_caches_agree_with_reading_every_unit_on_a_grid() {
-    let template = load_generated(&grid_field_text(24, "shock_and_cover"), "field24.ron").expect("the field loads");
-    let controllers = (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Greedy))).collect();
-    let mut battle = HeadlessBattle::new();
-    battle.start(&template, &BattleSetup { seed: 3, controllers, record_log: false });
+    let mut battle = greedy_battle_on_a_24_square_field();
     let mut compared = 0;
     for _ in 0..3 {
         compared += battle.world_mut().run_system_once(compare_lazy_caches).expect("the comparison runs");
@@ -307,20 +333,11 @@ fn lazy_view_caches_agree_with_reading_every_unit_on_a_grid() {
 /// Checks every zone's floor on the distance to the nearest unit of another side, as a lazy
 /// cache works it out from the rows its scratch keeps between passes, against every unit's
 /// place: never more than the walk there, and on the open field exactly the straight line.
-#[expect(clippy::too_many_arguments, reason = "a system: each parameter is something it reads")]
-fn check_foe_distance_floors(
-    units: Query<UnitReadOnly>,
-    parts: Query<BriefParts>,
-    entities: &bevy::ecs::entity::Entities,
-    ruleset: Res<Ruleset>,
-    battlefield: Res<Battlefield>,
-    index: Res<ZoneIndex>,
-    state: Res<CombatState>,
-    mut scratch: Local<ViewScratch>,
-) -> usize {
-    scratch.fit(entities.len() as usize);
-    let ctx = ActionContext { ruleset: &ruleset, battlefield: &battlefield, index: &index, round: state.round };
-    let lazy = ViewCache::lazy(&units, &parts, &scratch);
+fn check_foe_distance_floors(mut inputs: CacheInputs) -> usize {
+    inputs.fit();
+    let CacheInputs { units, parts, battlefield, index, scratch, .. } = &inputs;
+    let ctx = inputs.ctx();
+    let lazy = ViewCache::lazy(units, parts, scratch);
     // Where every unit the index holds stands, with its side.
     let standing: Vec<(ZoneIdx, usize)> = (0..battlefield.len() as ZoneIdx)
         .flat_map(|zone| index.occupants(zone).iter().map(move |&unit| (zone, unit)))
@@ -347,10 +364,7 @@ fn check_foe_distance_floors(
 
 #[test]
 fn foe_distance_floors_stay_below_the_walk_as_units_move() {
-    let template = load_generated(&grid_field_text(24, "shock_and_cover"), "field24.ron").expect("the field loads");
-    let controllers = (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Greedy))).collect();
-    let mut battle = HeadlessBattle::new();
-    battle.start(&template, &BattleSetup { seed: 3, controllers, record_log: false });
+    let mut battle = greedy_battle_on_a_24_square_field();
     // One system, so its scratch (and the rows in it) lives from check to check, brought up to
     // date from the zones the index says changed.
     let check = battle.world_mut().register_system(check_foe_distance_floors);
