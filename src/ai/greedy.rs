@@ -688,7 +688,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
     /// Whether `zone` has no room left, counting squares allies just chose in this same pass
     /// (never the enemy's: secret).
     fn full(&self, zone: ZoneIdx) -> bool {
-        self.view.battlefield.zone(zone).capacity.is_some_and(|capacity| {
+        self.view.battlefield.capacity(zone).is_some_and(|capacity| {
             let claims = self.claims.get_or_init(|| ally_claims(self.units, self.actor, self.just_declared));
             (self.view.index.count(zone) + claims.get(&zone).copied().unwrap_or(0)) as u32 >= capacity
         })
@@ -1058,9 +1058,7 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
         .battlefield
         .within(actor.zone.0, allowance)
         .filter(|&zone| zone != actor.zone.0)
-        .filter(|&zone| {
-            view.battlefield.zone(zone).capacity.is_none_or(|capacity| (view.index.count(zone) as u32) < capacity)
-        })
+        .filter(|&zone| view.battlefield.has_room(&view.index, zone))
         .map(|zone| (nearest(zone), view.battlefield.distance(actor.zone.0, zone), zone))
         .filter(|&(distance, ..)| distance < here)
         .collect();
@@ -1223,9 +1221,7 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
         view.battlefield
             .within(target_zone, reach)
             .filter(|&spot| spot != actor.zone.0)
-            .filter(|&spot| {
-                view.battlefield.zone(spot).capacity.is_none_or(|capacity| (view.index.count(spot) as u32) < capacity)
-            })
+            .filter(|&spot| view.battlefield.has_room(&view.index, spot))
             .map(|spot| (view.battlefield.distance(actor.zone.0, spot), spot))
             .filter(|&(distance, _)| distance <= allowance)
     };
