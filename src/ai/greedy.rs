@@ -667,9 +667,11 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
                 // its target is wide).
                 if self.allowance < range || walking.saturating_sub(range) < range {
                     // `within` goes nearest first, ties by index: the first free spot is the
-                    // nearest (lowest index among the nearest), so the search stops there.
+                    // nearest (lowest index among the nearest), so the search stops there. It
+                    // starts `walking - range` out: a spot nearer here is more than `range` from
+                    // the target, or the walk through it would be shorter than `walking`.
                     return field
-                        .within(here, self.allowance)
+                        .within_from(here, walking.saturating_sub(range), self.allowance)
                         .filter(in_reach)
                         .find(|&zone| !self.full(zone))
                         .map(Some);
@@ -689,8 +691,12 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
     /// (never the enemy's: secret).
     fn full(&self, zone: ZoneIdx) -> bool {
         self.view.battlefield.capacity(zone).is_some_and(|capacity| {
-            let claims = self.claims.get_or_init(|| ally_claims(self.units, self.actor, self.just_declared));
-            (self.view.index.count(zone) + claims.get(&zone).copied().unwrap_or(0)) as u32 >= capacity
+            let standing = self.view.index.count(zone);
+            // A zone full of those standing there needs no look at the claims (a hashed look-up).
+            standing as u32 >= capacity || {
+                let claims = self.claims.get_or_init(|| ally_claims(self.units, self.actor, self.just_declared));
+                (standing + claims.get(&zone).copied().unwrap_or(0)) as u32 >= capacity
+            }
         })
     }
 
@@ -927,7 +933,11 @@ fn take_cover(
     // first (ties by index), so the first spot with the most cover is the one, and a spot with
     // full cover ends the search.
     let mut best: Option<(Cover, ZoneIdx)> = None;
-    for zone in field.within(here, allowance) {
+    // A spot whose walk from here is shorter than `line - range` is more than `range` from the
+    // target in a straight line (no walk is shorter than the straight line), so the search
+    // starts that far out.
+    let nearest = field.line_distance(here, target_zone).saturating_sub(range);
+    for zone in field.within_from(here, nearest, allowance) {
         // The distance first: it is the cheapest test, then the room, then the sight.
         if field.line_distance(zone, target_zone) > range || (zone != here && full(zone)) {
             continue;
