@@ -187,18 +187,35 @@ trait DistanceCell: Copy + Eq + Into<u32> + TryFrom<u32> {
     fn holds(farthest: u32) -> bool {
         farthest < Self::NONE.into()
     }
+
+    /// `distance` cut to this cell's width: the same as [`Self::narrow`] for a row whose
+    /// finite distances this cell [`Self::holds`] (`UNREACHABLE`'s low bits are all ones, which
+    /// is `NONE`), without a test per cell.
+    fn truncated(distance: u32) -> Self;
 }
 
 impl DistanceCell for u8 {
     const NONE: Self = u8::MAX;
+
+    fn truncated(distance: u32) -> Self {
+        distance as u8
+    }
 }
 
 impl DistanceCell for u16 {
     const NONE: Self = u16::MAX;
+
+    fn truncated(distance: u32) -> Self {
+        distance as u16
+    }
 }
 
 impl DistanceCell for u32 {
     const NONE: Self = UNREACHABLE;
+
+    fn truncated(distance: u32) -> Self {
+        distance
+    }
 }
 
 /// `cells` copied into a wider kind of cell, with room for `pairs` in all.
@@ -223,9 +240,10 @@ impl DistanceTable {
             Self::Halves(cells) if !u16::holds(farthest) => *self = Self::Words(widened(cells, pairs)),
             _ => {}
         }
+        // The cells now hold every finite distance of the row.
         match self {
-            Self::Bytes(cells) => cells.extend(row.iter().map(|&distance| u8::narrow(distance))),
-            Self::Halves(cells) => cells.extend(row.iter().map(|&distance| u16::narrow(distance))),
+            Self::Bytes(cells) => cells.extend(row.iter().map(|&distance| u8::truncated(distance))),
+            Self::Halves(cells) => cells.extend(row.iter().map(|&distance| u16::truncated(distance))),
             Self::Words(cells) => cells.extend_from_slice(row),
         }
     }
