@@ -1,5 +1,6 @@
 //! Zones as a graph (`Z-ZONE-1..3`): distance bands, capacity, hazards, and the occupancy index.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -275,15 +276,6 @@ impl Battlefield {
         for list in &mut neighbours {
             list.sort_unstable();
         }
-        // The neighbour lists end to end for the searches below (4,096 of them on a 64x64
-        // grid): one table to read rather than a list of its own per zone.
-        let mut first_neighbour = Vec::with_capacity(count + 1);
-        first_neighbour.push(0);
-        let mut all_neighbours: Vec<ZoneIdx> = Vec::new();
-        for list in &neighbours {
-            all_neighbours.extend_from_slice(list);
-            first_neighbour.push(all_neighbours.len());
-        }
         let pairs = count * count;
         let mut distances = DistanceTable::default();
         let mut nearest_first = Vec::with_capacity(pairs);
@@ -292,32 +284,31 @@ impl Battlefield {
         // One row at a time, searched breadth first in full-width cells, then ordered and kept:
         // the row stays in cache while it is worked on.
         let mut row = vec![UNREACHABLE; count];
-        let mut queue: Vec<ZoneIdx> = Vec::with_capacity(count);
+        let mut queue = VecDeque::with_capacity(count);
         for start in 0..count {
             row.fill(UNREACHABLE);
             row[start] = 0;
-            queue.clear();
-            queue.push(start as ZoneIdx);
-            let mut next_out = 0;
-            while let Some(&zone) = queue.get(next_out) {
-                next_out += 1;
-                let zone = zone as usize;
+            queue.push_back(start);
+            // Breadth first, the last zone reached is the farthest.
+            let mut farthest = 0;
+            let mut walked = 0;
+            while let Some(zone) = queue.pop_front() {
                 let next = row[zone] + 1;
-                for &neighbour in &all_neighbours[first_neighbour[zone]..first_neighbour[zone + 1]] {
+                farthest = row[zone];
+                walked += 1;
+                for &neighbour in &neighbours[zone] {
                     if row[neighbour as usize] == UNREACHABLE {
                         row[neighbour as usize] = next;
-                        queue.push(neighbour);
+                        queue.push_back(neighbour as usize);
                     }
                 }
             }
-            // Breadth first, the last zone reached is the farthest.
-            let farthest = queue.last().map_or(0, |&zone| row[zone as usize]);
             distances.push_row(&row, farthest, pairs);
             let (order, at_most) = nearest_first_order(&row);
             nearest_first.extend(order);
             let reached = at_most.last().copied().unwrap_or(0);
             within_counts.extend((0..BANDS_KEPT).map(|band| at_most.get(band).copied().unwrap_or(reached)));
-            reachable.push(queue.len() as u32);
+            reachable.push(walked);
         }
         let rooms = zones.iter().map(|zone| zone.capacity.unwrap_or(u32::MAX)).collect();
         let squares = zones.iter().map(|zone| zone.square).collect();
