@@ -667,9 +667,11 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
                 // its target is wide).
                 if self.allowance < range || walking.saturating_sub(range) < range {
                     // `within` goes nearest first, ties by index: the first free spot is the
-                    // nearest (lowest index among the nearest), so the search stops there.
+                    // nearest (lowest index among the nearest), so the search stops there. It
+                    // starts `walking - range` out: a spot nearer here is more than `range` from
+                    // the target, or the walk through it would be shorter than `walking`.
                     return field
-                        .within(here, self.allowance)
+                        .within_from(here, walking.saturating_sub(range), self.allowance)
                         .filter(in_reach)
                         .find(|&zone| !self.full(zone))
                         .map(Some);
@@ -688,9 +690,13 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
     /// Whether `zone` has no room left, counting squares allies just chose in this same pass
     /// (never the enemy's: secret).
     fn full(&self, zone: ZoneIdx) -> bool {
-        self.view.battlefield.zone(zone).capacity.is_some_and(|capacity| {
-            let claims = self.claims.get_or_init(|| ally_claims(self.units, self.actor, self.just_declared));
-            (self.view.index.count(zone) + claims.get(&zone).copied().unwrap_or(0)) as u32 >= capacity
+        self.view.battlefield.capacity(zone).is_some_and(|capacity| {
+            let standing = self.view.index.count(zone);
+            // A zone full of those standing there needs no look at the claims (a hashed look-up).
+            standing as u32 >= capacity || {
+                let claims = self.claims.get_or_init(|| ally_claims(self.units, self.actor, self.just_declared));
+                (standing + claims.get(&zone).copied().unwrap_or(0)) as u32 >= capacity
+            }
         })
     }
 
@@ -927,7 +933,11 @@ fn take_cover(
     // first (ties by index), so the first spot with the most cover is the one, and a spot with
     // full cover ends the search.
     let mut best: Option<(Cover, ZoneIdx)> = None;
-    for zone in field.within(here, allowance) {
+    // A spot whose walk from here is shorter than `line - range` is more than `range` from the
+    // target in a straight line (no walk is shorter than the straight line), so the search
+    // starts that far out.
+    let nearest = field.line_distance(here, target_zone).saturating_sub(range);
+    for zone in field.within_from(here, nearest, allowance) {
         // The distance first: it is the cheapest test, then the room, then the sight.
         if field.line_distance(zone, target_zone) > range || (zone != here && full(zone)) {
             continue;
@@ -1058,9 +1068,7 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
         .battlefield
         .within(actor.zone.0, allowance)
         .filter(|&zone| zone != actor.zone.0)
-        .filter(|&zone| {
-            view.battlefield.zone(zone).capacity.is_none_or(|capacity| (view.index.count(zone) as u32) < capacity)
-        })
+        .filter(|&zone| view.battlefield.has_room(&view.index, zone))
         .map(|zone| (nearest(zone), view.battlefield.distance(actor.zone.0, zone), zone))
         .filter(|&(distance, ..)| distance < here)
         .collect();
@@ -1223,9 +1231,7 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
         view.battlefield
             .within(target_zone, reach)
             .filter(|&spot| spot != actor.zone.0)
-            .filter(|&spot| {
-                view.battlefield.zone(spot).capacity.is_none_or(|capacity| (view.index.count(spot) as u32) < capacity)
-            })
+            .filter(|&spot| view.battlefield.has_room(&view.index, spot))
             .map(|spot| (view.battlefield.distance(actor.zone.0, spot), spot))
             .filter(|&(distance, _)| distance <= allowance)
     };

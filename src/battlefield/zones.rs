@@ -115,13 +115,20 @@ pub struct Battlefield(Arc<Graph>);
 #[derive(Debug, Default)]
 struct Graph {
     zones: Vec<ZoneDef>,
+    /// Each zone's [`ZoneDef::capacity`] (`u32::MAX` for none) and [`ZoneDef::square`], apart
+    /// from the rest of the definition: the searches ask them of hundreds of squares a choice,
+    /// and a zone's whole definition is a cache line or more.
+    rooms: Vec<u32>,
+    squares: Vec<Option<Square>>,
     neighbours: Vec<Vec<ZoneIdx>>,
-    distances: Vec<u32>,
+    distances: DistanceTable,
     /// For each zone, every zone ordered by distance from it (then by index), so "zones within
     /// N" is a prefix found by binary search rather than a scan of the whole field.
     nearest_first: Vec<ZoneIdx>,
     /// For each zone, how many zones lie within 0, 1, ... `BANDS_KEPT - 1` steps of it.
     within_counts: Vec<u32>,
+    /// For each zone, how many zones any walk reaches from it (itself included).
+    reachable: Vec<u32>,
     /// The square map, when the battlefield is a grid (each passable square is one zone).
     grid: Option<GridMap>,
     /// The zone of each grid cell (walls have none), so a square finds its zone at once.
@@ -144,6 +151,114 @@ const SIGHT_COVER_BASE: u8 = 2;
 /// The counts cost 256 bytes a zone (1 MiB on a 64x64 grid, against its 64 MiB of distances).
 const BANDS_KEPT: usize = 64;
 
+/// The all-pairs distance table, in the narrowest cells that hold every finite distance of the
+/// field, with the cell's largest value standing for [`UNREACHABLE`]: bytes on any field whose
+/// walks are shorter than 255 steps. A 64x64 grid's 4,096 x 4,096 pairs are then 16 MiB
+/// instead of 64, and the grid searches, which mostly wait on reads of this table, touch a
+/// quarter of the cache lines.
+#[derive(Clone, Debug)]
+enum DistanceTable {
+    Bytes(Vec<u8>),
+    Halves(Vec<u16>),
+    Words(Vec<u32>),
+}
+
+impl Default for DistanceTable {
+    fn default() -> Self {
+        Self::Bytes(Vec::new())
+    }
+}
+
+/// A cell of the [`DistanceTable`]: `NONE` for no path, and every other value the distance.
+trait DistanceCell: Copy + Eq + Into<u32> + TryFrom<u32> {
+    const NONE: Self;
+
+    /// `distance` in this cell; `NONE` when there is no path (or, never asked, when it does
+    /// not fit: the table widens first).
+    fn narrow(distance: u32) -> Self {
+        if distance == UNREACHABLE { Self::NONE } else { Self::try_from(distance).unwrap_or(Self::NONE) }
+    }
+
+    /// The distance in this cell, [`UNREACHABLE`] for `NONE`.
+    fn widen(self) -> u32 {
+        if self == Self::NONE { UNREACHABLE } else { self.into() }
+    }
+
+    /// Whether every distance up to `farthest` fits below `NONE`.
+    fn holds(farthest: u32) -> bool {
+        farthest < Self::NONE.into()
+    }
+
+    /// `distance` cut to this cell's width: the same as [`Self::narrow`] for a row whose
+    /// finite distances this cell [`Self::holds`] (`UNREACHABLE`'s low bits are all ones, which
+    /// is `NONE`), without a test per cell.
+    fn truncated(distance: u32) -> Self;
+}
+
+impl DistanceCell for u8 {
+    const NONE: Self = u8::MAX;
+
+    fn truncated(distance: u32) -> Self {
+        distance as u8
+    }
+}
+
+impl DistanceCell for u16 {
+    const NONE: Self = u16::MAX;
+
+    fn truncated(distance: u32) -> Self {
+        distance as u16
+    }
+}
+
+impl DistanceCell for u32 {
+    const NONE: Self = UNREACHABLE;
+
+    fn truncated(distance: u32) -> Self {
+        distance
+    }
+}
+
+/// `cells` copied into a wider kind of cell, with room for `pairs` in all.
+fn widened<A: DistanceCell, B: DistanceCell>(cells: &[A], pairs: usize) -> Vec<B> {
+    let mut wider = Vec::with_capacity(pairs.max(cells.len()));
+    wider.extend(cells.iter().map(|&cell| B::narrow(cell.widen())));
+    wider
+}
+
+impl DistanceTable {
+    /// Appends one zone's row of distances, whose largest finite one is `farthest`, widening
+    /// the cells first if they cannot hold it. `pairs` is the size of the whole table.
+    fn push_row(&mut self, row: &[u32], farthest: u32, pairs: usize) {
+        match self {
+            Self::Bytes(cells) if !u8::holds(farthest) => {
+                *self = if u16::holds(farthest) {
+                    Self::Halves(widened(cells, pairs))
+                } else {
+                    Self::Words(widened(cells, pairs))
+                };
+            }
+            Self::Halves(cells) if !u16::holds(farthest) => *self = Self::Words(widened(cells, pairs)),
+            _ => {}
+        }
+        // The cells now hold every finite distance of the row.
+        match self {
+            Self::Bytes(cells) => cells.extend(row.iter().map(|&distance| u8::truncated(distance))),
+            Self::Halves(cells) => cells.extend(row.iter().map(|&distance| u16::truncated(distance))),
+            Self::Words(cells) => cells.extend_from_slice(row),
+        }
+    }
+
+    /// The distance in cell `at`, [`UNREACHABLE`] for no path.
+    fn get(&self, at: usize) -> u32 {
+        match self {
+            Self::Bytes(cells) => cells[at].widen(),
+            Self::Halves(cells) => cells[at].widen(),
+            Self::Words(cells) => cells[at],
+        }
+    }
+}
+
 impl Battlefield {
     /// Builds the graph; `edges` are undirected pairs of zone indices.
     pub fn new(zones: Vec<ZoneDef>, edges: &[(ZoneIdx, ZoneIdx)]) -> Self {
@@ -161,14 +276,26 @@ impl Battlefield {
         for list in &mut neighbours {
             list.sort_unstable();
         }
-        let mut distances = vec![UNREACHABLE; count * count];
-        let mut queue = VecDeque::new();
+        let pairs = count * count;
+        let mut distances = DistanceTable::default();
+        let mut nearest_first = Vec::with_capacity(pairs);
+        let mut within_counts = Vec::with_capacity(count * BANDS_KEPT);
+        let mut reachable = Vec::with_capacity(count);
+        // One row at a time, searched breadth first in full-width cells, then ordered and kept:
+        // the row stays in cache while it is worked on.
+        let mut row = vec![UNREACHABLE; count];
+        let mut queue = VecDeque::with_capacity(count);
         for start in 0..count {
-            let row = &mut distances[start * count..(start + 1) * count];
+            row.fill(UNREACHABLE);
             row[start] = 0;
             queue.push_back(start);
+            // Breadth first, the last zone reached is the farthest.
+            let mut farthest = 0;
+            let mut walked = 0;
             while let Some(zone) = queue.pop_front() {
                 let next = row[zone] + 1;
+                farthest = row[zone];
+                walked += 1;
                 for &neighbour in &neighbours[zone] {
                     if row[neighbour as usize] == UNREACHABLE {
                         row[neighbour as usize] = next;
@@ -176,22 +303,24 @@ impl Battlefield {
                     }
                 }
             }
-        }
-        let mut nearest_first = Vec::with_capacity(count * count);
-        let mut within_counts = Vec::with_capacity(count * BANDS_KEPT);
-        for start in 0..count {
-            let row = &distances[start * count..(start + 1) * count];
-            let (order, at_most) = nearest_first_order(row);
+            distances.push_row(&row, farthest, pairs);
+            let (order, at_most) = nearest_first_order(&row);
             nearest_first.extend(order);
-            let reachable = at_most.last().copied().unwrap_or(0);
-            within_counts.extend((0..BANDS_KEPT).map(|band| at_most.get(band).copied().unwrap_or(reachable)));
+            let reached = at_most.last().copied().unwrap_or(0);
+            within_counts.extend((0..BANDS_KEPT).map(|band| at_most.get(band).copied().unwrap_or(reached)));
+            reachable.push(walked);
         }
+        let rooms = zones.iter().map(|zone| zone.capacity.unwrap_or(u32::MAX)).collect();
+        let squares = zones.iter().map(|zone| zone.square).collect();
         Self(Arc::new(Graph {
             zones,
+            rooms,
+            squares,
             neighbours,
             distances,
             nearest_first,
             within_counts,
+            reachable,
             grid: None,
             node_of_cell: Vec::new(),
             sight: Vec::new(),
@@ -228,10 +357,13 @@ impl Battlefield {
         let built = Self::new(zones, &edges);
         let mut graph = Arc::try_unwrap(built.0).unwrap_or_else(|shared| Graph {
             zones: shared.zones.clone(),
+            rooms: shared.rooms.clone(),
+            squares: shared.squares.clone(),
             neighbours: shared.neighbours.clone(),
             distances: shared.distances.clone(),
             nearest_first: shared.nearest_first.clone(),
             within_counts: shared.within_counts.clone(),
+            reachable: shared.reachable.clone(),
             grid: None,
             node_of_cell: Vec::new(),
             sight: Vec::new(),
@@ -268,6 +400,22 @@ impl Battlefield {
         self.0.node_of_cell.get(cell).copied().flatten()
     }
 
+    /// Most units that fit in `zone`, if limited: its [`ZoneDef::capacity`], read from a
+    /// table of its own (a search asks it of many squares).
+    pub fn capacity(&self, zone: ZoneIdx) -> Option<u32> {
+        Some(self.0.rooms[zone as usize]).filter(|&room| room != u32::MAX)
+    }
+
+    /// Whether `zone` has room for one more unit, by `index`'s count of its occupants.
+    pub fn has_room(&self, index: &ZoneIndex, zone: ZoneIdx) -> bool {
+        self.capacity(zone).is_none_or(|capacity| (index.count(zone) as u32) < capacity)
+    }
+
+    /// The grid square `zone` is ([`ZoneDef::square`]), read from a table of its own.
+    pub fn square(&self, zone: ZoneIdx) -> Option<Square> {
+        self.0.squares[zone as usize]
+    }
+
     /// The zone's name for the log: its id, or `[x, y]` on a grid.
     pub fn place(&self, zone: ZoneIdx) -> Place {
         let def = self.zone(zone);
@@ -286,7 +434,7 @@ impl Battlefield {
     /// Distance a missile or a spell must cover: the straight line on a grid (walls do not
     /// lengthen it; they block sight instead), the zone count otherwise.
     pub fn line_distance(&self, from: ZoneIdx, to: ZoneIdx) -> u32 {
-        match (self.zone(from).square, self.zone(to).square) {
+        match (self.square(from), self.square(to)) {
             (Some(a), Some(b)) => GridMap::distance(a, b),
             _ => self.distance(from, to),
         }
@@ -295,7 +443,7 @@ impl Battlefield {
     /// What `from` sees of `to` (`S-LOS-1`, `S-COVER-1`): `None` when a wall hides it entirely.
     /// Zones hide nothing.
     pub fn sight(&self, from: ZoneIdx, to: ZoneIdx) -> Option<Cover> {
-        let (Some(grid), Some(a), Some(b)) = (self.grid(), self.zone(from).square, self.zone(to).square) else {
+        let (Some(grid), Some(a), Some(b)) = (self.grid(), self.square(from), self.square(to)) else {
             return Some(Cover::None);
         };
         let Some(slot) = self.0.sight.get(from as usize * self.len() + to as usize) else {
@@ -380,7 +528,7 @@ impl Battlefield {
 
     /// Zones between `from` and `to` ([`UNREACHABLE`] if none).
     pub fn distance(&self, from: ZoneIdx, to: ZoneIdx) -> u32 {
-        self.0.distances[from as usize * self.0.zones.len() + to as usize]
+        self.0.distances.get(from as usize * self.0.zones.len() + to as usize)
     }
 
     /// The distance band between two zones.
@@ -451,10 +599,20 @@ impl Battlefield {
 
     /// How many zones of `row` (`zone`'s [`Self::nearest_first_row`]) lie within `range` steps.
     fn reached(&self, zone: ZoneIdx, row: &[ZoneIdx], range: u32) -> usize {
-        match self.0.within_counts.get(zone as usize * BANDS_KEPT + range as usize) {
-            Some(&reached) if (range as usize) < BANDS_KEPT => reached as usize,
-            _ => row.partition_point(|&other| self.distance(zone, other) <= range),
+        let first = zone as usize * BANDS_KEPT;
+        let counts = &self.0.within_counts[first..first + BANDS_KEPT];
+        if let Some(&reached) = counts.get(range as usize) {
+            return reached as usize;
         }
+        if range == UNREACHABLE {
+            return row.len();
+        }
+        // Past the kept bands: the zones within the last of them are within `range` too, and
+        // those no walk reaches (last in the row) are not. Most often nothing is left between
+        // (a 64x64 grid's walks are all shorter than the bands kept), and there is no search.
+        let kept = counts[BANDS_KEPT - 1] as usize;
+        let reachable = self.0.reachable[zone as usize] as usize;
+        kept + row[kept..reachable].partition_point(|&other| self.distance(zone, other) <= range)
     }
 }
 
@@ -656,16 +814,14 @@ impl Battlefield {
         from: ZoneIdx,
         at: ZoneIdx,
     ) -> impl Iterator<Item = ZoneIdx> + 'a {
-        let free =
-            move |zone: ZoneIdx| self.zone(zone).capacity.is_none_or(|capacity| (index.count(zone) as u32) < capacity);
-        let (grid_step, neighbours): (Option<ZoneIdx>, &[ZoneIdx]) =
-            match (self.zone(from).square, self.zone(at).square) {
-                (Some(a), Some(b)) => {
-                    let away = Square { x: b.x + (b.x - a.x).signum(), y: b.y + (b.y - a.y).signum() };
-                    (self.zone_at(away).filter(|&zone| self.distance(at, zone) == 1), &[])
-                }
-                _ => (None, self.neighbours(at)),
-            };
+        let free = move |zone: ZoneIdx| self.has_room(index, zone);
+        let (grid_step, neighbours): (Option<ZoneIdx>, &[ZoneIdx]) = match (self.square(from), self.square(at)) {
+            (Some(a), Some(b)) => {
+                let away = Square { x: b.x + (b.x - a.x).signum(), y: b.y + (b.y - a.y).signum() };
+                (self.zone_at(away).filter(|&zone| self.distance(at, zone) == 1), &[])
+            }
+            _ => (None, self.neighbours(at)),
+        };
         let mut farther: Vec<ZoneIdx> =
             neighbours.iter().copied().filter(|&zone| self.distance(from, zone) > self.distance(from, at)).collect();
         farther.sort_unstable();
@@ -721,8 +877,7 @@ impl Battlefield {
         victim: ZoneIdx,
         steps: u32,
     ) -> Vec<ZoneIdx> {
-        let free =
-            |zone: ZoneIdx| self.zone(zone).capacity.is_none_or(|capacity| (index.count(zone) as u32) < capacity);
+        let free = |zone: ZoneIdx| self.has_room(index, zone);
         let near = self.distance(grappler, victim);
         self.within(victim, steps)
             .filter(|&zone| zone != victim && self.distance(grappler, zone) > near && free(zone))
@@ -843,6 +998,63 @@ mod tests {
         let field = Battlefield::new(zones, &[]);
         assert_eq!(field.distance(0, 1), UNREACHABLE);
         assert!(field.path(0, 1).is_empty());
+    }
+
+    /// The table widens as rows too long for its cells come, and keeps every distance exact.
+    #[test]
+    fn distance_table_widens_to_the_longest_walk() {
+        let rows: [(Vec<u32>, u32); 3] =
+            [(vec![0, 3, UNREACHABLE], 3), (vec![254, 0, 300], 300), (vec![70_000, UNREACHABLE, 0], 70_000)];
+        let mut table = DistanceTable::default();
+        for (at, (row, farthest)) in rows.iter().enumerate() {
+            table.push_row(row, *farthest, 9);
+            let kind = match table {
+                DistanceTable::Bytes(_) => 0,
+                DistanceTable::Halves(_) => 1,
+                DistanceTable::Words(_) => 2,
+            };
+            assert_eq!(kind, at, "row {at} needs the next width");
+            for (cell, &distance) in rows[..=at].iter().flat_map(|(row, _)| row).enumerate() {
+                assert_eq!(table.get(cell), distance);
+            }
+        }
+    }
+
+    /// A field with walks longer than a byte holds (a line of 300 zones, and one cut off):
+    /// distances, and the zones within any range, past the bands kept as counts too.
+    #[test]
+    fn long_walks_keep_exact_distances_and_ranges() {
+        let count = 301;
+        let zones = (0..count)
+            .map(|at| ZoneDef {
+                id: format!("z{at}").into(),
+                name: String::new(),
+                capacity: None,
+                hazard: None,
+                position: None,
+                square: None,
+                enter_cost: 1,
+            })
+            .collect();
+        let edges: Vec<_> = (1..count - 1).map(|at| ((at - 1) as ZoneIdx, at as ZoneIdx)).collect();
+        let field = Battlefield::new(zones, &edges);
+        let lone = (count - 1) as ZoneIdx;
+        for (a, b) in [(0, 299), (299, 0), (10, 280), (5, 5), (0, 254), (0, 255)] {
+            assert_eq!(field.distance(a, b), u32::from(a.abs_diff(b)));
+        }
+        assert_eq!(field.distance(0, lone), UNREACHABLE);
+        assert_eq!(field.distance(lone, 0), UNREACHABLE);
+        for range in [0, 1, 63, 64, 65, 100, 250, 298, 299, 300, 1000, UNREACHABLE - 1] {
+            let within: Vec<ZoneIdx> = field.within(0, range).collect();
+            let expected: Vec<ZoneIdx> = (0..=range.min(299) as ZoneIdx).collect();
+            assert_eq!(within, expected, "within {range}");
+            // 150 zones on one side of zone 150, 149 on the other.
+            let around = 1 + range.min(150) + range.min(149);
+            assert_eq!(field.within(150, range).count(), around as usize, "around 150, {range}");
+        }
+        assert_eq!(field.within(0, UNREACHABLE).count(), count);
+        assert_eq!(field.within(lone, 500).collect::<Vec<_>>(), vec![lone]);
+        assert_eq!(field.within_from(0, 100, 120).collect::<Vec<_>>(), (100..=120).collect::<Vec<ZoneIdx>>());
     }
 
     #[test]

@@ -727,7 +727,7 @@ fn check_move_after(ctx: ActionContext, actor: &UnitView, action: &Action) -> Re
     }
     // The unit's own place, if it comes back to it, is not taken by itself.
     let own = u32::from(after == actor.zone.0);
-    if let Some(capacity) = ctx.battlefield.zone(after).capacity
+    if let Some(capacity) = ctx.battlefield.capacity(after)
         && (ctx.index.count(after) as u32).saturating_sub(own) >= capacity
     {
         return Err(IllegalAction::ZoneFull);
@@ -849,7 +849,7 @@ fn check_move(ctx: ActionContext, actor: &UnitView, action: &Action) -> Result<(
     if distance == UNREACHABLE || cost > allowance {
         return Err(IllegalAction::TooFar);
     }
-    if let Some(capacity) = ctx.battlefield.zone(to).capacity
+    if let Some(capacity) = ctx.battlefield.capacity(to)
         && ctx.index.count(to) as u32 >= capacity
     {
         return Err(IllegalAction::ZoneFull);
@@ -1806,7 +1806,7 @@ impl SideRows {
 
     /// Files who stands in `zone` now; `None` if its square cannot be placed in the rows.
     fn file(&mut self, ctx: ActionContext, zone: ZoneIdx, units: &ViewCache) -> Option<()> {
-        let square = ctx.battlefield.zone(zone).square?;
+        let square = ctx.battlefield.square(zone)?;
         let (x, y) = (usize::try_from(square.x).ok()?, usize::try_from(square.y).ok()?);
         if x >= self.width || y >= self.height {
             return None;
@@ -2002,7 +2002,7 @@ impl<'w, 's> ViewCache<'w, 's> {
         let Some(rows) = rows.as_ref() else {
             return 0;
         };
-        let Some(square) = ctx.battlefield.zone(zone).square else {
+        let Some(square) = ctx.battlefield.square(zone) else {
             return 0;
         };
         match (usize::try_from(square.x), usize::try_from(square.y)) {
