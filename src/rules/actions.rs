@@ -1880,25 +1880,22 @@ impl SideRows {
 fn nearest_bit(row: &[u64], x: usize) -> Option<usize> {
     let (at, bit) = (x / ROW_WORD_BITS, x % ROW_WORD_BITS);
     let word = *row.get(at)?;
+    // Where in `row` the highest or lowest set bit of the word at `at` stands.
+    let highest = |at: usize, word: u64| at * ROW_WORD_BITS + (ROW_WORD_BITS - 1 - word.leading_zeros() as usize);
+    let lowest = |at: usize, word: u64| at * ROW_WORD_BITS + word.trailing_zeros() as usize;
     // At or before `x`: the highest set bit below it in its word, else in the words before.
     let low = word & (u64::MAX >> (ROW_WORD_BITS - 1 - bit));
     let before = if low != 0 {
-        Some(at * ROW_WORD_BITS + (ROW_WORD_BITS - 1 - low.leading_zeros() as usize))
+        Some(highest(at, low))
     } else {
-        row[..at]
-            .iter()
-            .rposition(|&word| word != 0)
-            .map(|found| found * ROW_WORD_BITS + (ROW_WORD_BITS - 1 - row[found].leading_zeros() as usize))
+        row[..at].iter().rposition(|&word| word != 0).map(|found| highest(found, row[found]))
     };
     // At or after `x`.
     let high = word & (u64::MAX << bit);
     let after = if high != 0 {
-        Some(at * ROW_WORD_BITS + high.trailing_zeros() as usize)
+        Some(lowest(at, high))
     } else {
-        row[at + 1..]
-            .iter()
-            .position(|&word| word != 0)
-            .map(|found| (at + 1 + found) * ROW_WORD_BITS + row[at + 1 + found].trailing_zeros() as usize)
+        row[at + 1..].iter().position(|&word| word != 0).map(|found| lowest(at + 1 + found, row[at + 1 + found]))
     };
     [before.map(|before| x - before), after.map(|after| after - x)].into_iter().flatten().min()
 }
