@@ -302,8 +302,23 @@ fn success_chance(
     lands * wins_opposed(rules.die, own - theirs)
 }
 
+/// Opposed-check odds already worked out on this thread, by die and edge: a pure function of
+/// the two, asked for every foe a manoeuvre is weighed against (thousands of times a battle on
+/// the grid skirmishes, each a d20's totals against a d20's, 400 products).
+type OpposedOdds = std::collections::HashMap<(Dice, i32), f64>;
+
+thread_local! {
+    /// The memo of [`wins_opposed`]: the same value, bit for bit, as working it out again.
+    static OPPOSED_ODDS: std::cell::RefCell<OpposedOdds> = std::cell::RefCell::new(OpposedOdds::new());
+}
+
 /// The chance that `die` + `edge` beats another roll of `die`.
 fn wins_opposed(die: Dice, edge: i32) -> f64 {
+    OPPOSED_ODDS.with_borrow_mut(|known| *known.entry((die, edge)).or_insert_with(|| opposed_odds(die, edge)))
+}
+
+/// [`wins_opposed`] worked out: every pair of totals.
+fn opposed_odds(die: Dice, edge: i32) -> f64 {
     let totals = distribution(die);
     totals
         .iter()
