@@ -453,10 +453,16 @@ impl<'w, 's> Resolver<'w, 's> {
         // The walk of `actions::threateners_by`, in its order, over each zone's candidates: the
         // occupants not yet seen to be spent, in the same order.
         for here in ctx.battlefield.within(zone, ctx.index.longest_reach()) {
+            let occupants = ctx.index.occupants(here);
+            // Most squares around a walker on a grid are empty: no list to keep for them. A kept
+            // list is stamped with its zone's last change, so one not kept now is not mistaken
+            // for a fresh one later.
+            if occupants.is_empty() {
+                continue;
+            }
             let distance = ctx.battlefield.distance(here, zone);
             let changed_at = ctx.index.changed_at(here);
             let SpentReactions { seen, zones } = &mut spent;
-            let occupants = ctx.index.occupants(here);
             SpentReactions::candidates(zones, seen.run, here, occupants, changed_at).retain_mut(|(other, its)| {
                 let other = *other;
                 if *its == side.0 {
