@@ -3,7 +3,7 @@
 use bevy::app::First;
 use bevy::prelude::*;
 
-use crate::levels::{BattleSetup, BattleTemplate};
+use crate::levels::{BattleSetup, BattleTemplate, WalkedPaths};
 use crate::rules::components::UnitId;
 use crate::rules::log::CombatLog;
 use crate::rules::{CombatPhase, CombatState, Outcome};
@@ -23,6 +23,9 @@ pub struct HeadlessBattle {
     /// Every unit, kept between rounds: building a query afresh each round (to size the round's
     /// budget) cost about 3% of a 4-vs-4 battle.
     units: QueryState<(), With<UnitId>>,
+    /// The units' paths of tables this world has made, so each battle after the first spawns
+    /// its units whole.
+    walked: WalkedPaths,
 }
 
 impl Default for HeadlessBattle {
@@ -43,7 +46,7 @@ impl HeadlessBattle {
             schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
         }
         let units = app.world_mut().query_filtered::<(), With<UnitId>>();
-        Self { app, units }
+        Self { app, units, walked: WalkedPaths::default() }
     }
 
     /// One frame of the headless engine: `First` (where the message buffers turn over) and
@@ -61,7 +64,7 @@ impl HeadlessBattle {
 
     /// Starts a fresh battle from `template`, replacing any previous one.
     pub fn start(&mut self, template: &BattleTemplate, setup: &BattleSetup) {
-        template.spawn(self.app.world_mut(), setup);
+        template.spawn_along(self.app.world_mut(), setup, &mut self.walked);
     }
 
     /// Runs one schedule pass.

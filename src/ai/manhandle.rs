@@ -121,9 +121,17 @@ fn hazard_harm(view: &AiView, unit: &UnitView, zone: ZoneIdx) -> f64 {
         return 0.0;
     };
     let modifier = unit::modifier(&view.ruleset, unit.attributes, hazard.attribute);
-    let fails: f64 =
-        distribution(hazard.test).iter().filter(|&&(total, _)| total + modifier < hazard.tn).map(|(_, p)| p).sum();
-    fails * hazard.damage.mean().max(0.0)
+    fails_test(hazard.test, modifier, hazard.tn) * hazard.damage.mean().max(0.0)
+}
+
+/// The chance that `test` + `modifier` falls short of `tn`, remembered on this thread like
+/// [`wins_opposed`]: asked for every square a foe could be shoved into.
+fn fails_test(test: Dice, modifier: i32, tn: i32) -> f64 {
+    FAILED_TESTS.with_borrow_mut(|known| {
+        *known.entry((test, modifier, tn)).or_insert_with(|| {
+            distribution(test).iter().filter(|&&(total, _)| total + modifier < tn).map(|(_, p)| p).sum()
+        })
+    })
 }
 
 /// How many rounds a lasting edge over `target` is worth: until the actor's blows would drop
@@ -302,8 +310,28 @@ fn success_chance(
     lands * wins_opposed(rules.die, own - theirs)
 }
 
+/// Opposed-check odds already worked out on this thread, by die and edge: a pure function of
+/// the two, asked for every foe a manoeuvre is weighed against (thousands of times a battle on
+/// the grid skirmishes, each a d20's totals against a d20's, 400 products).
+type OpposedOdds = std::collections::HashMap<(Dice, i32), f64>;
+
+/// Chances of failing a test already worked out on this thread, by die, modifier and target.
+type FailedTests = std::collections::HashMap<(Dice, i32, i32), f64>;
+
+thread_local! {
+    /// The memo of [`wins_opposed`]: the same value, bit for bit, as working it out again.
+    static OPPOSED_ODDS: std::cell::RefCell<OpposedOdds> = std::cell::RefCell::new(OpposedOdds::new());
+    /// The memo of [`fails_test`].
+    static FAILED_TESTS: std::cell::RefCell<FailedTests> = std::cell::RefCell::new(FailedTests::new());
+}
+
 /// The chance that `die` + `edge` beats another roll of `die`.
 fn wins_opposed(die: Dice, edge: i32) -> f64 {
+    OPPOSED_ODDS.with_borrow_mut(|known| *known.entry((die, edge)).or_insert_with(|| opposed_odds(die, edge)))
+}
+
+/// [`wins_opposed`] worked out: every pair of totals.
+fn opposed_odds(die: Dice, edge: i32) -> f64 {
     let totals = distribution(die);
     totals
         .iter()
@@ -343,5 +371,24 @@ mod tests {
         let two_d6 = Dice { count: 2, sides: 6, modifier: 0 };
         let total: f64 = distribution(two_d6).iter().map(|(_, p)| p).sum();
         assert!((total - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn remembered_odds_are_the_worked_out_ones_bit_for_bit() {
+        let dice = [Dice { count: 1, sides: 20, modifier: 0 }, Dice { count: 2, sides: 6, modifier: 1 }];
+        // Twice over: the first asks fill the memo, the second read it.
+        for _ in 0..2 {
+            for die in dice {
+                for edge in -25..25 {
+                    assert_eq!(wins_opposed(die, edge).to_bits(), opposed_odds(die, edge).to_bits());
+                    let worked_out: f64 =
+                        distribution(die).iter().filter(|&&(total, _)| total + edge < 11).map(|(_, p)| p).sum();
+                    assert_eq!(fails_test(die, edge, 11).to_bits(), worked_out.to_bits());
+                }
+            }
+        }
+        // Different asks are told apart.
+        assert_ne!(wins_opposed(dice[0], 3), wins_opposed(dice[0], -3));
+        assert_ne!(fails_test(dice[0], 0, 5), fails_test(dice[0], 0, 15));
     }
 }

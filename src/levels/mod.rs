@@ -18,7 +18,7 @@ mod unit_parts;
 
 pub use error::{LoadError, LoadErrors, LoadWarning};
 pub use load::{Checked, check_file, check_mod, load_builtin_level, load_level, load_level_text};
-pub use template::{BattleSetup, BattleTemplate};
+pub use template::{BattleSetup, BattleTemplate, WalkedPaths};
 
 /// The level the game and `fray sim` use when none is named.
 pub const DEFAULT_LEVEL: &str = "ambush.ron";

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use bevy::ecs::world::WorldId;
 use bevy::prelude::*;
 
 use super::icons::Icon;
@@ -214,6 +215,13 @@ impl BattleTemplate {
     /// Replaces the world's battle with a fresh one from this template: despawns every unit,
     /// resets the resources, spawns the units, and sets the pipeline to its first stage.
     pub fn spawn(&self, world: &mut World, setup: &BattleSetup) {
+        self.spawn_along(world, setup, &mut WalkedPaths::default());
+    }
+
+    /// [`Self::spawn`], for a world that keeps `walked` beside it from battle to battle: a unit
+    /// whose path of tables an earlier one walked is spawned whole (see [`WalkedPaths`]).
+    pub fn spawn_along(&self, world: &mut World, setup: &BattleSetup, walked: &mut WalkedPaths) {
+        walked.enter(world.id());
         let old: Vec<Entity> = world.query_filtered::<Entity, With<UnitId>>().iter(world).collect();
         for entity in old {
             world.despawn(entity);
@@ -224,7 +232,7 @@ impl BattleTemplate {
             .units
             .iter()
             .enumerate()
-            .map(|(order, unit)| self.spawn_unit(world, setup, &mut index, order, unit))
+            .map(|(order, unit)| self.spawn_unit(world, setup, (&mut index, &mut *walked), order, unit))
             .collect();
         for (unit, &entity) in self.units.iter().zip(&entities) {
             if let Some((summoner, thrall)) = unit.summoned_by
@@ -281,12 +289,13 @@ impl BattleTemplate {
     }
 
     /// Spawns one unit (the `order`th of the level) and, unless it waits off the field, places it
-    /// in `index`.
+    /// in `index`. The first unit of its [`ArchetypePath`] in this world gets its optional
+    /// components one at a time, later ones all at once (see [`WalkedPaths`]).
     fn spawn_unit(
         &self,
         world: &mut World,
         setup: &BattleSetup,
-        index: &mut ZoneIndex,
+        (index, walked): (&mut ZoneIndex, &mut WalkedPaths),
         order: usize,
         unit: &UnitTemplate,
     ) -> Entity {
@@ -302,7 +311,17 @@ impl BattleTemplate {
             .find(|(side, _)| *side == unit.side)
             .map(|(_, controller)| *controller)
             .unwrap_or(self.sides[unit.side].controller);
-        let mut entity = world.spawn(unit_bundle(unit, order, controller));
+        let path = ArchetypePath::of(unit);
+        let waits = unit.arrives.is_some() || unit.summoned_by.is_some();
+        if walked.contains(path) {
+            let entity = spawn_whole(world, unit, order, controller);
+            if !waits {
+                index.insert(entity, unit.zone);
+            }
+            return entity;
+        }
+        walked.note(path);
+        let mut entity = world.spawn(unit_bundle(unit, order, controller, initial_status(unit)));
         // Inserted one by one in this order: the order archetypes are made in sets the order
         // queries (and so the log) visit units in.
         if unit.surprised {
@@ -355,12 +374,115 @@ impl BattleTemplate {
     }
 }
 
+/// Which of the optional components [`BattleTemplate::spawn_unit`] inserts one at a time a unit
+/// has, one bit each: the components, and their order, fix the tables the unit passes through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ArchetypePath(u8);
+
+impl ArchetypePath {
+    /// The path `unit` takes.
+    fn of(unit: &UnitTemplate) -> Self {
+        let bits = [
+            unit.surprised,
+            unit.checks_morale,
+            unit.initiated,
+            unit.class.is_some(),
+            unit.initiative_group.is_some(),
+            unit.surprise_shift != 0,
+            unit.arrives.is_some(),
+        ];
+        Self(bits.iter().enumerate().fold(0, |path, (bit, &has)| path | (u8::from(has) << bit)))
+    }
+}
+
+/// The [`ArchetypePath`]s some unit of one world was spawned along, one component at a time.
+///
+/// Queries visit units table by table, in the order the tables were made, and the log follows
+/// that order. Inserting a unit's optional components one by one makes a table for each step
+/// (one a later unit may end in, or one a unit moves into mid-battle when a component is taken
+/// away), so the first unit of each path in a world goes that way. Bevy never drops a table, so
+/// once a path has been walked every table on it exists, and a later unit of the same path can be
+/// spawned whole, straight into the last one, in the same place: about half of a 4-vs-4 battle's
+/// set-up was the one-by-one inserts.
+///
+/// Kept beside the world, not in it: a resource is an entity, and a new one would shift the
+/// entities of the units spawned after it, which the keyed dice read.
+#[derive(Clone, Debug, Default)]
+pub struct WalkedPaths {
+    /// The world the paths were walked in.
+    world: Option<WorldId>,
+    /// One bit per [`ArchetypePath`].
+    paths: u128,
+}
+
+impl WalkedPaths {
+    /// Forgets the paths if they were walked in another world than `world`.
+    fn enter(&mut self, world: WorldId) {
+        if self.world != Some(world) {
+            *self = Self { world: Some(world), paths: 0 };
+        }
+    }
+
+    /// Whether `path` was walked in this world.
+    fn contains(&self, path: ArchetypePath) -> bool {
+        self.paths & (1 << path.0) != 0
+    }
+
+    /// `path` has been walked.
+    fn note(&mut self, path: ArchetypePath) {
+        self.paths |= 1 << path.0;
+    }
+}
+
+/// How a unit of the level starts: waiting off the field until it arrives or is called, or on it.
+fn initial_status(unit: &UnitTemplate) -> Status {
+    if unit.arrives.is_some() || unit.summoned_by.is_some() { Status::Reserve } else { Status::Active }
+}
+
+/// Spawns a unit of the level with its components at once: only where its [`ArchetypePath`] was
+/// walked before in this world (see [`WalkedPaths`]). It lands in the table the one-by-one inserts
+/// reach with `SummoningSlots`, and its surprise shift and arrival, if any, follow one at a time
+/// as they do there: every table it meets is on the walked path.
+fn spawn_whole(world: &mut World, unit: &UnitTemplate, order: usize, controller: Controller) -> Entity {
+    let base =
+        (unit_bundle(unit, order, controller, initial_status(unit)), unit.level, SummoningSlots(unit.summoning_slots));
+    let mut entity = match (unit.surprised, unit.checks_morale, unit.initiated) {
+        (false, false, false) => spawn_with_labels(world, unit, base),
+        (true, false, false) => spawn_with_labels(world, unit, (base, Surprised)),
+        (false, true, false) => spawn_with_labels(world, unit, (base, ChecksMorale)),
+        (true, true, false) => spawn_with_labels(world, unit, (base, Surprised, ChecksMorale)),
+        (false, false, true) => spawn_with_labels(world, unit, (base, Initiator)),
+        (true, false, true) => spawn_with_labels(world, unit, (base, Surprised, Initiator)),
+        (false, true, true) => spawn_with_labels(world, unit, (base, ChecksMorale, Initiator)),
+        (true, true, true) => spawn_with_labels(world, unit, (base, Surprised, ChecksMorale, Initiator)),
+    };
+    if unit.surprise_shift != 0 {
+        entity.insert(SurpriseShift(unit.surprise_shift));
+    }
+    if let Some(arrival) = unit.arrives {
+        entity.insert(arrival);
+    }
+    entity.id()
+}
+
+/// Spawns `bundle` with the unit's class and initiative group, where it has them.
+fn spawn_with_labels<'w>(world: &'w mut World, unit: &UnitTemplate, bundle: impl Bundle) -> EntityWorldMut<'w> {
+    let class = unit.class.clone().map(CharacterClass);
+    let group = unit.initiative_group.clone().map(InitiativeGroup);
+    match (class, group) {
+        (Some(class), Some(group)) => world.spawn((bundle, class, group)),
+        (Some(class), None) => world.spawn((bundle, class)),
+        (None, Some(group)) => world.spawn((bundle, group)),
+        (None, None) => world.spawn(bundle),
+    }
+}
+
 /// Spawns a unit a spell creates from its creature's `template`: on the field at once, sick,
 /// and summoned by its caster, so it vanishes when the battle ends unless it is a thrall its
 /// caster pays for (`A-SUMM-1`).
 fn spawn_conjured(commands: &mut Commands, template: &UnitTemplate, call: Conjuring) -> Entity {
     let unit = UnitTemplate { id: call.id, zone: call.zone, arrives: None, ..template.clone() };
-    let mut entity = commands.spawn(unit_bundle(&unit, call.order as usize, call.controller));
+    let mut entity = commands.spawn(unit_bundle(&unit, call.order as usize, call.controller, Status::Active));
     if unit.checks_morale {
         entity.insert(ChecksMorale);
     }
@@ -377,7 +499,7 @@ fn spawn_conjured(commands: &mut Commands, template: &UnitTemplate, call: Conjur
 }
 
 /// The components every unit starts with.
-fn unit_bundle(unit: &UnitTemplate, order: usize, controller: Controller) -> impl Bundle {
+fn unit_bundle(unit: &UnitTemplate, order: usize, controller: Controller, status: Status) -> impl Bundle {
     (
         (
             UnitId(unit.id.clone()),
@@ -385,7 +507,7 @@ fn unit_bundle(unit: &UnitTemplate, order: usize, controller: Controller) -> imp
             SideIndex(unit.side),
             SpawnOrder(order as u32),
             controller,
-            if unit.arrives.is_some() { Status::Reserve } else { Status::Active },
+            status,
             Zone(unit.zone),
             Initiative::default(),
             unit.stress,

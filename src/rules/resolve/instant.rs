@@ -83,6 +83,14 @@ impl Resolver<'_, '_> {
         let Some(rules) = self.ruleset.attack.screen.clone() else {
             return target;
         };
+        // Nobody screening the target: no check, no roll, no line, the target itself, and no need
+        // to look the two units up (missing ones are still reported below, as before).
+        if self.units.contains(slot.unit)
+            && self.units.contains(target)
+            && !self.units.iter().any(|view| view.conditions.screening == Some(target))
+        {
+            return target;
+        }
         let screeners = self.screeners_of(slot, target);
         let Some(attacker) = self.unit(slot.unit, "a screened attack") else {
             return target;
