@@ -1238,14 +1238,19 @@ fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> 
     // Zones nearer than the nearest unit of another side hold no foe: passed over.
     let nearest = units.foe_distance_floor(ctx, actor.zone.0, actor.side.0);
     for zone in view.battlefield.within_from(actor.zone.0, nearest, allowance + reach) {
+        // Whether the zone has a free spot to charge a foe standing there from, asked once and
+        // only for a unit not known to be an ally.
+        let mut has_spot = None;
         for &other in view.index.occupants(zone) {
-            // Allies and the fallen are passed over without viewing them, and so is a foe with
-            // no free spot to charge it from (on a grid, a reach of 0 leaves only its own square):
-            // it could never be the charge.
-            let Some(target_zone) = units.fighting_foe_at(other, *actor.side) else {
+            // Allies are passed over without viewing them, and so, before its brief is read, is
+            // a foe with no free spot to charge it from (on a grid, a reach of 0 leaves only its
+            // own square, which it fills): it could never be the charge. The index files each
+            // unit under the zone it stands in, so this zone is where it would be charged.
+            if units.seen_ally(other, *actor.side) || !*has_spot.get_or_insert_with(|| spots(zone).next().is_some()) {
                 continue;
-            };
-            if spots(target_zone).next().is_none() {
+            }
+            // The fallen are passed over too.
+            if units.fighting_foe_at(other, *actor.side).is_none() {
                 continue;
             }
             let Some(target) = units.get(other) else { continue };

@@ -2143,6 +2143,11 @@ impl<'w, 's> ViewCache<'w, 's> {
         (seen == unit).then_some(side)
     }
 
+    /// Whether some pass has read `unit`'s side and it is `side`: known without a look-up.
+    pub fn seen_ally(&self, unit: Entity, side: SideIndex) -> bool {
+        self.side_seen(unit) == Some(side.0)
+    }
+
     /// What was read of `unit`.
     fn brief(&self, unit: Entity) -> Option<Brief<'w>> {
         self.known(unit).map(|(_, brief)| brief)
