@@ -488,7 +488,13 @@ pub fn portfolio(
     let ctx = view.ctx();
     let mut options = Vec::new();
     let scripts: [&dyn Fn() -> Vec<Action>; 5] = [
-        &|| attacks(view, units, threats, actor),
+        &|| {
+            let found = attacks(view, units, threats, actor);
+            found
+                .iter()
+                .flat_map(|&attack| std::iter::once(attack).chain(other_bonus_uses(view, actor, attack)))
+                .collect()
+        },
         &|| vec![Action::simple(ActionKind::FullDefense)],
         &|| retreat(view, units, actor).into_iter().collect(),
         &|| support(view, units, actor),
