@@ -288,3 +288,29 @@ fn the_search_never_reads_the_enemys_secret_declarations() {
     assert_eq!(first_plan_with_enemy_declared(level, defend), unseen);
     assert_eq!(first_plan_with_enemy_declared(level, hold), unseen);
 }
+
+/// Turns in which one unit made two `normal` attacks: only a second attack bought with both
+/// Bonus Actions does that (a free hit or a Reposte has a kind of its own).
+fn turns_with_two_attacks(log: &str) -> usize {
+    let mut attacks: std::collections::HashMap<(u64, String), usize> = std::collections::HashMap::new();
+    for line in log.lines() {
+        let event: serde_json::Value = serde_json::from_str(line).unwrap();
+        if event["event"] == "attack" && event["kind"] == "normal" {
+            let key = (event["round"].as_u64().unwrap(), event["attacker"].as_str().unwrap().to_owned());
+            *attacks.entry(key).or_default() += 1;
+        }
+    }
+    attacks.values().filter(|&&count| count >= 2).count()
+}
+
+#[test]
+fn a_bonus_1_the_search_buys_a_second_attack_where_the_greedy_ai_never_does() {
+    let level = "aimed_wounds_skirmish.ron";
+    let (mut greedy, mut hard) = (0, 0);
+    for seed in 0..3 {
+        greedy += turns_with_two_attacks(&play(level, AiKind::Greedy, seed, 5));
+        hard += turns_with_two_attacks(&play(level, AiKind::Hard, seed, 5));
+    }
+    assert_eq!(greedy, 0, "the greedy AI spends its Bonus Actions as the rules' default says");
+    assert!(hard > 0, "the search never took the second attack the portfolio offers");
+}

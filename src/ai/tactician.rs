@@ -13,6 +13,7 @@ use super::controller::{AiView, JustDeclared};
 use super::forward::{ForwardModel, RoundResult, Snapshot, SnapshotSources};
 use crate::battlefield::ZoneIdx;
 use crate::rules::actions::{self, ThreatMap, ViewCache};
+use crate::rules::bonus;
 use crate::rules::components::*;
 use crate::rules::dice::CombatRng;
 use crate::rules::equipment::Effect;
@@ -487,13 +488,20 @@ pub fn portfolio(
     let ctx = view.ctx();
     let mut options = Vec::new();
     let scripts: [&dyn Fn() -> Vec<Action>; 5] = [
-        &|| attacks(view, units, threats, actor),
+        &|| {
+            let found = attacks(view, units, threats, actor);
+            found
+                .iter()
+                .flat_map(|&attack| std::iter::once(attack).chain(other_bonus_uses(view, actor, attack)))
+                .collect()
+        },
         &|| vec![Action::simple(ActionKind::FullDefense)],
         &|| retreat(view, units, actor).into_iter().collect(),
         &|| support(view, units, actor),
         &|| intimidate(view, units, actor).into_iter().collect(),
     ];
-    let greedy_script = || std::iter::once(greedy).chain(other_aims(greedy)).collect();
+    let greedy_script =
+        || std::iter::once(greedy).chain(other_aims(greedy)).chain(other_bonus_uses(view, actor, greedy)).collect();
     for script in std::iter::once(&greedy_script as &dyn Fn() -> Vec<Action>).chain(scripts) {
         for action in script() {
             if !options.contains(&action) && actions::check(ctx, actor, &action, units).is_ok() {
@@ -515,6 +523,32 @@ fn other_aims(action: Action) -> impl Iterator<Item = Action> {
         .into_iter()
         .filter(move |&aim| aimed.is_some_and(|aimed| aimed != aim))
         .map(move |aim| Action { kind: ActionKind::Aimed(aim), ..action })
+}
+
+/// The same attack with its Bonus Actions spent otherwise (`A-BONUS-1`): the rules' default
+/// (and so the greedy AI's) is +1 to hit and +1 damage, but a unit that need not walk may strike
+/// twice instead, and a shooter, whose damage the bonus does not raise, may dodge.
+fn other_bonus_uses(view: &AiView, actor: &UnitView, action: Action) -> Vec<Action> {
+    let Some(rules) = bonus::rules(&view.ruleset) else {
+        return Vec::new();
+    };
+    if !bonus::is_attack(action.kind) && !matches!(action.kind, ActionKind::Throw(_)) {
+        return Vec::new();
+    }
+    let left = bonus::left(rules, actor.conditions);
+    let uses = [
+        BonusUses { extra_attack: true, ..BonusUses::default() },
+        BonusUses { hit: 1, dodge: 1, ..BonusUses::default() },
+        BonusUses { damage: 1, dodge: 1, ..BonusUses::default() },
+    ];
+    uses.into_iter()
+        .filter(|uses| bonus::cost(rules, uses) <= left)
+        .map(|uses| Action { bonus: Some(uses), ..action })
+        .filter(|other| {
+            bonus::effective(&view.ruleset, actor.conditions, other)
+                != bonus::effective(&view.ruleset, actor.conditions, &action)
+        })
+        .collect()
 }
 
 /// What is left of a unit to take down.
