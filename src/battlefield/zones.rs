@@ -948,8 +948,9 @@ mod tests {
         }
     }
 
-    fn line(count: usize) -> Battlefield {
-        let zones = (0..count)
+    /// `count` open zones with no capacity limit, named by their index, joined to nothing yet.
+    fn plain_zones(count: usize) -> Vec<ZoneDef> {
+        (0..count)
             .map(|at| ZoneDef {
                 id: format!("z{at}").into(),
                 name: format!("Zone {at}"),
@@ -959,9 +960,12 @@ mod tests {
                 square: None,
                 enter_cost: 1,
             })
-            .collect();
+            .collect()
+    }
+
+    fn line(count: usize) -> Battlefield {
         let edges: Vec<_> = (1..count).map(|at| ((at - 1) as ZoneIdx, at as ZoneIdx)).collect();
-        Battlefield::new(zones, &edges)
+        Battlefield::new(plain_zones(count), &edges)
     }
 
     #[test]
@@ -984,18 +988,7 @@ mod tests {
 
     #[test]
     fn unconnected_zones_are_unreachable() {
-        let zones = (0..2)
-            .map(|at| ZoneDef {
-                id: format!("z{at}").into(),
-                name: String::new(),
-                capacity: None,
-                hazard: None,
-                position: None,
-                square: None,
-                enter_cost: 1,
-            })
-            .collect();
-        let field = Battlefield::new(zones, &[]);
+        let field = Battlefield::new(plain_zones(2), &[]);
         assert_eq!(field.distance(0, 1), UNREACHABLE);
         assert!(field.path(0, 1).is_empty());
     }
@@ -1025,17 +1018,7 @@ mod tests {
     #[test]
     fn long_walks_keep_exact_distances_and_ranges() {
         let count = 301;
-        let zones = (0..count)
-            .map(|at| ZoneDef {
-                id: format!("z{at}").into(),
-                name: String::new(),
-                capacity: None,
-                hazard: None,
-                position: None,
-                square: None,
-                enter_cost: 1,
-            })
-            .collect();
+        let zones = plain_zones(count);
         let edges: Vec<_> = (1..count - 1).map(|at| ((at - 1) as ZoneIdx, at as ZoneIdx)).collect();
         let field = Battlefield::new(zones, &edges);
         let lone = (count - 1) as ZoneIdx;
