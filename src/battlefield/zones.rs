@@ -263,19 +263,7 @@ impl Battlefield {
     /// Builds the graph; `edges` are undirected pairs of zone indices.
     pub fn new(zones: Vec<ZoneDef>, edges: &[(ZoneIdx, ZoneIdx)]) -> Self {
         let count = zones.len();
-        let mut neighbours = vec![Vec::new(); count];
-        for &(a, b) in edges {
-            if a == b || a as usize >= count || b as usize >= count {
-                continue;
-            }
-            if !neighbours[a as usize].contains(&b) {
-                neighbours[a as usize].push(b);
-                neighbours[b as usize].push(a);
-            }
-        }
-        for list in &mut neighbours {
-            list.sort_unstable();
-        }
+        let neighbours = neighbour_lists(count, edges);
         let pairs = count * count;
         let mut distances = DistanceTable::default();
         let mut nearest_first = Vec::with_capacity(pairs);
@@ -286,23 +274,7 @@ impl Battlefield {
         let mut row = vec![UNREACHABLE; count];
         let mut queue = VecDeque::with_capacity(count);
         for start in 0..count {
-            row.fill(UNREACHABLE);
-            row[start] = 0;
-            queue.push_back(start);
-            // Breadth first, the last zone reached is the farthest.
-            let mut farthest = 0;
-            let mut walked = 0;
-            while let Some(zone) = queue.pop_front() {
-                let next = row[zone] + 1;
-                farthest = row[zone];
-                walked += 1;
-                for &neighbour in &neighbours[zone] {
-                    if row[neighbour as usize] == UNREACHABLE {
-                        row[neighbour as usize] = next;
-                        queue.push_back(neighbour as usize);
-                    }
-                }
-            }
+            let (farthest, walked) = walk_from(start, &neighbours, &mut row, &mut queue);
             distances.push_row(&row, farthest, pairs);
             let (order, at_most) = nearest_first_order(&row);
             nearest_first.extend(order);
@@ -614,6 +586,47 @@ impl Battlefield {
         let reachable = self.0.reachable[zone as usize] as usize;
         kept + row[kept..reachable].partition_point(|&other| self.distance(zone, other) <= range)
     }
+}
+
+/// Each zone's neighbours, sorted, from undirected `edges` (self-links, repeats and indices
+/// past `count` left out).
+fn neighbour_lists(count: usize, edges: &[(ZoneIdx, ZoneIdx)]) -> Vec<Vec<ZoneIdx>> {
+    let mut neighbours = vec![Vec::new(); count];
+    for &(a, b) in edges {
+        if a == b || a as usize >= count || b as usize >= count {
+            continue;
+        }
+        if !neighbours[a as usize].contains(&b) {
+            neighbours[a as usize].push(b);
+            neighbours[b as usize].push(a);
+        }
+    }
+    for list in &mut neighbours {
+        list.sort_unstable();
+    }
+    neighbours
+}
+
+/// Fills `row` with the steps from `start` to every zone (breadth first, `queue` left empty)
+/// and returns the farthest distance reached and how many zones were reached.
+fn walk_from(start: usize, neighbours: &[Vec<ZoneIdx>], row: &mut [u32], queue: &mut VecDeque<usize>) -> (u32, u32) {
+    row.fill(UNREACHABLE);
+    row[start] = 0;
+    queue.push_back(start);
+    // Breadth first, the last zone reached is the farthest.
+    let (mut farthest, mut walked) = (0, 0);
+    while let Some(zone) = queue.pop_front() {
+        let next = row[zone] + 1;
+        farthest = row[zone];
+        walked += 1;
+        for &neighbour in &neighbours[zone] {
+            if row[neighbour as usize] == UNREACHABLE {
+                row[neighbour as usize] = next;
+                queue.push_back(neighbour as usize);
+            }
+        }
+    }
+    (farthest, walked)
 }
 
 /// The zones of one distance row ordered by distance, then by index (what sorting by
