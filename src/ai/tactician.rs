@@ -536,6 +536,7 @@ fn other_bonus_uses(view: &AiView, actor: &UnitView, action: Action) -> Vec<Acti
         return Vec::new();
     }
     let left = bonus::left(rules, actor.conditions);
+    let spent_now = bonus::effective(&view.ruleset, actor.conditions, &action);
     let uses = [
         BonusUses { extra_attack: true, ..BonusUses::default() },
         BonusUses { hit: 1, dodge: 1, ..BonusUses::default() },
@@ -544,10 +545,7 @@ fn other_bonus_uses(view: &AiView, actor: &UnitView, action: Action) -> Vec<Acti
     uses.into_iter()
         .filter(|uses| bonus::cost(rules, uses) <= left)
         .map(|uses| Action { bonus: Some(uses), ..action })
-        .filter(|other| {
-            bonus::effective(&view.ruleset, actor.conditions, other)
-                != bonus::effective(&view.ruleset, actor.conditions, &action)
-        })
+        .filter(|other| bonus::effective(&view.ruleset, actor.conditions, other) != spent_now)
         .collect()
 }
 
