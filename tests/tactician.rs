@@ -68,6 +68,7 @@ fn round_lines(log: &str, round: u32) -> Vec<String> {
 
 #[test]
 fn the_forward_model_replays_the_engine_round_for_round() {
+    let mut lost_seen = 0;
     for (level, round) in [("ambush.ron", 1), ("ambush.ron", 3), ("melee.ron", 2), ("crucible_skirmish.ron", 2)] {
         let template = load_builtin_level(level).unwrap();
         let mut battle = HeadlessBattle::new();
@@ -99,7 +100,22 @@ fn the_forward_model_replays_the_engine_round_for_round() {
         let simulated = round_lines(&model.log().to_json_lines(), round);
         assert!(!engine.is_empty(), "{level}: round {round} has no log");
         assert_eq!(simulated, engine, "{level} round {round}: the forward model and the engine disagree");
+        let logged_lost: Vec<&str> = simulated
+            .iter()
+            .filter(|line| line.contains("\"event\":\"action_lost\""))
+            .map(|line| snapshot.units.iter().find(|unit| line.contains(&format!("\"unit\":\"{}\"", unit.id()))))
+            .map(|unit| unit.expect("every action_lost line names a unit").id())
+            .collect();
+        let reported_lost: Vec<&str> =
+            snapshot.units.iter().filter(|unit| model.lost_action(unit.entity, round)).map(|unit| unit.id()).collect();
+        let mut logged_sorted = logged_lost.clone();
+        logged_sorted.sort_unstable();
+        let mut reported_sorted = reported_lost;
+        reported_sorted.sort_unstable();
+        assert_eq!(reported_sorted, logged_sorted, "{level} round {round}: the lost actions the model reports");
+        lost_seen += logged_sorted.len();
     }
+    assert!(lost_seen > 0, "no replayed round loses an action, so the report is untested");
 }
 
 /// Plays `level` with `kind` on every side and returns the log; panics on any rejected declaration.

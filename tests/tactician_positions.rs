@@ -26,7 +26,18 @@ fn position(red: &str, units: &str) -> String {
 /// Plays the first round of `units` with red played by `red` (after `setup`), and returns
 /// `unit`'s first declaration.
 fn first_declaration(red: &str, units: &str, unit: &str, setup: impl Fn(&mut bevy::prelude::App)) -> Value {
-    let mut app = app_with(&level_template(&position(red, units)), SEED);
+    first_declaration_on(SEED, red, units, unit, setup)
+}
+
+/// [`first_declaration`] with the dice and the AI seeded by `seed`.
+fn first_declaration_on(
+    seed: u64,
+    red: &str,
+    units: &str,
+    unit: &str,
+    setup: impl Fn(&mut bevy::prelude::App),
+) -> Value {
+    let mut app = app_with(&level_template(&position(red, units)), seed);
     setup(&mut app);
     for _ in 0..4 {
         app.update();
@@ -40,20 +51,25 @@ fn first_declaration(red: &str, units: &str, unit: &str, setup: impl Fn(&mut bev
 /// A rooted enemy one blow from death stands a zone away; a healthy one is in reach. The greedy
 /// AI reckons an unpinned foe walks off before a blade gets there (×0.35) and strikes the healthy
 /// one; the search plays the enemy's reply, sees the rooted one cannot go anywhere, and walks
-/// over (without provoking its Reposte) for the kill.
+/// over (without provoking its Reposte) for the kill. On [`ROOTED_SEED`] r1's turn comes before
+/// b1's; where b1 strikes first, the search may count the walk's risk of coming to nothing
+/// (`LOST_ACTION`) and stay on b1.
 const ROOTED_WEAKLING: &str = r#"
     (id: "r1", creature: "soldier", side: "red", zone: "a"),
     (id: "b1", creature: "soldier", side: "blue", zone: "a"),
     (id: "b2", creature: "soldier", side: "blue", zone: "b", speed: Some(0), hd: Some("1"), attributes: Some((strength: 1))),
 "#;
 
+/// The seed of [`ROOTED_WEAKLING`].
+const ROOTED_SEED: u64 = 2;
+
 #[test]
 fn the_search_walks_over_for_a_killing_blow_the_greedy_ai_passes_up() {
-    let search = first_declaration("hard", ROOTED_WEAKLING, "r1", |_| {});
+    let search = first_declaration_on(ROOTED_SEED, "hard", ROOTED_WEAKLING, "r1", |_| {});
     assert_eq!(search["target"], "b2", "the search should go for the rooted weakling: {search}");
     assert_eq!(search["move_to"], "b", "{search}");
     assert_eq!(search["action"], "defensive_attack", "walking in must not provoke b2's Reposte: {search}");
-    let greedy = first_declaration("greedy", ROOTED_WEAKLING, "r1", |_| {});
+    let greedy = first_declaration_on(ROOTED_SEED, "greedy", ROOTED_WEAKLING, "r1", |_| {});
     assert_eq!(greedy["target"], "b1", "the greedy AI discounts the unpinned weakling: {greedy}");
 }
 
@@ -148,4 +164,44 @@ fn the_search_strikes_the_foe_that_hurts_most_not_the_weakest() {
     assert_eq!(search["target"], "b1", "the search should drop the axeman first: {search}");
     let greedy = first_declaration("greedy", AXEMAN_AND_TAPPER, "r1", hurt_foes);
     assert_eq!(greedy["target"], "b2", "the greedy AI finishes the weakest: {greedy}");
+}
+
+/// Blue's b1 stands a zone from red's r1, and a weakling r2 stands a zone beyond it. b1 walks on
+/// to strike r2, and on these seeds it moves before r1's turn comes: the greedy AI's walking blow
+/// on b1 finds nobody there (`action_lost`). The search plays b1's walk out, counts the wasted
+/// turn against the blow (`LOST_ACTION`) and declares something that happens.
+const FOE_WALKS_ON: &str = r#"
+    (id: "r1", creature: "soldier", side: "red", zone: "a", speed: Some(1)),
+    (id: "r2", creature: "soldier", side: "red", zone: "c", hd: Some("1"), attributes: Some((strength: 1))),
+    (id: "b1", creature: "soldier", side: "blue", zone: "b", speed: Some(1)),
+"#;
+
+/// The log lines of round 1 about `unit`'s declaration and its loss, played by `red` on `seed`.
+fn round_one_of(red: &str, seed: u64, unit: &str) -> Vec<Value> {
+    let mut app = app_with(&level_template(&position(red, FOE_WALKS_ON)), seed);
+    for _ in 0..6 {
+        app.update();
+    }
+    ["declared", "action_lost"]
+        .into_iter()
+        .flat_map(|kind| events(&app, kind))
+        .filter(|event| event["round"] == 1 && event["unit"] == unit)
+        .collect()
+}
+
+#[test]
+fn the_search_does_not_waste_its_turn_on_a_foe_that_walks_on() {
+    for seed in [4, 8] {
+        let greedy = round_one_of("greedy", seed, "r1");
+        assert!(
+            greedy.iter().any(|event| event["event"] == "action_lost"),
+            "seed {seed}: the greedy AI's blow should be lost: {greedy:?}"
+        );
+        let search = round_one_of("hard", seed, "r1");
+        assert!(search.iter().any(|event| event["event"] == "declared"), "seed {seed}: {search:?}");
+        assert!(
+            search.iter().all(|event| event["event"] != "action_lost"),
+            "seed {seed}: the search wasted r1's turn: {search:?}"
+        );
+    }
 }

@@ -3,6 +3,7 @@
 //! resolved with dice of the AI's own choosing, and the result read back.
 
 use bevy::ecs::entity::EntityHashMap;
+use bevy::ecs::message::MessageCursor;
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 
@@ -14,7 +15,8 @@ use crate::rules::equipment::InjuryTables;
 use crate::rules::log::CombatLog;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::{
-    CombatInfo, CombatPhase, CombatState, DeclarationQueue, Sides, Slot, VictoryCondition, VictoryConditions,
+    ActionLost, CombatInfo, CombatPhase, CombatState, DeclarationQueue, Sides, Slot, VictoryCondition,
+    VictoryConditions,
 };
 
 /// Schedule runs one simulated round may take at most: turn-based rulesets declare and resolve
@@ -95,6 +97,11 @@ pub struct UnitState {
 }
 
 impl UnitState {
+    /// Its id in the level and the log.
+    pub fn id(&self) -> &str {
+        &self.core.0.0
+    }
+
     /// Its declaration this round, as the snapshot holds it.
     pub fn declared_action(&self) -> Option<Action> {
         self.declared.action
@@ -289,6 +296,10 @@ pub struct ForwardModel {
     to_real: EntityHashMap<Entity>,
     /// The simulated units, in snapshot order.
     sim_units: Vec<Entity>,
+    /// Where reading the world's lost actions left off.
+    lost_cursor: MessageCursor<ActionLost>,
+    /// Simulated units whose action came to nothing since the last reset, with the round.
+    lost: Vec<(Entity, u32)>,
 }
 
 impl Default for ForwardModel {
@@ -314,6 +325,8 @@ impl ForwardModel {
             to_sim: EntityHashMap::default(),
             to_real: EntityHashMap::default(),
             sim_units: Vec::new(),
+            lost_cursor: MessageCursor::default(),
+            lost: Vec::new(),
         }
     }
 
@@ -399,6 +412,8 @@ impl ForwardModel {
         for (unit, &sim) in snapshot.units.iter().zip(&self.sim_units) {
             restore_unit(world, sim, unit, &map);
         }
+        self.lost.clear();
+        self.lost_cursor = world.resource::<Messages<ActionLost>>().get_cursor_current();
     }
 
     /// Declares `action` for the real unit `unit` (targets are real entities too) when its turn
@@ -419,6 +434,9 @@ impl ForwardModel {
             // What `App::update` does for the main app: the main schedule, then the trackers.
             self.world.run_schedule(Main);
             self.world.clear_trackers();
+            // Messages live two updates: read this one's before the next.
+            let lost = self.lost_cursor.read(self.world.resource::<Messages<ActionLost>>());
+            self.lost.extend(lost.map(|lost| (lost.unit, lost.round)));
             // The end of round hands over to the next round's initiative, and stops there.
             let phase = self.world.resource::<CombatState>().phase;
             if matches!(phase, CombatPhase::Over | CombatPhase::Initiative) {
@@ -442,6 +460,12 @@ impl ForwardModel {
     /// The log of the simulated round (when reset with a log).
     pub fn log(&self) -> &CombatLog {
         self.world.resource::<CombatLog>()
+    }
+
+    /// Whether the real unit `unit` lost its action in the simulated round `round` (since the
+    /// last reset).
+    pub fn lost_action(&self, unit: Entity, round: u32) -> bool {
+        self.to_sim.get(&unit).is_some_and(|&sim| self.lost.contains(&(sim, round)))
     }
 
     /// The simulated entity that stands for a real one.

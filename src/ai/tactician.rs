@@ -81,6 +81,13 @@ const PRUNE: f64 = 1.0;
 const DECIDED: f64 = 3.0;
 /// Most dice samples one candidate is played on, however large the budget.
 const MAX_SAMPLES: usize = 512;
+/// What a plan loses, in the evaluation's units (a standing unit is worth up to 1), on a dice
+/// sample where the deciding unit's action comes to nothing (`action_lost`): a blow on a foe that
+/// walks off first, a walk to a spot that fills. The evaluation looks only a round or two ahead,
+/// where a wasted turn often costs no material yet; the tempo it gives away shows later. Measured
+/// on the Great Melee (hard garrison against greedy, seeds 64..75): 0 loses 7.6% of the search's
+/// declarations, 0.2 loses 3.7%, 0.5 3.7% (seeds 68..71).
+const LOST_ACTION: f64 = 0.2;
 
 /// The search's state between decisions: its private world with the rules in it.
 #[derive(Default)]
@@ -306,7 +313,7 @@ impl Judge<'_> {
                 let mut trial = plan.clone();
                 trial[at].1 = entries[entry].action;
                 let from = entries[entry].values.len();
-                let values = self.score(&trial, from..wanted);
+                let values = self.score(&trial, at, from..wanted);
                 entries[entry].values.extend(values);
             }
             alive = prune(&entries, alive);
@@ -333,8 +340,10 @@ impl Judge<'_> {
     }
 
     /// The plan's value on each of the dice samples `samples` (the same samples for every plan,
-    /// so plans are compared on the same luck).
-    fn score(&mut self, plan: &Plan, samples: std::ops::Range<usize>) -> Vec<f64> {
+    /// so plans are compared on the same luck), less [`LOST_ACTION`] on each sample where the
+    /// action of the unit at `at` comes to nothing this round.
+    fn score(&mut self, plan: &Plan, at: usize, samples: std::ops::Range<usize>) -> Vec<f64> {
+        let (unit, round) = (plan[at].0, self.snapshot.round());
         let mut declarations: Plan = self.visible.iter().chain(plan.iter()).copied().collect();
         declarations.sort_by_key(|(unit, _)| self.queue.iter().position(|other| other == unit).unwrap_or(usize::MAX));
         let mut values = Vec::with_capacity(samples.len());
@@ -354,7 +363,8 @@ impl Judge<'_> {
                     break;
                 }
             }
-            values.push(evaluate(self.model.world_mut(), self.side, result, &self.power));
+            let wasted = if self.model.lost_action(unit, round) { LOST_ACTION } else { 0.0 };
+            values.push(evaluate(self.model.world_mut(), self.side, result, &self.power) - wasted);
         }
         values
     }

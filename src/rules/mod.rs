@@ -28,7 +28,7 @@ pub use crate::vocabulary::dice;
 use bevy::prelude::*;
 
 pub use state::{
-    ActionChosen, CheckedChoices, CombatInfo, CombatPhase, CombatState, DamageDealt, DeclarationQueue,
+    ActionChosen, ActionLost, CheckedChoices, CombatInfo, CombatPhase, CombatState, DamageDealt, DeclarationQueue,
     DeclarationRejected, Intimidated, Outcome, SideInfo, Sides, Slot, VictoryCondition, VictoryConditions,
 };
 

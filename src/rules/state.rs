@@ -316,6 +316,15 @@ pub struct DamageDealt {
     pub stress_lost: i32,
 }
 
+/// A unit's declared action that came to nothing (the `action_lost` log line).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActionLost {
+    /// Whose action it was.
+    pub unit: Entity,
+    /// The round it was lost in.
+    pub round: u32,
+}
+
 /// An Intimidation check aimed at a unit, which then checks morale against it.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Intimidated {
@@ -348,6 +357,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<ActionChosen>()
         .add_message::<DeclarationRejected>()
         .add_message::<DamageDealt>()
+        .add_message::<ActionLost>()
         .add_message::<Intimidated>()
         .add_message::<Fleeing>();
 }

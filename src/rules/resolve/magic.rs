@@ -39,8 +39,7 @@ impl Resolver<'_, '_> {
             .filter(|&unit| self.units.get(unit).is_ok_and(|view| *view.status == Status::Reserve))
             .min_by_key(|&unit| self.units.get(unit).map_or(u32::MAX, |view| view.order.0));
         let (Some(called), true) = (waiting, active < slots) else {
-            let id = self.id(summoner);
-            self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "no_summoning_slot" });
+            self.lose(summoner, "no_summoning_slot");
             return;
         };
         let Some(origin) = self.unit(summoner, "summoning").map(|view| view.zone.0) else {
@@ -56,8 +55,7 @@ impl Resolver<'_, '_> {
                 || (zone == origin && self.battlefield.zone(zone).capacity.is_none())
         });
         let Some(spot) = spot else {
-            let id = self.id(summoner);
-            self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "zone_full" });
+            self.lose(summoner, "zone_full");
             return;
         };
         let on_turn = self.ruleset.turns.order.on_turn();
@@ -82,17 +80,17 @@ impl Resolver<'_, '_> {
         let Some(view) = self.unit(summoner, "conjuring") else {
             return;
         };
-        let (side, origin, controller, caster) = (view.side.0, view.zone.0, *view.controller, view.id.0.clone());
+        let (side, origin, controller) = (view.side.0, view.zone.0, *view.controller);
         let free = self.free_summoning_slots(summoner);
         let spawner = self.conjurable.as_ref().and_then(|conjurable| conjurable.spawner(creature, side));
         // A forward-model world (the search AI's) has no spawners: it cannot foresee new units.
         let (Some(spawner), true) = (spawner, free > 0) else {
-            self.log.record(round, || LogEvent::ActionLost { unit: caster, reason: "no_summoning_slot" });
+            self.lose(summoner, "no_summoning_slot");
             return;
         };
         for _ in 0..count.min(free) {
             let Some(spot) = self.spot_with_room(origin) else {
-                self.log.record(round, || LogEvent::ActionLost { unit: caster.clone(), reason: "zone_full" });
+                self.lose(summoner, "zone_full");
                 return;
             };
             let id = self.fresh_id(creature);
@@ -205,7 +203,7 @@ impl Resolver<'_, '_> {
             return;
         }
         if !self.can_pay(caster, spell.mana) {
-            self.log.record(round, || LogEvent::ActionLost { unit: id, reason: "cannot_pay" });
+            self.lose(caster, "cannot_pay");
             return;
         }
         let (mana_spent, stress_spent) = self.pay_for_spell(caster, spell.mana);

@@ -34,7 +34,9 @@ use super::equipment::{DamageType, InjuryTables};
 use super::initiative::{arrive, roll_base_initiative};
 use super::log::{AttackKind, CombatLog, LogEvent};
 use super::ruleset::{InitiativeOrder, Ruleset};
-use super::state::{CombatPhase, CombatState, DamageDealt, DeclarationQueue, Intimidated, Sides, Slot, in_phase};
+use super::state::{
+    ActionLost, CombatPhase, CombatState, DamageDealt, DeclarationQueue, Intimidated, Sides, Slot, in_phase,
+};
 use super::unit::{self, Unit, UnitItem, UnitView};
 use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
 pub(super) use wounds::{DamageHit, Harm};
@@ -106,6 +108,7 @@ pub(super) struct Resolver<'w, 's> {
     conjurable: Option<ResMut<'w, Conjurable>>,
     commands: Commands<'w, 's>,
     dealt: MessageWriter<'w, DamageDealt>,
+    lost: MessageWriter<'w, ActionLost>,
     intimidated: MessageWriter<'w, Intimidated>,
     faults: Local<'s, Faults>,
     spent: Local<'s, SpentReactions>,
@@ -539,10 +542,12 @@ impl<'w, 's> Resolver<'w, 's> {
         }
     }
 
-    /// Logs that `unit` lost its action, and why.
+    /// Logs that `unit` lost its action, and why, and tells whoever listens (the search AI
+    /// weighs a plan whose action would be lost).
     fn lose(&mut self, unit: Entity, reason: &'static str) {
         let (round, id) = (self.round(), self.id(unit));
         self.log.record(round, || LogEvent::ActionLost { unit: id, reason });
+        self.lost.write(ActionLost { unit, round });
     }
 
     /// Brings in reinforcements whose count has passed before the group at `next` (or at the
