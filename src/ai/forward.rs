@@ -399,6 +399,8 @@ impl ForwardModel {
         for (unit, &sim) in snapshot.units.iter().zip(&self.sim_units) {
             restore_unit(world, sim, unit, &map);
         }
+        // The units were rewritten outside the stages: their threats are marked afresh.
+        world.insert_resource(crate::rules::unit::TouchedUnits::default());
     }
 
     /// Declares `action` for the real unit `unit` (targets are real entities too) when its turn

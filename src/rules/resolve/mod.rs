@@ -35,7 +35,7 @@ use super::initiative::{arrive, roll_base_initiative};
 use super::log::{AttackKind, CombatLog, LogEvent};
 use super::ruleset::{InitiativeOrder, Ruleset};
 use super::state::{CombatPhase, CombatState, DamageDealt, DeclarationQueue, Intimidated, Sides, Slot, in_phase};
-use super::unit::{self, Unit, UnitItem, UnitView};
+use super::unit::{self, UnitItem, UnitView, UnitsMut};
 use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
 pub(super) use wounds::{DamageHit, Harm};
 
@@ -92,7 +92,7 @@ pub(super) struct Resolver<'w, 's> {
     log: ResMut<'w, CombatLog>,
     rng: ResMut<'w, CombatRng>,
     index: ResMut<'w, ZoneIndex>,
-    units: Query<'w, 's, Unit>,
+    units: UnitsMut<'w, 's>,
     ids: Query<'w, 's, &'static UnitId>,
     reinforcements: Query<'w, 's, (Entity, &'static Reinforcement)>,
     groups: Query<'w, 's, &'static InitiativeGroup>,
