@@ -384,9 +384,13 @@ type ThreatParts = (&'static SideIndex, &'static Zone, &'static Status, &'static
 /// Marks units an enemy can strike in melee right now as [`Threatened`]. The table of which
 /// sides reach each zone is kept between passes ([`ThreatTable`]): only units whose side, zone,
 /// status, conditions or loadout changed since the last pass are refiled, and a new battlefield
-/// (a new battle, whose old units are gone) refills it. Then only the units that changed, or
+/// (a new battle, whose old units are gone) refills it. The change filter is asked only about
+/// the units the stages looked up for writing since ([`TouchedUnits`]), unless something may
+/// have written every unit: a turn-by-turn round has a pass per unit, and reading every unit's
+/// change ticks at each was a sixth of a grid round. Then only the units that changed, or
 /// stand where a row turned, are marked afresh: no other unit's mark can differ.
 #[expect(clippy::type_complexity, reason = "the change filter names every component threat depends on")]
+#[expect(clippy::too_many_arguments, reason = "a system: each parameter is something it reads or writes")]
 pub(super) fn refresh_threats(
     mut commands: Commands,
     units: Query<(Entity, &SideIndex, &Zone, &Status, Has<Threatened>)>,
@@ -418,7 +422,8 @@ pub(super) fn refresh_threats(
             changed.iter_many(&units).for_each(&mut note);
             if let Some(mut audit) = audit {
                 audit.passes += 1;
-                audit.missed += changed.iter().filter(|(entity, _)| units.binary_search(entity).is_err()).count() as u64;
+                audit.missed +=
+                    changed.iter().filter(|(entity, _)| units.binary_search(entity).is_err()).count() as u64;
             }
         }
     }
