@@ -262,12 +262,10 @@ fn w_decl_4_the_threat_audit_sees_a_unit_changed_behind_the_stages_back() {
     while battle.world().resource::<ThreatAudit>().passes == 0 {
         battle.step();
     }
-    // A write no stage noted: the unit's status, set to what it is (still a change to Bevy).
+    // A write no stage noted: one unit's status, marked changed as any write through it would.
     let world = battle.world_mut();
     let mut statuses = world.query::<&mut Status>();
-    let mut status = statuses.iter_mut(world).next().expect("a unit");
-    let now = *status;
-    *status = now;
+    statuses.iter_mut(world).next().expect("a unit").set_changed();
     let passes = battle.world().resource::<ThreatAudit>().passes;
     while battle.world().resource::<ThreatAudit>().passes == passes {
         battle.step();
