@@ -13,6 +13,7 @@ use fray::headless::HeadlessBattle;
 use fray::levels::catalog::builtin::LEVELS;
 use fray::levels::{BattleSetup, load_builtin_level};
 use fray::rules::components::{AiKind, Controller};
+use fray::rules::unit::ThreatAudit;
 
 /// Seeds per level and AI.
 const SEEDS: u64 = 25;
@@ -36,6 +37,9 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 fn play_every_battle() -> String {
     let mut lines = String::new();
     let mut battle = HeadlessBattle::new();
+    // Every declaration pass that marks threats for the touched units only is checked against
+    // Bevy's change detection over every unit.
+    battle.world_mut().init_resource::<ThreatAudit>();
     for (level, _) in LEVELS {
         let template = load_builtin_level(level).unwrap_or_else(|error| panic!("{level}: {error}"));
         for (ai_name, ai) in AIS {
@@ -51,6 +55,9 @@ fn play_every_battle() -> String {
             }
         }
     }
+    let audit = battle.world().resource::<ThreatAudit>();
+    assert!(audit.passes > 0, "no declaration pass marked threats for the touched units only");
+    assert_eq!(audit.missed, 0, "units changed without being noted as touched, over {} passes", audit.passes);
     lines
 }
 

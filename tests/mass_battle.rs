@@ -17,7 +17,7 @@ use fray::rules::actions::{self, ActionContext, BriefParts, TargetRule, ThreatMa
 use fray::rules::components::*;
 use fray::rules::legal::{LegalActions, TargetIndex};
 use fray::rules::ruleset::Ruleset;
-use fray::rules::unit::{self, UnitReadOnly, UnitView};
+use fray::rules::unit::{self, ThreatAudit, UnitReadOnly, UnitView};
 
 /// The legal actions as `actions::legal_actions` listed them before the target index: every
 /// kind, every destination, and every unit in the zones within the longest range, each checked.
@@ -240,6 +240,37 @@ fn w_decl_4_per_pass_threat_tables_agree_with_asking_every_unit_on_zones() {
 fn w_decl_4_per_pass_threat_tables_agree_with_asking_every_unit_on_a_grid() {
     let template = load_generated(&grid_field_text(24, "shock_and_cover"), "field24.ron").expect("the field loads");
     threat_tables_agree_through(&template, 3);
+}
+
+/// How many schedule runs the threat audits below play.
+const AUDITED_UPDATES: u32 = 4_000;
+
+#[test]
+fn w_decl_4_threat_marking_for_the_touched_units_only_misses_no_changed_unit_on_a_grid() {
+    let mut battle = greedy_battle_on_a_24_square_field();
+    battle.world_mut().init_resource::<ThreatAudit>();
+    battle.run(AUDITED_UPDATES);
+    let audit = battle.world().resource::<ThreatAudit>();
+    assert!(audit.passes > 50, "only {} passes looked at the touched units alone", audit.passes);
+    assert_eq!(audit.missed, 0, "changed units not noted as touched, over {} passes", audit.passes);
+}
+
+#[test]
+fn w_decl_4_the_threat_audit_sees_a_unit_changed_behind_the_stages_back() {
+    let mut battle = greedy_battle_on_a_24_square_field();
+    battle.world_mut().init_resource::<ThreatAudit>();
+    while battle.world().resource::<ThreatAudit>().passes == 0 {
+        battle.step();
+    }
+    // A write no stage noted: one unit's status, marked changed as any write through it would.
+    let world = battle.world_mut();
+    let mut statuses = world.query::<&mut Status>();
+    statuses.iter_mut(world).next().expect("a unit").set_changed();
+    let passes = battle.world().resource::<ThreatAudit>().passes;
+    while battle.world().resource::<ThreatAudit>().passes == passes {
+        battle.step();
+    }
+    assert_eq!(battle.world().resource::<ThreatAudit>().missed, 1, "the unwritten-down change is found");
 }
 
 /// The 24x24 shock_and_cover field, greedy on every side, seed 3, started.

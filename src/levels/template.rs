@@ -242,6 +242,8 @@ impl BattleTemplate {
             }
         }
         world.insert_resource(index);
+        // Every unit is new: the declare stage marks threats afresh for all of them.
+        world.insert_resource(crate::rules::unit::TouchedUnits::default());
         world.insert_resource(self.victory_conditions(&entities));
         world.insert_resource(self.conjurable(entities.len() as u32));
     }

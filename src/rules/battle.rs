@@ -7,7 +7,7 @@ use super::dice::CombatRng;
 use super::log::CombatLog;
 use super::ruleset::Ruleset;
 use super::state::{CombatState, Sides};
-use super::unit::Unit;
+use super::unit::UnitsMut;
 use crate::battlefield::{Battlefield, ZoneIndex};
 
 /// What every stage system reads or changes, so each names only its own extra queries and messages.
@@ -22,7 +22,7 @@ pub struct Battle<'w, 's> {
     /// Who stands in which zone.
     pub index: ResMut<'w, ZoneIndex>,
     /// Every unit.
-    pub units: Query<'w, 's, Unit>,
+    pub units: UnitsMut<'w, 's>,
     /// The rules in force.
     pub ruleset: Res<'w, Ruleset>,
     /// The zones and how they connect.

@@ -14,7 +14,7 @@ use super::state::{
     ActionChosen, CheckedChoices, CombatInfo, CombatPhase, CombatState, DeclarationQueue, DeclarationRejected, Slot,
     in_phase,
 };
-use super::unit::{self, Unit};
+use super::unit::{self, ThreatAudit, TouchedUnits, Unit, UnitsMut};
 use super::{CombatSystems, DeclareSystems};
 use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
 
@@ -59,7 +59,7 @@ fn open_declarations(
     ruleset: Res<Ruleset>,
     info: Res<CombatInfo>,
     mut log: ResMut<CombatLog>,
-    mut units: Query<Unit>,
+    mut units: UnitsMut,
 ) {
     if queue.open {
         return;
@@ -111,7 +111,7 @@ fn open_turn(
     queue: &mut DeclarationQueue,
     state: &mut CombatState,
     (ruleset, log): (&Ruleset, &mut CombatLog),
-    units: &mut Query<Unit>,
+    units: &mut UnitsMut,
 ) {
     let round = state.round;
     while state.turn_cursor < state.turns.len() {
@@ -166,7 +166,7 @@ fn lapse_unanswered_hold(
     ruleset: &Ruleset,
     log: &mut CombatLog,
     round: u32,
-    units: &mut Query<Unit>,
+    units: &mut UnitsMut,
     entity: Entity,
 ) -> bool {
     if !ruleset.turns.unanswered_hold_lapses {
@@ -384,9 +384,13 @@ type ThreatParts = (&'static SideIndex, &'static Zone, &'static Status, &'static
 /// Marks units an enemy can strike in melee right now as [`Threatened`]. The table of which
 /// sides reach each zone is kept between passes ([`ThreatTable`]): only units whose side, zone,
 /// status, conditions or loadout changed since the last pass are refiled, and a new battlefield
-/// (a new battle, whose old units are gone) refills it. Then only the units that changed, or
+/// (a new battle, whose old units are gone) refills it. The change filter is asked only about
+/// the units the stages looked up for writing since ([`TouchedUnits`]), unless something may
+/// have written every unit: a turn-by-turn round has a pass per unit, and reading every unit's
+/// change ticks at each was a sixth of a grid round. Then only the units that changed, or
 /// stand where a row turned, are marked afresh: no other unit's mark can differ.
 #[expect(clippy::type_complexity, reason = "the change filter names every component threat depends on")]
+#[expect(clippy::too_many_arguments, reason = "a system: each parameter is something it reads or writes")]
 pub(super) fn refresh_threats(
     mut commands: Commands,
     units: Query<(Entity, &SideIndex, &Zone, &Status, Has<Threatened>)>,
@@ -397,14 +401,32 @@ pub(super) fn refresh_threats(
     changed: Query<(Entity, ThreatParts), Or<(Changed<Zone>, Changed<Status>, Changed<Conditions>, Changed<Loadout>)>>,
     entities: &Entities,
     battlefield: Res<Battlefield>,
+    (mut touched, audit): (ResMut<TouchedUnits>, Option<ResMut<ThreatAudit>>),
     mut table: Local<ThreatTable>,
 ) {
-    // Read once: the change filter walks every unit. `for_each` runs Bevy's loop over each
-    // table's rows, a fraction of the instructions of `next()` per unit (a collect).
     let mut changed_units: Vec<(Entity, usize, ZoneIdx, Option<Reaching>)> = Vec::new();
-    changed.iter().for_each(|(entity, (side, zone, status, conditions, loadout))| {
+    type Parts<'a> = (Entity, (&'a SideIndex, &'a Zone, &'a Status, &'a Conditions, &'a Loadout));
+    let mut note = |(entity, (side, zone, status, conditions, loadout)): Parts| {
         changed_units.push((entity, side.0, zone.0, reaching(entity, side, zone, status, conditions, loadout)));
-    });
+    };
+    match touched.take() {
+        // Read once: the change filter walks every unit. `for_each` runs Bevy's loop over
+        // each table's rows, a fraction of the instructions of `next()` per unit (a collect).
+        None => changed.iter().for_each(&mut note),
+        // Only the units a stage looked up for writing can have changed: the filter is asked
+        // about those alone. The order they are filed in changes nothing: the counts and the
+        // marks they lead to are the same in any order.
+        Some(mut units) => {
+            units.sort_unstable();
+            units.dedup();
+            changed.iter_many(&units).for_each(&mut note);
+            if let Some(mut audit) = audit {
+                audit.passes += 1;
+                audit.missed +=
+                    changed.iter().filter(|(entity, _)| units.binary_search(entity).is_err()).count() as u64;
+            }
+        }
+    }
     let changed = changed_units;
     let sides = changed.iter().map(|&(_, side, ..)| side + 1).max().unwrap_or(0);
     if battlefield.is_changed() || table.zones != battlefield.len() || sides > table.sides {
@@ -545,6 +567,8 @@ struct Closing<'w, 's> {
     /// Every unit, whole (to log it), and the few parts entering a declaration changes: a look-up
     /// of the whole view costs some thirty component columns.
     units: ParamSet<'w, 's, (Query<'w, 's, Unit>, Query<'w, 's, Entering>)>,
+    /// Noted for the threat marking: entering a declaration can change a unit's conditions.
+    touched: ResMut<'w, TouchedUnits>,
     ruleset: Res<'w, Ruleset>,
     battlefield: Res<'w, Battlefield>,
 }
@@ -648,6 +672,7 @@ impl Closing<'_, '_> {
     /// puts full defense in force and logs the declaration; `None` if it declared nothing.
     fn enter(&mut self, entity: Entity, count: Option<i32>) -> Option<Slot> {
         let round = self.state.round;
+        self.touched.touch(entity);
         let mut parts = self.units.p1();
         let (mut unit_initiative, mut conditions, declared, order) = parts.get_mut(entity).ok()?;
         let action = declared.action?;

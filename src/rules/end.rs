@@ -13,7 +13,7 @@ use super::log::{Affliction, CombatLog, LogEvent};
 use super::resolve::{DamageHit, Harm};
 use super::ruleset::{ManeuverRules, Ruleset};
 use super::state::{CombatPhase, DamageDealt, Outcome, VictoryCondition, VictoryConditions, in_phase};
-use super::unit::{self, Unit};
+use super::unit::{self, Unit, UnitsMut};
 use crate::battlefield::{Battlefield, Hazard};
 
 pub(super) fn plugin(app: &mut App) {
@@ -391,7 +391,7 @@ pub(in crate::rules) fn let_go(upkeep: &mut Harm, victim: Entity, grappler: Enti
 /// After the battle (`A-END-1`, `A-SUMM-1`): the victors' Mana is restored; summoned units that
 /// are not thralls vanish, and thralls stay only if their summoner can pay their cost.
 fn settle_after_battle(
-    units: &mut Query<Unit>,
+    units: &mut UnitsMut,
     log: &mut CombatLog,
     ruleset: &Ruleset,
     winner: Option<usize>,

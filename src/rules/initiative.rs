@@ -15,7 +15,7 @@ use super::equipment::Attribute;
 use super::log::{CombatLog, LogEvent};
 use super::ruleset::{InitiativeOrder, Ruleset, TurnOrder};
 use super::state::{CombatPhase, CombatState, Sides, in_phase};
-use super::unit::{self, Unit, UnitItem};
+use super::unit::{self, UnitItem, UnitsMut};
 use crate::battlefield::{Battlefield, ZoneIndex};
 
 pub(super) fn plugin(app: &mut App) {
@@ -242,7 +242,7 @@ struct TurnOrdering<'a, 'w, 's> {
     rng: &'a mut CombatRng,
     log: &'a mut CombatLog,
     state: &'a mut CombatState,
-    units: &'a mut Query<'w, 's, Unit>,
+    units: &'a mut UnitsMut<'w, 's>,
     sides: &'a Sides,
     battlefield: &'a Battlefield,
 }

@@ -120,7 +120,7 @@ fn take_census(battle: &mut Battle, aside: &Query<(), With<StoodAside>>) -> Cens
     let mut fighting = vec![0; sides];
     let mut checkers: Vec<(u32, Entity, usize)> = Vec::new();
     let party_never_checks = battle.ruleset.morale.party_never_checks;
-    for mut view in &mut battle.units {
+    for mut view in battle.units.iter_mut() {
         let side = view.side.0;
         if side >= sides {
             // A battle put together without its `Sides` (tests do) still counts every side.

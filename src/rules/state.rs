@@ -348,6 +348,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<DeclarationQueue>()
         .init_resource::<CheckedChoices>()
         .init_resource::<Sides>()
+        .init_resource::<super::unit::TouchedUnits>()
         .init_resource::<CombatInfo>()
         .init_resource::<VictoryConditions>()
         .init_resource::<CombatRng>()

@@ -98,7 +98,9 @@ fn side_shifts(sides: &Sides, rollers: &[Roller]) -> Vec<i32> {
 
 /// Logs `combat_started` with every unit's numbers, then one `surprise` per unit on the field.
 fn open_combat(mut commands: Commands, battle: Battle, info: Res<CombatInfo>, shifts: Query<&SurpriseShift>) {
-    let Battle { mut state, mut log, mut rng, mut index, units, ruleset, battlefield, sides } = battle;
+    let Battle { mut state, mut log, mut rng, mut index, mut units, ruleset, battlefield, sides } = battle;
+    // Statuses are inserted below through commands, which the threat marking cannot see.
+    units.touch_everyone();
     let mut ordered: Vec<_> = units.iter().collect();
     ordered.sort_by_key(|view| *view.order);
     log.record(0, || LogEvent::CombatStarted {

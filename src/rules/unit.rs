@@ -1,6 +1,9 @@
 //! The unit query and the combat numbers derived from its components (Defense, Speed, modifiers).
 
-use bevy::ecs::query::QueryData;
+use std::ops::Deref;
+
+use bevy::ecs::query::{QueryData, QueryEntityError, QueryIter};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::components::*;
@@ -73,6 +76,100 @@ pub struct Unit {
     pub level: Option<&'static Level>,
     /// Character class, where the creature has one (`C-MULTI-1`).
     pub class: Option<&'static CharacterClass>,
+}
+
+/// The units a stage may have written since the declare stage last marked threats
+/// ([`Threatened`]): every unit a stage looked up for writing through [`UnitsMut`] (a superset
+/// of those whose zone, status, conditions or loadout changed), or everyone. Starts as everyone,
+/// and anything that writes units other than through [`UnitsMut`] must say everyone
+/// ([`touch_everyone`](Self::touch_everyone)): the marking only looks again at the units named.
+#[derive(Resource, Debug)]
+pub struct TouchedUnits {
+    /// Every unit may have changed.
+    everyone: bool,
+    /// The units looked up for writing (with repeats), while not everyone.
+    units: Vec<Entity>,
+}
+
+impl Default for TouchedUnits {
+    fn default() -> Self {
+        Self { everyone: true, units: Vec::new() }
+    }
+}
+
+impl TouchedUnits {
+    /// Notes that `unit` may have changed.
+    pub fn touch(&mut self, unit: Entity) {
+        if !self.everyone {
+            self.units.push(unit);
+        }
+    }
+
+    /// Notes that any unit may have changed.
+    pub fn touch_everyone(&mut self) {
+        self.everyone = true;
+        self.units.clear();
+    }
+
+    /// The units noted since the last call (with repeats), or `None` for everyone; starts over.
+    pub(super) fn take(&mut self) -> Option<Vec<Entity>> {
+        let everyone = std::mem::take(&mut self.everyone);
+        let units = std::mem::take(&mut self.units);
+        (!everyone).then_some(units)
+    }
+}
+
+/// Every unit, to read and to change: each look-up for writing is noted in [`TouchedUnits`].
+/// Reads go through the query itself (`Deref`); only writes are noted.
+#[derive(SystemParam)]
+pub struct UnitsMut<'w, 's> {
+    /// The units.
+    query: Query<'w, 's, Unit>,
+    /// Who was looked up for writing.
+    touched: ResMut<'w, TouchedUnits>,
+}
+
+impl<'w, 's> Deref for UnitsMut<'w, 's> {
+    type Target = Query<'w, 's, Unit>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.query
+    }
+}
+
+impl<'s> UnitsMut<'_, 's> {
+    /// `entity`, to change, noted as touched.
+    pub fn get_mut(&mut self, entity: Entity) -> Result<UnitItem<'_, 's>, QueryEntityError> {
+        self.touched.touch(entity);
+        self.query.get_mut(entity)
+    }
+
+    /// Every unit, to change: everyone is noted as touched.
+    pub fn iter_mut(&mut self) -> QueryIter<'_, 's, Unit, ()> {
+        self.touched.touch_everyone();
+        self.query.iter_mut()
+    }
+
+    /// Notes `entity` as touched: a unit spawned, or changed, through commands.
+    pub fn touch(&mut self, entity: Entity) {
+        self.touched.touch(entity);
+    }
+
+    /// Notes every unit as touched: components inserted through commands.
+    pub fn touch_everyone(&mut self) {
+        self.touched.touch_everyone();
+    }
+}
+
+/// For tests: makes the declare stage check, at every pass that looks only at the
+/// [`TouchedUnits`], that Bevy's change detection over every unit finds no other unit whose
+/// threat could have changed.
+#[derive(Resource, Debug, Default)]
+pub struct ThreatAudit {
+    /// Passes checked.
+    pub passes: u64,
+    /// Units found changed but not noted as touched, over all passes (should stay 0).
+    pub missed: u64,
 }
 
 /// Read-only view of a unit, as the AI, the UI and legality checks see it.

@@ -64,7 +64,7 @@ impl Resolver<'_, '_> {
             return None;
         }
         let plan = h.conditions.held_plan.unwrap_or(HeldPlan::strike(foe)).action();
-        actions::check(self.ctx(), &h, &plan, &self.units).is_ok().then_some(plan)
+        actions::check(self.ctx(), &h, &plan, &*self.units).is_ok().then_some(plan)
     }
 
     /// `holder` takes its held action `plan` in answer to the turn of `slot`'s unit, at its count:

@@ -201,7 +201,7 @@ impl Resolver<'_, '_> {
             .is_ok_and(|reach| reach.reaches(&self.battlefield, t.zone.0, a.zone.0));
         // No bow or crossbow snaps in melee (`S-ATK-2`).
         let bow_in_melee = actions::fires_forbidden_bow(&self.ruleset, &t, ActionKind::Attack)
-            && actions::shooting_in_melee(self.ctx(), t.zone.0, a.zone.0, *t.side, &self.units);
+            && actions::shooting_in_melee(self.ctx(), t.zone.0, a.zone.0, *t.side, &*self.units);
         ready
             && reaches
             && !bow_in_melee

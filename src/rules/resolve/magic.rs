@@ -102,6 +102,7 @@ impl Resolver<'_, '_> {
             let sick_until = round + 1;
             let call = Conjuring { id: id.clone(), zone: spot, order, controller, summoner, sick_until, thrall };
             let entity = spawner(&mut self.commands, call);
+            self.units.touch(entity);
             conjurable.made.push((id.clone(), summoner, entity));
             self.index.insert(entity, spot);
             let zone = self.battlefield.place(spot);

@@ -37,7 +37,7 @@ use super::ruleset::{InitiativeOrder, Ruleset};
 use super::state::{
     ActionLost, CombatPhase, CombatState, DamageDealt, DeclarationQueue, Intimidated, Sides, Slot, in_phase,
 };
-use super::unit::{self, Unit, UnitItem, UnitView};
+use super::unit::{self, UnitItem, UnitView, UnitsMut};
 use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
 pub(super) use wounds::{DamageHit, Harm};
 
@@ -94,7 +94,7 @@ pub(super) struct Resolver<'w, 's> {
     log: ResMut<'w, CombatLog>,
     rng: ResMut<'w, CombatRng>,
     index: ResMut<'w, ZoneIndex>,
-    units: Query<'w, 's, Unit>,
+    units: UnitsMut<'w, 's>,
     ids: Query<'w, 's, &'static UnitId>,
     reinforcements: Query<'w, 's, (Entity, &'static Reinforcement)>,
     groups: Query<'w, 's, &'static InitiativeGroup>,

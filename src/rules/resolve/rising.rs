@@ -17,23 +17,34 @@ impl Resolver<'_, '_> {
         }
         let round = self.round();
         let acting: Vec<Entity> = group.iter().map(|slot| slot.unit).collect();
-        for mut unit in &mut self.units {
-            let conditions = &unit.conditions;
-            let next_turn_left = BONUS_ACTIONS_PER_TURN
-                .saturating_sub(conditions.bonus_actions_lost)
-                .saturating_sub(conditions.bonus_actions_owed);
-            let lay_down = unit.declared.action.is_some_and(|action| action.kind == ActionKind::GoProne);
-            let rises = conditions.prone
-                && next_turn_left > 0
-                && !lay_down
-                && !acting.contains(&unit.entity)
-                && crate::rules::unit::is_fighting(*unit.status, conditions);
-            if rises {
-                unit.conditions.prone = false;
-                unit.conditions.bonus_actions_owed += 1;
-                let id = unit.id.0.clone();
-                self.log.record(round, || LogEvent::Status { unit: id, status: "standing" });
-            }
+        // Found first, then stood up one by one: only those are looked up for writing, so the
+        // declare stage marks threats afresh for them alone. Whether one rises depends on
+        // nothing another's rising changes, so the order and the outcome are as in one walk.
+        let rising: Vec<Entity> = self
+            .units
+            .iter()
+            .filter(|unit| {
+                let conditions = unit.conditions;
+                let next_turn_left = BONUS_ACTIONS_PER_TURN
+                    .saturating_sub(conditions.bonus_actions_lost)
+                    .saturating_sub(conditions.bonus_actions_owed);
+                let lay_down = unit.declared.action.is_some_and(|action| action.kind == ActionKind::GoProne);
+                conditions.prone
+                    && next_turn_left > 0
+                    && !lay_down
+                    && !acting.contains(&unit.entity)
+                    && crate::rules::unit::is_fighting(*unit.status, conditions)
+            })
+            .map(|unit| unit.entity)
+            .collect();
+        for entity in rising {
+            let Ok(mut unit) = self.units.get_mut(entity) else {
+                continue;
+            };
+            unit.conditions.prone = false;
+            unit.conditions.bonus_actions_owed += 1;
+            let id = unit.id.0.clone();
+            self.log.record(round, || LogEvent::Status { unit: id, status: "standing" });
         }
     }
 }

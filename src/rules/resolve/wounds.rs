@@ -15,7 +15,7 @@ use crate::rules::equipment::{Attribute, DamageType, Hindrance, InjuryEffect, In
 use crate::rules::log::{Affliction, CombatLog, InjuryRoll, LogEvent};
 use crate::rules::ruleset::{AimRules, Ruleset};
 use crate::rules::state::DamageDealt;
-use crate::rules::unit::{self, Unit, UnitItem};
+use crate::rules::unit::{self, UnitItem, UnitsMut};
 
 /// One hit to apply.
 #[derive(Clone, Debug)]
@@ -38,7 +38,7 @@ pub(in crate::rules) struct DamageHit {
 /// and injury tables it reads, and the messages it writes. Resolution and the end of round
 /// (dying, hazards, grapples, ongoing damage) deal their hits through it.
 pub(in crate::rules) struct Harm<'a, 'w, 's, 'm> {
-    pub units: &'a mut Query<'w, 's, Unit>,
+    pub units: &'a mut UnitsMut<'w, 's>,
     pub index: &'a mut ZoneIndex,
     pub log: &'a mut CombatLog,
     pub rng: &'a mut CombatRng,

@@ -176,7 +176,7 @@ impl Resolver<'_, '_> {
         // and a shot whose shooter is pressed by the time it comes is lost.
         if !thrown
             && actions::fires_forbidden_bow(&self.ruleset, a, ActionKind::Attack)
-            && actions::shooting_in_melee(self.ctx(), a.zone.0, t.zone.0, *a.side, &self.units)
+            && actions::shooting_in_melee(self.ctx(), a.zone.0, t.zone.0, *a.side, &*self.units)
         {
             return None;
         }
