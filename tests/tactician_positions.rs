@@ -158,12 +158,22 @@ fn hurt_foes(app: &mut bevy::prelude::App) {
     }
 }
 
+/// The seeds [`AXEMAN_AND_TAPPER`] is played on: which foe is the better target shows over several
+/// dice samples, not on one.
+const AXEMAN_SEEDS: std::ops::RangeInclusive<u64> = 1..=12;
+
 #[test]
 fn the_search_strikes_the_foe_that_hurts_most_not_the_weakest() {
-    let search = first_declaration("hard", AXEMAN_AND_TAPPER, "r1", hurt_foes);
-    assert_eq!(search["target"], "b1", "the search should drop the axeman first: {search}");
-    let greedy = first_declaration("greedy", AXEMAN_AND_TAPPER, "r1", hurt_foes);
-    assert_eq!(greedy["target"], "b2", "the greedy AI finishes the weakest: {greedy}");
+    let targets = |red: &str| -> Vec<String> {
+        AXEMAN_SEEDS
+            .map(|seed| first_declaration_on(seed, red, AXEMAN_AND_TAPPER, "r1", hurt_foes)["target"].to_string())
+            .collect()
+    };
+    let search = targets("hard");
+    let axeman = search.iter().filter(|target| *target == "\"b1\"").count();
+    assert!(axeman * 2 > search.len(), "the search should mostly drop the axeman first: {search:?}");
+    let greedy = targets("greedy");
+    assert!(greedy.iter().all(|target| target == "\"b2\""), "the greedy AI finishes the weakest: {greedy:?}");
 }
 
 /// Blue's b1 stands a zone from red's r1, and a weakling r2 stands a zone beyond it. b1 walks on

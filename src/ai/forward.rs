@@ -414,7 +414,13 @@ impl ForwardModel {
         }
         // The units were rewritten outside the stages: their threats are marked afresh.
         world.insert_resource(crate::rules::unit::TouchedUnits::default());
-        if let Some(audit) = world.get_resource::<crate::rules::unit::ThreatAudit>() { if audit.missed > 0 || audit.passes > 0 { eprintln!("AUDIT missed {} of {}", audit.missed, audit.passes); } } else { world.insert_resource(crate::rules::unit::ThreatAudit::default()); }
+        if let Some(audit) = world.get_resource::<crate::rules::unit::ThreatAudit>() {
+            if audit.missed > 0 || audit.passes > 0 {
+                eprintln!("AUDIT missed {} of {}", audit.missed, audit.passes);
+            }
+        } else {
+            world.insert_resource(crate::rules::unit::ThreatAudit::default());
+        }
         self.lost.clear();
         self.lost_cursor = world.resource::<Messages<ActionLost>>().get_cursor_current();
     }

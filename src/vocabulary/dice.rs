@@ -239,11 +239,19 @@ impl CombatRng {
         Self { keys: Some(HashMap::new()), ..Self::seeded(seed) }
     }
 
-    /// Starts the draws for `draw` in `round` (by `unit`, if one) afresh, if the stream is
-    /// keyed; a plain stream ignores it, so the real battle's dice never change.
-    pub fn key(&mut self, round: u32, unit: Option<Entity>, draw: Draw) {
+    /// Whether the stream is keyed ([`CombatRng::keyed`]): only then does [`CombatRng::key`]
+    /// need the unit's level order.
+    pub fn is_keyed(&self) -> bool {
+        self.keys.is_some()
+    }
+
+    /// Starts the draws for `draw` in `round` (by the unit `order`-th in level order, if one)
+    /// afresh, if the stream is keyed; a plain stream ignores it, so the real battle's dice never
+    /// change. The level order, unlike an entity, names the same unit whatever else a world
+    /// holds, so a simulation's luck does not shift when an unrelated resource is added.
+    pub fn key(&mut self, round: u32, order: Option<u32>, draw: Draw) {
         if let Some(keys) = &mut self.keys {
-            let parts = [u64::from(round), unit.map_or(u64::MAX, Entity::to_bits), draw as u64];
+            let parts = [u64::from(round), order.map_or(u64::MAX, u64::from), draw as u64];
             let key = parts.iter().fold(mix(self.seed), |key, &part| mix(key ^ part));
             let uses = keys.entry(key).or_default();
             *uses += 1;
@@ -415,7 +423,7 @@ mod tests {
 
     #[test]
     fn a_keyed_stream_rolls_the_same_for_the_same_key_whatever_came_before() {
-        let unit = Entity::from_raw_u32(3).expect("a valid index");
+        let unit = 3;
         let faces = |rng: &mut CombatRng| (0..8).map(|_| rng.die(20)).collect::<Vec<_>>();
         let mut quiet = CombatRng::keyed(9);
         quiet.key(2, Some(unit), Draw::Action);

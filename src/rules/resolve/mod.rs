@@ -542,6 +542,15 @@ impl<'w, 's> Resolver<'w, 's> {
         }
     }
 
+    /// Starts `unit`'s draws for `draw` this round afresh on a keyed stream (the search's
+    /// simulations); the real battle's plain stream is left alone, with no look-up.
+    fn key_dice(&mut self, unit: Entity, draw: Draw) {
+        if self.rng.is_keyed() {
+            let order = self.units.get(unit).ok().map(|unit| unit.order.0);
+            self.rng.key(self.state.round, order, draw);
+        }
+    }
+
     /// Logs that `unit` lost its action, and why, and tells whoever listens (the search AI
     /// weighs a plan whose action would be lost).
     fn lose(&mut self, unit: Entity, reason: &'static str) {
@@ -659,14 +668,14 @@ impl<'w, 's> Resolver<'w, 's> {
                 continue;
             }
             if let Some(to) = slot.action.move_to {
-                self.rng.key(self.state.round, Some(slot.unit), Draw::Move);
+                self.key_dice(slot.unit, Draw::Move);
                 let (still_able, steps) = self.perform_move(slot, to);
                 turn.interrupted = !still_able;
                 turn.inside = steps;
             }
         }
         for (turn, slot) in turns.iter_mut().zip(group) {
-            self.rng.key(self.state.round, Some(slot.unit), Draw::Pursuit);
+            self.key_dice(slot.unit, Draw::Pursuit);
             if let Some(from) = turn.set_off
                 && turn.acts()
                 && let Some(still_able) = self.pursue(slot, from, &mut turn.inside)
@@ -686,12 +695,12 @@ impl<'w, 's> Resolver<'w, 's> {
         let mut pending = Vec::new();
         for (turn, slot) in turns.iter().zip(group) {
             if turn.acts() {
-                self.rng.key(self.state.round, Some(slot.unit), Draw::Action);
+                self.key_dice(slot.unit, Draw::Action);
                 self.perform_action(slot, &mut pending);
             }
         }
         for effect in pending {
-            self.rng.key(self.state.round, Some(effect.target()), Draw::Landing);
+            self.key_dice(effect.target(), Draw::Landing);
             self.apply(effect);
         }
         self.drop_lost_casts();
@@ -699,7 +708,7 @@ impl<'w, 's> Resolver<'w, 's> {
         // each unit still able walks the rest of its move.
         for (turn, slot) in turns.iter_mut().zip(group) {
             if turn.acts() {
-                self.rng.key(self.state.round, Some(slot.unit), Draw::MoveAfter);
+                self.key_dice(slot.unit, Draw::MoveAfter);
                 self.move_after_acting(slot, turn.walked, std::mem::take(&mut turn.inside));
             }
         }
