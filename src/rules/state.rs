@@ -316,7 +316,9 @@ pub struct DamageDealt {
     pub stress_lost: i32,
 }
 
-/// A unit's declared action that came to nothing (the `action_lost` log line).
+/// A unit's declared action that came to nothing as the resolve stage played it (its
+/// `action_lost` log line; a held action that lapses unanswered, `S-ACT-2`, lapses in the declare
+/// stage and is not one).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ActionLost {
     /// Whose action it was.
