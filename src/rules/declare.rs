@@ -381,6 +381,13 @@ fn reaching(
 /// The components a unit's threat depends on.
 type ThreatParts = (&'static SideIndex, &'static Zone, &'static Status, &'static Conditions, &'static Loadout);
 
+/// The threat-relevant parts of the units whose zone, status, conditions or loadout changed
+/// since the system last ran. A unit's side is set only as it is spawned, together with its zone
+/// (one bundle), and never changed: a changed side is always a changed zone, and the filter has
+/// one tick fewer to read per unit.
+type ChangedThreatParts<'w, 's> =
+    Query<'w, 's, (Entity, ThreatParts), Or<(Changed<Zone>, Changed<Status>, Changed<Conditions>, Changed<Loadout>)>>;
+
 /// Marks units an enemy can strike in melee right now as [`Threatened`]. The table of which
 /// sides reach each zone is kept between passes ([`ThreatTable`]): only units whose side, zone,
 /// status, conditions or loadout changed since the last pass are refiled, and a new battlefield
@@ -389,45 +396,18 @@ type ThreatParts = (&'static SideIndex, &'static Zone, &'static Status, &'static
 /// have written every unit: a turn-by-turn round has a pass per unit, and reading every unit's
 /// change ticks at each was a sixth of a grid round. Then only the units that changed, or
 /// stand where a row turned, are marked afresh: no other unit's mark can differ.
-#[expect(clippy::type_complexity, reason = "the change filter names every component threat depends on")]
 #[expect(clippy::too_many_arguments, reason = "a system: each parameter is something it reads or writes")]
 pub(super) fn refresh_threats(
     mut commands: Commands,
     units: Query<(Entity, &SideIndex, &Zone, &Status, Has<Threatened>)>,
     parts: Query<(Entity, ThreatParts)>,
-    // A unit's side is set only as it is spawned, together with its zone (one bundle), and
-    // never changed: a changed side is always a changed zone, and the filter has one tick fewer
-    // to read per unit.
-    changed: Query<(Entity, ThreatParts), Or<(Changed<Zone>, Changed<Status>, Changed<Conditions>, Changed<Loadout>)>>,
+    changed: ChangedThreatParts,
     entities: &Entities,
     battlefield: Res<Battlefield>,
     (mut touched, audit): (ResMut<TouchedUnits>, Option<ResMut<ThreatAudit>>),
     mut table: Local<ThreatTable>,
 ) {
-    let mut changed_units: Vec<(Entity, usize, ZoneIdx, Option<Reaching>)> = Vec::new();
-    type Parts<'a> = (Entity, (&'a SideIndex, &'a Zone, &'a Status, &'a Conditions, &'a Loadout));
-    let mut note = |(entity, (side, zone, status, conditions, loadout)): Parts| {
-        changed_units.push((entity, side.0, zone.0, reaching(entity, side, zone, status, conditions, loadout)));
-    };
-    match touched.take() {
-        // Read once: the change filter walks every unit. `for_each` runs Bevy's loop over
-        // each table's rows, a fraction of the instructions of `next()` per unit (a collect).
-        None => changed.iter().for_each(&mut note),
-        // Only the units a stage looked up for writing can have changed: the filter is asked
-        // about those alone. The order they are filed in changes nothing: the counts and the
-        // marks they lead to are the same in any order.
-        Some(mut units) => {
-            units.sort_unstable();
-            units.dedup();
-            changed.iter_many(&units).for_each(&mut note);
-            if let Some(mut audit) = audit {
-                audit.passes += 1;
-                audit.missed +=
-                    changed.iter().filter(|(entity, _)| units.binary_search(entity).is_err()).count() as u64;
-            }
-        }
-    }
-    let changed = changed_units;
+    let changed = changed_units(&changed, &mut touched, audit);
     let sides = changed.iter().map(|&(_, side, ..)| side + 1).max().unwrap_or(0);
     if battlefield.is_changed() || table.zones != battlefield.len() || sides > table.sides {
         let sides = parts.iter().map(|(_, (side, ..))| side.0 + 1).max().unwrap_or(0).max(table.sides);
@@ -464,6 +444,40 @@ pub(super) fn refresh_threats(
             mark(&mut commands, &table, entity, side, zone, status, marked);
         }
     }
+}
+
+/// The units whose zone, status, conditions or loadout changed since the last pass, with their
+/// side, zone and reach: the change filter is asked about every unit, or only about those
+/// [`TouchedUnits`] names (and, when a [`ThreatAudit`] asks, checked against every unit).
+fn changed_units(
+    changed: &ChangedThreatParts,
+    touched: &mut TouchedUnits,
+    audit: Option<ResMut<ThreatAudit>>,
+) -> Vec<(Entity, usize, ZoneIdx, Option<Reaching>)> {
+    let mut changed_units: Vec<(Entity, usize, ZoneIdx, Option<Reaching>)> = Vec::new();
+    type Parts<'a> = (Entity, (&'a SideIndex, &'a Zone, &'a Status, &'a Conditions, &'a Loadout));
+    let mut note = |(entity, (side, zone, status, conditions, loadout)): Parts| {
+        changed_units.push((entity, side.0, zone.0, reaching(entity, side, zone, status, conditions, loadout)));
+    };
+    match touched.take() {
+        // Read once: the change filter walks every unit. `for_each` runs Bevy's loop over
+        // each table's rows, a fraction of the instructions of `next()` per unit (a collect).
+        None => changed.iter().for_each(&mut note),
+        // Only the units a stage looked up for writing can have changed: the filter is asked
+        // about those alone. The order they are filed in changes nothing: the counts and the
+        // marks they lead to are the same in any order.
+        Some(mut units) => {
+            units.sort_unstable();
+            units.dedup();
+            changed.iter_many(&units).for_each(&mut note);
+            if let Some(mut audit) = audit {
+                audit.passes += 1;
+                audit.missed +=
+                    changed.iter().filter(|(entity, _)| units.binary_search(entity).is_err()).count() as u64;
+            }
+        }
+    }
+    changed_units
 }
 
 /// Marks `entity` [`Threatened`] if an enemy reaches where it stands, and unmarks it if not.
