@@ -355,52 +355,7 @@ impl ForwardModel {
     /// Puts the world back to the snapshot, with `rng` as the dice and a log if `record_log`.
     pub fn reset(&mut self, snapshot: &Snapshot, rng: CombatRng, record_log: bool) {
         let map = |entity: Entity| self.to_sim.get(&entity).copied().unwrap_or(entity);
-        let mut state = snapshot.state.clone();
-        for slot in state.schedule.iter_mut().chain(state.carried.iter_mut()) {
-            *slot = map_slot(slot, &map);
-        }
-        for (_, units) in &mut state.turns {
-            units.iter_mut().for_each(|unit| *unit = map(*unit));
-        }
-        for unit in &mut state.holding {
-            *unit = map(*unit);
-        }
-        for (target, ..) in &mut state.swarms {
-            *target = map(*target);
-        }
-        for cast in &mut state.casting {
-            cast.unit = map(cast.unit);
-            cast.target = map(cast.target);
-        }
-        let mut queue = DeclarationQueue::default();
-        let order: Vec<Entity> = snapshot.queue.order.iter().map(|&unit| map(unit)).collect();
-        queue.begin(order.clone(), snapshot.queue.secret, snapshot.queue.late);
-        for (unit, &done) in order.iter().zip(&snapshot.queue.done) {
-            if done {
-                queue.mark_done(*unit);
-            }
-        }
-        queue.open = snapshot.queue.open;
-        let mut index = ZoneIndex::new(snapshot.battlefield.len());
-        index.note_reach(snapshot.index.longest_reach());
-        for zone in 0..snapshot.battlefield.len() as ZoneIdx {
-            for &unit in snapshot.index.occupants(zone) {
-                index.insert(map(unit), zone);
-            }
-        }
-        let victory = VictoryConditions(
-            snapshot
-                .victory
-                .0
-                .iter()
-                .map(|condition| match condition {
-                    VictoryCondition::Eliminate { unit, side } => {
-                        VictoryCondition::Eliminate { unit: map(*unit), side: *side }
-                    }
-                    other => other.clone(),
-                })
-                .collect(),
-        );
+        let (state, queue, index, victory) = sim_resources(snapshot, &map);
         let world = &mut self.world;
         world.insert_resource(state);
         world.insert_resource(queue);
@@ -414,13 +369,6 @@ impl ForwardModel {
         }
         // The units were rewritten outside the stages: their threats are marked afresh.
         world.insert_resource(crate::rules::unit::TouchedUnits::default());
-        if let Some(audit) = world.get_resource::<crate::rules::unit::ThreatAudit>() {
-            if audit.missed > 0 || audit.passes > 0 {
-                eprintln!("AUDIT missed {} of {}", audit.missed, audit.passes);
-            }
-        } else {
-            world.insert_resource(crate::rules::unit::ThreatAudit::default());
-        }
         self.lost.clear();
         self.lost_cursor = world.resource::<Messages<ActionLost>>().get_cursor_current();
     }
@@ -504,6 +452,61 @@ fn map_action(action: Action, map: &impl Fn(Entity) -> Entity) -> Action {
 /// A held action's plan with its target mapped (`S-ACT-2`).
 fn map_plan(plan: HeldPlan, map: &impl Fn(Entity) -> Entity) -> HeldPlan {
     HeldPlan { target: plan.target.map(map), ..plan }
+}
+
+/// The snapshot's round state, declaration queue, zone index and victory conditions with every
+/// real entity in them replaced by its simulated one (`map`).
+fn sim_resources(
+    snapshot: &Snapshot,
+    map: &impl Fn(Entity) -> Entity,
+) -> (CombatState, DeclarationQueue, ZoneIndex, VictoryConditions) {
+    let mut state = snapshot.state.clone();
+    for slot in state.schedule.iter_mut().chain(state.carried.iter_mut()) {
+        *slot = map_slot(slot, &map);
+    }
+    for (_, units) in &mut state.turns {
+        units.iter_mut().for_each(|unit| *unit = map(*unit));
+    }
+    for unit in &mut state.holding {
+        *unit = map(*unit);
+    }
+    for (target, ..) in &mut state.swarms {
+        *target = map(*target);
+    }
+    for cast in &mut state.casting {
+        cast.unit = map(cast.unit);
+        cast.target = map(cast.target);
+    }
+    let mut queue = DeclarationQueue::default();
+    let order: Vec<Entity> = snapshot.queue.order.iter().map(|&unit| map(unit)).collect();
+    queue.begin(order.clone(), snapshot.queue.secret, snapshot.queue.late);
+    for (unit, &done) in order.iter().zip(&snapshot.queue.done) {
+        if done {
+            queue.mark_done(*unit);
+        }
+    }
+    queue.open = snapshot.queue.open;
+    let mut index = ZoneIndex::new(snapshot.battlefield.len());
+    index.note_reach(snapshot.index.longest_reach());
+    for zone in 0..snapshot.battlefield.len() as ZoneIdx {
+        for &unit in snapshot.index.occupants(zone) {
+            index.insert(map(unit), zone);
+        }
+    }
+    let victory = VictoryConditions(
+        snapshot
+            .victory
+            .0
+            .iter()
+            .map(|condition| match condition {
+                VictoryCondition::Eliminate { unit, side } => {
+                    VictoryCondition::Eliminate { unit: map(*unit), side: *side }
+                }
+                other => other.clone(),
+            })
+            .collect(),
+    );
+    (state, queue, index, victory)
 }
 
 /// Writes `unit`'s components onto `sim`, entity references mapped. Every simulated unit is
