@@ -38,7 +38,7 @@ fn end_round(
 ) {
     let Battle { mut state, mut log, mut rng, mut index, mut units, ruleset, battlefield, sides } = battle;
     let round = state.round;
-    rng.key(round, None, Draw::Upkeep);
+    rng.key(round, || None, Draw::Upkeep);
     let Exposure { bleeding, exposed, grapples } = round_end_exposure(&units, &battlefield);
     let mut upkeep = Harm {
         units: &mut units,

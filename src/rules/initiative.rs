@@ -85,7 +85,7 @@ fn start_round(
     }
     battle.state.round += 1;
     let round = battle.state.round;
-    battle.rng.key(round, None, Draw::Initiative);
+    battle.rng.key(round, || None, Draw::Initiative);
     battle.log.record(round, || LogEvent::RoundStarted {});
     bring_reinforcements(&mut battle, &reinforcements, &groups);
     for mut unit in battle.units.iter_mut() {

@@ -155,10 +155,7 @@ fn test_morale(
     fleeing: &mut MessageWriter<Fleeing>,
 ) {
     let round = battle.state.round;
-    if battle.rng.is_keyed() {
-        let order = battle.units.get(entity).ok().map(|unit| unit.order.0);
-        battle.rng.key(round, order, Draw::Morale);
-    }
+    battle.rng.key(round, || battle.units.get(entity).ok().map(|unit| unit.order.0), Draw::Morale);
     let own = pressure.fighting.get(side).copied().unwrap_or(0);
     let opponents = pressure.total - own;
     let allies = own.saturating_sub(1);

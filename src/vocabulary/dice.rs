@@ -239,19 +239,14 @@ impl CombatRng {
         Self { keys: Some(HashMap::new()), ..Self::seeded(seed) }
     }
 
-    /// Whether the stream is keyed ([`CombatRng::keyed`]): only then does [`CombatRng::key`]
-    /// need the unit's level order.
-    pub fn is_keyed(&self) -> bool {
-        self.keys.is_some()
-    }
-
-    /// Starts the draws for `draw` in `round` (by the unit `order`-th in level order, if one)
+    /// Starts the draws for `draw` in `round` (by the unit `order()`-th in level order, if one)
     /// afresh, if the stream is keyed; a plain stream ignores it, so the real battle's dice never
     /// change. The level order, unlike an entity, names the same unit whatever else a world
-    /// holds, so a simulation's luck does not shift when an unrelated resource is added.
-    pub fn key(&mut self, round: u32, order: Option<u32>, draw: Draw) {
+    /// holds, so a simulation's luck does not shift when an unrelated resource is added. `order`
+    /// is asked only for a keyed stream: a real battle does no look-up for it.
+    pub fn key(&mut self, round: u32, order: impl FnOnce() -> Option<u32>, draw: Draw) {
         if let Some(keys) = &mut self.keys {
-            let parts = [u64::from(round), order.map_or(u64::MAX, u64::from), draw as u64];
+            let parts = [u64::from(round), order().map_or(u64::MAX, u64::from), draw as u64];
             let key = parts.iter().fold(mix(self.seed), |key, &part| mix(key ^ part));
             let uses = keys.entry(key).or_default();
             *uses += 1;
@@ -416,7 +411,7 @@ mod tests {
     fn a_plain_stream_ignores_keys() {
         let mut keyed_away = CombatRng::seeded(9);
         let mut untouched = CombatRng::seeded(9);
-        keyed_away.key(1, None, Draw::Initiative);
+        keyed_away.key(1, || None, Draw::Initiative);
         let faces = |rng: &mut CombatRng| (0..8).map(|_| rng.die(20)).collect::<Vec<_>>();
         assert_eq!(faces(&mut keyed_away), faces(&mut untouched));
     }
@@ -426,18 +421,18 @@ mod tests {
         let unit = 3;
         let faces = |rng: &mut CombatRng| (0..8).map(|_| rng.die(20)).collect::<Vec<_>>();
         let mut quiet = CombatRng::keyed(9);
-        quiet.key(2, Some(unit), Draw::Action);
+        quiet.key(2, || Some(unit), Draw::Action);
         let mut busy = CombatRng::keyed(9);
         faces(&mut busy);
-        busy.key(2, Some(unit), Draw::Action);
+        busy.key(2, || Some(unit), Draw::Action);
         assert_eq!(faces(&mut quiet), faces(&mut busy));
         // Another key, or the same key asked for again, draws anew.
         let mut other = CombatRng::keyed(9);
-        other.key(2, Some(unit), Draw::Move);
+        other.key(2, || Some(unit), Draw::Move);
         let mut again = CombatRng::keyed(9);
-        again.key(2, Some(unit), Draw::Action);
+        again.key(2, || Some(unit), Draw::Action);
         let first = faces(&mut again);
-        again.key(2, Some(unit), Draw::Action);
+        again.key(2, || Some(unit), Draw::Action);
         assert_ne!(faces(&mut other), first);
         assert_ne!(faces(&mut again), first);
     }
