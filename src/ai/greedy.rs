@@ -1028,7 +1028,6 @@ fn cast_chance(view: &AiView, skill: i32, tn: i32) -> f64 {
 /// Moves toward the nearest fighting enemy; attacks defensively on the way when the move
 /// enters a threat range, so it provokes no Reposte.
 fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitView) -> Option<Action> {
-    let ctx = view.ctx();
     let allowance = unit::action_allowance(
         &view.ruleset,
         *actor.speed,
@@ -1039,25 +1038,7 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
     if allowance == 0 {
         return None;
     }
-    // The nearest zones holding a fighting enemy, found nearest first from here.
-    let has_enemy = |zone: ZoneIdx| {
-        // The side and standing suffice: no need to view every ally on the way.
-        view.index.occupants(zone).iter().any(|&other| units.is_fighting_foe(other, *actor.side))
-    };
-    // `within` goes nearest first: the first zone with an enemy is the nearest, and the others
-    // as near follow it up to the end of `within` that distance. No distance is read on the way:
-    // on a 64x64 grid the table is 64 MiB, and a read a square was most of this search.
-    let mut enemy_zones: Vec<ZoneIdx> = Vec::new();
-    // Zones nearer than the nearest unit of another side hold no enemy: counted as looked at.
-    let nearest_foe = units.foe_distance_floor(ctx, actor.zone.0, actor.side.0);
-    let mut around = view.battlefield.within_from(actor.zone.0, nearest_foe, UNREACHABLE - 1);
-    let mut looked =
-        nearest_foe.checked_sub(1).map_or(0, |nearer| view.battlefield.within(actor.zone.0, nearer).count());
-    if let Some(first) = around.by_ref().inspect(|_| looked += 1).find(|&zone| has_enemy(zone)) {
-        let as_near = view.battlefield.within(actor.zone.0, view.battlefield.distance(actor.zone.0, first)).count();
-        enemy_zones.push(first);
-        enemy_zones.extend(around.take(as_near.saturating_sub(looked)).filter(|&zone| has_enemy(zone)));
-    }
+    let enemy_zones = nearest_enemy_zones(view, units, actor);
     // Distances are symmetric (every way between zones goes both ways): read from the enemies'
     // rows of the table, a few rows for all the squares around, not a row per square.
     let nearest = |zone: ZoneIdx| {
@@ -1079,7 +1060,44 @@ fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitV
         .into_iter()
         .find(|&(.., zone)| actions::move_cost(&view.battlefield, actor, actor.zone.0, zone) <= allowance)?
         .2;
-    let step = Action::new(ActionKind::Move, None, Some(destination));
+    guarded_walk(view, units, threats, actor, Action::new(ActionKind::Move, None, Some(destination)))
+}
+
+/// The zones holding a fighting enemy nearest `actor`, all at the same walking distance: found
+/// nearest first from where it stands.
+fn nearest_enemy_zones(view: &AiView, units: &ViewCache, actor: &UnitView) -> Vec<ZoneIdx> {
+    let ctx = view.ctx();
+    let has_enemy = |zone: ZoneIdx| {
+        // The side and standing suffice: no need to view every ally on the way.
+        view.index.occupants(zone).iter().any(|&other| units.is_fighting_foe(other, *actor.side))
+    };
+    // `within` goes nearest first: the first zone with an enemy is the nearest, and the others
+    // as near follow it up to the end of `within` that distance. No distance is read on the way:
+    // on a 64x64 grid the table is 64 MiB, and a read a square was most of this search.
+    let mut enemy_zones: Vec<ZoneIdx> = Vec::new();
+    // Zones nearer than the nearest unit of another side hold no enemy: counted as looked at.
+    let nearest_foe = units.foe_distance_floor(ctx, actor.zone.0, actor.side.0);
+    let mut around = view.battlefield.within_from(actor.zone.0, nearest_foe, UNREACHABLE - 1);
+    let mut looked =
+        nearest_foe.checked_sub(1).map_or(0, |nearer| view.battlefield.within(actor.zone.0, nearer).count());
+    if let Some(first) = around.by_ref().inspect(|_| looked += 1).find(|&zone| has_enemy(zone)) {
+        let as_near = view.battlefield.within(actor.zone.0, view.battlefield.distance(actor.zone.0, first)).count();
+        enemy_zones.push(first);
+        enemy_zones.extend(around.take(as_near.saturating_sub(looked)).filter(|&zone| has_enemy(zone)));
+    }
+    enemy_zones
+}
+
+/// `step` as it is when it provokes no Reposte on the way, else as a defensive attack or a
+/// disengage if the rules allow one of them, else as it is if legal at all.
+fn guarded_walk(
+    view: &AiView,
+    units: &ViewCache,
+    threats: &ThreatMap,
+    actor: &UnitView,
+    step: Action,
+) -> Option<Action> {
+    let ctx = view.ctx();
     if actions::repostes_on_path(ctx, threats, actor, &step).is_empty() {
         return Some(step);
     }

@@ -307,12 +307,7 @@ impl BattleTemplate {
                 index.note_reach(weapon.reach);
             }
         }
-        let controller = setup
-            .controllers
-            .iter()
-            .find(|(side, _)| *side == unit.side)
-            .map(|(_, controller)| *controller)
-            .unwrap_or(self.sides[unit.side].controller);
+        let controller = self.controller_of(setup, unit);
         let path = ArchetypePath::of(unit);
         let waits = unit.arrives.is_some() || unit.summoned_by.is_some();
         if walked.contains(path) {
@@ -324,28 +319,7 @@ impl BattleTemplate {
         }
         walked.note(path);
         let mut entity = world.spawn(unit_bundle(unit, order, controller, initial_status(unit)));
-        // Inserted one by one in this order: the order archetypes are made in sets the order
-        // queries (and so the log) visit units in.
-        if unit.surprised {
-            entity.insert(Surprised);
-        }
-        if unit.checks_morale {
-            entity.insert(ChecksMorale);
-        }
-        if unit.initiated {
-            entity.insert(Initiator);
-        }
-        entity.insert(unit.level);
-        if let Some(class) = &unit.class {
-            entity.insert(CharacterClass(class.clone()));
-        }
-        if let Some(group) = &unit.initiative_group {
-            entity.insert(InitiativeGroup(group.clone()));
-        }
-        entity.insert(SummoningSlots(unit.summoning_slots));
-        if unit.surprise_shift != 0 {
-            entity.insert(SurpriseShift(unit.surprise_shift));
-        }
+        insert_one_by_one(&mut entity, unit);
         if let Some(arrival) = unit.arrives {
             entity.insert(arrival);
         } else if unit.summoned_by.is_some() {
@@ -355,6 +329,16 @@ impl BattleTemplate {
             index.insert(entity.id(), unit.zone);
         }
         entity.id()
+    }
+
+    /// Who plays `unit`: its side's seat in `setup`, else the level's controller for the side.
+    fn controller_of(&self, setup: &BattleSetup, unit: &UnitTemplate) -> Controller {
+        setup
+            .controllers
+            .iter()
+            .find(|(side, _)| *side == unit.side)
+            .map(|(_, controller)| *controller)
+            .unwrap_or(self.sides[unit.side].controller)
     }
 
     /// The level's extra victory conditions, with unit positions turned into entities.
@@ -373,6 +357,32 @@ impl BattleTemplate {
     /// The side index called `name`.
     pub fn side_index(&self, name: &str) -> Option<usize> {
         self.sides.iter().position(|side| &*side.name == name)
+    }
+}
+
+/// The optional components a unit template asks for, inserted one by one in this order: the order
+/// archetypes are made in sets the order queries (and so the log) visit units in (see
+/// [`WalkedPaths`]). The arrival, or the wait in reserve, comes after them.
+fn insert_one_by_one(entity: &mut EntityWorldMut, unit: &UnitTemplate) {
+    if unit.surprised {
+        entity.insert(Surprised);
+    }
+    if unit.checks_morale {
+        entity.insert(ChecksMorale);
+    }
+    if unit.initiated {
+        entity.insert(Initiator);
+    }
+    entity.insert(unit.level);
+    if let Some(class) = &unit.class {
+        entity.insert(CharacterClass(class.clone()));
+    }
+    if let Some(group) = &unit.initiative_group {
+        entity.insert(InitiativeGroup(group.clone()));
+    }
+    entity.insert(SummoningSlots(unit.summoning_slots));
+    if unit.surprise_shift != 0 {
+        entity.insert(SurpriseShift(unit.surprise_shift));
     }
 }
 
