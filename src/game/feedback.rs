@@ -1,6 +1,6 @@
 //! Feedback a player can follow: each new miss, hit, heal and fall in the combat log rises as a
-//! short text over its unit's token and fades, one after another over the same token; a
-//! critical hit also sends rings pulsing out from its target.
+//! short text over its unit's token and fades, one after another over the same token or tokens
+//! close by on screen; a critical hit also sends rings pulsing out from its target.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -29,6 +29,11 @@ const FLOAT_STAGGER: f32 = 0.5;
 /// Texts that would wait longer than this behind others over the same token are dropped
 /// (a fast-forwarded battle would otherwise queue them for ever).
 const FLOAT_BACKLOG: f32 = 1.5;
+/// How near, across and up in screen pixels, another token may be for a text over it to wait
+/// its turn as if over the same token: about a long text's width ("morale breaks") and a line's
+/// height. In a mass battle framed whole, hundreds of specks would otherwise raise their texts
+/// all at once in one unreadable heap.
+const FLOAT_CLEARANCE_PX: Vec2 = Vec2::new(110.0, 24.0);
 /// Share of its life after which a floating text fades.
 const FADE_FROM: f32 = 0.55;
 /// Depth of floating texts: over everything on the board.
@@ -172,6 +177,34 @@ impl LogCursor {
     }
 }
 
+/// When floating texts may rise where: each one shown or waiting, by where its token stood and
+/// until when the next one near it must wait.
+#[derive(Debug, Default)]
+struct FloatSchedule {
+    /// Board position of the token and the time the place is free again, in seconds.
+    busy: Vec<(Vec2, f32)>,
+}
+
+impl FloatSchedule {
+    /// When a text over a token at `at` may start, at time `now` with `zoom` board units to a
+    /// screen pixel: after every text near it on screen (the same token's included), or `None`
+    /// when that is more than [`FLOAT_BACKLOG`] away and the text is dropped. Booked if shown.
+    fn book(&mut self, at: Vec2, now: f32, zoom: f32) -> Option<f32> {
+        self.busy.retain(|&(_, until)| until > now);
+        let clearance = FLOAT_CLEARANCE_PX * zoom;
+        let near = |other: Vec2| {
+            let apart = (other - at).abs();
+            apart.x < clearance.x && apart.y < clearance.y
+        };
+        let start = self.busy.iter().filter(|&&(other, _)| near(other)).map(|&(_, until)| until).fold(now, f32::max);
+        if start - now > FLOAT_BACKLOG {
+            return None;
+        }
+        self.busy.push((at, start + FLOAT_STAGGER));
+        Some(start)
+    }
+}
+
 /// A floating text over a token.
 #[derive(Component, Debug)]
 struct Floating {
@@ -210,7 +243,8 @@ fn spawn_feedback(
     mut cursor: ResMut<LogCursor>,
     units: Query<(Entity, &UnitId)>,
     tokens: Query<(Entity, &Token, &Transform)>,
-    mut busy_until: Local<HashMap<Entity, f32>>,
+    cameras: Query<&Projection, With<BoardCamera>>,
+    mut schedule: Local<FloatSchedule>,
 ) {
     let new = cursor.advance(log.entries());
     if new.is_empty() {
@@ -220,17 +254,15 @@ fn spawn_feedback(
     let token_of: HashMap<Entity, (Entity, Vec2)> =
         tokens.iter().map(|(entity, token, transform)| (token.0, (entity, transform.translation.truncate()))).collect();
     let now = time.elapsed_secs();
-    busy_until.retain(|_, until| *until > now);
+    let zoom = cameras.iter().next().map_or(1.0, zoom_of);
     for entry in &log.entries()[new] {
         for popup in popups(&entry.event) {
             let Some(&(token, at)) = by_id.get(&*popup.unit).and_then(|unit| token_of.get(unit)) else {
                 continue;
             };
-            let start = busy_until.get(&token).copied().unwrap_or(now).max(now);
-            if start - now > FLOAT_BACKLOG {
+            let Some(start) = schedule.book(at, now, zoom) else {
                 continue;
-            }
-            busy_until.insert(token, start + FLOAT_STAGGER);
+            };
             let age = now - start;
             if popup.tone == Tone::Critical {
                 commands.spawn((Pulse { token, age }, DespawnOnExit(Screen::Battle)));
@@ -413,6 +445,26 @@ mod tests {
             round: 0,
             event: LogEvent::CombatStarted { level: "l".into(), ruleset: "r".into(), seed, units: Vec::new() },
         }
+    }
+
+    #[test]
+    fn texts_over_one_token_or_near_ones_take_turns_and_far_ones_rise_together() {
+        let mut schedule = FloatSchedule::default();
+        let zoom = 2.0;
+        let here = Vec2::new(100.0, 100.0);
+        assert_eq!(schedule.book(here, 10.0, zoom), Some(10.0));
+        // The same token, and one a few screen pixels off, wait for the first text.
+        assert_eq!(schedule.book(here, 10.0, zoom), Some(10.0 + FLOAT_STAGGER));
+        let beside = here + Vec2::new(FLOAT_CLEARANCE_PX.x * zoom * 0.5, 0.0);
+        assert_eq!(schedule.book(beside, 10.0, zoom), Some(10.0 + 2.0 * FLOAT_STAGGER));
+        // Beyond the clearance, at once.
+        let far = here + Vec2::new(FLOAT_CLEARANCE_PX.x * zoom * 1.5, 0.0);
+        assert_eq!(schedule.book(far, 10.0, zoom), Some(10.0));
+        // A crowd's backlog is dropped, and the place frees once the texts have had their turn.
+        let waits = (FLOAT_BACKLOG / FLOAT_STAGGER) as usize;
+        let booked = (0..waits + 3).filter(|_| schedule.book(here, 10.0, zoom).is_some()).count();
+        assert!(booked < waits + 3, "a heap of texts over one spot must be cut short");
+        assert_eq!(schedule.book(here, 20.0, zoom), Some(20.0));
     }
 
     #[test]
