@@ -239,8 +239,7 @@ pub(super) fn plugin(app: &mut App) {
 fn spawn_feedback(
     mut commands: Commands,
     time: Res<Time>,
-    log: Res<CombatLog>,
-    mut cursor: ResMut<LogCursor>,
+    (log, mut cursor): (Res<CombatLog>, ResMut<LogCursor>),
     units: Query<(Entity, &UnitId)>,
     tokens: Query<(Entity, &Token, &Transform)>,
     cameras: Query<&Projection, With<BoardCamera>>,
