@@ -24,10 +24,10 @@ const FLOAT_SECONDS: f32 = 1.2;
 const FLOAT_RISE: f32 = 50.0;
 /// Where a floating text starts, in screen pixels above the token's disc.
 const FLOAT_START: f32 = 12.0;
-/// Seconds between floating texts over the same token, so each can be read.
+/// Seconds between floating texts over the same token or near ones, so each can be read.
 const FLOAT_STAGGER: f32 = 0.5;
-/// Texts that would wait longer than this behind others over the same token are dropped
-/// (a fast-forwarded battle would otherwise queue them for ever).
+/// Texts that would wait longer than this behind others over the same token or near ones are
+/// dropped (a fast-forwarded battle would otherwise queue them for ever).
 const FLOAT_BACKLOG: f32 = 1.5;
 /// How near, across and up in screen pixels, another token may be for a text over it to wait
 /// its turn as if over the same token: about a long text's width ("morale breaks") and a line's
