@@ -39,8 +39,9 @@ const LINE_HEIGHT: f32 = 1.25;
 pub const GRID_TILE: f32 = 80.0;
 /// Gap between grid tiles, which draws the grid lines.
 const GRID_GAP: f32 = 2.0;
-/// Size of the grid's row and column numbers, in board pixels.
-const GRID_NUMBER_SIZE: f32 = 18.0;
+/// Size of the grid's row and column numbers, in board pixels: two fifths of a square, so they stay
+/// readable (about 10 screen pixels) when a 28-square-wide field is seen whole.
+const GRID_NUMBER_SIZE: f32 = GRID_TILE * 0.4;
 /// A token's radius.
 pub const TOKEN_RADIUS: f32 = 20.0;
 /// What a token's disc and bars take up at scale 1, with a little room around.
@@ -191,7 +192,7 @@ const SLIT_GAP_COLOUR: Color = Color::srgb(0.3, 0.32, 0.28);
 /// The lines between grid squares.
 const GRID_LINE_COLOUR: Color = Color::srgb(0.16, 0.17, 0.15);
 /// Row and column numbers.
-const GRID_NUMBER_COLOUR: Color = Color::srgba(0.85, 0.85, 0.8, 0.6);
+const GRID_NUMBER_COLOUR: Color = Color::srgba(0.85, 0.85, 0.8, 0.75);
 /// Outline of the places the drafted action can move to.
 const DESTINATION_COLOUR: Color = Color::srgba(0.4, 1.0, 0.6, 0.35);
 /// Outline of the drafted destination.
