@@ -12,7 +12,8 @@ use super::equipment::Attribute;
 use super::log::{Arrival, CombatLog, LogEvent, UnitEntry, UnitStats};
 use super::ruleset::Ruleset;
 use super::state::{CombatInfo, CombatPhase, Sides, in_phase};
-use super::unit;
+use super::unit::{self, UnitView};
+use crate::battlefield::{Battlefield, ZoneIndex};
 
 /// `C-SURP-1`: each side rolls; at or under its range (shifted by its enemies' abilities, and by
 /// the wariest of its own units, `own_shift`) it is surprised. When every side or none is,
@@ -107,32 +108,7 @@ fn open_combat(mut commands: Commands, battle: Battle, info: Res<CombatInfo>, sh
         level: info.level.clone(),
         ruleset: ruleset.name.clone(),
         seed: rng.seed(),
-        units: ordered
-            .iter()
-            .map(|view| UnitEntry {
-                id: view.id.0.clone(),
-                name: view.name.as_str().to_string(),
-                side: sides.0.get(view.side.0).map(|side| side.name.clone()).unwrap_or_else(|| "?".into()),
-                controller: view.controller.log_name(),
-                stats: UnitStats {
-                    agility_mod: unit::modifier(&ruleset, view.attributes, Attribute::Agility),
-                    strength: view.attributes.score(Attribute::Strength),
-                    hd: view.hit_dice.0.to_string(),
-                    defense: unit::defense_score(&ruleset, view.attributes, view.defense, view.conditions),
-                    armour: view.armour.0,
-                    stress: view.stress.current,
-                    stress_max: view.stress.max,
-                    wounds: view.wounds.current,
-                    wounds_max: view.wounds.max,
-                    speed: view.speed.0,
-                    weapon: view.loadout.weapon_name.clone(),
-                },
-                zone: battlefield.place(view.zone.0),
-                arrives: view
-                    .reinforcement
-                    .map(|&Reinforcement { round, at_initiative }| Arrival { round, at_initiative }),
-            })
-            .collect(),
+        units: ordered.iter().map(|view| unit_entry(view, &ruleset, &sides, &battlefield)).collect(),
     });
     let rolling: Vec<Roller> = ordered
         .iter()
@@ -152,24 +128,67 @@ fn open_combat(mut commands: Commands, battle: Battle, info: Res<CombatInfo>, sh
         }
         log.record(0, || LogEvent::Surprise { unit: view.id.0.clone(), surprised });
     }
-    // Creatures with no set mind decide how they feel about this fight (`Z-REACT-1`).
-    if let Some(table) = &ruleset.surprise.reaction {
+    let mut table = Reactions { commands: &mut commands, rng: &mut rng, log: &mut log, index: &mut index };
+    table.roll(&ruleset, &sides, &ordered);
+    state.phase = CombatPhase::Initiative;
+}
+
+/// A unit's line in `combat_started`: who it is, its numbers, where it stands and when it arrives.
+fn unit_entry(view: &UnitView, ruleset: &Ruleset, sides: &Sides, battlefield: &Battlefield) -> UnitEntry {
+    UnitEntry {
+        id: view.id.0.clone(),
+        name: view.name.as_str().to_string(),
+        side: sides.0.get(view.side.0).map(|side| side.name.clone()).unwrap_or_else(|| "?".into()),
+        controller: view.controller.log_name(),
+        stats: UnitStats {
+            agility_mod: unit::modifier(ruleset, view.attributes, Attribute::Agility),
+            strength: view.attributes.score(Attribute::Strength),
+            hd: view.hit_dice.0.to_string(),
+            defense: unit::defense_score(ruleset, view.attributes, view.defense, view.conditions),
+            armour: view.armour.0,
+            stress: view.stress.current,
+            stress_max: view.stress.max,
+            wounds: view.wounds.current,
+            wounds_max: view.wounds.max,
+            speed: view.speed.0,
+            weapon: view.loadout.weapon_name.clone(),
+        },
+        zone: battlefield.place(view.zone.0),
+        arrives: view.reinforcement.map(|&Reinforcement { round, at_initiative }| Arrival { round, at_initiative }),
+    }
+}
+
+/// What rolling the reaction table changes: the units' statuses, the dice, the log and the index.
+struct Reactions<'a, 'w, 's> {
+    commands: &'a mut Commands<'w, 's>,
+    rng: &'a mut CombatRng,
+    log: &'a mut CombatLog,
+    index: &'a mut ZoneIndex,
+}
+
+impl Reactions<'_, '_, '_> {
+    /// Creatures with no set mind decide how they feel about this fight (`Z-REACT-1`): one roll
+    /// each on the ruleset's reaction table for every unit on the field, in the units' order, and
+    /// those that will not fight stand aside.
+    fn roll(&mut self, ruleset: &Ruleset, sides: &Sides, ordered: &[UnitView]) {
+        let Some(table) = &ruleset.surprise.reaction else {
+            return;
+        };
         for view in ordered.iter().filter(|view| *view.status == Status::Active) {
             if !sides.0.get(view.side.0).is_some_and(|side| side.unscripted) {
                 continue;
             }
-            let roll = rng.roll(table.die);
+            let roll = self.rng.roll(table.die);
             let row = table.rows.iter().find(|(up_to, ..)| roll.total <= *up_to).or(table.rows.last());
             let (reaction, fights) =
                 row.map_or(("hostile".to_string(), true), |(_, name, fights)| (name.clone(), *fights));
             let id = view.id.0.clone();
-            log.record(0, || LogEvent::Reaction { unit: id.clone(), roll, reaction, fights });
+            self.log.record(0, || LogEvent::Reaction { unit: id.clone(), roll, reaction, fights });
             if !fights {
-                commands.entity(view.entity).insert((Status::Surrendered, StoodAside));
-                index.remove(view.entity, view.zone.0);
-                log.record(0, || LogEvent::Status { unit: id, status: "stands_aside" });
+                self.commands.entity(view.entity).insert((Status::Surrendered, StoodAside));
+                self.index.remove(view.entity, view.zone.0);
+                self.log.record(0, || LogEvent::Status { unit: id, status: "stands_aside" });
             }
         }
     }
-    state.phase = CombatPhase::Initiative;
 }

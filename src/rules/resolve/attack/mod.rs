@@ -181,27 +181,10 @@ impl Resolver<'_, '_> {
             return None;
         }
         let target_weapon = t.loadout.usable_weapon(t.conditions).1;
-        let reposte = request.kind == AttackKind::Normal
-            && self.ruleset.reposte.when_attacked_in_full_defense
-            && t.conditions.full_defense
-            && actions::can_react(t)
-            && unit::is_fighting(*t.status, t.conditions)
-            && !ranged
-            && !target_weapon.is_ranged()
-            && target_weapon.reach >= distance;
+        let reposte = !ranged && self.reposte_ready(request, t, distance);
         let in_target_zone =
             !target_weapon.is_ranged() && target_weapon.reach >= walking && unit::is_fighting(*t.status, t.conditions);
-        // Two weapons in hand only count when both are for melee and the attack is one of them.
-        let offhand = a
-            .loadout
-            .offhand
-            .as_ref()
-            .map(|(_, weapon)| weapon.clone())
-            .filter(|second| !ranged && !thrown && !second.is_ranged())
-            // A broken weapon is no second weapon, nor is the off-hand one that replaced it.
-            .filter(|_| !a.conditions.is_broken(Hand::Main) && !a.conditions.is_broken(Hand::Off))
-            // Only the trained fight with two (`S-DUAL-1`).
-            .filter(|_| actions::may_dual_wield(&self.ruleset, a));
+        let offhand = if ranged || thrown { None } else { self.second_weapon(a) };
         // The Bonus Actions' extra attack rolls the weapon's own dice: no Strength, no feats (`A-BONUS-1`).
         let damage_dice = if request.strike.bonus_attack {
             weapon.damage.without_dice(a.loadout.focus_dice)
@@ -236,6 +219,34 @@ impl Resolver<'_, '_> {
             swarm: (0, 0),
             weapon,
         })
+    }
+
+    /// Whether a target in full defense may answer this melee attack with a Reposte: it is a
+    /// normal attack, the ruleset grants it, and the target can react, fights, and reaches the
+    /// attacker with a melee weapon.
+    fn reposte_ready(&self, request: &AttackRequest, t: &UnitView, distance: u32) -> bool {
+        let target_weapon = t.loadout.usable_weapon(t.conditions).1;
+        request.kind == AttackKind::Normal
+            && self.ruleset.reposte.when_attacked_in_full_defense
+            && t.conditions.full_defense
+            && actions::can_react(t)
+            && unit::is_fighting(*t.status, t.conditions)
+            && !target_weapon.is_ranged()
+            && target_weapon.reach >= distance
+    }
+
+    /// The attacker's off-hand weapon for a melee attack with its main one: two weapons in hand
+    /// only count when both are for melee.
+    fn second_weapon(&self, a: &UnitView) -> Option<Weapon> {
+        a.loadout
+            .offhand
+            .as_ref()
+            .map(|(_, weapon)| weapon.clone())
+            .filter(|second| !second.is_ranged())
+            // A broken weapon is no second weapon, nor is the off-hand one that replaced it.
+            .filter(|_| !a.conditions.is_broken(Hand::Main) && !a.conditions.is_broken(Hand::Off))
+            // Only the trained fight with two (`S-DUAL-1`).
+            .filter(|_| actions::may_dual_wield(&self.ruleset, a))
     }
 
     /// Sneak damage against a target that has not noticed the attacker, doubled by criticals.
