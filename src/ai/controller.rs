@@ -10,7 +10,7 @@ use crate::rules::actions::{ActionContext, ThreatMap, ViewCache};
 use crate::rules::components::{Action, AiKind, Controller};
 use crate::rules::equipment::InjuryTables;
 use crate::rules::ruleset::Ruleset;
-use crate::rules::unit::UnitReadOnly;
+use crate::rules::unit::{UnitReadOnly, UnitView};
 use crate::rules::{
     ActionChosen, CheckedChoices, CombatInfo, CombatState, CombatSystems, DeclarationQueue, DeclareSystems, Sides,
     VictoryConditions,
@@ -265,9 +265,9 @@ fn declare_for_ai(
     scratch.fit(view.entities.len() as usize);
     let units = ViewCache::lazy(&view.units, &view.briefs, &scratch);
     let threats = ThreatMap::of(&units);
-    let mut just_declared = view.declared_this_window();
-    let mut book = commitments(&view, &units, &just_declared);
-    let mut planned = JustDeclared::default();
+    let just_declared = view.declared_this_window();
+    let book = commitments(&view, &units, &just_declared);
+    let mut pass = Pass { view: &view, units: &units, threats: &threats, just_declared, book, planned: default() };
     let mut spent: Vec<(usize, std::time::Duration)> = Vec::new();
     for (at, &unit) in awaiting.iter().enumerate() {
         let Some(actor) = units.get(unit) else {
@@ -280,36 +280,13 @@ fn declare_for_ai(
         };
         // Only `fray arena` keeps a clock: plain battles do not read the processor time.
         let started = clock.is_some().then(Stopwatch::start);
-        let forced = minds.forced.0.remove(&unit);
-        let action = match (forced, kind, super::tactician::Budget::of(kind)) {
-            (Some(action), ..) => action,
-            (None, _, Some(budget)) => {
-                if !planned.contains_key(&unit) {
-                    let members = search_members(&view, &units, &awaiting[at..], actor, kind);
-                    let request =
-                        super::tactician::SearchRequest { members: &members, just_declared: &just_declared, budget };
-                    let Some(plan) = minds.plan(&view, &units, &threats, &request) else {
-                        break;
-                    };
-                    planned.extend(plan);
-                }
-                planned.get(&unit).copied().unwrap_or(Action::simple(crate::rules::components::ActionKind::Hold))
-            }
-            (None, AiKind::Random, None) => super::random::choose(&view, &units, actor, &mut minds.rng.0),
-            (None, AiKind::Easy, None) => {
-                super::tactician::easy_choice(&view, &units, &threats, actor, &just_declared, &mut minds.rng.0)
-            }
-            _ => super::greedy::choose_in_pass(&view, &units, &threats, actor, &just_declared, &book),
+        let Some(action) = pass.choose(&mut minds, &awaiting[at..], actor, kind) else {
+            break;
         };
         if let Some(started) = &started {
             add_time(&mut spent, actor.side.0, started.elapsed());
         }
-        if just_declared.insert(unit, action).is_none() {
-            book.record(&view, &units, unit, action);
-        } else {
-            // A unit that chose twice in one pass would leave its first pledge filed: sum afresh.
-            book = commitments(&view, &units, &just_declared);
-        }
+        pass.file(unit, action);
         // Checked here, where the actor and its target are already viewed: the declare stage
         // takes the verdict rather than looking them up in the world again.
         checked.checked_at = ticks.this_run();
@@ -318,6 +295,60 @@ fn declare_for_ai(
     }
     if let Some(clock) = clock.as_mut() {
         clock.samples.extend(spent);
+    }
+}
+
+/// One declaration pass: the battle as the AI sees it, and what the pass has chosen so far.
+struct Pass<'p, 'c, 'w, 's> {
+    view: &'p AiView<'w, 's>,
+    units: &'p ViewCache<'c, 's>,
+    threats: &'p ThreatMap<'p>,
+    /// Every choice made in the open window, this pass's included.
+    just_declared: JustDeclared,
+    /// What those choices pledge: expected damage and healing on each unit.
+    book: super::greedy::CommitmentBook,
+    /// Choices a search made for units that have not declared yet (a side planned together).
+    planned: JustDeclared,
+}
+
+impl Pass<'_, '_, '_, '_> {
+    /// What `actor`, run by `kind`, declares: a forced declaration, its search's plan, or its
+    /// kind's choice. `None` while the search is still thinking in the background.
+    /// `awaiting` holds `actor` and the units awaiting after it.
+    fn choose(&mut self, minds: &mut Minds, awaiting: &[Entity], actor: &UnitView, kind: AiKind) -> Option<Action> {
+        let (view, units, threats) = (self.view, self.units, self.threats);
+        let unit = actor.entity;
+        let action = match (minds.forced.0.remove(&unit), kind, super::tactician::Budget::of(kind)) {
+            (Some(action), ..) => action,
+            (None, _, Some(budget)) => {
+                if !self.planned.contains_key(&unit) {
+                    let members = search_members(view, units, awaiting, actor, kind);
+                    let request = super::tactician::SearchRequest {
+                        members: &members,
+                        just_declared: &self.just_declared,
+                        budget,
+                    };
+                    self.planned.extend(minds.plan(view, units, threats, &request)?);
+                }
+                self.planned.get(&unit).copied().unwrap_or(Action::simple(crate::rules::components::ActionKind::Hold))
+            }
+            (None, AiKind::Random, None) => super::random::choose(view, units, actor, &mut minds.rng.0),
+            (None, AiKind::Easy, None) => {
+                super::tactician::easy_choice(view, units, threats, actor, &self.just_declared, &mut minds.rng.0)
+            }
+            _ => super::greedy::choose_in_pass(view, units, threats, actor, &self.just_declared, &self.book),
+        };
+        Some(action)
+    }
+
+    /// Files `unit`'s choice and its pledge.
+    fn file(&mut self, unit: Entity, action: Action) {
+        if self.just_declared.insert(unit, action).is_none() {
+            self.book.record(self.view, self.units, unit, action);
+        } else {
+            // A unit that chose twice in one pass would leave its first pledge filed: sum afresh.
+            self.book = commitments(self.view, self.units, &self.just_declared);
+        }
     }
 }
 
