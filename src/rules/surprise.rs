@@ -128,8 +128,8 @@ fn open_combat(mut commands: Commands, battle: Battle, info: Res<CombatInfo>, sh
         }
         log.record(0, || LogEvent::Surprise { unit: view.id.0.clone(), surprised });
     }
-    let mut table = Reactions { commands: &mut commands, rng: &mut rng, log: &mut log, index: &mut index };
-    table.roll(&ruleset, &sides, &ordered);
+    let mut reactions = Reactions { commands: &mut commands, rng: &mut rng, log: &mut log, index: &mut index };
+    reactions.roll(&ruleset, &sides, &ordered);
     state.phase = CombatPhase::Initiative;
 }
 

@@ -181,7 +181,7 @@ impl Resolver<'_, '_> {
             return None;
         }
         let target_weapon = t.loadout.usable_weapon(t.conditions).1;
-        let reposte = !ranged && self.reposte_ready(request, t, distance);
+        let reposte = !ranged && self.reposte_ready(request, t, target_weapon, distance);
         let in_target_zone =
             !target_weapon.is_ranged() && target_weapon.reach >= walking && unit::is_fighting(*t.status, t.conditions);
         let offhand = if ranged || thrown { None } else { self.second_weapon(a) };
@@ -224,8 +224,8 @@ impl Resolver<'_, '_> {
     /// Whether a target in full defense may answer this melee attack with a Reposte: it is a
     /// normal attack, the ruleset grants it, and the target can react, fights, and reaches the
     /// attacker with a melee weapon.
-    fn reposte_ready(&self, request: &AttackRequest, t: &UnitView, distance: u32) -> bool {
-        let target_weapon = t.loadout.usable_weapon(t.conditions).1;
+    /// `target_weapon` is the weapon `t` has in hand.
+    fn reposte_ready(&self, request: &AttackRequest, t: &UnitView, target_weapon: &Weapon, distance: u32) -> bool {
         request.kind == AttackKind::Normal
             && self.ruleset.reposte.when_attacked_in_full_defense
             && t.conditions.full_defense
