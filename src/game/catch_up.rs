@@ -88,7 +88,7 @@ pub fn summary(entries: &[LogEntry], since: usize, own: &[&str]) -> Vec<String> 
         .skip(since)
         .filter(|entry| match entry.event {
             LogEvent::RoundStarted {} => true,
-            LogEvent::Declared { .. } => false,
+            LogEvent::Declared(_) => false,
             _ => mentions(entry, own),
         })
         .collect();

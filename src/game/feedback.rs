@@ -13,6 +13,7 @@ use super::board::{BoardSystems, TOKEN_RADIUS, Token, TokenScale};
 use super::camera::{BoardCamera, zoom_of};
 use super::session::Screen;
 use crate::rules::components::UnitId;
+use crate::rules::log::line;
 use crate::rules::log::{CombatLog, LogEntry, LogEvent};
 
 /// Size of a floating text on screen, in logical pixels.
@@ -111,11 +112,11 @@ pub struct Popup {
 pub fn popups(event: &LogEvent) -> Vec<Popup> {
     let one = |unit: &Arc<str>, text: &str, tone: Tone| vec![Popup { unit: unit.clone(), text: text.into(), tone }];
     match event {
-        LogEvent::Attack { target, hit: false, extra, .. } => {
+        LogEvent::Attack(line::Attack { target, hit: false, extra, .. }) => {
             one(target, if extra.avoid { "avoided" } else { "miss" }, Tone::Miss)
         }
-        LogEvent::Attack { target, hit: true, critical: true, .. } => one(target, "CRITICAL", Tone::Critical),
-        LogEvent::Damage { unit, amount, critical, .. } => {
+        LogEvent::Attack(line::Attack { target, hit: true, critical: true, .. }) => one(target, "CRITICAL", Tone::Critical),
+        LogEvent::Damage(line::Damage { unit, amount, critical, .. }) => {
             let tone = match (*amount, *critical) {
                 (0, _) => Tone::Miss,
                 (_, true) => Tone::Critical,
@@ -123,13 +124,13 @@ pub fn popups(event: &LogEvent) -> Vec<Popup> {
             };
             one(unit, &format!("-{amount}"), tone)
         }
-        LogEvent::Shock { target, absorbed_by: Some(by), .. } => {
+        LogEvent::Shock(line::Shock { target, absorbed_by: Some(by), .. }) => {
             one(target, &format!("{} holds", by.as_str()), Tone::Miss)
         }
-        LogEvent::Healed { unit, stress_restored, wounds_restored, .. } => {
+        LogEvent::Healed(line::Healed { unit, stress_restored, wounds_restored, .. }) => {
             one(unit, &format!("+{}", stress_restored + wounds_restored), Tone::Heal)
         }
-        LogEvent::Status { unit, status } => match *status {
+        LogEvent::Status(line::Status { unit, status }) => match *status {
             "dead" => one(unit, "DEAD", Tone::Fall),
             "dying" => one(unit, "DYING", Tone::Fall),
             "incapacitated" => one(unit, "DOWN", Tone::Fall),
@@ -137,15 +138,15 @@ pub fn popups(event: &LogEvent) -> Vec<Popup> {
             "surrendered" => one(unit, "YIELDS", Tone::Fall),
             _ => Vec::new(),
         },
-        LogEvent::Wound { unit, .. } => one(unit, "wounded", Tone::Note),
-        LogEvent::Stabilise { target, success: true, .. } => one(target, "stabilised", Tone::Heal),
-        LogEvent::Cast { unit, success: false, .. } => one(unit, "fizzles", Tone::Miss),
-        LogEvent::SpellDisrupted { unit, .. } => one(unit, "disrupted", Tone::Note),
-        LogEvent::ActionLost { unit, .. } => one(unit, "action lost", Tone::Note),
-        LogEvent::Maneuver { target, outcome: Some(outcome), .. } => {
+        LogEvent::Wound(line::Wound { unit, .. }) => one(unit, "wounded", Tone::Note),
+        LogEvent::Stabilise(line::Stabilise { target, success: true, .. }) => one(target, "stabilised", Tone::Heal),
+        LogEvent::Cast(line::Cast { unit, success: false, .. }) => one(unit, "fizzles", Tone::Miss),
+        LogEvent::SpellDisrupted(line::SpellDisrupted { unit, .. }) => one(unit, "disrupted", Tone::Note),
+        LogEvent::ActionLost(line::ActionLost { unit, .. }) => one(unit, "action lost", Tone::Note),
+        LogEvent::Maneuver(line::Maneuver { target, outcome: Some(outcome), .. }) => {
             one(target, &outcome.replace('_', " "), Tone::Note)
         }
-        LogEvent::Morale { unit, passed: false, .. } => one(unit, "morale breaks", Tone::Fall),
+        LogEvent::Morale(line::Morale { unit, passed: false, .. }) => one(unit, "morale breaks", Tone::Fall),
         _ => Vec::new(),
     }
 }
@@ -164,7 +165,7 @@ impl LogCursor {
     /// starts another battle (a restart clears it) is shown from its start.
     pub fn advance(&mut self, entries: &[LogEntry]) -> Range<usize> {
         let battle = entries.first().and_then(|entry| match &entry.event {
-            LogEvent::CombatStarted { seed, .. } => Some(*seed),
+            LogEvent::CombatStarted(line::CombatStarted { seed, .. }) => Some(*seed),
             _ => None,
         });
         if entries.len() < self.shown || battle != self.battle {
@@ -363,7 +364,7 @@ mod tests {
     }
 
     fn attack(hit: bool, critical: bool) -> LogEvent {
-        LogEvent::Attack {
+        LogEvent::Attack(line::Attack {
             attacker: "orc".into(),
             target: "wren".into(),
             initiative: 3,
@@ -375,11 +376,11 @@ mod tests {
             kind: crate::rules::log::AttackKind::Normal,
             damage_roll: None,
             extra: AttackExtra::default(),
-        }
+        })
     }
 
     fn damage(amount: i32, critical: bool) -> LogEvent {
-        LogEvent::Damage {
+        LogEvent::Damage(line::Damage {
             unit: "wren".into(),
             source: "orc".into(),
             amount,
@@ -390,7 +391,7 @@ mod tests {
             stress: 3,
             wounds: 8,
             roll: None,
-        }
+        })
     }
 
     fn texts(event: &LogEvent) -> Vec<(String, Tone)> {
@@ -414,7 +415,7 @@ mod tests {
 
     #[test]
     fn heals_falls_and_quiet_events() {
-        let healed = LogEvent::Healed {
+        let healed = LogEvent::Healed(line::Healed {
             unit: "wren".into(),
             source: "maren".into(),
             roll: roll(4),
@@ -423,26 +424,26 @@ mod tests {
             stress: 6,
             wounds: 9,
             wound_closed: None,
-        };
+        });
         assert_eq!(texts(&healed), [("+4".to_string(), Tone::Heal)]);
-        let dead = LogEvent::Status { unit: "wren".into(), status: "dead" };
+        let dead = LogEvent::Status(line::Status { unit: "wren".into(), status: "dead" });
         assert_eq!(texts(&dead), [("DEAD".to_string(), Tone::Fall)]);
-        let back = LogEvent::Status { unit: "wren".into(), status: "active" };
+        let back = LogEvent::Status(line::Status { unit: "wren".into(), status: "active" });
         assert!(texts(&back).is_empty());
         assert!(texts(&LogEvent::RoundStarted {}).is_empty());
-        let shield = LogEvent::Shock {
+        let shield = LogEvent::Shock(line::Shock {
             attacker: "orc".into(),
             target: "wren".into(),
             amount: 0,
             absorbed_by: Some(ShockAbsorber::Shield),
-        };
+        });
         assert_eq!(texts(&shield), [("shield holds".to_string(), Tone::Miss)]);
     }
 
     fn started(seed: u64) -> LogEntry {
         LogEntry {
             round: 0,
-            event: LogEvent::CombatStarted { level: "l".into(), ruleset: "r".into(), seed, units: Vec::new() },
+            event: LogEvent::CombatStarted(line::CombatStarted { level: "l".into(), ruleset: "r".into(), seed, units: Vec::new() }),
         }
     }
 

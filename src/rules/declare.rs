@@ -8,6 +8,7 @@ use bevy::prelude::*;
 use super::actions::{self, ActionContext};
 use super::components::*;
 use super::equipment::Attribute;
+use crate::rules::log::line;
 use super::log::{CombatLog, LogEvent};
 use super::ruleset::{DeclarationOrder, InitiativeOrder, Ruleset};
 use super::state::{
@@ -143,7 +144,7 @@ fn open_turn(
                 // A delayed turn already began once this round (`A-INIT-1`).
                 let begun = state.delayed.contains(&entity);
                 if !begun && spend_bonus_actions_first(ruleset, &mut unit.conditions) {
-                    log.record(round, || LogEvent::Status { unit: id, status: "standing" });
+                    log.record(round, || LogEvent::Status(line::Status { unit: id, status: "standing" }));
                 }
             }
         }
@@ -181,7 +182,7 @@ fn lapse_unanswered_hold(
     unit.conditions.held_against = None;
     unit.conditions.held_plan = None;
     let id = unit.id.0.clone();
-    log.record(round, || LogEvent::ActionLost { unit: id, reason: HELD_ACTION_LAPSED });
+    log.record(round, || LogEvent::ActionLost(line::ActionLost { unit: id, reason: HELD_ACTION_LAPSED }));
     true
 }
 
@@ -747,7 +748,7 @@ fn log_declared(
     units: &Query<Unit>,
 ) {
     let DeclaredLine { action, initiative, modifier, carried_over } = line;
-    log.record(round, || LogEvent::Declared {
+    log.record(round, || LogEvent::Declared(line::Declared {
         unit: unit.id.0.clone(),
         action: action.kind.log_name(),
         target: action.target.and_then(|target| units.get(target).ok()).map(|target| target.id.0.clone()),
@@ -762,7 +763,7 @@ fn log_declared(
         carried_over,
         move_after: action.move_after.map(|zone| battlefield.place(zone)),
         held: false,
-    });
+    }));
 }
 
 /// The weapon, spell or item an action uses, by name.

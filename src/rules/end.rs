@@ -9,6 +9,7 @@ use super::battle::Battle;
 use super::components::*;
 use super::dice::{Dice, Draw};
 use super::equipment::{DamageType, Hindrance, InjuryTables, Lingering};
+use crate::rules::log::line;
 use super::log::{Affliction, CombatLog, LogEvent};
 use super::resolve::{DamageHit, Harm};
 use super::ruleset::{ManeuverRules, Ruleset};
@@ -79,7 +80,7 @@ fn end_round(
             // Summons vanish first: `combat_ended` is the battle's last line.
             settle_after_battle(&mut units, &mut log, &ruleset, outcome.winner, round, &summoned);
             let winner = outcome.winner.and_then(|side| sides.0.get(side)).map(|side| side.name.clone());
-            log.record(round, || LogEvent::CombatEnded { reason: outcome.reason, winner });
+            log.record(round, || LogEvent::CombatEnded(line::CombatEnded { reason: outcome.reason, winner }));
             state.outcome = Some(outcome);
             state.phase = CombatPhase::Over;
             // Combat is over: initiative is wiped (`W-END-1`).
@@ -167,7 +168,7 @@ pub(super) fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: 
     let (roll, disadvantage_roll) = upkeep.rng.roll_test(hazard.test.plus(bonus), unit::weakened(view.conditions));
     let passed = roll.total >= hazard.tn;
     let zone_id = zone.id.clone();
-    upkeep.log.record(upkeep.round, || LogEvent::Hazard {
+    upkeep.log.record(upkeep.round, || LogEvent::Hazard(line::Hazard {
         unit: id,
         zone: zone_id,
         hazard: hazard.name.clone(),
@@ -175,7 +176,7 @@ pub(super) fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: 
         tn: hazard.tn,
         passed,
         disadvantage_roll,
-    });
+    }));
     if !passed {
         let roll = upkeep.rng.roll(hazard.damage);
         let amount = roll.total.max(0);
@@ -214,7 +215,7 @@ fn hazard_afflicts(upkeep: &mut Harm, entity: Entity, hazard: &Hazard) {
     let (id, source): (std::sync::Arc<str>, std::sync::Arc<str>) = (unit.id.0.clone(), hazard.name.as_str().into());
     for effect in effects {
         let (unit, source) = (id.clone(), source.clone());
-        upkeep.log.record(upkeep.round, || LogEvent::Afflicted { unit, effect, source });
+        upkeep.log.record(upkeep.round, || LogEvent::Afflicted(line::Afflicted { unit, effect, source }));
     }
 }
 
@@ -353,7 +354,7 @@ pub(in crate::rules) fn contest_hold(upkeep: &mut Harm, entity: Entity, rules: &
             let_go(upkeep, entity, grappler);
         }
         let (unit, roll, disadvantage_roll) = (unit.clone(), roll.clone(), disadvantage_roll.clone());
-        upkeep.log.record(upkeep.round, || LogEvent::Maneuver {
+        upkeep.log.record(upkeep.round, || LogEvent::Maneuver(line::Maneuver {
             unit,
             target,
             maneuver: BREAK_FREE,
@@ -363,7 +364,7 @@ pub(in crate::rules) fn contest_hold(upkeep: &mut Harm, entity: Entity, rules: &
             outcome: won.then_some(BROKE_FREE),
             disadvantage_roll,
             against_disadvantage_roll,
-        });
+        }));
     }
 }
 
@@ -427,7 +428,7 @@ fn settle_after_battle(
         if !kept && let Ok(mut unit) = units.get_mut(entity) {
             *unit.status = Status::Fled;
             let id = unit.id.0.clone();
-            log.record(round, || LogEvent::Status { unit: id, status: "vanished" });
+            log.record(round, || LogEvent::Status(line::Status { unit: id, status: "vanished" }));
         }
     }
 }
@@ -491,14 +492,14 @@ pub(super) fn shake_off(upkeep: &mut Harm, entity: Entity) {
             end_affliction(&mut unit.conditions, effect);
         }
         let id = unit.id.0.clone();
-        upkeep.log.record(upkeep.round, || LogEvent::Lingering {
+        upkeep.log.record(upkeep.round, || LogEvent::Lingering(line::Lingering {
             unit: id,
             effect,
             roll,
             tn: lingering.tn,
             shaken_off,
             disadvantage_roll,
-        });
+        }));
     }
 }
 

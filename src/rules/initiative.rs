@@ -12,6 +12,7 @@ use super::battle::Battle;
 use super::components::*;
 use super::dice::{CombatRng, Dice, DiceRoll, Draw};
 use super::equipment::Attribute;
+use crate::rules::log::line;
 use super::log::{CombatLog, LogEvent};
 use super::ruleset::{InitiativeOrder, Ruleset, TurnOrder};
 use super::state::{CombatPhase, CombatState, Sides, in_phase};
@@ -51,7 +52,7 @@ pub(super) fn roll_base_initiative(
         };
         unit.initiative.base = Some(roll.total);
         let id = unit.id.0.clone();
-        log.record(round, || LogEvent::Initiative { unit: id, base: roll.total, roll, group });
+        log.record(round, || LogEvent::Initiative(line::Initiative { unit: id, base: roll.total, roll, group }));
     }
 }
 
@@ -67,7 +68,7 @@ pub(super) fn arrive(
     index.insert(unit.entity, unit.zone.0);
     let zone = battlefield.place(unit.zone.0);
     let id = unit.id.0.clone();
-    log.record(round, || LogEvent::Arrived { unit: id, zone });
+    log.record(round, || LogEvent::Arrived(line::Arrived { unit: id, zone }));
 }
 
 /// Starts a round: first rolls, round counter, arrivals, per-round resets.
@@ -397,7 +398,7 @@ impl Rolls<'_> {
         let first = if party_begins { party } else { (0..self.side_count).find(|&side| side != party).unwrap_or(0) };
         let score = roll.total;
         let side = self.side_name(first);
-        self.log.record(self.round, || LogEvent::SideInitiative { side, roll, score, begins: Some(true) });
+        self.log.record(self.round, || LogEvent::SideInitiative(line::SideInitiative { side, roll, score, begins: Some(true) }));
         first
     }
 
@@ -417,7 +418,7 @@ impl Rolls<'_> {
                 let roll = self.rng.roll(individual.plus(bonus));
                 unit.initiative.base = Some(roll.total);
                 let id = unit.id.0.clone();
-                self.log.record(self.round, || LogEvent::Initiative { unit: id, base: roll.total, roll, group: None });
+                self.log.record(self.round, || LogEvent::Initiative(line::Initiative { unit: id, base: roll.total, roll, group: None }));
             }
             let side_rank = if unit.side.0 == first { 0 } else { 1 + unit.side.0 as i64 };
             let score = unit.initiative.base.unwrap_or(0) as i64;
@@ -436,7 +437,7 @@ impl Rolls<'_> {
             let score = roll.total;
             scores.push(score);
             let side = self.side_name(side);
-            self.log.record(self.round, || LogEvent::SideInitiative { side, roll, score, begins: None });
+            self.log.record(self.round, || LogEvent::SideInitiative(line::SideInitiative { side, roll, score, begins: None }));
         }
         scores
     }
@@ -500,7 +501,7 @@ impl Rolls<'_> {
                 // The unit's own count: its side's roll adjusted by its modifier; no die of its own.
                 let roll = self.rng.roll(Dice::flat(score));
                 let id = unit.id.0.clone();
-                self.log.record(self.round, || LogEvent::Initiative { unit: id, base: score, roll, group: None });
+                self.log.record(self.round, || LogEvent::Initiative(line::Initiative { unit: id, base: score, roll, group: None }));
             }
         }
         score
@@ -518,7 +519,7 @@ impl Rolls<'_> {
         let score = roll.total;
         unit.initiative.base = Some(score);
         let id = unit.id.0.clone();
-        self.log.record(self.round, || LogEvent::Initiative { unit: id, base: score, roll, group: None });
+        self.log.record(self.round, || LogEvent::Initiative(line::Initiative { unit: id, base: score, roll, group: None }));
         score
     }
 
@@ -537,7 +538,7 @@ impl Rolls<'_> {
                 let roll = self.rng.roll(Dice::flat(modifier));
                 unit.initiative.base = Some(modifier);
                 let id = unit.id.0.clone();
-                self.log.record(self.round, || LogEvent::Initiative { unit: id, base: modifier, roll, group: None });
+                self.log.record(self.round, || LogEvent::Initiative(line::Initiative { unit: id, base: modifier, roll, group: None }));
             }
             // Whoever started the fight is placed last in the lineup, which holds for the battle.
             let last = i64::from(initiators.contains(unit.entity));

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::components::AimPoint;
 use super::dice::DiceRoll;
+use crate::rules::log::line;
 use super::log::{AttackExtra, AttackKind, EscalationChain, LogEntry, LogEvent, ShockAbsorber, Withdrawal};
 use crate::battlefield::{Battlefield, Place};
 
@@ -49,7 +50,7 @@ impl Names {
     /// (reinforcements too); no names when the log has none.
     pub fn from_log(entries: &[LogEntry]) -> Self {
         let units = entries.iter().find_map(|entry| match &entry.event {
-            LogEvent::CombatStarted { units, .. } => Some(units),
+            LogEvent::CombatStarted(line::CombatStarted { units, .. }) => Some(units),
             _ => None,
         });
         Self::from_units(units.into_iter().flatten().map(|unit| (unit.id.clone(), unit.name.clone())))
@@ -102,24 +103,24 @@ fn line(entry: &LogEntry, names: &Names) -> Option<String> {
 /// The battle's course: its start and end, rounds, surprise, initiative and movement.
 fn flow_line(event: &LogEvent, round: u32, names: &Names) -> Option<String> {
     let text = match event {
-        LogEvent::CombatStarted { level, ruleset, seed, units } => {
+        LogEvent::CombatStarted(line::CombatStarted { level, ruleset, seed, units }) => {
             format!("{level} begins: {} units, ruleset {ruleset}, seed {seed}", units.len())
         }
-        LogEvent::Surprise { unit, surprised } => {
+        LogEvent::Surprise(line::Surprise { unit, surprised }) => {
             let not = if *surprised { "" } else { "not " };
             format!("{} is {not}surprised", names.unit(unit))
         }
-        LogEvent::Initiative { unit, base, group, .. } => {
+        LogEvent::Initiative(line::Initiative { unit, base, group, .. }) => {
             let group = group.as_deref().map(|group| format!(" (shared by {group})")).unwrap_or_default();
             format!("{} rolls Base Initiative {base}{group}", names.unit(unit))
         }
         LogEvent::RoundStarted {} => format!("Round {round} begins"),
         LogEvent::RoundEnded {} => format!("Round {round} ends"),
-        LogEvent::Arrived { unit, zone } => format!("{} arrives at {}", names.unit(unit), names.place(zone)),
-        LogEvent::Moved { unit, from, to } => {
+        LogEvent::Arrived(line::Arrived { unit, zone }) => format!("{} arrives at {}", names.unit(unit), names.place(zone)),
+        LogEvent::Moved(line::Moved { unit, from, to }) => {
             format!("{} moves from {} to {}", names.unit(unit), names.place(from), names.place(to))
         }
-        LogEvent::SideInitiative { side, score, begins, .. } => {
+        LogEvent::SideInitiative(line::SideInitiative { side, score, begins, .. }) => {
             let begins = match begins {
                 Some(true) => ", and begins",
                 Some(false) => ", and waits",
@@ -127,12 +128,12 @@ fn flow_line(event: &LogEvent, round: u32, names: &Names) -> Option<String> {
             };
             format!("Side {side} rolls initiative: {score}{begins}")
         }
-        LogEvent::SurpriseRoll { side, unit, roll, range, surprised } => {
+        LogEvent::SurpriseRoll(line::SurpriseRoll { side, unit, roll, range, surprised }) => {
             let result = if *surprised { "surprised" } else { "not surprised" };
             let who = unit.as_deref().map_or_else(|| format!("Side {side}"), |unit| names.unit(unit).to_string());
             format!("{who} rolls for surprise: {} (surprised on {range} or less), {result}", roll.total)
         }
-        LogEvent::CombatEnded { reason, winner } => {
+        LogEvent::CombatEnded(line::CombatEnded { reason, winner }) => {
             let winner = winner.as_deref().map_or("no winner".to_string(), |winner| format!("{winner} wins"));
             format!("The battle is over: {}; {winner}", words(reason))
         }
@@ -143,7 +144,7 @@ fn flow_line(event: &LogEvent, round: u32, names: &Names) -> Option<String> {
 
 /// A declared action, with its aim, means, target and move.
 fn declared_line(event: &LogEvent, names: &Names) -> Option<String> {
-    let LogEvent::Declared {
+    let LogEvent::Declared(line::Declared {
         unit,
         action,
         target,
@@ -155,7 +156,7 @@ fn declared_line(event: &LogEvent, names: &Names) -> Option<String> {
         carried_over,
         move_after,
         held,
-    } = event
+    }) = event
     else {
         return None;
     };
@@ -184,7 +185,7 @@ fn declared_line(event: &LogEvent, names: &Names) -> Option<String> {
 
 /// An attack roll (or the target's avoid test), with how it was made and what came of it.
 fn attack_line(event: &LogEvent, names: &Names) -> Option<String> {
-    let LogEvent::Attack { attacker, target, initiative, total, defense, hit, critical, kind, extra, .. } = event
+    let LogEvent::Attack(line::Attack { attacker, target, initiative, total, defense, hit, critical, kind, extra, .. }) = event
     else {
         return None;
     };
@@ -216,7 +217,7 @@ fn attack_line(event: &LogEvent, names: &Names) -> Option<String> {
 /// What follows a blow: Shock, wounds, critical chains, worn weapons, shoves and executions.
 fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
     let text = match event {
-        LogEvent::Shock { attacker, target, amount, absorbed_by } => {
+        LogEvent::Shock(line::Shock { attacker, target, amount, absorbed_by }) => {
             let (attacker, target) = (names.unit(attacker), names.unit(target));
             match absorbed_by {
                 Some(ShockAbsorber::TotalDefense) => {
@@ -226,7 +227,7 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
                 None => format!("{attacker}'s miss still deals {amount} Shock to {target}"),
             }
         }
-        LogEvent::Wound { unit, source, aim, wounds, extra_damage, .. } => {
+        LogEvent::Wound(line::Wound { unit, source, aim, wounds, extra_damage, .. }) => {
             let plural = if *wounds == 1 { "" } else { "s" };
             let (unit, source) = (names.unit(unit), names.unit(source));
             let mut text = format!("{source} wounds {unit} ({}): now {wounds} wound{plural}", aim_words(aim));
@@ -235,7 +236,7 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
             }
             text
         }
-        LogEvent::Escalation { unit, chain, step, roll, escalated } => {
+        LogEvent::Escalation(line::Escalation { unit, chain, step, roll, escalated }) => {
             let chain = match chain {
                 EscalationChain::Critical => "critical",
                 EscalationChain::Tragedy => "fumble",
@@ -243,12 +244,12 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
             let result = if *escalated { "escalates" } else { "stops" };
             format!("{}'s {chain} {result} (step {step}: {})", names.unit(unit), roll.total)
         }
-        LogEvent::WeaponUsage { unit, weapon, marks, broken } => {
+        LogEvent::WeaponUsage(line::WeaponUsage { unit, weapon, marks, broken }) => {
             let plural = if *marks == 1 { "" } else { "s" };
             let breaks = if *broken { " and breaks" } else { "" };
             format!("{}'s {} takes a usage mark ({marks} mark{plural} now){breaks}", names.unit(unit), words(weapon))
         }
-        LogEvent::Maneuver { unit, target, maneuver, won, outcome, .. } => {
+        LogEvent::Maneuver(line::Maneuver { unit, target, maneuver, won, outcome, .. }) => {
             let (unit, target) = (names.unit(unit), names.unit(target));
             match (*maneuver, won, outcome) {
                 ("screen", true, Some(_)) => format!("{unit} steps in and takes {target}'s attack"),
@@ -265,7 +266,7 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
                 _ => format!("{target} resists {unit}'s {maneuver}"),
             }
         }
-        LogEvent::Execution { unit, target, saved, .. } => {
+        LogEvent::Execution(line::Execution { unit, target, saved, .. }) => {
             let (unit, target) = (names.unit(unit), names.unit(target));
             if *saved {
                 format!("{target} survives {unit}'s execution attack, taking its full force")
@@ -281,7 +282,7 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
 /// Harm and its marks: damage, status, injuries, lingering effects, hazards, lost actions.
 fn harm_line(event: &LogEvent, names: &Names) -> Option<String> {
     let text = match event {
-        LogEvent::Damage {
+        LogEvent::Damage(line::Damage {
             unit,
             source,
             amount,
@@ -292,7 +293,7 @@ fn harm_line(event: &LogEvent, names: &Names) -> Option<String> {
             stress,
             wounds,
             ..
-        } => {
+        }) => {
             let critical = if *critical { " critical" } else { "" };
             format!(
                 "{} takes {amount}{critical} {damage_type} damage from {}: loses {stress_lost} Stress \
@@ -301,27 +302,27 @@ fn harm_line(event: &LogEvent, names: &Names) -> Option<String> {
                 names.unit(source)
             )
         }
-        LogEvent::Status { unit, status } => format!("{} is now {status}", names.unit(unit)),
-        LogEvent::Injury { unit, table, injury, damage, .. } => match injury {
+        LogEvent::Status(line::Status { unit, status }) => format!("{} is now {status}", names.unit(unit)),
+        LogEvent::Injury(line::Injury { unit, table, injury, damage, .. }) => match injury {
             Some(injury) => {
                 format!("{} suffers {injury} ({table} injury from {damage} critical damage)", names.unit(unit))
             }
             None => format!("{} escapes a {table} injury", names.unit(unit)),
         },
-        LogEvent::Lingering { unit, effect, roll, tn, shaken_off, .. } => {
+        LogEvent::Lingering(line::Lingering { unit, effect, roll, tn, shaken_off, .. }) => {
             let result = if *shaken_off { "shaken off" } else { "lingers" };
             let effect = words(effect.as_str());
             format!("{} tests against {effect}: {} vs TN {tn}, {result}", names.unit(unit), roll.total)
         }
-        LogEvent::Afflicted { unit, effect, source } => {
+        LogEvent::Afflicted(line::Afflicted { unit, effect, source }) => {
             format!("{} leaves {} with {}", names.unit(source), names.unit(unit), words(effect.as_str()))
         }
-        LogEvent::Hazard { unit, zone, hazard, roll, tn, passed, .. } => {
+        LogEvent::Hazard(line::Hazard { unit, zone, hazard, roll, tn, passed, .. }) => {
             let result = if *passed { "resisted" } else { "failed" };
             let (unit, zone) = (names.unit(unit), names.zone(zone));
             format!("{unit} faces {hazard} in {zone}: {} vs TN {tn}, {result}", roll.total)
         }
-        LogEvent::ActionLost { unit, reason } => {
+        LogEvent::ActionLost(line::ActionLost { unit, reason }) => {
             format!("{} loses its action: {}", names.unit(unit), words(reason))
         }
         _ => return None,
@@ -332,11 +333,11 @@ fn harm_line(event: &LogEvent, names: &Names) -> Option<String> {
 /// Spells, healing and items.
 fn support_line(event: &LogEvent, names: &Names) -> Option<String> {
     let text = match event {
-        LogEvent::SpellDisrupted { unit, spell, damage_taken } => {
+        LogEvent::SpellDisrupted(line::SpellDisrupted { unit, spell, damage_taken }) => {
             let (unit, spell) = (names.unit(unit), words(spell));
             format!("{unit}'s {spell} is disrupted: hurt for {damage_taken} earlier in the round")
         }
-        LogEvent::Cast { unit, spell, target, roll, tn, success, mana_spent, stress_spent, .. } => {
+        LogEvent::Cast(line::Cast { unit, spell, target, roll, tn, success, mana_spent, stress_spent, .. }) => {
             let result = if *success { "success" } else { "failure" };
             format!(
                 "{} casts {}{}: {} vs TN {tn}, {result} ({mana_spent} Mana, {stress_spent} Stress spent)",
@@ -346,16 +347,16 @@ fn support_line(event: &LogEvent, names: &Names) -> Option<String> {
                 roll.total
             )
         }
-        LogEvent::Healed { unit, source, stress_restored, wounds_restored, stress, wounds, .. } => format!(
+        LogEvent::Healed(line::Healed { unit, source, stress_restored, wounds_restored, stress, wounds, .. }) => format!(
             "{} heals {}: +{stress_restored} Stress, +{wounds_restored} Wound Points \
              (now {stress} Stress, {wounds} Wound Points)",
             names.unit(source),
             names.unit(unit)
         ),
-        LogEvent::ItemUsed { unit, item, target } => {
+        LogEvent::ItemUsed(line::ItemUsed { unit, item, target }) => {
             format!("{} uses {}{}", names.unit(unit), words(item), on_target(target.as_deref(), names))
         }
-        LogEvent::Stabilise { unit, target, roll, tn, success } => {
+        LogEvent::Stabilise(line::Stabilise { unit, target, roll, tn, success }) => {
             let result = if *success { "stabilised" } else { "failed" };
             let (unit, target) = (names.unit(unit), names.unit(target));
             format!("{unit} tries to stabilise {target}: {} vs TN {tn}, {result}", roll.total)
@@ -368,14 +369,14 @@ fn support_line(event: &LogEvent, names: &Names) -> Option<String> {
 /// Nerve: reactions, intimidation, morale and withdrawal.
 fn nerve_line(event: &LogEvent, names: &Names) -> Option<String> {
     let text = match event {
-        LogEvent::Reaction { unit, roll, reaction, fights } => {
+        LogEvent::Reaction(line::Reaction { unit, roll, reaction, fights }) => {
             let joins = if *fights { "joins the fight" } else { "stays out of the fight" };
             format!("{} reacts: {reaction} ({}), {joins}", names.unit(unit), roll.total)
         }
-        LogEvent::Intimidation { unit, target, roll } => {
+        LogEvent::Intimidation(line::Intimidation { unit, target, roll }) => {
             format!("{} tries to intimidate {}: {}", names.unit(unit), names.unit(target), roll.total)
         }
-        LogEvent::Withdrawal { unit, roll, response } => {
+        LogEvent::Withdrawal(line::Withdrawal { unit, roll, response }) => {
             let response = match response {
                 Withdrawal::FallBack => "falls back",
                 Withdrawal::Disengage => "disengages",
@@ -384,7 +385,7 @@ fn nerve_line(event: &LogEvent, names: &Names) -> Option<String> {
             };
             format!("{} withdraws: {} ({})", names.unit(unit), response, roll.total)
         }
-        LogEvent::Morale { unit, total, tn, passed, reason, automatic, .. } => {
+        LogEvent::Morale(line::Morale { unit, total, tn, passed, reason, automatic, .. }) => {
             let (unit, reason) = (names.unit(unit), words(reason.as_str()));
             if *automatic {
                 format!("{unit} breaks without a roll ({reason})")
@@ -451,34 +452,34 @@ pub fn aim_words(log_name: &str) -> &str {
 pub fn rolls(event: &LogEvent) -> Vec<(String, &DiceRoll)> {
     let one = |what: &str, roll| vec![(what.to_string(), roll)];
     match event {
-        LogEvent::Initiative { roll, .. } => one("initiative", roll),
-        LogEvent::Attack { roll, damage_roll, extra, .. } => attack_rolls(roll, damage_roll.as_ref(), extra),
-        LogEvent::SideInitiative { roll, .. } => one("side initiative", roll),
-        LogEvent::SurpriseRoll { roll, .. } => one("surprise", roll),
-        LogEvent::Wound { roll: Some(roll), .. } => one("fatal chance", roll),
-        LogEvent::Escalation { roll, .. } => one("escalation", roll),
-        LogEvent::Withdrawal { roll, .. } => one("withdrawal", roll),
-        LogEvent::Maneuver { roll, against, .. } => {
+        LogEvent::Initiative(line::Initiative { roll, .. }) => one("initiative", roll),
+        LogEvent::Attack(line::Attack { roll, damage_roll, extra, .. }) => attack_rolls(roll, damage_roll.as_ref(), extra),
+        LogEvent::SideInitiative(line::SideInitiative { roll, .. }) => one("side initiative", roll),
+        LogEvent::SurpriseRoll(line::SurpriseRoll { roll, .. }) => one("surprise", roll),
+        LogEvent::Wound(line::Wound { roll: Some(roll), .. }) => one("fatal chance", roll),
+        LogEvent::Escalation(line::Escalation { roll, .. }) => one("escalation", roll),
+        LogEvent::Withdrawal(line::Withdrawal { roll, .. }) => one("withdrawal", roll),
+        LogEvent::Maneuver(line::Maneuver { roll, against, .. }) => {
             let mut rolls = one("check", roll);
             rolls.push(("target's check".to_string(), against));
             rolls
         }
-        LogEvent::Execution { roll, .. } => one("save", roll),
-        LogEvent::Reaction { roll, .. } => one("reaction", roll),
-        LogEvent::Lingering { roll, .. } => one("lingering test", roll),
-        LogEvent::Damage { roll: Some(roll), .. } => one("damage", roll),
-        LogEvent::Injury { chance, roll, effects, .. } => {
+        LogEvent::Execution(line::Execution { roll, .. }) => one("save", roll),
+        LogEvent::Reaction(line::Reaction { roll, .. }) => one("reaction", roll),
+        LogEvent::Lingering(line::Lingering { roll, .. }) => one("lingering test", roll),
+        LogEvent::Damage(line::Damage { roll: Some(roll), .. }) => one("damage", roll),
+        LogEvent::Injury(line::Injury { chance, roll, effects, .. }) => {
             let mut rolls = one("injury chance", chance);
             rolls.extend(roll.iter().map(|roll| ("injury table".to_string(), roll)));
             rolls.extend(effects.iter().map(|effect| (effect.what.clone(), &effect.roll)));
             rolls
         }
-        LogEvent::Cast { roll, .. } => one("casting check", roll),
-        LogEvent::Healed { roll, .. } => one("healing", roll),
-        LogEvent::Stabilise { roll, .. } => one("heal check", roll),
-        LogEvent::Intimidation { roll, .. } => one("intimidation", roll),
-        LogEvent::Hazard { roll, .. } => one("hazard test", roll),
-        LogEvent::Morale { roll, .. } => one("morale", roll),
+        LogEvent::Cast(line::Cast { roll, .. }) => one("casting check", roll),
+        LogEvent::Healed(line::Healed { roll, .. }) => one("healing", roll),
+        LogEvent::Stabilise(line::Stabilise { roll, .. }) => one("heal check", roll),
+        LogEvent::Intimidation(line::Intimidation { roll, .. }) => one("intimidation", roll),
+        LogEvent::Hazard(line::Hazard { roll, .. }) => one("hazard test", roll),
+        LogEvent::Morale(line::Morale { roll, .. }) => one("morale", roll),
         _ => Vec::new(),
     }
 }
@@ -553,7 +554,7 @@ mod tests {
     }
 
     fn attack(attacker: &str, target: &str, extra: AttackExtra) -> LogEvent {
-        LogEvent::Attack {
+        LogEvent::Attack(line::Attack {
             attacker: attacker.into(),
             target: target.into(),
             initiative: 3,
@@ -565,33 +566,33 @@ mod tests {
             kind: AttackKind::Normal,
             damage_roll: Some(roll(4)),
             extra,
-        }
+        })
     }
 
     #[test]
     fn names_replace_ids() {
-        let started = LogEvent::CombatStarted {
+        let started = LogEvent::CombatStarted(line::CombatStarted {
             level: "Ford".into(),
             ruleset: "stress_and_wounds".into(),
             seed: 1,
             units: vec![unit_entry("warrior-2", "Hobgoblin Warrior"), unit_entry("mage", "Tobiah the Red")],
-        };
+        });
         let entries = [LogEntry { round: 0, event: started }];
         let field = Battlefield::new(vec![zone("east_gate", "The East Gate"), zone("ford", "The Ford")], &[(0, 1)]);
         let names = Names::from_log(&entries).with_zones(&field);
         let attacked =
             describe(&LogEntry { round: 1, event: attack("warrior-2", "mage", AttackExtra::default()) }, &names);
         assert_eq!(attacked, "Hobgoblin Warrior attacks Tobiah the Red at 3: 16 vs Defense 15, hit");
-        let moved = LogEvent::Moved {
+        let moved = LogEvent::Moved(line::Moved {
             unit: "mage".into(),
             from: Place::Zone("ford".into()),
             to: Place::Zone("east_gate".into()),
-        };
+        });
         assert_eq!(
             describe(&LogEntry { round: 1, event: moved }, &names),
             "Tobiah the Red moves from The Ford to The East Gate"
         );
-        let hazard = LogEvent::Hazard {
+        let hazard = LogEvent::Hazard(line::Hazard {
             unit: "mage".into(),
             zone: "east_gate".into(),
             hazard: "thorns".into(),
@@ -599,7 +600,7 @@ mod tests {
             tn: 8,
             passed: true,
             disadvantage_roll: None,
-        };
+        });
         let hazard = describe(&LogEntry { round: 1, event: hazard }, &names);
         assert_eq!(hazard, "Tobiah the Red faces thorns in The East Gate: 9 vs TN 8, resisted");
         // Ids nobody named (a cause of damage, a square) read as they are.
@@ -620,7 +621,7 @@ mod tests {
         assert_eq!(names.unit("wolf"), "Grey Wolf");
         assert_eq!(names.unit("nameless"), "nameless");
         let shock =
-            LogEvent::Shock { attacker: "warrior-2".into(), target: "wolf".into(), amount: 2, absorbed_by: None };
+            LogEvent::Shock(line::Shock { attacker: "warrior-2".into(), target: "wolf".into(), amount: 2, absorbed_by: None });
         let shock = describe(&LogEntry { round: 1, event: shock }, &names);
         assert_eq!(shock, "Hobgoblin Warrior [warrior-2]'s miss still deals 2 Shock to Grey Wolf");
     }
@@ -664,40 +665,40 @@ mod tests {
     /// until it gets a number and a sample.
     fn ordinal(event: &LogEvent) -> usize {
         match event {
-            LogEvent::CombatStarted { .. } => 0,
-            LogEvent::Surprise { .. } => 1,
-            LogEvent::Initiative { .. } => 2,
+            LogEvent::CombatStarted(_) => 0,
+            LogEvent::Surprise(_) => 1,
+            LogEvent::Initiative(_) => 2,
             LogEvent::RoundStarted {} => 3,
-            LogEvent::Arrived { .. } => 4,
-            LogEvent::Declared { .. } => 5,
-            LogEvent::Moved { .. } => 6,
-            LogEvent::Attack { .. } => 7,
-            LogEvent::SideInitiative { .. } => 8,
-            LogEvent::SurpriseRoll { .. } => 9,
-            LogEvent::Shock { .. } => 10,
-            LogEvent::Wound { .. } => 11,
-            LogEvent::Escalation { .. } => 12,
-            LogEvent::WeaponUsage { .. } => 13,
-            LogEvent::SpellDisrupted { .. } => 14,
-            LogEvent::Reaction { .. } => 15,
-            LogEvent::Lingering { .. } => 16,
-            LogEvent::Afflicted { .. } => 17,
-            LogEvent::Maneuver { .. } => 18,
-            LogEvent::Execution { .. } => 19,
-            LogEvent::Withdrawal { .. } => 20,
-            LogEvent::Damage { .. } => 21,
-            LogEvent::Status { .. } => 22,
-            LogEvent::Injury { .. } => 23,
-            LogEvent::Cast { .. } => 24,
-            LogEvent::Healed { .. } => 25,
-            LogEvent::ItemUsed { .. } => 26,
-            LogEvent::Stabilise { .. } => 27,
-            LogEvent::Intimidation { .. } => 28,
-            LogEvent::Hazard { .. } => 29,
-            LogEvent::ActionLost { .. } => 30,
-            LogEvent::Morale { .. } => 31,
+            LogEvent::Arrived(_) => 4,
+            LogEvent::Declared(_) => 5,
+            LogEvent::Moved(_) => 6,
+            LogEvent::Attack(_) => 7,
+            LogEvent::SideInitiative(_) => 8,
+            LogEvent::SurpriseRoll(_) => 9,
+            LogEvent::Shock(_) => 10,
+            LogEvent::Wound(_) => 11,
+            LogEvent::Escalation(_) => 12,
+            LogEvent::WeaponUsage(_) => 13,
+            LogEvent::SpellDisrupted(_) => 14,
+            LogEvent::Reaction(_) => 15,
+            LogEvent::Lingering(_) => 16,
+            LogEvent::Afflicted(_) => 17,
+            LogEvent::Maneuver(_) => 18,
+            LogEvent::Execution(_) => 19,
+            LogEvent::Withdrawal(_) => 20,
+            LogEvent::Damage(_) => 21,
+            LogEvent::Status(_) => 22,
+            LogEvent::Injury(_) => 23,
+            LogEvent::Cast(_) => 24,
+            LogEvent::Healed(_) => 25,
+            LogEvent::ItemUsed(_) => 26,
+            LogEvent::Stabilise(_) => 27,
+            LogEvent::Intimidation(_) => 28,
+            LogEvent::Hazard(_) => 29,
+            LogEvent::ActionLost(_) => 30,
+            LogEvent::Morale(_) => 31,
             LogEvent::RoundEnded {} => 32,
-            LogEvent::CombatEnded { .. } => 33,
+            LogEvent::CombatEnded(_) => 33,
         }
     }
 
@@ -712,17 +713,17 @@ mod tests {
     fn flow_samples() -> Vec<LogEvent> {
         let ford = || Place::Zone("ford".into());
         vec![
-            LogEvent::CombatStarted {
+            LogEvent::CombatStarted(line::CombatStarted {
                 level: "Ford".into(),
                 ruleset: "crucible".into(),
                 seed: 3,
                 units: vec![unit_entry("orc", "Orc")],
-            },
-            LogEvent::Surprise { unit: "orc".into(), surprised: true },
-            LogEvent::Initiative { unit: "orc".into(), roll: roll(4), base: 4, group: Some("orcs".into()) },
+            }),
+            LogEvent::Surprise(line::Surprise { unit: "orc".into(), surprised: true }),
+            LogEvent::Initiative(line::Initiative { unit: "orc".into(), roll: roll(4), base: 4, group: Some("orcs".into()) }),
             LogEvent::RoundStarted {},
-            LogEvent::Arrived { unit: "orc".into(), zone: ford() },
-            LogEvent::Declared {
+            LogEvent::Arrived(line::Arrived { unit: "orc".into(), zone: ford() }),
+            LogEvent::Declared(line::Declared {
                 unit: "orc".into(),
                 action: "attack",
                 target: Some("nell".into()),
@@ -734,41 +735,41 @@ mod tests {
                 carried_over: true,
                 move_after: None,
                 held: false,
-            },
-            LogEvent::Moved { unit: "orc".into(), from: ford(), to: Place::Square([1, 1]) },
-            LogEvent::SideInitiative { side: "red".into(), roll: roll(3), score: 3, begins: None },
-            LogEvent::SurpriseRoll { side: "red".into(), unit: None, roll: roll(1), range: 2, surprised: true },
+            }),
+            LogEvent::Moved(line::Moved { unit: "orc".into(), from: ford(), to: Place::Square([1, 1]) }),
+            LogEvent::SideInitiative(line::SideInitiative { side: "red".into(), roll: roll(3), score: 3, begins: None }),
+            LogEvent::SurpriseRoll(line::SurpriseRoll { side: "red".into(), unit: None, roll: roll(1), range: 2, surprised: true }),
             LogEvent::RoundEnded {},
-            LogEvent::CombatEnded { reason: "side_defeated", winner: None },
+            LogEvent::CombatEnded(line::CombatEnded { reason: "side_defeated", winner: None }),
         ]
     }
 
     fn blow_samples() -> Vec<LogEvent> {
         vec![
             attack("orc", "nell", AttackExtra { flanking: true, sneak_roll: Some(roll(3)), ..AttackExtra::default() }),
-            LogEvent::Shock {
+            LogEvent::Shock(line::Shock {
                 attacker: "orc".into(),
                 target: "nell".into(),
                 amount: 0,
                 absorbed_by: Some(ShockAbsorber::TotalDefense),
-            },
-            LogEvent::Wound {
+            }),
+            LogEvent::Wound(line::Wound {
                 unit: "nell".into(),
                 source: "orc".into(),
                 aim: "slowing",
                 wounds: 1,
                 roll: None,
                 extra_damage: 0,
-            },
-            LogEvent::Escalation {
+            }),
+            LogEvent::Escalation(line::Escalation {
                 unit: "orc".into(),
                 chain: EscalationChain::Critical,
                 step: 2,
                 roll: roll(19),
                 escalated: true,
-            },
-            LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 2, broken: false },
-            LogEvent::Maneuver {
+            }),
+            LogEvent::WeaponUsage(line::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 2, broken: false }),
+            LogEvent::Maneuver(line::Maneuver {
                 unit: "orc".into(),
                 target: "nell".into(),
                 maneuver: "shove",
@@ -778,30 +779,30 @@ mod tests {
                 outcome: Some("knocked_prone"),
                 disadvantage_roll: None,
                 against_disadvantage_roll: None,
-            },
-            LogEvent::Execution { unit: "orc".into(), target: "nell".into(), roll: roll(5), tn: 10, saved: false },
+            }),
+            LogEvent::Execution(line::Execution { unit: "orc".into(), target: "nell".into(), roll: roll(5), tn: 10, saved: false }),
         ]
     }
 
     fn other_samples() -> Vec<LogEvent> {
         vec![
-            LogEvent::SpellDisrupted { unit: "nell".into(), spell: "firebolt".into(), damage_taken: 3 },
-            LogEvent::Reaction { unit: "orc".into(), roll: roll(6), reaction: "wary".into(), fights: false },
-            LogEvent::Lingering {
+            LogEvent::SpellDisrupted(line::SpellDisrupted { unit: "nell".into(), spell: "firebolt".into(), damage_taken: 3 }),
+            LogEvent::Reaction(line::Reaction { unit: "orc".into(), roll: roll(6), reaction: "wary".into(), fights: false }),
+            LogEvent::Lingering(line::Lingering {
                 unit: "orc".into(),
                 effect: super::super::log::Affliction::OngoingDamage,
                 roll: roll(13),
                 tn: 12,
                 shaken_off: true,
                 disadvantage_roll: None,
-            },
-            LogEvent::Afflicted {
+            }),
+            LogEvent::Afflicted(line::Afflicted {
                 unit: "orc".into(),
                 effect: super::super::log::Affliction::OngoingDamage,
                 source: "nell".into(),
-            },
-            LogEvent::Withdrawal { unit: "orc".into(), roll: roll(2), response: Withdrawal::Flee },
-            LogEvent::Damage {
+            }),
+            LogEvent::Withdrawal(line::Withdrawal { unit: "orc".into(), roll: roll(2), response: Withdrawal::Flee }),
+            LogEvent::Damage(line::Damage {
                 unit: "orc".into(),
                 source: "nell".into(),
                 amount: 5,
@@ -812,9 +813,9 @@ mod tests {
                 stress: 0,
                 wounds: 3,
                 roll: None,
-            },
-            LogEvent::Status { unit: "orc".into(), status: "dying" },
-            LogEvent::Injury {
+            }),
+            LogEvent::Status(line::Status { unit: "orc".into(), status: "dying" }),
+            LogEvent::Injury(line::Injury {
                 unit: "orc".into(),
                 chance: roll(10),
                 damage: 5,
@@ -822,8 +823,8 @@ mod tests {
                 table: "fire",
                 injury: Some("scorched hands".into()),
                 effects: vec![InjuryRoll { what: "arm".into(), roll: roll(1) }],
-            },
-            LogEvent::Cast {
+            }),
+            LogEvent::Cast(line::Cast {
                 unit: "nell".into(),
                 spell: "firebolt".into(),
                 target: Some("orc".into()),
@@ -833,8 +834,8 @@ mod tests {
                 mana_spent: 2,
                 stress_spent: 0,
                 disadvantage_roll: None,
-            },
-            LogEvent::Healed {
+            }),
+            LogEvent::Healed(line::Healed {
                 unit: "nell".into(),
                 source: "nell".into(),
                 roll: roll(4),
@@ -843,11 +844,11 @@ mod tests {
                 stress: 9,
                 wounds: 8,
                 wound_closed: None,
-            },
-            LogEvent::ItemUsed { unit: "nell".into(), item: "potion".into(), target: None },
-            LogEvent::Stabilise { unit: "nell".into(), target: "orc".into(), roll: roll(9), tn: 10, success: false },
-            LogEvent::Intimidation { unit: "orc".into(), target: "nell".into(), roll: roll(11) },
-            LogEvent::Hazard {
+            }),
+            LogEvent::ItemUsed(line::ItemUsed { unit: "nell".into(), item: "potion".into(), target: None }),
+            LogEvent::Stabilise(line::Stabilise { unit: "nell".into(), target: "orc".into(), roll: roll(9), tn: 10, success: false }),
+            LogEvent::Intimidation(line::Intimidation { unit: "orc".into(), target: "nell".into(), roll: roll(11) }),
+            LogEvent::Hazard(line::Hazard {
                 unit: "orc".into(),
                 zone: "ford".into(),
                 hazard: "current".into(),
@@ -855,9 +856,9 @@ mod tests {
                 tn: 8,
                 passed: false,
                 disadvantage_roll: None,
-            },
-            LogEvent::ActionLost { unit: "orc".into(), reason: "target_gone" },
-            LogEvent::Morale {
+            }),
+            LogEvent::ActionLost(line::ActionLost { unit: "orc".into(), reason: "target_gone" }),
+            LogEvent::Morale(line::Morale {
                 unit: "orc".into(),
                 roll: roll(10),
                 total: 12,
@@ -866,14 +867,14 @@ mod tests {
                 reason: super::super::log::MoraleReason::Losing,
                 automatic: false,
                 disadvantage_roll: None,
-            },
+            }),
         ]
     }
 
     #[test]
     fn the_log_reads_the_new_events_and_attack_extras() {
         let extra = AttackExtra { cover: Some("half"), aim: Some("slowing"), charge: true, ..AttackExtra::default() };
-        let attack = line(LogEvent::Attack {
+        let attack = line(LogEvent::Attack(line::Attack {
             attacker: "mags".into(),
             target: "odile".into(),
             initiative: 3,
@@ -885,10 +886,10 @@ mod tests {
             kind: AttackKind::Normal,
             damage_roll: None,
             extra,
-        });
+        }));
         assert_eq!(attack, "mags attacks odile (half cover, aimed at the legs, charging) at 3: 16 vs Defense 15, hit");
         let avoid = AttackExtra { avoid: true, ..AttackExtra::default() };
-        let avoided = line(LogEvent::Attack {
+        let avoided = line(LogEvent::Attack(line::Attack {
             attacker: "orc".into(),
             target: "odile".into(),
             initiative: 1,
@@ -900,47 +901,47 @@ mod tests {
             kind: AttackKind::Normal,
             damage_roll: None,
             extra: avoid,
-        });
+        }));
         assert!(avoided.contains("odile passes the avoid test, 12 vs TN 10"), "{avoided}");
-        let shield = line(LogEvent::Shock {
+        let shield = line(LogEvent::Shock(line::Shock {
             attacker: "orc".into(),
             target: "odile".into(),
             amount: 0,
             absorbed_by: Some(ShockAbsorber::Shield),
-        });
+        }));
         assert_eq!(shield, "odile's shield absorbs the Shock of orc's miss");
         let shock =
-            line(LogEvent::Shock { attacker: "orc".into(), target: "nell".into(), amount: 2, absorbed_by: None });
+            line(LogEvent::Shock(line::Shock { attacker: "orc".into(), target: "nell".into(), amount: 2, absorbed_by: None }));
         assert_eq!(shock, "orc's miss still deals 2 Shock to nell");
-        let wound = line(LogEvent::Wound {
+        let wound = line(LogEvent::Wound(line::Wound {
             unit: "orc".into(),
             source: "nell".into(),
             aim: "fatal",
             wounds: 2,
             roll: Some(roll(6)),
             extra_damage: 6,
-        });
+        }));
         assert_eq!(wound, "nell wounds orc (vitals): now 2 wounds, +6 damage");
         let side =
-            line(LogEvent::SideInitiative { side: "guards".into(), roll: roll(5), score: 7, begins: Some(true) });
+            line(LogEvent::SideInitiative(line::SideInitiative { side: "guards".into(), roll: roll(5), score: 7, begins: Some(true) }));
         assert_eq!(side, "Side guards rolls initiative: 7, and begins");
-        let surprise = line(LogEvent::SurpriseRoll {
+        let surprise = line(LogEvent::SurpriseRoll(line::SurpriseRoll {
             side: "guards".into(),
             unit: None,
             roll: roll(2),
             range: 2,
             surprised: true,
-        });
+        }));
         assert_eq!(surprise, "Side guards rolls for surprise: 2 (surprised on 2 or less), surprised");
-        let escalation = line(LogEvent::Escalation {
+        let escalation = line(LogEvent::Escalation(line::Escalation {
             unit: "orc".into(),
             chain: EscalationChain::Tragedy,
             step: 1,
             roll: roll(3),
             escalated: false,
-        });
+        }));
         assert_eq!(escalation, "orc's fumble stops (step 1: 3)");
-        let freed = line(LogEvent::Maneuver {
+        let freed = line(LogEvent::Maneuver(line::Maneuver {
             unit: "orc".into(),
             target: "axe".into(),
             maneuver: "break_free",
@@ -950,19 +951,19 @@ mod tests {
             outcome: Some("broke_free"),
             disadvantage_roll: None,
             against_disadvantage_roll: None,
-        });
+        }));
         assert_eq!(freed, "orc breaks free of axe's hold");
-        let usage = line(LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 1, broken: false });
+        let usage = line(LogEvent::WeaponUsage(line::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 1, broken: false }));
         assert_eq!(usage, "orc's axe takes a usage mark (1 mark now)");
-        let broken = line(LogEvent::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 3, broken: true });
+        let broken = line(LogEvent::WeaponUsage(line::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 3, broken: true }));
         assert_eq!(broken, "orc's axe takes a usage mark (3 marks now) and breaks");
         let withdrawal =
-            line(LogEvent::Withdrawal { unit: "orc".into(), roll: roll(4), response: Withdrawal::FallBack });
+            line(LogEvent::Withdrawal(line::Withdrawal { unit: "orc".into(), roll: roll(4), response: Withdrawal::FallBack }));
         assert_eq!(withdrawal, "orc withdraws: falls back (4)");
         let moved =
-            line(LogEvent::Moved { unit: "orc".into(), from: Place::Square([3, 4]), to: Place::Zone("ford".into()) });
+            line(LogEvent::Moved(line::Moved { unit: "orc".into(), from: Place::Square([3, 4]), to: Place::Zone("ford".into()) }));
         assert_eq!(moved, "orc moves from (3, 4) to ford");
-        let declared = line(LogEvent::Declared {
+        let declared = line(LogEvent::Declared(line::Declared {
             unit: "nell".into(),
             action: "aimed_attack",
             target: Some("orc".into()),
@@ -974,7 +975,7 @@ mod tests {
             carried_over: false,
             move_after: None,
             held: false,
-        });
+        }));
         assert_eq!(declared, "nell declares aimed attack (arms) on orc, moving to (1, 2) (modifier +2, initiative 5)");
     }
 }

@@ -12,6 +12,7 @@ use super::battle::Battle;
 use super::components::*;
 use super::dice::Draw;
 use super::equipment::Attribute;
+use crate::rules::log::line;
 use super::log::{LogEvent, MoraleReason};
 use super::ruleset::{MoraleCheck, MoraleFailure, MoraleTrigger, Ruleset, Withdrawal};
 use super::state::{CombatPhase, DamageDealt, Fleeing, Intimidated, in_phase};
@@ -177,7 +178,7 @@ fn test_morale(
     let passed = !test.automatic && roll.total >= test.tn;
     let (total, tn, automatic) = (roll.total, test.tn, test.automatic);
     let unit = id.clone();
-    battle.log.record(round, || LogEvent::Morale {
+    battle.log.record(round, || LogEvent::Morale(line::Morale {
         unit,
         roll,
         total,
@@ -186,7 +187,7 @@ fn test_morale(
         reason,
         automatic,
         disadvantage_roll,
-    });
+    }));
     if !passed && let Some(response) = failure_response(battle, entity, &id) {
         if response == Withdrawal::Flee && battle.ruleset.morale.flee_provokes {
             // Its foes strike at its back before it goes (`resolve/flight.rs`).
@@ -276,7 +277,7 @@ fn failure_response(battle: &mut Battle, entity: Entity, id: &Arc<str>) -> Optio
                     .or(rows.last())
                     .map_or(Withdrawal::Flee, |row| row.response);
                 let unit = id.clone();
-                battle.log.record(round, || LogEvent::Withdrawal { unit, roll, response });
+                battle.log.record(round, || LogEvent::Withdrawal(line::Withdrawal { unit, roll, response }));
                 response
             }
             None => Withdrawal::Flee,
@@ -292,7 +293,7 @@ fn parley(battle: &mut Battle, entity: Entity, id: &Arc<str>) {
         battle.index.remove(entity, unit.zone.0);
     }
     let unit = id.clone();
-    battle.log.record(round, || LogEvent::Status { unit, status: "parley" });
+    battle.log.record(round, || LogEvent::Status(line::Status { unit, status: "parley" }));
 }
 
 /// Whether a fighting enemy stands Close to the unit, within bare-handed melee reach: running
@@ -350,7 +351,7 @@ fn fall_back(battle: &mut Battle, entity: Entity) {
         index.relocate(entity, here, to);
         unit.zone.0 = to;
         let (from, to) = (battlefield.place(here), battlefield.place(to));
-        log.record(state.round, || LogEvent::Moved { unit: id, from, to });
+        log.record(state.round, || LogEvent::Moved(line::Moved { unit: id, from, to }));
     }
 }
 
@@ -363,7 +364,7 @@ fn leave(battle: &mut Battle, entity: Entity, status: Status) {
     *unit.status = status;
     battle.index.remove(entity, unit.zone.0);
     let id = unit.id.0.clone();
-    battle.log.record(round, || LogEvent::Status { unit: id, status: status.log_name() });
+    battle.log.record(round, || LogEvent::Status(line::Status { unit: id, status: status.log_name() }));
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use super::battle::Battle;
 use super::components::{Reinforcement, Status, StoodAside, SurpriseShift, Surprised};
 use super::dice::CombatRng;
 use super::equipment::Attribute;
+use crate::rules::log::line;
 use super::log::{Arrival, CombatLog, LogEvent, UnitEntry, UnitStats};
 use super::ruleset::Ruleset;
 use super::state::{CombatInfo, CombatPhase, Sides, in_phase};
@@ -36,7 +37,7 @@ fn roll_surprise(
         let is_surprised = roll.total <= range;
         surprised.push(is_surprised);
         let name = side.name.clone();
-        log.record(0, || LogEvent::SurpriseRoll { side: name, unit: None, roll, range, surprised: is_surprised });
+        log.record(0, || LogEvent::SurpriseRoll(line::SurpriseRoll { side: name, unit: None, roll, range, surprised: is_surprised }));
     }
     if surprised.iter().all(|&flag| flag) || surprised.iter().all(|&flag| !flag) {
         surprised.iter_mut().for_each(|flag| *flag = false);
@@ -73,7 +74,7 @@ fn roll_individual_surprise(
         let surprised = roll.total <= range;
         caught.push(*marked || surprised);
         let name = sides.0.get(*side).map_or_else(|| "?".into(), |info| info.name.clone());
-        log.record(0, || LogEvent::SurpriseRoll { side: name, unit: Some(id.clone()), roll, range, surprised });
+        log.record(0, || LogEvent::SurpriseRoll(line::SurpriseRoll { side: name, unit: Some(id.clone()), roll, range, surprised }));
     }
     let alert_enemy =
         |side: usize| units.iter().zip(&caught).any(|((_, _, other, ..), &caught)| *other != side && !caught);
@@ -104,12 +105,12 @@ fn open_combat(mut commands: Commands, battle: Battle, info: Res<CombatInfo>, sh
     units.touch_everyone();
     let mut ordered: Vec<_> = units.iter().collect();
     ordered.sort_by_key(|view| *view.order);
-    log.record(0, || LogEvent::CombatStarted {
+    log.record(0, || LogEvent::CombatStarted(line::CombatStarted {
         level: info.level.clone(),
         ruleset: ruleset.name.clone(),
         seed: rng.seed(),
         units: ordered.iter().map(|view| unit_entry(view, &ruleset, &sides, &battlefield)).collect(),
-    });
+    }));
     let rolling: Vec<Roller> = ordered
         .iter()
         .filter(|view| *view.status == Status::Active)
@@ -126,7 +127,7 @@ fn open_combat(mut commands: Commands, battle: Battle, info: Res<CombatInfo>, sh
         if surprised && !view.surprised {
             commands.entity(view.entity).insert(Surprised);
         }
-        log.record(0, || LogEvent::Surprise { unit: view.id.0.clone(), surprised });
+        log.record(0, || LogEvent::Surprise(line::Surprise { unit: view.id.0.clone(), surprised }));
     }
     let mut reactions = Reactions { commands: &mut commands, rng: &mut rng, log: &mut log, index: &mut index };
     reactions.roll(&ruleset, &sides, &ordered);
@@ -183,11 +184,11 @@ impl Reactions<'_, '_, '_> {
             let (reaction, fights) =
                 row.map_or(("hostile".to_string(), true), |(_, name, fights)| (name.clone(), *fights));
             let id = view.id.0.clone();
-            self.log.record(0, || LogEvent::Reaction { unit: id.clone(), roll, reaction, fights });
+            self.log.record(0, || LogEvent::Reaction(line::Reaction { unit: id.clone(), roll, reaction, fights }));
             if !fights {
                 self.commands.entity(view.entity).insert((Status::Surrendered, StoodAside));
                 self.index.remove(view.entity, view.zone.0);
-                self.log.record(0, || LogEvent::Status { unit: id, status: "stands_aside" });
+                self.log.record(0, || LogEvent::Status(line::Status { unit: id, status: "stands_aside" }));
             }
         }
     }

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use super::Resolver;
 use crate::rules::CombatSystems;
 use crate::rules::components::*;
+use crate::rules::log::line;
 use crate::rules::log::LogEvent;
 use crate::rules::state::{CombatPhase, Fleeing, Slot, in_phase};
 
@@ -53,6 +54,6 @@ impl Resolver<'_, '_> {
         *fled.status = Status::Fled;
         self.index.remove(unit, zone);
         let id = fled.id.0.clone();
-        self.log.record(round, || LogEvent::Status { unit: id, status: Status::Fled.log_name() });
+        self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: Status::Fled.log_name() }));
     }
 }

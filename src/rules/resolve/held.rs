@@ -10,6 +10,7 @@ use super::attack::AttackRequest;
 use super::{Resolver, Strike, is_strike};
 use crate::rules::actions;
 use crate::rules::components::{Action, ActionKind, HeldPlan};
+use crate::rules::log::line;
 use crate::rules::log::{AttackKind, LogEvent};
 use crate::rules::state::Slot;
 use crate::rules::unit;
@@ -125,7 +126,7 @@ impl Resolver<'_, '_> {
             _ => None,
         };
         let (round, initiative) = (self.round(), held.initiative);
-        self.log.record(round, || LogEvent::Declared {
+        self.log.record(round, || LogEvent::Declared(line::Declared {
             unit,
             action: action.kind.log_name(),
             target,
@@ -137,7 +138,7 @@ impl Resolver<'_, '_> {
             carried_over: false,
             move_after: None,
             held: true,
-        });
+        }));
     }
 
     /// A held blow at `target` (kind `held`): struck without moving, before the foe can answer.

@@ -10,6 +10,7 @@ use crate::rules::actions;
 use crate::rules::components::*;
 use crate::rules::damage;
 use crate::rules::equipment::Attribute;
+use crate::rules::log::line;
 use crate::rules::log::{AttackKind, LogEvent};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::state::Slot;
@@ -118,7 +119,7 @@ impl Resolver<'_, '_> {
             let unit = self.id(check.screener);
             let target = attacker_id.clone();
             let outcome = (blocker == Some(check.screener)).then_some(SCREENED);
-            self.log.record(round, || LogEvent::Maneuver {
+            self.log.record(round, || LogEvent::Maneuver(line::Maneuver {
                 unit,
                 target,
                 maneuver: SCREEN,
@@ -129,7 +130,7 @@ impl Resolver<'_, '_> {
                 // Screens belong to `shock_and_cover`, which has no Weakened hindrance.
                 disadvantage_roll: None,
                 against_disadvantage_roll: None,
-            });
+            }));
         }
         blocker.unwrap_or(target)
     }

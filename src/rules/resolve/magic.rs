@@ -13,6 +13,7 @@ use crate::rules::damage;
 use crate::rules::dice::DiceRoll;
 use crate::rules::equipment::{Attribute, CastingTime, Effect, Item};
 use crate::rules::initiative::{arrive, roll_base_initiative};
+use crate::rules::log::line;
 use crate::rules::log::LogEvent;
 use crate::rules::ruleset::Pools;
 use crate::rules::state::{CastInProgress, Intimidated};
@@ -106,7 +107,7 @@ impl Resolver<'_, '_> {
             conjurable.made.push((id.clone(), summoner, entity));
             self.index.insert(entity, spot);
             let zone = self.battlefield.place(spot);
-            self.log.record(round, || LogEvent::Arrived { unit: id, zone });
+            self.log.record(round, || LogEvent::Arrived(line::Arrived { unit: id, zone }));
         }
     }
 
@@ -196,7 +197,7 @@ impl Resolver<'_, '_> {
             if completing {
                 self.pay_for_spell(caster, spell.mana);
             }
-            self.log.record(round, || LogEvent::SpellDisrupted { unit: id, spell: name, damage_taken });
+            self.log.record(round, || LogEvent::SpellDisrupted(line::SpellDisrupted { unit: id, spell: name, damage_taken }));
             return;
         }
         if !completing && self.begins_casting(spell.casting_time) {
@@ -215,7 +216,7 @@ impl Resolver<'_, '_> {
         let (roll, disadvantage_roll) = self.rng.roll_test(self.ruleset.spells.casting_die.plus(skill), weakened);
         let success = roll.total >= spell.tn;
         let target_id = self.id(target);
-        self.log.record(round, || LogEvent::Cast {
+        self.log.record(round, || LogEvent::Cast(line::Cast {
             unit: id.clone(),
             spell: name,
             target: Some(target_id),
@@ -225,7 +226,7 @@ impl Resolver<'_, '_> {
             mana_spent,
             stress_spent,
             disadvantage_roll,
-        });
+        }));
         if success {
             if spell.effect.is_hostile() {
                 self.afflict_with(caster, target, (spell.ongoing, spell.hinders), &id);
@@ -303,7 +304,7 @@ impl Resolver<'_, '_> {
                 .unwrap_or_else(|| "item".into()),
         );
         let target_id = self.id(target);
-        self.log.record(round, || LogEvent::ItemUsed { unit: user_id.clone(), item: name, target: Some(target_id) });
+        self.log.record(round, || LogEvent::ItemUsed(line::ItemUsed { unit: user_id.clone(), item: name, target: Some(target_id) }));
         if item.effect.is_hostile() {
             self.afflict_with(user, target, (item.ongoing, item.hinders), &user_id);
         }
@@ -362,7 +363,7 @@ impl Resolver<'_, '_> {
         let (healer_id, target_id) = (h.id.0.clone(), t.id.0.clone());
         let roll = self.rng.roll(self.ruleset.wounds.heal_die.plus(skill));
         let success = roll.total >= tn;
-        self.log.record(round, || LogEvent::Stabilise { unit: healer_id, target: target_id, roll, tn, success });
+        self.log.record(round, || LogEvent::Stabilise(line::Stabilise { unit: healer_id, target: target_id, roll, tn, success }));
         if success {
             pending.push(Pending::Stabilize { target });
         }
@@ -377,7 +378,7 @@ impl Resolver<'_, '_> {
         let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
         let roll = self.rng.roll(self.ruleset.morale.intimidation_die.plus(skill));
         self.intimidated.write(Intimidated { unit: target, result: roll.total });
-        self.log.record(round, || LogEvent::Intimidation { unit: actor_id, target: target_id, roll });
+        self.log.record(round, || LogEvent::Intimidation(line::Intimidation { unit: actor_id, target: target_id, roll }));
     }
 
     /// A successful stabilise check takes effect (`W-WOUND-4`).
@@ -389,7 +390,7 @@ impl Resolver<'_, '_> {
         if unit.status.is_down() && !unit.conditions.stabilised {
             unit.conditions.stabilised = true;
             let id = unit.id.0.clone();
-            self.log.record(round, || LogEvent::Status { unit: id, status: "stabilized" });
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "stabilized" }));
         }
     }
 
@@ -425,7 +426,7 @@ impl Resolver<'_, '_> {
         }
         let id = unit.id.0.clone();
         let (stress, wounds_now) = (unit.stress.current, unit.wounds.current);
-        self.log.record(round, || LogEvent::Healed {
+        self.log.record(round, || LogEvent::Healed(line::Healed {
             unit: id.clone(),
             source,
             roll,
@@ -434,7 +435,7 @@ impl Resolver<'_, '_> {
             stress,
             wounds: wounds_now,
             wound_closed,
-        });
+        }));
         let strength = unit.attributes.score(Attribute::Strength);
         let status = damage::status_under(&self.ruleset, *unit.status, wounds_now, strength);
         if status != *unit.status {
@@ -442,7 +443,7 @@ impl Resolver<'_, '_> {
             if status == Status::Active {
                 unit.conditions.stabilised = false;
             }
-            self.log.record(round, || LogEvent::Status { unit: id, status: status.log_name() });
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: status.log_name() }));
         }
     }
 }

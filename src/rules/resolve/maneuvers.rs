@@ -11,6 +11,7 @@ use crate::rules::components::*;
 use crate::rules::damage;
 use crate::rules::dice::Dice;
 use crate::rules::equipment::Weapon;
+use crate::rules::log::line;
 use crate::rules::log::{AttackExtra, AttackKind, LogEvent};
 use crate::rules::ruleset::{ExecutionRules, HaulRules};
 use crate::rules::state::Slot;
@@ -54,7 +55,7 @@ impl Resolver<'_, '_> {
             Some(self.shove(actor, target, action.push_to))
         };
         let maneuver = name.as_str();
-        self.log.record(round, || LogEvent::Maneuver {
+        self.log.record(round, || LogEvent::Maneuver(line::Maneuver {
             unit: actor_id,
             target: target_id,
             maneuver,
@@ -64,7 +65,7 @@ impl Resolver<'_, '_> {
             outcome,
             disadvantage_roll,
             against_disadvantage_roll,
-        });
+        }));
     }
 
     /// The attack roll a manoeuvre makes first where the chapter asks for one. Returns whether it hit.
@@ -81,7 +82,7 @@ impl Resolver<'_, '_> {
         let (attacker, target) = (a.id.0.clone(), t.id.0.clone());
         let roll = self.rng.roll(dice);
         let (total, hit, round) = (roll.total, roll.total >= defense, self.round());
-        self.log.record(round, || LogEvent::Attack {
+        self.log.record(round, || LogEvent::Attack(line::Attack {
             attacker,
             target,
             initiative,
@@ -93,7 +94,7 @@ impl Resolver<'_, '_> {
             kind,
             damage_roll: None,
             extra: AttackExtra::default(),
-        });
+        }));
         hit
     }
 
@@ -188,7 +189,7 @@ impl Resolver<'_, '_> {
             Some(self.hurl(actor, victim, action.push_to))
         };
         let round = self.round();
-        self.log.record(round, || LogEvent::Maneuver {
+        self.log.record(round, || LogEvent::Maneuver(line::Maneuver {
             unit: actor_id,
             target: target_id,
             maneuver: if dragging { DRAG } else { HURL },
@@ -198,7 +199,7 @@ impl Resolver<'_, '_> {
             outcome,
             disadvantage_roll,
             against_disadvantage_roll,
-        });
+        }));
         true
     }
 
@@ -244,7 +245,7 @@ impl Resolver<'_, '_> {
         if let Ok(mut unit) = self.units.get_mut(victim) {
             unit.conditions.prone = true;
         }
-        self.log.record(round, || LogEvent::Status { unit: id, status: "prone" });
+        self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
         THROWN
     }
 
@@ -259,7 +260,7 @@ impl Resolver<'_, '_> {
         }
         let (round, id) = (self.round(), self.id(unit));
         let (left, entered) = (self.battlefield.place(at), self.battlefield.place(to));
-        self.log.record(round, || LogEvent::Moved { unit: id, from: left, to: entered });
+        self.log.record(round, || LogEvent::Moved(line::Moved { unit: id, from: left, to: entered }));
     }
 
     /// Every hold on `victim` but `keep`'s ends.
@@ -278,7 +279,7 @@ impl Resolver<'_, '_> {
         if let Ok(mut unit) = self.units.get_mut(target) {
             unit.conditions.prone = true;
         }
-        self.log.record(round, || LogEvent::Status { unit: id, status: "prone" });
+        self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
         KNOCKED_PRONE
     }
 
@@ -300,14 +301,14 @@ impl Resolver<'_, '_> {
                     unit.zone.0 = to;
                 }
                 let (left, entered) = (self.battlefield.place(at), self.battlefield.place(to));
-                self.log.record(round, || LogEvent::Moved { unit: id, from: left, to: entered });
+                self.log.record(round, || LogEvent::Moved(line::Moved { unit: id, from: left, to: entered }));
                 "pushed"
             }
             None => {
                 if let Ok(mut unit) = self.units.get_mut(target) {
                     unit.conditions.prone = true;
                 }
-                self.log.record(round, || LogEvent::Status { unit: id, status: "prone" });
+                self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
                 KNOCKED_PRONE
             }
         }
@@ -329,7 +330,7 @@ impl Resolver<'_, '_> {
         {
             unit.conditions.prone = false;
             let id = unit.id.0.clone();
-            self.log.record(round, || LogEvent::Status { unit: id, status: "standing" });
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "standing" }));
         }
     }
 
@@ -341,7 +342,7 @@ impl Resolver<'_, '_> {
         {
             unit.conditions.prone = true;
             let id = unit.id.0.clone();
-            self.log.record(round, || LogEvent::Status { unit: id, status: "prone" });
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
         }
     }
 
@@ -372,7 +373,7 @@ impl Resolver<'_, '_> {
         };
         let (total, hit) = (roll.total, roll.total >= defense);
         let (attacker, target_name) = (actor_id.clone(), target_id.clone());
-        self.log.record(round, || LogEvent::Attack {
+        self.log.record(round, || LogEvent::Attack(line::Attack {
             attacker,
             target: target_name,
             initiative,
@@ -384,7 +385,7 @@ impl Resolver<'_, '_> {
             kind: AttackKind::Execution,
             damage_roll: None,
             extra: AttackExtra::default(),
-        });
+        }));
         // A ranged execution that misses does nothing more.
         if !hit {
             return;
@@ -393,13 +394,13 @@ impl Resolver<'_, '_> {
         let saved = save.total >= rules.save_tn;
         let amount = if saved { damage::damage_after_armour(&self.ruleset, dice.max(), 1, armour) } else { to_zero };
         let tn = rules.save_tn;
-        self.log.record(round, || LogEvent::Execution {
+        self.log.record(round, || LogEvent::Execution(line::Execution {
             unit: actor_id.clone(),
             target: target_id,
             roll: save,
             tn,
             saved,
-        });
+        }));
         if !saved && weapon.non_lethal {
             self.knock_out(target);
             return;
@@ -426,7 +427,7 @@ impl Resolver<'_, '_> {
         {
             *unit.status = Status::Unconscious;
             let id = unit.id.0.clone();
-            self.log.record(round, || LogEvent::Status { unit: id, status: Status::Unconscious.log_name() });
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: Status::Unconscious.log_name() }));
         }
     }
 

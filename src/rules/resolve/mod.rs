@@ -32,6 +32,7 @@ use super::declare::has_passed;
 use super::dice::{CombatRng, DiceRoll, Draw};
 use super::equipment::{DamageType, InjuryTables};
 use super::initiative::{arrive, roll_base_initiative};
+use crate::rules::log::line;
 use super::log::{AttackKind, CombatLog, LogEvent};
 use super::ruleset::{InitiativeOrder, Ruleset};
 use super::state::{
@@ -552,7 +553,7 @@ impl<'w, 's> Resolver<'w, 's> {
     /// weighs a plan whose action would be lost).
     fn lose(&mut self, unit: Entity, reason: &'static str) {
         let (round, id) = (self.round(), self.id(unit));
-        self.log.record(round, || LogEvent::ActionLost { unit: id, reason });
+        self.log.record(round, || LogEvent::ActionLost(line::ActionLost { unit: id, reason }));
         self.lost.write(ActionLost { unit, round });
     }
 

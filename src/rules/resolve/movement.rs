@@ -9,6 +9,7 @@ use super::attack::AttackRequest;
 use crate::battlefield::ZoneIdx;
 use crate::rules::actions;
 use crate::rules::components::*;
+use crate::rules::log::line;
 use crate::rules::log::{AttackKind, LogEvent};
 use crate::rules::ruleset::{RangedInMelee, ReposteRules};
 use crate::rules::state::Slot;
@@ -197,7 +198,7 @@ impl Resolver<'_, '_> {
         }
         let (round, id) = (self.round(), self.id(slot.unit));
         let (from, to) = (self.battlefield.place(walk.here), self.battlefield.place(step));
-        self.log.record(round, || LogEvent::Moved { unit: id, from, to });
+        self.log.record(round, || LogEvent::Moved(line::Moved { unit: id, from, to }));
         walk.here = step;
         if walk.entering {
             let entered = self.entered_reach(slot.unit, walk, &before, &after);

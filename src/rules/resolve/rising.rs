@@ -5,6 +5,7 @@ use bevy::prelude::*;
 
 use super::Resolver;
 use crate::rules::components::*;
+use crate::rules::log::line;
 use crate::rules::log::LogEvent;
 use crate::rules::state::Slot;
 
@@ -44,7 +45,7 @@ impl Resolver<'_, '_> {
             unit.conditions.prone = false;
             unit.conditions.bonus_actions_owed += 1;
             let id = unit.id.0.clone();
-            self.log.record(round, || LogEvent::Status { unit: id, status: "standing" });
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "standing" }));
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::rules::components::*;
 use crate::rules::damage::{self, DamageTaken};
 use crate::rules::dice::{CombatRng, DiceRoll};
 use crate::rules::equipment::{Attribute, DamageType, Hindrance, InjuryEffect, InjuryTables, Lingering, Weapon};
+use crate::rules::log::line;
 use crate::rules::log::{Affliction, CombatLog, InjuryRoll, LogEvent};
 use crate::rules::ruleset::{AimRules, Ruleset};
 use crate::rules::state::DamageDealt;
@@ -76,7 +77,7 @@ impl Harm<'_, '_, '_, '_> {
             damage::apply_damage(&mut unit.stress, &mut unit.wounds, hit.amount, hit.damage_type, bypass, round);
         let id = unit.id.0.clone();
         let (stress, wounds) = (unit.stress.current, unit.wounds.current);
-        log.record(round, || LogEvent::Damage {
+        log.record(round, || LogEvent::Damage(line::Damage {
             unit: id.clone(),
             source: hit.source.clone(),
             amount: hit.amount,
@@ -87,7 +88,7 @@ impl Harm<'_, '_, '_, '_> {
             stress,
             wounds,
             roll: hit.roll.clone(),
-        });
+        }));
         unit.record.damage_taken += taken.stress_lost + taken.wounds_lost;
         dealt.write(DamageDealt {
             unit: hit.target,
@@ -109,7 +110,7 @@ impl Harm<'_, '_, '_, '_> {
             if status == Status::Dead {
                 index.remove(hit.target, unit.zone.0);
             }
-            log.record(round, || LogEvent::Status { unit: id, status: status.log_name() });
+            log.record(round, || LogEvent::Status(line::Status { unit: id, status: status.log_name() }));
         }
         taken
     }
@@ -124,7 +125,7 @@ impl InjuryRoller<'_> {
         let table = damage_type.as_str();
         if chance.total > damage {
             let effects = Vec::new();
-            self.log.record(round, || LogEvent::Injury {
+            self.log.record(round, || LogEvent::Injury(line::Injury {
                 unit: id,
                 chance,
                 damage,
@@ -132,7 +133,7 @@ impl InjuryRoller<'_> {
                 table,
                 injury: None,
                 effects,
-            });
+            }));
             return;
         }
         let roll = self.rng.roll(ruleset.injuries.table_die);
@@ -148,7 +149,7 @@ impl InjuryRoller<'_> {
         }
         let injury = row.map(|row| row.name);
         let roll = Some(roll);
-        self.log.record(round, || LogEvent::Injury { unit: id, chance, damage, roll, table, injury, effects });
+        self.log.record(round, || LogEvent::Injury(line::Injury { unit: id, chance, damage, roll, table, injury, effects }));
     }
 }
 
@@ -263,7 +264,7 @@ impl Resolver<'_, '_> {
         }
         let (unit, wounds, source) = (unit.id.0.clone(), unit.conditions.aimed_wounds, source.clone());
         let (aim, roll) = (aim.log_name(), fatal_roll);
-        self.log.record(round, || LogEvent::Wound { unit, source, aim, wounds, roll, extra_damage });
+        self.log.record(round, || LogEvent::Wound(line::Wound { unit, source, aim, wounds, roll, extra_damage }));
         extra_damage
     }
 
@@ -302,7 +303,7 @@ impl Resolver<'_, '_> {
         let id = unit.id.0.clone();
         for effect in effects {
             let (id, source) = (id.clone(), source.clone());
-            self.log.record(round, || LogEvent::Afflicted { unit: id, effect, source });
+            self.log.record(round, || LogEvent::Afflicted(line::Afflicted { unit: id, effect, source }));
         }
     }
 }

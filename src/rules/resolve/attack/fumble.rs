@@ -8,6 +8,7 @@ use crate::rules::actions;
 use crate::rules::components::Hand;
 use crate::rules::dice::Dice;
 use crate::rules::equipment::DamageType;
+use crate::rules::log::line;
 use crate::rules::log::{AttackKind, EscalationChain, LogEvent};
 use crate::rules::resolve::{DamageHit, Pending, Resolver, Strike};
 use crate::rules::ruleset::FumbleRule;
@@ -48,7 +49,7 @@ impl Resolver<'_, '_> {
         }
         let id = unit.id.0.clone();
         let weapon = engagement.weapon_name.clone();
-        self.log.record(round, || LogEvent::WeaponUsage { unit: id, weapon, marks, broken });
+        self.log.record(round, || LogEvent::WeaponUsage(line::WeaponUsage { unit: id, weapon, marks, broken }));
     }
 
     /// A fumble in the target's reach (`A-FAIL-1`): the chain decides between a free hit for the
@@ -96,13 +97,13 @@ impl Resolver<'_, '_> {
             let roll = self.rng.roll(*die);
             let escalated = roll.total >= die.max();
             let id = unit.clone();
-            self.log.record(round, || LogEvent::Escalation {
+            self.log.record(round, || LogEvent::Escalation(line::Escalation {
                 unit: id,
                 chain: name,
                 step: step as u32 + 1,
                 roll,
                 escalated,
-            });
+            }));
             if !escalated {
                 return step;
             }

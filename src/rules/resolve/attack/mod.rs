@@ -24,6 +24,7 @@ use crate::rules::actions;
 use crate::rules::components::{ActionKind, Hand};
 use crate::rules::dice::{Dice, DiceRoll};
 use crate::rules::equipment::{Shock, Weapon};
+use crate::rules::log::line;
 use crate::rules::log::{AttackExtra, AttackKind, LogEvent};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::{self, UnitView};
@@ -271,7 +272,7 @@ impl Resolver<'_, '_> {
         let round = self.round();
         let roll = judgement.roll.clone();
         let total = roll.total;
-        self.log.record(round, || LogEvent::Attack {
+        self.log.record(round, || LogEvent::Attack(line::Attack {
             attacker: engagement.attacker_id.clone(),
             target: engagement.target_id.clone(),
             initiative: request.initiative,
@@ -283,7 +284,7 @@ impl Resolver<'_, '_> {
             kind: request.kind,
             damage_roll,
             extra,
-        });
+        }));
     }
 }
 

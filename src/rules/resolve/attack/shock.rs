@@ -3,6 +3,7 @@
 
 use super::judge::Judgement;
 use super::{AttackRequest, Engagement};
+use crate::rules::log::line;
 use crate::rules::log::{LogEvent, ShockAbsorber};
 use crate::rules::resolve::{DamageHit, Pending, Resolver};
 
@@ -44,7 +45,7 @@ impl Resolver<'_, '_> {
         }
         let amount = if absorbed_by.is_some() { 0 } else { shock.max(0) };
         let (round, attacker, target) = (self.round(), engagement.attacker_id.clone(), engagement.target_id.clone());
-        self.log.record(round, || LogEvent::Shock { attacker, target, amount, absorbed_by });
+        self.log.record(round, || LogEvent::Shock(line::Shock { attacker, target, amount, absorbed_by }));
         if amount > 0 {
             pending.push(Pending::Damage(DamageHit {
                 target: request.target,

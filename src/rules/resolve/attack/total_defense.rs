@@ -4,6 +4,7 @@
 
 use super::judge::Judgement;
 use super::{AttackRequest, Engagement};
+use crate::rules::log::line;
 use crate::rules::log::{AttackKind, LogEvent};
 use crate::rules::resolve::Resolver;
 use crate::rules::resolve::instant::{heaviest_blow, standing};
@@ -38,7 +39,7 @@ impl Resolver<'_, '_> {
         }
         let round = self.round();
         let unit = engagement.target_id.clone();
-        self.log.record(round, || LogEvent::Status { unit, status: FULL_DEFENSE });
+        self.log.record(round, || LogEvent::Status(line::Status { unit, status: FULL_DEFENSE }));
         judgement.needed += bonus;
         judgement.hit = false;
         judgement.critical = false;

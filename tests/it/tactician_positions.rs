@@ -5,9 +5,8 @@
 //! wrong (the search's answer comes from looking ahead and weighing units by their fighting
 //! power, not from the greedy heuristics), and the third right.
 
-mod common;
 
-use common::*;
+use crate::*;
 use fray::rules::components::{ActionKind, Declared, Stress, Wounds};
 use serde_json::Value;
 

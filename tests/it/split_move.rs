@@ -3,10 +3,9 @@
 //! provokes as any move does, is checked at declaration, logged after the action's lines, and
 //! saved with the declaration.
 
-mod common;
 
 use bevy::prelude::*;
-use common::*;
+use crate::*;
 use fray::battlefield::{Battlefield, Square, ZoneIdx, ZoneIndex};
 use fray::rules::ActionChosen;
 use fray::rules::actions::{self, ActionContext, IllegalAction};

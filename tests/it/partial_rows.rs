@@ -6,10 +6,9 @@
 //! tie-break (`C-INIT-2`), standing up out of turn (`A-BONUS-1`) and the aggressor's choice of
 //! where a shove pushes (`Z-STUNT-1`).
 
-mod common;
 
 use bevy::prelude::*;
-use common::*;
+use crate::*;
 use fray::rules::ActionChosen;
 use fray::rules::components::*;
 use fray::rules::equipment::Hindrance;

@@ -2,10 +2,9 @@
 //! standing up as a Move action and going prone as a Free one, total defense as an Instant
 //! action after an attack roll, and the swarm's four assailants.
 
-mod common;
 
 use bevy::prelude::*;
-use common::*;
+use crate::*;
 use fray::battlefield::{Battlefield, Square};
 use fray::rules::components::*;
 use fray::rules::{ActionChosen, CombatPhase};

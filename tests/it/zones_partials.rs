@@ -2,10 +2,9 @@
 //! by rule ID: worn-out weapons (`Z-CRIT-1`), hazards in each unit's turn (`Z-ZONE-3`), and
 //! stunts (`Z-STUNT-1`).
 
-mod common;
 
 use bevy::prelude::*;
-use common::*;
+use crate::*;
 use fray::rules::components::*;
 use fray::rules::equipment::{Attribute, Hindrance, Lingering};
 

@@ -1,9 +1,8 @@
 //! Scenario tests of the `stress_and_wounds` ruleset, one or more per `W-*` rule of the rules
 //! map, with the dice scripted so each test replays the rule's arithmetic exactly.
 
-mod common;
 
-use common::*;
+use crate::*;
 use fray::battlefield::{Battlefield, ZoneIndex};
 use fray::rules::actions::{self, ActionContext, IllegalAction};
 use fray::rules::components::*;

@@ -2,12 +2,11 @@
 //! says so in `combat_ended`; summons vanish before it; and, over every shipped level, many seeds
 //! and both AIs, `combat_ended` is written once, as the last line, by the round limit at latest.
 
-mod common;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use common::*;
+use crate::*;
 use fray::headless::HeadlessBattle;
 use fray::levels::{BattleSetup, BattleTemplate, load_level};
 use fray::rules::components::*;

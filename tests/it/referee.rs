@@ -3,8 +3,7 @@
 //! referee in `tests/referee/` reads each log against the preset's rules and must find nothing.
 //! Each check is named by the rule it enforces (`W-HIT-1`, `Z-CRIT-1`, ...).
 
-#[path = "referee/mod.rs"]
-mod referee;
+mod judge;
 
 use fray::headless::HeadlessBattle;
 use fray::levels::catalog::builtin::LEVELS;
@@ -12,7 +11,7 @@ use fray::levels::{BattleSetup, BattleTemplate, load_builtin_level};
 use fray::rules::components::{AiKind, Controller};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
-use referee::{Preset, Sides, judge};
+use judge::{Preset, Sides, judge};
 use serde_json::Value;
 
 /// Battles per preset: enough to meet every shipped level with both AIs many times, few enough

@@ -8,7 +8,7 @@ use fray::levels::catalog::AssetSource;
 use fray::levels::{BattleTemplate, LoadError, LoadErrors, check_file, load_level, load_level_text};
 
 /// A small valid level that the tests below break in one place at a time.
-const DUEL: &str = include_str!("../levels/duel.ron");
+const DUEL: &str = include_str!("../../levels/duel.ron");
 
 /// The path the in-memory levels are reported under.
 const PATH: &str = "broken.ron";
@@ -708,7 +708,7 @@ fn check_rejects_an_unknown_creature_icon() {
 // ---------------------------------------------------------------------------------------------
 
 /// A shipped grid level.
-const GRID_LEVEL: &str = include_str!("../levels/crucible_skirmish.ron");
+const GRID_LEVEL: &str = include_str!("../../levels/crucible_skirmish.ron");
 
 #[test]
 fn reports_zero_squares_per_zone() {
@@ -752,7 +752,7 @@ fn reports_a_zone_on_a_grid_level_and_asks_for_a_square() {
 
 /// The shipped `zones_and_tests` ruleset, which offers Shove and Grapple, without `maneuvers`.
 fn ruleset_without_maneuvers() -> String {
-    let text = include_str!("../assets/rulesets/zones_and_tests.ron");
+    let text = include_str!("../../assets/rulesets/zones_and_tests.ron");
     let start = text.find("        maneuvers: Some(").expect("the ruleset sets maneuvers");
     let end = start + text[start..].find('\n').expect("on one line") + 1;
     format!("{}{}", &text[..start], &text[end..])
@@ -782,7 +782,7 @@ fn check_warns_of_shove_offered_without_maneuvers_and_passes() {
 #[test]
 fn z_turn_1_check_warns_of_a_unit_set_faster_than_the_ruleset_allows() {
     let text = replace_once(
-        include_str!("../levels/zones_and_tests_skirmish.ron"),
+        include_str!("../../levels/zones_and_tests_skirmish.ron"),
         "zone: \"west_bank\", name: Some(\"Sir Aldous\"),",
         "zone: \"west_bank\", name: Some(\"Sir Aldous\"), speed: Some(3),",
     );
@@ -843,7 +843,7 @@ fn duplicate_zone_id_is_reported_at_the_second_definition() {
 
 #[test]
 fn duplicate_one_line_unit_id_is_reported_at_the_second_unit() {
-    const AMBUSH: &str = include_str!("../levels/ambush.ron");
+    const AMBUSH: &str = include_str!("../../levels/ambush.ron");
     let wolf = "        (id: \"wolf\", creature: \"wolf\", side: \"monsters\", zone: \"thicket\", name: Some(\"Grey Wolf\")),\n";
     let text = replace_once(
         AMBUSH,

@@ -1,11 +1,10 @@
 //! The baseline AIs: legal, sensible, and complete (they use every kind of action).
 
-mod common;
 
 use std::collections::BTreeSet;
 
 use bevy::prelude::*;
-use common::*;
+use crate::*;
 use fray::headless::HeadlessBattle;
 use fray::levels::{BattleSetup, load_builtin_level};
 use fray::rules::DeclarationRejected;

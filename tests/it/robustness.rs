@@ -9,9 +9,9 @@ use fray::levels::{BattleTemplate, LoadError, LoadErrors, load_level, load_level
 use fray::rules::dice::{Dice, MAX_DICE, MAX_MODIFIER, MAX_SIDES};
 use proptest::prelude::*;
 
-const DUEL: &str = include_str!("../levels/duel.ron");
-const AMBUSH: &str = include_str!("../levels/ambush.ron");
-const REINFORCEMENTS: &str = include_str!("../levels/reinforcements.ron");
+const DUEL: &str = include_str!("../../levels/duel.ron");
+const AMBUSH: &str = include_str!("../../levels/ambush.ron");
+const REINFORCEMENTS: &str = include_str!("../../levels/reinforcements.ron");
 const SHIPPED: [(&str, &str); 3] = [("duel.ron", DUEL), ("ambush.ron", AMBUSH), ("reinforcements.ron", REINFORCEMENTS)];
 
 /// Generous bound for one load in a debug build; catches a quadratic blow-up, not jitter.

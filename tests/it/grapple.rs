@@ -2,10 +2,9 @@
 //! each squeezing it; breaking free as one roll against them all; dragging and hurling the held;
 //! and opposed checks of STR/Brawl (a shove: STR/Brawl or STR/Exert) on both sides.
 
-mod common;
 
 use bevy::prelude::*;
-use common::*;
+use crate::*;
 use fray::battlefield::{Battlefield, Square};
 use fray::rules::ActionChosen;
 use fray::rules::components::*;

@@ -2,10 +2,9 @@
 //! what it does when the foe's turn comes (a spell, first aid, a move, a strike), and it goes
 //! first; a hold the foe never answers is lost at the round's end.
 
-mod common;
 
 use bevy::prelude::*;
-use common::*;
+use crate::*;
 use fray::battlefield::{Battlefield, Square};
 use fray::rules::components::*;
 use fray::rules::ruleset::Ruleset;

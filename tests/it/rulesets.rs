@@ -2,10 +2,9 @@
 //! small level under the preset, scripts the dice, declares as a controller would, and checks
 //! the state and the log.
 
-mod common;
 
 use bevy::prelude::*;
-use common::*;
+use crate::*;
 use fray::battlefield::{Battlefield, Square};
 use fray::rules::components::*;
 use fray::rules::dice::CombatRng;

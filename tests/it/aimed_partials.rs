@@ -3,10 +3,9 @@
 //! escalation chains (`A-CRIT-1`, `A-FAIL-1`), summoning spells (`A-SUMM-1`), slow ground
 //! (`A-MOVE-1`, `A-FEAT-1`) and closing wounds (`A-WOUND-1`).
 
-mod common;
 
 use bevy::prelude::*;
-use common::*;
+use crate::*;
 use fray::battlefield::{Battlefield, Square};
 use fray::rules::ActionChosen;
 use fray::rules::components::*;

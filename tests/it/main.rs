@@ -1,7 +1,43 @@
-//! Shared harness for scenario tests: a headless app with the rules, a level written inline,
-//! scripted dice, declarations sent as a controller would, and the log as JSON.
+//! Fray's integration tests in one binary, so Bevy is linked once rather than once per file:
+//! scenario tests by rule ID, property tests, the referee, the golden logs, the command line and
+//! the window-free parts of the game. The real-window tests keep their own binary
+//! (`tests/window.rs`).
+//!
+//! The crate root holds the shared harness: a headless app with the rules, a level written
+//! inline, scripted dice, declarations sent as a controller would, and the log, read as typed
+//! lines (`lines::<line::Attack>(&app)`) or, for the tests of the public contract, as JSON.
 
-#![allow(dead_code, reason = "each test file uses a different part of the harness")]
+mod ai;
+mod aimed_partials;
+mod arena_cli;
+mod battle_end;
+mod check_errors;
+mod determinism;
+mod golden;
+mod grapple;
+mod grid_geometry;
+mod held_actions;
+mod hot_reload;
+mod invariants;
+mod level_editor;
+mod mass_battle;
+mod mods;
+mod new_level;
+mod partial_rows;
+mod party_side;
+mod referee;
+mod robustness;
+mod rulesets;
+mod save_load;
+mod schema;
+mod shock_actions;
+mod shock_and_cover_attacks;
+mod split_move;
+mod stress_and_wounds;
+mod tactician;
+mod tactician_positions;
+mod ui_logic;
+mod zones_partials;
 
 use std::path::Path;
 
@@ -11,6 +47,7 @@ use fray::levels::{BattleSetup, BattleTemplate, load_level_text};
 use fray::rules::components::*;
 use fray::rules::dice::CombatRng;
 use fray::rules::log::CombatLog;
+pub use fray::rules::log::line::{self, Line};
 use fray::rules::unit::UnitReadOnly;
 use fray::rules::{ActionChosen, CombatState};
 use serde_json::Value;
@@ -126,7 +163,12 @@ pub fn declare(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, 
     app.world_mut().write_message(ActionChosen { unit: entity, action: Action::new(kind, target, move_to) });
 }
 
-/// The whole log so far, as JSON values.
+/// The bodies of the log's lines of kind `L` so far, in order: `lines::<line::Attack>(&app)`.
+pub fn lines<L: Line + Clone>(app: &App) -> Vec<L> {
+    app.world().resource::<CombatLog>().lines::<L>().cloned().collect()
+}
+
+/// The whole log so far, as JSON values: for the tests of the public log contract.
 pub fn log(app: &App) -> Vec<Value> {
     app.world()
         .resource::<CombatLog>()
@@ -166,6 +208,6 @@ pub fn hit_points(app: &mut App, id: &str, points: i32) {
 }
 
 /// The `attack` lines `attacker` has made.
-pub fn attacks_by(app: &App, attacker: &str) -> Vec<Value> {
-    events(app, "attack").into_iter().filter(|attack| attack["attacker"] == attacker).collect()
+pub fn attacks_by(app: &App, attacker: &str) -> Vec<line::Attack> {
+    lines::<line::Attack>(app).into_iter().filter(|attack| &*attack.attacker == attacker).collect()
 }
