@@ -144,7 +144,7 @@ pub fn popups(event: &LogEvent) -> Vec<Popup> {
         LogEvent::SpellDisrupted(line::SpellDisrupted { unit, .. }) => one(unit, "disrupted", Tone::Note),
         LogEvent::ActionLost(line::ActionLost { unit, .. }) => one(unit, "action lost", Tone::Note),
         LogEvent::Maneuver(line::Maneuver { target, outcome: Some(outcome), .. }) => {
-            one(target, &outcome.replace('_', " "), Tone::Note)
+            one(target, &outcome.as_str().replace('_', " "), Tone::Note)
         }
         LogEvent::Morale(line::Morale { unit, passed: false, .. }) => one(unit, "morale breaks", Tone::Fall),
         _ => Vec::new(),

@@ -10,6 +10,7 @@ use super::components::*;
 use super::dice::{Dice, Draw};
 use super::equipment::{DamageType, Hindrance, InjuryTables, Lingering};
 use crate::rules::log::line;
+use crate::rules::log::ManeuverOutcome;
 use super::log::{Affliction, CombatLog, LogEvent};
 use super::resolve::{DamageHit, Harm};
 use super::ruleset::{ManeuverRules, Ruleset};
@@ -361,7 +362,7 @@ pub(in crate::rules) fn contest_hold(upkeep: &mut Harm, entity: Entity, rules: &
             roll,
             against,
             won,
-            outcome: won.then_some(BROKE_FREE),
+            outcome: won.then_some(ManeuverOutcome::BrokeFree),
             disadvantage_roll,
             against_disadvantage_roll,
         }));
@@ -370,8 +371,6 @@ pub(in crate::rules) fn contest_hold(upkeep: &mut Harm, entity: Entity, rules: &
 
 /// The `maneuver` of a held unit's test to break free.
 const BREAK_FREE: &str = "break_free";
-/// Its `outcome` when it wins.
-const BROKE_FREE: &str = "broke_free";
 
 /// The grapple between `victim` and `grappler` ends.
 pub(in crate::rules) fn let_go(upkeep: &mut Harm, victim: Entity, grappler: Entity) {

@@ -259,10 +259,10 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
                 ("break_free", true, _) => format!("{unit} breaks free of {target}'s hold"),
                 ("break_free", false, _) => format!("{target} keeps its hold on {unit}"),
                 // The grappler moving the one it holds (`S-MAN-1`).
-                ("drag", true, Some("dragged")) => format!("{unit} drags {target} along"),
+                ("drag", true, Some(ManeuverOutcome::Dragged)) => format!("{unit} drags {target} along"),
                 ("hurl", true, _) => format!("{unit} hurls {target} to the ground"),
                 ("drag" | "hurl", false, _) => format!("{target} breaks free of {unit}'s hold"),
-                (_, true, Some(outcome)) => format!("{unit}'s {maneuver} on {target}: {}", words(outcome)),
+                (_, true, Some(outcome)) => format!("{unit}'s {maneuver} on {target}: {}", words(outcome.as_str())),
                 _ => format!("{target} resists {unit}'s {maneuver}"),
             }
         }
@@ -776,7 +776,7 @@ mod tests {
                 roll: roll(12),
                 against: roll(8),
                 won: true,
-                outcome: Some("knocked_prone"),
+                outcome: Some(ManeuverOutcome::KnockedProne),
                 disadvantage_roll: None,
                 against_disadvantage_roll: None,
             }),
@@ -948,7 +948,7 @@ mod tests {
             roll: roll(15),
             against: roll(3),
             won: true,
-            outcome: Some("broke_free"),
+            outcome: Some(ManeuverOutcome::BrokeFree),
             disadvantage_roll: None,
             against_disadvantage_roll: None,
         }));

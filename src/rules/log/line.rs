@@ -310,7 +310,7 @@ pub struct Maneuver {
     pub won: bool,
     /// What came of it: `pushed`, `knocked_prone`, `grappled`, `broke_free`, or null.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<&'static str>,
+    pub outcome: Option<ManeuverOutcome>,
     /// The other roll of `roll` when the one making it is weakened (`Z-HIND-1`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disadvantage_roll: Option<DiceRoll>,

@@ -100,6 +100,44 @@ impl Affliction {
     }
 }
 
+/// What came of a won contest: the `outcome` of a `maneuver` line (`S-MAN-1`, `Z-STUNT-1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ManeuverOutcome {
+    /// A shove moved its target.
+    Pushed,
+    /// A shove or knock-down left its target on the ground.
+    KnockedProne,
+    /// A grapple took hold.
+    Grappled,
+    /// The held unit broke its grappler's hold.
+    BrokeFree,
+    /// A drag moved the grappler and the one it holds.
+    Dragged,
+    /// A hurl threw the held unit down, prone and free.
+    Thrown,
+    /// A won grapple or drag that had no room: nothing changes.
+    NoRoom,
+    /// A screener stepped in and took the attack.
+    Screened,
+}
+
+impl ManeuverOutcome {
+    /// The snake_case name the log writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pushed => "pushed",
+            Self::KnockedProne => "knocked_prone",
+            Self::Grappled => "grappled",
+            Self::BrokeFree => "broke_free",
+            Self::Dragged => "dragged",
+            Self::Thrown => "thrown",
+            Self::NoRoom => "no_room",
+            Self::Screened => "screened",
+        }
+    }
+}
+
 /// Which chain an escalation step belongs to (`A-CRIT-1`, `A-FAIL-1`): the log's `chain` of an
 /// `escalation` line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

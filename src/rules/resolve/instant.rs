@@ -11,6 +11,7 @@ use crate::rules::components::*;
 use crate::rules::damage;
 use crate::rules::equipment::Attribute;
 use crate::rules::log::line;
+use crate::rules::log::ManeuverOutcome;
 use crate::rules::log::{AttackKind, LogEvent};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::state::Slot;
@@ -39,8 +40,6 @@ impl Resolver<'_, '_> {
 
 /// The `maneuver` line's name for a screen's opposed checks.
 const SCREEN: &str = "screen";
-/// The `maneuver` line's outcome for the screener that takes the attack.
-const SCREENED: &str = "screened";
 
 /// A unit's bonus to a screen's opposed check: its better of Strength and Dexterity, and its
 /// attack skill standing in for the most fitting combat skill.
@@ -118,7 +117,7 @@ impl Resolver<'_, '_> {
             let won = check.roll.total > check.against.total;
             let unit = self.id(check.screener);
             let target = attacker_id.clone();
-            let outcome = (blocker == Some(check.screener)).then_some(SCREENED);
+            let outcome = (blocker == Some(check.screener)).then_some(ManeuverOutcome::Screened);
             self.log.record(round, || LogEvent::Maneuver(line::Maneuver {
                 unit,
                 target,

@@ -12,6 +12,7 @@ use crate::rules::damage;
 use crate::rules::dice::Dice;
 use crate::rules::equipment::Weapon;
 use crate::rules::log::line;
+use crate::rules::log::ManeuverOutcome;
 use crate::rules::log::{AttackExtra, AttackKind, LogEvent};
 use crate::rules::ruleset::{ExecutionRules, HaulRules};
 use crate::rules::state::Slot;
@@ -100,7 +101,7 @@ impl Resolver<'_, '_> {
 
     /// A won grapple: the target is held, by the actor alone or, where several may cling to it,
     /// by the actor too; one held by [`MAX_GRAPPLERS`] already has no room for another.
-    fn grapple(&mut self, actor: Entity, target: Entity) -> &'static str {
+    fn grapple(&mut self, actor: Entity, target: Entity) -> ManeuverOutcome {
         let rules = self.ruleset.attack.maneuvers.as_ref();
         let bare_hands = rules.is_some_and(|rules| rules.unarmed_while_grappling);
         let many = rules.is_some_and(|rules| rules.many_grapplers);
@@ -117,7 +118,7 @@ impl Resolver<'_, '_> {
                 unit.conditions.grappled_by = Grapplers::default();
             }
             if !unit.conditions.grappled_by.insert(actor) {
-                return NO_ROOM;
+                return ManeuverOutcome::NoRoom;
             }
             unit.conditions.bare_hands_in_holds |= bare_hands;
         }
@@ -125,7 +126,7 @@ impl Resolver<'_, '_> {
             unit.conditions.grappling = Some(target);
             unit.conditions.bare_hands_in_holds |= bare_hands;
         }
-        "grappled"
+        ManeuverOutcome::Grappled
     }
 
     /// A held unit's declared struggle against the hold (`S-MAN-1`): the opposed check, at the
@@ -206,10 +207,10 @@ impl Resolver<'_, '_> {
     /// A won drag: the grappler goes to `chosen` where it still may (else the nearest place
     /// there is room), and the victim with it, keeping its place beside it; anyone else holding
     /// the victim loses its grip. Both moves are logged; nothing is provoked.
-    fn drag(&mut self, actor: Entity, victim: Entity, chosen: Option<ZoneIdx>) -> &'static str {
+    fn drag(&mut self, actor: Entity, victim: Entity, chosen: Option<ZoneIdx>) -> ManeuverOutcome {
         let zone_of = |battle: &Self, unit: Entity| battle.unit(unit, "a drag").map(|view| view.zone.0);
         let (Some(from), Some(at)) = (zone_of(self, actor), zone_of(self, victim)) else {
-            return NO_ROOM;
+            return ManeuverOutcome::NoRoom;
         };
         let steps =
             self.ruleset.attack.maneuvers.as_ref().and_then(|rules| rules.haul).map_or(0, |haul| haul.drag_steps);
@@ -217,20 +218,20 @@ impl Resolver<'_, '_> {
         let options = self.battlefield.drag_destinations(&self.index, from, at, steps);
         let pick = options.iter().find(|(to, _)| Some(*to) == chosen).or(options.first()).copied();
         let Some((to, along)) = pick else {
-            return NO_ROOM;
+            return ManeuverOutcome::NoRoom;
         };
         self.carry(actor, from, to);
         self.carry(victim, at, along);
         self.tear_free(victim, Some(actor));
-        DRAGGED
+        ManeuverOutcome::Dragged
     }
 
     /// A won hurl: the victim lands in `chosen` where it still may (else the nearest place there
     /// is room, or where it is when there is none), prone and free of every hold.
-    fn hurl(&mut self, actor: Entity, victim: Entity, chosen: Option<ZoneIdx>) -> &'static str {
+    fn hurl(&mut self, actor: Entity, victim: Entity, chosen: Option<ZoneIdx>) -> ManeuverOutcome {
         let zone_of = |battle: &Self, unit: Entity| battle.unit(unit, "a hurl").map(|view| view.zone.0);
         let (Some(from), Some(at)) = (zone_of(self, actor), zone_of(self, victim)) else {
-            return THROWN;
+            return ManeuverOutcome::Thrown;
         };
         let steps =
             self.ruleset.attack.maneuvers.as_ref().and_then(|rules| rules.haul).map_or(0, |haul| haul.throw_steps);
@@ -246,7 +247,7 @@ impl Resolver<'_, '_> {
             unit.conditions.prone = true;
         }
         self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
-        THROWN
+        ManeuverOutcome::Thrown
     }
 
     /// Moves `unit` from `at` to `to` without a walk (a drag or a hurl): a `moved` line, nothing provoked.
@@ -273,25 +274,25 @@ impl Resolver<'_, '_> {
     }
 
     /// A won shove that knocks the target down where it stands (`S-MAN-1`).
-    fn knock_down(&mut self, target: Entity) -> &'static str {
+    fn knock_down(&mut self, target: Entity) -> ManeuverOutcome {
         let round = self.round();
         let id = self.id(target);
         if let Ok(mut unit) = self.units.get_mut(target) {
             unit.conditions.prone = true;
         }
         self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
-        KNOCKED_PRONE
+        ManeuverOutcome::KnockedProne
     }
 
     /// A won shove: the target is pushed a step away, into `push_to` where the aggressor chose
     /// and it is still open (`Z-STUNT-1`), else the first zone there is; or knocked prone when
     /// there is no room.
-    fn shove(&mut self, actor: Entity, target: Entity, push_to: Option<ZoneIdx>) -> &'static str {
+    fn shove(&mut self, actor: Entity, target: Entity, push_to: Option<ZoneIdx>) -> ManeuverOutcome {
         let round = self.round();
         let zone_of = |battle: &Self, unit: Entity| battle.unit(unit, "a shove").map(|view| view.zone.0);
         // A fault, recorded by `unit`.
         let (Some(from), Some(at)) = (zone_of(self, actor), zone_of(self, target)) else {
-            return "knocked_prone";
+            return ManeuverOutcome::KnockedProne;
         };
         let id = self.id(target);
         match self.push_destination(from, at, push_to) {
@@ -302,14 +303,14 @@ impl Resolver<'_, '_> {
                 }
                 let (left, entered) = (self.battlefield.place(at), self.battlefield.place(to));
                 self.log.record(round, || LogEvent::Moved(line::Moved { unit: id, from: left, to: entered }));
-                "pushed"
+                ManeuverOutcome::Pushed
             }
             None => {
                 if let Ok(mut unit) = self.units.get_mut(target) {
                     unit.conditions.prone = true;
                 }
                 self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
-                KNOCKED_PRONE
+                ManeuverOutcome::KnockedProne
             }
         }
     }
@@ -458,16 +459,7 @@ impl Resolver<'_, '_> {
     }
 }
 
-/// The `outcome` of a shove that leaves its target on the ground.
-const KNOCKED_PRONE: &str = "knocked_prone";
 /// The `maneuver` of a grappler's drag (`S-MAN-1`).
 const DRAG: &str = "drag";
 /// The `maneuver` of a grappler's hurl.
 const HURL: &str = "hurl";
-/// The `outcome` of a won drag that moved both.
-const DRAGGED: &str = "dragged";
-/// The `outcome` of a won hurl: the victim landed prone and free.
-const THROWN: &str = "thrown";
-/// The `outcome` of a won grapple or drag that had no room: a foe held by as many as can
-/// cling to it, or nowhere to drag it to. Nothing changes.
-const NO_ROOM: &str = "no_room";
