@@ -2,13 +2,16 @@
 //! small level under the preset, scripts the dice, declares as a controller would, and checks
 //! the state and the log.
 
-
-use bevy::prelude::*;
 use crate::*;
-use fray::battlefield::{Battlefield, Square};
+use bevy::prelude::*;
+use fray::battlefield::{Battlefield, Place, Square};
 use fray::rules::components::*;
-use fray::rules::dice::CombatRng;
+use fray::rules::dice::{CombatRng, DiceRoll};
 use fray::rules::equipment::{Attribute, Hindrance, Lingering, Shock};
+use fray::rules::log::{
+    Affliction, AttackKind, CombatLog, EscalationChain, LogEvent, ManeuverOutcome, MoraleReason, ShockAbsorber,
+    Withdrawal,
+};
 use fray::rules::{ActionChosen, CombatPhase};
 
 /// A zone level in the shape of [`line_level`] under `ruleset`.
@@ -45,6 +48,27 @@ fn status(app: &mut App, id: &str) -> Status {
     get::<Status>(app, id)
 }
 
+/// Where in the log the first line matching `wanted` is.
+fn position(app: &App, wanted: impl Fn(&LogEvent) -> bool) -> usize {
+    app.world()
+        .resource::<CombatLog>()
+        .entries()
+        .iter()
+        .position(|entry| wanted(&entry.event))
+        .expect("the line is in the log")
+}
+
+/// The lines of kind `L` logged in `round`, in order.
+fn lines_in_round<L: Line + Clone>(app: &App, round: u32) -> Vec<L> {
+    let log = app.world().resource::<CombatLog>();
+    log.entries().iter().filter(|entry| entry.round == round).filter_map(|entry| L::of(&entry.event)).cloned().collect()
+}
+
+/// A roll's dice expression as the log writes it (`"1d3+2"`), if the roll was made.
+fn expr(roll: Option<&DiceRoll>) -> Option<String> {
+    roll.map(|roll| roll.expr.to_string())
+}
+
 mod zones_and_tests {
     use super::*;
 
@@ -74,15 +98,15 @@ mod zones_and_tests {
         // Side roll 2: the enemies begin. Then r1 rolls 3, r2 rolls 3 (+2 DEX), b1 rolls 1.
         let mut app = scripted(&zone_level(RULESET, units), &[2, 3, 3, 1]);
         app.update();
-        let side = events(&app, "side_initiative");
+        let side = lines::<line::SideInitiative>(&app);
         assert_eq!(side.len(), 1);
-        assert_eq!(side[0]["side"], "blue");
-        assert_eq!(side[0]["begins"], true);
+        assert_eq!(&*side[0].side, "blue");
+        assert_eq!(side[0].begins, Some(true));
         let (r1, r2, b1) = (unit(&mut app, "r1"), unit(&mut app, "r2"), unit(&mut app, "b1"));
         let order: Vec<Entity> = state(&app).turns.iter().flat_map(|(_, group)| group.clone()).collect();
         assert_eq!(order, vec![b1, r2, r1], "blue's side first, then the party by 1d6 + DEX, highest first");
-        let rolls = events(&app, "initiative");
-        assert_eq!(rolls.iter().find(|roll| roll["unit"] == "r2").unwrap()["base"], 5);
+        let rolls = lines::<line::Initiative>(&app);
+        assert_eq!(rolls.iter().find(|roll| &*roll.unit == "r2").unwrap().base, 5);
     }
 
     #[test]
@@ -93,9 +117,9 @@ mod zones_and_tests {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         let attack = &attacks_by(&app, "r1")[0];
-        assert_eq!(attack["defense"], 12);
-        assert_eq!(attack["total"], 12);
-        assert_eq!(attack["hit"], true);
+        assert_eq!(attack.defense, 12);
+        assert_eq!(attack.total, 12);
+        assert!(attack.hit);
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 15);
     }
 
@@ -109,8 +133,8 @@ mod zones_and_tests {
         declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
         app.update();
         let attack = &attacks_by(&app, "b1")[0];
-        assert_eq!(attack["avoid"], true, "the roll is the character's avoid test");
-        assert_eq!(attack["hit"], true);
+        assert!(attack.extra.avoid, "the roll is the character's avoid test");
+        assert!(attack.hit);
         assert_eq!(get::<Wounds>(&mut app, "r1").current, 14);
     }
 
@@ -120,7 +144,7 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "r1")[0]["critical"], true);
+        assert!(attacks_by(&app, "r1")[0].critical);
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 10, "1d8 = 5, doubled to 10");
     }
 
@@ -145,7 +169,7 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
         app.update();
-        assert_eq!(events(&app, "damage").last().unwrap()["amount"], 8);
+        assert_eq!(lines::<line::Damage>(&app).last().unwrap().amount, 8);
         assert_eq!(get::<Wounds>(&mut app, "r1").current, 12);
     }
 
@@ -155,9 +179,9 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        let usage = events(&app, "weapon_usage");
+        let usage = lines::<line::WeaponUsage>(&app);
         assert_eq!(usage.len(), 1);
-        assert_eq!(usage[0]["weapon"], "blade");
+        assert_eq!(&*usage[0].weapon, "blade");
         assert_eq!(get::<Conditions>(&mut app, "r1").usage_marks[Hand::Main.index()], 1);
     }
 
@@ -169,7 +193,7 @@ mod zones_and_tests {
         app.update();
         let free = attacks_by(&app, "b1");
         assert_eq!(free.len(), 1);
-        assert_eq!(free[0]["kind"], "free_attack");
+        assert_eq!(free[0].kind, AttackKind::FreeAttack);
     }
 
     #[test]
@@ -197,7 +221,7 @@ mod zones_and_tests {
         app.update();
         let free = attacks_by(&app, "b1");
         assert_eq!(free.len(), 1, "leaving a zone with an enemy Close");
-        assert_eq!(free[0]["kind"], "free_attack");
+        assert_eq!(free[0].kind, AttackKind::FreeAttack);
     }
 
     #[test]
@@ -231,7 +255,7 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "r1", ActionKind::Move, None, Some("c"));
         app.update();
-        assert_eq!(events(&app, "moved").len(), 2, "moving is the action too: two zones");
+        assert_eq!(lines::<line::Moved>(&app).len(), 2, "moving is the action too: two zones");
         assert_eq!(state(&app).phase, CombatPhase::Declare);
     }
 
@@ -246,7 +270,7 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "r1", ActionKind::Move, None, Some("d"));
         app.update();
-        assert!(events(&app, "declared").is_empty(), "three zones is out of a move-only turn's two");
+        assert!(lines::<line::Declared>(&app).is_empty(), "three zones is out of a move-only turn's two");
     }
 
     #[test]
@@ -261,14 +285,9 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "r1", ActionKind::UseItem(0), Some("r1"), None);
         app.update();
-        let healed = &events(&app, "healed")[0];
-        assert!(healed["wounds_restored"].as_i64().unwrap() > 0, "{healed}");
-        assert_eq!(healed["stress"], 0);
-    }
-
-    /// Where in the log the first line matching `wanted` is.
-    fn position(app: &App, wanted: impl Fn(&serde_json::Value) -> bool) -> usize {
-        log(app).iter().position(wanted).expect("the line is in the log")
+        let healed = &lines::<line::Healed>(&app)[0];
+        assert!(healed.wounds_restored > 0, "{healed:?}");
+        assert_eq!(healed.stress, 0);
     }
 
     #[test]
@@ -282,18 +301,19 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(events(&app, "afflicted")[0]["effect"], "ongoing_damage");
-        assert!(events(&app, "lingering").is_empty(), "r1's turn ends without a test for b1");
+        assert_eq!(lines::<line::Afflicted>(&app)[0].effect, Affliction::OngoingDamage);
+        assert!(lines::<line::Lingering>(&app).is_empty(), "r1's turn ends without a test for b1");
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
-        let burn = position(&app, |line| line["source"] == "ongoing");
-        let b1_declares = position(&app, |line| line["event"] == "declared" && line["unit"] == "b1");
-        let test = position(&app, |line| line["event"] == "lingering");
-        let round_ends = position(&app, |line| line["event"] == "round_ended");
+        let burn = position(&app, |event| matches!(event, LogEvent::Damage(damage) if &*damage.source == "ongoing"));
+        let b1_declares =
+            position(&app, |event| matches!(event, LogEvent::Declared(declared) if &*declared.unit == "b1"));
+        let test = position(&app, |event| matches!(event, LogEvent::Lingering(_)));
+        let round_ends = position(&app, |event| matches!(event, LogEvent::RoundEnded {}));
         assert!(burn < b1_declares, "the loss comes at the start of b1's turn");
         assert!(b1_declares < test && test < round_ends, "the test comes at the end of b1's turn");
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 17, "2 from the hit, 1 burning");
-        assert_eq!(events(&app, "lingering")[0]["shaken_off"], false);
+        assert!(!lines::<line::Lingering>(&app)[0].shaken_off);
 
         declare(&mut app, "r1", ActionKind::Hold, None, None);
         app.update();
@@ -301,7 +321,7 @@ mod zones_and_tests {
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 16, "b1's second turn burns 1 more");
-        assert_eq!(events(&app, "lingering")[1]["shaken_off"], true);
+        assert!(lines::<line::Lingering>(&app)[1].shaken_off);
         assert!(get::<Conditions>(&mut app, "b1").ongoing.is_none());
     }
 
@@ -317,11 +337,13 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         app.update();
-        let r1_declares = position(&app, |line| line["event"] == "declared" && line["unit"] == "r1");
-        let test = position(&app, |line| line["event"] == "lingering");
-        let b1_declares = position(&app, |line| line["event"] == "declared" && line["unit"] == "b1");
+        let r1_declares =
+            position(&app, |event| matches!(event, LogEvent::Declared(declared) if &*declared.unit == "r1"));
+        let test = position(&app, |event| matches!(event, LogEvent::Lingering(_)));
+        let b1_declares =
+            position(&app, |event| matches!(event, LogEvent::Declared(declared) if &*declared.unit == "b1"));
         assert!(r1_declares < test && test < b1_declares, "the test ends r1's turn");
-        assert_eq!(events(&app, "lingering")[0]["effect"], "stuck");
+        assert_eq!(lines::<line::Lingering>(&app)[0].effect, Affliction::Hindrance(Hindrance::Stuck));
         assert!(get::<Conditions>(&mut app, "r1").hindrance.is_none(), "15 reaches 12");
 
         // A paralysed unit's turn passes without an action, but its test still comes then.
@@ -331,15 +353,19 @@ mod zones_and_tests {
             conditions.hindrance = Some((Hindrance::Paralysed, Lingering { attribute: Attribute::Strength, tn: 12 }))
         });
         app.update();
-        assert_eq!(events(&app, "lingering")[0]["effect"], "paralysed", "r1's lost turn came first");
+        assert_eq!(
+            lines::<line::Lingering>(&app)[0].effect,
+            Affliction::Hindrance(Hindrance::Paralysed),
+            "r1's lost turn came first"
+        );
         assert!(!get::<Conditions>(&mut app, "r1").paralysed);
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
-        assert!(events(&app, "declared").iter().all(|line| line["unit"] != "r1"), "r1's turn was lost");
+        assert!(lines::<line::Declared>(&app).iter().all(|declared| &*declared.unit != "r1"), "r1's turn was lost");
         assert_eq!(state(&app).round, 2);
         declare(&mut app, "r1", ActionKind::Hold, None, None);
         app.update();
-        assert!(events(&app, "declared").iter().any(|line| line["unit"] == "r1"), "free again in round 2");
+        assert!(lines::<line::Declared>(&app).iter().any(|declared| &*declared.unit == "r1"), "free again in round 2");
     }
 
     #[test]
@@ -351,16 +377,16 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "r1", ActionKind::Move, None, Some("b"));
         app.update();
-        assert!(events(&app, "moved").is_empty(), "stuck");
+        assert!(lines::<line::Moved>(&app).is_empty(), "stuck");
         set::<Conditions>(&mut app, "r1", |conditions| {
             conditions.hindrance = Some((Hindrance::Distracted, Lingering { attribute: Attribute::Insight, tn: 12 }))
         });
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert!(events(&app, "attack").is_empty(), "distracted: no actions");
+        assert!(lines::<line::Attack>(&app).is_empty(), "distracted: no actions");
         declare(&mut app, "r1", ActionKind::Move, None, Some("b"));
         app.update();
-        assert_eq!(events(&app, "moved").len(), 1, "but it may move");
+        assert_eq!(lines::<line::Moved>(&app).len(), 1, "but it may move");
     }
 
     #[test]
@@ -369,10 +395,10 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "r1", ActionKind::Shove, Some("b1"), None);
         app.update();
-        let maneuver = &events(&app, "maneuver")[0];
-        assert_eq!(maneuver["won"], true);
-        assert!(events(&app, "attack").is_empty(), "a stunt is a test, not an attack");
-        assert_eq!(events(&app, "moved")[0]["to"], "b");
+        let maneuver = &lines::<line::Maneuver>(&app)[0];
+        assert!(maneuver.won);
+        assert!(lines::<line::Attack>(&app).is_empty(), "a stunt is a test, not an attack");
+        assert_eq!(lines::<line::Moved>(&app)[0].to, Place::Zone("b".into()));
     }
 
     #[test]
@@ -385,7 +411,7 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "r1", ActionKind::Hold, None, None);
         finish_round(&mut app);
-        let declared: Vec<_> = events(&app, "declared").into_iter().filter(|line| line["round"] == 1).collect();
+        let declared = lines_in_round::<line::Declared>(&app, 1);
         assert_eq!(declared.len(), 1, "only r1 acts in round 1, though blue's side won the roll");
         assert_eq!(state(&app).round, 2);
     }
@@ -407,13 +433,13 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
-        let morale = events(&app, "morale");
+        let morale = lines::<line::Morale>(&app);
         assert_eq!(morale.len(), 1);
-        assert_eq!(morale[0]["reason"], "losing");
-        assert_eq!(morale[0]["tn"], 12);
-        assert_eq!(morale[0]["passed"], false);
+        assert_eq!(morale[0].reason, MoraleReason::Losing);
+        assert_eq!(morale[0].tn, 12);
+        assert!(!morale[0].passed);
         assert_eq!(status(&mut app, "b1"), Status::Surrendered);
-        assert!(events(&app, "status").iter().any(|line| line["status"] == "parley"));
+        assert!(lines::<line::Status>(&app).iter().any(|line| line.status == "parley"));
     }
 }
 
@@ -430,10 +456,10 @@ fn z_react_1_unscripted_creatures_roll_d10_and_only_the_hostile_and_wary_fight()
     .replace(r#"(name: "blue", controller: Human)"#, r#"(name: "blue", controller: Human, unscripted: true)"#);
     let mut app = scripted(&text, &[2, 5]);
     app.update();
-    let reactions = events(&app, "reaction");
+    let reactions = lines::<line::Reaction>(&app);
     assert_eq!(reactions.len(), 2, "only the unscripted side rolls");
-    assert_eq!((reactions[0]["reaction"].as_str(), reactions[0]["fights"].as_bool()), (Some("wary"), Some(true)));
-    assert_eq!((reactions[1]["reaction"].as_str(), reactions[1]["fights"].as_bool()), (Some("curious"), Some(false)));
+    assert_eq!((reactions[0].reaction.as_str(), reactions[0].fights), ("wary", true));
+    assert_eq!((reactions[1].reaction.as_str(), reactions[1].fights), ("curious", false));
     assert_eq!(get::<Status>(&mut app, "b1"), Status::Active);
     assert_eq!(get::<Status>(&mut app, "b2"), Status::Surrendered, "the curious one stands aside");
 }
@@ -473,16 +499,16 @@ mod shock_and_cover {
         app.update();
         declare_at(&mut app, "r1", ActionKind::Move, None, (0, 1));
         finish_round(&mut app);
-        assert_eq!(events(&app, "moved").len(), 1, "r1 steps out of b1's reach");
+        assert_eq!(lines::<line::Moved>(&app).len(), 1, "r1 steps out of b1's reach");
         assert!(attacks_by(&app, "b1").is_empty(), "a surprised unit makes no attack of opportunity");
-        let round_1: Vec<_> = events(&app, "declared").into_iter().filter(|line| line["round"] == 1).collect();
+        let round_1 = lines_in_round::<line::Declared>(&app, 1);
         assert_eq!(round_1.len(), 1, "b1 neither declares nor acts in round 1");
         assert_eq!(state(&app).round, 2);
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         app.update();
-        let round_2: Vec<_> = events(&app, "declared").into_iter().filter(|line| line["round"] == 2).collect();
-        assert_eq!(round_2[0]["unit"], "b1", "from round 2 on, blue's side roll puts it first");
-        assert_eq!(events(&app, "side_initiative").len(), 2, "the side roll of round 1 stands");
+        let round_2 = lines_in_round::<line::Declared>(&app, 2);
+        assert_eq!(&*round_2[0].unit, "b1", "from round 2 on, blue's side roll puts it first");
+        assert_eq!(lines::<line::SideInitiative>(&app).len(), 2, "the side roll of round 1 stands");
     }
 
     #[test]
@@ -517,7 +543,7 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "r1")[0]["hit"], true);
+        assert!(attacks_by(&app, "r1")[0].hit);
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 18, "the hit never deals less than its Shock");
     }
 
@@ -533,7 +559,7 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "r1")[0]["damage_roll"]["expr"], "1d3+2");
+        assert_eq!(expr(attacks_by(&app, "r1")[0].damage_roll.as_ref()).as_deref(), Some("1d3+2"));
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 16);
 
         // The squeeze is an unarmed hit each round: 1d3 = 3, + Brawl 2.
@@ -544,9 +570,9 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
-        let squeeze = events(&app, "damage").into_iter().find(|line| line["source"] == "r1").expect("squeezed");
-        assert_eq!(squeeze["roll"]["expr"], "1d3+2");
-        assert_eq!(squeeze["amount"], 5);
+        let squeeze = lines::<line::Damage>(&app).into_iter().find(|damage| &*damage.source == "r1").expect("squeezed");
+        assert_eq!(expr(squeeze.roll.as_ref()).as_deref(), Some("1d3+2"));
+        assert_eq!(squeeze.amount, 5);
     }
 
     #[test]
@@ -561,7 +587,7 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "r1")[0]["damage_roll"]["expr"], "1d4+2");
+        assert_eq!(expr(attacks_by(&app, "r1")[0].damage_roll.as_ref()).as_deref(), Some("1d4+2"));
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 15);
 
         // A miss against AC 10: the dagger's Shock 1/AC 13, + Dexterity's 2.
@@ -570,7 +596,7 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "r1")[0]["hit"], false);
+        assert!(!attacks_by(&app, "r1")[0].hit);
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 17);
     }
 
@@ -584,8 +610,7 @@ mod shock_and_cover {
         // Red rolls 3 (+2 best DEX = 5), blue rolls 5: a tie the party wins.
         let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[3, 5]);
         app.update();
-        let scores: Vec<i64> =
-            events(&app, "side_initiative").iter().map(|line| line["score"].as_i64().unwrap()).collect();
+        let scores: Vec<i32> = lines::<line::SideInitiative>(&app).iter().map(|side| side.score).collect();
         assert_eq!(scores, vec![5, 5]);
         let b1 = unit(&mut app, "b1");
         let turns = state(&app).turns;
@@ -597,7 +622,7 @@ mod shock_and_cover {
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
         assert_eq!(state(&app).round, 2);
-        assert_eq!(events(&app, "side_initiative").len(), 2, "initiative is never re-rolled");
+        assert_eq!(lines::<line::SideInitiative>(&app).len(), 2, "initiative is never re-rolled");
     }
 
     #[test]
@@ -607,9 +632,9 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "r1")[0]["hit"], false);
-        let shock = events(&app, "shock");
-        assert_eq!(shock[0]["amount"], 2);
+        assert!(!attacks_by(&app, "r1")[0].hit);
+        let shock = lines::<line::Shock>(&app);
+        assert_eq!(shock[0].amount, 2);
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 18);
     }
 
@@ -621,7 +646,7 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(events(&app, "shock")[0]["absorbed_by"], "shield");
+        assert_eq!(lines::<line::Shock>(&app)[0].absorbed_by, Some(ShockAbsorber::Shield));
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 20);
 
         let mut app = adjacent(true, &[1]);
@@ -631,8 +656,8 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(events(&app, "shock")[0]["absorbed_by"], "total_defense");
-        assert_eq!(attacks_by(&app, "r1")[0]["defense"], 12, "total defense: +2 AC");
+        assert_eq!(lines::<line::Shock>(&app)[0].absorbed_by, Some(ShockAbsorber::TotalDefense));
+        assert_eq!(attacks_by(&app, "r1")[0].defense, 12, "total defense: +2 AC");
     }
 
     #[test]
@@ -647,7 +672,7 @@ mod shock_and_cover {
         assert!(get::<Conditions>(&mut app, "r1").full_defense, "round 2 has begun: still defending");
         declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "b1")[0]["defense"], 12, "b1's blow in round 2 meets AC 10 + 2");
+        assert_eq!(attacks_by(&app, "b1")[0].defense, 12, "b1's blow in round 2 meets AC 10 + 2");
         declare(&mut app, "r1", ActionKind::Hold, None, None);
         app.update();
         assert!(!get::<Conditions>(&mut app, "r1").full_defense, "r1's own turn has come: it is over");
@@ -661,7 +686,7 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert!(events(&app, "shock").is_empty(), "AC 15 is above Shock 2/AC 13");
+        assert!(lines::<line::Shock>(&app).is_empty(), "AC 15 is above Shock 2/AC 13");
     }
 
     #[test]
@@ -678,8 +703,8 @@ mod shock_and_cover {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         let attack = &attacks_by(&app, "r1")[0];
-        assert_eq!(attack["cover"], "full");
-        assert_eq!(attack["total"], 8, "10 + attack 2 - 4 for full cover");
+        assert_eq!(attack.extra.cover, Some("full"));
+        assert_eq!(attack.total, 8, "10 + attack 2 - 4 for full cover");
 
         let walled: Vec<String> = rows_open.iter().map(|row| row.replace('|', "#")).collect();
         let walled: Vec<&str> = walled.iter().map(String::as_str).collect();
@@ -702,10 +727,10 @@ mod shock_and_cover {
         app.update();
         declare_at(&mut app, "r1", ActionKind::Move, None, (3, 0));
         app.update();
-        let moved = events(&app, "moved");
+        let moved = lines::<line::Moved>(&app);
         assert_eq!(moved.len(), 4, "around the wall, not past its corner: (0,0), (1,0), (2,0), (3,0)");
-        assert_eq!(moved[0]["from"], serde_json::json!([0, 1]));
-        assert_eq!(moved[3]["to"], serde_json::json!([3, 0]));
+        assert_eq!(moved[0].from, Place::Square([0, 1]));
+        assert_eq!(moved[3].to, Place::Square([3, 0]));
     }
 
     #[test]
@@ -714,7 +739,7 @@ mod shock_and_cover {
         app.update();
         declare_at(&mut app, "r1", ActionKind::Move, None, (0, 0));
         app.update();
-        assert_eq!(attacks_by(&app, "b1")[0]["kind"], "opportunity");
+        assert_eq!(attacks_by(&app, "b1")[0].kind, AttackKind::Opportunity);
 
         let mut app = adjacent(false, &[]);
         app.update();
@@ -739,12 +764,12 @@ mod shock_and_cover {
         app.update();
         let attacks = attacks_by(&app, "b1");
         assert_eq!(attacks.len(), 1, "first aid beside b1 draws its attack of opportunity");
-        assert_eq!(attacks[0]["kind"], "opportunity");
+        assert_eq!(attacks[0].kind, AttackKind::Opportunity);
         assert_eq!(get::<Wounds>(&mut app, "r1").current, 16);
-        let order: Vec<String> =
-            log(&app).iter().map(|line| line["event"].as_str().unwrap_or("").to_string()).collect();
+        let order: Vec<&str> =
+            app.world().resource::<CombatLog>().entries().iter().map(|entry| entry.event.name()).collect();
         let (struck, aided) =
-            (order.iter().position(|event| event == "attack"), order.iter().position(|event| event == "stabilise"));
+            (order.iter().position(|event| *event == "attack"), order.iter().position(|event| *event == "stabilise"));
         assert!(struck < aided && aided.is_some(), "the blow comes first, then the first aid: {order:?}");
     }
 
@@ -763,8 +788,8 @@ mod shock_and_cover {
         declare(&mut app, "r2", ActionKind::Attack, Some("b1"), None);
         app.update();
         let attack = &attacks_by(&app, "r2")[0];
-        assert_eq!(attack["swarm_bonus"], 2);
-        assert_eq!(attack["total"], 10, "6 + attack 2 + swarm 2");
+        assert_eq!(attack.extra.swarm_bonus, Some(2));
+        assert_eq!(attack.total, 10, "6 + attack 2 + swarm 2");
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 15, "1d8 = 4, +1 for one other assailant");
     }
 
@@ -779,8 +804,8 @@ mod shock_and_cover {
         declare_at(&mut app, "r1", ActionKind::Charge, Some("b1"), (4, 1));
         app.update();
         let attack = &attacks_by(&app, "r1")[0];
-        assert_eq!(attack["charge"], true);
-        assert_eq!(attack["total"], 9, "5 + attack 2 + charge 2");
+        assert!(attack.extra.charge);
+        assert_eq!(attack.total, 9, "5 + attack 2 + charge 2");
         assert!(get::<Conditions>(&mut app, "r1").charging, "its AC is 2 lower until the round ends");
     }
 
@@ -796,7 +821,7 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "r1")[0]["total"], 12, "10 + attack 2 + Stab 1 - 1 (Stab 1 allows two weapons)");
+        assert_eq!(attacks_by(&app, "r1")[0].total, 12, "10 + attack 2 + Stab 1 - 1 (Stab 1 allows two weapons)");
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 14, "4 + 2");
     }
 
@@ -810,7 +835,7 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "r1")[0]["total"], 8, "10 + attack 2 - 4");
+        assert_eq!(attacks_by(&app, "r1")[0].total, 8, "10 + attack 2 - 4");
     }
 
     #[test]
@@ -822,7 +847,7 @@ mod shock_and_cover {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         let attack = &attacks_by(&app, "r1")[0];
-        assert_eq!((attack["total"].as_i64(), attack["defense"].as_i64()), (Some(12), Some(8)));
+        assert_eq!((attack.total, attack.defense), (12, 8));
 
         // From four squares away with a bow: the -2 AC is undone and -2 more, 9 + 2 - 4 against 8.
         let units = r#"
@@ -835,8 +860,8 @@ mod shock_and_cover {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         let attack = &attacks_by(&app, "r1")[0];
-        assert_eq!((attack["total"].as_i64(), attack["defense"].as_i64()), (Some(7), Some(8)));
-        assert_eq!(attack["hit"], false, "9 + 2 - 2 misses AC 10, as the chapter has it");
+        assert_eq!((attack.total, attack.defense), (7, 8));
+        assert!(!attack.hit, "9 + 2 - 2 misses AC 10, as the chapter has it");
     }
 
     #[test]
@@ -846,7 +871,7 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "r1")[0]["total"], 8, "10 + attack 2 - 4");
+        assert_eq!(attacks_by(&app, "r1")[0].total, 8, "10 + attack 2 - 4");
     }
 
     #[test]
@@ -864,7 +889,7 @@ mod shock_and_cover {
             app.update();
             declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
             app.update();
-            assert_eq!(attacks_by(&app, "r1")[0]["total"], total, "b1 {at} squares away");
+            assert_eq!(attacks_by(&app, "r1")[0].total, total, "b1 {at} squares away");
         }
     }
 
@@ -875,7 +900,7 @@ mod shock_and_cover {
         declare(&mut app, "r1", ActionKind::GoProne, None, None);
         app.update();
         assert!(get::<Conditions>(&mut app, "r1").prone);
-        assert!(events(&app, "status").iter().any(|line| line["unit"] == "r1" && line["status"] == "prone"));
+        assert!(lines::<line::Status>(&app).iter().any(|line| &*line.unit == "r1" && line.status == "prone"));
         assert!(attacks_by(&app, "b1").is_empty(), "going prone draws no attack of opportunity");
         // Going prone is a Free action: the turn goes on.
         declare(&mut app, "r1", ActionKind::Hold, None, None);
@@ -884,7 +909,7 @@ mod shock_and_cover {
         finish_round(&mut app);
         declare(&mut app, "r1", ActionKind::GoProne, None, None);
         app.update();
-        let round_2: Vec<_> = events(&app, "declared").into_iter().filter(|line| line["round"] == 2).collect();
+        let round_2 = lines_in_round::<line::Declared>(&app, 2);
         assert!(round_2.is_empty(), "refused: it is prone already");
     }
 
@@ -895,35 +920,26 @@ mod shock_and_cover {
         app.update();
         declare_at(&mut app, "r1", ActionKind::HoldAction, None, (1, 0));
         app.update();
-        assert!(events(&app, "declared").is_empty(), "refused: holding spends the move");
+        assert!(lines::<line::Declared>(&app).is_empty(), "refused: holding spends the move");
         declare(&mut app, "r1", ActionKind::HoldAction, None, None);
         app.update();
         declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
         app.update();
         declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (1, 0));
         app.update();
-        let declared = events(&app, "declared");
+        let declared = lines::<line::Declared>(&app);
         assert_eq!(declared.len(), 2, "the held turn refuses a move before its action");
         declare(&mut app, "r1", ActionKind::HoldAction, None, None);
         app.update();
-        assert_eq!(events(&app, "declared").len(), 2, "refused: only once a round");
+        assert_eq!(lines::<line::Declared>(&app).len(), 2, "refused: only once a round");
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        let turns: Vec<_> = events(&app, "declared")
-            .iter()
-            .map(|line| {
-                (
-                    line["unit"].as_str().unwrap().to_string(),
-                    line["action"].as_str().unwrap().to_string(),
-                    line["initiative"].as_i64(),
-                )
-            })
-            .collect();
-        let expected = [("r1", "hold_action", 1), ("b1", "attack", 2), ("r1", "attack", 3)]
-            .map(|(unit, action, turn)| (unit.to_string(), action.to_string(), Some(turn)));
+        let declared = lines::<line::Declared>(&app);
+        let turns: Vec<_> = declared.iter().map(|line| (&*line.unit, line.action, line.initiative)).collect();
+        let expected = [("r1", "hold_action", 1), ("b1", "attack", 2), ("r1", "attack", 3)];
         assert_eq!(turns, expected, "r1 acts after b1, in a turn of its own");
-        let attacks = events(&app, "attack");
-        assert_eq!((attacks[0]["attacker"].as_str(), attacks[1]["attacker"].as_str()), (Some("b1"), Some("r1")));
+        let attacks = lines::<line::Attack>(&app);
+        assert_eq!((&*attacks[0].attacker, &*attacks[1].attacker), ("b1", "r1"));
         finish_round(&mut app);
         assert_eq!(state(&app).round, 2, "the held turn was the round's last");
         assert!(!get::<Conditions>(&mut app, "r1").held_action, "a new round, a new move");
@@ -939,8 +955,8 @@ mod shock_and_cover {
             declare(&mut app, "r1", kind, Some("b1"), None);
             app.update();
             let roll = &attacks_by(&app, "r1")[0];
-            assert_eq!(roll["defense"], 8, "{kind:?} against a charger");
-            assert_eq!(roll["hit"], true, "{kind:?} against a charger");
+            assert_eq!(roll.defense, 8, "{kind:?} against a charger");
+            assert!(roll.hit, "{kind:?} against a charger");
         }
     }
 
@@ -951,9 +967,9 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Shove, Some("b1"), None);
         app.update();
-        let maneuver = &events(&app, "maneuver")[0];
-        assert_eq!(maneuver["outcome"], "pushed");
-        assert_eq!(events(&app, "moved")[0]["to"], serde_json::json!([3, 1]));
+        let maneuver = &lines::<line::Maneuver>(&app)[0];
+        assert_eq!(maneuver.outcome, Some(ManeuverOutcome::Pushed));
+        assert_eq!(lines::<line::Moved>(&app)[0].to, Place::Square([3, 1]));
 
         let units = r#"
             (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
@@ -963,7 +979,11 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Shove, Some("b1"), None);
         app.update();
-        assert_eq!(events(&app, "maneuver")[0]["outcome"], "knocked_prone", "a wall behind: down it goes");
+        assert_eq!(
+            lines::<line::Maneuver>(&app)[0].outcome,
+            Some(ManeuverOutcome::KnockedProne),
+            "a wall behind: down it goes"
+        );
         assert!(get::<Conditions>(&mut app, "b1").prone);
     }
 
@@ -973,16 +993,16 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
         app.update();
-        assert_eq!(events(&app, "maneuver")[0]["outcome"], "grappled");
+        assert_eq!(lines::<line::Maneuver>(&app)[0].outcome, Some(ManeuverOutcome::Grappled));
         let held = get::<Conditions>(&mut app, "b1");
         assert_eq!(held.grappled_by.iter().collect::<Vec<_>>(), [unit(&mut app, "r1")]);
         declare_at(&mut app, "b1", ActionKind::Move, None, (4, 1));
         app.update();
-        assert!(events(&app, "moved").is_empty(), "the held cannot move");
+        assert!(lines::<line::Moved>(&app).is_empty(), "the held cannot move");
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
         assert!(
-            events(&app, "damage").iter().any(|line| line["unit"] == "b1" && line["source"] == "r1"),
+            lines::<line::Damage>(&app).iter().any(|damage| &*damage.unit == "b1" && &*damage.source == "r1"),
             "the end of the round squeezes the held"
         );
     }
@@ -994,14 +1014,11 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::KnockDown, Some("b1"), None);
         app.update();
-        let maneuver = &events(&app, "maneuver")[0];
-        assert_eq!(
-            (maneuver["maneuver"].as_str(), maneuver["outcome"].as_str()),
-            (Some("shove"), Some("knocked_prone"))
-        );
-        assert!(events(&app, "moved").is_empty(), "not pushed");
+        let maneuver = &lines::<line::Maneuver>(&app)[0];
+        assert_eq!((maneuver.maneuver, maneuver.outcome), ("shove", Some(ManeuverOutcome::KnockedProne)));
+        assert!(lines::<line::Moved>(&app).is_empty(), "not pushed");
         assert!(get::<Conditions>(&mut app, "b1").prone);
-        assert_eq!(attacks_by(&app, "r1")[0]["kind"], "shove", "an attack roll first, as for any shove");
+        assert_eq!(attacks_by(&app, "r1")[0].kind, AttackKind::Shove, "an attack roll first, as for any shove");
     }
 
     #[test]
@@ -1011,17 +1028,17 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::BreakFree, None, None);
         app.update();
-        assert!(events(&app, "declared").is_empty(), "refused: r1 is not held");
+        assert!(lines::<line::Declared>(&app).is_empty(), "refused: r1 is not held");
         declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
         app.update();
         declare(&mut app, "b1", ActionKind::BreakFree, None, None);
         app.update();
-        let contest = &events(&app, "maneuver")[1];
-        assert_eq!(contest["maneuver"], "break_free");
-        assert_eq!((contest["unit"].as_str(), contest["target"].as_str()), (Some("b1"), Some("r1")));
-        assert_eq!(contest["roll"]["expr"], "2d6", "the held adds STR and Brawl (0 and 0), not its attack skill");
-        assert_eq!(contest["won"], true);
-        assert_eq!(contest["outcome"], "broke_free");
+        let contest = &lines::<line::Maneuver>(&app)[1];
+        assert_eq!(contest.maneuver, "break_free");
+        assert_eq!((&*contest.unit, &*contest.target), ("b1", "r1"));
+        assert_eq!(contest.roll.expr.to_string(), "2d6", "the held adds STR and Brawl (0 and 0), not its attack skill");
+        assert!(contest.won);
+        assert_eq!(contest.outcome, Some(ManeuverOutcome::BrokeFree));
         assert!(get::<Conditions>(&mut app, "b1").grappled_by.is_empty());
         assert_eq!(get::<Conditions>(&mut app, "r1").grappling, None);
         assert!(attacks_by(&app, "b1").is_empty(), "the struggle was its action");
@@ -1033,7 +1050,7 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "b1", ActionKind::BreakFree, None, None);
         app.update();
-        assert_eq!(events(&app, "maneuver")[1]["won"], false);
+        assert!(!lines::<line::Maneuver>(&app)[1].won);
         assert_eq!(get::<Conditions>(&mut app, "b1").grappled_by.first(), Some(unit(&mut app, "r1")));
     }
 
@@ -1046,7 +1063,7 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "b1", ActionKind::LetGo, None, None);
         app.update();
-        assert_eq!(events(&app, "declared").len(), 1, "refused: b1 holds nobody");
+        assert_eq!(lines::<line::Declared>(&app).len(), 1, "refused: b1 holds nobody");
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
         declare(&mut app, "r1", ActionKind::LetGo, None, None);
@@ -1065,12 +1082,12 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
         app.update();
-        assert_eq!(events(&app, "maneuver")[0]["outcome"], "grappled");
+        assert_eq!(lines::<line::Maneuver>(&app)[0].outcome, Some(ManeuverOutcome::Grappled));
         declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
         app.update();
         assert_eq!(
-            attacks_by(&app, "b1")[0]["damage_roll"]["expr"],
-            "1d3",
+            expr(attacks_by(&app, "b1")[0].damage_roll.as_ref()).as_deref(),
+            Some("1d3"),
             "the held strikes with its fists, not its blade"
         );
         finish_round(&mut app);
@@ -1089,7 +1106,7 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::StandUp, None, None);
         app.update();
-        assert_eq!(attacks_by(&app, "b1")[0]["kind"], "opportunity");
+        assert_eq!(attacks_by(&app, "b1")[0].kind, AttackKind::Opportunity);
         assert!(!get::<Conditions>(&mut app, "r1").prone);
     }
 
@@ -1101,8 +1118,8 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Execute, Some("b1"), None);
         app.update();
-        let execution = &events(&app, "execution")[0];
-        assert_eq!(execution["saved"], false, "5 - skill 2 is short of 15");
+        let execution = &lines::<line::Execution>(&app)[0];
+        assert!(!execution.saved, "5 - skill 2 is short of 15");
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 0);
         assert_eq!(status(&mut app, "b1"), Status::Dying, "mortally wounded");
 
@@ -1112,14 +1129,14 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Execute, Some("b1"), None);
         app.update();
-        assert_eq!(events(&app, "execution")[0]["saved"], true);
+        assert!(lines::<line::Execution>(&app)[0].saved);
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 12, "a saved victim still takes the blade's 8");
 
         let mut app = adjacent(false, &[]);
         app.update();
         declare(&mut app, "r1", ActionKind::Execute, Some("b1"), None);
         app.update();
-        assert!(events(&app, "execution").is_empty(), "an alert target cannot be executed");
+        assert!(lines::<line::Execution>(&app).is_empty(), "an alert target cannot be executed");
     }
 
     #[test]
@@ -1138,7 +1155,7 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
-        assert_eq!(events(&app, "morale")[0]["automatic"], true);
+        assert!(lines::<line::Morale>(&app)[0].automatic);
         assert_eq!(status(&mut app, "b1"), Status::Fled, "they're gone for now");
     }
 
@@ -1148,9 +1165,8 @@ mod shock_and_cover {
         app.world_mut().entity_mut(entity).insert(Controller::Ai(AiKind::Greedy));
     }
 
-    fn declared_action(app: &App, id: &str) -> String {
-        let line = events(app, "declared").into_iter().find(|line| line["unit"] == id).expect("it declared");
-        line["action"].as_str().unwrap().to_string()
+    fn declared_action(app: &App, id: &str) -> &'static str {
+        lines::<line::Declared>(app).into_iter().find(|declared| &*declared.unit == id).expect("it declared").action
     }
 
     #[test]
@@ -1218,10 +1234,10 @@ mod shock_and_cover {
         // Six squares of speed (disengaging, so no second move): four squares of mud cost eight.
         declare_at(&mut app, "r1", ActionKind::Disengage, None, (4, 0));
         app.update();
-        assert!(events(&app, "moved").is_empty(), "too far through the mud");
+        assert!(lines::<line::Moved>(&app).is_empty(), "too far through the mud");
         declare_at(&mut app, "r1", ActionKind::Disengage, None, (3, 0));
         app.update();
-        assert_eq!(events(&app, "moved").len(), 3);
+        assert_eq!(lines::<line::Moved>(&app).len(), 3);
     }
 
     #[test]
@@ -1232,7 +1248,7 @@ mod shock_and_cover {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         let attack = &attacks_by(&app, "r1")[0];
-        assert_eq!((attack["hit"].as_bool(), attack["critical"].as_bool()), (Some(true), Some(false)));
+        assert_eq!((attack.hit, attack.critical), (true, false));
     }
 
     #[test]
@@ -1247,7 +1263,7 @@ mod shock_and_cover {
         app.update();
         declare_at(&mut app, "r1", ActionKind::Move, None, (12, 0));
         app.update();
-        assert_eq!(events(&app, "moved").len(), 12, "two moves of 6 squares");
+        assert_eq!(lines::<line::Moved>(&app).len(), 12, "two moves of 6 squares");
     }
 
     #[test]
@@ -1258,11 +1274,11 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        let attacks = events(&app, "attack");
-        assert_eq!(attacks[0]["attacker"], "b1", "the snap attack comes before the blow");
-        assert_eq!(attacks[0]["kind"], "snap");
-        assert_eq!(attacks[0]["total"], 13, "15 + attack 2 - 4");
-        assert_eq!(attacks[1]["attacker"], "r1");
+        let attacks = lines::<line::Attack>(&app);
+        assert_eq!(&*attacks[0].attacker, "b1", "the snap attack comes before the blow");
+        assert_eq!(attacks[0].kind, AttackKind::Snap);
+        assert_eq!(attacks[0].total, 13, "15 + attack 2 - 4");
+        assert_eq!(&*attacks[1].attacker, "r1");
         assert_eq!(get::<Wounds>(&mut app, "r1").current, 17);
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 1);
         assert!(get::<Conditions>(&mut app, "b1").snapped);
@@ -1339,20 +1355,20 @@ mod shock_and_cover {
         // 2d6 + 2 each: r2 rolls 12 + 2, b1 2 + 2; the blow falls on r2.
         let app = screened(&[6, 6, 1, 1, 15, 4]);
         let mut app = app;
-        let maneuver = &events(&app, "maneuver")[0];
-        assert_eq!(maneuver["maneuver"], "screen");
-        assert_eq!((maneuver["unit"].as_str(), maneuver["target"].as_str()), (Some("r2"), Some("b1")));
-        assert_eq!((maneuver["won"].as_bool(), maneuver["outcome"].as_str()), (Some(true), Some("screened")));
-        assert_eq!(attacks_by(&app, "b1")[0]["target"], "r2");
+        let maneuver = &lines::<line::Maneuver>(&app)[0];
+        assert_eq!(maneuver.maneuver, "screen");
+        assert_eq!((&*maneuver.unit, &*maneuver.target), ("r2", "b1"));
+        assert_eq!((maneuver.won, maneuver.outcome), (true, Some(ManeuverOutcome::Screened)));
+        assert_eq!(&*attacks_by(&app, "b1")[0].target, "r2");
         assert_eq!(get::<Wounds>(&mut app, "r2").current, 16);
         assert_eq!(get::<Wounds>(&mut app, "r1").current, 20);
 
         // b1 wins (ties would too): the ward takes it.
         let mut app = screened(&[1, 1, 6, 6, 15, 4]);
-        let maneuver = &events(&app, "maneuver")[0];
-        assert_eq!(maneuver["won"], false);
-        assert!(maneuver.get("outcome").is_none());
-        assert_eq!(attacks_by(&app, "b1")[0]["target"], "r1");
+        let maneuver = &lines::<line::Maneuver>(&app)[0];
+        assert!(!maneuver.won);
+        assert!(maneuver.outcome.is_none());
+        assert_eq!(&*attacks_by(&app, "b1")[0].target, "r1");
         assert_eq!(get::<Wounds>(&mut app, "r1").current, 16);
         assert_eq!(get::<Conditions>(&mut app, "r2").screens_made, 1);
     }
@@ -1367,7 +1383,7 @@ mod shock_and_cover {
         app.update();
         declare(&mut app, "r1", ActionKind::Screen, Some("r1"), None);
         app.update();
-        assert!(events(&app, "declared").is_empty(), "refused: a unit screens an ally, not itself");
+        assert!(lines::<line::Declared>(&app).is_empty(), "refused: a unit screens an ally, not itself");
 
         let mut app = screened(&[6, 6, 1, 1, 15, 4]);
         finish_round(&mut app);
@@ -1423,10 +1439,10 @@ mod aimed_wounds {
         app.update();
         declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (7, 0));
         app.update();
-        assert!(events(&app, "moved").is_empty(), "seven squares is more than the Move Action's six");
+        assert!(lines::<line::Moved>(&app).is_empty(), "seven squares is more than the Move Action's six");
         declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (6, 1));
         app.update();
-        assert_eq!(events(&app, "moved").len(), 6, "one move of six squares");
+        assert_eq!(lines::<line::Moved>(&app).len(), 6, "one move of six squares");
         assert_eq!(attacks_by(&app, "r1").len(), 1, "then the one attack");
 
         // With no Bonus Action left, standing up takes the action; the foe whose melee zone holds
@@ -1439,13 +1455,13 @@ mod aimed_wounds {
         app.update();
         declare(&mut app, "r1", ActionKind::StandUp, None, None);
         app.update();
-        assert_eq!(attacks_by(&app, "b1")[0]["kind"], "free_hit");
-        assert!(events(&app, "status").iter().any(|line| line["unit"] == "r1" && line["status"] == "standing"));
+        assert_eq!(attacks_by(&app, "b1")[0].kind, AttackKind::FreeHit);
+        assert!(lines::<line::Status>(&app).iter().any(|line| &*line.unit == "r1" && line.status == "standing"));
         assert!(!get::<Conditions>(&mut app, "r1").prone);
         declare(&mut app, "b1", ActionKind::StandUp, None, None);
         app.update();
         assert!(
-            !events(&app, "status").iter().any(|line| line["unit"] == "b1" && line["status"] == "standing"),
+            !lines::<line::Status>(&app).iter().any(|line| &*line.unit == "b1" && line.status == "standing"),
             "only a prone unit may stand up"
         );
         assert_eq!(state(&app).round, 1, "the refused declaration leaves b1 to choose again");
@@ -1459,11 +1475,11 @@ mod aimed_wounds {
         set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
         app.update();
         assert!(!get::<Conditions>(&mut app, "r1").prone);
-        assert!(events(&app, "status").iter().any(|line| line["unit"] == "r1" && line["status"] == "standing"));
+        assert!(lines::<line::Status>(&app).iter().any(|line| &*line.unit == "r1" && line.status == "standing"));
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         assert!(attacks_by(&app, "b1").is_empty(), "getting up with a Bonus Action draws no free hit");
-        assert_eq!(attacks_by(&app, "r1")[0]["total"], 11);
+        assert_eq!(attacks_by(&app, "r1")[0].total, 11);
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 27);
     }
 
@@ -1474,9 +1490,9 @@ mod aimed_wounds {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         let attack = &attacks_by(&app, "r1")[0];
-        assert_eq!(attack["defense"], 10);
-        assert_eq!(attack["total"], 11, "8 + accuracy 2 + 1 from the bonus actions of a unit that stands");
-        assert_eq!(attack["hit"], true);
+        assert_eq!(attack.defense, 10);
+        assert_eq!(attack.total, 11, "8 + accuracy 2 + 1 from the bonus actions of a unit that stands");
+        assert!(attack.hit);
     }
 
     #[test]
@@ -1486,9 +1502,9 @@ mod aimed_wounds {
         app.update();
         declare(&mut app, "r1", ActionKind::Aimed(AimPoint::Slowing), Some("b1"), None);
         app.update();
-        let wound = &events(&app, "wound")[0];
-        assert_eq!(wound["aim"], "slowing");
-        assert_eq!(wound["wounds"], 1);
+        let wound = &lines::<line::Wound>(&app)[0];
+        assert_eq!(wound.aim, "slowing");
+        assert_eq!(wound.wounds, 1);
         let conditions = get::<Conditions>(&mut app, "b1");
         assert_eq!((conditions.speed_penalty, conditions.agility_penalty), (2, 1));
     }
@@ -1504,10 +1520,10 @@ mod aimed_wounds {
         assert_eq!(get::<Conditions>(&mut app, "b1").bonus_actions_left(), 1);
         declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "b1")[0]["total"], 15);
-        let damage = events(&app, "damage");
-        let to_r1 = damage.iter().find(|line| line["unit"] == "r1").expect("b1 hit r1");
-        assert_eq!(to_r1["amount"], 3 - 1, "1d8 = 3, -1 Strength, and no +1 damage");
+        assert_eq!(attacks_by(&app, "b1")[0].total, 15);
+        let damage = lines::<line::Damage>(&app);
+        let to_r1 = damage.iter().find(|damage| &*damage.unit == "r1").expect("b1 hit r1");
+        assert_eq!(to_r1.amount, 3 - 1, "1d8 = 3, -1 Strength, and no +1 damage");
     }
 
     #[test]
@@ -1516,7 +1532,7 @@ mod aimed_wounds {
         app.update();
         declare(&mut app, "r1", ActionKind::Aimed(AimPoint::Disrupting), Some("b1"), None);
         app.update();
-        assert!(events(&app, "wound").is_empty());
+        assert!(lines::<line::Wound>(&app).is_empty());
         assert_eq!(get::<Conditions>(&mut app, "b1").accuracy_penalty, 0);
     }
 
@@ -1526,7 +1542,7 @@ mod aimed_wounds {
         app.update();
         declare(&mut app, "r1", ActionKind::Aimed(AimPoint::CentreMass), Some("b1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "r1")[0]["total"], 11, "7 + attack 2 + 1 centre mass + 1 standing");
+        assert_eq!(attacks_by(&app, "r1")[0].total, 11, "7 + attack 2 + 1 centre mass + 1 standing");
     }
 
     #[test]
@@ -1535,7 +1551,7 @@ mod aimed_wounds {
         app.update();
         declare(&mut app, "r1", ActionKind::Aimed(AimPoint::Fatal), Some("b1"), None);
         app.update();
-        assert_eq!(events(&app, "wound")[0]["extra_damage"], 16);
+        assert_eq!(lines::<line::Wound>(&app)[0].extra_damage, 16);
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 30 - 25, "8 + 1 standing + 16");
     }
 
@@ -1546,9 +1562,9 @@ mod aimed_wounds {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        let steps = events(&app, "escalation");
+        let steps = lines::<line::Escalation>(&app);
         assert_eq!(steps.len(), 2);
-        assert!(steps.iter().all(|step| step["chain"] == "critical" && step["escalated"] == true));
+        assert!(steps.iter().all(|step| step.chain == EscalationChain::Critical && step.escalated));
         assert_eq!(status(&mut app, "b1"), Status::Dead);
 
         // Natural 20, damage 3, d4 = 2: double damage only.
@@ -1567,15 +1583,15 @@ mod aimed_wounds {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         let free = attacks_by(&app, "b1");
-        assert_eq!(free[0]["kind"], "free_hit");
-        assert_eq!(free[0]["critical"], false);
+        assert_eq!(free[0].kind, AttackKind::FreeHit);
+        assert!(!free[0].critical);
 
         // Natural 1, d4 = 4 (tragedy), d6 = 2: a free critical.
         let mut app = adjacent(&[1, 4, 2, 5, 3, 1]);
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "b1")[0]["critical"], true);
+        assert!(attacks_by(&app, "b1")[0].critical);
 
         // Natural 1, d4 = 4, d6 = 6: the attacker dies.
         let mut app = adjacent(&[1, 4, 6]);
@@ -1593,7 +1609,7 @@ mod aimed_wounds {
         assert_eq!(get::<Reactions>(&mut app, "b1").0, 1);
         declare_at(&mut app, "r1", ActionKind::Move, None, (0, 1));
         app.update();
-        assert_eq!(attacks_by(&app, "b1")[0]["kind"], "free_hit");
+        assert_eq!(attacks_by(&app, "b1")[0].kind, AttackKind::FreeHit);
     }
 
     #[test]
@@ -1606,7 +1622,7 @@ mod aimed_wounds {
         app.update();
         declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (1, 1));
         app.update();
-        assert_eq!(attacks_by(&app, "r1")[0]["total"], 11, "8 + accuracy 2 + 1: the Move Action paid for the step");
+        assert_eq!(attacks_by(&app, "r1")[0].total, 11, "8 + accuracy 2 + 1: the Move Action paid for the step");
     }
 
     #[test]
@@ -1621,8 +1637,8 @@ mod aimed_wounds {
         declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
         app.update();
         let attack = &attacks_by(&app, "b1")[0];
-        assert_eq!(attack["defense"], 13, "10 + Agility 2 + 1 dodging");
-        assert_eq!((attack["total"].as_i64(), attack["hit"].as_bool()), (Some(12), Some(false)));
+        assert_eq!(attack.defense, 13, "10 + Agility 2 + 1 dodging");
+        assert_eq!((attack.total, attack.hit), (12, false));
 
         // A blow struck without moving spends both Bonus Actions on it: no dodge. Its next turn
         // ends the dodge of the last.
@@ -1638,7 +1654,7 @@ mod aimed_wounds {
         assert_eq!(get::<Conditions>(&mut app, "r1").dodge_bonus, 0, "striking spends both on +1 and +1");
         declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "b1")[0]["defense"], 12);
+        assert_eq!(attacks_by(&app, "b1")[0].defense, 12);
         assert_eq!(get::<Conditions>(&mut app, "b1").dodge_bonus, 0, "b1 struck too");
     }
 
@@ -1651,8 +1667,8 @@ mod aimed_wounds {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         let attack = &attacks_by(&app, "r1")[0];
-        assert_eq!(attack["defense"], 5, "an unaware target is flat-footed");
-        assert!(attack["sneak_roll"].is_object(), "and takes sneak damage");
+        assert_eq!(attack.defense, 5, "an unaware target is flat-footed");
+        assert!(attack.extra.sneak_roll.is_some(), "and takes sneak damage");
 
         let mut app = adjacent(&[3, 3]);
         set::<Conditions>(&mut app, "b1", |conditions| conditions.prone = true);
@@ -1660,7 +1676,7 @@ mod aimed_wounds {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        assert_eq!(attacks_by(&app, "r1")[0]["defense"], 7, "prone: 5 + Agility 2");
+        assert_eq!(attacks_by(&app, "r1")[0].defense, 7, "prone: 5 + Agility 2");
     }
 
     #[test]
@@ -1675,8 +1691,8 @@ mod aimed_wounds {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         let attack = &attacks_by(&app, "r1")[0];
-        assert_eq!(attack["flanking"], true);
-        assert_eq!(attack["total"], 9, "5 + accuracy 2 + 1 standing + 1 flanking");
+        assert!(attack.extra.flanking);
+        assert_eq!(attack.total, 9, "5 + accuracy 2 + 1 standing + 1 flanking");
     }
 
     #[test]
@@ -1717,17 +1733,17 @@ mod aimed_wounds {
     fn a_cond_1_a_channelling_caster_is_flat_footed() {
         let app = channelling("");
         let attack = &attacks_by(&app, "b1")[0];
-        assert_eq!(attack["defense"], 5, "channelling a spell, it cannot dodge");
-        assert_eq!(attack["hit"], true);
-        assert_eq!(events(&app, "cast")[0]["success"], true, "the bolt still goes off at the round's end");
+        assert_eq!(attack.defense, 5, "channelling a spell, it cannot dodge");
+        assert!(attack.hit);
+        assert!(lines::<line::Cast>(&app)[0].success, "the bolt still goes off at the round's end");
     }
 
     #[test]
     fn a_feat_1_a_battle_caster_dodges_normally_while_channelling() {
         let app = channelling("BattleCaster");
         let attack = &attacks_by(&app, "b1")[0];
-        assert_eq!(attack["defense"], 13, "10 + Agility 2 + 1 for the Bonus Action spent dodging");
-        assert_eq!(attack["hit"], false);
+        assert_eq!(attack.defense, 13, "10 + Agility 2 + 1 for the Bonus Action spent dodging");
+        assert!(!attack.hit);
         // Maneuverer is accepted; Fray has no sneaking, swimming or tumbling for it to change.
         let units = r#"(id: "r1", creature: "soldier", side: "red", at: Some((0, 0)), feats: [Maneuverer]),
             (id: "b1", creature: "soldier", side: "blue", at: Some((5, 0))),"#;
@@ -1746,8 +1762,8 @@ mod aimed_wounds {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         let attack = &attacks_by(&app, "r1")[0];
-        assert_eq!(attack["total"], 11);
-        assert_eq!(attack["damage_roll"]["expr"], "1d8");
+        assert_eq!(attack.total, 11);
+        assert_eq!(expr(attack.damage_roll.as_ref()).as_deref(), Some("1d8"));
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 27);
 
         // Without the option, the unit fights on with its fists.
@@ -1760,7 +1776,7 @@ mod aimed_wounds {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         assert!(get::<Conditions>(&mut app, "r1").disarmed);
-        assert_ne!(attacks_by(&app, "r1")[0]["damage_roll"]["expr"], "1d8", "unarmed");
+        assert_ne!(expr(attacks_by(&app, "r1")[0].damage_roll.as_ref()).as_deref(), Some("1d8"), "unarmed");
     }
 
     #[test]
@@ -1779,14 +1795,14 @@ mod aimed_wounds {
         declare(&mut app, "r1", ActionKind::Cast(0), Some("r1"), None);
         app.update();
         assert_eq!(get::<Status>(&mut app, "s1"), Status::Active);
-        assert_eq!(events(&app, "arrived")[0]["unit"], "s1");
+        assert_eq!(&*lines::<line::Arrived>(&app)[0].unit, "s1");
         assert_eq!(get::<Conditions>(&mut app, "s1").sick_until, Some(2), "summoning sickness through round 2");
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
         declare(&mut app, "r1", ActionKind::Cast(0), Some("r1"), None);
         app.update();
         assert_eq!(get::<Status>(&mut app, "s2"), Status::Reserve, "a level 1 summoner has one slot");
-        assert!(events(&app, "action_lost").iter().any(|line| line["reason"] == "no_summoning_slot"));
+        assert!(lines::<line::ActionLost>(&app).iter().any(|lost| lost.reason == "no_summoning_slot"));
         let s1 = unit(&mut app, "s1");
         let order: Vec<Entity> = state(&app).turns.iter().flat_map(|(_, group)| group.clone()).collect();
         assert!(order.contains(&s1), "in the turn order, but it may not act yet");
@@ -1820,7 +1836,7 @@ mod aimed_wounds {
         assert!(state(&app).is_over());
         assert_eq!(get::<Mana>(&mut app, "r1").current, 20, "the victor's MP is full again");
         assert_eq!(get::<Status>(&mut app, "s1"), Status::Fled);
-        assert!(events(&app, "status").iter().any(|line| line["unit"] == "s1" && line["status"] == "vanished"));
+        assert!(lines::<line::Status>(&app).iter().any(|line| &*line.unit == "s1" && line.status == "vanished"));
     }
 
     #[test]
@@ -1874,15 +1890,15 @@ mod crucible {
         "#;
         let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[2, 9]);
         app.update();
-        let rolls = events(&app, "surprise_roll");
+        let rolls = lines::<line::SurpriseRoll>(&app);
         assert_eq!(rolls.len(), 2);
-        let surprise = events(&app, "surprise");
-        assert_eq!(surprise[0]["surprised"], true);
-        assert_eq!(surprise[1]["surprised"], false);
+        let surprise = lines::<line::Surprise>(&app);
+        assert!(surprise[0].surprised);
+        assert!(!surprise[1].surprised);
 
         let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[2, 3]);
         app.update();
-        assert!(events(&app, "surprise").iter().all(|line| line["surprised"] == false), "both surprised: neither");
+        assert!(lines::<line::Surprise>(&app).iter().all(|line| !line.surprised), "both surprised: neither");
     }
 
     #[test]
@@ -1894,9 +1910,9 @@ mod crucible {
         let sides = r#"(name: "red", controller: Human, surprise_range: 4), (name: "blue", controller: Human)"#;
         let mut app = scripted(&grid_level(RULESET, &OPEN, sides, units), &[9, 7]);
         app.update();
-        let rolls = events(&app, "surprise_roll");
-        assert_eq!(rolls[1]["range"], 8);
-        assert_eq!(events(&app, "surprise")[1]["surprised"], true);
+        let rolls = lines::<line::SurpriseRoll>(&app);
+        assert_eq!(rolls[1].range, 8);
+        assert!(lines::<line::Surprise>(&app)[1].surprised);
     }
 
     #[test]
@@ -1909,9 +1925,9 @@ mod crucible {
         "#;
         let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[3, 3]);
         app.update();
-        let rolls = events(&app, "surprise_roll");
-        assert_eq!((rolls[0]["range"].as_i64(), rolls[1]["range"].as_i64()), (Some(2), Some(4)));
-        let caught: Vec<_> = events(&app, "surprise").iter().map(|line| line["surprised"] == true).collect();
+        let rolls = lines::<line::SurpriseRoll>(&app);
+        assert_eq!((rolls[0].range, rolls[1].range), (2, 4));
+        let caught: Vec<_> = lines::<line::Surprise>(&app).iter().map(|line| line.surprised).collect();
         assert_eq!(caught, [false, false, true], "blue's 3 is within 1-4; red's is not within 1-2");
 
         // With individual rolls the shift is the ranger's own: r1's 3 misses, r2's 3 is caught.
@@ -1919,9 +1935,9 @@ mod crucible {
         let mut ruleset = app.world_mut().resource_mut::<fray::rules::ruleset::Ruleset>();
         ruleset.surprise.roll.as_mut().expect("crucible rolls for surprise").individual = true;
         app.update();
-        let ranges: Vec<_> = events(&app, "surprise_roll").iter().map(|line| line["range"].as_i64()).collect();
-        assert_eq!(ranges, [Some(2), Some(4), Some(4)]);
-        let caught: Vec<_> = events(&app, "surprise").iter().map(|line| line["surprised"] == true).collect();
+        let ranges: Vec<_> = lines::<line::SurpriseRoll>(&app).iter().map(|line| line.range).collect();
+        assert_eq!(ranges, [2, 4, 4]);
+        let caught: Vec<_> = lines::<line::Surprise>(&app).iter().map(|line| line.surprised).collect();
         assert_eq!(caught, [false, true, false]);
     }
 
@@ -1941,7 +1957,7 @@ mod crucible {
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
         assert_eq!(state(&app).round, 2);
-        assert_eq!(events(&app, "side_initiative").len(), 4, "rolled again in round 2");
+        assert_eq!(lines::<line::SideInitiative>(&app).len(), 4, "rolled again in round 2");
         let (r1, b1) = (unit(&mut app, "r1"), unit(&mut app, "b1"));
         let order: Vec<Entity> = state(&app).turns.iter().flat_map(|(_, group)| group.clone()).collect();
         assert_eq!(order, vec![r1, b1], "red's 2 goes before blue's 7");
@@ -1964,18 +1980,18 @@ mod crucible {
         };
         // r1 rolls 2 and b1 3 (surprised), r2 9 and b2 10 (alert).
         let app = individual(&[2, 9, 3, 10, 5, 5]);
-        let rolls = events(&app, "surprise_roll");
-        let rolled: Vec<_> = rolls.iter().map(|roll| roll["unit"].as_str().unwrap_or("side")).collect();
+        let rolls = lines::<line::SurpriseRoll>(&app);
+        let rolled: Vec<_> = rolls.iter().map(|roll| roll.unit.as_deref().unwrap_or("side")).collect();
         assert_eq!(rolled, ["r1", "r2", "b1", "b2"], "one roll per unit, in level order");
-        assert_eq!(rolls[0]["side"], "red");
+        assert_eq!(&*rolls[0].side, "red");
         for (id, caught) in [("r1", true), ("r2", false), ("b1", true), ("b2", false)] {
-            let line = events(&app, "surprise").into_iter().find(|line| line["unit"] == id).unwrap();
-            assert_eq!(line["surprised"], caught, "{id}");
+            let surprise = lines::<line::Surprise>(&app).into_iter().find(|surprise| &*surprise.unit == id).unwrap();
+            assert_eq!(surprise.surprised, caught, "{id}");
         }
 
         // Everyone caught unaware: nobody is surprised.
         let app = individual(&[1, 2, 3, 4, 5, 5]);
-        assert!(events(&app, "surprise").iter().all(|line| line["surprised"] == false));
+        assert!(lines::<line::Surprise>(&app).iter().all(|line| !line.surprised));
     }
 
     #[test]
@@ -1993,9 +2009,9 @@ mod crucible {
             *individual_rolls = true;
         }
         app.update();
-        assert!(events(&app, "side_initiative").is_empty(), "no side rolls");
-        let rolls = events(&app, "initiative");
-        let exprs: Vec<_> = rolls.iter().map(|roll| roll["roll"]["expr"].as_str().unwrap()).collect();
+        assert!(lines::<line::SideInitiative>(&app).is_empty(), "no side rolls");
+        let rolls = lines::<line::Initiative>(&app);
+        let exprs: Vec<_> = rolls.iter().map(|roll| roll.roll.expr.to_string()).collect();
         assert_eq!(exprs, ["1d12", "1d12-2", "1d12"]);
         let (r1, r2, b1) = (unit(&mut app, "r1"), unit(&mut app, "r2"), unit(&mut app, "b1"));
         let turns = state(&app).turns;
@@ -2008,7 +2024,7 @@ mod crucible {
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
         assert_eq!(state(&app).round, 2);
-        assert_eq!(events(&app, "initiative").len(), 6, "everyone rolls again in round 2");
+        assert_eq!(lines::<line::Initiative>(&app).len(), 6, "everyone rolls again in round 2");
         let order: Vec<Entity> = state(&app).turns.iter().flat_map(|(_, group)| group.clone()).collect();
         assert_eq!(order, vec![r2, b1, r1], "r2 -1, b1 2, r1 7");
     }
@@ -2039,14 +2055,14 @@ mod crucible {
         set::<Loadout>(&mut app, "r1", |loadout| loadout.weapon.reach = 2);
         declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (0, 1));
         app.update();
-        assert_eq!(events(&app, "moved").len(), 1);
+        assert_eq!(lines::<line::Moved>(&app).len(), 1);
         assert!(attacks_by(&app, "b1").is_empty(), "the step provokes nothing");
 
         let mut app = adjacent(&[15, 3]);
         app.update();
         declare_at(&mut app, "r1", ActionKind::Move, None, (0, 1));
         app.update();
-        assert_eq!(attacks_by(&app, "b1")[0]["kind"], "opportunity", "a plain move away does");
+        assert_eq!(attacks_by(&app, "b1")[0].kind, AttackKind::Opportunity, "a plain move away does");
     }
 
     #[test]
@@ -2057,7 +2073,7 @@ mod crucible {
         app.update();
         let opportunities = attacks_by(&app, "b1");
         assert_eq!(opportunities.len(), 1, "one attack of opportunity a round");
-        assert_eq!(opportunities[0]["kind"], "opportunity");
+        assert_eq!(opportunities[0].kind, AttackKind::Opportunity);
         assert_eq!(get::<Reactions>(&mut app, "b1").0, 0);
     }
 
@@ -2082,10 +2098,10 @@ mod crucible {
         app.update();
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
-        let morale = events(&app, "morale");
+        let morale = lines::<line::Morale>(&app);
         assert_eq!(morale.len(), 1, "only the monster checks; the party's player decides for r1");
-        assert_eq!(morale[0]["unit"], "b1");
-        assert_eq!(events(&app, "withdrawal")[0]["response"], "surrender");
+        assert_eq!(&*morale[0].unit, "b1");
+        assert_eq!(lines::<line::Withdrawal>(&app)[0].response, Withdrawal::Surrender);
         assert_eq!(status(&mut app, "b1"), Status::Surrendered);
     }
 
@@ -2113,16 +2129,15 @@ mod crucible {
         let mut app = scripted(&grid_level(RULESET, &OPEN, "", units), &[9, 9, 1, 8, 1, 1, 5, 15, 3]);
         hit_points(&mut app, "b1", 30);
         flee(&mut app);
-        assert_eq!(events(&app, "withdrawal")[0]["response"], "flee");
+        assert_eq!(lines::<line::Withdrawal>(&app)[0].response, Withdrawal::Flee);
         let at_back = attacks_by(&app, "r1");
         assert_eq!(at_back.len(), 1, "one attack of opportunity, from the foe beside it only");
-        assert_eq!((at_back[0]["target"].as_str(), at_back[0]["kind"].as_str()), (Some("b1"), Some("opportunity")));
+        assert_eq!((&*at_back[0].target, at_back[0].kind), ("b1", AttackKind::Opportunity));
         assert!(attacks_by(&app, "r2").is_empty());
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 27);
         assert_eq!(status(&mut app, "b1"), Status::Fled, "then it is gone");
-        let lines = log(&app);
-        let struck = lines.iter().position(|line| line["event"] == "attack").unwrap();
-        let fled = lines.iter().position(|line| line["status"] == "fled").unwrap();
+        let struck = position(&app, |event| matches!(event, LogEvent::Attack(_)));
+        let fled = position(&app, |event| matches!(event, LogEvent::Status(line) if line.status == "fled"));
         assert!(struck < fled, "struck before it leaves");
 
         // A blow that drops it ends its flight where it falls.
@@ -2148,10 +2163,10 @@ mod crucible {
         app.update();
         declare(&mut app, "b1", ActionKind::Cast(0), Some("r1"), None);
         app.update();
-        let disrupted = events(&app, "spell_disrupted");
+        let disrupted = lines::<line::SpellDisrupted>(&app);
         assert_eq!(disrupted.len(), 1);
-        assert_eq!(disrupted[0]["damage_taken"], 3);
-        assert!(events(&app, "cast").is_empty());
+        assert_eq!(disrupted[0].damage_taken, 3);
+        assert!(lines::<line::Cast>(&app).is_empty());
     }
 
     /// r1 (red, turn 1) has `spell`; b2 (Dexterity 13, turn 2) stands two squares from it and b1
@@ -2174,11 +2189,6 @@ mod crucible {
         app
     }
 
-    /// Where the first line matching `pick` stands in the log.
-    fn line_at(app: &App, pick: impl Fn(&serde_json::Value) -> bool) -> usize {
-        log(app).iter().position(pick).expect("the line is in the log")
-    }
-
     #[test]
     fn c_cast_1_a_spell_takes_its_casting_time_in_turns_and_a_full_round_spell_resolves_last() {
         // withering_curse takes 2 turns: begun in turn 1, it strikes b1 (15 casts, 1d12 = 5)
@@ -2187,15 +2197,15 @@ mod crucible {
         app.update();
         declare(&mut app, "r1", ActionKind::Cast(0), Some("b1"), None);
         app.update();
-        assert!(events(&app, "cast").is_empty(), "the spell has not taken effect yet");
+        assert!(lines::<line::Cast>(&app).is_empty(), "the spell has not taken effect yet");
         assert!(get::<Conditions>(&mut app, "r1").channelling, "the caster is casting");
         declare(&mut app, "b2", ActionKind::Hold, None, None);
         app.update();
         app.update();
-        let cast = line_at(&app, |line| line["event"] == "cast");
-        let b2 = line_at(&app, |line| line["event"] == "declared" && line["unit"] == "b2");
+        let cast = position(&app, |event| matches!(event, LogEvent::Cast(_)));
+        let b2 = position(&app, |event| matches!(event, LogEvent::Declared(declared) if &*declared.unit == "b2"));
         assert!(cast > b2, "two turns later");
-        assert!(!log(&app).iter().any(|line| line["event"] == "declared" && line["unit"] == "b1"), "before turn 3");
+        assert!(!lines::<line::Declared>(&app).iter().any(|declared| &*declared.unit == "b1"), "before turn 3");
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 25);
         assert!(!get::<Conditions>(&mut app, "r1").channelling);
 
@@ -2209,9 +2219,9 @@ mod crucible {
         app.update();
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         finish_round(&mut app);
-        let cast = line_at(&app, |line| line["event"] == "cast");
-        let b1 = line_at(&app, |line| line["event"] == "declared" && line["unit"] == "b1");
-        let ended = line_at(&app, |line| line["event"] == "round_ended");
+        let cast = position(&app, |event| matches!(event, LogEvent::Cast(_)));
+        let b1 = position(&app, |event| matches!(event, LogEvent::Declared(declared) if &*declared.unit == "b1"));
+        let ended = position(&app, |event| matches!(event, LogEvent::RoundEnded {}));
         assert!(b1 < cast && cast < ended, "after every turn of the round, before it ends");
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 27);
     }
@@ -2226,10 +2236,10 @@ mod crucible {
         declare_at(&mut app, "b2", ActionKind::Attack, Some("r1"), (1, 1));
         app.update();
         app.update();
-        let disrupted = events(&app, "spell_disrupted");
+        let disrupted = lines::<line::SpellDisrupted>(&app);
         assert_eq!(disrupted.len(), 1);
-        assert_eq!(disrupted[0]["damage_taken"], 3);
-        assert!(events(&app, "cast").is_empty());
+        assert_eq!(disrupted[0].damage_taken, 3);
+        assert!(lines::<line::Cast>(&app).is_empty());
         assert_eq!(get::<Mana>(&mut app, "r1").current, 18, "the lost spell's Mana is spent");
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 30);
     }
@@ -2245,10 +2255,10 @@ mod crucible {
         declare(&mut app, "b2", ActionKind::Hold, None, None);
         app.update();
         app.update();
-        let lost = events(&app, "action_lost");
+        let lost = lines::<line::ActionLost>(&app);
         assert_eq!(lost.len(), 1);
-        assert_eq!((lost[0]["unit"].as_str(), lost[0]["reason"].as_str()), (Some("r1"), Some("cannot_pay")));
-        assert!(events(&app, "cast").is_empty(), "no casting roll for a spell that cannot be paid");
+        assert_eq!((&*lost[0].unit, lost[0].reason), ("r1", "cannot_pay"));
+        assert!(lines::<line::Cast>(&app).is_empty(), "no casting roll for a spell that cannot be paid");
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 30);
     }
 
@@ -2278,9 +2288,9 @@ mod crucible {
         app.update();
         declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (3, 1));
         app.update();
-        let first = &events(&app, "attack")[0];
-        assert_eq!(first["attacker"], "b1", "the pike strikes before the blade arrives");
-        assert_eq!(first["kind"], "reposte");
+        let first = &lines::<line::Attack>(&app)[0];
+        assert_eq!(&*first.attacker, "b1", "the pike strikes before the blade arrives");
+        assert_eq!(first.kind, AttackKind::Reposte);
     }
 
     #[test]
@@ -2294,9 +2304,9 @@ mod crucible {
         app.update();
         declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (3, 1));
         app.update();
-        let first = &events(&app, "attack")[0];
-        assert_eq!(first["attacker"], "b1", "the blade strikes before the fists arrive");
-        assert_eq!(first["kind"], "reposte");
+        let first = &lines::<line::Attack>(&app)[0];
+        assert_eq!(&*first.attacker, "b1", "the blade strikes before the fists arrive");
+        assert_eq!(first.kind, AttackKind::Reposte);
 
         // Blade against blade: the same reach, so the mover strikes first in its own turn.
         let units = r#"
@@ -2308,7 +2318,7 @@ mod crucible {
         app.update();
         declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (3, 1));
         app.update();
-        assert_eq!(events(&app, "attack")[0]["attacker"], "r1");
+        assert_eq!(&*lines::<line::Attack>(&app)[0].attacker, "r1");
     }
 
     #[test]
@@ -2336,10 +2346,10 @@ mod crucible {
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
-        let attacks = events(&app, "attack");
-        assert_eq!(attacks[0]["attacker"], "b1");
-        assert_eq!(attacks[0]["kind"], "opportunity");
-        assert_eq!(attacks[1]["attacker"], "r1");
+        let attacks = lines::<line::Attack>(&app);
+        assert_eq!(&*attacks[0].attacker, "b1");
+        assert_eq!(attacks[0].kind, AttackKind::Opportunity);
+        assert_eq!(&*attacks[1].attacker, "r1");
     }
 
     #[test]
@@ -2394,7 +2404,7 @@ mod crucible {
                     break;
                 }
             }
-            app.world().resource::<fray::rules::log::CombatLog>().to_json_lines()
+            app.world().resource::<CombatLog>().to_json_lines()
         };
         let first = run();
         assert!(first.contains("combat_ended"), "the AI duel ends");
@@ -2473,12 +2483,7 @@ fn the_greedy_ai_uses_each_presets_actions_and_declares_only_legal_ones() {
                 rejected += messages.iter_current_update_messages().count();
             }
             assert_eq!(rejected, 0, "{level} seed {seed}: the greedy AI declared an illegal action");
-            for line in battle.log().to_json_lines().lines() {
-                let value: serde_json::Value = serde_json::from_str(line).unwrap();
-                if value["event"] == "declared" {
-                    kinds.insert(value["action"].as_str().unwrap().to_string());
-                }
-            }
+            kinds.extend(battle.log().lines::<line::Declared>().map(|declared| declared.action));
         }
         for kind in wanted {
             assert!(kinds.contains(*kind), "{level}: the AI never used {kind}; it used {kinds:?}");
