@@ -2,13 +2,12 @@
 //! each squeezing it; breaking free as one roll against them all; dragging and hurling the held;
 //! and opposed checks of STR/Brawl (a shove: STR/Brawl or STR/Exert) on both sides.
 
-
-use bevy::prelude::*;
 use crate::*;
-use fray::battlefield::{Battlefield, Square};
+use bevy::prelude::*;
+use fray::battlefield::{Battlefield, Place, Square};
 use fray::rules::ActionChosen;
 use fray::rules::components::*;
-use serde_json::json;
+use fray::rules::log::ManeuverOutcome;
 
 const RULESET: &str = "shock_and_cover";
 const OPEN: [&str; 3] = ["......", "......", "......"];
@@ -92,20 +91,18 @@ fn s_man_1_two_grapplers_hold_one_foe_and_both_squeeze_it() {
     faces.extend([2, 3]);
     let mut app = red_first(TRIO, &faces);
     grapple_b1(&mut app, &["r1", "r2"]);
-    let outcomes: Vec<_> = events(&app, "maneuver").iter().map(|line| line["outcome"].clone()).collect();
-    assert_eq!(outcomes, ["grappled", "grappled"]);
+    let outcomes: Vec<_> = lines::<line::Maneuver>(&app).iter().map(|contest| contest.outcome).collect();
+    assert_eq!(outcomes, [Some(ManeuverOutcome::Grappled), Some(ManeuverOutcome::Grappled)]);
     let (r1, r2, b1) = (unit(&mut app, "r1"), unit(&mut app, "r2"), unit(&mut app, "b1"));
     assert_eq!(holders(&mut app, "b1"), [r1, r2], "the second grapple joins the first");
     assert_eq!(get::<Conditions>(&mut app, "r1").grappling, Some(b1));
     assert_eq!(get::<Conditions>(&mut app, "r2").grappling, Some(b1));
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     finish_round(&mut app);
-    let squeezes: Vec<_> = events(&app, "damage")
-        .into_iter()
-        .filter(|line| line["unit"] == "b1")
-        .map(|line| (line["source"].as_str().unwrap_or_default().to_string(), line["amount"].as_i64()))
-        .collect();
-    assert_eq!(squeezes, [("r1".to_string(), Some(2)), ("r2".to_string(), Some(3))], "each grappler squeezes");
+    let damage = lines::<line::Damage>(&app);
+    let squeezes: Vec<(&str, i32)> =
+        damage.iter().filter(|hurt| &*hurt.unit == "b1").map(|hurt| (&*hurt.source, hurt.amount)).collect();
+    assert_eq!(squeezes, [("r1", 2), ("r2", 3)], "each grappler squeezes");
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 15);
     assert_eq!(holders(&mut app, "b1"), [r1, r2], "both holds outlast the round");
 }
@@ -120,26 +117,23 @@ fn s_man_1_breaking_free_is_one_roll_against_every_grappler() {
     declare(&mut app, "b1", ActionKind::BreakFree, None, None);
     app.update();
     let contests: Vec<_> =
-        events(&app, "maneuver").into_iter().filter(|line| line["maneuver"] == "break_free").collect();
+        lines::<line::Maneuver>(&app).into_iter().filter(|contest| contest.maneuver == "break_free").collect();
     assert_eq!(contests.len(), 2, "one line per grappler");
     for contest in &contests {
-        assert_eq!(contest["unit"], "b1");
-        assert_eq!(contest["roll"]["dice"], serde_json::json!([5, 5]), "the same single roll");
+        assert_eq!(&*contest.unit, "b1");
+        assert_eq!(contest.roll.dice, [5, 5], "the same single roll");
     }
-    assert_eq!((contests[0]["target"].as_str(), contests[0]["won"].as_bool()), (Some("r1"), Some(true)));
-    assert_eq!(contests[0]["outcome"], "broke_free");
-    assert_eq!((contests[1]["target"].as_str(), contests[1]["won"].as_bool()), (Some("r2"), Some(false)));
-    assert!(contests[1].get("outcome").is_none());
+    assert_eq!((&*contests[0].target, contests[0].won), ("r1", true));
+    assert_eq!(contests[0].outcome, Some(ManeuverOutcome::BrokeFree));
+    assert_eq!((&*contests[1].target, contests[1].won), ("r2", false));
+    assert_eq!(contests[1].outcome, None);
     let (r2, b1) = (unit(&mut app, "r2"), unit(&mut app, "b1"));
     assert_eq!(holders(&mut app, "b1"), [r2], "still held by the one it did not beat");
     assert_eq!(get::<Conditions>(&mut app, "r1").grappling, None);
     assert_eq!(get::<Conditions>(&mut app, "r2").grappling, Some(b1));
     finish_round(&mut app);
-    let sources: Vec<_> = events(&app, "damage")
-        .into_iter()
-        .filter(|line| line["unit"] == "b1")
-        .map(|line| line["source"].clone())
-        .collect();
+    let damage = lines::<line::Damage>(&app);
+    let sources: Vec<&str> = damage.iter().filter(|hurt| &*hurt.unit == "b1").map(|hurt| &*hurt.source).collect();
     assert_eq!(sources, ["r2"], "only the hold that lasts squeezes");
 }
 
@@ -152,29 +146,24 @@ fn s_man_1_a_grappler_drags_its_victim_ten_feet() {
     grapple_b1(&mut app, &["r1"]);
     declare_haul(&mut app, "b1", ActionKind::Drag, None);
     app.update();
-    assert_eq!(events(&app, "declared").len(), 1, "refused: b1 holds no one");
+    assert_eq!(lines::<line::Declared>(&app).len(), 1, "refused: b1 holds no one");
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     finish_round(&mut app);
     assert_eq!(state(&app).round, 2);
     declare_haul(&mut app, "r1", ActionKind::Drag, Some((4, 1)));
     app.update();
-    assert_eq!(events(&app, "declared").len(), 2, "refused: three squares is farther than 10 ft");
+    assert_eq!(lines::<line::Declared>(&app).len(), 2, "refused: three squares is farther than 10 ft");
     declare_haul(&mut app, "r1", ActionKind::Drag, Some((3, 1)));
     app.update();
-    let drag = events(&app, "maneuver").pop().expect("the drag's check");
-    assert_eq!(
-        (drag["maneuver"].as_str(), drag["unit"].as_str(), drag["target"].as_str()),
-        (Some("drag"), Some("r1"), Some("b1"))
-    );
-    assert_eq!((drag["won"].as_bool(), drag["outcome"].as_str()), (Some(true), Some("dragged")));
-    assert_eq!(drag["roll"]["expr"], "2d6", "STR/Brawl, not the attack skill");
-    let moves: Vec<_> = events(&app, "moved")
-        .into_iter()
-        .map(|line| (line["unit"].clone(), line["from"].clone(), line["to"].clone()))
-        .collect();
+    let drag = lines::<line::Maneuver>(&app).pop().expect("the drag's check");
+    assert_eq!((drag.maneuver, &*drag.unit, &*drag.target), ("drag", "r1", "b1"));
+    assert_eq!((drag.won, drag.outcome), (true, Some(ManeuverOutcome::Dragged)));
+    assert_eq!(drag.roll.expr.to_string(), "2d6", "STR/Brawl, not the attack skill");
+    let moved = lines::<line::Moved>(&app);
+    let moves: Vec<_> = moved.iter().map(|step| (&*step.unit, step.from.clone(), step.to.clone())).collect();
     assert_eq!(
         moves,
-        [(json!("r1"), json!([1, 1]), json!([3, 1])), (json!("b1"), json!([2, 1]), json!([4, 1]))],
+        [("r1", Place::Square([1, 1]), Place::Square([3, 1])), ("b1", Place::Square([2, 1]), Place::Square([4, 1]))],
         "both move two squares, b1 still beside r1"
     );
     assert_eq!((square_of(&mut app, "r1"), square_of(&mut app, "b1")), ([3, 1], [4, 1]));
@@ -193,19 +182,24 @@ fn s_man_1_a_thrown_victim_lands_prone_and_free() {
     finish_round(&mut app);
     declare_haul(&mut app, "r1", ActionKind::Hurl, Some((1, 1)));
     app.update();
-    assert_eq!(events(&app, "declared").len(), 3, "refused: a hurl lands beyond the victim, not back on the thrower");
+    assert_eq!(
+        lines::<line::Declared>(&app).len(),
+        3,
+        "refused: a hurl lands beyond the victim, not back on the thrower"
+    );
     declare_haul(&mut app, "r1", ActionKind::Hurl, Some((3, 2)));
     app.update();
-    let log = log(&app);
-    let at = log.iter().position(|line| line["event"] == "maneuver" && line["maneuver"] == "hurl").expect("the hurl");
-    let hurl = &log[at];
-    assert_eq!((hurl["won"].as_bool(), hurl["outcome"].as_str()), (Some(true), Some("thrown")));
-    assert_eq!(log[at - 2]["event"], "moved");
-    assert_eq!(
-        (log[at - 2]["from"].clone(), log[at - 2]["to"].clone()),
-        (serde_json::json!([2, 1]), serde_json::json!([3, 2]))
-    );
-    assert_eq!((log[at - 1]["event"].as_str(), log[at - 1]["status"].as_str()), (Some("status"), Some("prone")));
+    let log = app.world().resource::<CombatLog>().entries();
+    let at = log
+        .iter()
+        .position(|entry| line::Maneuver::of(&entry.event).is_some_and(|contest| contest.maneuver == "hurl"))
+        .expect("the hurl");
+    let hurl = line::Maneuver::of(&log[at].event).expect("the hurl");
+    assert_eq!((hurl.won, hurl.outcome), (true, Some(ManeuverOutcome::Thrown)));
+    let moved = line::Moved::of(&log[at - 2].event).expect("a move two lines before the hurl's check");
+    assert_eq!((&moved.from, &moved.to), (&Place::Square([2, 1]), &Place::Square([3, 2])));
+    let fell = line::Status::of(&log[at - 1].event).map(|change| change.status);
+    assert_eq!(fell, Some("prone"));
     assert_eq!(square_of(&mut app, "b1"), [3, 2]);
     let held = get::<Conditions>(&mut app, "b1");
     assert!(held.prone);
@@ -225,10 +219,10 @@ fn s_man_1_a_lost_drag_frees_the_victim() {
     finish_round(&mut app);
     declare_haul(&mut app, "r1", ActionKind::Drag, Some((0, 1)));
     app.update();
-    let drag = events(&app, "maneuver").pop().expect("the drag's check");
-    assert_eq!((drag["maneuver"].as_str(), drag["won"].as_bool()), (Some("drag"), Some(false)), "ties go to the held");
-    assert!(drag.get("outcome").is_none());
-    assert!(events(&app, "moved").is_empty(), "nobody moved");
+    let drag = lines::<line::Maneuver>(&app).pop().expect("the drag's check");
+    assert_eq!((drag.maneuver, drag.won), ("drag", false), "ties go to the held");
+    assert_eq!(drag.outcome, None);
+    assert!(lines::<line::Moved>(&app).is_empty(), "nobody moved");
     assert!(get::<Conditions>(&mut app, "b1").grappled_by.is_empty(), "the defender breaks free");
     assert_eq!(get::<Conditions>(&mut app, "r1").grappling, None);
     assert_eq!((square_of(&mut app, "r1"), square_of(&mut app, "b1")), ([1, 1], [2, 1]));
@@ -246,8 +240,8 @@ fn s_man_1_opposed_checks_use_brawl_and_exert() {
     app.update();
     declare(&mut app, "r1", ActionKind::Shove, Some("b1"), None);
     app.update();
-    let shove = &events(&app, "maneuver")[0];
-    assert_eq!((shove["roll"]["expr"].as_str(), shove["against"]["expr"].as_str()), (Some("2d6+3"), Some("2d6+2")));
+    let shove = &lines::<line::Maneuver>(&app)[0];
+    assert_eq!([shove.roll.expr.to_string(), shove.against.expr.to_string()], ["2d6+3", "2d6+2"]);
 
     // A grapple is STR/Brawl alone; an NPC adds its Hit Dice and training (4) instead.
     let mut app = red_first(PAIR, &[15, 6, 6, 1, 1]);
@@ -259,10 +253,10 @@ fn s_man_1_opposed_checks_use_brawl_and_exert() {
     app.update();
     declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
     app.update();
-    let grapple = &events(&app, "maneuver")[0];
+    let grapple = &lines::<line::Maneuver>(&app)[0];
     assert_eq!(
-        (grapple["roll"]["expr"].as_str(), grapple["against"]["expr"].as_str()),
-        (Some("2d6+3"), Some("2d6+4")),
+        [grapple.roll.expr.to_string(), grapple.against.expr.to_string()],
+        ["2d6+3", "2d6+4"],
         "r1: Strength 16 (+2) and Brawl 1; b1: 4 for Hit Dice and training"
     );
 }
@@ -315,11 +309,11 @@ fn s_man_1_the_greedy_ai_hurls_its_victim_into_a_hazard() {
     let mut app = held_near(true, &[6, 6, 1, 1]);
     app.update();
     app.update();
-    let declared = &events(&app, "declared")[0];
-    assert_eq!(declared["action"], "hurl", "the spores beat a blow that cannot get through: {declared}");
-    let hurl = events(&app, "maneuver").pop().expect("the hurl's check");
-    assert_eq!((hurl["maneuver"].as_str(), hurl["outcome"].as_str()), (Some("hurl"), Some("thrown")));
-    assert_eq!(events(&app, "moved")[0]["to"], "d", "into the spores, not the first zone");
+    let declared = &lines::<line::Declared>(&app)[0];
+    assert_eq!(declared.action, "hurl", "the spores beat a blow that cannot get through: {declared:?}");
+    let hurl = lines::<line::Maneuver>(&app).pop().expect("the hurl's check");
+    assert_eq!((hurl.maneuver, hurl.outcome), ("hurl", Some(ManeuverOutcome::Thrown)));
+    assert_eq!(lines::<line::Moved>(&app)[0].to, Place::Zone("d".into()), "into the spores, not the first zone");
     assert!(get::<Conditions>(&mut app, "b1").prone);
 }
 
@@ -329,9 +323,9 @@ fn s_man_1_the_greedy_ai_keeps_squeezing_where_no_hazard_waits() {
     let mut app = held_near(false, &[20, 2, 2, 2, 2, 2, 2]);
     app.update();
     app.update();
-    let declared = &events(&app, "declared")[0];
-    assert_ne!(declared["action"], "hurl", "{declared}");
-    assert_ne!(declared["action"], "drag", "{declared}");
+    let declared = &lines::<line::Declared>(&app)[0];
+    assert_ne!(declared.action, "hurl", "{declared:?}");
+    assert_ne!(declared.action, "drag", "{declared:?}");
     let r1 = unit(&mut app, "r1");
     assert_eq!(holders(&mut app, "b1"), [r1], "the hold goes on");
 }

@@ -6,12 +6,13 @@
 //! tie-break (`C-INIT-2`), standing up out of turn (`A-BONUS-1`) and the aggressor's choice of
 //! where a shove pushes (`Z-STUNT-1`).
 
-
-use bevy::prelude::*;
 use crate::*;
+use bevy::prelude::*;
+use fray::battlefield::Place;
 use fray::rules::ActionChosen;
 use fray::rules::components::*;
 use fray::rules::equipment::Hindrance;
+use fray::rules::log::Affliction;
 
 /// The test catalog's weapons plus creatures with a class and a level.
 const CATALOG: &str = r#"
@@ -120,7 +121,7 @@ mod crucible {
             app.update();
         }
         finish_round(&mut app);
-        assert_eq!(events(&app, "withdrawal")[0]["response"], "fall_back");
+        assert_eq!(lines::<line::Withdrawal>(&app)[0].response, fray::rules::log::Withdrawal::FallBack);
         assert!(get::<Conditions>(&mut app, "b1").falling_back);
         set::<Controller>(&mut app, "b1", |controller| *controller = Controller::Ai(AiKind::Greedy));
         for id in ["r1", "r2"] {
@@ -128,9 +129,9 @@ mod crucible {
             app.update();
         }
         app.update();
-        let declared = events(&app, "declared");
-        let last = declared.iter().rfind(|line| line["unit"] == "b1").expect("b1 declared in round 2");
-        assert_eq!(last["action"], "full_defense", "falling back, it parries: {last}");
+        let declared = lines::<line::Declared>(&app);
+        let last = declared.iter().rfind(|declaration| &*declaration.unit == "b1").expect("b1 declared in round 2");
+        assert_eq!(last.action, "full_defense", "falling back, it parries: {last:?}");
     }
 
     /// r1 (bow) and b1 (firebolt, casting time 13) act in the same turn (both sides roll 5)
@@ -160,13 +161,13 @@ mod crucible {
     fn c_init_2_a_missile_beats_a_spell_slower_than_the_initiative_die() {
         use fray::rules::ruleset::TieBreak;
         let app = archer_against_caster(Vec::new());
-        assert_eq!(events(&app, "cast").len(), 1, "without the tie-break both go off together");
-        assert!(events(&app, "spell_disrupted").is_empty());
+        assert_eq!(lines::<line::Cast>(&app).len(), 1, "without the tie-break both go off together");
+        assert!(lines::<line::SpellDisrupted>(&app).is_empty());
 
         let app = archer_against_caster(vec![TieBreak::MissileBeforeSpell]);
         assert_eq!(attacks_by(&app, "r1").len(), 1);
-        assert!(events(&app, "cast").is_empty(), "the arrow lands first");
-        assert_eq!(events(&app, "spell_disrupted")[0]["damage_taken"], 3);
+        assert!(lines::<line::Cast>(&app).is_empty(), "the arrow lands first");
+        assert_eq!(lines::<line::SpellDisrupted>(&app)[0].damage_taken, 3);
     }
 
     #[test]
@@ -202,12 +203,9 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "r1", ActionKind::Cast(0), Some("b1"), None);
         app.update();
-        let afflicted = events(&app, "afflicted");
+        let afflicted = lines::<line::Afflicted>(&app);
         assert_eq!(afflicted.len(), 1, "the spell lingers");
-        assert_eq!(
-            (afflicted[0]["effect"].as_str(), afflicted[0]["source"].as_str()),
-            (Some("ongoing_damage"), Some("r1"))
-        );
+        assert_eq!((afflicted[0].effect, &*afflicted[0].source), (Affliction::OngoingDamage, "r1"));
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         for _ in 0..3 {
             app.update();
@@ -222,7 +220,7 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "r1", ActionKind::Cast(0), Some("b1"), None);
         app.update();
-        assert!(events(&app, "afflicted").is_empty());
+        assert!(lines::<line::Afflicted>(&app).is_empty());
         assert!(get::<Conditions>(&mut app, "b1").ongoing.is_none());
     }
 
@@ -234,9 +232,9 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "r1", ActionKind::Throw(0), Some("b1"), None);
         app.update();
-        let afflicted = events(&app, "afflicted");
+        let afflicted = lines::<line::Afflicted>(&app);
         assert_eq!(afflicted.len(), 1, "the bag hinders: {afflicted:?}");
-        assert_eq!(afflicted[0]["effect"], "stuck");
+        assert_eq!(afflicted[0].effect, Affliction::Hindrance(Hindrance::Stuck));
         assert_eq!(get::<Conditions>(&mut app, "b1").hindrance.map(|(hindrance, _)| hindrance), Some(Hindrance::Stuck));
     }
 
@@ -246,7 +244,7 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "r1", ActionKind::Cast(1), Some("b1"), None);
         app.update();
-        assert_eq!(events(&app, "afflicted")[0]["effect"], "stuck");
+        assert_eq!(lines::<line::Afflicted>(&app)[0].effect, Affliction::Hindrance(Hindrance::Stuck));
         assert_eq!(get::<Conditions>(&mut app, "b1").hindrance.map(|(hindrance, _)| hindrance), Some(Hindrance::Stuck));
     }
 
@@ -302,11 +300,11 @@ mod zones_and_tests {
         // Zone a is not farther from r1 than where b1 stands: refused, nothing rolled.
         shove_into(&mut app, "a");
         app.update();
-        assert!(events(&app, "maneuver").is_empty(), "a push must go farther from the aggressor");
+        assert!(lines::<line::Maneuver>(&app).is_empty(), "a push must go farther from the aggressor");
         shove_into(&mut app, "c");
         app.update();
-        assert_eq!(events(&app, "maneuver")[0]["won"], true);
-        assert_eq!(events(&app, "moved")[0]["to"], "c", "pushed where the aggressor chose");
+        assert!(lines::<line::Maneuver>(&app)[0].won);
+        assert_eq!(lines::<line::Moved>(&app)[0].to, Place::Zone("c".into()), "pushed where the aggressor chose");
     }
 
     #[test]
@@ -314,9 +312,9 @@ mod zones_and_tests {
         let mut app = fork("Ai(greedy)", &[15, 3, 15, 3, 15, 3]);
         app.update();
         app.update();
-        let maneuver = &events(&app, "maneuver")[0];
-        assert_eq!(maneuver["maneuver"], "shove", "a push into the spores beats a blow: {maneuver}");
-        assert_eq!(events(&app, "moved")[0]["to"], "d", "into the hazard, not the first zone");
+        let maneuver = &lines::<line::Maneuver>(&app)[0];
+        assert_eq!(maneuver.maneuver, "shove", "a push into the spores beats a blow: {maneuver:?}");
+        assert_eq!(lines::<line::Moved>(&app)[0].to, Place::Zone("d".into()), "into the hazard, not the first zone");
     }
 
     #[test]
@@ -327,7 +325,7 @@ mod zones_and_tests {
         app.update();
         declare(&mut app, "r1", ActionKind::Throw(1), Some("b1"), None);
         app.update();
-        assert_eq!(events(&app, "afflicted")[0]["effect"], "ongoing_damage");
+        assert_eq!(lines::<line::Afflicted>(&app)[0].effect, Affliction::OngoingDamage);
         assert!(get::<Conditions>(&mut app, "b1").ongoing.is_some());
     }
 }
@@ -366,17 +364,17 @@ mod aimed_wounds {
     }
 
     fn vanished(app: &App) -> Vec<String> {
-        log(app)
+        lines::<line::Status>(app)
             .iter()
-            .filter(|line| line["status"] == "vanished")
-            .map(|line| line["unit"].as_str().unwrap_or_default().to_string())
+            .filter(|change| change.status == "vanished")
+            .map(|change| change.unit.to_string())
             .collect()
     }
 
     #[test]
     fn a_summ_1_a_conjured_thrall_stays_when_its_caster_pays() {
         let mut app = conjure_then_win(20);
-        assert_eq!(events(&app, "arrived")[0]["unit"], "wolf-1");
+        assert_eq!(&*lines::<line::Arrived>(&app)[0].unit, "wolf-1");
         assert!(vanished(&app).is_empty(), "the wolf is kept as a thrall");
         // The victors' Mana is restored (20), then the level-1 wolf's cost (6) is paid.
         assert_eq!(get::<Mana>(&mut app, "r1").current, 14);
@@ -408,10 +406,14 @@ mod aimed_wounds {
         declare(&mut app, "r2", ActionKind::Attack, Some("b1"), None);
         app.update();
         let attack = &attacks_by(&app, "r2")[0];
-        assert_ne!(attack["defense"], 5, "b1 is standing: {attack}");
-        let lines = log(&app);
-        let standing = lines.iter().position(|line| line["status"] == "standing" && line["unit"] == "b1");
-        let r2_declares = lines.iter().position(|line| line["event"] == "declared" && line["unit"] == "r2");
+        assert_ne!(attack.defense, 5, "b1 is standing: {attack:?}");
+        let log = app.world().resource::<CombatLog>().entries();
+        let standing = log.iter().position(|entry| {
+            line::Status::of(&entry.event).is_some_and(|change| change.status == "standing" && &*change.unit == "b1")
+        });
+        let r2_declares = log
+            .iter()
+            .position(|entry| line::Declared::of(&entry.event).is_some_and(|declared| &*declared.unit == "r2"));
         assert!(standing < r2_declares, "it stands before r2's turn");
         // One of b1's next turn's two Bonus Actions paid for getting up: owed until that turn
         // begins, spent from then on.

@@ -1,12 +1,12 @@
 //! Scenario tests of the `stress_and_wounds` ruleset, one or more per `W-*` rule of the rules
 //! map, with the dice scripted so each test replays the rule's arithmetic exactly.
 
-
 use crate::*;
-use fray::battlefield::{Battlefield, ZoneIndex};
+use fray::battlefield::{Battlefield, Place, ZoneIndex};
 use fray::rules::actions::{self, ActionContext, IllegalAction};
 use fray::rules::components::*;
 use fray::rules::equipment::Attribute;
+use fray::rules::log::{AttackKind, MoraleReason};
 use fray::rules::ruleset::Ruleset;
 use fray::rules::unit::{self, UnitReadOnly};
 use fray::rules::{CombatPhase, DeclarationQueue};
@@ -57,6 +57,17 @@ fn status(app: &mut bevy::prelude::App, id: &str) -> Status {
     get::<Status>(app, id)
 }
 
+/// The bodies of the log's lines of kind `L` written in `round`, in order.
+fn lines_in_round<L: Line + Clone>(app: &bevy::prelude::App, round: u32) -> Vec<L> {
+    app.world()
+        .resource::<CombatLog>()
+        .entries()
+        .iter()
+        .filter(|entry| entry.round == round)
+        .filter_map(|entry| L::of(&entry.event).cloned())
+        .collect()
+}
+
 #[test]
 fn w_surp_1_surprised_units_roll_but_neither_declare_nor_act_in_round_one() {
     let units = r#"
@@ -65,10 +76,10 @@ fn w_surp_1_surprised_units_roll_but_neither_declare_nor_act_in_round_one() {
     "#;
     let mut app = duel_with(units, &[3, 4]);
     app.update();
-    let surprise = events(&app, "surprise");
-    assert_eq!(surprise[1]["unit"], "b1");
-    assert_eq!(surprise[1]["surprised"], true);
-    assert_eq!(events(&app, "initiative").len(), 2, "the surprised unit still rolls Base Initiative");
+    let surprise = lines::<line::Surprise>(&app);
+    assert_eq!(&*surprise[1].unit, "b1");
+    assert!(surprise[1].surprised);
+    assert_eq!(lines::<line::Initiative>(&app).len(), 2, "the surprised unit still rolls Base Initiative");
     let b1 = unit(&mut app, "b1");
     assert!(
         !app.world().resource::<DeclarationQueue>().order.contains(&b1),
@@ -89,11 +100,11 @@ fn w_init_1_base_initiative_subtracts_the_agility_modifier() {
     "#;
     let mut app = duel_with(units, &[7, 7]);
     app.update();
-    let rolls = events(&app, "initiative");
-    assert_eq!(rolls[0]["roll"]["expr"], "1d12-2", "+2 Agility rolls 1d12-2");
-    assert_eq!(rolls[0]["base"], 5);
-    assert_eq!(rolls[1]["roll"]["expr"], "1d12+1", "-1 Agility rolls 1d12+1");
-    assert_eq!(rolls[1]["base"], 8);
+    let rolls = lines::<line::Initiative>(&app);
+    assert_eq!(rolls[0].roll.expr.to_string(), "1d12-2", "+2 Agility rolls 1d12-2");
+    assert_eq!(rolls[0].base, 5);
+    assert_eq!(rolls[1].roll.expr.to_string(), "1d12+1", "-1 Agility rolls 1d12+1");
+    assert_eq!(rolls[1].base, 8);
     assert_eq!(get::<Initiative>(&mut app, "r1").base, Some(5));
 }
 
@@ -104,11 +115,11 @@ fn w_init_2_round_initiative_is_base_plus_the_action_modifier() {
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     declare(&mut app, "b1", ActionKind::FullDefense, None, None);
     app.update();
-    let declared = events(&app, "declared");
-    assert_eq!(declared[0]["unit"], "r1");
-    assert_eq!(declared[0]["modifier"], 2, "blade speed 2");
-    assert_eq!(declared[0]["initiative"], 9);
-    assert_eq!(declared[1]["initiative"], 4, "full defense is -1");
+    let declared = lines::<line::Declared>(&app);
+    assert_eq!(&*declared[0].unit, "r1");
+    assert_eq!(declared[0].modifier, 2, "blade speed 2");
+    assert_eq!(declared[0].initiative, 9);
+    assert_eq!(declared[1].initiative, 4, "full defense is -1");
 }
 
 #[test]
@@ -126,13 +137,13 @@ fn w_init_3_equal_initiatives_resolve_simultaneously_and_can_kill_each_other() {
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
     app.update();
-    let attacks = events(&app, "attack");
+    let attacks = lines::<line::Attack>(&app);
     assert_eq!(attacks.len(), 2, "both act at initiative 7");
-    assert!(attacks.iter().all(|attack| attack["hit"] == true && attack["initiative"] == 7));
+    assert!(attacks.iter().all(|attack| attack.hit && attack.initiative == 7));
     assert_eq!(status(&mut app, "r1"), Status::Dead);
     assert_eq!(status(&mut app, "b1"), Status::Dead);
-    let ended = events(&app, "combat_ended");
-    assert_eq!(ended[0]["winner"], serde_json::Value::Null, "a double KO has no winner");
+    let ended = lines::<line::CombatEnded>(&app);
+    assert_eq!(ended[0].winner, None, "a double KO has no winner");
 }
 
 #[test]
@@ -148,12 +159,12 @@ fn w_init_3_lower_initiative_acts_first_and_the_fallen_do_not_act() {
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
     app.update();
-    let attacks = events(&app, "attack");
+    let attacks = lines::<line::Attack>(&app);
     assert_eq!(attacks.len(), 1);
-    assert_eq!(attacks[0]["attacker"], "r1");
-    assert_eq!(attacks[0]["initiative"], 5);
-    let lost = events(&app, "action_lost");
-    assert_eq!(lost[0]["unit"], "b1");
+    assert_eq!(&*attacks[0].attacker, "r1");
+    assert_eq!(attacks[0].initiative, 5);
+    let lost = lines::<line::ActionLost>(&app);
+    assert_eq!(&*lost[0].unit, "b1");
 }
 
 #[test]
@@ -166,10 +177,10 @@ fn w_init_4_grouped_monsters_share_one_initiative_roll() {
     "#;
     let mut app = duel_with(units, &[4, 7, 2]);
     app.update();
-    let rolls = events(&app, "initiative");
+    let rolls = lines::<line::Initiative>(&app);
     assert_eq!(rolls.len(), 4);
-    assert_eq!(rolls[1]["roll"], rolls[2]["roll"], "one roll for the whole group");
-    assert_eq!(rolls[1]["group"], "pack");
+    assert_eq!(rolls[1].roll, rolls[2].roll, "one roll for the whole group");
+    assert_eq!(rolls[1].group.as_deref(), Some("pack"));
     assert_eq!(get::<Initiative>(&mut app, "b2").base, Some(7));
     assert_eq!(get::<Initiative>(&mut app, "b3").base, Some(2), "the next unit rolls the next die");
 }
@@ -191,29 +202,29 @@ fn w_init_5_the_ghoul_joining_at_13_with_base_8_acts_at_minus_4_and_8_next_round
         CombatPhase::Declare,
         "the count passed 13: the ghoul arrives and declares mid-round"
     );
-    let joined = events(&app, "initiative");
-    assert_eq!(joined.last().unwrap()["unit"], "ghoul");
-    assert_eq!(joined.last().unwrap()["base"], 8);
+    let joined = lines::<line::Initiative>(&app);
+    assert_eq!(&*joined.last().unwrap().unit, "ghoul");
+    assert_eq!(joined.last().unwrap().base, 8);
     declare(&mut app, "ghoul", ActionKind::Attack, Some("r1"), None);
     app.update();
     assert_eq!(state(&app).round, 1);
-    let round_one: Vec<_> = events(&app, "attack").into_iter().filter(|attack| attack["round"] == 1).collect();
-    assert!(round_one.iter().all(|attack| attack["attacker"] != "ghoul"), "its initiative 8 had passed");
+    let round_one = lines_in_round::<line::Attack>(&app, 1);
+    assert!(round_one.iter().all(|attack| &*attack.attacker != "ghoul"), "its initiative 8 had passed");
     app.update();
     declare(&mut app, "r1", ActionKind::Hold, None, None);
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     declare(&mut app, "ghoul", ActionKind::Attack, Some("r1"), None);
     app.update();
     let ghoul_declared: Vec<_> =
-        events(&app, "declared").into_iter().filter(|event| event["round"] == 2 && event["unit"] == "ghoul").collect();
-    let mut initiatives: Vec<i64> = ghoul_declared.iter().map(|event| event["initiative"].as_i64().unwrap()).collect();
+        lines_in_round::<line::Declared>(&app, 2).into_iter().filter(|declared| &*declared.unit == "ghoul").collect();
+    let mut initiatives: Vec<i32> = ghoul_declared.iter().map(|declared| declared.initiative).collect();
     initiatives.sort();
     assert_eq!(initiatives, vec![-4, 8]);
-    assert!(ghoul_declared.iter().any(|event| event["carried_over"] == true && event["initiative"] == -4));
-    let ghoul_attacks: Vec<i64> = events(&app, "attack")
+    assert!(ghoul_declared.iter().any(|declared| declared.carried_over && declared.initiative == -4));
+    let ghoul_attacks: Vec<i32> = lines_in_round::<line::Attack>(&app, 2)
         .into_iter()
-        .filter(|attack| attack["round"] == 2 && attack["attacker"] == "ghoul")
-        .map(|attack| attack["initiative"].as_i64().unwrap())
+        .filter(|attack| &*attack.attacker == "ghoul")
+        .map(|attack| attack.initiative)
         .collect();
     assert_eq!(ghoul_attacks, vec![-4, 8], "it attacks the same creature twice in round 2");
 }
@@ -237,7 +248,7 @@ fn w_decl_1_round_robin_by_side_and_nothing_resolves_until_all_have_declared() {
     let queue = app.world().resource::<DeclarationQueue>();
     assert_eq!(queue.done, vec![true, false, false, false], "r2 declared out of turn and was refused");
     assert_eq!(state(&app).phase, CombatPhase::Declare);
-    assert!(events(&app, "declared").is_empty(), "nothing is revealed or resolved before everyone has declared");
+    assert!(lines::<line::Declared>(&app).is_empty(), "nothing is revealed or resolved before everyone has declared");
 }
 
 #[test]
@@ -303,13 +314,13 @@ fn w_decl_3_full_defense_adds_4_defense_halves_speed_and_repostes() {
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     declare(&mut app, "b1", ActionKind::FullDefense, None, None);
     app.update();
-    let attacks = events(&app, "attack");
-    assert_eq!(attacks[0]["attacker"], "r1");
-    assert_eq!(attacks[0]["defense"], 14, "10 + 4 in full defense");
-    assert_eq!(attacks[0]["hit"], false);
-    assert_eq!(attacks[1]["attacker"], "b1");
-    assert_eq!(attacks[1]["kind"], "reposte");
-    assert_eq!(attacks[1]["hit"], true);
+    let attacks = lines::<line::Attack>(&app);
+    assert_eq!(&*attacks[0].attacker, "r1");
+    assert_eq!(attacks[0].defense, 14, "10 + 4 in full defense");
+    assert!(!attacks[0].hit);
+    assert_eq!(&*attacks[1].attacker, "b1");
+    assert_eq!(attacks[1].kind, AttackKind::Reposte);
+    assert!(attacks[1].hit);
     let ruleset = Ruleset::default();
     let allowance =
         unit::movement_allowance(&ruleset, Speed(2), Status::Active, &Conditions::default(), ActionKind::FullDefense);
@@ -327,19 +338,19 @@ fn w_decl_4_a_defensive_attack_enters_a_threat_range_without_a_reposte() {
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), Some("b"));
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     app.update();
-    let attacks = events(&app, "attack");
-    assert_eq!(attacks[0]["kind"], "reposte", "walking into b1's zone provokes its Reposte");
-    assert_eq!(attacks[0]["attacker"], "b1");
+    let attacks = lines::<line::Attack>(&app);
+    assert_eq!(attacks[0].kind, AttackKind::Reposte, "walking into b1's zone provokes its Reposte");
+    assert_eq!(&*attacks[0].attacker, "b1");
 
     let mut app = duel_with(units, &[5, 9, 1]);
     app.update();
     declare(&mut app, "r1", ActionKind::DefensiveAttack, Some("b1"), Some("b"));
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     app.update();
-    let attacks = events(&app, "attack");
+    let attacks = lines::<line::Attack>(&app);
     assert_eq!(attacks.len(), 1);
-    assert_eq!(attacks[0]["attacker"], "r1");
-    assert_eq!(attacks[0]["kind"], "normal");
+    assert_eq!(&*attacks[0].attacker, "r1");
+    assert_eq!(attacks[0].kind, AttackKind::Normal);
 }
 
 #[test]
@@ -363,9 +374,9 @@ fn w_hit_1_an_attack_hits_when_its_total_reaches_defense() {
         declare(&mut app, "b1", ActionKind::Hold, None, None);
         app.update();
     }
-    let attacks = events(&app, "attack");
-    assert_eq!((attacks[0]["total"].as_i64(), attacks[0]["hit"].as_bool()), (Some(13), Some(true)), "13 vs 13 hits");
-    assert_eq!((attacks[1]["total"].as_i64(), attacks[1]["hit"].as_bool()), (Some(12), Some(false)), "12 vs 13 misses");
+    let attacks = lines::<line::Attack>(&app);
+    assert_eq!((attacks[0].total, attacks[0].hit), (13, true), "13 vs 13 hits");
+    assert_eq!((attacks[1].total, attacks[1].hit), (12, false), "12 vs 13 misses");
 }
 
 #[test]
@@ -376,8 +387,8 @@ fn w_dmg_2_and_w_dmg_4_stress_first_then_wounds_recorded_as_injuries() {
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     app.update();
-    let damage = &events(&app, "damage")[0];
-    assert_eq!((damage["stress_lost"].as_i64(), damage["wounds_lost"].as_i64()), (Some(2), Some(3)));
+    let damage = &lines::<line::Damage>(&app)[0];
+    assert_eq!((damage.stress_lost, damage.wounds_lost), (2, 3));
     let wounds = get::<Wounds>(&mut app, "b1");
     assert_eq!(wounds.current, 7);
     assert_eq!(wounds.injuries.len(), 1);
@@ -392,9 +403,9 @@ fn w_dmg_3_the_leonin_hunter_starts_with_41_stress() {
     "#;
     let mut app = duel_with(units, &[5, 9]);
     app.update();
-    let started = &events(&app, "combat_started")[0];
-    assert_eq!(started["units"][0]["stats"]["hd"], "5d8");
-    assert_eq!(started["units"][0]["stats"]["stress_max"], 41);
+    let started = &lines::<line::CombatStarted>(&app)[0];
+    assert_eq!(started.units[0].stats.hd, "5d8");
+    assert_eq!(started.units[0].stats.stress_max, 41);
 }
 
 #[test]
@@ -410,7 +421,7 @@ fn w_dmg_1_armour_reduces_each_hit() {
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     app.update();
-    assert_eq!(events(&app, "damage")[0]["amount"].as_i64(), Some(6 - armour as i64));
+    assert_eq!(lines::<line::Damage>(&app)[0].amount, 6 - armour);
 }
 
 #[test]
@@ -425,14 +436,14 @@ fn w_crit_1_a_critical_multiplies_damage_and_bypasses_stress() {
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     app.update();
-    let damage = &events(&app, "damage")[0];
-    assert_eq!(damage["critical"], true);
-    assert_eq!(damage["amount"], 18, "6 x3");
-    assert_eq!((damage["stress_lost"].as_i64(), damage["wounds_lost"].as_i64()), (Some(0), Some(18)));
+    let damage = &lines::<line::Damage>(&app)[0];
+    assert!(damage.critical);
+    assert_eq!(damage.amount, 18, "6 x3");
+    assert_eq!((damage.stress_lost, damage.wounds_lost), (0, 18));
     assert_eq!(get::<Stress>(&mut app, "b1").current, 12, "Stress untouched");
-    let injury = &events(&app, "injury")[0];
-    assert_eq!(injury["chance"]["total"], 100);
-    assert!(injury.get("injury").is_none(), "100 is over 18: no combat injury");
+    let injury = &lines::<line::Injury>(&app)[0];
+    assert_eq!(injury.chance.total, 100);
+    assert_eq!(injury.injury, None, "100 is over 18: no combat injury");
 }
 
 #[test]
@@ -447,10 +458,10 @@ fn w_crit_2_a_critical_can_break_a_shin() {
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     app.update();
-    let injury = &events(&app, "injury")[0];
-    assert_eq!(injury["table"], "blunt");
-    assert_eq!(injury["injury"], "Broken Shin");
-    assert_eq!(injury["effects"][0]["roll"]["total"], 3);
+    let injury = &lines::<line::Injury>(&app)[0];
+    assert_eq!(injury.table, "blunt");
+    assert_eq!(injury.injury.as_deref(), Some("Broken Shin"));
+    assert_eq!(injury.effects[0].roll.total, 3);
     assert_eq!(get::<Attributes>(&mut app, "b1").score(Attribute::Agility), 7, "1d8 Agility damage");
     assert!(get::<Conditions>(&mut app, "b1").slowed, "moves at half speed");
     assert_eq!(get::<Wounds>(&mut app, "b1").injuries[0].combat_injury.as_deref(), Some("Broken Shin"));
@@ -479,11 +490,11 @@ fn w_stress_1_stress_pays_for_mana_one_for_one() {
     declare(&mut app, "r1", ActionKind::Cast(0), Some("b1"), None);
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     app.update();
-    let cast = &events(&app, "cast")[0];
-    assert_eq!((cast["mana_spent"].as_i64(), cast["stress_spent"].as_i64()), (Some(1), Some(2)));
-    assert_eq!(cast["success"], true);
+    let cast = &lines::<line::Cast>(&app)[0];
+    assert_eq!((cast.mana_spent, cast.stress_spent), (1, 2));
+    assert!(cast.success);
     assert_eq!(get::<Stress>(&mut app, "r1").current, 10);
-    assert_eq!(events(&app, "declared")[0]["initiative"], 7, "spell speed 12 - 10 = +2");
+    assert_eq!(lines::<line::Declared>(&app)[0].initiative, 7, "spell speed 12 - 10 = +2");
 }
 
 #[test]
@@ -508,9 +519,10 @@ fn w_wound_1_incapacitated_at_zero_and_acting_costs_a_wound_point() {
     declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
     declare(&mut app, "b2", ActionKind::Hold, None, None);
     app.update();
-    let exertion: Vec<_> = events(&app, "damage").into_iter().filter(|damage| damage["source"] == "exertion").collect();
+    let exertion: Vec<_> =
+        lines::<line::Damage>(&app).into_iter().filter(|damage| &*damage.source == "exertion").collect();
     assert_eq!(exertion.len(), 1);
-    assert_eq!(exertion[0]["wounds_lost"], 1);
+    assert_eq!(exertion[0].wounds_lost, 1);
     assert_eq!(status(&mut app, "b1"), Status::Dying);
 }
 
@@ -535,7 +547,7 @@ fn w_wound_2_the_dying_lose_a_wound_point_each_round_and_cannot_move_and_act() {
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     declare(&mut app, "b2", ActionKind::Hold, None, None);
     app.update();
-    let dying: Vec<_> = events(&app, "damage").into_iter().filter(|damage| damage["source"] == "dying").collect();
+    let dying: Vec<_> = lines::<line::Damage>(&app).into_iter().filter(|damage| &*damage.source == "dying").collect();
     assert_eq!(dying.len(), 1);
     assert_eq!(get::<Wounds>(&mut app, "b1").current, -2);
 }
@@ -557,7 +569,7 @@ fn w_wound_3_death_at_minus_the_strength_score() {
     app.update();
     assert_eq!(get::<Wounds>(&mut app, "b1").current, -10);
     assert_eq!(status(&mut app, "b1"), Status::Dead, "Strength 10: dead at -10");
-    assert!(events(&app, "status").iter().any(|event| event["unit"] == "b1" && event["status"] == "dead"));
+    assert!(lines::<line::Status>(&app).iter().any(|change| &*change.unit == "b1" && change.status == "dead"));
 }
 
 #[test]
@@ -598,10 +610,10 @@ fn w_wound_4_a_heal_check_stabilises_and_stops_the_bleeding() {
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     declare(&mut app, "r2", ActionKind::Hold, None, None);
     app.update();
-    let check = &events(&app, "stabilise")[0];
-    assert_eq!(check["tn"], 14, "10 + the highest injury (4)");
-    assert_eq!(check["roll"]["total"], 14);
-    assert_eq!(check["success"], true);
+    let check = &lines::<line::Stabilise>(&app)[0];
+    assert_eq!(check.tn, 14, "10 + the highest injury (4)");
+    assert_eq!(check.roll.total, 14);
+    assert!(check.success);
     assert!(get::<Conditions>(&mut app, "r2").stabilised);
     assert_eq!(get::<Wounds>(&mut app, "r2").current, -1, "no dying loss once stabilised");
 }
@@ -621,16 +633,16 @@ fn w_mor_1_and_w_mor_2_an_outnumbered_monster_checks_3d6_plus_hd_against_11_plus
         declare(&mut app, id, ActionKind::Hold, None, None);
     }
     app.update();
-    let morale = &events(&app, "morale")[0];
-    assert_eq!(morale["unit"], "b1");
-    assert_eq!(morale["reason"], "outnumbered");
-    assert_eq!(morale["roll"]["expr"], "3d6+2", "+ Insight 0 + 2 HD + 0 allies");
-    assert_eq!(morale["tn"], 13, "11 + 2 opponents");
-    assert_eq!(morale["passed"], false);
+    let morale = &lines::<line::Morale>(&app)[0];
+    assert_eq!(&*morale.unit, "b1");
+    assert_eq!(morale.reason, MoraleReason::Outnumbered);
+    assert_eq!(morale.roll.expr.to_string(), "3d6+2", "+ Insight 0 + 2 HD + 0 allies");
+    assert_eq!(morale.tn, 13, "11 + 2 opponents");
+    assert!(!morale.passed);
     assert_eq!(status(&mut app, "b1"), Status::Fled);
-    let ended = &events(&app, "combat_ended")[0];
-    assert_eq!(ended["winner"], "red", "W-END-1: the monsters ran away");
-    assert_eq!(ended["reason"], "side_defeated");
+    let ended = &lines::<line::CombatEnded>(&app)[0];
+    assert_eq!(ended.winner.as_deref(), Some("red"), "W-END-1: the monsters ran away");
+    assert_eq!(ended.reason, "side_defeated");
     assert_eq!(get::<Initiative>(&mut app, "r1"), Initiative::default(), "W-END-1: initiative is wiped");
 }
 
@@ -650,10 +662,10 @@ fn w_mor_2_an_obvious_defeat_fails_whatever_the_roll() {
         declare(&mut app, id, ActionKind::Hold, None, None);
     }
     app.update();
-    let morale = &events(&app, "morale")[0];
-    assert_eq!(morale["total"], 20);
-    assert_eq!(morale["automatic"], true, "three to one is obvious");
-    assert_eq!(morale["passed"], false);
+    let morale = &lines::<line::Morale>(&app)[0];
+    assert_eq!(morale.total, 20);
+    assert!(morale.automatic, "three to one is obvious");
+    assert!(!morale.passed);
 }
 
 #[test]
@@ -671,10 +683,10 @@ fn w_mor_1_a_big_hit_forces_a_check() {
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     app.update();
-    let morale = &events(&app, "morale")[0];
-    assert_eq!(morale["reason"], "big_hit", "12 of 20 Wound Points in one hit");
-    assert_eq!(morale["tn"], 12);
-    assert_eq!(morale["passed"], true);
+    let morale = &lines::<line::Morale>(&app)[0];
+    assert_eq!(morale.reason, MoraleReason::BigHit, "12 of 20 Wound Points in one hit");
+    assert_eq!(morale.tn, 12);
+    assert!(morale.passed);
     assert_eq!(status(&mut app, "b1"), Status::Active);
 }
 
@@ -691,9 +703,9 @@ fn w_mor_1_an_intimidated_monster_checks_against_the_intimidation_result() {
     declare(&mut app, "r1", ActionKind::Intimidate, Some("b1"), None);
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     app.update();
-    let morale = &events(&app, "morale")[0];
-    assert_eq!(morale["reason"], "intimidated");
-    assert_eq!(morale["tn"], 23, "3d6+5 came up 23");
+    let morale = &lines::<line::Morale>(&app)[0];
+    assert_eq!(morale.reason, MoraleReason::Intimidated);
+    assert_eq!(morale.tn, 23, "3d6+5 came up 23");
     assert_eq!(status(&mut app, "b1"), Status::Fled);
 }
 
@@ -711,8 +723,8 @@ fn w_mor_1_intimidation_reaches_only_a_target_still_in_range_when_it_resolves() 
     declare(&mut app, "r1", ActionKind::Intimidate, Some("b1"), None);
     declare(&mut app, "b1", ActionKind::Move, None, Some("c"));
     app.update();
-    assert!(events(&app, "intimidation").is_empty(), "b1 was out of range when r1 shouted");
-    assert!(events(&app, "morale").is_empty(), "so it has nothing to check");
+    assert!(lines::<line::Intimidation>(&app).is_empty(), "b1 was out of range when r1 shouted");
+    assert!(lines::<line::Morale>(&app).is_empty(), "so it has nothing to check");
     assert_eq!(status(&mut app, "b1"), Status::Active);
 }
 
@@ -734,10 +746,10 @@ fn z_zone_3_capacity_and_hazards() {
     declare(&mut app, "r1", ActionKind::Hold, None, None);
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     app.update();
-    let hazard = &events(&app, "hazard")[0];
-    assert_eq!((hazard["unit"].as_str(), hazard["passed"].as_bool()), (Some("r1"), Some(false)));
-    let damage = &events(&app, "damage")[0];
-    assert_eq!((damage["source"].as_str(), damage["amount"].as_i64()), (Some("spores"), Some(3)));
+    let hazard = &lines::<line::Hazard>(&app)[0];
+    assert_eq!((&*hazard.unit, hazard.passed), ("r1", false));
+    let damage = &lines::<line::Damage>(&app)[0];
+    assert_eq!((&*damage.source, damage.amount), ("spores", 3));
 }
 
 #[test]
@@ -769,15 +781,15 @@ fn w_move_1_a_blade_follows_a_target_that_stepped_away_with_the_speed_it_has_lef
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     declare(&mut app, "b1", ActionKind::Move, None, Some("b"));
     app.update();
-    let moves: Vec<_> = events(&app, "moved").into_iter().filter(|moved| moved["unit"] == "r1").collect();
+    let moves: Vec<_> = lines::<line::Moved>(&app).into_iter().filter(|moved| &*moved.unit == "r1").collect();
     assert_eq!(moves.len(), 1, "r1 follows b1 one zone");
-    assert_eq!((moves[0]["from"].as_str(), moves[0]["to"].as_str()), (Some("a"), Some("b")));
-    let attacks = events(&app, "attack");
-    assert_eq!(attacks[0]["attacker"], "b1", "walking into b1's zone provokes its Reposte");
-    assert_eq!(attacks[0]["kind"], "reposte");
-    assert_eq!(attacks[1]["attacker"], "r1", "then r1's declared blow falls");
-    assert_eq!(attacks[1]["kind"], "normal");
-    assert!(events(&app, "action_lost").is_empty());
+    assert_eq!((&moves[0].from, &moves[0].to), (&Place::Zone("a".into()), &Place::Zone("b".into())));
+    let attacks = lines::<line::Attack>(&app);
+    assert_eq!(&*attacks[0].attacker, "b1", "walking into b1's zone provokes its Reposte");
+    assert_eq!(attacks[0].kind, AttackKind::Reposte);
+    assert_eq!(&*attacks[1].attacker, "r1", "then r1's declared blow falls");
+    assert_eq!(attacks[1].kind, AttackKind::Normal);
+    assert!(lines::<line::ActionLost>(&app).is_empty());
 
     // With the option off the target is simply gone.
     let mut app = duel(&faces);
@@ -786,9 +798,9 @@ fn w_move_1_a_blade_follows_a_target_that_stepped_away_with_the_speed_it_has_lef
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     declare(&mut app, "b1", ActionKind::Move, None, Some("b"));
     app.update();
-    assert!(events(&app, "moved").iter().all(|moved| moved["unit"] != "r1"));
-    let lost = events(&app, "action_lost");
-    assert_eq!((lost[0]["unit"].as_str(), lost[0]["reason"].as_str()), (Some("r1"), Some("target_out_of_reach")));
+    assert!(lines::<line::Moved>(&app).iter().all(|moved| &*moved.unit != "r1"));
+    let lost = lines::<line::ActionLost>(&app);
+    assert_eq!((&*lost[0].unit, lost[0].reason), ("r1", "target_out_of_reach"));
 }
 
 #[test]
@@ -802,8 +814,8 @@ fn w_move_1_a_blade_that_has_walked_its_speed_cannot_follow() {
     declare(&mut app, "r1", ActionKind::DefensiveAttack, Some("b1"), Some("c"));
     declare(&mut app, "b1", ActionKind::Move, None, Some("d"));
     app.update();
-    let moves: Vec<_> = events(&app, "moved").into_iter().filter(|moved| moved["unit"] == "r1").collect();
-    assert_eq!(moves.last().and_then(|moved| moved["to"].as_str()), Some("c"), "both zones of its Speed 2 walked");
-    let lost = events(&app, "action_lost");
-    assert_eq!((lost[0]["unit"].as_str(), lost[0]["reason"].as_str()), (Some("r1"), Some("target_out_of_reach")));
+    let moves: Vec<_> = lines::<line::Moved>(&app).into_iter().filter(|moved| &*moved.unit == "r1").collect();
+    assert_eq!(moves.last().map(|moved| &moved.to), Some(&Place::Zone("c".into())), "both zones of its Speed 2 walked");
+    let lost = lines::<line::ActionLost>(&app);
+    assert_eq!((&*lost[0].unit, lost[0].reason), ("r1", "target_out_of_reach"));
 }

@@ -2,11 +2,12 @@
 //! by rule ID: worn-out weapons (`Z-CRIT-1`), hazards in each unit's turn (`Z-ZONE-3`), and
 //! stunts (`Z-STUNT-1`).
 
-
-use bevy::prelude::*;
 use crate::*;
+use bevy::prelude::*;
+use fray::battlefield::Place;
 use fray::rules::components::*;
 use fray::rules::equipment::{Attribute, Hindrance, Lingering};
+use fray::rules::log::{Affliction, ManeuverOutcome};
 
 const RULESET: &str = "zones_and_tests";
 
@@ -61,13 +62,9 @@ fn z_crit_1_the_third_usage_mark_breaks_the_weapon() {
     for _ in 0..3 {
         r1_attacks(&mut app);
     }
-    let usage = events(&app, "weapon_usage");
-    let marks: Vec<_> = usage.iter().map(|line| (line["marks"].clone(), line.get("broken").cloned())).collect();
-    assert_eq!(
-        marks,
-        vec![(1.into(), None), (2.into(), None), (3.into(), Some(true.into()))],
-        "only the third mark breaks the blade"
-    );
+    let usage = lines::<line::WeaponUsage>(&app);
+    let marks: Vec<_> = usage.iter().map(|mark| (mark.marks, mark.broken)).collect();
+    assert_eq!(marks, [(1, false), (2, false), (3, true)], "only the third mark breaks the blade");
     let conditions = get::<Conditions>(&mut app, "r1");
     assert!(conditions.is_broken(Hand::Main));
     let loadout = get::<Loadout>(&mut app, "r1");
@@ -87,11 +84,11 @@ fn z_crit_1_a_broken_weapon_leaves_the_off_hand_one_with_marks_of_its_own() {
     app.update();
     r1_attacks(&mut app);
     r1_attacks(&mut app);
-    let usage = events(&app, "weapon_usage");
-    assert_eq!(usage[0]["weapon"], "blade");
-    assert_eq!(usage[0]["broken"], true);
-    assert_eq!(usage[1]["weapon"], "tap");
-    assert_eq!(usage[1]["marks"], 1);
+    let usage = lines::<line::WeaponUsage>(&app);
+    assert_eq!(&*usage[0].weapon, "blade");
+    assert!(usage[0].broken);
+    assert_eq!(&*usage[1].weapon, "tap");
+    assert_eq!(usage[1].marks, 1);
     r1_attacks(&mut app);
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 19, "the tap's 1 damage, not the broken blade's 1d8");
 }
@@ -128,9 +125,9 @@ fn z_zone_3_a_hazard_tests_each_unit_as_its_turn_begins() {
     let mut app = scripted(&spore_level(units), &[4, 3, 3, 2]);
     let before = get::<Wounds>(&mut app, "r1").current;
     app.update();
-    let hazard = events(&app, "hazard");
+    let hazard = lines::<line::Hazard>(&app);
     assert_eq!(hazard.len(), 1, "tested as its turn begins, before it declares");
-    assert_eq!((hazard[0]["unit"].as_str(), hazard[0]["passed"].as_bool()), (Some("r1"), Some(false)));
+    assert_eq!((&*hazard[0].unit, hazard[0].passed), ("r1", false));
     assert_eq!(get::<Wounds>(&mut app, "r1").current, before - 3);
     // It walks out of the spores: no test at the end of the round, nor in its next turn.
     declare(&mut app, "r1", ActionKind::Move, None, Some("b"));
@@ -138,7 +135,7 @@ fn z_zone_3_a_hazard_tests_each_unit_as_its_turn_begins() {
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     finish_round(&mut app);
     assert_eq!(state(&app).round, 2);
-    assert_eq!(events(&app, "hazard").len(), 1, "no end-of-round test");
+    assert_eq!(lines::<line::Hazard>(&app).len(), 1, "no end-of-round test");
 }
 
 #[test]
@@ -153,15 +150,15 @@ fn z_stunt_1_a_held_unit_tests_to_break_free_as_its_turn_begins() {
     // Its test comes as its turn begins, before its declaration is checked.
     declare(&mut app, "b1", ActionKind::Disengage, None, Some("b"));
     app.update();
-    let maneuvers = events(&app, "maneuver");
+    let maneuvers = lines::<line::Maneuver>(&app);
     assert_eq!(maneuvers.len(), 2);
-    assert_eq!(maneuvers[0]["outcome"], "grappled");
-    assert_eq!(maneuvers[1]["maneuver"], "break_free");
-    assert_eq!(maneuvers[1]["unit"], "b1");
-    assert_eq!(maneuvers[1]["target"], "r1");
-    assert_eq!(maneuvers[1]["outcome"], "broke_free");
+    assert_eq!(maneuvers[0].outcome, Some(ManeuverOutcome::Grappled));
+    assert_eq!(maneuvers[1].maneuver, "break_free");
+    assert_eq!(&*maneuvers[1].unit, "b1");
+    assert_eq!(&*maneuvers[1].target, "r1");
+    assert_eq!(maneuvers[1].outcome, Some(ManeuverOutcome::BrokeFree));
     assert_eq!(get::<Conditions>(&mut app, "r1").grappling, None);
-    assert_eq!(events(&app, "moved").last().expect("b1 moves")["to"], "b");
+    assert_eq!(lines::<line::Moved>(&app).last().expect("b1 moves").to, Place::Zone("b".into()));
 }
 
 #[test]
@@ -173,9 +170,9 @@ fn z_stunt_1_a_failed_break_free_keeps_the_hold() {
     app.update();
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     app.update();
-    let maneuvers = events(&app, "maneuver");
-    assert_eq!(maneuvers[1]["won"], false);
-    assert!(maneuvers[1].get("outcome").is_none());
+    let maneuvers = lines::<line::Maneuver>(&app);
+    assert!(!maneuvers[1].won);
+    assert_eq!(maneuvers[1].outcome, None);
     assert!(!get::<Conditions>(&mut app, "b1").grappled_by.is_empty());
 }
 
@@ -191,12 +188,12 @@ fn z_stunt_1_a_unit_shoved_into_a_dead_end_gets_up_without_a_free_attack() {
     app.update();
     declare(&mut app, "r1", ActionKind::Shove, Some("b1"), None);
     app.update();
-    assert_eq!(events(&app, "maneuver")[0]["outcome"], "knocked_prone");
+    assert_eq!(lines::<line::Maneuver>(&app)[0].outcome, Some(ManeuverOutcome::KnockedProne));
     assert!(get::<Conditions>(&mut app, "b1").prone);
     declare(&mut app, "b1", ActionKind::StandUp, None, None);
     app.update();
     assert!(!get::<Conditions>(&mut app, "b1").prone, "standing again");
-    assert!(events(&app, "attack").is_empty(), "rising in its own zone gives no free attack");
+    assert!(lines::<line::Attack>(&app).is_empty(), "rising in its own zone gives no free attack");
 }
 
 /// r1 in `r1_zone`, b1 and a dead b2 in d; b1 checks morale and fails it (5 against 12).
@@ -217,7 +214,7 @@ fn losing_side(r1_zone: &str) -> App {
     app.update();
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     finish_round(&mut app);
-    assert_eq!(events(&app, "morale")[0]["passed"], false);
+    assert!(!lines::<line::Morale>(&app)[0].passed);
     app
 }
 
@@ -225,14 +222,14 @@ fn losing_side(r1_zone: &str) -> App {
 fn z_mor_1_a_failing_unit_with_no_foe_close_flees() {
     let mut app = losing_side("a");
     assert_eq!(get::<Status>(&mut app, "b1"), Status::Fled);
-    assert!(events(&app, "status").iter().any(|line| line["unit"] == "b1" && line["status"] == "fled"));
+    assert!(lines::<line::Status>(&app).iter().any(|change| &*change.unit == "b1" && change.status == "fled"));
 }
 
 #[test]
 fn z_mor_1_a_failing_unit_with_a_foe_close_parleys() {
     let mut app = losing_side("d");
     assert_eq!(get::<Status>(&mut app, "b1"), Status::Surrendered);
-    assert!(events(&app, "status").iter().any(|line| line["unit"] == "b1" && line["status"] == "parley"));
+    assert!(lines::<line::Status>(&app).iter().any(|change| &*change.unit == "b1" && change.status == "parley"));
 }
 
 /// Makes `id` weakened until it passes a Strength test it cannot pass.
@@ -252,13 +249,14 @@ fn z_hind_1_a_weakened_party_member_avoids_with_disadvantage() {
     app.update();
     declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
     app.update();
-    let lingering = &events(&app, "lingering")[0];
-    assert_eq!(lingering["disadvantage_roll"]["total"], 6, "the test to shake it off is a test too");
-    let attack = &events(&app, "attack")[0];
-    assert_eq!(attack["avoid"], true);
-    assert_eq!(attack["total"], 4);
-    assert_eq!(attack["disadvantage_roll"]["total"], 15);
-    assert_eq!(attack["hit"], true);
+    let lingering = &lines::<line::Lingering>(&app)[0];
+    let other = lingering.disadvantage_roll.as_ref().map(|roll| roll.total);
+    assert_eq!(other, Some(6), "the test to shake it off is a test too");
+    let attack = &lines::<line::Attack>(&app)[0];
+    assert!(attack.extra.avoid);
+    assert_eq!(attack.total, 4);
+    assert_eq!(attack.extra.disadvantage_roll.as_ref().map(|roll| roll.total), Some(15));
+    assert!(attack.hit);
     assert_eq!(get::<Wounds>(&mut app, "r1").current, 15);
 }
 
@@ -272,10 +270,10 @@ fn z_hind_1_a_weakened_unit_rolls_its_hazard_test_with_disadvantage() {
     let mut app = scripted(&spore_level(units), &[4, 3, 3, 16, 2]);
     weaken(&mut app, "r1");
     app.update();
-    let hazard = &events(&app, "hazard")[0];
-    assert_eq!(hazard["roll"]["total"], 2);
-    assert_eq!(hazard["disadvantage_roll"]["total"], 16);
-    assert_eq!(hazard["passed"], false);
+    let hazard = &lines::<line::Hazard>(&app)[0];
+    assert_eq!(hazard.roll.total, 2);
+    assert_eq!(hazard.disadvantage_roll.as_ref().map(|roll| roll.total), Some(16));
+    assert!(!hazard.passed);
 }
 
 #[test]
@@ -286,10 +284,10 @@ fn z_hind_1_a_weakened_aggressor_rolls_its_stunt_with_disadvantage() {
     app.update();
     declare(&mut app, "r1", ActionKind::Grapple, Some("b1"), None);
     app.update();
-    let maneuver = &events(&app, "maneuver")[0];
-    assert_eq!(maneuver["roll"]["total"], 5);
-    assert_eq!(maneuver["disadvantage_roll"]["total"], 17);
-    assert_eq!(maneuver["won"], false);
+    let maneuver = &lines::<line::Maneuver>(&app)[0];
+    assert_eq!(maneuver.roll.total, 5);
+    assert_eq!(maneuver.disadvantage_roll.as_ref().map(|roll| roll.total), Some(17));
+    assert!(!maneuver.won);
 }
 
 #[test]
@@ -302,16 +300,16 @@ fn z_hind_1_a_hazard_can_leave_a_hindrance_shaken_off_by_its_own_test() {
     // against 15, rolled with disadvantage: 16 and 17, the 16 counts and shakes it off.
     let mut app = scripted(&hazard_level(", hinders: Some(weakened)", units), &[4, 3, 3, 2, 16, 17]);
     app.update();
-    let afflicted = &events(&app, "afflicted")[0];
-    assert_eq!((afflicted["effect"].as_str(), afflicted["source"].as_str()), (Some("weakened"), Some("spores")));
+    let afflicted = &lines::<line::Afflicted>(&app)[0];
+    assert_eq!((afflicted.effect, &*afflicted.source), (Affliction::Hindrance(Hindrance::Weakened), "spores"));
     assert!(unit_weakened(&mut app, "r1"));
     declare(&mut app, "r1", ActionKind::Move, None, Some("b"));
     app.update();
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     app.update();
-    let lingering = &events(&app, "lingering")[0];
-    assert_eq!((lingering["tn"].as_i64(), lingering["shaken_off"].as_bool()), (Some(15), Some(true)));
-    assert_eq!(lingering["roll"]["total"], 16);
+    let lingering = &lines::<line::Lingering>(&app)[0];
+    assert_eq!((lingering.tn, lingering.shaken_off), (15, true));
+    assert_eq!(lingering.roll.total, 16);
     assert!(!unit_weakened(&mut app, "r1"));
 }
 
@@ -325,12 +323,12 @@ fn z_ongo_1_a_hazard_can_leave_ongoing_damage() {
     let mut app = scripted(&hazard_level(", ongoing: Some(2)", units), &[4, 3, 3, 2, 4]);
     let start = get::<Wounds>(&mut app, "r1").current;
     app.update();
-    assert_eq!(events(&app, "afflicted")[0]["effect"], "ongoing_damage");
+    assert_eq!(lines::<line::Afflicted>(&app)[0].effect, Affliction::OngoingDamage);
     declare(&mut app, "r1", ActionKind::Move, None, Some("b"));
     app.update();
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     finish_round(&mut app);
-    assert_eq!(events(&app, "lingering")[0]["shaken_off"], false);
+    assert!(!lines::<line::Lingering>(&app)[0].shaken_off);
     declare(&mut app, "r1", ActionKind::Hold, None, None);
     app.update();
     assert_eq!(get::<Wounds>(&mut app, "r1").current, start - 3 - 2, "the spores, then 2 as its next turn began");
