@@ -26,7 +26,7 @@ const GARRISON: [&str; 4] = ["human_fighter", "human_fighter", "human_rogue", "h
 const RAIDERS: [&str; 4] = ["orc_brute", "hobgoblin_warrior", "hobgoblin_warrior", "orc_brute"];
 
 /// Levels with more units than this are mass battles: the tests that play every shipped level
-/// for many seeds leave them to `tests/mass_battle.rs`, which plays them for a few rounds.
+/// for many seeds leave them to `tests/it/mass_battle.rs`, which plays them for a few rounds.
 pub const MASS_BATTLE_UNITS: usize = 256;
 
 /// The smallest side of a generated square field: 64 squares, walls included.

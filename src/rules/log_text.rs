@@ -8,7 +8,9 @@ use std::sync::Arc;
 use super::components::AimPoint;
 use super::dice::DiceRoll;
 use crate::rules::log::line;
-use super::log::{AttackExtra, AttackKind, EscalationChain, LogEntry, LogEvent, ShockAbsorber, Withdrawal};
+use super::log::{
+    AttackExtra, AttackKind, EscalationChain, LogEntry, LogEvent, ManeuverOutcome, ShockAbsorber, Withdrawal,
+};
 use crate::battlefield::{Battlefield, Place};
 
 /// The display names a log line uses for the ids a [`LogEvent`] carries.

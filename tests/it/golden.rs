@@ -3,7 +3,7 @@
 //! behaviour keeps every hash; a change of rules must bless the file anew, on purpose:
 //!
 //! ```sh
-//! FRAY_BLESS_GOLDEN=1 cargo test --test golden
+//! FRAY_BLESS_GOLDEN=1 cargo test --test it golden::
 //! ```
 
 use std::fmt::Write as _;

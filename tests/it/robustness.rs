@@ -271,7 +271,7 @@ fn hostile_ruleset_paths_are_errors() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Known bugs in src/ (ignored until fixed; run with `cargo test --test robustness -- --ignored`)
+// Known bugs in src/ (ignored until fixed; run with `cargo test --test it robustness:: -- --ignored`)
 // ---------------------------------------------------------------------------------------------
 
 #[test]

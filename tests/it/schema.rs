@@ -2,7 +2,7 @@
 //! and the level schema names the fields real levels use.
 //!
 //! After changing a RON type on purpose, rewrite the copies with
-//! `FRAY_BLESS_SCHEMA=1 cargo test --no-default-features --test schema`.
+//! `FRAY_BLESS_SCHEMA=1 cargo test --no-default-features --test it schema::`.
 
 use std::collections::BTreeSet;
 use std::path::Path;

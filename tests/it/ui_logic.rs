@@ -13,7 +13,8 @@ use fray::game::controls::{DeclarationOptions, load_bindings};
 use fray::game::session::{RoundPacing, Session};
 use fray::game::{BattleUi, LaunchOptions, LevelSource, PlayerAction, Screen, Seat, UiCommand};
 use fray::rules::CombatState;
-use fray::rules::log::{CombatLog, LogEvent};
+use fray::rules::log::CombatLog;
+use fray::rules::log::line::{self, Line};
 
 /// Two soldiers face to face, and a second pair, so both sides have two units to declare for.
 const FACE_OFF: &str = r#"(
@@ -67,12 +68,8 @@ fn tap(app: &mut App, key: KeyCode) {
 fn declared(app: &App) -> Vec<(String, String)> {
     app.world()
         .resource::<CombatLog>()
-        .entries()
-        .iter()
-        .filter_map(|entry| match &entry.event {
-            LogEvent::Declared { unit, action, .. } => Some((unit.to_string(), action.to_string())),
-            _ => None,
-        })
+        .lines::<line::Declared>()
+        .map(|declared| (declared.unit.to_string(), declared.action.to_string()))
         .collect()
 }
 
@@ -301,10 +298,8 @@ fn declared_in_round(app: &App, round: u32) -> Vec<(String, String)> {
         .entries()
         .iter()
         .filter(|entry| entry.round == round)
-        .filter_map(|entry| match &entry.event {
-            LogEvent::Declared { unit, action, .. } => Some((unit.to_string(), action.to_string())),
-            _ => None,
-        })
+        .filter_map(|entry| line::Declared::of(&entry.event))
+        .map(|declared| (declared.unit.to_string(), declared.action.to_string()))
         .collect()
 }
 

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::*;
 
 /// A log line's typed body, taken out of a [`LogEvent`].
-pub trait Line {
+pub trait Line: 'static {
     /// This line's body, if `event` is a line of this kind.
     fn of(event: &LogEvent) -> Option<&Self>;
 }
