@@ -1,10 +1,9 @@
 //! The baseline AIs: legal, sensible, and complete (they use every kind of action).
 
-
 use std::collections::BTreeSet;
 
-use bevy::prelude::*;
 use crate::*;
+use bevy::prelude::*;
 use fray::battlefield::Place;
 use fray::headless::HeadlessBattle;
 use fray::levels::{BattleSetup, load_builtin_level};
@@ -217,7 +216,10 @@ fn allies_declared_before_a_human_still_count_once_the_pass_resumes() {
     for by_hand in [false, true] {
         let declared = declarations_around_a_weak_foe(by_hand);
         let target = |unit: &str| {
-            declared.iter().find(|declaration| &*declaration.unit == unit).map(|declaration| declaration.target.as_deref())
+            declared
+                .iter()
+                .find(|declaration| &*declaration.unit == unit)
+                .map(|declaration| declaration.target.as_deref())
         };
         assert_eq!(target("r1"), Some(Some("b1")), "by hand: {by_hand}: {declared:?}");
         // r1's blow is expected to fell b1: r2 strikes the other foe, whether r1 declared in the

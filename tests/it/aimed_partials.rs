@@ -3,9 +3,8 @@
 //! escalation chains (`A-CRIT-1`, `A-FAIL-1`), summoning spells (`A-SUMM-1`), slow ground
 //! (`A-MOVE-1`, `A-FEAT-1`) and closing wounds (`A-WOUND-1`).
 
-
-use bevy::prelude::*;
 use crate::*;
+use bevy::prelude::*;
 use fray::battlefield::{Battlefield, Square};
 use fray::rules::ActionChosen;
 use fray::rules::components::*;
@@ -211,10 +210,8 @@ fn a_init_1_a_unit_may_delay_its_turn_until_after_the_next() {
     // b2 is the last turn of the round: there is nothing to delay to.
     declare_with(&mut app, "b2", ActionKind::Delay, None, None, None);
     app.update();
-    let declared: Vec<(String, &str)> = lines::<line::Declared>(&app)
-        .iter()
-        .map(|declared| (declared.unit.to_string(), declared.action))
-        .collect();
+    let declared: Vec<(String, &str)> =
+        lines::<line::Declared>(&app).iter().map(|declared| (declared.unit.to_string(), declared.action)).collect();
     let expected = [("r1", "delay"), ("b1", "hold"), ("r1", "attack")];
     assert_eq!(declared, expected.map(|(unit, action)| (unit.to_string(), action)));
     assert_eq!(attacks_by(&app, "r1").len(), 1, "r1 acts after b1");

@@ -2,12 +2,11 @@
 //! says so in `combat_ended`; summons vanish before it; and, over every shipped level, many seeds
 //! and both AIs, `combat_ended` is written once, as the last line, by the round limit at latest.
 
-
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::*;
 use crate::held_actions::{line_position, log_entries};
+use crate::*;
 use fray::battlefield::Place;
 use fray::headless::HeadlessBattle;
 use fray::levels::{BattleSetup, BattleTemplate, load_level};
@@ -276,9 +275,9 @@ fn a_summ_1_on_zones_the_new_unit_appears_in_its_casters_zone_and_rolls_initiati
     let (arrived_in, arrived) = arrival(&log).expect("the spell brings a unit in");
     assert_eq!(&*arrived.unit, "soldier-1");
     assert_eq!(arrived.zone, Place::Zone("a".into()), "in its caster's zone");
-    let rolled = log.iter().find(|entry| {
-        line::Initiative::of(&entry.event).is_some_and(|initiative| &*initiative.unit == "soldier-1")
-    });
+    let rolled = log
+        .iter()
+        .find(|entry| line::Initiative::of(&entry.event).is_some_and(|initiative| &*initiative.unit == "soldier-1"));
     let next_round = arrived_in + 1;
     assert!(rolled.is_some_and(|entry| entry.round == next_round), "it rolls as the next round starts");
     assert_eq!(ending_fault(&log, template.ruleset.end.max_rounds), None);

@@ -2,11 +2,10 @@
 //! what it does when the foe's turn comes (a spell, first aid, a move, a strike), and it goes
 //! first; a hold the foe never answers is lost at the round's end.
 
-
-use bevy::prelude::*;
 use crate::*;
-use fray::battlefield::{Battlefield, Square};
+use bevy::prelude::*;
 use fray::battlefield::Place;
+use fray::battlefield::{Battlefield, Square};
 use fray::rules::components::*;
 use fray::rules::log::{AttackKind, CombatLog, LogEntry, LogEvent};
 use fray::rules::ruleset::Ruleset;
@@ -55,7 +54,7 @@ pub(crate) fn log_entries(app: &App) -> Vec<LogEntry> {
 
 /// Where the first line of kind `L` that `wanted` picks stands in `log`, if any.
 pub(crate) fn line_position<L: Line>(log: &[LogEntry], wanted: impl Fn(&L) -> bool) -> Option<usize> {
-    log.iter().position(|entry| L::of(&entry.event).is_some_and(|line| wanted(line)))
+    log.iter().position(|entry| L::of(&entry.event).is_some_and(&wanted))
 }
 
 /// Where the first line of kind `L` that `wanted` picks stands in the log, and the line.
@@ -87,7 +86,8 @@ fn s_act_2_a_held_spell_goes_off_before_the_awaited_foe_acts() {
     declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (4, 1));
     app.update();
     let log = log_entries(&app);
-    let (r1_declared, r1_line) = position(&log, "r1's declaration", |declared: &line::Declared| &*declared.unit == "r1");
+    let (r1_declared, r1_line) =
+        position(&log, "r1's declaration", |declared: &line::Declared| &*declared.unit == "r1");
     let (held, held_line) =
         position(&log, "b1's held cast", |declared: &line::Declared| &*declared.unit == "b1" && declared.held);
     let (cast, _) = position(&log, "the cast", |cast: &line::Cast| &*cast.unit == "b1");
@@ -156,7 +156,9 @@ fn s_act_2_a_held_move_steps_away_before_the_foe_strikes() {
         .iter()
         .enumerate()
         .rev()
-        .find_map(|(at, entry)| line::Moved::of(&entry.event).filter(|moved| &*moved.unit == "b1").map(|moved| (at, moved)))
+        .find_map(|(at, entry)| {
+            line::Moved::of(&entry.event).filter(|moved| &*moved.unit == "b1").map(|moved| (at, moved))
+        })
         .expect("b1 steps away");
     let (came, _) = position(&log, "r1's move", |moved: &line::Moved| &*moved.unit == "r1");
     let (lost, lost_line) = position(&log, "r1's lost blow", |lost: &line::ActionLost| &*lost.unit == "r1");
@@ -235,7 +237,8 @@ fn s_act_2_an_unanswered_hold_is_taken_after_the_last_turn_where_it_does_not_lap
     app.update();
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     finish(&mut app);
-    let turns: Vec<(&str, i32)> = declared_by(&app, "b1").iter().map(|declared| (declared.action, declared.initiative)).collect();
+    let turns: Vec<(&str, i32)> =
+        declared_by(&app, "b1").iter().map(|declared| (declared.action, declared.initiative)).collect();
     assert_eq!(turns, vec![("hold_action", 1), ("hold", 3)]);
     assert!(lines::<line::ActionLost>(&app).is_empty());
 }

@@ -1,9 +1,8 @@
 //! Scenario tests, named by rule ID, for levels whose party is not the first side: marking the
 //! second side `party: Some(true)` makes it, and only it, the party in every rule that asks.
 
-
-use bevy::prelude::*;
 use crate::*;
+use bevy::prelude::*;
 use fray::rules::components::*;
 
 /// The two sides, `red` first and `blue` marked as the party.

@@ -1,10 +1,9 @@
 //! Scenario tests for the attack rows of `shock_and_cover` (`S-ATK-2`, `S-DUAL-1`): a level on
 //! a small grid with its own catalog, scripted dice, declarations sent as a controller would.
 
-
+use crate::*;
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
-use crate::*;
 use fray::battlefield::{Battlefield, Square, ZoneIndex};
 use fray::rules::CombatState;
 use fray::rules::actions::{self, ActionContext, ViewCache};

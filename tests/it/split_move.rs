@@ -3,10 +3,9 @@
 //! provokes as any move does, is checked at declaration, logged after the action's lines, and
 //! saved with the declaration.
 
-
-use bevy::prelude::*;
-use crate::*;
 use crate::held_actions::log_entries;
+use crate::*;
+use bevy::prelude::*;
 use fray::battlefield::{Battlefield, Place, Square, ZoneIdx, ZoneIndex};
 use fray::rules::ActionChosen;
 use fray::rules::actions::{self, ActionContext, IllegalAction};
@@ -106,7 +105,8 @@ fn standing(app: &mut App, id: &str) -> [i32; 2] {
 /// The log's lines from `id`'s `declared` line on, each as `event` plus what says who did what.
 fn turn_of(app: &App, id: &str) -> Vec<String> {
     let lines = log_entries(app);
-    let declared_by = |event: &LogEvent, by: &str| matches!(event, LogEvent::Declared(declared) if &*declared.unit == by);
+    let declared_by =
+        |event: &LogEvent, by: &str| matches!(event, LogEvent::Declared(declared) if &*declared.unit == by);
     let start = lines.iter().position(|line| declared_by(&line.event, id)).expect("declared");
     lines[start..]
         .iter()
@@ -151,15 +151,11 @@ fn c_move_1_a_unit_strikes_then_falls_back_with_the_rest_of_its_move() {
     let turn = turn_of(&app, "r1");
     let strike = at(&turn, "attack r1->b1 normal");
     assert!(at(&turn, "moved r1 (3, 0)->(4, 0)") < strike, "the first leg comes before the blow: {turn:#?}");
-    let back: Vec<usize> = [
-        "moved r1 (4, 0)->(3, 0)",
-        "moved r1 (3, 0)->(2, 0)",
-        "moved r1 (2, 0)->(1, 0)",
-        "moved r1 (1, 0)->(0, 0)",
-    ]
-    .iter()
-    .map(|needle| at(&turn, needle))
-    .collect();
+    let back: Vec<usize> =
+        ["moved r1 (4, 0)->(3, 0)", "moved r1 (3, 0)->(2, 0)", "moved r1 (2, 0)->(1, 0)", "moved r1 (1, 0)->(0, 0)"]
+            .iter()
+            .map(|needle| at(&turn, needle))
+            .collect();
     assert!(back.windows(2).all(|pair| pair[0] < pair[1]), "{turn:#?}");
     assert!(at(&turn, "damage") < back[0], "the second leg comes after the action's damage: {turn:#?}");
     assert_eq!(standing(&mut app, "r1"), [0, 0]);

@@ -5,9 +5,8 @@
 //! wrong (the search's answer comes from looking ahead and weighing units by their fighting
 //! power, not from the greedy heuristics), and the third right.
 
-
-use crate::*;
 use crate::held_actions::log_entries;
+use crate::*;
 use fray::battlefield::Place;
 use fray::rules::components::{ActionKind, Declared, Stress, Wounds};
 use fray::rules::log::{LogEntry, LogEvent};
@@ -26,12 +25,7 @@ fn position(red: &str, units: &str) -> String {
 
 /// Plays the first round of `units` with red played by `red` (after `setup`), and returns
 /// `unit`'s first declaration.
-fn first_declaration(
-    red: &str,
-    units: &str,
-    unit: &str,
-    setup: impl Fn(&mut bevy::prelude::App),
-) -> line::Declared {
+fn first_declaration(red: &str, units: &str, unit: &str, setup: impl Fn(&mut bevy::prelude::App)) -> line::Declared {
     first_declaration_on(SEED, red, units, unit, setup)
 }
 
@@ -92,7 +86,11 @@ const ONE_BLOW_FROM_DEATH: &str = r#"
 fn the_search_takes_a_unit_one_blow_from_death_out_of_reach() {
     let search = first_declaration("hard", ONE_BLOW_FROM_DEATH, "r1", |_| {});
     assert_eq!(search.action, "move", "the search should retreat: {search:?}");
-    assert_eq!(search.move_to, Some(Place::Zone("d".into())), "out of the axeman's reach (it walks one zone): {search:?}");
+    assert_eq!(
+        search.move_to,
+        Some(Place::Zone("d".into())),
+        "out of the axeman's reach (it walks one zone): {search:?}"
+    );
     let greedy = first_declaration("greedy", ONE_BLOW_FROM_DEATH, "r1", |_| {});
     assert_eq!(greedy.action, "attack", "the greedy AI trades blows: {greedy:?}");
 }
@@ -172,14 +170,19 @@ const AXEMAN_SEEDS: std::ops::RangeInclusive<u64> = 1..=12;
 fn the_search_strikes_the_foe_that_hurts_most_not_the_weakest() {
     let targets = |red: &str| -> Vec<Option<String>> {
         AXEMAN_SEEDS
-            .map(|seed| first_declaration_on(seed, red, AXEMAN_AND_TAPPER, "r1", hurt_foes).target.map(|id| id.to_string()))
+            .map(|seed| {
+                first_declaration_on(seed, red, AXEMAN_AND_TAPPER, "r1", hurt_foes).target.map(|id| id.to_string())
+            })
             .collect()
     };
     let search = targets("hard");
     let axeman = search.iter().filter(|target| target.as_deref() == Some("b1")).count();
     assert!(axeman * 2 > search.len(), "the search should mostly drop the axeman first: {search:?}");
     let greedy = targets("greedy");
-    assert!(greedy.iter().all(|target| target.as_deref() == Some("b2")), "the greedy AI finishes the weakest: {greedy:?}");
+    assert!(
+        greedy.iter().all(|target| target.as_deref() == Some("b2")),
+        "the greedy AI finishes the weakest: {greedy:?}"
+    );
 }
 
 /// Blue's b1 stands a zone from red's r1, and a weakling r2 stands a zone beyond it. b1 walks on
