@@ -1,15 +1,15 @@
 //! The baseline AIs: legal, sensible, and complete (they use every kind of action).
 
-
 use std::collections::BTreeSet;
 
-use bevy::prelude::*;
 use crate::*;
+use bevy::prelude::*;
+use fray::battlefield::Place;
 use fray::headless::HeadlessBattle;
 use fray::levels::{BattleSetup, load_builtin_level};
 use fray::rules::DeclarationRejected;
 use fray::rules::components::{AiKind, Controller};
-use serde_json::Value;
+use fray::rules::log::AttackKind;
 
 fn ai_level(units: &str) -> String {
     line_level("", units).replace("controller: Human", "controller: Ai(greedy)")
@@ -31,11 +31,8 @@ fn the_random_ai_only_declares_legal_actions_and_tries_them_all() {
                 rejected += messages.iter_current_update_messages().count();
             }
             assert_eq!(rejected, 0, "{level} seed {seed}: the random AI declared an illegal action");
-            for line in battle.log().to_json_lines().lines() {
-                let value: serde_json::Value = serde_json::from_str(line).unwrap();
-                if value["event"] == "declared" {
-                    kinds.insert(value["action"].as_str().unwrap().to_string());
-                }
+            for declared in battle.log().lines::<line::Declared>() {
+                kinds.insert(declared.action);
             }
         }
     }
@@ -58,8 +55,8 @@ fn the_greedy_ai_attacks_an_enemy_in_reach() {
         1,
     );
     app.update();
-    let declared = events(&app, "declared");
-    assert!(declared.iter().all(|event| event["action"] == "attack"), "{declared:?}");
+    let declared = lines::<line::Declared>(&app);
+    assert!(declared.iter().all(|declaration| declaration.action == "attack"), "{declared:?}");
 }
 
 #[test]
@@ -74,11 +71,11 @@ fn the_greedy_ai_closes_in_without_provoking_repostes() {
         1,
     );
     app.update();
-    let declared = events(&app, "declared");
-    let red = declared.iter().find(|event| event["unit"] == "r1").unwrap();
-    assert_eq!(red["action"], "defensive_attack", "moving into b1's zone would provoke a Reposte: {red}");
-    assert_eq!(red["move_to"], "b");
-    assert!(events(&app, "attack").iter().all(|attack| attack["kind"] != "reposte"));
+    let declared = lines::<line::Declared>(&app);
+    let red = declared.iter().find(|declaration| &*declaration.unit == "r1").unwrap();
+    assert_eq!(red.action, "defensive_attack", "moving into b1's zone would provoke a Reposte: {red:?}");
+    assert_eq!(red.move_to, Some(Place::Zone("b".into())));
+    assert!(lines::<line::Attack>(&app).iter().all(|attack| attack.kind != AttackKind::Reposte));
 }
 
 #[test]
@@ -93,8 +90,8 @@ fn the_greedy_ai_walks_toward_distant_enemies() {
         1,
     );
     app.update();
-    let moved = events(&app, "moved");
-    assert!(moved.iter().any(|event| event["unit"] == "r1"), "r1 should move toward b1");
+    let moved = lines::<line::Moved>(&app);
+    assert!(moved.iter().any(|step| &*step.unit == "r1"), "r1 should move toward b1");
 }
 
 #[test]
@@ -112,8 +109,8 @@ fn the_greedy_ai_defends_when_losing_the_exchange() {
     set::<fray::rules::components::Stress>(&mut app, "r1", |stress| stress.current = 0);
     set::<fray::rules::components::Wounds>(&mut app, "r1", |wounds| wounds.current = 3);
     app.update();
-    let red = events(&app, "declared").into_iter().find(|event| event["unit"] == "r1").unwrap();
-    assert_eq!(red["action"], "full_defense", "{red}");
+    let red = lines::<line::Declared>(&app).into_iter().find(|declared| &*declared.unit == "r1").unwrap();
+    assert_eq!(red.action, "full_defense", "{red:?}");
 }
 
 #[test]
@@ -131,9 +128,9 @@ fn the_greedy_ai_stabilises_a_dying_friend() {
     set::<fray::rules::components::Status>(&mut app, "r2", |status| *status = fray::rules::components::Status::Dying);
     set::<fray::rules::components::Wounds>(&mut app, "r2", |wounds| wounds.current = -2);
     app.update();
-    let red = events(&app, "declared").into_iter().find(|event| event["unit"] == "r1").unwrap();
-    assert_eq!(red["action"], "stabilize");
-    assert_eq!(red["target"], "r2");
+    let red = lines::<line::Declared>(&app).into_iter().find(|declared| &*declared.unit == "r1").unwrap();
+    assert_eq!(red.action, "stabilize");
+    assert_eq!(red.target.as_deref(), Some("r2"));
 }
 
 #[test]
@@ -165,25 +162,20 @@ fn the_greedy_ai_never_full_defends_two_rounds_running() {
         for seed in 0..60 {
             battle.start(&template, &BattleSetup { seed, controllers: Vec::new(), record_log: true });
             battle.run_to_end();
-            let mut last: std::collections::HashMap<String, (String, u64)> = Default::default();
-            for line in battle.log().to_json_lines().lines() {
-                let event: serde_json::Value = serde_json::from_str(line).unwrap();
-                if event["event"] != "declared" || event["carried_over"] == true {
+            let mut last: std::collections::HashMap<&str, (&str, u32)> = Default::default();
+            for entry in battle.log().entries() {
+                let Some(declared) = line::Declared::of(&entry.event).filter(|declared| !declared.carried_over) else {
                     continue;
-                }
-                let (unit, action, round) = (
-                    event["unit"].as_str().unwrap(),
-                    event["action"].as_str().unwrap(),
-                    event["round"].as_u64().unwrap(),
-                );
+                };
+                let (unit, action, round) = (&*declared.unit, declared.action, entry.round);
                 if action == "full_defense" {
                     assert_ne!(
                         last.get(unit),
-                        Some(&("full_defense".to_string(), round - 1)),
+                        Some(&("full_defense", round - 1)),
                         "{level} seed {seed}: {unit} in round {round}"
                     );
                 }
-                last.insert(unit.to_string(), (action.to_string(), round));
+                last.insert(unit, (action, round));
             }
         }
     }
@@ -191,7 +183,7 @@ fn the_greedy_ai_never_full_defends_two_rounds_running() {
 
 /// Round 1's declarations in a fight of two against two in one zone, where `b1` has one Wound
 /// Point left; `r1` declares through the UI (attacking `b1`) when `by_hand`, else greedy does.
-fn declarations_around_a_weak_foe(by_hand: bool) -> Vec<Value> {
+fn declarations_around_a_weak_foe(by_hand: bool) -> Vec<line::Declared> {
     use fray::rules::components::{ActionKind, Stress, Wounds};
     let text = ai_level(
         r#"
@@ -216,18 +208,22 @@ fn declarations_around_a_weak_foe(by_hand: bool) -> Vec<Value> {
     for _ in 0..3 {
         app.update();
     }
-    events(&app, "declared")
+    lines::<line::Declared>(&app)
 }
 
 #[test]
 fn allies_declared_before_a_human_still_count_once_the_pass_resumes() {
     for by_hand in [false, true] {
         let declared = declarations_around_a_weak_foe(by_hand);
-        let target =
-            |unit: &str| declared.iter().find(|event| event["unit"] == unit).map(|event| event["target"].clone());
-        assert_eq!(target("r1"), Some("b1".into()), "by hand: {by_hand}: {declared:?}");
+        let target = |unit: &str| {
+            declared
+                .iter()
+                .find(|declaration| &*declaration.unit == unit)
+                .map(|declaration| declaration.target.as_deref())
+        };
+        assert_eq!(target("r1"), Some(Some("b1")), "by hand: {by_hand}: {declared:?}");
         // r1's blow is expected to fell b1: r2 strikes the other foe, whether r1 declared in the
         // same pass or the pass waited for a human to declare it.
-        assert_eq!(target("r2"), Some("b2".into()), "by hand: {by_hand}: {declared:?}");
+        assert_eq!(target("r2"), Some(Some("b2")), "by hand: {by_hand}: {declared:?}");
     }
 }

@@ -3,12 +3,12 @@
 //! escalation chains (`A-CRIT-1`, `A-FAIL-1`), summoning spells (`A-SUMM-1`), slow ground
 //! (`A-MOVE-1`, `A-FEAT-1`) and closing wounds (`A-WOUND-1`).
 
-
-use bevy::prelude::*;
 use crate::*;
+use bevy::prelude::*;
 use fray::battlefield::{Battlefield, Square};
 use fray::rules::ActionChosen;
 use fray::rules::components::*;
+use fray::rules::log::AttackKind;
 
 const RULESET: &str = "aimed_wounds";
 
@@ -70,7 +70,7 @@ fn a_bonus_1_a_declaration_chooses_what_its_bonus_actions_buy() {
         Some(BonusUses { dodge: 1, damage: 1, ..uses() }),
     );
     app.update();
-    assert_eq!(attacks_by(&app, "r1")[0]["total"], 10, "no +1 to hit was bought");
+    assert_eq!(attacks_by(&app, "r1")[0].total, 10, "no +1 to hit was bought");
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 30 - 4);
     assert_eq!(get::<Conditions>(&mut app, "r1").dodge_bonus, 1, "the other Bonus Action dodges until r1's next turn");
 
@@ -84,7 +84,7 @@ fn a_bonus_1_a_declaration_chooses_what_its_bonus_actions_buy() {
     app.update();
     declare_with(&mut app, "r1", ActionKind::Attack, Some("b1"), Some((1, 1)), None);
     app.update();
-    assert_eq!(attacks_by(&app, "r1")[0]["total"], 11, "8 + accuracy 2 + 1 bought with a Bonus Action");
+    assert_eq!(attacks_by(&app, "r1")[0].total, 11, "8 + accuracy 2 + 1 bought with a Bonus Action");
 
     // Three uses for two Bonus Actions, or the same +1 twice, are refused.
     for refused in [BonusUses { hit: 1, damage: 1, dodge: 1, ..uses() }, BonusUses { hit: 2, ..uses() }] {
@@ -113,7 +113,7 @@ fn a_bonus_1_the_move_and_both_bonus_actions_buy_an_extra_attack_without_strengt
     app.update();
     let attacks = attacks_by(&app, "r1");
     assert_eq!(attacks.len(), 2, "the attack and the extra attack");
-    assert!(attacks.iter().all(|attack| attack["total"] == 14), "both Bonus Actions went into the extra attack");
+    assert!(attacks.iter().all(|attack| attack.total == 14), "both Bonus Actions went into the extra attack");
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 30 - 7 - 5);
 
     // The extra attack takes the Move Action: no move that turn.
@@ -155,13 +155,13 @@ fn a_bonus_1_two_bonus_actions_disengage_and_keep_the_attack() {
     app.update();
     assert!(attacks_by(&app, "b1").is_empty(), "a disengage bought with Bonus Actions gives no free hit");
     assert_eq!(attacks_by(&app, "r1").len(), 1);
-    assert_eq!(attacks_by(&app, "r1")[0]["total"], 12, "10 + accuracy 2: nothing left for +1 to hit");
+    assert_eq!(attacks_by(&app, "r1")[0].total, 12, "10 + accuracy 2: nothing left for +1 to hit");
 
     let mut app = scripted(&grid_level(&rows, units), &faces);
     app.update();
     declare_with(&mut app, "r1", ActionKind::Attack, Some("b2"), Some((1, 4)), None);
     app.update();
-    assert_eq!(attacks_by(&app, "b1")[0]["kind"], "free_hit", "without it, leaving the melee zone provokes");
+    assert_eq!(attacks_by(&app, "b1")[0].kind, AttackKind::FreeHit, "without it, leaving the melee zone provokes");
 }
 
 #[test]
@@ -172,10 +172,10 @@ fn a_turn_1_two_bonus_actions_a_turn_and_one_fewer_when_weakened() {
     app.update();
     declare_with(&mut app, "r1", ActionKind::Move, None, Some((11, 1)), Some(BonusUses { dodge: 1, ..uses() }));
     app.update();
-    assert!(events(&app, "moved").is_empty(), "ten squares is too far without the strides");
+    assert!(lines::<line::Moved>(&app).is_empty(), "ten squares is too far without the strides");
     declare_with(&mut app, "r1", ActionKind::Move, None, Some((11, 1)), None);
     app.update();
-    assert_eq!(events(&app, "moved").len(), 10, "six squares and two strides of two");
+    assert_eq!(lines::<line::Moved>(&app).len(), 10, "six squares and two strides of two");
 
     // A weakened unit has one Bonus Action: +1 to hit alone, not +1 and +1, and no extra attack.
     let mut app = adjacent(10, &[8, 3]);
@@ -188,7 +188,7 @@ fn a_turn_1_two_bonus_actions_a_turn_and_one_fewer_when_weakened() {
     }
     declare_with(&mut app, "r1", ActionKind::Attack, Some("b1"), None, Some(BonusUses { hit: 1, ..uses() }));
     app.update();
-    assert_eq!(attacks_by(&app, "r1")[0]["total"], 11);
+    assert_eq!(attacks_by(&app, "r1")[0].total, 11);
 }
 
 #[test]
@@ -210,19 +210,15 @@ fn a_init_1_a_unit_may_delay_its_turn_until_after_the_next() {
     // b2 is the last turn of the round: there is nothing to delay to.
     declare_with(&mut app, "b2", ActionKind::Delay, None, None, None);
     app.update();
-    let declared: Vec<(String, String)> = events(&app, "declared")
-        .iter()
-        .map(|line| {
-            (line["unit"].as_str().unwrap_or("").to_string(), line["action"].as_str().unwrap_or("").to_string())
-        })
-        .collect();
+    let declared: Vec<(String, &str)> =
+        lines::<line::Declared>(&app).iter().map(|declared| (declared.unit.to_string(), declared.action)).collect();
     let expected = [("r1", "delay"), ("b1", "hold"), ("r1", "attack")];
-    assert_eq!(declared, expected.map(|(unit, action)| (unit.to_string(), action.to_string())));
+    assert_eq!(declared, expected.map(|(unit, action)| (unit.to_string(), action)));
     assert_eq!(attacks_by(&app, "r1").len(), 1, "r1 acts after b1");
     assert_eq!(state(&app).round, 1, "b2's refused delay leaves it to declare");
     declare_with(&mut app, "b2", ActionKind::Hold, None, None, None);
     app.update();
-    assert_eq!(events(&app, "declared").len(), 4);
+    assert_eq!(lines::<line::Declared>(&app).len(), 4);
 }
 
 #[test]
@@ -243,9 +239,9 @@ fn a_wound_1_closing_a_wound_by_healing_lifts_its_penalties() {
     assert_eq!((wounded.aimed_wounds, wounded.speed_penalty, wounded.agility_penalty), (1, 2, 1));
     declare_with(&mut app, "b1", ActionKind::UseItem(0), Some("b1"), None, None);
     app.update();
-    let healed = &events(&app, "healed")[0];
-    assert_eq!(healed["wounds_restored"], 8);
-    assert_eq!(healed["wound_closed"], "slowing");
+    let healed = &lines::<line::Healed>(&app)[0];
+    assert_eq!(healed.wounds_restored, 8);
+    assert_eq!(healed.wound_closed, Some("slowing"));
     let closed = get::<Conditions>(&mut app, "b1");
     assert_eq!((closed.aimed_wounds, closed.speed_penalty, closed.agility_penalty), (0, 0, 0), "the legs work again");
 }
@@ -274,9 +270,9 @@ fn a_move_1_difficult_ground_halves_the_move() {
     let mut app = channel("");
     app.update();
     wade(&mut app, 4);
-    assert!(events(&app, "moved").is_empty(), "four squares of water cost eight");
+    assert!(lines::<line::Moved>(&app).is_empty(), "four squares of water cost eight");
     wade(&mut app, 3);
-    assert_eq!(events(&app, "moved").len(), 3, "half of six");
+    assert_eq!(lines::<line::Moved>(&app).len(), 3, "half of six");
 }
 
 #[test]
@@ -284,7 +280,7 @@ fn a_feat_1_a_maneuverer_crosses_difficult_ground_at_full_speed() {
     let mut app = channel("Maneuverer");
     app.update();
     wade(&mut app, 7);
-    assert!(events(&app, "moved").is_empty(), "still six squares at most");
+    assert!(lines::<line::Moved>(&app).is_empty(), "still six squares at most");
     wade(&mut app, 6);
-    assert_eq!(events(&app, "moved").len(), 6);
+    assert_eq!(lines::<line::Moved>(&app).len(), 6);
 }

@@ -2,16 +2,17 @@
 //! says so in `combat_ended`; summons vanish before it; and, over every shipped level, many seeds
 //! and both AIs, `combat_ended` is written once, as the last line, by the round limit at latest.
 
-
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use crate::held_actions::{line_position, log_entries};
 use crate::*;
+use fray::battlefield::Place;
 use fray::headless::HeadlessBattle;
 use fray::levels::{BattleSetup, BattleTemplate, load_level};
 use fray::rules::components::*;
 use fray::rules::dice::CombatRng;
-use serde_json::Value;
+use fray::rules::log::{LogEntry, LogEvent};
 
 /// The reasons `combat_ended` may give (docs/combat-log.md).
 const REASONS: [&str; 5] = ["side_defeated", "mutual_defeat", "survived", "target_eliminated", "max_rounds"];
@@ -22,31 +23,38 @@ const REASONS: [&str; 5] = ["side_defeated", "mutual_defeat", "survived", "targe
 /// times longer, and the test should stay near 30 s in a debug build.
 const AIS: [(AiKind, std::ops::Range<u64>); 2] = [(AiKind::Greedy, 220..260), (AiKind::Random, 220..230)];
 
-/// Plays `template` with `ai` on every side and returns the log's lines as JSON.
-fn play(battle: &mut HeadlessBattle, template: &BattleTemplate, ai: AiKind, seed: u64) -> Vec<Value> {
+/// Plays `template` with `ai` on every side and returns the log's lines.
+fn play(battle: &mut HeadlessBattle, template: &BattleTemplate, ai: AiKind, seed: u64) -> Vec<LogEntry> {
     let controllers = (0..template.sides.len()).map(|side| (side, Controller::Ai(ai))).collect();
     battle.start(template, &BattleSetup { seed, controllers, record_log: true });
     battle.run_to_end();
-    battle.log().to_json_lines().lines().map(|line| serde_json::from_str(line).expect("JSON")).collect()
+    battle.log().entries().to_vec()
+}
+
+/// The `combat_ended` line of the log's last line, if it is one.
+fn last_ended(log: &[LogEntry]) -> Option<&line::CombatEnded> {
+    log.last().and_then(|entry| line::CombatEnded::of(&entry.event))
 }
 
 /// What is wrong with how this battle's log ends, if anything.
-fn ending_fault(log: &[Value], max_rounds: u32) -> Option<String> {
-    let ended: Vec<usize> =
-        log.iter().enumerate().filter(|(_, line)| line["event"] == "combat_ended").map(|(at, _)| at).collect();
-    let [at] = ended.as_slice() else {
-        return Some(format!("{} combat_ended lines; last line {}", ended.len(), log.last()?));
+fn ending_fault(log: &[LogEntry], max_rounds: u32) -> Option<String> {
+    let ended: Vec<(usize, &line::CombatEnded)> = log
+        .iter()
+        .enumerate()
+        .filter_map(|(at, entry)| line::CombatEnded::of(&entry.event).map(|end| (at, end)))
+        .collect();
+    let [(at, end)] = ended.as_slice() else {
+        return Some(format!("{} combat_ended lines; last line {:?}", ended.len(), log.last()?));
     };
-    if *at + 1 != log.len() {
-        return Some(format!("combat_ended is followed by {}", log[at + 1]));
+    if at + 1 != log.len() {
+        return Some(format!("combat_ended is followed by {:?}", log[at + 1]));
     }
-    let end = &log[*at];
-    let reason = end["reason"].as_str().unwrap_or_default();
+    let reason = end.reason;
     if !REASONS.contains(&reason) {
         return Some(format!("reason {reason:?} is not one of {REASONS:?}"));
     }
-    let round = end["round"].as_u64().unwrap_or(u64::MAX);
-    (round > u64::from(max_rounds)).then(|| format!("ended in round {round}, past the limit {max_rounds}"))
+    let round = log[*at].round;
+    (round > max_rounds).then(|| format!("ended in round {round}, past the limit {max_rounds}"))
 }
 
 /// Every level in `levels/`, sorted.
@@ -126,10 +134,10 @@ fn w_end_1_a_stalemate_under_a_turn_based_ruleset_ends_at_max_rounds_with_combat
     assert_eq!(outcome.reason, "max_rounds");
     assert_eq!(outcome.rounds, max_rounds);
     assert_eq!(ending_fault(&log, max_rounds), None);
-    let last = log.last().expect("a log");
-    assert_eq!(last["reason"], "max_rounds");
-    assert_eq!(last["winner"], Value::Null);
-    assert_eq!(log[log.len() - 2]["event"], "round_ended", "the last round is played out");
+    let last = last_ended(&log).expect("the log ends with combat_ended");
+    assert_eq!(last.reason, "max_rounds");
+    assert_eq!(last.winner, None);
+    assert!(matches!(log[log.len() - 2].event, LogEvent::RoundEnded {}), "the last round is played out");
 }
 
 #[test]
@@ -169,12 +177,17 @@ fn a_summ_1_an_unkept_summon_vanishes_before_combat_ended_the_last_line() {
         app.update();
     }
     assert!(state(&app).is_over());
-    let log = log(&app);
-    let vanished = log.iter().position(|line| line["status"] == "vanished" && line["unit"] == "s1");
-    let ended = log.iter().position(|line| line["event"] == "combat_ended");
+    let log = log_entries(&app);
+    let vanished = line_position(&log, |status: &line::Status| status.status == "vanished" && &*status.unit == "s1");
+    let ended = line_position(&log, |_: &line::CombatEnded| true);
     assert!(vanished.is_some() && ended.is_some(), "both lines are written");
     assert!(vanished < ended, "the summon vanishes before the battle's last line");
     assert_eq!(ended, Some(log.len() - 1), "combat_ended is the last line");
+}
+
+/// The log's first `arrived` line and the round it came in.
+fn arrival(log: &[LogEntry]) -> Option<(u32, &line::Arrived)> {
+    log.iter().find_map(|entry| line::Arrived::of(&entry.event).map(|arrived| (entry.round, arrived)))
 }
 
 /// A grid level under `aimed_wounds` where red's conjurer knows a spell creating `creature`,
@@ -212,21 +225,22 @@ fn a_summ_1_a_spell_creates_a_new_unit_that_fights_and_vanishes_before_combat_en
     let template = level_template(&conjuring_level("soldier"));
     let mut battle = HeadlessBattle::new();
     let log = play(&mut battle, &template, AiKind::Greedy, 7);
-    let arrived = log.iter().find(|line| line["event"] == "arrived").expect("the spell brings a unit in");
-    let id = arrived["unit"].as_str().expect("an id").to_string();
+    let (arrived_in, arrived) = arrival(&log).expect("the spell brings a unit in");
+    let id = &*arrived.unit;
     assert_eq!(id, "soldier-1", "a fresh id, used by no unit of the level");
-    let attacked = log.iter().any(|line| line["event"] == "attack" && line["attacker"] == id.as_str());
+    let attacked = log.iter().filter_map(|entry| line::Attack::of(&entry.event)).any(|attack| &*attack.attacker == id);
     assert!(attacked, "the new unit fights");
-    let first_turn = log.iter().find(|line| line["event"] == "declared" && line["unit"] == id.as_str());
-    let sick_through = arrived["round"].as_u64().map(|round| round + 1);
-    assert!(first_turn.is_some_and(|line| line["round"].as_u64() > sick_through), "sick in its first round");
-    let vanished = log.iter().position(|line| line["status"] == "vanished" && line["unit"] == id.as_str());
-    let ended = log.iter().position(|line| line["event"] == "combat_ended");
+    let first_turn =
+        log.iter().find(|entry| line::Declared::of(&entry.event).is_some_and(|declared| &*declared.unit == id));
+    let sick_through = arrived_in + 1;
+    assert!(first_turn.is_some_and(|entry| entry.round > sick_through), "sick in its first round");
+    let vanished = line_position(&log, |status: &line::Status| status.status == "vanished" && &*status.unit == id);
+    let ended = line_position(&log, |_: &line::CombatEnded| true);
     assert!(vanished.is_some(), "the new unit vanishes as the battle ends");
     assert!(vanished < ended, "before the battle's last line");
     assert_eq!(ended, Some(log.len() - 1), "combat_ended is the last line");
     assert_eq!(ending_fault(&log, template.ruleset.end.max_rounds), None);
-    assert_eq!(log[log.len() - 1]["winner"], "red", "it fought for its side");
+    assert_eq!(last_ended(&log).and_then(|end| end.winner.as_deref()), Some("red"), "it fought for its side");
 }
 
 #[test]
@@ -258,11 +272,13 @@ fn a_summ_1_on_zones_the_new_unit_appears_in_its_casters_zone_and_rolls_initiati
     let template = level_template(&text);
     let mut battle = HeadlessBattle::new();
     let log = play(&mut battle, &template, AiKind::Greedy, 7);
-    let arrived = log.iter().find(|line| line["event"] == "arrived").expect("the spell brings a unit in");
-    assert_eq!(arrived["unit"], "soldier-1");
-    assert_eq!(arrived["zone"], "a", "in its caster's zone");
-    let rolled = log.iter().find(|line| line["event"] == "initiative" && line["unit"] == "soldier-1");
-    let next_round = arrived["round"].as_u64().map(|round| round + 1);
-    assert!(rolled.is_some_and(|line| line["round"].as_u64() == next_round), "it rolls as the next round starts");
+    let (arrived_in, arrived) = arrival(&log).expect("the spell brings a unit in");
+    assert_eq!(&*arrived.unit, "soldier-1");
+    assert_eq!(arrived.zone, Place::Zone("a".into()), "in its caster's zone");
+    let rolled = log
+        .iter()
+        .find(|entry| line::Initiative::of(&entry.event).is_some_and(|initiative| &*initiative.unit == "soldier-1"));
+    let next_round = arrived_in + 1;
+    assert!(rolled.is_some_and(|entry| entry.round == next_round), "it rolls as the next round starts");
     assert_eq!(ending_fault(&log, template.ruleset.end.max_rounds), None);
 }

@@ -2,14 +2,14 @@
 //! what it does when the foe's turn comes (a spell, first aid, a move, a strike), and it goes
 //! first; a hold the foe never answers is lost at the round's end.
 
-
-use bevy::prelude::*;
 use crate::*;
+use bevy::prelude::*;
+use fray::battlefield::Place;
 use fray::battlefield::{Battlefield, Square};
 use fray::rules::components::*;
+use fray::rules::log::{AttackKind, CombatLog, LogEntry, LogEvent};
 use fray::rules::ruleset::Ruleset;
 use fray::rules::{ActionChosen, DeclarationRejected};
-use serde_json::Value;
 
 const RULESET: &str = "shock_and_cover";
 const OPEN: [&str; 3] = ["......", "......", "......"];
@@ -46,13 +46,27 @@ fn hold_against(app: &mut App, id: &str, foe: &str, plan: (ActionKind, Option<&s
     app.world_mut().write_message(ActionChosen { unit: entity, action: Action::hold_against(foe, plan) });
 }
 
-/// Where the first line matching `wanted` stands in the log.
-fn position(log: &[Value], what: &str, wanted: impl Fn(&Value) -> bool) -> usize {
-    log.iter().position(wanted).unwrap_or_else(|| panic!("no {what} in the log: {log:#?}"))
+/// Every line of the log so far, of every kind, with its round: for tests of the order lines of
+/// different kinds come in (shared with the other scenario files).
+pub(crate) fn log_entries(app: &App) -> Vec<LogEntry> {
+    app.world().resource::<CombatLog>().entries().to_vec()
 }
 
-fn declared_by(app: &App, id: &str) -> Vec<Value> {
-    events(app, "declared").into_iter().filter(|line| line["unit"] == id).collect()
+/// Where the first line of kind `L` that `wanted` picks stands in `log`, if any.
+pub(crate) fn line_position<L: Line>(log: &[LogEntry], wanted: impl Fn(&L) -> bool) -> Option<usize> {
+    log.iter().position(|entry| L::of(&entry.event).is_some_and(&wanted))
+}
+
+/// Where the first line of kind `L` that `wanted` picks stands in the log, and the line.
+fn position<'a, L: Line>(log: &'a [LogEntry], what: &str, wanted: impl Fn(&L) -> bool) -> (usize, &'a L) {
+    log.iter()
+        .enumerate()
+        .find_map(|(at, entry)| L::of(&entry.event).filter(|line| wanted(line)).map(|line| (at, line)))
+        .unwrap_or_else(|| panic!("no {what} in the log: {log:#?}"))
+}
+
+fn declared_by(app: &App, id: &str) -> Vec<line::Declared> {
+    lines::<line::Declared>(app).into_iter().filter(|declared| &*declared.unit == id).collect()
 }
 
 #[test]
@@ -71,17 +85,17 @@ fn s_act_2_a_held_spell_goes_off_before_the_awaited_foe_acts() {
     app.update();
     declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (4, 1));
     app.update();
-    let log = log(&app);
-    let r1_declared = position(&log, "r1's declaration", |line| line["event"] == "declared" && line["unit"] == "r1");
-    let held = position(&log, "b1's held cast", |line| {
-        line["event"] == "declared" && line["unit"] == "b1" && line["held"] == true
-    });
-    let cast = position(&log, "the cast", |line| line["event"] == "cast" && line["unit"] == "b1");
-    let moved = position(&log, "r1's move", |line| line["event"] == "moved" && line["unit"] == "r1");
+    let log = log_entries(&app);
+    let (r1_declared, r1_line) =
+        position(&log, "r1's declaration", |declared: &line::Declared| &*declared.unit == "r1");
+    let (held, held_line) =
+        position(&log, "b1's held cast", |declared: &line::Declared| &*declared.unit == "b1" && declared.held);
+    let (cast, _) = position(&log, "the cast", |cast: &line::Cast| &*cast.unit == "b1");
+    let (moved, _) = position(&log, "r1's move", |moved: &line::Moved| &*moved.unit == "r1");
     assert!(r1_declared < held && held < cast && cast < moved, "r1 declares, b1's spell goes off, then r1 moves");
-    assert_eq!(log[held]["action"], "cast");
-    assert_eq!(log[held]["target"], "r1");
-    assert_eq!(log[held]["initiative"], log[r1_declared]["initiative"], "at the foe's place");
+    assert_eq!(held_line.action, "cast");
+    assert_eq!(held_line.target.as_deref(), Some("r1"));
+    assert_eq!(held_line.initiative, r1_line.initiative, "at the foe's place");
     assert!(get::<Wounds>(&mut app, "r1").current < 20, "the firebolt burnt r1");
     assert_eq!(get::<Mana>(&mut app, "b1").current, 4, "the firebolt's 2 Mana are spent");
     finish(&mut app);
@@ -110,14 +124,13 @@ fn s_act_2_a_held_first_aid_answers_the_foe() {
     app.update();
     declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (3, 1));
     app.update();
-    let log = log(&app);
-    let held = position(&log, "b1's held first aid", |line| {
-        line["event"] == "declared" && line["unit"] == "b1" && line["held"] == true
-    });
-    let aid = position(&log, "the first aid", |line| line["event"] == "stabilise" && line["unit"] == "b1");
-    let moved = position(&log, "r1's move", |line| line["event"] == "moved" && line["unit"] == "r1");
-    let blow = position(&log, "r1's blow", |line| line["event"] == "attack" && line["attacker"] == "r1");
-    assert_eq!((log[held]["action"].as_str(), log[held]["target"].as_str()), (Some("stabilize"), Some("b2")));
+    let log = log_entries(&app);
+    let (held, held_line) =
+        position(&log, "b1's held first aid", |declared: &line::Declared| &*declared.unit == "b1" && declared.held);
+    let (aid, _) = position(&log, "the first aid", |aid: &line::Stabilise| &*aid.unit == "b1");
+    let (moved, _) = position(&log, "r1's move", |moved: &line::Moved| &*moved.unit == "r1");
+    let (blow, _) = position(&log, "r1's blow", |attack: &line::Attack| &*attack.attacker == "r1");
+    assert_eq!((held_line.action, held_line.target.as_deref()), ("stabilize", Some("b2")));
     assert!(held < aid && aid < moved && moved < blow, "the first aid comes before r1's move and blow");
     assert!(get::<Conditions>(&mut app, "b2").stabilised, "b2 is stabilised");
 }
@@ -138,13 +151,20 @@ fn s_act_2_a_held_move_steps_away_before_the_foe_strikes() {
     app.update();
     declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (1, 1));
     app.update();
-    let log = log(&app);
-    let stepped = log.iter().rposition(|line| line["event"] == "moved" && line["unit"] == "b1").expect("b1 steps away");
-    let came = position(&log, "r1's move", |line| line["event"] == "moved" && line["unit"] == "r1");
-    let lost = position(&log, "r1's lost blow", |line| line["event"] == "action_lost" && line["unit"] == "r1");
+    let log = log_entries(&app);
+    let (stepped, step) = log
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(at, entry)| {
+            line::Moved::of(&entry.event).filter(|moved| &*moved.unit == "b1").map(|moved| (at, moved))
+        })
+        .expect("b1 steps away");
+    let (came, _) = position(&log, "r1's move", |moved: &line::Moved| &*moved.unit == "r1");
+    let (lost, lost_line) = position(&log, "r1's lost blow", |lost: &line::ActionLost| &*lost.unit == "r1");
     assert!(stepped < came && came < lost, "b1 steps away, r1 comes, its blow is lost");
-    assert_eq!(log[lost]["reason"], "target_out_of_reach");
-    assert_eq!(log[stepped]["to"], serde_json::json!([5, 1]));
+    assert_eq!(lost_line.reason, "target_out_of_reach");
+    assert_eq!(step.to, Place::Square([5, 1]));
     assert!(attacks_by(&app, "r1").is_empty());
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 20);
 }
@@ -167,9 +187,9 @@ fn s_act_2_a_held_strike_may_fall_on_another_foe_when_the_awaited_one_comes() {
     app.update();
     declare(&mut app, "r1", ActionKind::Hold, None, None);
     app.update();
-    let held: Vec<Value> = attacks_by(&app, "b1");
+    let held: Vec<line::Attack> = attacks_by(&app, "b1");
     assert_eq!(held.len(), 1);
-    assert_eq!((held[0]["target"].as_str(), held[0]["kind"].as_str()), (Some("r2"), Some("held")));
+    assert_eq!((&*held[0].target, held[0].kind), ("r2", AttackKind::Held));
     assert_eq!(get::<Wounds>(&mut app, "r2").current, 16);
 }
 
@@ -187,12 +207,15 @@ fn s_act_2_an_untriggered_held_action_is_lost_at_the_round_end() {
     app.update();
     declare(&mut app, "r1", ActionKind::Hold, None, None);
     finish(&mut app);
-    let log = log(&app);
-    let lost = position(&log, "the lapse", |line| line["event"] == "action_lost" && line["unit"] == "b1");
-    let ended = position(&log, "the round's end", |line| line["event"] == "round_ended");
-    let r1_turn = position(&log, "r1's turn", |line| line["event"] == "declared" && line["unit"] == "r1");
+    let log = log_entries(&app);
+    let (lost, lost_line) = position(&log, "the lapse", |lost: &line::ActionLost| &*lost.unit == "b1");
+    let ended = log
+        .iter()
+        .position(|entry| matches!(entry.event, LogEvent::RoundEnded {}))
+        .unwrap_or_else(|| panic!("no round's end in the log: {log:#?}"));
+    let (r1_turn, _) = position(&log, "r1's turn", |declared: &line::Declared| &*declared.unit == "r1");
     assert!(r1_turn < lost && lost < ended, "lost after the round's last turn, before the round ends");
-    assert_eq!(log[lost]["reason"], "held_action_lapsed");
+    assert_eq!(lost_line.reason, "held_action_lapsed");
     assert_eq!(declared_by(&app, "b1").len(), 1, "no turn after the round's last");
     assert!(attacks_by(&app, "b1").is_empty());
 }
@@ -214,12 +237,10 @@ fn s_act_2_an_unanswered_hold_is_taken_after_the_last_turn_where_it_does_not_lap
     app.update();
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     finish(&mut app);
-    let turns: Vec<(String, i64)> = declared_by(&app, "b1")
-        .iter()
-        .map(|line| (line["action"].as_str().unwrap_or_default().to_string(), line["initiative"].as_i64().unwrap_or(0)))
-        .collect();
-    assert_eq!(turns, vec![("hold_action".into(), 1), ("hold".into(), 3)]);
-    assert!(events(&app, "action_lost").is_empty());
+    let turns: Vec<(&str, i32)> =
+        declared_by(&app, "b1").iter().map(|declared| (declared.action, declared.initiative)).collect();
+    assert_eq!(turns, vec![("hold_action", 1), ("hold", 3)]);
+    assert!(lines::<line::ActionLost>(&app).is_empty());
 }
 
 #[test]

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use fray::headless::{HeadlessBattle, UPDATES_PER_ROUND};
 use fray::levels::{BattleSetup, load_builtin_level};
 use fray::rules::components::{AiKind, Controller, Status, Stress, UnitId, Wounds};
+use fray::rules::log::LogEvent;
 use proptest::prelude::*;
 
 const LEVELS: [&str; 3] = ["ambush.ron", "duel.ron", "reinforcements.ron"];
@@ -50,18 +51,22 @@ proptest! {
         battle.start(&template, &BattleSetup { seed, controllers: vec![(0, kind(random)), (1, kind(!random))], record_log: true });
         battle.run_to_end();
         let mut gone: HashSet<String> = HashSet::new();
-        for line in battle.log().to_json_lines().lines() {
-            let value: serde_json::Value = serde_json::from_str(line).unwrap();
-            let actor = match value["event"].as_str().unwrap() {
-                "declared" | "moved" | "cast" | "item_used" | "stabilise" | "intimidation" => value["unit"].as_str(),
-                "attack" => value["attacker"].as_str(),
+        for entry in battle.log().entries() {
+            let actor = match &entry.event {
+                LogEvent::Declared(line) => Some(&line.unit),
+                LogEvent::Moved(line) => Some(&line.unit),
+                LogEvent::Cast(line) => Some(&line.unit),
+                LogEvent::ItemUsed(line) => Some(&line.unit),
+                LogEvent::Stabilise(line) => Some(&line.unit),
+                LogEvent::Intimidation(line) => Some(&line.unit),
+                LogEvent::Attack(line) => Some(&line.attacker),
                 _ => None,
             };
             if let Some(actor) = actor {
-                prop_assert!(!gone.contains(actor), "{} acted after leaving the fight: {}", actor, line);
+                prop_assert!(!gone.contains(&**actor), "{} acted after leaving the fight: {:?}", actor, entry);
             }
-            if value["event"] == "status" && matches!(value["status"].as_str(), Some("dead" | "fled" | "surrendered")) {
-                gone.insert(value["unit"].as_str().unwrap().to_string());
+            if let LogEvent::Status(line) = &entry.event && matches!(line.status, "dead" | "fled" | "surrendered") {
+                gone.insert(line.unit.to_string());
             }
         }
         let world = battle.world_mut();

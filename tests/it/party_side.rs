@@ -1,9 +1,8 @@
 //! Scenario tests, named by rule ID, for levels whose party is not the first side: marking the
 //! second side `party: Some(true)` makes it, and only it, the party in every rule that asks.
 
-
-use bevy::prelude::*;
 use crate::*;
+use bevy::prelude::*;
 use fray::rules::components::*;
 
 /// The two sides, `red` first and `blue` marked as the party.
@@ -40,10 +39,10 @@ fn grid_level(units: &str) -> String {
 
 /// The side named by the only `side_initiative` line that says it begins.
 fn beginning_side(app: &App) -> String {
-    let sides = events(app, "side_initiative");
+    let sides = lines::<line::SideInitiative>(app);
     assert_eq!(sides.len(), 1, "one side roll: {sides:?}");
-    assert_eq!(sides[0]["begins"], true);
-    sides[0]["side"].as_str().expect("a side name").to_string()
+    assert_eq!(sides[0].begins, Some(true));
+    sides[0].side.to_string()
 }
 
 const APART: &str = r#"
@@ -92,11 +91,11 @@ fn z_atk_2_only_the_marked_party_rolls_to_avoid() {
     }
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     app.update();
-    let attacks = events(&app, "attack");
+    let attacks = lines::<line::Attack>(&app);
     assert_eq!(attacks.len(), 1, "{attacks:?}");
-    assert_eq!(attacks[0]["attacker"], "r1");
-    assert_eq!(attacks[0]["avoid"], true, "a creature's attack on the party is the party's avoid test");
-    assert_eq!(attacks[0]["hit"], true);
+    assert_eq!(&*attacks[0].attacker, "r1");
+    assert!(attacks[0].extra.avoid, "a creature's attack on the party is the party's avoid test");
+    assert!(attacks[0].hit);
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 14);
 }
 
@@ -118,11 +117,11 @@ fn z_atk_2_the_unmarked_first_side_does_not_roll_to_avoid() {
     }
     declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
     app.update();
-    let attacks = events(&app, "attack");
+    let attacks = lines::<line::Attack>(&app);
     assert_eq!(attacks.len(), 1, "{attacks:?}");
-    assert_ne!(attacks[0]["avoid"], true, "the party's attack is its own test, not red's avoid test");
-    assert_eq!(attacks[0]["total"], 12);
-    assert_eq!(attacks[0]["hit"], true);
+    assert!(!attacks[0].extra.avoid, "the party's attack is its own test, not red's avoid test");
+    assert_eq!(attacks[0].total, 12);
+    assert!(attacks[0].hit);
 }
 
 #[test]
@@ -135,10 +134,8 @@ fn s_init_1_only_the_marked_party_adds_its_best_dex_and_wins_ties() {
     // Red rolls 5 and adds nothing; blue rolls 3 and adds b2's +2: a tie the party wins.
     let mut app = scripted(&grid_level(units), &[5, 3]);
     app.update();
-    let scores: Vec<(String, i64)> = events(&app, "side_initiative")
-        .iter()
-        .map(|line| (line["side"].as_str().unwrap().to_string(), line["score"].as_i64().unwrap()))
-        .collect();
+    let scores: Vec<(String, i32)> =
+        lines::<line::SideInitiative>(&app).iter().map(|side| (side.side.to_string(), side.score)).collect();
     assert_eq!(scores, vec![("red".into(), 5), ("blue".into(), 5)]);
     let r1 = unit(&mut app, "r1");
     let turns = state(&app).turns;

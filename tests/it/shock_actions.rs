@@ -2,11 +2,12 @@
 //! standing up as a Move action and going prone as a Free one, total defense as an Instant
 //! action after an attack roll, and the swarm's four assailants.
 
-
-use bevy::prelude::*;
+use crate::held_actions::{line_position, log_entries};
 use crate::*;
+use bevy::prelude::*;
 use fray::battlefield::{Battlefield, Square};
 use fray::rules::components::*;
+use fray::rules::log::{AttackKind, ManeuverOutcome};
 use fray::rules::{ActionChosen, CombatPhase};
 
 const RULESET: &str = "shock_and_cover";
@@ -24,11 +25,11 @@ fn declare_at(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, t
 }
 
 /// The `declared` lines of `id`, as (action, initiative).
-fn declared_by(app: &App, id: &str) -> Vec<(String, i64)> {
-    events(app, "declared")
+fn declared_by(app: &App, id: &str) -> Vec<(&'static str, i32)> {
+    lines::<line::Declared>(app)
         .into_iter()
-        .filter(|line| line["unit"] == id)
-        .map(|line| (line["action"].as_str().unwrap_or_default().to_string(), line["initiative"].as_i64().unwrap_or(0)))
+        .filter(|declared| &*declared.unit == id)
+        .map(|declared| (declared.action, declared.initiative))
         .collect()
 }
 
@@ -70,10 +71,10 @@ fn s_spec_1_total_defense_is_taken_after_the_attack_roll_and_spends_the_main_act
     // 9 + attack 2 = 11 hits AC 10; b1's 5 hit points are within r1's 1d8: it gives up its
     // Main action for +2 AC, and the blow meets AC 12 and misses.
     let mut app = red_strikes_a_weak_b1(&[9, 4]);
-    let statuses = events(&app, "status");
-    assert_eq!((statuses[0]["unit"].as_str(), statuses[0]["status"].as_str()), (Some("b1"), Some("full_defense")));
+    let statuses = lines::<line::Status>(&app);
+    assert_eq!((&*statuses[0].unit, statuses[0].status), ("b1", "full_defense"));
     let attack = &attacks_by(&app, "r1")[0];
-    assert_eq!((attack["defense"].as_i64(), attack["hit"].as_bool()), (Some(12), Some(false)));
+    assert_eq!((attack.defense, attack.hit), (12, false));
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 5, "no damage");
     let conditions = get::<Conditions>(&mut app, "b1");
     assert!(conditions.full_defense && conditions.snapped);
@@ -87,7 +88,7 @@ fn s_spec_1_total_defense_is_taken_after_the_attack_roll_and_spends_the_main_act
 fn s_spec_1_total_defense_is_not_taken_when_it_cannot_turn_the_blow() {
     // 15 + 2 = 17 hits AC 12 all the same: b1 keeps its Main action and takes the blow.
     let mut app = red_strikes_a_weak_b1(&[15, 4]);
-    assert!(events(&app, "status").iter().all(|line| line["status"] != "full_defense"));
+    assert!(lines::<line::Status>(&app).iter().all(|status| status.status != "full_defense"));
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 1);
     assert!(!get::<Conditions>(&mut app, "b1").snapped);
 
@@ -101,7 +102,7 @@ fn s_spec_1_total_defense_is_not_taken_when_it_cannot_turn_the_blow() {
     app.update();
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     app.update();
-    assert_eq!(attacks_by(&app, "r1")[0]["hit"], true);
+    assert!(attacks_by(&app, "r1")[0].hit);
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 16);
 }
 
@@ -124,13 +125,13 @@ fn s_spec_1_at_most_four_assailants_swarm_one_target_a_round() {
         declare(&mut app, id, ActionKind::Swarm, Some("b1"), None);
         app.update();
     }
-    let lost = events(&app, "action_lost");
+    let lost = lines::<line::ActionLost>(&app);
     assert_eq!(lost.len(), 1, "only the fifth swarm is lost");
-    assert_eq!((lost[0]["unit"].as_str(), lost[0]["reason"].as_str()), (Some("r5"), Some("swarm_full")));
+    assert_eq!((&*lost[0].unit, lost[0].reason), ("r5", "swarm_full"));
     assert_eq!(state(&app).swarm_assailants, vec![(unit(&mut app, "b1"), 0, 4)]);
     declare(&mut app, "r6", ActionKind::Attack, Some("b1"), None);
     app.update();
-    assert_eq!(attacks_by(&app, "r6")[0]["swarm_bonus"], 6);
+    assert_eq!(attacks_by(&app, "r6")[0].extra.swarm_bonus, Some(6));
 }
 
 /// r1 at (1,1) next to b1 at (2,1), both with 20 hit points; red's side goes first.
@@ -155,7 +156,7 @@ fn s_act_2_standing_up_spends_only_the_move_and_the_main_action_follows() {
     app.update();
     declare(&mut app, "r1", ActionKind::StandUp, None, None);
     app.update();
-    assert_eq!(attacks_by(&app, "b1")[0]["kind"], "opportunity");
+    assert_eq!(attacks_by(&app, "b1")[0].kind, AttackKind::Opportunity);
     assert!(!get::<Conditions>(&mut app, "r1").prone);
     // Same turn: the Move is spent, so no step before the blow.
     declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (1, 2));
@@ -163,8 +164,8 @@ fn s_act_2_standing_up_spends_only_the_move_and_the_main_action_follows() {
     assert_eq!(declared_by(&app, "r1").len(), 1, "refused: the move went into standing up");
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     app.update();
-    assert_eq!(declared_by(&app, "r1"), vec![("stand_up".into(), 1), ("attack".into(), 1)], "one turn, two parts");
-    assert_eq!(attacks_by(&app, "r1")[0]["hit"], true);
+    assert_eq!(declared_by(&app, "r1"), vec![("stand_up", 1), ("attack", 1)], "one turn, two parts");
+    assert!(attacks_by(&app, "r1")[0].hit);
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 16);
     assert!(declared_by(&app, "b1").is_empty(), "b1's turn has not come yet");
 }
@@ -194,8 +195,8 @@ fn s_act_1_going_prone_is_a_free_action_before_the_turn_s_move_and_action() {
     assert!(get::<Conditions>(&mut app, "r1").prone);
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     app.update();
-    assert_eq!(declared_by(&app, "r1"), vec![("go_prone".into(), 1), ("attack".into(), 1)]);
-    assert_eq!(attacks_by(&app, "r1")[0]["total"], 13);
+    assert_eq!(declared_by(&app, "r1"), vec![("go_prone", 1), ("attack", 1)]);
+    assert_eq!(attacks_by(&app, "r1")[0].total, 13);
 
     // After a move, dropping leaves only the Main action: no second step.
     let mut app = side_by_side(&[]);
@@ -219,8 +220,8 @@ fn s_act_2_the_greedy_ai_stands_up_and_strikes_in_the_same_turn() {
     for _ in 0..4 {
         app.update();
     }
-    let actions: Vec<String> = declared_by(&app, "r1").into_iter().map(|(action, _)| action).collect();
-    assert_eq!(actions[..2], ["stand_up".to_string(), "attack".to_string()]);
+    let actions: Vec<&str> = declared_by(&app, "r1").into_iter().map(|(action, _)| action).collect();
+    assert_eq!(actions[..2], ["stand_up", "attack"]);
     assert_ne!(state(&app).phase, CombatPhase::Over);
 }
 
@@ -241,13 +242,13 @@ fn s_act_2_a_held_action_against_a_foe_strikes_it_before_its_own_action() {
     app.update();
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     finish_round(&mut app);
-    let attacks = events(&app, "attack");
-    assert_eq!((attacks[0]["attacker"].as_str(), attacks[0]["kind"].as_str()), (Some("b1"), Some("held")));
-    assert_eq!((attacks[1]["attacker"].as_str(), attacks[1]["kind"].as_str()), (Some("r1"), Some("normal")));
+    let attacks = lines::<line::Attack>(&app);
+    assert_eq!((&*attacks[0].attacker, attacks[0].kind), ("b1", AttackKind::Held));
+    assert_eq!((&*attacks[1].attacker, attacks[1].kind), ("r1", AttackKind::Normal));
     assert_eq!(status_of(&mut app, "r1"), Status::Dying, "struck down before its blow");
     assert_eq!(
         declared_by(&app, "b1"),
-        vec![("hold_action".into(), 1), ("attack".into(), 2)],
+        vec![("hold_action", 1), ("attack", 2)],
         "the held strike, declared at r1's place, was b1's action: no turn after the round's last"
     );
 }
@@ -264,11 +265,11 @@ fn s_act_2_a_held_action_waits_while_its_foe_is_out_of_reach() {
     app.update();
     declare(&mut app, "r1", ActionKind::Hold, None, None);
     app.update();
-    assert!(events(&app, "attack").is_empty());
+    assert!(lines::<line::Attack>(&app).is_empty());
     finish_round(&mut app);
-    assert_eq!(declared_by(&app, "b1"), vec![("hold_action".into(), 1)], "out of reach: b1 kept waiting");
-    let lost = events(&app, "action_lost");
-    assert_eq!((lost[0]["unit"].as_str(), lost[0]["reason"].as_str()), (Some("b1"), Some("held_action_lapsed")));
+    assert_eq!(declared_by(&app, "b1"), vec![("hold_action", 1)], "out of reach: b1 kept waiting");
+    let lost = lines::<line::ActionLost>(&app);
+    assert_eq!((&*lost[0].unit, lost[0].reason), ("b1", "held_action_lapsed"));
 }
 
 #[test]
@@ -286,10 +287,10 @@ fn s_act_2_a_held_action_meets_a_foe_that_walks_into_reach_before_its_blow() {
     app.update();
     declare_at(&mut app, "r1", ActionKind::Attack, Some("b1"), (4, 1));
     app.update();
-    let log = log(&app);
-    let moved = log.iter().position(|line| line["event"] == "moved").expect("r1 moves");
-    let held = log.iter().position(|line| line["event"] == "attack" && line["kind"] == "held").expect("held strike");
-    let blow = log.iter().position(|line| line["event"] == "attack" && line["attacker"] == "r1").expect("r1's blow");
+    let log = log_entries(&app);
+    let moved = line_position(&log, |_: &line::Moved| true).expect("r1 moves");
+    let held = line_position(&log, |attack: &line::Attack| attack.kind == AttackKind::Held).expect("held strike");
+    let blow = line_position(&log, |attack: &line::Attack| &*attack.attacker == "r1").expect("r1's blow");
     assert!(moved < held && held < blow, "the move, then the held strike, then the blow");
     assert_eq!(get::<Wounds>(&mut app, "r1").current, 16);
 }
@@ -314,12 +315,12 @@ fn s_act_2_screening_an_ally_is_a_move_action_and_the_main_action_follows() {
     app.update();
     declare(&mut app, "r2", ActionKind::Attack, Some("b1"), None);
     app.update();
-    assert_eq!(declared_by(&app, "r2"), vec![("screen".into(), 2), ("attack".into(), 2)]);
+    assert_eq!(declared_by(&app, "r2"), vec![("screen", 2), ("attack", 2)]);
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 16);
     declare(&mut app, "b1", ActionKind::Attack, Some("r1"), None);
     app.update();
-    let screen = &events(&app, "maneuver")[0];
-    assert_eq!((screen["unit"].as_str(), screen["outcome"].as_str()), (Some("r2"), Some("screened")));
+    let screen = &lines::<line::Maneuver>(&app)[0];
+    assert_eq!((&*screen.unit, screen.outcome), ("r2", Some(ManeuverOutcome::Screened)));
     assert_eq!(get::<Wounds>(&mut app, "r2").current, 16, "the screen made in the turn's first part holds");
 }
 
@@ -337,8 +338,8 @@ fn s_spec_1_a_charge_can_end_in_a_thrown_attack() {
     declare_at(&mut app, "r1", ActionKind::Charge, Some("b1"), (2, 1));
     app.update();
     let attack = &attacks_by(&app, "r1")[0];
-    assert_eq!((attack["kind"].as_str(), attack["charge"].as_bool()), (Some("thrown"), Some(true)));
-    assert_eq!(attack["total"], 19);
+    assert_eq!((attack.kind, attack.extra.charge), (AttackKind::Thrown, true));
+    assert_eq!(attack.total, 19);
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 16, "the javelin's 1d6 = 4");
     assert!(get::<Conditions>(&mut app, "r1").charging, "its AC is 2 lower until the round ends");
     assert_eq!(get::<Inventory>(&mut app, "r1").0[0].count, 0, "the javelin is gone");

@@ -1,14 +1,14 @@
 //! Scenario tests for the attack rows of `shock_and_cover` (`S-ATK-2`, `S-DUAL-1`): a level on
 //! a small grid with its own catalog, scripted dice, declarations sent as a controller would.
 
-
+use crate::*;
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
-use crate::*;
 use fray::battlefield::{Battlefield, Square, ZoneIndex};
 use fray::rules::CombatState;
 use fray::rules::actions::{self, ActionContext, ViewCache};
 use fray::rules::components::*;
+use fray::rules::log::AttackKind;
 use fray::rules::ruleset::Ruleset;
 use fray::rules::unit::UnitReadOnly;
 use fray::rules::{ActionChosen, CombatPhase};
@@ -49,14 +49,14 @@ fn level(units: &str) -> String {
 
 /// The total of `attacker`'s first attack on b1, adjacent to it at (2, 1), from (1, 1), with
 /// `weapon` in hand (the creature's own when `None`) and a d20 of 10.
-fn first_attack_total(creature: &str, weapon: Option<&str>, unarmed: bool) -> serde_json::Value {
+fn first_attack_total(creature: &str, weapon: Option<&str>, unarmed: bool) -> i32 {
     let fields = weapon.map_or(String::new(), |weapon| format!(", weapon: Some(\"{weapon}\")"));
     first_blow(creature, &fields, unarmed).0
 }
 
 /// `creature`'s first attack on b1 (see [`first_attack_total`]), its level fields `fields`: the
 /// attack's total and the hit points b1 has left of 40. The dice: 10 to hit, 1 for damage.
-fn first_blow(creature: &str, fields: &str, unarmed: bool) -> (serde_json::Value, i32) {
+fn first_blow(creature: &str, fields: &str, unarmed: bool) -> (i32, i32) {
     let units = format!(
         r#"
         (id: "r1", creature: "{creature}", side: "red", at: Some((1, 1)){fields}),
@@ -72,7 +72,7 @@ fn first_blow(creature: &str, fields: &str, unarmed: bool) -> (serde_json::Value
     app.update();
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     app.update();
-    let total = attacks_by(&app, "r1")[0]["total"].clone();
+    let total = attacks_by(&app, "r1")[0].total;
     (total, get::<Wounds>(&mut app, "b1").current)
 }
 
@@ -146,7 +146,7 @@ fn s_atk_2_a_bow_cannot_be_fired_at_anyone_while_a_foe_is_in_melee_reach() {
     app.update();
     let shots = attacks_by(&app, "r1");
     assert_eq!(shots.len(), 1, "the shot after the move is taken");
-    assert_eq!(shots[0]["total"], 17, "15 + attack 2, no melee penalty once clear");
+    assert_eq!(shots[0].total, 17, "15 + attack 2, no melee penalty once clear");
 }
 
 #[test]
@@ -159,7 +159,7 @@ fn s_atk_2_a_sling_is_fired_in_melee_at_minus_4() {
     app.update();
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     app.update();
-    assert_eq!(attacks_by(&app, "r1")[0]["total"], 8, "10 + attack 2 - 4: a one-handed sling may shoot");
+    assert_eq!(attacks_by(&app, "r1")[0].total, 8, "10 + attack 2 - 4: a one-handed sling may shoot");
 }
 
 #[test]
@@ -184,17 +184,17 @@ fn s_atk_1_an_npc_attacks_with_its_hit_dice_and_training_alone() {
 fn s_dual_1_only_a_unit_with_stab_1_fights_with_two_weapons() {
     let offhand = r#", offhand: Some("knife")"#;
     // Stab 2: -1 to hit, and the hit (1 + STR 2) deals 2 more.
-    assert_eq!(first_blow("duelist", offhand, false), (serde_json::json!(14), 40 - 5), "10 + 1 + 2 + 2 - 1");
+    assert_eq!(first_blow("duelist", offhand, false), (14, 40 - 5), "10 + 1 + 2 + 2 - 1");
     // Stab 0: the knife in the off hand changes nothing.
-    assert_eq!(first_blow("novice", offhand, false), (serde_json::json!(15), 40 - 3), "10 + 3 + STR 2");
+    assert_eq!(first_blow("novice", offhand, false), (15, 40 - 3), "10 + 3 + STR 2");
     // An NPC's Hit Dice and training stand in for the skill: 3 + 1 - 1.
-    assert_eq!(first_blow("brute", offhand, false), (serde_json::json!(13), 40 - 5), "10 + 3 HD + 1 - 1");
+    assert_eq!(first_blow("brute", offhand, false), (13, 40 - 5), "10 + 3 HD + 1 - 1");
 }
 
 /// An archer at (0, 1) shoots an execution at a surprised knight (AC 18) `at` squares away, with
 /// the d20 coming up `face` and the knight's save 5; returns the attack line and the knight's
 /// status after.
-fn ranged_execution(at: i32, face: u32) -> (serde_json::Value, Status) {
+fn ranged_execution(at: i32, face: u32) -> (line::Attack, Status) {
     let units = format!(
         r#"
         (id: "r1", creature: "archer", side: "red", at: Some((0, 1))),
@@ -214,25 +214,22 @@ fn s_exec_1_a_ranged_execution_rolls_against_10_with_range_bonuses() {
     // Within 10 ft (2 squares): 4 + attack 2 + 4 reaches 10, the knight's AC 18 ignored; the
     // save (5 - 2) fails and it drops.
     let (attack, status) = ranged_execution(2, 4);
-    assert_eq!(
-        (attack["kind"].as_str(), attack["total"].as_i64(), attack["defense"].as_i64()),
-        (Some("execution"), Some(10), Some(10))
-    );
-    assert_eq!(attack["hit"], true);
+    assert_eq!((attack.kind, attack.total, attack.defense), (AttackKind::Execution, 10, 10));
+    assert!(attack.hit);
     assert_eq!(status, Status::Dying);
     // Within the bow's normal range (6 of its 12 squares): +2.
     let (attack, status) = ranged_execution(5, 6);
-    assert_eq!((attack["total"].as_i64(), attack["hit"].as_bool()), (Some(10), Some(true)));
+    assert_eq!((attack.total, attack.hit), (10, true));
     assert_eq!(status, Status::Dying);
     // Further: no bonus, 7 + 2 misses and nothing more happens.
     let (attack, status) = ranged_execution(8, 7);
-    assert_eq!((attack["total"].as_i64(), attack["hit"].as_bool()), (Some(9), Some(false)));
+    assert_eq!((attack.total, attack.hit), (9, false));
     assert_eq!(status, Status::Active);
 }
 
 /// A soldier shoves a `creature` beside it: the attack roll 15 hits, then 2d6 of 4 and 4
 /// against the target's 1 and 1; returns the soldier's check total.
-fn shove_check(creature: &str) -> i64 {
+fn shove_check(creature: &str) -> i32 {
     let units = format!(
         r#"
         (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
@@ -244,8 +241,8 @@ fn shove_check(creature: &str) -> i64 {
     app.update();
     declare(&mut app, "r1", ActionKind::Shove, Some("b1"), None);
     app.update();
-    let maneuver = events(&app, "maneuver").first().cloned().expect("the shove lands and is contested");
-    maneuver["roll"]["total"].as_i64().expect("a total")
+    let maneuver = lines::<line::Maneuver>(&app).first().cloned().expect("the shove lands and is contested");
+    maneuver.roll.total
 }
 
 #[test]
@@ -268,9 +265,10 @@ fn s_exec_1_a_non_lethal_weapon_knocks_the_victim_unconscious() {
     let before = get::<Wounds>(&mut app, "b1").current;
     declare(&mut app, "r1", ActionKind::Execute, Some("b1"), None);
     app.update();
-    assert_eq!(events(&app, "execution")[0]["saved"], false);
+    assert!(!lines::<line::Execution>(&app)[0].saved);
     assert_eq!(get::<Status>(&mut app, "b1"), Status::Unconscious, "knocked out, not mortally injured");
     assert_eq!(get::<Wounds>(&mut app, "b1").current, before, "a knock-out takes no hit points");
-    let knocked_out = events(&app, "status").iter().any(|line| line["unit"] == "b1" && line["status"] == "unconscious");
+    let knocked_out =
+        lines::<line::Status>(&app).iter().any(|status| &*status.unit == "b1" && status.status == "unconscious");
     assert!(knocked_out, "the log says so");
 }

@@ -3,16 +3,16 @@
 //! provokes as any move does, is checked at declaration, logged after the action's lines, and
 //! saved with the declaration.
 
-
-use bevy::prelude::*;
+use crate::held_actions::log_entries;
 use crate::*;
-use fray::battlefield::{Battlefield, Square, ZoneIdx, ZoneIndex};
+use bevy::prelude::*;
+use fray::battlefield::{Battlefield, Place, Square, ZoneIdx, ZoneIndex};
 use fray::rules::ActionChosen;
 use fray::rules::actions::{self, ActionContext, IllegalAction};
 use fray::rules::components::*;
+use fray::rules::log::LogEvent;
 use fray::rules::ruleset::Ruleset;
 use fray::rules::unit::UnitReadOnly;
-use serde_json::Value;
 
 const RULESET: &str = "crucible";
 /// Eight squares by four, open ground.
@@ -94,26 +94,34 @@ fn check(app: &mut App, (entity, action): (Entity, Action)) -> Result<i32, Illeg
 }
 
 /// The square `id` stands on.
-fn standing(app: &mut App, id: &str) -> [i64; 2] {
+fn standing(app: &mut App, id: &str) -> [i32; 2] {
     let zone = get::<Zone>(app, id).0;
-    let place = app.world().resource::<Battlefield>().place(zone);
-    let json = serde_json::to_value(place).expect("a place is JSON");
-    [json[0].as_i64().expect("x"), json[1].as_i64().expect("y")]
+    match app.world().resource::<Battlefield>().place(zone) {
+        Place::Square(square) => square,
+        Place::Zone(zone) => panic!("{id} stands in zone {zone}, not on a square"),
+    }
 }
 
 /// The log's lines from `id`'s `declared` line on, each as `event` plus what says who did what.
 fn turn_of(app: &App, id: &str) -> Vec<String> {
-    let lines = log(app);
-    let start = lines.iter().position(|line| line["event"] == "declared" && line["unit"] == id).expect("declared");
-    lines[start..].iter().take_while(|line| line["event"] != "declared" || line["unit"] == id).map(describe).collect()
+    let lines = log_entries(app);
+    let declared_by =
+        |event: &LogEvent, by: &str| matches!(event, LogEvent::Declared(declared) if &*declared.unit == by);
+    let start = lines.iter().position(|line| declared_by(&line.event, id)).expect("declared");
+    lines[start..]
+        .iter()
+        .take_while(|line| !matches!(line.event, LogEvent::Declared(_)) || declared_by(&line.event, id))
+        .map(|line| describe(&line.event))
+        .collect()
 }
 
-fn describe(line: &Value) -> String {
-    match line["event"].as_str().unwrap_or_default() {
-        "moved" => format!("moved {} {}->{}", line["unit"], line["from"], line["to"]),
-        "attack" => format!("attack {}->{} {}", line["attacker"], line["target"], line["kind"]),
-        "declared" => format!("declared {} {}", line["unit"], line["action"]),
-        other => other.to_string(),
+/// A line as its `event` and who did what: `moved r1 (3, 0)->(4, 0)`, `attack r1->b1 normal`.
+fn describe(event: &LogEvent) -> String {
+    match event {
+        LogEvent::Moved(moved) => format!("moved {} {}->{}", moved.unit, moved.from, moved.to),
+        LogEvent::Attack(attack) => format!("attack {}->{} {}", attack.attacker, attack.target, attack.kind.as_str()),
+        LogEvent::Declared(declared) => format!("declared {} {}", declared.unit, declared.action),
+        other => other.name().to_string(),
     }
 }
 
@@ -137,21 +145,17 @@ fn c_move_1_a_unit_strikes_then_falls_back_with_the_rest_of_its_move() {
     assert!(check(&mut app, declaration).is_ok());
     send(&mut app, declaration);
     app.update();
-    let declared = events(&app, "declared");
-    assert_eq!(declared[0]["move_to"], serde_json::json!([4, 0]));
-    assert_eq!(declared[0]["move_after"], serde_json::json!([0, 0]), "the declared line names the move after");
+    let declared = lines::<line::Declared>(&app);
+    assert_eq!(declared[0].move_to, Some(Place::Square([4, 0])));
+    assert_eq!(declared[0].move_after, Some(Place::Square([0, 0])), "the declared line names the move after");
     let turn = turn_of(&app, "r1");
-    let strike = at(&turn, r#"attack "r1"->"b1" "normal""#);
-    assert!(at(&turn, r#"moved "r1" [3,0]->[4,0]"#) < strike, "the first leg comes before the blow: {turn:#?}");
-    let back: Vec<usize> = [
-        r#"moved "r1" [4,0]->[3,0]"#,
-        r#"moved "r1" [3,0]->[2,0]"#,
-        r#"moved "r1" [2,0]->[1,0]"#,
-        r#"moved "r1" [1,0]->[0,0]"#,
-    ]
-    .iter()
-    .map(|needle| at(&turn, needle))
-    .collect();
+    let strike = at(&turn, "attack r1->b1 normal");
+    assert!(at(&turn, "moved r1 (3, 0)->(4, 0)") < strike, "the first leg comes before the blow: {turn:#?}");
+    let back: Vec<usize> =
+        ["moved r1 (4, 0)->(3, 0)", "moved r1 (3, 0)->(2, 0)", "moved r1 (2, 0)->(1, 0)", "moved r1 (1, 0)->(0, 0)"]
+            .iter()
+            .map(|needle| at(&turn, needle))
+            .collect();
     assert!(back.windows(2).all(|pair| pair[0] < pair[1]), "{turn:#?}");
     assert!(at(&turn, "damage") < back[0], "the second leg comes after the action's damage: {turn:#?}");
     assert_eq!(standing(&mut app, "r1"), [0, 0]);
@@ -181,8 +185,8 @@ fn c_move_1_a_split_move_longer_than_the_speed_is_refused() {
     // Sent anyway, the over-long split is turned down: nothing is declared, nobody moves.
     send(&mut app, long);
     app.update();
-    assert!(events(&app, "declared").is_empty());
-    assert!(events(&app, "moved").is_empty());
+    assert!(lines::<line::Declared>(&app).is_empty());
+    assert!(lines::<line::Moved>(&app).is_empty());
     assert_eq!(standing(&mut app, "r1"), [3, 0]);
 }
 
@@ -199,9 +203,9 @@ fn c_move_1_the_second_leg_provokes_like_any_move() {
     let in_place = split_in_place(&mut app);
     send_and_resolve(&mut app, in_place);
     let turn = turn_of(&app, "r1");
-    let strike = at(&turn, r#"attack "r1"->"b1" "normal""#);
-    let opportunity = at(&turn, r#"attack "b1"->"r1" "opportunity""#);
-    let step = at(&turn, r#"moved "r1" [1,0]->[0,0]"#);
+    let strike = at(&turn, "attack r1->b1 normal");
+    let opportunity = at(&turn, "attack b1->r1 opportunity");
+    let step = at(&turn, "moved r1 (1, 0)->(0, 0)");
     assert!(
         strike < opportunity && opportunity < step,
         "blow, then the attack of opportunity, then the step: {turn:#?}"
@@ -227,12 +231,12 @@ fn c_move_1_the_second_leg_provokes_like_any_move() {
     let both = split(&mut app, "r1", ActionKind::Attack, Some("b1"), Some((1, 1)), Some((1, 2)));
     send_and_resolve(&mut app, both);
     let turn = turn_of(&app, "r1");
-    let strike = at(&turn, r#"attack "r1"->"b1" "normal""#);
-    let opportunity = at(&turn, r#"attack "b1"->"r1" "opportunity""#);
+    let strike = at(&turn, "attack r1->b1 normal");
+    let opportunity = at(&turn, "attack b1->r1 opportunity");
     assert!(
-        at(&turn, r#"moved "r1" [1,0]->[1,1]"#) < strike
+        at(&turn, "moved r1 (1, 0)->(1, 1)") < strike
             && strike < opportunity
-            && opportunity < at(&turn, r#"moved "r1" [1,1]->[1,2]"#),
+            && opportunity < at(&turn, "moved r1 (1, 1)->(1, 2)"),
         "the first square inside reach is free, the second, after the blow, provokes: {turn:#?}"
     );
 }
@@ -263,7 +267,7 @@ fn c_move_1_a_unit_allowed_only_5_ft_moves_after_its_action() {
     let in_place = split_in_place(&mut app);
     send_and_resolve(&mut app, in_place);
     let turn = turn_of(&app, "r1");
-    assert!(at(&turn, r#"attack "b1"->"r1" "opportunity""#) < at(&turn, r#"moved "r1" [1,0]->[0,0]"#));
+    assert!(at(&turn, "attack b1->r1 opportunity") < at(&turn, "moved r1 (1, 0)->(0, 0)"));
 }
 
 #[test]
@@ -277,14 +281,14 @@ fn c_move_1_a_shooter_steps_out_of_reach_after_shooting() {
     let mut app = battle(units, &[5, 15, 3, 10, 10, 10, 10]);
     set::<Controller>(&mut app, "r1", |controller| *controller = Controller::Ai(AiKind::Greedy));
     app.update();
-    let declared = events(&app, "declared");
-    let shot = declared.iter().find(|line| line["unit"] == "r1").expect("r1 declared");
-    assert_eq!(shot["action"], "attack", "{shot}");
-    assert!(shot.get("move_after").is_some(), "it plans to step away: {shot}");
+    let declared = lines::<line::Declared>(&app);
+    let shot = declared.iter().find(|declaration| &*declaration.unit == "r1").expect("r1 declared");
+    assert_eq!(shot.action, "attack", "{shot:?}");
+    assert!(shot.move_after.is_some(), "it plans to step away: {shot:?}");
     let turn = turn_of(&app, "r1");
-    let opportunity = at(&turn, r#"attack "b1"->"r1" "opportunity""#);
-    let own = at(&turn, r#"attack "r1"->"b1" "normal""#);
-    let away = turn.iter().position(|line| line.starts_with(r#"moved "r1""#)).expect("r1 moves");
+    let opportunity = at(&turn, "attack b1->r1 opportunity");
+    let own = at(&turn, "attack r1->b1 normal");
+    let away = turn.iter().position(|line| line.starts_with("moved r1 ")).expect("r1 moves");
     assert!(opportunity < own && own < away, "the shot's attack of opportunity, the shot, then the step: {turn:#?}");
     assert_eq!(attacks_by(&app, "b1").len(), 1, "the step away provokes nothing more");
     let zone = get::<Zone>(&mut app, "r1").0;

@@ -10,6 +10,8 @@ use fray::levels::catalog::builtin::LEVELS;
 use fray::levels::{BattleSetup, BattleTemplate, load_builtin_level};
 use fray::rules::components::{Action, AiKind, Controller, Declared, SpawnOrder};
 use fray::rules::dice::CombatRng;
+use fray::rules::log::line::{self, Line};
+use fray::rules::log::{AttackKind, CombatLog, LogEntry};
 use fray::rules::ruleset::DeclarationOrder;
 use fray::rules::{CombatPhase, CombatState, DeclarationQueue, DeclarationRejected, DeclareSystems};
 use proptest::prelude::*;
@@ -56,14 +58,10 @@ fn every_side(template: &BattleTemplate, kind: AiKind) -> Vec<(usize, Controller
 }
 
 /// The log lines of `round` from its first declaration on.
-fn round_lines(log: &str, round: u32) -> Vec<String> {
-    let lines: Vec<String> = log
-        .lines()
-        .filter(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["round"] == round)
-        .map(str::to_string)
-        .collect();
-    let first = lines.iter().position(|line| line.contains("\"event\":\"declared\"")).unwrap_or(lines.len());
-    lines[first..].to_vec()
+fn round_lines(log: &CombatLog, round: u32) -> Vec<LogEntry> {
+    let lines: Vec<&LogEntry> = log.entries().iter().filter(|entry| entry.round == round).collect();
+    let first = lines.iter().position(|entry| line::Declared::of(&entry.event).is_some()).unwrap_or(lines.len());
+    lines[first..].iter().map(|&entry| entry.clone()).collect()
 }
 
 #[test]
@@ -87,7 +85,7 @@ fn the_forward_model_replays_the_engine_round_for_round() {
             &BattleSetup { seed: 5, controllers: every_side(&template, AiKind::Greedy), record_log: true },
         );
         battle.run_to_end();
-        let engine = round_lines(&battle.log().to_json_lines(), round);
+        let engine = round_lines(battle.log(), round);
         let captured = battle.world_mut().remove_resource::<Captured>().unwrap();
         let (snapshot, rng) = captured.before.unwrap_or_else(|| panic!("{level}: round {round} was never declared"));
         let mut model = ForwardModel::new();
@@ -97,13 +95,13 @@ fn the_forward_model_replays_the_engine_round_for_round() {
             model.declare(unit, action);
         }
         model.resolve_round();
-        let simulated = round_lines(&model.log().to_json_lines(), round);
+        let simulated = round_lines(model.log(), round);
         assert!(!engine.is_empty(), "{level}: round {round} has no log");
         assert_eq!(simulated, engine, "{level} round {round}: the forward model and the engine disagree");
         let logged_lost: Vec<&str> = simulated
             .iter()
-            .filter(|line| line.contains("\"event\":\"action_lost\""))
-            .map(|line| snapshot.units.iter().find(|unit| line.contains(&format!("\"unit\":\"{}\"", unit.id()))))
+            .filter_map(|entry| line::ActionLost::of(&entry.event))
+            .map(|lost| snapshot.units.iter().find(|unit| unit.id() == &*lost.unit))
             .map(|unit| unit.expect("every action_lost line names a unit").id())
             .collect();
         let reported_lost: Vec<&str> =
@@ -119,7 +117,7 @@ fn the_forward_model_replays_the_engine_round_for_round() {
 }
 
 /// Plays `level` with `kind` on every side and returns the log; panics on any rejected declaration.
-fn play(level: &str, kind: AiKind, seed: u64, max_rounds: u32) -> String {
+fn play(level: &str, kind: AiKind, seed: u64, max_rounds: u32) -> Vec<LogEntry> {
     let template = load_builtin_level(level).unwrap();
     let mut battle = HeadlessBattle::new();
     battle.start(&template, &BattleSetup { seed, controllers: every_side(&template, kind), record_log: true });
@@ -131,7 +129,7 @@ fn play(level: &str, kind: AiKind, seed: u64, max_rounds: u32) -> String {
         let illegal: Vec<_> = rejected.iter_current_update_messages().collect();
         assert!(illegal.is_empty(), "{level} seed {seed}: {kind:?} declared illegal actions: {illegal:?}");
     }
-    battle.log().to_json_lines()
+    battle.log().entries().to_vec()
 }
 
 #[test]
@@ -169,7 +167,7 @@ fn the_search_plays_the_same_for_the_same_seed() {
 
 /// Plays `level` with `hard` on every side, the search running on `thread`, for `rounds`
 /// rounds; returns the log and how many frames found the search still thinking.
-fn play_searching_on(level: &str, seed: u64, rounds: u32, thread: SearchThread) -> (String, u32) {
+fn play_searching_on(level: &str, seed: u64, rounds: u32, thread: SearchThread) -> (Vec<LogEntry>, u32) {
     let template = load_builtin_level(level).unwrap();
     let mut battle = HeadlessBattle::new();
     battle.world_mut().insert_resource(thread);
@@ -187,15 +185,7 @@ fn play_searching_on(level: &str, seed: u64, rounds: u32, thread: SearchThread) 
         }
     }
     // The two runs stop after different numbers of frames: compare the rounds both finished.
-    let finished = battle
-        .log()
-        .to_json_lines()
-        .lines()
-        .filter(|line| {
-            serde_json::from_str::<serde_json::Value>(line).unwrap()["round"].as_u64() <= Some(rounds.into())
-        })
-        .map(|line| format!("{line}\n"))
-        .collect();
+    let finished = battle.log().entries().iter().filter(|entry| entry.round <= rounds).cloned().collect();
     (finished, waited)
 }
 
@@ -307,13 +297,13 @@ fn the_search_never_reads_the_enemys_secret_declarations() {
 
 /// Turns in which one unit made two `normal` attacks: only a second attack bought with both
 /// Bonus Actions does that (a free hit or a Reposte has a kind of its own).
-fn turns_with_two_attacks(log: &str) -> usize {
-    let mut attacks: std::collections::HashMap<(u64, String), usize> = std::collections::HashMap::new();
-    for line in log.lines() {
-        let event: serde_json::Value = serde_json::from_str(line).unwrap();
-        if event["event"] == "attack" && event["kind"] == "normal" {
-            let key = (event["round"].as_u64().unwrap(), event["attacker"].as_str().unwrap().to_owned());
-            *attacks.entry(key).or_default() += 1;
+fn turns_with_two_attacks(log: &[LogEntry]) -> usize {
+    let mut attacks: std::collections::HashMap<(u32, &str), usize> = std::collections::HashMap::new();
+    for entry in log {
+        if let Some(attack) = line::Attack::of(&entry.event)
+            && attack.kind == AttackKind::Normal
+        {
+            *attacks.entry((entry.round, &*attack.attacker)).or_default() += 1;
         }
     }
     attacks.values().filter(|&&count| count >= 2).count()

@@ -5,10 +5,11 @@
 //! wrong (the search's answer comes from looking ahead and weighing units by their fighting
 //! power, not from the greedy heuristics), and the third right.
 
-
+use crate::held_actions::log_entries;
 use crate::*;
+use fray::battlefield::Place;
 use fray::rules::components::{ActionKind, Declared, Stress, Wounds};
-use serde_json::Value;
+use fray::rules::log::{LogEntry, LogEvent};
 
 /// The AI seed (and dice) every position is played with.
 const SEED: u64 = 1;
@@ -24,7 +25,7 @@ fn position(red: &str, units: &str) -> String {
 
 /// Plays the first round of `units` with red played by `red` (after `setup`), and returns
 /// `unit`'s first declaration.
-fn first_declaration(red: &str, units: &str, unit: &str, setup: impl Fn(&mut bevy::prelude::App)) -> Value {
+fn first_declaration(red: &str, units: &str, unit: &str, setup: impl Fn(&mut bevy::prelude::App)) -> line::Declared {
     first_declaration_on(SEED, red, units, unit, setup)
 }
 
@@ -35,12 +36,12 @@ fn first_declaration_on(
     units: &str,
     unit: &str,
     setup: impl Fn(&mut bevy::prelude::App),
-) -> Value {
+) -> line::Declared {
     let mut app = app_with(&level_template(&position(red, units)), seed);
     setup(&mut app);
     for _ in 0..4 {
         app.update();
-        if let Some(declared) = events(&app, "declared").into_iter().find(|event| event["unit"] == unit) {
+        if let Some(declared) = lines::<line::Declared>(&app).into_iter().find(|declared| &*declared.unit == unit) {
             return declared;
         }
     }
@@ -65,11 +66,11 @@ const ROOTED_SEED: u64 = 2;
 #[test]
 fn the_search_walks_over_for_a_killing_blow_the_greedy_ai_passes_up() {
     let search = first_declaration_on(ROOTED_SEED, "hard", ROOTED_WEAKLING, "r1", |_| {});
-    assert_eq!(search["target"], "b2", "the search should go for the rooted weakling: {search}");
-    assert_eq!(search["move_to"], "b", "{search}");
-    assert_eq!(search["action"], "defensive_attack", "walking in must not provoke b2's Reposte: {search}");
+    assert_eq!(search.target.as_deref(), Some("b2"), "the search should go for the rooted weakling: {search:?}");
+    assert_eq!(search.move_to, Some(Place::Zone("b".into())), "{search:?}");
+    assert_eq!(search.action, "defensive_attack", "walking in must not provoke b2's Reposte: {search:?}");
     let greedy = first_declaration_on(ROOTED_SEED, "greedy", ROOTED_WEAKLING, "r1", |_| {});
-    assert_eq!(greedy["target"], "b1", "the greedy AI discounts the unpinned weakling: {greedy}");
+    assert_eq!(greedy.target.as_deref(), Some("b1"), "the greedy AI discounts the unpinned weakling: {greedy:?}");
 }
 
 /// A unit one blow from death stands with an axeman; its ally is two zones off, and the axeman
@@ -84,10 +85,14 @@ const ONE_BLOW_FROM_DEATH: &str = r#"
 #[test]
 fn the_search_takes_a_unit_one_blow_from_death_out_of_reach() {
     let search = first_declaration("hard", ONE_BLOW_FROM_DEATH, "r1", |_| {});
-    assert_eq!(search["action"], "move", "the search should retreat: {search}");
-    assert_eq!(search["move_to"], "d", "out of the axeman's reach (it walks one zone): {search}");
+    assert_eq!(search.action, "move", "the search should retreat: {search:?}");
+    assert_eq!(
+        search.move_to,
+        Some(Place::Zone("d".into())),
+        "out of the axeman's reach (it walks one zone): {search:?}"
+    );
     let greedy = first_declaration("greedy", ONE_BLOW_FROM_DEATH, "r1", |_| {});
-    assert_eq!(greedy["action"], "attack", "the greedy AI trades blows: {greedy}");
+    assert_eq!(greedy.action, "attack", "the greedy AI trades blows: {greedy:?}");
 }
 
 /// Blue declares first here, and its wounded b1 has declared full defense with an axe: any
@@ -163,16 +168,21 @@ const AXEMAN_SEEDS: std::ops::RangeInclusive<u64> = 1..=12;
 
 #[test]
 fn the_search_strikes_the_foe_that_hurts_most_not_the_weakest() {
-    let targets = |red: &str| -> Vec<String> {
+    let targets = |red: &str| -> Vec<Option<String>> {
         AXEMAN_SEEDS
-            .map(|seed| first_declaration_on(seed, red, AXEMAN_AND_TAPPER, "r1", hurt_foes)["target"].to_string())
+            .map(|seed| {
+                first_declaration_on(seed, red, AXEMAN_AND_TAPPER, "r1", hurt_foes).target.map(|id| id.to_string())
+            })
             .collect()
     };
     let search = targets("hard");
-    let axeman = search.iter().filter(|target| *target == "\"b1\"").count();
+    let axeman = search.iter().filter(|target| target.as_deref() == Some("b1")).count();
     assert!(axeman * 2 > search.len(), "the search should mostly drop the axeman first: {search:?}");
     let greedy = targets("greedy");
-    assert!(greedy.iter().all(|target| target == "\"b2\""), "the greedy AI finishes the weakest: {greedy:?}");
+    assert!(
+        greedy.iter().all(|target| target.as_deref() == Some("b2")),
+        "the greedy AI finishes the weakest: {greedy:?}"
+    );
 }
 
 /// Blue's b1 stands a zone from red's r1, and a weakling r2 stands a zone beyond it. b1 walks on
@@ -186,16 +196,17 @@ const FOE_WALKS_ON: &str = r#"
 "#;
 
 /// The log lines of round 1 about `unit`'s declaration and its loss, played by `red` on `seed`.
-fn round_one_of(red: &str, seed: u64, unit: &str) -> Vec<Value> {
+fn round_one_of(red: &str, seed: u64, unit: &str) -> Vec<LogEntry> {
     let mut app = app_with(&level_template(&position(red, FOE_WALKS_ON)), seed);
     for _ in 0..6 {
         app.update();
     }
-    ["declared", "action_lost"]
-        .into_iter()
-        .flat_map(|kind| events(&app, kind))
-        .filter(|event| event["round"] == 1 && event["unit"] == unit)
-        .collect()
+    let about = |entry: &LogEntry| match &entry.event {
+        LogEvent::Declared(declared) => &*declared.unit == unit,
+        LogEvent::ActionLost(lost) => &*lost.unit == unit,
+        _ => false,
+    };
+    log_entries(&app).into_iter().filter(|entry| entry.round == 1 && about(entry)).collect()
 }
 
 #[test]
@@ -203,13 +214,13 @@ fn the_search_does_not_waste_its_turn_on_a_foe_that_walks_on() {
     for seed in [4, 8] {
         let greedy = round_one_of("greedy", seed, "r1");
         assert!(
-            greedy.iter().any(|event| event["event"] == "action_lost"),
+            greedy.iter().any(|entry| matches!(entry.event, LogEvent::ActionLost(_))),
             "seed {seed}: the greedy AI's blow should be lost: {greedy:?}"
         );
         let search = round_one_of("hard", seed, "r1");
-        assert!(search.iter().any(|event| event["event"] == "declared"), "seed {seed}: {search:?}");
+        assert!(search.iter().any(|entry| matches!(entry.event, LogEvent::Declared(_))), "seed {seed}: {search:?}");
         assert!(
-            search.iter().all(|event| event["event"] != "action_lost"),
+            search.iter().all(|entry| !matches!(entry.event, LogEvent::ActionLost(_))),
             "seed {seed}: the search wasted r1's turn: {search:?}"
         );
     }
