@@ -240,6 +240,8 @@ pub fn watched_kind(path: &Path) -> Option<WatchedKind> {
     match file_kind(path, &text) {
         FileKind::Level => Some(WatchedKind::Level),
         FileKind::Ruleset | FileKind::Catalog(_) => Some(WatchedKind::Catalog),
+        // The glossary is read from the binary only: an edit on disk changes nothing in play.
+        FileKind::Glossary => None,
     }
 }
 

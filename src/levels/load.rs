@@ -67,7 +67,12 @@ pub enum FileKind {
     Ruleset,
     /// A catalog file (`creatures.ron`, ...).
     Catalog(&'static str),
+    /// The glossary of rules words (`glossary.ron`).
+    Glossary,
 }
+
+/// The glossary's file name (`assets/glossary.ron`).
+const GLOSSARY_FILE: &str = "glossary.ron";
 
 /// Guesses a file's kind from its name and first value.
 pub fn file_kind(path: &Path, text: &str) -> FileKind {
@@ -76,6 +81,9 @@ pub fn file_kind(path: &Path, text: &str) -> FileKind {
     let name = path.file_name().and_then(|name| name.to_str()).unwrap_or_default();
     if let Some(known) = CATALOG_FILES.iter().find(|known| **known == name) {
         return FileKind::Catalog(known);
+    }
+    if name == GLOSSARY_FILE {
+        return FileKind::Glossary;
     }
     let first_value =
         text.lines().map(str::trim).find(|line| !line.is_empty() && !line.starts_with("//")).unwrap_or_default();
@@ -121,6 +129,14 @@ pub fn check_file(path: &Path) -> Result<Checked, LoadErrors> {
             let ruleset = parse::<Ruleset>(&text, path)?;
             let warnings = ruleset_warnings(&ruleset, &text, path);
             Ok(Checked { summary: format!("ruleset \"{}\"", ruleset.name), warnings, notes: Vec::new() })
+        }
+        FileKind::Glossary => {
+            let glossary = crate::rules::glossary::Glossary::load(&text, path).map_err(|error| match error {
+                crate::rules::glossary::GlossaryError::Load(error) => LoadErrors(vec![error]),
+            })?;
+            let summary =
+                format!("glossary: {} terms, {} ruleset overviews", glossary.terms.len(), glossary.overviews.len());
+            Ok(Checked::clean(summary))
         }
         FileKind::Catalog(_) if super::mods::owner_of(path).is_some() => {
             // A mod's catalog file adds to the built-in catalog, so it is checked as the mod.

@@ -154,7 +154,7 @@ pub enum IllegalAction {
 }
 
 /// Seed 000's actions, offered when a ruleset lists none.
-const SEED_000_OFFERS: [Offer; 10] = [
+pub(crate) const SEED_000_OFFERS: [Offer; 10] = [
     Offer::Attack,
     Offer::DefensiveAttack,
     Offer::FullDefense,

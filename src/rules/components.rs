@@ -225,7 +225,7 @@ pub struct Reinforcement {
 }
 
 /// Whether a unit still takes part, and how.
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, strum::EnumIter)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Fighting.
@@ -764,7 +764,7 @@ pub struct RoundRecord {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, EnumDiscriminants)]
 #[strum_discriminants(
     name(Offer),
-    derive(Hash, Serialize, Deserialize, schemars::JsonSchema),
+    derive(Hash, Serialize, Deserialize, schemars::JsonSchema, strum::EnumIter),
     doc = "Which actions the ruleset offers, by name (all of seed 000's when not listed): an [`ActionKind`] without its payload."
 )]
 pub enum ActionKind {
