@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use clap::Args;
 
 use crate::headless::HeadlessBattle;
-use crate::levels::{BattleSetup, BattleTemplate, DEFAULT_LEVEL, load_builtin_level, load_level};
+use crate::levels::{BattleSetup, BattleTemplate, DEFAULT_LEVEL, load_builtin_level, load_level_or_builtin};
 use crate::rules::Outcome;
 use crate::rules::components::*;
 use crate::save::Recording;
@@ -18,7 +18,8 @@ use crate::save::Recording;
 /// Arguments of `fray sim`.
 #[derive(Debug, Args)]
 pub struct SimArgs {
-    /// The level (`.ron`); the built-in ambush when left out.
+    /// The level (`.ron`), or a shipped one by file name or level name; the built-in ambush when
+    /// left out.
     pub level: Option<PathBuf>,
     /// Seed of the first game (the level's own seed, or 0, when left out).
     #[arg(long)]
@@ -88,7 +89,7 @@ fn ai_seats(template: &BattleTemplate, overrides: Vec<(usize, Controller)>) -> V
 /// Runs `fray sim`.
 pub fn run(args: &SimArgs) -> ExitCode {
     let loaded = match &args.level {
-        Some(path) => load_level(path),
+        Some(path) => load_level_or_builtin(path),
         None => load_builtin_level(DEFAULT_LEVEL),
     };
     let template = match loaded {
