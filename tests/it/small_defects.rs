@@ -96,3 +96,25 @@ fn replay_verifies_a_log_of_a_shipped_level_from_any_directory() {
     );
     assert!(stdout.contains("reproduced byte for byte"), "{stdout}");
 }
+
+#[test]
+fn sim_shows_only_the_pools_the_ruleset_uses() {
+    let elsewhere = Elsewhere::new("pools");
+    // zones_and_tests has one pool of hit points and no Stress.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/zones_and_tests_skirmish.ron");
+    let stdout = assert_ok(&elsewhere.fray(&["sim", path.to_str().unwrap(), "--seed", "1"]), "sim zones_and_tests");
+    let units: Vec<&str> = stdout.lines().filter(|line| line.starts_with("  ")).collect();
+    assert!(!units.is_empty(), "{stdout}");
+    for line in &units {
+        assert!(!line.contains("stress"), "no Stress under zones_and_tests: {line}");
+        assert!(line.contains("hit points"), "the one pool is hit points: {line}");
+    }
+    // stress_and_wounds has both.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/duel.ron");
+    let stdout = assert_ok(&elsewhere.fray(&["sim", path.to_str().unwrap(), "--seed", "1"]), "sim duel");
+    let units: Vec<&str> = stdout.lines().filter(|line| line.starts_with("  ")).collect();
+    assert!(!units.is_empty(), "{stdout}");
+    for line in &units {
+        assert!(line.contains("stress") && line.contains("wounds"), "{line}");
+    }
+}

@@ -6,6 +6,7 @@ use super::BattleView;
 use crate::game::ui::widgets::side_colour;
 use crate::game::ui::{ERROR_COLOUR, SECTION_SPACING};
 use crate::rules::equipment::Attribute;
+use crate::rules::ruleset::Pools;
 use crate::rules::unit::{self, UnitView};
 
 /// Stress bar fill.
@@ -34,8 +35,14 @@ pub(super) fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
     ui.heading(RichText::new(unit.name.as_str()).color(colour));
     ui.label(format!("{} · {}", unit.id.0, view.side_name(unit.side.0)));
     ui.label(format!("{} {}", unit.status.log_name(), view.whereabouts(unit.zone.0)));
-    meter(ui, "Stress", unit.stress.current, unit.stress.max, STRESS_COLOUR);
-    meter(ui, "Wound Points", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR);
+    // Only the pools the ruleset uses: one of hit points (kept as Wound Points) has no Stress.
+    match view.ruleset.damage.pools {
+        Pools::StressAndWounds => {
+            meter(ui, "Stress", unit.stress.current, unit.stress.max, STRESS_COLOUR);
+            meter(ui, "Wound Points", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR);
+        }
+        Pools::HitPoints => meter(ui, "Hit points", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR),
+    }
     ui.add_space(SECTION_SPACING);
     let defense = unit::defense_score(&view.ruleset, unit.attributes, unit.defense, unit.conditions);
     ui.label(format!("Defense {defense} · Armour {} · Speed {}", unit.armour.0, unit.speed.0));
