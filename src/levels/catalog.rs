@@ -174,7 +174,7 @@ pub fn parse<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, LoadErro
             message: "the file is empty; expected a RON value".into(),
         });
     }
-    ron::Options::default().from_str(text).map_err(|error| syntax_error(path, &error))
+    ron::Options::default().from_str(text).map_err(|error| syntax_error(path, text, &error))
 }
 
 /// Everything levels can reference by name.

@@ -84,8 +84,9 @@ impl From<LoadError> for LoadErrors {
     }
 }
 
-/// Turns a RON error into a `file:line:column` error with a readable message.
-pub fn syntax_error(path: &Path, error: &ron::error::SpannedError) -> LoadError {
+/// Turns a RON error in `text` into a `file:line:column` error with a readable message: RON's
+/// own words, then what belongs there in a modder's words (naming the field when it is known).
+pub fn syntax_error(path: &Path, text: &str, error: &ron::error::SpannedError) -> LoadError {
     let position = error.span.start;
     let message = match &error.code {
         ron::Error::NoSuchStructField { expected, found, outer } => {
@@ -100,9 +101,59 @@ pub fn syntax_error(path: &Path, error: &ron::error::SpannedError) -> LoadError 
             let context = outer.as_ref().map(|outer| format!(" in `{outer}`")).unwrap_or_default();
             format!("missing field `{field}`{context}")
         }
-        other => other.to_string(),
+        other => {
+            let map = SourceMap::new(text);
+            let field = key_before(&text[..map.offset(position.line, position.col)]);
+            match (expected_value(other), field, expected_structure(other)) {
+                (Some(value), Some(field), _) => format!("{other}; the value of `{field}` should be {value}"),
+                (Some(value), None, _) => format!("{other}; expected {value} here"),
+                (None, _, Some(hint)) => format!("{other}; {hint}"),
+                (None, _, None) => other.to_string(),
+            }
+        }
     };
     LoadError::Syntax { path: path.to_path_buf(), line: position.line.max(1), column: position.col.max(1), message }
+}
+
+/// The value RON wanted where it stopped, in a modder's words.
+fn expected_value(code: &ron::Error) -> Option<&'static str> {
+    use ron::Error;
+    Some(match code {
+        Error::ExpectedString => "text in double quotes, such as \"spear\"",
+        Error::ExpectedInteger => "a whole number, such as 3",
+        Error::ExpectedFloat => "a number, such as 1.5",
+        Error::ExpectedBoolean => "`true` or `false`",
+        Error::ExpectedOption => "`Some(...)` around the value, or `None` (the field is optional)",
+        Error::ExpectedArray => "a list in square brackets, such as `[\"a\", \"b\"]`",
+        Error::ExpectedMap => "a map in braces, such as `{\"name\": (...)}`",
+        Error::ExpectedStructLike | Error::ExpectedNamedStructLike(_) => {
+            "an entry in parentheses, `(field: value, ...)`"
+        }
+        Error::ExpectedUnit => "`()`",
+        Error::ExpectedChar => "one character in single quotes",
+        _ => return None,
+    })
+}
+
+/// What is missing in the file's punctuation where RON stopped, in a modder's words.
+fn expected_structure(code: &ron::Error) -> Option<&'static str> {
+    use ron::Error;
+    Some(match code {
+        Error::ExpectedComma => "a comma `,` is missing before this, after the previous field or list item",
+        Error::ExpectedIdentifier => {
+            "expected a field name here (such as `id:`); a closing `)` may be missing before it"
+        }
+        Error::ExpectedOptionEnd | Error::ExpectedStructLikeEnd => {
+            "a `)` is missing here, or a comma between two fields"
+        }
+        Error::ExpectedArrayEnd => "a `]` is missing to close the list, or a comma between two items",
+        Error::ExpectedMapEnd => "a `}` is missing to close the map, or a comma between two entries",
+        Error::ExpectedMapColon => "a colon `:` is missing between a name and its value",
+        Error::ExpectedStringEnd => "the closing double quote `\"` of this text is missing",
+        Error::Eof => "the file ends before every `(`, `[` and `{` is closed",
+        Error::TrailingCharacters => "expected nothing after the closing `)` of the file's value",
+        _ => return None,
+    })
 }
 
 /// The closest known name to `wanted`, if one is close enough to be a likely typo.
@@ -139,6 +190,16 @@ impl<'a> SourceMap<'a> {
     /// Wraps the text.
     pub fn new(text: &'a str) -> Self {
         Self { text }
+    }
+
+    /// The byte offset of a 1-based line and column (in characters), at most the text's end.
+    pub fn offset(&self, line: usize, column: usize) -> usize {
+        let line_start = match line.saturating_sub(1) {
+            0 => 0,
+            newlines => self.text.match_indices('\n').nth(newlines - 1).map_or(self.text.len(), |(at, _)| at + 1),
+        };
+        let rest = &self.text[line_start..];
+        line_start + rest.char_indices().nth(column.saturating_sub(1)).map_or(rest.len(), |(at, _)| at)
     }
 
     /// Line and column (1-based) of a byte offset.

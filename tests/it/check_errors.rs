@@ -854,3 +854,31 @@ fn duplicate_one_line_unit_id_is_reported_at_the_second_unit() {
     let (line, column) = position_of(&text, "(id: \"wolf\"", 1);
     assert_reported(&errors, (line, column + "(id: ".len()), &["unit id \"wolf\" is used twice"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 33: each error at its own place; syntax errors in a modder's words
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn a_missing_quote_says_a_quoted_text_is_expected_for_its_field() {
+    let text = replace_once(DUEL, "creature: \"leonin_hunter\"", "creature: leonin_hunter");
+    let errors = expect_errors(&text);
+    assert_single_syntax_error(&errors);
+    let rendered = errors.to_string();
+    let (line, _) = position_of(&text, "leonin_hunter", 0);
+    assert!(rendered.starts_with(&format!("{PATH}:{line}:")), "on the line of the value; got:\n{rendered}");
+    assert!(rendered.contains("the value of `creature` should be text in double quotes"), "got:\n{rendered}");
+}
+
+#[test]
+fn syntax_errors_say_what_belongs_there() {
+    let text = replace_once(DUEL, "seed: Some(7),", "seed: 7,");
+    let rendered = expect_errors(&text).to_string();
+    assert!(rendered.contains("the value of `seed` should be `Some(...)` around the value, or `None`"), "{rendered}");
+    let text = replace_once(DUEL, "seed: Some(7),", "seed: Some(7)");
+    let rendered = expect_errors(&text).to_string();
+    assert!(rendered.contains("a comma `,` is missing before this"), "{rendered}");
+    let text = replace_once(DUEL, "checks_morale: false, surprised", "checks_morale: nope, surprised");
+    let rendered = expect_errors(&text).to_string();
+    assert!(rendered.contains("`true` or `false`"), "{rendered}");
+}
