@@ -860,6 +860,33 @@ fn duplicate_one_line_unit_id_is_reported_at_the_second_unit() {
 // ---------------------------------------------------------------------------------------------
 
 #[test]
+fn the_same_mistake_in_two_units_is_reported_at_each_unit() {
+    let text = replace_once(DUEL, "creature: \"leonin_hunter\"", "creature: \"goblinn\"");
+    let text = replace_once(&text, "creature: \"bandit_captain\"", "creature: \"goblinn\"");
+    let text = replace_once(&text, "zone: \"east_gate\"", "zone: \"dungeon\"");
+    let text = replace_once(&text, "zone: \"west_gate\"", "zone: \"dungeon\"");
+    let errors = expect_errors(&text);
+    assert_reported(&errors, position_of(&text, "\"goblinn\"", 0), &["unit \"ruusa\": creature \"goblinn\" not found"]);
+    assert_reported(&errors, position_of(&text, "\"goblinn\"", 1), &["unit \"varro\": creature \"goblinn\" not found"]);
+    assert_reported(&errors, position_of(&text, "\"dungeon\"", 0), &["unit \"ruusa\": zone \"dungeon\" not found"]);
+    assert_reported(&errors, position_of(&text, "\"dungeon\"", 1), &["unit \"varro\": zone \"dungeon\" not found"]);
+}
+
+#[test]
+fn two_zones_next_to_the_same_missing_zone_are_each_reported_at_their_own_line() {
+    let text = replace_once(
+        DUEL,
+        "adjacent: [\"courtyard\"]),\n        (id: \"courtyard\"",
+        "adjacent: [\"courtyard\", \"moat\"]),\n        (id: \"courtyard\"",
+    );
+    let text =
+        replace_once(&text, "adjacent: [\"courtyard\"]),\n    ],", "adjacent: [\"courtyard\", \"moat\"]),\n    ],");
+    let errors = expect_errors(&text);
+    assert_reported(&errors, position_of(&text, "\"moat\"", 0), &["zone \"east_gate\" is adjacent to zone \"moat\""]);
+    assert_reported(&errors, position_of(&text, "\"moat\"", 1), &["zone \"west_gate\" is adjacent to zone \"moat\""]);
+}
+
+#[test]
 fn a_missing_quote_says_a_quoted_text_is_expected_for_its_field() {
     let text = replace_once(DUEL, "creature: \"leonin_hunter\"", "creature: leonin_hunter");
     let errors = expect_errors(&text);
