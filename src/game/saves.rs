@@ -267,7 +267,7 @@ fn undo(world: &mut World) {
             let mut ui = world.resource_mut::<BattleUi>();
             ui.draft = default();
             ui.selected = entity;
-            format!("Took back {unit}'s declaration")
+            save::undo::took_back_message(world, &unit)
         }
         Err(error) => format!("Cannot take back: {error}"),
     };
