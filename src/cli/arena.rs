@@ -14,7 +14,7 @@ use super::sim::wilson_interval;
 use crate::ai::AiClock;
 use crate::headless::HeadlessBattle;
 use crate::levels::catalog::builtin::LEVELS;
-use crate::levels::{BattleSetup, BattleTemplate, load_builtin_level, load_level};
+use crate::levels::{BattleSetup, BattleTemplate, load_builtin_level, load_level_or_builtin};
 use crate::rules::components::{AiKind, Controller};
 use crate::save::Recording;
 
@@ -301,7 +301,7 @@ fn levels(args: &ArenaArgs) -> Result<Vec<BattleTemplate>, String> {
         return Ok(templates);
     }
     let path = args.level.as_ref().ok_or("fray arena: give a level, or --all-levels")?;
-    let template = load_level(path).map_err(|errors| errors.to_string())?;
+    let template = load_level_or_builtin(path).map_err(|errors| errors.to_string())?;
     if template.sides.len() != 2 {
         return Err(format!(
             "{}: the arena mirrors two sides; this level has {}",

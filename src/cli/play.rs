@@ -8,12 +8,12 @@ use clap::Args;
 
 use crate::game::{LaunchOptions, LevelSource, Seat};
 use crate::levels::BattleTemplate;
-use crate::levels::catalog::builtin;
 
 /// Arguments of `fray play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The level: a `.ron` file, or a built-in one by name (`ambush.ron`); the default ambush when left out.
+    /// The level: a `.ron` file, or a built-in one by path, file name or level name
+    /// (`levels/ambush.ron`, `ambush.ron`); the default ambush when left out.
     pub level: Option<PathBuf>,
     /// Who plays a side, as SIDE=human, SIDE=ai:greedy or SIDE=ai:random; repeatable.
     #[arg(long = "seat", value_name = "SIDE=SEAT")]
@@ -65,12 +65,9 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         };
         seats.push((side.to_string(), seat));
     }
-    let level = args.level.as_ref().map(|path| {
-        let name = path.to_str().unwrap_or_default();
-        match builtin::LEVELS.iter().find(|(known, _)| *known == name) {
-            Some((known, _)) if !path.is_file() => LevelSource::Builtin(known),
-            _ => LevelSource::File(path.clone()),
-        }
+    let level = args.level.as_ref().map(|path| match crate::levels::builtin_level_for(path) {
+        Some(known) => LevelSource::Builtin(known),
+        None => LevelSource::File(path.clone()),
     });
     let level = level
         .or((args.screenshots.is_none() && !seats.is_empty())

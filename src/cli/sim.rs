@@ -10,15 +10,17 @@ use bevy::prelude::*;
 use clap::Args;
 
 use crate::headless::HeadlessBattle;
-use crate::levels::{BattleSetup, BattleTemplate, DEFAULT_LEVEL, load_builtin_level, load_level};
+use crate::levels::{BattleSetup, BattleTemplate, DEFAULT_LEVEL, load_builtin_level, load_level_or_builtin};
 use crate::rules::Outcome;
 use crate::rules::components::*;
+use crate::rules::ruleset::Pools;
 use crate::save::Recording;
 
 /// Arguments of `fray sim`.
 #[derive(Debug, Args)]
 pub struct SimArgs {
-    /// The level (`.ron`); the built-in ambush when left out.
+    /// The level (`.ron`), or a shipped one by file name or level name; the built-in ambush when
+    /// left out.
     pub level: Option<PathBuf>,
     /// Seed of the first game (the level's own seed, or 0, when left out).
     #[arg(long)]
@@ -88,7 +90,7 @@ fn ai_seats(template: &BattleTemplate, overrides: Vec<(usize, Controller)>) -> V
 /// Runs `fray sim`.
 pub fn run(args: &SimArgs) -> ExitCode {
     let loaded = match &args.level {
-        Some(path) => load_level(path),
+        Some(path) => load_level_or_builtin(path),
         None => load_builtin_level(DEFAULT_LEVEL),
     };
     let template = match loaded {
@@ -248,21 +250,34 @@ fn print_account(template: &BattleTemplate, battle: &mut HeadlessBattle, seed: u
             .count();
         say!("{}: {fallen} casualt{}", side.name, if fallen == 1 { "y" } else { "ies" });
         for (_, id, name, _, status, stress, wounds, wounds_max) in units.iter().filter(|unit| unit.3 == side_index) {
-            say!(
-                "  {id:<14} {name:<20} {:<13} stress {:>3}/{:<3} wounds {:>3}/{}",
-                status.log_name(),
-                stress.current,
-                stress.max,
-                wounds,
-                wounds_max
-            );
+            let pools = pools_text(template.ruleset.damage.pools, stress, *wounds, *wounds_max);
+            say!("  {id:<14} {name:<20} {:<13} {pools}", status.log_name());
         }
+    }
+}
+
+/// A unit's pools in words, only those its ruleset uses: `stress  12/41  wounds   9/9`, or
+/// `hit points   7/20` where one pool of hit points (kept as Wound Points) is all there is.
+fn pools_text(pools: Pools, stress: &Stress, wounds: i32, wounds_max: i32) -> String {
+    match pools {
+        Pools::StressAndWounds => {
+            format!("stress {:>3}/{:<3} wounds {wounds:>3}/{wounds_max}", stress.current, stress.max)
+        }
+        Pools::HitPoints => format!("hit points {wounds:>3}/{wounds_max}"),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pools_text_shows_only_the_pools_the_ruleset_uses() {
+        let stress = Stress { current: 12, max: 41 };
+        assert_eq!(pools_text(Pools::StressAndWounds, &stress, 9, 9), "stress  12/41  wounds   9/9");
+        let none = Stress { current: 0, max: 0 };
+        assert_eq!(pools_text(Pools::HitPoints, &none, 7, 20), "hit points   7/20");
+    }
 
     #[test]
     fn wilson_interval_brackets_the_rate() {

@@ -9,11 +9,12 @@ use bevy_egui::egui::{self, Color32, RichText};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 use super::board::{GRID_TILE, Hovered, HoveredZone};
-use super::controls::{self, BattleUi};
+use super::controls::BattleUi;
 use super::session::Screen;
 use super::ui::{side_colour, side_name};
 use crate::battlefield::{Battlefield, Cover, Square, Terrain, ZoneIdx, ZoneIndex};
 use crate::rules::components::Status;
+use crate::rules::gear_text;
 use crate::rules::unit::{UnitReadOnly, UnitView};
 use crate::rules::{CombatPhase, CombatState, DeclarationQueue, Sides};
 
@@ -147,10 +148,9 @@ fn unit_card(ui: &mut egui::Ui, view: &HoverView, unit: &UnitView) {
     }
     if let Some(action) = unit.declared.action {
         let text = if declaration_visible(view.state.phase, view.queue.secret, view.ui.seated, side) {
-            let mut text = format!("declared: {}", controls::action_name(action.kind));
-            if let Some(target) = action.target {
-                text = format!("{text} {}", view.unit_name(target));
-            }
+            let target = action.target.map(|target| view.unit_name(target));
+            let words = gear_text::declared_words(action.kind, target.as_deref(), unit.spells, unit.inventory);
+            let mut text = format!("declared: {words}");
             if let Some(zone) = action.move_to {
                 text = format!("{text}, moving to {}", view.zone_name(zone));
             }

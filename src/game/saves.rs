@@ -267,7 +267,7 @@ fn undo(world: &mut World) {
             let mut ui = world.resource_mut::<BattleUi>();
             ui.draft = default();
             ui.selected = entity;
-            format!("Took back {unit}'s declaration")
+            save::undo::took_back_message(world, &unit)
         }
         Err(error) => format!("Cannot take back: {error}"),
     };
@@ -319,7 +319,7 @@ fn load_requested(world: &mut World) {
 /// Makes the save's level, seats and next seed the menu's choice.
 fn choose_in_menu(world: &mut World, save: &SaveFile, template: &crate::levels::BattleTemplate) {
     let source = match &save.level {
-        LevelRef::Builtin(name) => match builtin::LEVELS.iter().find(|(known, _)| known == name) {
+        LevelRef::Builtin(name) => match builtin::level(name) {
             Some((known, _)) => LevelSource::Builtin(known),
             None => return,
         },

@@ -49,6 +49,19 @@ pub mod builtin {
         ("crucible_skirmish.ron", include_str!("../../levels/crucible_skirmish.ron")),
         ("crucible_forest_road.ron", include_str!("../../levels/crucible_forest_road.ron")),
     ];
+    /// Shipped levels kept out of the menu and of the tests that play every level (the
+    /// 1,024-unit siege), built in all the same so every command finds them outside the repository.
+    pub const UNLISTED_LEVELS: &[(&str, &str)] = &[("siege.ron", include_str!("../../levels/siege.ron"))];
+
+    /// Every shipped level by file name: [`LEVELS`], then [`UNLISTED_LEVELS`].
+    pub fn every_level() -> impl Iterator<Item = (&'static str, &'static str)> {
+        LEVELS.iter().chain(UNLISTED_LEVELS).copied()
+    }
+
+    /// The shipped level with this file name (`duel.ron`), as its file name and text.
+    pub fn level(file_name: &str) -> Option<(&'static str, &'static str)> {
+        every_level().find(|(name, _)| *name == file_name)
+    }
 }
 
 /// Where catalog files come from: a folder on disk (falling back per file to the built-in copy),
@@ -161,7 +174,7 @@ pub fn parse<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, LoadErro
             message: "the file is empty; expected a RON value".into(),
         });
     }
-    ron::Options::default().from_str(text).map_err(|error| syntax_error(path, &error))
+    ron::Options::default().from_str(text).map_err(|error| syntax_error(path, text, &error))
 }
 
 /// Everything levels can reference by name.

@@ -3,6 +3,7 @@
 //! `file:line:column`, and builds the battle template when there is none.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -96,6 +97,9 @@ pub(super) struct LevelChecker<'a> {
     side_index: HashMap<&'a str, usize>,
     /// Squares per zone of distance, once a grid has been read and parsed.
     squares_per_zone: Option<u32>,
+    /// The bytes of the list entry (a unit, a zone) being checked: its problems are located
+    /// inside it first, so two entries with the same mistake are each reported where they are.
+    scope: Option<Range<usize>>,
     errors: Vec<LoadError>,
     warnings: Vec<LoadWarning>,
 }
@@ -131,6 +135,7 @@ impl<'a> LevelChecker<'a> {
             zone_index: HashMap::new(),
             side_index: HashMap::new(),
             squares_per_zone: None,
+            scope: None,
             errors: Vec::new(),
             warnings: Vec::new(),
         }
@@ -138,14 +143,28 @@ impl<'a> LevelChecker<'a> {
 
     /// Records a problem at the `nth` `field: "value"` (see [`SourceMap::locate`]).
     fn invalid(&mut self, field: &str, value: &str, nth: usize, message: String) {
-        let (line, column) = self.map.locate(field, value, nth);
+        let (line, column) = self.locate(field, value, nth);
         self.errors.push(LoadError::Invalid { path: self.path.to_path_buf(), line, column, message });
     }
 
     /// Records a warning at the `nth` `field: "value"`.
     fn warn(&mut self, field: &str, value: &str, nth: usize, message: String) {
-        let (line, column) = self.map.locate(field, value, nth);
+        let (line, column) = self.locate(field, value, nth);
         self.warnings.push(LoadWarning { path: self.path.to_path_buf(), line, column, message });
+    }
+
+    /// Where `field: "value"` is written: in the entry being checked when it is there (its
+    /// own, so the first), else the `nth` in the whole file.
+    fn locate(&self, field: &str, value: &str, nth: usize) -> (usize, usize) {
+        let scoped = self.scope.clone().and_then(|scope| self.map.locate_in(scope, field, value, 0));
+        scoped.unwrap_or_else(|| self.map.locate(field, value, nth))
+    }
+
+    /// The bytes of each entry of the level's list `key`, one per entry read (`count`); all
+    /// `None` when the text and the entries disagree, so nothing is located in the wrong one.
+    fn entry_scopes(&self, key: &str, count: usize) -> Vec<Option<Range<usize>>> {
+        let items = self.map.list_items(key);
+        if items.len() == count { items.into_iter().map(Some).collect() } else { vec![None; count] }
     }
 
     /// The warnings, or every problem sorted by position.
@@ -238,7 +257,8 @@ impl<'a> LevelChecker<'a> {
         let level = self.level;
         let zone_names: Vec<&str> = level.zones.iter().map(|zone| zone.id.as_str()).collect();
         let mut edges = Vec::new();
-        for zone in &level.zones {
+        for (zone, scope) in level.zones.iter().zip(self.entry_scopes("zones", level.zones.len())) {
+            self.scope = scope;
             for neighbour in &zone.adjacent {
                 let here = self.zone_index.get(zone.id.as_str()).copied();
                 match (here, self.zone_index.get(neighbour.as_str()).copied()) {
@@ -256,6 +276,7 @@ impl<'a> LevelChecker<'a> {
                 }
             }
         }
+        self.scope = None;
         edges
     }
 
@@ -302,7 +323,12 @@ impl<'a> LevelChecker<'a> {
     pub fn units(&mut self, battlefield: &Battlefield) -> Vec<UnitTemplate> {
         let level = self.level;
         let mut tally = UnitTally::default();
-        let templates = level.units.iter().filter_map(|unit| self.unit(unit, battlefield, &mut tally)).collect();
+        let mut templates = Vec::new();
+        for (unit, scope) in level.units.iter().zip(self.entry_scopes("units", level.units.len())) {
+            self.scope = scope;
+            templates.extend(self.unit(unit, battlefield, &mut tally));
+        }
+        self.scope = None;
         self.capacities(battlefield, &tally.starting_per_zone);
         templates
     }
@@ -562,11 +588,13 @@ impl<'a> LevelChecker<'a> {
     /// Summoned units wait for a summoner of their own side, and do not also arrive.
     pub fn summons(&mut self) {
         let level = self.level;
-        for unit in &level.units {
+        for (unit, scope) in level.units.iter().zip(self.entry_scopes("units", level.units.len())) {
             if let Some(summoner) = &unit.summoned_by {
+                self.scope = scope;
                 self.summoner(unit, summoner);
             }
         }
+        self.scope = None;
     }
 
     fn summoner(&mut self, unit: &UnitFile, summoner: &str) {

@@ -1,6 +1,7 @@
 //! Load errors with `file:line:column`, "did you mean" suggestions, and locating names in source.
 
 use std::fmt;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// One problem with a level, ruleset or catalog file.
@@ -84,8 +85,9 @@ impl From<LoadError> for LoadErrors {
     }
 }
 
-/// Turns a RON error into a `file:line:column` error with a readable message.
-pub fn syntax_error(path: &Path, error: &ron::error::SpannedError) -> LoadError {
+/// Turns a RON error in `text` into a `file:line:column` error with a readable message: RON's
+/// own words, then what belongs there in a modder's words (naming the field when it is known).
+pub fn syntax_error(path: &Path, text: &str, error: &ron::error::SpannedError) -> LoadError {
     let position = error.span.start;
     let message = match &error.code {
         ron::Error::NoSuchStructField { expected, found, outer } => {
@@ -100,9 +102,59 @@ pub fn syntax_error(path: &Path, error: &ron::error::SpannedError) -> LoadError 
             let context = outer.as_ref().map(|outer| format!(" in `{outer}`")).unwrap_or_default();
             format!("missing field `{field}`{context}")
         }
-        other => other.to_string(),
+        other => {
+            let map = SourceMap::new(text);
+            let field = key_before(&text[..map.offset(position.line, position.col)]);
+            match (expected_value(other), field, expected_structure(other)) {
+                (Some(value), Some(field), _) => format!("{other}; the value of `{field}` should be {value}"),
+                (Some(value), None, _) => format!("{other}; expected {value} here"),
+                (None, _, Some(hint)) => format!("{other}; {hint}"),
+                (None, _, None) => other.to_string(),
+            }
+        }
     };
     LoadError::Syntax { path: path.to_path_buf(), line: position.line.max(1), column: position.col.max(1), message }
+}
+
+/// The value RON wanted where it stopped, in a modder's words.
+fn expected_value(code: &ron::Error) -> Option<&'static str> {
+    use ron::Error;
+    Some(match code {
+        Error::ExpectedString => "text in double quotes, such as \"spear\"",
+        Error::ExpectedInteger => "a whole number, such as 3",
+        Error::ExpectedFloat => "a number, such as 1.5",
+        Error::ExpectedBoolean => "`true` or `false`",
+        Error::ExpectedOption => "`Some(...)` around the value, or `None` (the field is optional)",
+        Error::ExpectedArray => "a list in square brackets, such as `[\"a\", \"b\"]`",
+        Error::ExpectedMap => "a map in braces, such as `{\"name\": (...)}`",
+        Error::ExpectedStructLike | Error::ExpectedNamedStructLike(_) => {
+            "an entry in parentheses, `(field: value, ...)`"
+        }
+        Error::ExpectedUnit => "`()`",
+        Error::ExpectedChar => "one character in single quotes",
+        _ => return None,
+    })
+}
+
+/// What is missing in the file's punctuation where RON stopped, in a modder's words.
+fn expected_structure(code: &ron::Error) -> Option<&'static str> {
+    use ron::Error;
+    Some(match code {
+        Error::ExpectedComma => "a comma `,` is missing before this, after the previous field or list item",
+        Error::ExpectedIdentifier => {
+            "expected a field name here (such as `id:`); a closing `)` may be missing before it"
+        }
+        Error::ExpectedOptionEnd | Error::ExpectedStructLikeEnd => {
+            "a `)` is missing here, or a comma between two fields"
+        }
+        Error::ExpectedArrayEnd => "a `]` is missing to close the list, or a comma between two items",
+        Error::ExpectedMapEnd => "a `}` is missing to close the map, or a comma between two entries",
+        Error::ExpectedMapColon => "a colon `:` is missing between a name and its value",
+        Error::ExpectedStringEnd => "the closing double quote `\"` of this text is missing",
+        Error::Eof => "the file ends before every `(`, `[` and `{` is closed",
+        Error::TrailingCharacters => "expected nothing after the closing `)` of the file's value",
+        _ => return None,
+    })
 }
 
 /// The closest known name to `wanted`, if one is close enough to be a likely typo.
@@ -141,6 +193,16 @@ impl<'a> SourceMap<'a> {
         Self { text }
     }
 
+    /// The byte offset of a 1-based line and column (in characters), at most the text's end.
+    pub fn offset(&self, line: usize, column: usize) -> usize {
+        let line_start = match line.saturating_sub(1) {
+            0 => 0,
+            newlines => self.text.match_indices('\n').nth(newlines - 1).map_or(self.text.len(), |(at, _)| at + 1),
+        };
+        let rest = &self.text[line_start..];
+        line_start + rest.char_indices().nth(column.saturating_sub(1)).map_or(rest.len(), |(at, _)| at)
+    }
+
     /// Line and column (1-based) of a byte offset.
     pub fn position(&self, offset: usize) -> (usize, usize) {
         let before = &self.text[..offset.min(self.text.len())];
@@ -154,17 +216,26 @@ impl<'a> SourceMap<'a> {
     /// the quoted value anywhere (unless it is empty), else of the key; (1, 1) when nothing
     /// matches.
     pub fn locate(&self, field: &str, value: &str, nth: usize) -> (usize, usize) {
+        self.locate_in(0..self.text.len(), field, value, nth).unwrap_or((1, 1))
+    }
+
+    /// [`locate`](Self::locate) within the bytes `within` of the text (one entry of a list, see
+    /// [`list_items`](Self::list_items)); `None` when nothing there matches.
+    pub fn locate_in(&self, within: Range<usize>, field: &str, value: &str, nth: usize) -> Option<(usize, usize)> {
         let quoted = format!("\"{value}\"");
+        let start = within.start.min(self.text.len());
+        let end = within.end.clamp(start, self.text.len());
+        let scope = &self.text[start..end];
         let mut keyed = Vec::new();
         let mut anywhere = None;
         let mut from = 0;
-        while let Some(at) = self.text[from..].find(&quoted) {
-            let offset = from + at;
+        while let Some(at) = scope[from..].find(&quoted) {
+            let offset = start + from + at;
             anywhere.get_or_insert(offset);
             if key_before(&self.text[..offset]) == Some(field) {
                 keyed.push(offset);
             }
-            from = offset + quoted.len();
+            from = offset - start + quoted.len();
         }
         let offset = keyed
             .get(nth)
@@ -172,8 +243,140 @@ impl<'a> SourceMap<'a> {
             .copied()
             // Any `""` in the file would match an empty value: only one under its key counts.
             .or(anywhere.filter(|_| !value.is_empty()))
-            .or_else(|| self.text.find(&format!("{field}:")));
-        offset.map_or((1, 1), |at| self.position(at))
+            .or_else(|| scope.find(&format!("{field}:")).map(|at| start + at));
+        offset.map(|at| self.position(at))
+    }
+
+    /// The byte ranges of the entries of the list written as `key: [...]` in the file's
+    /// outermost parentheses (`units`, `zones`), in order; strings and comments are skipped.
+    /// Empty when there is no such list.
+    pub fn list_items(&self, key: &str) -> Vec<Range<usize>> {
+        let code = code_chars(self.text);
+        let mut depth = 0usize;
+        let mut list = None;
+        for (at, &(offset, c)) in code.iter().enumerate() {
+            if depth == 1 && self.is_key_at(offset, key) {
+                list = code[at..].iter().find(|(_, c)| *c == '[').map(|&(open, _)| open);
+                break;
+            }
+            depth = nest(depth, c);
+        }
+        let Some(open) = list else { return Vec::new() };
+        let mut items = Vec::new();
+        let mut depth = 0usize;
+        let mut item_start = None;
+        for &(offset, c) in code.iter().skip_while(|(offset, _)| *offset <= open) {
+            if depth == 0 && matches!(c, ',' | ']' | ')' | '}') {
+                items.extend(item_start.take().map(|from| from..offset));
+                if c != ',' {
+                    break;
+                }
+                continue;
+            }
+            if !c.is_whitespace() {
+                item_start.get_or_insert(offset);
+            }
+            depth = nest(depth, c);
+        }
+        items
+    }
+
+    /// Whether the identifier `key` followed by `:` starts at `offset`.
+    fn is_key_at(&self, offset: usize, key: &str) -> bool {
+        let is_identifier = |c: char| c.is_alphanumeric() || c == '_';
+        let rest = &self.text[offset..];
+        rest.starts_with(key)
+            && !self.text[..offset].chars().next_back().is_some_and(is_identifier)
+            && rest[key.len()..].trim_start().starts_with(':')
+    }
+}
+
+/// The bracket depth after `c`, from `depth` before it.
+fn nest(depth: usize, c: char) -> usize {
+    match c {
+        '(' | '[' | '{' => depth + 1,
+        ')' | ']' | '}' => depth.saturating_sub(1),
+        _ => depth,
+    }
+}
+
+/// The characters of RON text outside strings, characters and comments, with their byte offsets.
+fn code_chars(text: &str) -> Vec<(usize, char)> {
+    let mut code = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((offset, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, next)| next);
+        match (c, next) {
+            ('/', Some('/')) => {
+                chars.by_ref().find(|&(_, c)| c == '\n');
+            }
+            ('/', Some('*')) => skip_block_comment(&mut chars),
+            ('"', _) => skip_quoted(&mut chars, '"'),
+            ('\'', _) => skip_quoted(&mut chars, '\''),
+            ('r', Some('"' | '#')) if !text[..offset].ends_with(|c: char| c.is_alphanumeric() || c == '_') => {
+                skip_raw_string(&mut chars);
+            }
+            _ => code.push((offset, c)),
+        }
+    }
+    code
+}
+
+/// Skips to after the closing `quote`, past escaped characters.
+fn skip_quoted(chars: &mut std::iter::Peekable<std::str::CharIndices>, quote: char) {
+    while let Some((_, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            c if c == quote => return,
+            _ => {}
+        }
+    }
+}
+
+/// Skips a raw string (`r"..."`, `r#"..."#`) whose `r` has just been read.
+fn skip_raw_string(chars: &mut std::iter::Peekable<std::str::CharIndices>) {
+    let mut hashes = 0;
+    while chars.next_if(|&(_, c)| c == '#').is_some() {
+        hashes += 1;
+    }
+    if chars.next_if(|&(_, c)| c == '"').is_none() {
+        return;
+    }
+    while let Some((_, c)) = chars.next() {
+        if c == '"' {
+            let mut closing = 0;
+            while closing < hashes && chars.next_if(|&(_, c)| c == '#').is_some() {
+                closing += 1;
+            }
+            if closing == hashes {
+                return;
+            }
+        }
+    }
+}
+
+/// Skips a block comment (RON's nest) whose `/` has just been read.
+fn skip_block_comment(chars: &mut std::iter::Peekable<std::str::CharIndices>) {
+    chars.next();
+    let mut depth = 1;
+    while let Some((_, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, next)| next);
+        match (c, next) {
+            ('/', Some('*')) => {
+                chars.next();
+                depth += 1;
+            }
+            ('*', Some('/')) => {
+                chars.next();
+                depth -= 1;
+                if depth == 0 {
+                    return;
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -264,6 +467,36 @@ mod tests {
         assert_eq!(map.locate_word_after("offered", "Shove"), (3, 28), "not the comment, not ShoveAll");
         assert_eq!(map.locate_word_after("offered", "Execute"), (3, 3), "missing: the key");
         assert_eq!(map.locate_word_after("turns", "Shove"), (1, 1));
+    }
+
+    #[test]
+    fn finds_the_entries_of_a_top_level_list_past_strings_and_comments() {
+        let text = "(\n  name: \"units: [(\",\n  // units: [(x)]\n  zones: [(id: \"a\")],\n  units: [\n    (id: \"x,]\", n: [1, 2]),\n    /* (no) */ (id: \"y\"),\n  ],\n)";
+        let map = SourceMap::new(text);
+        let items: Vec<&str> = map.list_items("units").into_iter().map(|range| &text[range]).collect();
+        assert_eq!(items, ["(id: \"x,]\", n: [1, 2])", "(id: \"y\")"]);
+        let zones: Vec<&str> = map.list_items("zones").into_iter().map(|range| &text[range]).collect();
+        assert_eq!(zones, ["(id: \"a\")"]);
+        assert!(map.list_items("sides").is_empty());
+    }
+
+    #[test]
+    fn locates_within_one_entry() {
+        let text = "(units: [\n(id: \"a\", creature: \"gob\"),\n(id: \"b\", creature: \"gob\"),\n])";
+        let map = SourceMap::new(text);
+        let second = map.list_items("units")[1].clone();
+        assert_eq!(map.locate_in(second.clone(), "creature", "gob", 0), Some((3, 21)));
+        assert_eq!(map.locate_in(second, "weapon", "spear", 0), None, "nothing of it in the entry");
+    }
+
+    #[test]
+    fn offsets_and_positions_agree() {
+        let map = SourceMap::new("ab\n\u{e9}cd\n");
+        for offset in [0, 1, 3, 5, 6] {
+            let (line, column) = map.position(offset);
+            assert_eq!(map.offset(line, column), offset);
+        }
+        assert_eq!(map.offset(9, 9), 8, "past the end: the end");
     }
 
     #[test]

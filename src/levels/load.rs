@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::catalog::{AssetSource, Catalog, parse, read_text};
+use super::catalog::{AssetSource, Catalog, builtin, parse, read_text};
 pub use super::checker::{MAX_ZONES, build};
 use super::checker::{build_checked, check_catalog};
 use super::error::{LoadError, LoadErrors, LoadWarning, SourceMap, not_found};
@@ -108,23 +108,17 @@ impl Checked {
     }
 }
 
-/// Checks one file of any kind.
+/// Checks one file of any kind; a shipped level named when no such file exists (see
+/// [`builtin_level_for`]) is checked as built into the binary.
 pub fn check_file(path: &Path) -> Result<Checked, LoadErrors> {
+    if let Some(file_name) = builtin_level_for(path) {
+        let text = builtin::level(file_name).map(|(_, text)| text).unwrap_or_default();
+        return check_level(text, &builtin_path(file_name), &builtin_source());
+    }
     let text = read_text(path)?;
     let source = AssetSource::near(path);
     match file_kind(path, &text) {
-        FileKind::Level => {
-            let CheckedLevel { template, warnings } = check_level_text(&text, path, &source)?;
-            let summary = format!(
-                "level \"{}\": {} zones, {} sides, {} units, ruleset {}",
-                template.level_name,
-                template.battlefield.len(),
-                template.sides.len(),
-                template.units.len(),
-                template.ruleset.name
-            );
-            Ok(Checked { summary, warnings, notes: Vec::new() })
-        }
+        FileKind::Level => check_level(&text, path, &source),
         FileKind::Ruleset => {
             let ruleset = parse::<Ruleset>(&text, path)?;
             let warnings = ruleset_warnings(&ruleset, &text, path);
@@ -171,16 +165,68 @@ pub fn check_file(path: &Path) -> Result<Checked, LoadErrors> {
     }
 }
 
+/// Checks a level's text: its one-line summary and warnings, or its errors.
+fn check_level(text: &str, path: &Path, source: &AssetSource) -> Result<Checked, LoadErrors> {
+    let CheckedLevel { template, warnings } = check_level_text(text, path, source)?;
+    let summary = format!(
+        "level \"{}\": {} zones, {} sides, {} units, ruleset {}",
+        template.level_name,
+        template.battlefield.len(),
+        template.sides.len(),
+        template.units.len(),
+        template.ruleset.name
+    );
+    Ok(Checked { summary, warnings, notes: Vec::new() })
+}
+
 /// Loads one of the levels built into the binary.
 pub fn load_builtin_level(file_name: &str) -> Result<BattleTemplate, LoadErrors> {
-    let text = super::catalog::builtin::LEVELS
-        .iter()
-        .find(|(name, _)| *name == file_name)
-        .map(|(_, text)| *text)
-        .unwrap_or_default();
-    let path = PathBuf::from(format!("<built-in>/levels/{file_name}"));
-    let source = AssetSource::with_mods(super::mods::active());
-    load_level_text(text, &path, &source)
+    let text = builtin::level(file_name).map(|(_, text)| text).unwrap_or_default();
+    load_level_text(text, &builtin_path(file_name), &builtin_source())
+}
+
+/// Loads the level a command line names: the file at `path`, or, when there is no such file,
+/// the shipped level it names (see [`builtin_level_for`]).
+pub fn load_level_or_builtin(path: &Path) -> Result<BattleTemplate, LoadErrors> {
+    match builtin_level_for(path) {
+        Some(file_name) => load_builtin_level(file_name),
+        None => load_level(path),
+    }
+}
+
+/// The file name of the shipped level that `path` names when no file is there: by its usual path
+/// (`levels/duel.ron`), its file name (`duel.ron`) or its level name (`Duel at the Old Keep`).
+/// `None` when `path` is a file on disk or names no shipped level.
+pub fn builtin_level_for(path: &Path) -> Option<&'static str> {
+    if path.is_file() {
+        return None;
+    }
+    let in_levels_folder = match path.parent() {
+        None => true,
+        Some(parent) => {
+            parent.as_os_str().is_empty()
+                || parent == Path::new(".")
+                || parent.file_name().is_some_and(|dir| dir == "levels")
+        }
+    };
+    let file_name = path.file_name().and_then(|name| name.to_str()).unwrap_or_default();
+    if in_levels_folder && let Some((known, _)) = builtin::level(file_name) {
+        return Some(known);
+    }
+    let wanted = path.to_str()?;
+    builtin::every_level()
+        .find(|(name, text)| parse::<LevelFile>(text, &builtin_path(name)).is_ok_and(|level| level.name == wanted))
+        .map(|(name, _)| name)
+}
+
+/// The path a built-in level is reported under.
+fn builtin_path(file_name: &str) -> PathBuf {
+    PathBuf::from(format!("<built-in>/levels/{file_name}"))
+}
+
+/// The catalog a built-in level loads with: the built-in one, with the active mods over it.
+fn builtin_source() -> AssetSource {
+    AssetSource::with_mods(super::mods::active())
 }
 
 fn file_label(path: &Path) -> String {

@@ -17,7 +17,10 @@ pub mod template;
 mod unit_parts;
 
 pub use error::{LoadError, LoadErrors, LoadWarning};
-pub use load::{Checked, check_file, check_mod, load_builtin_level, load_level, load_level_text};
+pub use load::{
+    Checked, builtin_level_for, check_file, check_mod, load_builtin_level, load_level, load_level_or_builtin,
+    load_level_text,
+};
 pub use template::{BattleSetup, BattleTemplate, WalkedPaths};
 
 /// The level the game and `fray sim` use when none is named.

@@ -77,7 +77,8 @@ impl LevelRef {
     pub fn load(&self) -> Result<BattleTemplate, crate::levels::LoadErrors> {
         match self {
             Self::Builtin(name) => crate::levels::load_builtin_level(name),
-            Self::File(path) => crate::levels::load_level(path),
+            // A shipped level saved by its path loads from the binary where the file is not.
+            Self::File(path) => crate::levels::load_level_or_builtin(path),
         }
     }
 }

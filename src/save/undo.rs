@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use super::record::Recording;
 use crate::ai::AiRng;
 use crate::rules::components::{Controller, Declared, SideIndex, UnitId};
+use crate::rules::log_text::Names;
 use crate::rules::{CombatPhase, CombatState, DeclarationQueue};
 
 /// Why a declaration cannot be taken back.
@@ -51,6 +52,14 @@ pub fn undo_last(world: &mut World, side: usize) -> Result<Arc<str>, UndoError> 
     let unit = entries[first].unit.clone();
     take_back(world, &undone, !secret);
     Ok(unit)
+}
+
+/// What the window says once `unit`'s declaration is taken back, naming the unit as the board
+/// and the log do (`Took back Sir Aldous's declaration`), not by its level id.
+pub fn took_back_message(world: &mut World, unit: &str) -> String {
+    let mut units = world.query::<(&UnitId, &Name)>();
+    let names = Names::from_units(units.iter(world).map(|(id, name)| (id.0.clone(), name.as_str().to_string())));
+    format!("Took back {}'s declaration", names.unit(unit))
 }
 
 /// The current pass's declarations: (index in the record, entity, side, made by a human).
@@ -112,5 +121,24 @@ fn take_back(world: &mut World, undone: &[usize], rewind_ai: bool) {
             queue.done[at] = false;
             queue.next = queue.next.min(at);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn taking_back_names_the_unit_not_its_id() {
+        let mut world = World::new();
+        world.spawn((UnitId("fighter".into()), Name::new("Sir Aldous")));
+        world.spawn((UnitId("warrior-1".into()), Name::new("Hobgoblin Warrior")));
+        world.spawn((UnitId("warrior-2".into()), Name::new("Hobgoblin Warrior")));
+        assert_eq!(took_back_message(&mut world, "fighter"), "Took back Sir Aldous's declaration");
+        assert_eq!(
+            took_back_message(&mut world, "warrior-2"),
+            "Took back Hobgoblin Warrior [warrior-2]'s declaration",
+            "two units of one name are told apart as in the log"
+        );
     }
 }

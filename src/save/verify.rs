@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::SaveError;
 use crate::headless::HeadlessBattle;
 use crate::levels::catalog::builtin;
-use crate::levels::{BattleSetup, BattleTemplate, load_builtin_level, load_level};
+use crate::levels::{BattleSetup, BattleTemplate, load_builtin_level, load_level_or_builtin};
 use crate::rules::components::{AiKind, Controller};
 
 /// What a verification found.
@@ -170,9 +170,8 @@ fn game_setup(header: &Value, level: Option<&Path>) -> Result<(BattleTemplate, B
     let (level_name, ruleset) = (text("level"), text("ruleset"));
     let seed = header.get("seed").and_then(Value::as_u64).ok_or("combat_started has no seed")?;
     let template = match level {
-        Some(path) => load_level(path).map_err(|errors| errors.to_string())?,
-        None => builtin::LEVELS
-            .iter()
+        Some(path) => load_level_or_builtin(path).map_err(|errors| errors.to_string())?,
+        None => builtin::every_level()
             .filter_map(|(name, _)| load_builtin_level(name).ok())
             .find(|template| template.level_name == level_name)
             .ok_or_else(|| format!("no shipped level is named \"{level_name}\"; name its file with --level"))?,

@@ -854,3 +854,58 @@ fn duplicate_one_line_unit_id_is_reported_at_the_second_unit() {
     let (line, column) = position_of(&text, "(id: \"wolf\"", 1);
     assert_reported(&errors, (line, column + "(id: ".len()), &["unit id \"wolf\" is used twice"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 33: each error at its own place; syntax errors in a modder's words
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn the_same_mistake_in_two_units_is_reported_at_each_unit() {
+    let text = replace_once(DUEL, "creature: \"leonin_hunter\"", "creature: \"goblinn\"");
+    let text = replace_once(&text, "creature: \"bandit_captain\"", "creature: \"goblinn\"");
+    let text = replace_once(&text, "zone: \"east_gate\"", "zone: \"dungeon\"");
+    let text = replace_once(&text, "zone: \"west_gate\"", "zone: \"dungeon\"");
+    let errors = expect_errors(&text);
+    assert_reported(&errors, position_of(&text, "\"goblinn\"", 0), &["unit \"ruusa\": creature \"goblinn\" not found"]);
+    assert_reported(&errors, position_of(&text, "\"goblinn\"", 1), &["unit \"varro\": creature \"goblinn\" not found"]);
+    assert_reported(&errors, position_of(&text, "\"dungeon\"", 0), &["unit \"ruusa\": zone \"dungeon\" not found"]);
+    assert_reported(&errors, position_of(&text, "\"dungeon\"", 1), &["unit \"varro\": zone \"dungeon\" not found"]);
+}
+
+#[test]
+fn two_zones_next_to_the_same_missing_zone_are_each_reported_at_their_own_line() {
+    let text = replace_once(
+        DUEL,
+        "adjacent: [\"courtyard\"]),\n        (id: \"courtyard\"",
+        "adjacent: [\"courtyard\", \"moat\"]),\n        (id: \"courtyard\"",
+    );
+    let text =
+        replace_once(&text, "adjacent: [\"courtyard\"]),\n    ],", "adjacent: [\"courtyard\", \"moat\"]),\n    ],");
+    let errors = expect_errors(&text);
+    assert_reported(&errors, position_of(&text, "\"moat\"", 0), &["zone \"east_gate\" is adjacent to zone \"moat\""]);
+    assert_reported(&errors, position_of(&text, "\"moat\"", 1), &["zone \"west_gate\" is adjacent to zone \"moat\""]);
+}
+
+#[test]
+fn a_missing_quote_says_a_quoted_text_is_expected_for_its_field() {
+    let text = replace_once(DUEL, "creature: \"leonin_hunter\"", "creature: leonin_hunter");
+    let errors = expect_errors(&text);
+    assert_single_syntax_error(&errors);
+    let rendered = errors.to_string();
+    let (line, _) = position_of(&text, "leonin_hunter", 0);
+    assert!(rendered.starts_with(&format!("{PATH}:{line}:")), "on the line of the value; got:\n{rendered}");
+    assert!(rendered.contains("the value of `creature` should be text in double quotes"), "got:\n{rendered}");
+}
+
+#[test]
+fn syntax_errors_say_what_belongs_there() {
+    let text = replace_once(DUEL, "seed: Some(7),", "seed: 7,");
+    let rendered = expect_errors(&text).to_string();
+    assert!(rendered.contains("the value of `seed` should be `Some(...)` around the value, or `None`"), "{rendered}");
+    let text = replace_once(DUEL, "seed: Some(7),", "seed: Some(7)");
+    let rendered = expect_errors(&text).to_string();
+    assert!(rendered.contains("a comma `,` is missing before this"), "{rendered}");
+    let text = replace_once(DUEL, "checks_morale: false, surprised", "checks_morale: nope, surprised");
+    let rendered = expect_errors(&text).to_string();
+    assert!(rendered.contains("`true` or `false`"), "{rendered}");
+}

@@ -32,6 +32,7 @@ mod save_load;
 mod schema;
 mod shock_actions;
 mod shock_and_cover_attacks;
+mod small_defects;
 mod split_move;
 mod stress_and_wounds;
 mod tactician;

@@ -14,10 +14,11 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 use super::widgets::{dock, side_colour, side_name, tracked, tracked_button};
 use super::{ERROR_COLOUR, LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, SECTION_SPACING, TOP_BAR_HEIGHT, UiSystems};
 use crate::battlefield::Battlefield;
-use crate::game::controls::{self, DeclarationOptions};
+use crate::game::controls::DeclarationOptions;
 use crate::game::session::{Pace, Screen, Session, Speed};
 use crate::game::{BattleUi, UiCommand};
 use crate::rules::components::{Action, Status};
+use crate::rules::gear_text;
 use crate::rules::ruleset::{InitiativeOrder, Ruleset};
 use crate::rules::unit::{UnitReadOnly, UnitView};
 use crate::rules::{CombatPhase, CombatState, DeclarationQueue, Sides};
@@ -84,12 +85,10 @@ impl BattleView<'_, '_> {
         self.ruleset.turns.order.on_turn()
     }
 
-    /// A declared action in words (`attack Wren, moving to ford`).
-    fn action_text(&self, action: &Action) -> String {
-        let mut text = controls::action_name(action.kind);
-        if let Some(target) = action.target {
-            text = format!("{text} {}", self.unit_name(target));
-        }
+    /// A declared action of `actor` in words (`cast frost ray on Wren, moving to ford`).
+    fn action_text(&self, actor: &UnitView, action: &Action) -> String {
+        let target = action.target.map(|target| self.unit_name(target));
+        let mut text = gear_text::declared_words(action.kind, target.as_deref(), actor.spells, actor.inventory);
         if let Some(zone) = action.move_to {
             text = format!("{text}, moving to {}", self.zone_name(zone));
         }
@@ -357,7 +356,7 @@ fn track_row(ui: &mut egui::Ui, view: &BattleView, entry: &TrackEntry, out: &mut
     });
     if let Some(action) = unit.declared.action {
         let text = if view.declarations_visible(unit.side.0) {
-            format!("declared: {}", view.action_text(&action))
+            format!("declared: {}", view.action_text(unit, &action))
         } else {
             "declared (secret)".to_string()
         };

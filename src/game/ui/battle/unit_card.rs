@@ -6,6 +6,8 @@ use super::BattleView;
 use crate::game::ui::widgets::side_colour;
 use crate::game::ui::{ERROR_COLOUR, SECTION_SPACING};
 use crate::rules::equipment::Attribute;
+use crate::rules::gear_text;
+use crate::rules::ruleset::{Pools, Ruleset};
 use crate::rules::unit::{self, UnitView};
 
 /// Stress bar fill.
@@ -34,8 +36,14 @@ pub(super) fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
     ui.heading(RichText::new(unit.name.as_str()).color(colour));
     ui.label(format!("{} · {}", unit.id.0, view.side_name(unit.side.0)));
     ui.label(format!("{} {}", unit.status.log_name(), view.whereabouts(unit.zone.0)));
-    meter(ui, "Stress", unit.stress.current, unit.stress.max, STRESS_COLOUR);
-    meter(ui, "Wound Points", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR);
+    // Only the pools the ruleset uses: one of hit points (kept as Wound Points) has no Stress.
+    match view.ruleset.damage.pools {
+        Pools::StressAndWounds => {
+            meter(ui, "Stress", unit.stress.current, unit.stress.max, STRESS_COLOUR);
+            meter(ui, "Wound Points", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR);
+        }
+        Pools::HitPoints => meter(ui, "Hit points", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR),
+    }
     ui.add_space(SECTION_SPACING);
     let defense = unit::defense_score(&view.ruleset, unit.attributes, unit.defense, unit.conditions);
     ui.label(format!("Defense {defense} · Armour {} · Speed {}", unit.armour.0, unit.speed.0));
@@ -48,20 +56,14 @@ pub(super) fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
         }
     });
     ui.add_space(SECTION_SPACING);
-    unit_gear(ui, &unit);
+    unit_gear(ui, &unit, &view.ruleset);
 }
 
 /// What the unit carries and suffers: loadout, conditions, injuries, items, spells and mana.
-fn unit_gear(ui: &mut egui::Ui, unit: &UnitView) {
-    let loadout = unit.loadout;
-    ui.label(format!("Weapon: {}", loadout.weapon_name));
-    if let Some((offhand, _)) = &loadout.offhand {
-        ui.label(format!("Off hand: {offhand}"));
+fn unit_gear(ui: &mut egui::Ui, unit: &UnitView, ruleset: &Ruleset) {
+    for line in gear_text::gear_lines(unit.loadout, ruleset) {
+        ui.label(line);
     }
-    if loadout.shield {
-        ui.label("Shield: turns the first Shock each round");
-    }
-    ui.label(format!("Armour: {}", loadout.armour_name.as_deref().unwrap_or("none")));
     let conditions = unit.conditions.names();
     let conditions = if conditions.is_empty() { "none".to_string() } else { conditions.join(", ") };
     ui.label(format!("Conditions: {conditions}"));
@@ -79,12 +81,8 @@ fn unit_gear(ui: &mut egui::Ui, unit: &UnitView) {
             text
         }),
     );
-    list(ui, "Items", unit.inventory.0.iter().map(|stack| format!("{} ×{}", stack.name, stack.count)));
-    list(
-        ui,
-        "Spells",
-        unit.spells.0.iter().map(|(name, spell)| format!("{name} (TN {}, {} mana)", spell.tn, spell.mana)),
-    );
+    list(ui, "Items", unit.inventory.0.iter().map(gear_text::item_line));
+    list(ui, "Spells", unit.spells.0.iter().map(|(name, spell)| gear_text::spell_line(name, spell)));
     if unit.mana.max > 0 || !unit.spells.0.is_empty() {
         ui.label(format!("Mana {}/{}", unit.mana.current, unit.mana.max));
     }
