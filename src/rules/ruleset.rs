@@ -201,6 +201,11 @@ pub struct AttackRules {
     /// Armour pieces add their `armour` to Defense (an Armour Class) instead of soaking damage.
     #[serde(default)]
     pub armour_is_defense: bool,
+    /// Defense is `base_defense` + the Agility modifier alone (`A-HIT-1`: "the target's Agility
+    /// modifier plus 10"): neither the creature's `defense` nor the armour's (a shield's included)
+    /// adds to it. Armour still soaks damage. Off, both add.
+    #[serde(default)]
+    pub agility_defense_only: bool,
     /// What a natural critical does to damage.
     #[serde(default)]
     pub critical: CriticalRule,
