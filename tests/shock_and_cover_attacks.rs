@@ -275,3 +275,59 @@ fn s_exec_1_a_non_lethal_weapon_knocks_the_victim_unconscious() {
     let knocked_out = events(&app, "status").iter().any(|line| line["unit"] == "b1" && line["status"] == "unconscious");
     assert!(knocked_out, "the log says so");
 }
+
+// --- Issue 37: where the engine departed from the chapter's explicit words ---
+
+/// r1 (a soldier) at (1, 1) beside b1 (`creature`, with its level `fields`) at (2, 1), who holds
+/// r2 at (3, 1) in a grapple; red acts first with `faces` after the side rolls.
+fn beside_a_grappler(creature: &str, fields: &str, faces: &[u32]) -> App {
+    let units = format!(
+        r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "{creature}", side: "blue", at: Some((2, 1)){fields}),
+        (id: "r2", creature: "soldier", side: "red", at: Some((3, 1))),
+    "#
+    );
+    let mut script = vec![8, 1];
+    script.extend_from_slice(faces);
+    let mut app = scripted(&level(&units), &script);
+    for id in ["r1", "b1", "r2"] {
+        hit_points(&mut app, id, 40);
+    }
+    hold(&mut app, "b1", "r2");
+    app
+}
+
+/// `grappler` holds `held` in a grapple, both with bare hands only, as a won grapple leaves them.
+fn hold(app: &mut App, grappler: &str, held: &str) {
+    let (grappler_entity, held_entity) = (unit(app, grappler), unit(app, held));
+    set::<Conditions>(app, grappler, |conditions| {
+        conditions.grappling = Some(held_entity);
+        conditions.bare_hands_in_holds = true;
+    });
+    set::<Conditions>(app, held, |conditions| {
+        conditions.grappled_by.insert(grappler_entity);
+        conditions.bare_hands_in_holds = true;
+    });
+}
+
+#[test]
+fn s_aoo_1_a_crossbowman_in_a_hold_threatens_no_one() {
+    // "Any adjacent foes armed with a melee weapon": the archer carries only its bow, so the
+    // fists a hold leaves it do not make it armed. r1 walks away from it unharmed.
+    let mut app = beside_a_grappler("archer", "", &[15, 2]);
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::Move, None, (0, 1));
+    app.update();
+    let struck = attacks_by(&app, "b1");
+    assert!(struck.is_empty(), "the archer strikes no attack of opportunity: {struck:?}");
+
+    // With a knife in its off hand it is armed, and its fists strike as r1 leaves.
+    let mut app = beside_a_grappler("archer", r#", offhand: Some("knife")"#, &[15, 2]);
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::Move, None, (0, 1));
+    app.update();
+    let attacks = attacks_by(&app, "b1");
+    assert_eq!(attacks.len(), 1, "an archer with a knife is armed with a melee weapon");
+    assert_eq!(attacks[0]["kind"], "opportunity");
+}

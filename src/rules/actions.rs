@@ -1067,12 +1067,16 @@ impl ThreatSource for ViewCache<'_, '_> {
     }
 }
 
-/// A unit's melee threat as a [`ThreatMap`] files it: on the field, fighting, a melee weapon in
-/// hand.
+/// A unit's melee threat as a [`ThreatMap`] files it: on the field, fighting, armed with a melee
+/// weapon ([`Loadout::threatening_weapon`]).
 fn threat(view: &UnitView) -> Option<Threat> {
-    let weapon = view.loadout.usable_weapon(view.conditions).1;
-    (view.status.on_field() && unit::is_fighting(*view.status, view.conditions) && !weapon.is_ranged())
-        .then(|| Threat { unit: view.entity, side: *view.side, reach: weapon.reach, can_react: can_react(view) })
+    let weapon = view.loadout.threatening_weapon(view.conditions)?;
+    (view.status.on_field() && unit::is_fighting(*view.status, view.conditions)).then(|| Threat {
+        unit: view.entity,
+        side: *view.side,
+        reach: weapon.reach,
+        can_react: can_react(view),
+    })
 }
 
 impl FiledThreats {
@@ -1234,7 +1238,8 @@ pub fn threateners_by(
 }
 
 /// Whether a unit of `its_side` with this status, conditions and loadout threatens a unit of
-/// `side` `distance` zones away: an enemy, fighting, with a melee weapon that reaches.
+/// `side` `distance` zones away: an enemy, fighting, armed with a melee weapon that reaches
+/// ([`Loadout::threatening_weapon`]).
 pub fn threatens(
     its_side: SideIndex,
     status: Status,
@@ -1243,8 +1248,8 @@ pub fn threatens(
     side: SideIndex,
     distance: u32,
 ) -> bool {
-    let weapon = loadout.usable_weapon(conditions).1;
-    its_side != side && unit::is_fighting(status, conditions) && !weapon.is_ranged() && weapon.reach >= distance
+    let reaches = loadout.threatening_weapon(conditions).is_some_and(|weapon| weapon.reach >= distance);
+    its_side != side && unit::is_fighting(status, conditions) && reaches
 }
 
 /// Whether `unit` can make a Reposte now: a reaction left and not caught by surprise.
