@@ -331,3 +331,23 @@ fn s_aoo_1_a_crossbowman_in_a_hold_threatens_no_one() {
     assert_eq!(attacks.len(), 1, "an archer with a knife is armed with a melee weapon");
     assert_eq!(attacks[0]["kind"], "opportunity");
 }
+
+#[test]
+fn s_aoo_1_a_foe_strikes_every_unit_that_leaves_it_in_a_round() {
+    // b1 stands between r1 and r2; both walk away in red's turn. Each move provokes: the
+    // chapter sets no limit of one attack of opportunity a round.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+        (id: "r2", creature: "soldier", side: "red", at: Some((3, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    // Both attacks of opportunity roll 2 and miss.
+    let mut app = scripted(&level(units), &[8, 1, 2, 2]);
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::Move, None, (0, 1));
+    app.update();
+    declare_at(&mut app, "r2", ActionKind::Move, None, (5, 1));
+    app.update();
+    let kinds: Vec<serde_json::Value> = attacks_by(&app, "b1").iter().map(|attack| attack["kind"].clone()).collect();
+    assert_eq!(kinds, vec!["opportunity", "opportunity"], "one attack of opportunity for each unit that leaves");
+}

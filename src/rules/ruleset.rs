@@ -733,6 +733,12 @@ pub struct ReposteRules {
     pub when_threat_range_entered: bool,
     /// Reactions a unit may make per round.
     pub reactions_per_round: u32,
+    /// Reactions are not counted: a unit makes every attack it is owed in a round, and
+    /// `reactions_per_round` is not read (`S-AOO-1`: the chapter grants one each time an action
+    /// provokes). Off, `reactions_per_round` caps them (`C-AOO-1`: "Generally only one AoO per
+    /// round per character").
+    #[serde(default)]
+    pub unlimited_reactions: bool,
     /// Leaving an enemy's reach gives it a free attack (`Z-DISEN-1`, `S-AOO-1`, `A-FREE-1`, `C-AOO-1`).
     #[serde(default)]
     pub when_reach_left: bool,
