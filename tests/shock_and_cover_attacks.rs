@@ -351,3 +351,29 @@ fn s_aoo_1_a_foe_strikes_every_unit_that_leaves_it_in_a_round() {
     let kinds: Vec<serde_json::Value> = attacks_by(&app, "b1").iter().map(|attack| attack["kind"].clone()).collect();
     assert_eq!(kinds, vec!["opportunity", "opportunity"], "one attack of opportunity for each unit that leaves");
 }
+
+#[test]
+fn s_dual_1_a_dual_wielder_in_a_hold_fights_with_its_fists_alone() {
+    // The duelist (attack 1, STR +2, Brawl 3, Stab 2) holds b1: it fights with its fists, not
+    // with the blade and knife it carries, so neither the -1 nor the +2 applies. The dice: 10 to
+    // hit, 1 on the fists' 1d3.
+    for weapons in [r#", offhand: Some("knife")"#, r#", weapon: Some("bow"), offhand: Some("knife")"#] {
+        let units = format!(
+            r#"
+            (id: "r1", creature: "duelist", side: "red", at: Some((1, 1)){weapons}),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#
+        );
+        let mut app = scripted(&level(&units), &[8, 1, 10, 1]);
+        hit_points(&mut app, "r1", 40);
+        hit_points(&mut app, "b1", 40);
+        hold(&mut app, "r1", "b1");
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "r1")[0];
+        assert_eq!(attack["damage_roll"]["expr"], "1d3+5", "{weapons}: the fists, STR 2 + Brawl 3");
+        assert_eq!(attack["total"], 16, "{weapons}: 10 + 1 + STR 2 + Brawl 3, no -1 for two weapons");
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 6, "{weapons}: 1 + 5, no +2 for two weapons");
+    }
+}

@@ -236,15 +236,18 @@ impl Resolver<'_, '_> {
     }
 
     /// The attacker's off-hand weapon for a melee attack with its main one: two weapons in hand
-    /// only count when both are for melee.
+    /// only count when both are for melee, and when the blow is the main weapon's. Bare hands
+    /// (a hold's, `S-DUAL-1`: the target is not "within range of both wielded weapons") or the
+    /// off-hand weapon alone wield no second weapon.
     fn second_weapon(&self, a: &UnitView) -> Option<Weapon> {
         a.loadout
             .offhand
             .as_ref()
             .map(|(_, weapon)| weapon.clone())
             .filter(|second| !second.is_ranged())
-            // A broken weapon is no second weapon, nor is the off-hand one that replaced it.
-            .filter(|_| !a.conditions.is_broken(Hand::Main) && !a.conditions.is_broken(Hand::Off))
+            .filter(|_| a.loadout.usable_hand(a.conditions) == Hand::Main)
+            // A broken weapon is no second weapon.
+            .filter(|_| !a.conditions.is_broken(Hand::Off))
             // Only the trained fight with two (`S-DUAL-1`).
             .filter(|_| actions::may_dual_wield(&self.ruleset, a))
     }
