@@ -377,3 +377,48 @@ fn s_dual_1_a_dual_wielder_in_a_hold_fights_with_its_fists_alone() {
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 6, "{weapons}: 1 + 5, no +2 for two weapons");
     }
 }
+
+use fray::rules::equipment::Shock;
+
+/// The novice (attack 3, STR +2) at (1, 1) strikes b1 at (2, 1) with a blade of `shock`; blue
+/// acts first, declaring `blue`. The dice: `faces` after the side rolls. Returns the app after
+/// the blow, b1 with 40 hit points before it.
+fn blow_with_shock(shock: Shock, blue: ActionKind, faces: &[u32], shield: bool) -> App {
+    let units = r#"
+        (id: "r1", creature: "novice", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut script = vec![1, 8];
+    script.extend_from_slice(faces);
+    let mut app = scripted(&level(units), &script);
+    hit_points(&mut app, "r1", 40);
+    hit_points(&mut app, "b1", 40);
+    set::<Loadout>(&mut app, "r1", |loadout| loadout.weapon.shock = Some(shock));
+    set::<Loadout>(&mut app, "b1", |loadout| loadout.shield = shield);
+    app.update();
+    declare(&mut app, "b1", blue, None, None);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    app
+}
+
+#[test]
+fn s_shock_1_a_hit_has_no_shock_floor_against_a_target_immune_to_shock() {
+    // A blade with Shock 3/- and STR +2 hits b1 in total defense (AC 12): 10 + 3 + 2 = 15, and
+    // 1d8 = 2, + 2 = 4. A miss would have inflicted no Shock on it, so the hit deals 4, not 5.
+    let cleaver = Shock { damage: 3, max_defense: None };
+    let mut app = blow_with_shock(cleaver, ActionKind::FullDefense, &[10, 2], false);
+    assert_eq!(attacks_by(&app, "r1")[0]["hit"], true);
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 4, "no floor of Shock 3 + 2 in total defense");
+
+    // The same for a shield that has not yet turned a Shock this round: a miss would have
+    // inflicted none, so the hit has no floor, and the shield is still unused after it.
+    let mut app = blow_with_shock(cleaver, ActionKind::Hold, &[10, 2], true);
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 4, "no floor against a fresh shield");
+    assert!(!get::<Conditions>(&mut app, "b1").shield_used, "a hit is not Shock: the shield still waits");
+
+    // Without either, the floor holds: 4 is raised to the Shock's 5.
+    let mut app = blow_with_shock(cleaver, ActionKind::Hold, &[10, 2], false);
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 5, "a hit never deals less than its Shock");
+}
