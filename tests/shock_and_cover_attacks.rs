@@ -422,3 +422,25 @@ fn s_shock_1_a_hit_has_no_shock_floor_against_a_target_immune_to_shock() {
     let mut app = blow_with_shock(cleaver, ActionKind::Hold, &[10, 2], false);
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 5, "a hit never deals less than its Shock");
 }
+
+#[test]
+fn s_atk_2_a_reach_weapon_two_squares_from_a_prone_foe_gets_no_bonus() {
+    // "Attacking an adjacent prone foe +2": a spear thrust from two squares away is not at an
+    // adjacent foe. 7 + attack 2 = 9 misses the prone soldier's AC 10 (a 3 for damage, were it to hit).
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), weapon: Some("spear")),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut app = scripted(&level(units), &[8, 1, 7, 3]);
+    set::<Conditions>(&mut app, "b1", |conditions| conditions.prone = true);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    let attack = &attacks_by(&app, "r1")[0];
+    assert_eq!(
+        (attack["total"].as_i64(), attack["defense"].as_i64()),
+        (Some(7), Some(8)),
+        "the lowered AC 8 stands for the adjacent +2, so the thrust from afar takes -2: {attack}"
+    );
+    assert_eq!(attack["hit"], false, "9 against AC 10, as the chapter has it");
+}

@@ -291,8 +291,9 @@ pub struct AttackRollRules {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SituationalRules {
-    /// To-hit change for a ranged attack at a prone target beyond melee range, on top of
-    /// undoing `prone_defense_penalty` (which stands for the bonus from melee range).
+    /// To-hit change for a ranged attack at a prone target beyond the adjacent squares, on top
+    /// of undoing `prone_defense_penalty` (which stands for the bonus against an adjacent prone
+    /// foe; a melee attack from there, with a reach weapon, only undoes it).
     pub distant_prone_penalty: i32,
     /// To-hit penalty for a melee attack made while prone.
     pub attacking_prone_penalty: i32,
