@@ -444,3 +444,39 @@ fn s_atk_2_a_reach_weapon_two_squares_from_a_prone_foe_gets_no_bonus() {
     );
     assert_eq!(attack["hit"], false, "9 against AC 10, as the chapter has it");
 }
+
+#[test]
+fn s_atk_1_a_magic_weapon_s_bonus_adds_to_damage_and_shock() {
+    // A +1 blade with Shock 2/AC 13 in the novice's hand (attack 3, STR +2).
+    let magic = |app: &mut App| {
+        set::<Loadout>(app, "r1", |loadout| {
+            loadout.weapon.attack_bonus = 1;
+            loadout.weapon.shock = Some(Shock { damage: 2, max_defense: Some(13) });
+        });
+    };
+    let units = r#"
+        (id: "r1", creature: "novice", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    // A hit: 10 + 3 + 2 + 1; 1d8 = 3, + STR 2 + 1.
+    let mut app = scripted(&level(units), &[8, 1, 10, 3]);
+    hit_points(&mut app, "b1", 40);
+    magic(&mut app);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    let attack = &attacks_by(&app, "r1")[0];
+    assert_eq!(attack["total"], 16);
+    assert_eq!(attack["damage_roll"]["expr"], "1d8+3", "the weapon's +1 adds to damage");
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 6);
+
+    // A miss against AC 10: Shock 2, + STR 2, + the weapon's 1.
+    let mut app = scripted(&level(units), &[8, 1, 1]);
+    hit_points(&mut app, "b1", 40);
+    magic(&mut app);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert_eq!(events(&app, "shock")[0]["amount"], 5, "the weapon's +1 adds to Shock");
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 5);
+}

@@ -1362,12 +1362,20 @@ pub fn may_dual_wield(ruleset: &Ruleset, unit: &UnitView) -> bool {
     }
 }
 
-/// The damage dice of `weapon` for `attacker`: its attribute bonus ([`damage_attribute_bonus`])
-/// and, for bare hands, Brawl ([`brawl_bonus`]).
+/// The damage dice of `weapon` for `attacker`: its attribute bonus ([`damage_attribute_bonus`]),
+/// a magic weapon's bonus ([`magic_damage_bonus`]) and, for bare hands, Brawl ([`brawl_bonus`]).
 pub fn damage_dice(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> Dice {
     weapon.damage.plus(
-        damage_attribute_bonus(ruleset, attacker, weapon, thrown) + brawl_bonus(ruleset, attacker, weapon, thrown),
+        damage_attribute_bonus(ruleset, attacker, weapon, thrown)
+            + magic_damage_bonus(ruleset, weapon)
+            + brawl_bonus(ruleset, attacker, weapon, thrown),
     )
+}
+
+/// What `weapon`'s own `attack_bonus` (a magic weapon's) adds to its damage and its Shock, where
+/// the ruleset says so (`S-ATK-1`, `S-SHOCK-1`: "a magic weapon's bonus"); else nothing.
+pub fn magic_damage_bonus(ruleset: &Ruleset, weapon: &Weapon) -> i32 {
+    if ruleset.damage.weapon_bonus_to_damage { weapon.attack_bonus } else { 0 }
 }
 
 /// The attribute modifier added to the damage of `weapon` (and to its Shock, `S-SHOCK-1`): the

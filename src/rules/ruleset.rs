@@ -652,6 +652,10 @@ pub struct DamageRules {
     /// Strength (`S-DMG-1`).
     #[serde(default)]
     pub weapon_attributes: bool,
+    /// A weapon's `attack_bonus` (a magic weapon's bonus) adds to its damage and its Shock too,
+    /// not only to the attack roll (`S-ATK-1`, `S-SHOCK-1`).
+    #[serde(default)]
+    pub weapon_bonus_to_damage: bool,
 }
 
 /// The pools damage comes off.

@@ -207,7 +207,7 @@ impl Resolver<'_, '_> {
             shock: weapon
                 .shock
                 .filter(|_| self.ruleset.attack.shock)
-                .map(|shock| (shock, actions::damage_attribute_bonus(&self.ruleset, a, &weapon, thrown))),
+                .map(|shock| (shock, shock_bonus(&self.ruleset, a, &weapon, thrown))),
             armour: t.armour.0,
             sides: (a.side.0, t.side.0),
             attacker_id: a.id.0.clone(),
@@ -288,6 +288,12 @@ impl Resolver<'_, '_> {
             extra,
         });
     }
+}
+
+/// What adds to a weapon's Shock (`S-SHOCK-1`): "the wielder's relevant attribute modifier for
+/// the weapon [...] and a magic weapon's bonus".
+fn shock_bonus(ruleset: &Ruleset, a: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
+    actions::damage_attribute_bonus(ruleset, a, weapon, thrown) + actions::magic_damage_bonus(ruleset, weapon)
 }
 
 /// The swarm bonus an attack by `side` on `target` gets (to hit, damage), used up by the attack:
