@@ -232,11 +232,12 @@ impl UnitSource<'_> {
     }
 
     /// Defense and Armour: an Armour Class ruleset counts armour toward Defense instead of
-    /// soaking damage.
+    /// soaking damage; one whose Defense is Agility alone (`A-HIT-1`) counts no gear there.
     fn protection(&self, armour: &ArmourPiece) -> (Defense, Armour) {
         let as_defense = self.ruleset.attack.armour_is_defense;
         let counted = if as_defense { armour.armour } else { 0 };
-        let bonus = self.creature.defense.saturating_add(armour.defense).saturating_add(counted);
+        let gear = self.creature.defense.saturating_add(armour.defense).saturating_add(counted);
+        let bonus = if self.ruleset.attack.agility_defense_only { 0 } else { gear };
         (Defense { bonus }, Armour(if as_defense { 0 } else { armour.armour }))
     }
 

@@ -1067,12 +1067,16 @@ impl ThreatSource for ViewCache<'_, '_> {
     }
 }
 
-/// A unit's melee threat as a [`ThreatMap`] files it: on the field, fighting, a melee weapon in
-/// hand.
+/// A unit's melee threat as a [`ThreatMap`] files it: on the field, fighting, armed with a melee
+/// weapon ([`Loadout::threatening_weapon`]).
 fn threat(view: &UnitView) -> Option<Threat> {
-    let weapon = view.loadout.usable_weapon(view.conditions).1;
-    (view.status.on_field() && unit::is_fighting(*view.status, view.conditions) && !weapon.is_ranged())
-        .then(|| Threat { unit: view.entity, side: *view.side, reach: weapon.reach, can_react: can_react(view) })
+    let weapon = view.loadout.threatening_weapon(view.conditions)?;
+    (view.status.on_field() && unit::is_fighting(*view.status, view.conditions)).then(|| Threat {
+        unit: view.entity,
+        side: *view.side,
+        reach: weapon.reach,
+        can_react: can_react(view),
+    })
 }
 
 impl FiledThreats {
@@ -1234,7 +1238,8 @@ pub fn threateners_by(
 }
 
 /// Whether a unit of `its_side` with this status, conditions and loadout threatens a unit of
-/// `side` `distance` zones away: an enemy, fighting, with a melee weapon that reaches.
+/// `side` `distance` zones away: an enemy, fighting, armed with a melee weapon that reaches
+/// ([`Loadout::threatening_weapon`]).
 pub fn threatens(
     its_side: SideIndex,
     status: Status,
@@ -1243,8 +1248,8 @@ pub fn threatens(
     side: SideIndex,
     distance: u32,
 ) -> bool {
-    let weapon = loadout.usable_weapon(conditions).1;
-    its_side != side && unit::is_fighting(status, conditions) && !weapon.is_ranged() && weapon.reach >= distance
+    let reaches = loadout.threatening_weapon(conditions).is_some_and(|weapon| weapon.reach >= distance);
+    its_side != side && unit::is_fighting(status, conditions) && reaches
 }
 
 /// Whether `unit` can make a Reposte now: a reaction left and not caught by surprise.
@@ -1357,12 +1362,20 @@ pub fn may_dual_wield(ruleset: &Ruleset, unit: &UnitView) -> bool {
     }
 }
 
-/// The damage dice of `weapon` for `attacker`: its attribute bonus ([`damage_attribute_bonus`])
-/// and, for bare hands, Brawl ([`brawl_bonus`]).
+/// The damage dice of `weapon` for `attacker`: its attribute bonus ([`damage_attribute_bonus`]),
+/// a magic weapon's bonus ([`magic_damage_bonus`]) and, for bare hands, Brawl ([`brawl_bonus`]).
 pub fn damage_dice(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> Dice {
     weapon.damage.plus(
-        damage_attribute_bonus(ruleset, attacker, weapon, thrown) + brawl_bonus(ruleset, attacker, weapon, thrown),
+        damage_attribute_bonus(ruleset, attacker, weapon, thrown)
+            + magic_damage_bonus(ruleset, weapon)
+            + brawl_bonus(ruleset, attacker, weapon, thrown),
     )
+}
+
+/// What `weapon`'s own `attack_bonus` (a magic weapon's) adds to its damage and its Shock, where
+/// the ruleset says so (`S-ATK-1`, `S-SHOCK-1`: "a magic weapon's bonus"); else nothing.
+pub fn magic_damage_bonus(ruleset: &Ruleset, weapon: &Weapon) -> i32 {
+    if ruleset.damage.weapon_bonus_to_damage { weapon.attack_bonus } else { 0 }
 }
 
 /// The attribute modifier added to the damage of `weapon` (and to its Shock, `S-SHOCK-1`): the

@@ -512,11 +512,21 @@ impl Loadout {
         }
     }
 
+    /// The melee weapon the unit threatens the squares around it with now (`S-AOO-1`: only foes
+    /// "armed with a melee weapon" strike at those who leave): the weapon it fights with, unless
+    /// that is a missile weapon. The bare hands a hold leaves it count only when it carries a
+    /// melee weapon: a crossbowman holding a foe is armed with nothing but its crossbow.
+    pub fn threatening_weapon(&self, conditions: &Conditions) -> Option<&Weapon> {
+        let weapon = self.usable_weapon(conditions).1;
+        let carries_melee = !self.weapon.is_ranged() || self.offhand.as_ref().is_some_and(|(_, off)| !off.is_ranged());
+        let armed = !bare_in_a_hold(conditions) || carries_melee;
+        (armed && !weapon.is_ranged()).then_some(weapon)
+    }
+
     /// The hand the unit attacks with now: its main weapon while its arm and the weapon are
     /// whole, else its off-hand weapon, else bare hands.
     pub fn usable_hand(&self, conditions: &Conditions) -> Hand {
-        let held = !conditions.grappled_by.is_empty() || conditions.grappling.is_some();
-        if conditions.disarmed || (conditions.bare_hands_in_holds && held) {
+        if conditions.disarmed || bare_in_a_hold(conditions) {
             return Hand::Bare;
         }
         if !conditions.main_arm_useless && !conditions.is_broken(Hand::Main) {
@@ -527,6 +537,13 @@ impl Loadout {
         }
         Hand::Bare
     }
+}
+
+/// Whether a hold leaves the unit its bare hands alone (`S-MAN-1`): it holds or is held, under a
+/// ruleset where both then fight unarmed.
+fn bare_in_a_hold(conditions: &Conditions) -> bool {
+    let held = !conditions.grappled_by.is_empty() || conditions.grappling.is_some();
+    conditions.bare_hands_in_holds && held
 }
 
 /// The most grapplers one unit can be held by at once (`S-MAN-1`): the eight squares around it

@@ -361,7 +361,8 @@ impl ThreatTable {
     }
 }
 
-/// A unit's reach as the threat table files it: fighting, a melee weapon in hand.
+/// A unit's reach as the threat table files it: fighting, armed with a melee weapon
+/// ([`Loadout::threatening_weapon`]).
 fn reaching(
     unit: Entity,
     side: &SideIndex,
@@ -370,13 +371,8 @@ fn reaching(
     conditions: &Conditions,
     loadout: &Loadout,
 ) -> Option<Reaching> {
-    let weapon = loadout.usable_weapon(conditions).1;
-    (unit::is_fighting(*status, conditions) && !weapon.is_ranged()).then_some(Reaching {
-        unit,
-        zone: zone.0,
-        side: side.0,
-        reach: weapon.reach,
-    })
+    let weapon = loadout.threatening_weapon(conditions)?;
+    unit::is_fighting(*status, conditions).then_some(Reaching { unit, zone: zone.0, side: side.0, reach: weapon.reach })
 }
 
 /// The components a unit's threat depends on.

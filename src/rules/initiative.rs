@@ -149,6 +149,8 @@ fn bring_reinforcements(
 /// A unit's per-round reset: its Repostes, its round record, and the conditions that last a round.
 fn refresh_unit(ruleset: &Ruleset, unit: &mut UnitItem) {
     unit.reactions.0 = match ruleset.reposte.reactions_from_agility {
+        // Never used up: each one taken comes off a count no round reaches (`S-AOO-1`).
+        _ if ruleset.reposte.unlimited_reactions => u32::MAX,
         Some(extra) => {
             let agility =
                 unit::modifier(ruleset, &unit.attributes, Attribute::Agility) - unit.conditions.agility_penalty;

@@ -201,6 +201,11 @@ pub struct AttackRules {
     /// Armour pieces add their `armour` to Defense (an Armour Class) instead of soaking damage.
     #[serde(default)]
     pub armour_is_defense: bool,
+    /// Defense is `base_defense` + the Agility modifier alone (`A-HIT-1`: "the target's Agility
+    /// modifier plus 10"): neither the creature's `defense` nor the armour's (a shield's included)
+    /// adds to it. Armour still soaks damage. Off, both add.
+    #[serde(default)]
+    pub agility_defense_only: bool,
     /// What a natural critical does to damage.
     #[serde(default)]
     pub critical: CriticalRule,
@@ -286,8 +291,9 @@ pub struct AttackRollRules {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SituationalRules {
-    /// To-hit change for a ranged attack at a prone target beyond melee range, on top of
-    /// undoing `prone_defense_penalty` (which stands for the bonus from melee range).
+    /// To-hit change for a ranged attack at a prone target beyond the adjacent squares, on top
+    /// of undoing `prone_defense_penalty` (which stands for the bonus against an adjacent prone
+    /// foe; a melee attack from there, with a reach weapon, only undoes it).
     pub distant_prone_penalty: i32,
     /// To-hit penalty for a melee attack made while prone.
     pub attacking_prone_penalty: i32,
@@ -646,6 +652,10 @@ pub struct DamageRules {
     /// Strength (`S-DMG-1`).
     #[serde(default)]
     pub weapon_attributes: bool,
+    /// A weapon's `attack_bonus` (a magic weapon's bonus) adds to its damage and its Shock too,
+    /// not only to the attack roll (`S-ATK-1`, `S-SHOCK-1`).
+    #[serde(default)]
+    pub weapon_bonus_to_damage: bool,
 }
 
 /// The pools damage comes off.
@@ -728,6 +738,12 @@ pub struct ReposteRules {
     pub when_threat_range_entered: bool,
     /// Reactions a unit may make per round.
     pub reactions_per_round: u32,
+    /// Reactions are not counted: a unit makes every attack it is owed in a round, and
+    /// `reactions_per_round` is not read (`S-AOO-1`: the chapter grants one each time an action
+    /// provokes). Off, `reactions_per_round` caps them (`C-AOO-1`: "Generally only one AoO per
+    /// round per character").
+    #[serde(default)]
+    pub unlimited_reactions: bool,
     /// Leaving an enemy's reach gives it a free attack (`Z-DISEN-1`, `S-AOO-1`, `A-FREE-1`, `C-AOO-1`).
     #[serde(default)]
     pub when_reach_left: bool,

@@ -284,3 +284,26 @@ fn a_feat_1_a_maneuverer_crosses_difficult_ground_at_full_speed() {
     wade(&mut app, 6);
     assert_eq!(lines::<line::Moved>(&app).len(), 6);
 }
+
+// --- Issue 37: where the engine departed from the chapter's explicit words ---
+
+#[test]
+fn a_hit_1_the_target_number_is_the_agility_modifier_plus_10() {
+    // A guard (Agility 14, a natural defense of 1) in leather and shield (Defense 3): the
+    // chapter's target is "the target's Agility modifier plus 10", 12, whatever it wears. r1's
+    // d20 of 9, + accuracy 2, + the Bonus Action's 1, reaches it. 1d8 = 3 + 1, less Armour 1.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1)), attributes: Some((agility: 14))),
+        (id: "b1", creature: "guard", side: "blue", at: Some((2, 1)), armour: Some("leather_and_shield")),
+    "#;
+    let rows = ["............", "............", "............"];
+    let mut app = scripted(&grid_level(&rows, units), &[9, 3]);
+    hit_points(&mut app, "b1", 30);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    let attack = &attacks_by(&app, "r1")[0];
+    assert_eq!(attack["defense"], 12, "10 + Agility 2; neither the creature's nor the armour's defense: {attack}");
+    assert_eq!((attack["total"].as_i64(), attack["hit"].as_bool()), (Some(12), Some(true)));
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 30 - 3, "armour still soaks damage");
+}

@@ -272,3 +272,208 @@ fn s_exec_1_a_non_lethal_weapon_knocks_the_victim_unconscious() {
         lines::<line::Status>(&app).iter().any(|status| &*status.unit == "b1" && status.status == "unconscious");
     assert!(knocked_out, "the log says so");
 }
+
+// --- Issue 37: where the engine departed from the chapter's explicit words ---
+
+/// r1 (a soldier) at (1, 1) beside b1 (`creature`, with its level `fields`) at (2, 1), who holds
+/// r2 at (3, 1) in a grapple; red acts first with `faces` after the side rolls.
+fn beside_a_grappler(creature: &str, fields: &str, faces: &[u32]) -> App {
+    let units = format!(
+        r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "{creature}", side: "blue", at: Some((2, 1)){fields}),
+        (id: "r2", creature: "soldier", side: "red", at: Some((3, 1))),
+    "#
+    );
+    let mut script = vec![8, 1];
+    script.extend_from_slice(faces);
+    let mut app = scripted(&level(&units), &script);
+    for id in ["r1", "b1", "r2"] {
+        hit_points(&mut app, id, 40);
+    }
+    hold(&mut app, "b1", "r2");
+    app
+}
+
+/// `grappler` holds `held` in a grapple, both with bare hands only, as a won grapple leaves them.
+fn hold(app: &mut App, grappler: &str, held: &str) {
+    let (grappler_entity, held_entity) = (unit(app, grappler), unit(app, held));
+    set::<Conditions>(app, grappler, |conditions| {
+        conditions.grappling = Some(held_entity);
+        conditions.bare_hands_in_holds = true;
+    });
+    set::<Conditions>(app, held, |conditions| {
+        conditions.grappled_by.insert(grappler_entity);
+        conditions.bare_hands_in_holds = true;
+    });
+}
+
+#[test]
+fn s_aoo_1_a_crossbowman_in_a_hold_threatens_no_one() {
+    // "Any adjacent foes armed with a melee weapon": the archer carries only its bow, so the
+    // fists a hold leaves it do not make it armed. r1 walks away from it unharmed.
+    let mut app = beside_a_grappler("archer", "", &[15, 2]);
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::Move, None, (0, 1));
+    app.update();
+    let struck = attacks_by(&app, "b1");
+    assert!(struck.is_empty(), "the archer strikes no attack of opportunity: {struck:?}");
+
+    // With a knife in its off hand it is armed, and its fists strike as r1 leaves.
+    let mut app = beside_a_grappler("archer", r#", offhand: Some("knife")"#, &[15, 2]);
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::Move, None, (0, 1));
+    app.update();
+    let attacks = attacks_by(&app, "b1");
+    assert_eq!(attacks.len(), 1, "an archer with a knife is armed with a melee weapon");
+    assert_eq!(attacks[0]["kind"], "opportunity");
+}
+
+#[test]
+fn s_aoo_1_a_foe_strikes_every_unit_that_leaves_it_in_a_round() {
+    // b1 stands between r1 and r2; both walk away in red's turn. Each move provokes: the
+    // chapter sets no limit of one attack of opportunity a round.
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((1, 1))),
+        (id: "r2", creature: "soldier", side: "red", at: Some((3, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    // Both attacks of opportunity roll 2 and miss.
+    let mut app = scripted(&level(units), &[8, 1, 2, 2]);
+    app.update();
+    declare_at(&mut app, "r1", ActionKind::Move, None, (0, 1));
+    app.update();
+    declare_at(&mut app, "r2", ActionKind::Move, None, (5, 1));
+    app.update();
+    let kinds: Vec<serde_json::Value> = attacks_by(&app, "b1").iter().map(|attack| attack["kind"].clone()).collect();
+    assert_eq!(kinds, vec!["opportunity", "opportunity"], "one attack of opportunity for each unit that leaves");
+}
+
+#[test]
+fn s_dual_1_a_dual_wielder_in_a_hold_fights_with_its_fists_alone() {
+    // The duelist (attack 1, STR +2, Brawl 3, Stab 2) holds b1: it fights with its fists, not
+    // with the blade and knife it carries, so neither the -1 nor the +2 applies. The dice: 10 to
+    // hit, 1 on the fists' 1d3.
+    for weapons in [r#", offhand: Some("knife")"#, r#", weapon: Some("bow"), offhand: Some("knife")"#] {
+        let units = format!(
+            r#"
+            (id: "r1", creature: "duelist", side: "red", at: Some((1, 1)){weapons}),
+            (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+        "#
+        );
+        let mut app = scripted(&level(&units), &[8, 1, 10, 1]);
+        hit_points(&mut app, "r1", 40);
+        hit_points(&mut app, "b1", 40);
+        hold(&mut app, "r1", "b1");
+        app.update();
+        declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+        app.update();
+        let attack = &attacks_by(&app, "r1")[0];
+        assert_eq!(attack["damage_roll"]["expr"], "1d3+5", "{weapons}: the fists, STR 2 + Brawl 3");
+        assert_eq!(attack["total"], 16, "{weapons}: 10 + 1 + STR 2 + Brawl 3, no -1 for two weapons");
+        assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 6, "{weapons}: 1 + 5, no +2 for two weapons");
+    }
+}
+
+use fray::rules::equipment::Shock;
+
+/// The novice (attack 3, STR +2) at (1, 1) strikes b1 at (2, 1) with a blade of `shock`; blue
+/// acts first, declaring `blue`. The dice: `faces` after the side rolls. Returns the app after
+/// the blow, b1 with 40 hit points before it.
+fn blow_with_shock(shock: Shock, blue: ActionKind, faces: &[u32], shield: bool) -> App {
+    let units = r#"
+        (id: "r1", creature: "novice", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut script = vec![1, 8];
+    script.extend_from_slice(faces);
+    let mut app = scripted(&level(units), &script);
+    hit_points(&mut app, "r1", 40);
+    hit_points(&mut app, "b1", 40);
+    set::<Loadout>(&mut app, "r1", |loadout| loadout.weapon.shock = Some(shock));
+    set::<Loadout>(&mut app, "b1", |loadout| loadout.shield = shield);
+    app.update();
+    declare(&mut app, "b1", blue, None, None);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    app
+}
+
+#[test]
+fn s_shock_1_a_hit_has_no_shock_floor_against_a_target_immune_to_shock() {
+    // A blade with Shock 3/- and STR +2 hits b1 in total defense (AC 12): 10 + 3 + 2 = 15, and
+    // 1d8 = 2, + 2 = 4. A miss would have inflicted no Shock on it, so the hit deals 4, not 5.
+    let cleaver = Shock { damage: 3, max_defense: None };
+    let mut app = blow_with_shock(cleaver, ActionKind::FullDefense, &[10, 2], false);
+    assert_eq!(attacks_by(&app, "r1")[0]["hit"], true);
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 4, "no floor of Shock 3 + 2 in total defense");
+
+    // The same for a shield that has not yet turned a Shock this round: a miss would have
+    // inflicted none, so the hit has no floor, and the shield is still unused after it.
+    let mut app = blow_with_shock(cleaver, ActionKind::Hold, &[10, 2], true);
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 4, "no floor against a fresh shield");
+    assert!(!get::<Conditions>(&mut app, "b1").shield_used, "a hit is not Shock: the shield still waits");
+
+    // Without either, the floor holds: 4 is raised to the Shock's 5.
+    let mut app = blow_with_shock(cleaver, ActionKind::Hold, &[10, 2], false);
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 5, "a hit never deals less than its Shock");
+}
+
+#[test]
+fn s_atk_2_a_reach_weapon_two_squares_from_a_prone_foe_gets_no_bonus() {
+    // "Attacking an adjacent prone foe +2": a spear thrust from two squares away is not at an
+    // adjacent foe. 7 + attack 2 = 9 misses the prone soldier's AC 10 (a 3 for damage, were it to hit).
+    let units = r#"
+        (id: "r1", creature: "soldier", side: "red", at: Some((0, 1)), weapon: Some("spear")),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    let mut app = scripted(&level(units), &[8, 1, 7, 3]);
+    set::<Conditions>(&mut app, "b1", |conditions| conditions.prone = true);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    let attack = &attacks_by(&app, "r1")[0];
+    assert_eq!(
+        (attack["total"].as_i64(), attack["defense"].as_i64()),
+        (Some(7), Some(8)),
+        "the lowered AC 8 stands for the adjacent +2, so the thrust from afar takes -2: {attack}"
+    );
+    assert_eq!(attack["hit"], false, "9 against AC 10, as the chapter has it");
+}
+
+#[test]
+fn s_atk_1_a_magic_weapon_s_bonus_adds_to_damage_and_shock() {
+    // A +1 blade with Shock 2/AC 13 in the novice's hand (attack 3, STR +2).
+    let magic = |app: &mut App| {
+        set::<Loadout>(app, "r1", |loadout| {
+            loadout.weapon.attack_bonus = 1;
+            loadout.weapon.shock = Some(Shock { damage: 2, max_defense: Some(13) });
+        });
+    };
+    let units = r#"
+        (id: "r1", creature: "novice", side: "red", at: Some((1, 1))),
+        (id: "b1", creature: "soldier", side: "blue", at: Some((2, 1))),
+    "#;
+    // A hit: 10 + 3 + 2 + 1; 1d8 = 3, + STR 2 + 1.
+    let mut app = scripted(&level(units), &[8, 1, 10, 3]);
+    hit_points(&mut app, "b1", 40);
+    magic(&mut app);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    let attack = &attacks_by(&app, "r1")[0];
+    assert_eq!(attack["total"], 16);
+    assert_eq!(attack["damage_roll"]["expr"], "1d8+3", "the weapon's +1 adds to damage");
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 6);
+
+    // A miss against AC 10: Shock 2, + STR 2, + the weapon's 1.
+    let mut app = scripted(&level(units), &[8, 1, 1]);
+    hit_points(&mut app, "b1", 40);
+    magic(&mut app);
+    app.update();
+    declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
+    app.update();
+    assert_eq!(events(&app, "shock")[0]["amount"], 5, "the weapon's +1 adds to Shock");
+    assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 5);
+}

@@ -44,7 +44,7 @@ impl Resolver<'_, '_> {
             // The one who failed the avoid test takes double damage: the hit as Armour left it (`Z-CRIT-1`).
             amount = amount.saturating_mul(AVOID_FUMBLE_MULTIPLIER);
         }
-        if let Some(shock) = self.shock_damage(engagement, judgement) {
+        if let Some(shock) = self.shock_floor(engagement, judgement) {
             amount = amount.max(shock);
         }
         amount = amount.max(self.ruleset.damage.minimum);

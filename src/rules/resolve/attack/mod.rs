@@ -208,7 +208,7 @@ impl Resolver<'_, '_> {
             shock: weapon
                 .shock
                 .filter(|_| self.ruleset.attack.shock)
-                .map(|shock| (shock, actions::damage_attribute_bonus(&self.ruleset, a, &weapon, thrown))),
+                .map(|shock| (shock, shock_bonus(&self.ruleset, a, &weapon, thrown))),
             armour: t.armour.0,
             sides: (a.side.0, t.side.0),
             attacker_id: a.id.0.clone(),
@@ -237,15 +237,18 @@ impl Resolver<'_, '_> {
     }
 
     /// The attacker's off-hand weapon for a melee attack with its main one: two weapons in hand
-    /// only count when both are for melee.
+    /// only count when both are for melee, and when the blow is the main weapon's. Bare hands
+    /// (a hold's, `S-DUAL-1`: the target is not "within range of both wielded weapons") or the
+    /// off-hand weapon alone wield no second weapon.
     fn second_weapon(&self, a: &UnitView) -> Option<Weapon> {
         a.loadout
             .offhand
             .as_ref()
             .map(|(_, weapon)| weapon.clone())
             .filter(|second| !second.is_ranged())
-            // A broken weapon is no second weapon, nor is the off-hand one that replaced it.
-            .filter(|_| !a.conditions.is_broken(Hand::Main) && !a.conditions.is_broken(Hand::Off))
+            .filter(|_| a.loadout.usable_hand(a.conditions) == Hand::Main)
+            // A broken weapon is no second weapon.
+            .filter(|_| !a.conditions.is_broken(Hand::Off))
             // Only the trained fight with two (`S-DUAL-1`).
             .filter(|_| actions::may_dual_wield(&self.ruleset, a))
     }
@@ -286,6 +289,12 @@ impl Resolver<'_, '_> {
             extra,
         }));
     }
+}
+
+/// What adds to a weapon's Shock (`S-SHOCK-1`): "the wielder's relevant attribute modifier for
+/// the weapon [...] and a magic weapon's bonus".
+fn shock_bonus(ruleset: &Ruleset, a: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
+    actions::damage_attribute_bonus(ruleset, a, weapon, thrown) + actions::magic_damage_bonus(ruleset, weapon)
 }
 
 /// The swarm bonus an attack by `side` on `target` gets (to hit, damage), used up by the attack:

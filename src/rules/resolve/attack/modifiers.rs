@@ -38,7 +38,8 @@ pub(super) enum ModifierSource {
     RangedInMelee,
     /// A snap attack, out of turn (`S-SPEC-1`).
     Snap,
-    /// A prone target shot at from afar, or a prone attacker in melee (`S-ATK-2`).
+    /// A prone target attacked from beyond the adjacent squares, or a prone attacker in melee
+    /// (`S-ATK-2`).
     Prone,
     /// A missile or throw past the weapon's normal range (`S-ATK-2`).
     LongRange,
@@ -289,14 +290,16 @@ fn snap(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
     (m.request.kind == AttackKind::Snap).then(|| Modifier::to_hit(ModifierSource::Snap, -rules.penalty))
 }
 
-/// A prone target shot at from beyond melee range (`S-ATK-2`): its lowered Defense stands for the
-/// bonus from melee range, so a distant shot undoes it and takes the penalty on top.
+/// A prone target attacked from beyond the adjacent squares (`S-ATK-2`): its lowered Defense
+/// stands for the bonus against "an adjacent prone foe", so a reach weapon's blow from further
+/// off undoes it, and a distant shot undoes it and takes the penalty on top.
 fn prone_target_afar(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
     let rules = battle.ruleset.attack.situational.as_ref()?;
-    let afar = m.engagement.ranged && m.engagement.walking > battle.battlefield.melee_reach(0);
+    let afar = m.engagement.walking > battle.battlefield.melee_reach(0);
     (m.target.conditions.prone && afar).then(|| {
         let undo = battle.ruleset.attack.prone_defense_penalty;
-        Modifier::to_hit(ModifierSource::Prone, -(undo + rules.distant_prone_penalty))
+        let distant = if m.engagement.ranged { rules.distant_prone_penalty } else { 0 };
+        Modifier::to_hit(ModifierSource::Prone, -(undo + distant))
     })
 }
 

@@ -1,5 +1,6 @@
 //! Shock (`S-SHOCK-1`): a weapon with Shock still hurts a lightly defended target it misses,
-//! unless total defense or a shield absorbs it; a hit deals at least its Shock.
+//! unless total defense or a shield absorbs it; a hit deals at least the Shock a miss would have
+//! dealt.
 
 use super::judge::Judgement;
 use super::{AttackRequest, Engagement};
@@ -17,7 +18,28 @@ impl Resolver<'_, '_> {
         applies.then_some(shock.damage + modifier)
     }
 
-    /// A miss with Shock: total defense stops even a swarm's Shock; a shield (once per battle)
+    /// What would turn this attack's Shock from the target: total defense, even a swarm's Shock;
+    /// an unused shield, only ordinary Shock. `None`: the target would suffer it.
+    fn shock_absorber(engagement: &Engagement) -> Option<ShockAbsorber> {
+        let (swarm_hit, _) = engagement.swarm;
+        if engagement.target_full_defense {
+            Some(ShockAbsorber::TotalDefense)
+        } else if swarm_hit == 0 && engagement.target_shield {
+            Some(ShockAbsorber::Shield)
+        } else {
+            None
+        }
+    }
+
+    /// The least a hit deals (`S-SHOCK-1`): "never [...] less damage than the Shock that would
+    /// have been inflicted on a miss". A target that would have turned the Shock (total defense,
+    /// an unused shield) would have suffered none, so there is no floor against it.
+    pub(super) fn shock_floor(&self, engagement: &Engagement, judgement: &Judgement) -> Option<i32> {
+        let shock = self.shock_damage(engagement, judgement)?;
+        Self::shock_absorber(engagement).is_none().then_some(shock)
+    }
+
+    /// A miss with Shock: total defense stops even a swarm's Shock; a shield (once a round)
     /// stops only ordinary Shock. Otherwise the damage is queued.
     pub(super) fn shock_on_miss(
         &mut self,
@@ -30,14 +52,7 @@ impl Resolver<'_, '_> {
         let Some(shock) = self.shock_damage(engagement, judgement) else {
             return;
         };
-        let (swarm_hit, _) = engagement.swarm;
-        let absorbed_by = if engagement.target_full_defense {
-            Some(ShockAbsorber::TotalDefense)
-        } else if swarm_hit == 0 && engagement.target_shield {
-            Some(ShockAbsorber::Shield)
-        } else {
-            None
-        };
+        let absorbed_by = Self::shock_absorber(engagement);
         if absorbed_by == Some(ShockAbsorber::Shield)
             && let Ok(mut unit) = self.units.get_mut(request.target)
         {
