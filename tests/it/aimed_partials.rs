@@ -303,7 +303,7 @@ fn a_hit_1_the_target_number_is_the_agility_modifier_plus_10() {
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     app.update();
     let attack = &attacks_by(&app, "r1")[0];
-    assert_eq!(attack["defense"], 12, "10 + Agility 2; neither the creature's nor the armour's defense: {attack}");
-    assert_eq!((attack["total"].as_i64(), attack["hit"].as_bool()), (Some(12), Some(true)));
+    assert_eq!(attack.defense, 12, "10 + Agility 2; neither the creature's nor the armour's defense: {attack:?}");
+    assert_eq!((attack.total, attack.hit), (12, true));
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 30 - 3, "armour still soaks damage");
 }

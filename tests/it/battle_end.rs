@@ -5,7 +5,6 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::held_actions::{line_position, log_entries};
 use crate::*;
 use fray::battlefield::Place;
 use fray::headless::HeadlessBattle;

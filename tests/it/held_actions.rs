@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use fray::battlefield::Place;
 use fray::battlefield::{Battlefield, Square};
 use fray::rules::components::*;
-use fray::rules::log::{AttackKind, CombatLog, LogEntry, LogEvent};
+use fray::rules::log::{AttackKind, LogEntry, LogEvent};
 use fray::rules::ruleset::Ruleset;
 use fray::rules::{ActionChosen, DeclarationRejected};
 
@@ -44,17 +44,6 @@ fn hold_against(app: &mut App, id: &str, foe: &str, plan: (ActionKind, Option<&s
     let move_to = plan.2.map(|at| square(app, at));
     let plan = HeldPlan { kind: plan.0, target, move_to };
     app.world_mut().write_message(ActionChosen { unit: entity, action: Action::hold_against(foe, plan) });
-}
-
-/// Every line of the log so far, of every kind, with its round: for tests of the order lines of
-/// different kinds come in (shared with the other scenario files).
-pub(crate) fn log_entries(app: &App) -> Vec<LogEntry> {
-    app.world().resource::<CombatLog>().entries().to_vec()
-}
-
-/// Where the first line of kind `L` that `wanted` picks stands in `log`, if any.
-pub(crate) fn line_position<L: Line>(log: &[LogEntry], wanted: impl Fn(&L) -> bool) -> Option<usize> {
-    log.iter().position(|entry| L::of(&entry.event).is_some_and(&wanted))
 }
 
 /// Where the first line of kind `L` that `wanted` picks stands in the log, and the line.

@@ -47,7 +47,7 @@ use fray::levels::catalog::AssetSource;
 use fray::levels::{BattleSetup, BattleTemplate, load_level_text};
 use fray::rules::components::*;
 use fray::rules::dice::CombatRng;
-use fray::rules::log::CombatLog;
+use fray::rules::log::{CombatLog, LogEntry};
 pub use fray::rules::log::line::{self, Line};
 use fray::rules::unit::UnitReadOnly;
 use fray::rules::{ActionChosen, CombatState};
@@ -167,6 +167,22 @@ pub fn declare(app: &mut App, id: &str, kind: ActionKind, target: Option<&str>, 
 /// The bodies of the log's lines of kind `L` so far, in order: `lines::<line::Attack>(&app)`.
 pub fn lines<L: Line + Clone>(app: &App) -> Vec<L> {
     app.world().resource::<CombatLog>().lines::<L>().cloned().collect()
+}
+
+/// The bodies of the log's lines of kind `L` logged in `round`, in order.
+pub fn lines_in_round<L: Line + Clone>(app: &App, round: u32) -> Vec<L> {
+    let log = app.world().resource::<CombatLog>();
+    log.entries().iter().filter(|entry| entry.round == round).filter_map(|entry| L::of(&entry.event)).cloned().collect()
+}
+
+/// Every log line so far, in order, for tests about the order of lines of different kinds.
+pub fn log_entries(app: &App) -> Vec<LogEntry> {
+    app.world().resource::<CombatLog>().entries().to_vec()
+}
+
+/// Where the first line of kind `L` that `wanted` picks stands in `log`, if any.
+pub fn line_position<L: Line>(log: &[LogEntry], wanted: impl Fn(&L) -> bool) -> Option<usize> {
+    log.iter().position(|entry| L::of(&entry.event).is_some_and(&wanted))
 }
 
 /// The whole log so far, as JSON values: for the tests of the public log contract.

@@ -408,12 +408,16 @@ mod aimed_wounds {
         let attack = &attacks_by(&app, "r2")[0];
         assert_ne!(attack.defense, 5, "b1 is standing: {attack:?}");
         let log = app.world().resource::<CombatLog>().entries();
-        let standing = log.iter().position(|entry| {
-            line::Status::of(&entry.event).is_some_and(|change| change.status == "standing" && &*change.unit == "b1")
-        });
+        let standing = log
+            .iter()
+            .position(|entry| {
+                line::Status::of(&entry.event).is_some_and(|change| change.status == "standing" && &*change.unit == "b1")
+            })
+            .expect("b1 stands up");
         let r2_declares = log
             .iter()
-            .position(|entry| line::Declared::of(&entry.event).is_some_and(|declared| &*declared.unit == "r2"));
+            .position(|entry| line::Declared::of(&entry.event).is_some_and(|declared| &*declared.unit == "r2"))
+            .expect("r2 declares");
         assert!(standing < r2_declares, "it stands before r2's turn");
         // One of b1's next turn's two Bonus Actions paid for getting up: owed until that turn
         // begins, spent from then on.

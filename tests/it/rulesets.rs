@@ -58,12 +58,6 @@ fn position(app: &App, wanted: impl Fn(&LogEvent) -> bool) -> usize {
         .expect("the line is in the log")
 }
 
-/// The lines of kind `L` logged in `round`, in order.
-fn lines_in_round<L: Line + Clone>(app: &App, round: u32) -> Vec<L> {
-    let log = app.world().resource::<CombatLog>();
-    log.entries().iter().filter(|entry| entry.round == round).filter_map(|entry| L::of(&entry.event)).cloned().collect()
-}
-
 /// A roll's dice expression as the log writes it (`"1d3+2"`), if the roll was made.
 fn expr(roll: Option<&DiceRoll>) -> Option<String> {
     roll.map(|roll| roll.expr.to_string())

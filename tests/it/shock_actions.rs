@@ -2,7 +2,6 @@
 //! standing up as a Move action and going prone as a Free one, total defense as an Instant
 //! action after an attack roll, and the swarm's four assailants.
 
-use crate::held_actions::{line_position, log_entries};
 use crate::*;
 use bevy::prelude::*;
 use fray::battlefield::{Battlefield, Square};

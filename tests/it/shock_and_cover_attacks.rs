@@ -326,7 +326,7 @@ fn s_aoo_1_a_crossbowman_in_a_hold_threatens_no_one() {
     app.update();
     let attacks = attacks_by(&app, "b1");
     assert_eq!(attacks.len(), 1, "an archer with a knife is armed with a melee weapon");
-    assert_eq!(attacks[0]["kind"], "opportunity");
+    assert_eq!(attacks[0].kind, AttackKind::Opportunity);
 }
 
 #[test]
@@ -345,8 +345,8 @@ fn s_aoo_1_a_foe_strikes_every_unit_that_leaves_it_in_a_round() {
     app.update();
     declare_at(&mut app, "r2", ActionKind::Move, None, (5, 1));
     app.update();
-    let kinds: Vec<serde_json::Value> = attacks_by(&app, "b1").iter().map(|attack| attack["kind"].clone()).collect();
-    assert_eq!(kinds, vec!["opportunity", "opportunity"], "one attack of opportunity for each unit that leaves");
+    let kinds: Vec<AttackKind> = attacks_by(&app, "b1").iter().map(|attack| attack.kind).collect();
+    assert_eq!(kinds, [AttackKind::Opportunity; 2], "one attack of opportunity for each unit that leaves");
 }
 
 #[test]
@@ -369,8 +369,9 @@ fn s_dual_1_a_dual_wielder_in_a_hold_fights_with_its_fists_alone() {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         let attack = &attacks_by(&app, "r1")[0];
-        assert_eq!(attack["damage_roll"]["expr"], "1d3+5", "{weapons}: the fists, STR 2 + Brawl 3");
-        assert_eq!(attack["total"], 16, "{weapons}: 10 + 1 + STR 2 + Brawl 3, no -1 for two weapons");
+        let damage = attack.damage_roll.as_ref().map(|roll| roll.expr.to_string());
+        assert_eq!(damage.as_deref(), Some("1d3+5"), "{weapons}: the fists, STR 2 + Brawl 3");
+        assert_eq!(attack.total, 16, "{weapons}: 10 + 1 + STR 2 + Brawl 3, no -1 for two weapons");
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 6, "{weapons}: 1 + 5, no +2 for two weapons");
     }
 }
@@ -406,7 +407,7 @@ fn s_shock_1_a_hit_has_no_shock_floor_against_a_target_immune_to_shock() {
     // 1d8 = 2, + 2 = 4. A miss would have inflicted no Shock on it, so the hit deals 4, not 5.
     let cleaver = Shock { damage: 3, max_defense: None };
     let mut app = blow_with_shock(cleaver, ActionKind::FullDefense, &[10, 2], false);
-    assert_eq!(attacks_by(&app, "r1")[0]["hit"], true);
+    assert!(attacks_by(&app, "r1")[0].hit);
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 4, "no floor of Shock 3 + 2 in total defense");
 
     // The same for a shield that has not yet turned a Shock this round: a miss would have
@@ -435,11 +436,11 @@ fn s_atk_2_a_reach_weapon_two_squares_from_a_prone_foe_gets_no_bonus() {
     app.update();
     let attack = &attacks_by(&app, "r1")[0];
     assert_eq!(
-        (attack["total"].as_i64(), attack["defense"].as_i64()),
-        (Some(7), Some(8)),
-        "the lowered AC 8 stands for the adjacent +2, so the thrust from afar takes -2: {attack}"
+        (attack.total, attack.defense),
+        (7, 8),
+        "the lowered AC 8 stands for the adjacent +2, so the thrust from afar takes -2: {attack:?}"
     );
-    assert_eq!(attack["hit"], false, "9 against AC 10, as the chapter has it");
+    assert!(!attack.hit, "9 against AC 10, as the chapter has it");
 }
 
 #[test]
@@ -463,8 +464,9 @@ fn s_atk_1_a_magic_weapon_s_bonus_adds_to_damage_and_shock() {
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     app.update();
     let attack = &attacks_by(&app, "r1")[0];
-    assert_eq!(attack["total"], 16);
-    assert_eq!(attack["damage_roll"]["expr"], "1d8+3", "the weapon's +1 adds to damage");
+    assert_eq!(attack.total, 16);
+    let damage = attack.damage_roll.as_ref().map(|roll| roll.expr.to_string());
+    assert_eq!(damage.as_deref(), Some("1d8+3"), "the weapon's +1 adds to damage");
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 6);
 
     // A miss against AC 10: Shock 2, + STR 2, + the weapon's 1.
@@ -474,6 +476,6 @@ fn s_atk_1_a_magic_weapon_s_bonus_adds_to_damage_and_shock() {
     app.update();
     declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
     app.update();
-    assert_eq!(events(&app, "shock")[0]["amount"], 5, "the weapon's +1 adds to Shock");
+    assert_eq!(lines::<line::Shock>(&app)[0].amount, 5, "the weapon's +1 adds to Shock");
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 5);
 }

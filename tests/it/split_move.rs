@@ -3,7 +3,6 @@
 //! provokes as any move does, is checked at declaration, logged after the action's lines, and
 //! saved with the declaration.
 
-use crate::held_actions::log_entries;
 use crate::*;
 use bevy::prelude::*;
 use fray::battlefield::{Battlefield, Place, Square, ZoneIdx, ZoneIndex};

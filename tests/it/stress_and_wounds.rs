@@ -57,17 +57,6 @@ fn status(app: &mut bevy::prelude::App, id: &str) -> Status {
     get::<Status>(app, id)
 }
 
-/// The bodies of the log's lines of kind `L` written in `round`, in order.
-fn lines_in_round<L: Line + Clone>(app: &bevy::prelude::App, round: u32) -> Vec<L> {
-    app.world()
-        .resource::<CombatLog>()
-        .entries()
-        .iter()
-        .filter(|entry| entry.round == round)
-        .filter_map(|entry| L::of(&entry.event).cloned())
-        .collect()
-}
-
 #[test]
 fn w_surp_1_surprised_units_roll_but_neither_declare_nor_act_in_round_one() {
     let units = r#"

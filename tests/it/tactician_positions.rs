@@ -5,7 +5,6 @@
 //! wrong (the search's answer comes from looking ahead and weighing units by their fighting
 //! power, not from the greedy heuristics), and the third right.
 
-use crate::held_actions::log_entries;
 use crate::*;
 use fray::battlefield::Place;
 use fray::rules::components::{ActionKind, Declared, Stress, Wounds};
