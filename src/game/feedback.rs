@@ -115,7 +115,9 @@ pub fn popups(event: &LogEvent) -> Vec<Popup> {
         LogEvent::Attack(line::Attack { target, hit: false, extra, .. }) => {
             one(target, if extra.avoid { "avoided" } else { "miss" }, Tone::Miss)
         }
-        LogEvent::Attack(line::Attack { target, hit: true, critical: true, .. }) => one(target, "CRITICAL", Tone::Critical),
+        LogEvent::Attack(line::Attack { target, hit: true, critical: true, .. }) => {
+            one(target, "CRITICAL", Tone::Critical)
+        }
         LogEvent::Damage(line::Damage { unit, amount, critical, .. }) => {
             let tone = match (*amount, *critical) {
                 (0, _) => Tone::Miss,
@@ -443,7 +445,12 @@ mod tests {
     fn started(seed: u64) -> LogEntry {
         LogEntry {
             round: 0,
-            event: LogEvent::CombatStarted(line::CombatStarted { level: "l".into(), ruleset: "r".into(), seed, units: Vec::new() }),
+            event: LogEvent::CombatStarted(line::CombatStarted {
+                level: "l".into(),
+                ruleset: "r".into(),
+                seed,
+                units: Vec::new(),
+            }),
         }
     }
 

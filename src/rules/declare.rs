@@ -8,7 +8,6 @@ use bevy::prelude::*;
 use super::actions::{self, ActionContext};
 use super::components::*;
 use super::equipment::Attribute;
-use crate::rules::log::line;
 use super::log::{CombatLog, LogEvent};
 use super::ruleset::{DeclarationOrder, InitiativeOrder, Ruleset};
 use super::state::{
@@ -18,6 +17,7 @@ use super::state::{
 use super::unit::{self, ThreatAudit, TouchedUnits, Unit, UnitsMut};
 use super::{CombatSystems, DeclareSystems};
 use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
+use crate::rules::log::line;
 
 pub(super) fn plugin(app: &mut App) {
     app.configure_sets(
@@ -744,22 +744,24 @@ fn log_declared(
     units: &Query<Unit>,
 ) {
     let DeclaredLine { action, initiative, modifier, carried_over } = line;
-    log.record(round, || LogEvent::Declared(line::Declared {
-        unit: unit.id.0.clone(),
-        action: action.kind.log_name(),
-        target: action.target.and_then(|target| units.get(target).ok()).map(|target| target.id.0.clone()),
-        modifier,
-        initiative,
-        move_to: action.move_to.map(|zone| battlefield.place(zone)),
-        aim: match action.kind {
-            ActionKind::Aimed(aim) => Some(aim.log_name()),
-            _ => None,
-        },
-        using: action_tool(unit, action),
-        carried_over,
-        move_after: action.move_after.map(|zone| battlefield.place(zone)),
-        held: false,
-    }));
+    log.record(round, || {
+        LogEvent::Declared(line::Declared {
+            unit: unit.id.0.clone(),
+            action: action.kind.log_name(),
+            target: action.target.and_then(|target| units.get(target).ok()).map(|target| target.id.0.clone()),
+            modifier,
+            initiative,
+            move_to: action.move_to.map(|zone| battlefield.place(zone)),
+            aim: match action.kind {
+                ActionKind::Aimed(aim) => Some(aim.log_name()),
+                _ => None,
+            },
+            using: action_tool(unit, action),
+            carried_over,
+            move_after: action.move_after.map(|zone| battlefield.place(zone)),
+            held: false,
+        })
+    });
 }
 
 /// The weapon, spell or item an action uses, by name.

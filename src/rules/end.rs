@@ -9,14 +9,14 @@ use super::battle::Battle;
 use super::components::*;
 use super::dice::{Dice, Draw};
 use super::equipment::{DamageType, Hindrance, InjuryTables, Lingering};
-use crate::rules::log::line;
-use crate::rules::log::ManeuverOutcome;
 use super::log::{Affliction, CombatLog, LogEvent};
 use super::resolve::{DamageHit, Harm};
 use super::ruleset::{ManeuverRules, Ruleset};
 use super::state::{CombatPhase, DamageDealt, Outcome, VictoryCondition, VictoryConditions, in_phase};
 use super::unit::{self, Unit, UnitsMut};
 use crate::battlefield::{Battlefield, Hazard};
+use crate::rules::log::ManeuverOutcome;
+use crate::rules::log::line;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, end_round.in_set(CombatSystems::End).run_if(in_phase(CombatPhase::End)));
@@ -169,15 +169,17 @@ pub(super) fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: 
     let (roll, disadvantage_roll) = upkeep.rng.roll_test(hazard.test.plus(bonus), unit::weakened(view.conditions));
     let passed = roll.total >= hazard.tn;
     let zone_id = zone.id.clone();
-    upkeep.log.record(upkeep.round, || LogEvent::Hazard(line::Hazard {
-        unit: id,
-        zone: zone_id,
-        hazard: hazard.name.clone(),
-        roll,
-        tn: hazard.tn,
-        passed,
-        disadvantage_roll,
-    }));
+    upkeep.log.record(upkeep.round, || {
+        LogEvent::Hazard(line::Hazard {
+            unit: id,
+            zone: zone_id,
+            hazard: hazard.name.clone(),
+            roll,
+            tn: hazard.tn,
+            passed,
+            disadvantage_roll,
+        })
+    });
     if !passed {
         let roll = upkeep.rng.roll(hazard.damage);
         let amount = roll.total.max(0);
@@ -355,17 +357,19 @@ pub(in crate::rules) fn contest_hold(upkeep: &mut Harm, entity: Entity, rules: &
             let_go(upkeep, entity, grappler);
         }
         let (unit, roll, disadvantage_roll) = (unit.clone(), roll.clone(), disadvantage_roll.clone());
-        upkeep.log.record(upkeep.round, || LogEvent::Maneuver(line::Maneuver {
-            unit,
-            target,
-            maneuver: BREAK_FREE,
-            roll,
-            against,
-            won,
-            outcome: won.then_some(ManeuverOutcome::BrokeFree),
-            disadvantage_roll,
-            against_disadvantage_roll,
-        }));
+        upkeep.log.record(upkeep.round, || {
+            LogEvent::Maneuver(line::Maneuver {
+                unit,
+                target,
+                maneuver: BREAK_FREE,
+                roll,
+                against,
+                won,
+                outcome: won.then_some(ManeuverOutcome::BrokeFree),
+                disadvantage_roll,
+                against_disadvantage_roll,
+            })
+        });
     }
 }
 
@@ -491,14 +495,16 @@ pub(super) fn shake_off(upkeep: &mut Harm, entity: Entity) {
             end_affliction(&mut unit.conditions, effect);
         }
         let id = unit.id.0.clone();
-        upkeep.log.record(upkeep.round, || LogEvent::Lingering(line::Lingering {
-            unit: id,
-            effect,
-            roll,
-            tn: lingering.tn,
-            shaken_off,
-            disadvantage_roll,
-        }));
+        upkeep.log.record(upkeep.round, || {
+            LogEvent::Lingering(line::Lingering {
+                unit: id,
+                effect,
+                roll,
+                tn: lingering.tn,
+                shaken_off,
+                disadvantage_roll,
+            })
+        });
     }
 }
 

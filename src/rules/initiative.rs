@@ -12,12 +12,12 @@ use super::battle::Battle;
 use super::components::*;
 use super::dice::{CombatRng, Dice, DiceRoll, Draw};
 use super::equipment::Attribute;
-use crate::rules::log::line;
 use super::log::{CombatLog, LogEvent};
 use super::ruleset::{InitiativeOrder, Ruleset, TurnOrder};
 use super::state::{CombatPhase, CombatState, Sides, in_phase};
 use super::unit::{self, UnitItem, UnitsMut};
 use crate::battlefield::{Battlefield, ZoneIndex};
+use crate::rules::log::line;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, start_round.in_set(CombatSystems::Initiative).run_if(in_phase(CombatPhase::Initiative)));
@@ -400,7 +400,9 @@ impl Rolls<'_> {
         let first = if party_begins { party } else { (0..self.side_count).find(|&side| side != party).unwrap_or(0) };
         let score = roll.total;
         let side = self.side_name(first);
-        self.log.record(self.round, || LogEvent::SideInitiative(line::SideInitiative { side, roll, score, begins: Some(true) }));
+        self.log.record(self.round, || {
+            LogEvent::SideInitiative(line::SideInitiative { side, roll, score, begins: Some(true) })
+        });
         first
     }
 
@@ -420,7 +422,9 @@ impl Rolls<'_> {
                 let roll = self.rng.roll(individual.plus(bonus));
                 unit.initiative.base = Some(roll.total);
                 let id = unit.id.0.clone();
-                self.log.record(self.round, || LogEvent::Initiative(line::Initiative { unit: id, base: roll.total, roll, group: None }));
+                self.log.record(self.round, || {
+                    LogEvent::Initiative(line::Initiative { unit: id, base: roll.total, roll, group: None })
+                });
             }
             let side_rank = if unit.side.0 == first { 0 } else { 1 + unit.side.0 as i64 };
             let score = unit.initiative.base.unwrap_or(0) as i64;
@@ -439,7 +443,9 @@ impl Rolls<'_> {
             let score = roll.total;
             scores.push(score);
             let side = self.side_name(side);
-            self.log.record(self.round, || LogEvent::SideInitiative(line::SideInitiative { side, roll, score, begins: None }));
+            self.log.record(self.round, || {
+                LogEvent::SideInitiative(line::SideInitiative { side, roll, score, begins: None })
+            });
         }
         scores
     }
@@ -503,7 +509,9 @@ impl Rolls<'_> {
                 // The unit's own count: its side's roll adjusted by its modifier; no die of its own.
                 let roll = self.rng.roll(Dice::flat(score));
                 let id = unit.id.0.clone();
-                self.log.record(self.round, || LogEvent::Initiative(line::Initiative { unit: id, base: score, roll, group: None }));
+                self.log.record(self.round, || {
+                    LogEvent::Initiative(line::Initiative { unit: id, base: score, roll, group: None })
+                });
             }
         }
         score
@@ -521,7 +529,8 @@ impl Rolls<'_> {
         let score = roll.total;
         unit.initiative.base = Some(score);
         let id = unit.id.0.clone();
-        self.log.record(self.round, || LogEvent::Initiative(line::Initiative { unit: id, base: score, roll, group: None }));
+        self.log
+            .record(self.round, || LogEvent::Initiative(line::Initiative { unit: id, base: score, roll, group: None }));
         score
     }
 
@@ -540,7 +549,9 @@ impl Rolls<'_> {
                 let roll = self.rng.roll(Dice::flat(modifier));
                 unit.initiative.base = Some(modifier);
                 let id = unit.id.0.clone();
-                self.log.record(self.round, || LogEvent::Initiative(line::Initiative { unit: id, base: modifier, roll, group: None }));
+                self.log.record(self.round, || {
+                    LogEvent::Initiative(line::Initiative { unit: id, base: modifier, roll, group: None })
+                });
             }
             // Whoever started the fight is placed last in the lineup, which holds for the battle.
             let last = i64::from(initiators.contains(unit.entity));

@@ -7,11 +7,11 @@ use std::sync::Arc;
 
 use super::components::AimPoint;
 use super::dice::DiceRoll;
-use crate::rules::log::line;
 use super::log::{
     AttackExtra, AttackKind, EscalationChain, LogEntry, LogEvent, ManeuverOutcome, ShockAbsorber, Withdrawal,
 };
 use crate::battlefield::{Battlefield, Place};
+use crate::rules::log::line;
 
 /// The display names a log line uses for the ids a [`LogEvent`] carries.
 ///
@@ -118,7 +118,9 @@ fn flow_line(event: &LogEvent, round: u32, names: &Names) -> Option<String> {
         }
         LogEvent::RoundStarted {} => format!("Round {round} begins"),
         LogEvent::RoundEnded {} => format!("Round {round} ends"),
-        LogEvent::Arrived(line::Arrived { unit, zone }) => format!("{} arrives at {}", names.unit(unit), names.place(zone)),
+        LogEvent::Arrived(line::Arrived { unit, zone }) => {
+            format!("{} arrives at {}", names.unit(unit), names.place(zone))
+        }
         LogEvent::Moved(line::Moved { unit, from, to }) => {
             format!("{} moves from {} to {}", names.unit(unit), names.place(from), names.place(to))
         }
@@ -187,7 +189,9 @@ fn declared_line(event: &LogEvent, names: &Names) -> Option<String> {
 
 /// An attack roll (or the target's avoid test), with how it was made and what came of it.
 fn attack_line(event: &LogEvent, names: &Names) -> Option<String> {
-    let LogEvent::Attack(line::Attack { attacker, target, initiative, total, defense, hit, critical, kind, extra, .. }) = event
+    let LogEvent::Attack(line::Attack {
+        attacker, target, initiative, total, defense, hit, critical, kind, extra, ..
+    }) = event
     else {
         return None;
     };
@@ -349,12 +353,14 @@ fn support_line(event: &LogEvent, names: &Names) -> Option<String> {
                 roll.total
             )
         }
-        LogEvent::Healed(line::Healed { unit, source, stress_restored, wounds_restored, stress, wounds, .. }) => format!(
-            "{} heals {}: +{stress_restored} Stress, +{wounds_restored} Wound Points \
+        LogEvent::Healed(line::Healed { unit, source, stress_restored, wounds_restored, stress, wounds, .. }) => {
+            format!(
+                "{} heals {}: +{stress_restored} Stress, +{wounds_restored} Wound Points \
              (now {stress} Stress, {wounds} Wound Points)",
-            names.unit(source),
-            names.unit(unit)
-        ),
+                names.unit(source),
+                names.unit(unit)
+            )
+        }
         LogEvent::ItemUsed(line::ItemUsed { unit, item, target }) => {
             format!("{} uses {}{}", names.unit(unit), words(item), on_target(target.as_deref(), names))
         }
@@ -455,7 +461,9 @@ pub fn rolls(event: &LogEvent) -> Vec<(String, &DiceRoll)> {
     let one = |what: &str, roll| vec![(what.to_string(), roll)];
     match event {
         LogEvent::Initiative(line::Initiative { roll, .. }) => one("initiative", roll),
-        LogEvent::Attack(line::Attack { roll, damage_roll, extra, .. }) => attack_rolls(roll, damage_roll.as_ref(), extra),
+        LogEvent::Attack(line::Attack { roll, damage_roll, extra, .. }) => {
+            attack_rolls(roll, damage_roll.as_ref(), extra)
+        }
         LogEvent::SideInitiative(line::SideInitiative { roll, .. }) => one("side initiative", roll),
         LogEvent::SurpriseRoll(line::SurpriseRoll { roll, .. }) => one("surprise", roll),
         LogEvent::Wound(line::Wound { roll: Some(roll), .. }) => one("fatal chance", roll),
@@ -622,8 +630,12 @@ mod tests {
         assert_eq!(names.unit("warrior-2"), "Hobgoblin Warrior [warrior-2]");
         assert_eq!(names.unit("wolf"), "Grey Wolf");
         assert_eq!(names.unit("nameless"), "nameless");
-        let shock =
-            LogEvent::Shock(line::Shock { attacker: "warrior-2".into(), target: "wolf".into(), amount: 2, absorbed_by: None });
+        let shock = LogEvent::Shock(line::Shock {
+            attacker: "warrior-2".into(),
+            target: "wolf".into(),
+            amount: 2,
+            absorbed_by: None,
+        });
         let shock = describe(&LogEntry { round: 1, event: shock }, &names);
         assert_eq!(shock, "Hobgoblin Warrior [warrior-2]'s miss still deals 2 Shock to Grey Wolf");
     }
@@ -722,7 +734,12 @@ mod tests {
                 units: vec![unit_entry("orc", "Orc")],
             }),
             LogEvent::Surprise(line::Surprise { unit: "orc".into(), surprised: true }),
-            LogEvent::Initiative(line::Initiative { unit: "orc".into(), roll: roll(4), base: 4, group: Some("orcs".into()) }),
+            LogEvent::Initiative(line::Initiative {
+                unit: "orc".into(),
+                roll: roll(4),
+                base: 4,
+                group: Some("orcs".into()),
+            }),
             LogEvent::RoundStarted {},
             LogEvent::Arrived(line::Arrived { unit: "orc".into(), zone: ford() }),
             LogEvent::Declared(line::Declared {
@@ -739,8 +756,19 @@ mod tests {
                 held: false,
             }),
             LogEvent::Moved(line::Moved { unit: "orc".into(), from: ford(), to: Place::Square([1, 1]) }),
-            LogEvent::SideInitiative(line::SideInitiative { side: "red".into(), roll: roll(3), score: 3, begins: None }),
-            LogEvent::SurpriseRoll(line::SurpriseRoll { side: "red".into(), unit: None, roll: roll(1), range: 2, surprised: true }),
+            LogEvent::SideInitiative(line::SideInitiative {
+                side: "red".into(),
+                roll: roll(3),
+                score: 3,
+                begins: None,
+            }),
+            LogEvent::SurpriseRoll(line::SurpriseRoll {
+                side: "red".into(),
+                unit: None,
+                roll: roll(1),
+                range: 2,
+                surprised: true,
+            }),
             LogEvent::RoundEnded {},
             LogEvent::CombatEnded(line::CombatEnded { reason: "side_defeated", winner: None }),
         ]
@@ -770,7 +798,12 @@ mod tests {
                 roll: roll(19),
                 escalated: true,
             }),
-            LogEvent::WeaponUsage(line::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 2, broken: false }),
+            LogEvent::WeaponUsage(line::WeaponUsage {
+                unit: "orc".into(),
+                weapon: "axe".into(),
+                marks: 2,
+                broken: false,
+            }),
             LogEvent::Maneuver(line::Maneuver {
                 unit: "orc".into(),
                 target: "nell".into(),
@@ -782,14 +815,29 @@ mod tests {
                 disadvantage_roll: None,
                 against_disadvantage_roll: None,
             }),
-            LogEvent::Execution(line::Execution { unit: "orc".into(), target: "nell".into(), roll: roll(5), tn: 10, saved: false }),
+            LogEvent::Execution(line::Execution {
+                unit: "orc".into(),
+                target: "nell".into(),
+                roll: roll(5),
+                tn: 10,
+                saved: false,
+            }),
         ]
     }
 
     fn other_samples() -> Vec<LogEvent> {
         vec![
-            LogEvent::SpellDisrupted(line::SpellDisrupted { unit: "nell".into(), spell: "firebolt".into(), damage_taken: 3 }),
-            LogEvent::Reaction(line::Reaction { unit: "orc".into(), roll: roll(6), reaction: "wary".into(), fights: false }),
+            LogEvent::SpellDisrupted(line::SpellDisrupted {
+                unit: "nell".into(),
+                spell: "firebolt".into(),
+                damage_taken: 3,
+            }),
+            LogEvent::Reaction(line::Reaction {
+                unit: "orc".into(),
+                roll: roll(6),
+                reaction: "wary".into(),
+                fights: false,
+            }),
             LogEvent::Lingering(line::Lingering {
                 unit: "orc".into(),
                 effect: super::super::log::Affliction::OngoingDamage,
@@ -848,7 +896,13 @@ mod tests {
                 wound_closed: None,
             }),
             LogEvent::ItemUsed(line::ItemUsed { unit: "nell".into(), item: "potion".into(), target: None }),
-            LogEvent::Stabilise(line::Stabilise { unit: "nell".into(), target: "orc".into(), roll: roll(9), tn: 10, success: false }),
+            LogEvent::Stabilise(line::Stabilise {
+                unit: "nell".into(),
+                target: "orc".into(),
+                roll: roll(9),
+                tn: 10,
+                success: false,
+            }),
             LogEvent::Intimidation(line::Intimidation { unit: "orc".into(), target: "nell".into(), roll: roll(11) }),
             LogEvent::Hazard(line::Hazard {
                 unit: "orc".into(),
@@ -912,8 +966,12 @@ mod tests {
             absorbed_by: Some(ShockAbsorber::Shield),
         }));
         assert_eq!(shield, "odile's shield absorbs the Shock of orc's miss");
-        let shock =
-            line(LogEvent::Shock(line::Shock { attacker: "orc".into(), target: "nell".into(), amount: 2, absorbed_by: None }));
+        let shock = line(LogEvent::Shock(line::Shock {
+            attacker: "orc".into(),
+            target: "nell".into(),
+            amount: 2,
+            absorbed_by: None,
+        }));
         assert_eq!(shock, "orc's miss still deals 2 Shock to nell");
         let wound = line(LogEvent::Wound(line::Wound {
             unit: "orc".into(),
@@ -924,8 +982,12 @@ mod tests {
             extra_damage: 6,
         }));
         assert_eq!(wound, "nell wounds orc (vitals): now 2 wounds, +6 damage");
-        let side =
-            line(LogEvent::SideInitiative(line::SideInitiative { side: "guards".into(), roll: roll(5), score: 7, begins: Some(true) }));
+        let side = line(LogEvent::SideInitiative(line::SideInitiative {
+            side: "guards".into(),
+            roll: roll(5),
+            score: 7,
+            begins: Some(true),
+        }));
         assert_eq!(side, "Side guards rolls initiative: 7, and begins");
         let surprise = line(LogEvent::SurpriseRoll(line::SurpriseRoll {
             side: "guards".into(),
@@ -955,15 +1017,31 @@ mod tests {
             against_disadvantage_roll: None,
         }));
         assert_eq!(freed, "orc breaks free of axe's hold");
-        let usage = line(LogEvent::WeaponUsage(line::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 1, broken: false }));
+        let usage = line(LogEvent::WeaponUsage(line::WeaponUsage {
+            unit: "orc".into(),
+            weapon: "axe".into(),
+            marks: 1,
+            broken: false,
+        }));
         assert_eq!(usage, "orc's axe takes a usage mark (1 mark now)");
-        let broken = line(LogEvent::WeaponUsage(line::WeaponUsage { unit: "orc".into(), weapon: "axe".into(), marks: 3, broken: true }));
+        let broken = line(LogEvent::WeaponUsage(line::WeaponUsage {
+            unit: "orc".into(),
+            weapon: "axe".into(),
+            marks: 3,
+            broken: true,
+        }));
         assert_eq!(broken, "orc's axe takes a usage mark (3 marks now) and breaks");
-        let withdrawal =
-            line(LogEvent::Withdrawal(line::Withdrawal { unit: "orc".into(), roll: roll(4), response: Withdrawal::FallBack }));
+        let withdrawal = line(LogEvent::Withdrawal(line::Withdrawal {
+            unit: "orc".into(),
+            roll: roll(4),
+            response: Withdrawal::FallBack,
+        }));
         assert_eq!(withdrawal, "orc withdraws: falls back (4)");
-        let moved =
-            line(LogEvent::Moved(line::Moved { unit: "orc".into(), from: Place::Square([3, 4]), to: Place::Zone("ford".into()) }));
+        let moved = line(LogEvent::Moved(line::Moved {
+            unit: "orc".into(),
+            from: Place::Square([3, 4]),
+            to: Place::Zone("ford".into()),
+        }));
         assert_eq!(moved, "orc moves from (3, 4) to ford");
         let declared = line(LogEvent::Declared(line::Declared {
             unit: "nell".into(),

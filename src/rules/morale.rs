@@ -12,12 +12,12 @@ use super::battle::Battle;
 use super::components::*;
 use super::dice::Draw;
 use super::equipment::Attribute;
-use crate::rules::log::line;
 use super::log::{LogEvent, MoraleReason};
 use super::ruleset::{MoraleCheck, MoraleFailure, MoraleTrigger, Ruleset, Withdrawal};
 use super::state::{CombatPhase, DamageDealt, Fleeing, Intimidated, in_phase};
 use super::unit::{self, Unit};
 use crate::battlefield::ZoneIdx;
+use crate::rules::log::line;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, check_morale.in_set(CombatSystems::Morale).run_if(in_phase(CombatPhase::Morale)));
@@ -178,16 +178,9 @@ fn test_morale(
     let passed = !test.automatic && roll.total >= test.tn;
     let (total, tn, automatic) = (roll.total, test.tn, test.automatic);
     let unit = id.clone();
-    battle.log.record(round, || LogEvent::Morale(line::Morale {
-        unit,
-        roll,
-        total,
-        tn,
-        passed,
-        reason,
-        automatic,
-        disadvantage_roll,
-    }));
+    battle.log.record(round, || {
+        LogEvent::Morale(line::Morale { unit, roll, total, tn, passed, reason, automatic, disadvantage_roll })
+    });
     if !passed && let Some(response) = failure_response(battle, entity, &id) {
         if response == Withdrawal::Flee && battle.ruleset.morale.flee_provokes {
             // Its foes strike at its back before it goes (`resolve/flight.rs`).

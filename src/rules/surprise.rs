@@ -9,12 +9,12 @@ use super::battle::Battle;
 use super::components::{Reinforcement, Status, StoodAside, SurpriseShift, Surprised};
 use super::dice::CombatRng;
 use super::equipment::Attribute;
-use crate::rules::log::line;
 use super::log::{Arrival, CombatLog, LogEvent, UnitEntry, UnitStats};
 use super::ruleset::Ruleset;
 use super::state::{CombatInfo, CombatPhase, Sides, in_phase};
 use super::unit::{self, UnitView};
 use crate::battlefield::{Battlefield, ZoneIndex};
+use crate::rules::log::line;
 
 /// `C-SURP-1`: each side rolls; at or under its range (shifted by its enemies' abilities, and by
 /// the wariest of its own units, `own_shift`) it is surprised. When every side or none is,
@@ -37,7 +37,9 @@ fn roll_surprise(
         let is_surprised = roll.total <= range;
         surprised.push(is_surprised);
         let name = side.name.clone();
-        log.record(0, || LogEvent::SurpriseRoll(line::SurpriseRoll { side: name, unit: None, roll, range, surprised: is_surprised }));
+        log.record(0, || {
+            LogEvent::SurpriseRoll(line::SurpriseRoll { side: name, unit: None, roll, range, surprised: is_surprised })
+        });
     }
     if surprised.iter().all(|&flag| flag) || surprised.iter().all(|&flag| !flag) {
         surprised.iter_mut().for_each(|flag| *flag = false);
@@ -74,7 +76,9 @@ fn roll_individual_surprise(
         let surprised = roll.total <= range;
         caught.push(*marked || surprised);
         let name = sides.0.get(*side).map_or_else(|| "?".into(), |info| info.name.clone());
-        log.record(0, || LogEvent::SurpriseRoll(line::SurpriseRoll { side: name, unit: Some(id.clone()), roll, range, surprised }));
+        log.record(0, || {
+            LogEvent::SurpriseRoll(line::SurpriseRoll { side: name, unit: Some(id.clone()), roll, range, surprised })
+        });
     }
     let alert_enemy =
         |side: usize| units.iter().zip(&caught).any(|((_, _, other, ..), &caught)| *other != side && !caught);
@@ -105,12 +109,14 @@ fn open_combat(mut commands: Commands, battle: Battle, info: Res<CombatInfo>, sh
     units.touch_everyone();
     let mut ordered: Vec<_> = units.iter().collect();
     ordered.sort_by_key(|view| *view.order);
-    log.record(0, || LogEvent::CombatStarted(line::CombatStarted {
-        level: info.level.clone(),
-        ruleset: ruleset.name.clone(),
-        seed: rng.seed(),
-        units: ordered.iter().map(|view| unit_entry(view, &ruleset, &sides, &battlefield)).collect(),
-    }));
+    log.record(0, || {
+        LogEvent::CombatStarted(line::CombatStarted {
+            level: info.level.clone(),
+            ruleset: ruleset.name.clone(),
+            seed: rng.seed(),
+            units: ordered.iter().map(|view| unit_entry(view, &ruleset, &sides, &battlefield)).collect(),
+        })
+    });
     let rolling: Vec<Roller> = ordered
         .iter()
         .filter(|view| *view.status == Status::Active)

@@ -411,7 +411,8 @@ mod aimed_wounds {
         let standing = log
             .iter()
             .position(|entry| {
-                line::Status::of(&entry.event).is_some_and(|change| change.status == "standing" && &*change.unit == "b1")
+                line::Status::of(&entry.event)
+                    .is_some_and(|change| change.status == "standing" && &*change.unit == "b1")
             })
             .expect("b1 stands up");
         let r2_declares = log

@@ -9,9 +9,9 @@ use fray::headless::HeadlessBattle;
 use fray::levels::catalog::builtin::LEVELS;
 use fray::levels::{BattleSetup, BattleTemplate, load_builtin_level};
 use fray::rules::components::{AiKind, Controller};
+use judge::{Preset, Sides, judge};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
-use judge::{Preset, Sides, judge};
 use serde_json::Value;
 
 /// Battles per preset: enough to meet every shipped level with both AIs many times, few enough

@@ -27,7 +27,40 @@ macro_rules! impl_line {
     };
 }
 
-impl_line!(CombatStarted, Surprise, Initiative, Arrived, Declared, Moved, Attack, SideInitiative, SurpriseRoll, Shock, Wound, Escalation, WeaponUsage, SpellDisrupted, Reaction, Lingering, Afflicted, Maneuver, Execution, Withdrawal, Damage, Status, Injury, Cast, Healed, ItemUsed, Stabilise, Intimidation, Hazard, ActionLost, Morale, CombatEnded);
+impl_line!(
+    CombatStarted,
+    Surprise,
+    Initiative,
+    Arrived,
+    Declared,
+    Moved,
+    Attack,
+    SideInitiative,
+    SurpriseRoll,
+    Shock,
+    Wound,
+    Escalation,
+    WeaponUsage,
+    SpellDisrupted,
+    Reaction,
+    Lingering,
+    Afflicted,
+    Maneuver,
+    Execution,
+    Withdrawal,
+    Damage,
+    Status,
+    Injury,
+    Cast,
+    Healed,
+    ItemUsed,
+    Stabilise,
+    Intimidation,
+    Hazard,
+    ActionLost,
+    Morale,
+    CombatEnded
+);
 
 /// The battle begins.
 #[derive(Clone, Debug, PartialEq, Serialize)]

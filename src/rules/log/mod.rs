@@ -507,8 +507,10 @@ mod tests {
             Affliction::Hindrance(Hindrance::Paralysed),
         ];
         for effect in afflictions {
-            let entry =
-                LogEntry { round: 2, event: LogEvent::Afflicted(line::Afflicted { unit: "a".into(), effect, source: "b".into() }) };
+            let entry = LogEntry {
+                round: 2,
+                event: LogEvent::Afflicted(line::Afflicted { unit: "a".into(), effect, source: "b".into() }),
+            };
             let expected =
                 format!(r#"{{"event":"afflicted","round":2,"unit":"a","effect":"{}","source":"b"}}"#, effect.as_str());
             assert_eq!(entry.to_json(), expected);

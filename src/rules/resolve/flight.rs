@@ -7,8 +7,8 @@ use bevy::prelude::*;
 use super::Resolver;
 use crate::rules::CombatSystems;
 use crate::rules::components::*;
-use crate::rules::log::line;
 use crate::rules::log::LogEvent;
+use crate::rules::log::line;
 use crate::rules::state::{CombatPhase, Fleeing, Slot, in_phase};
 
 pub(super) fn plugin(app: &mut App) {

@@ -126,19 +126,21 @@ impl Resolver<'_, '_> {
             _ => None,
         };
         let (round, initiative) = (self.round(), held.initiative);
-        self.log.record(round, || LogEvent::Declared(line::Declared {
-            unit,
-            action: action.kind.log_name(),
-            target,
-            modifier: 0,
-            initiative,
-            move_to,
-            aim,
-            using,
-            carried_over: false,
-            move_after: None,
-            held: true,
-        }));
+        self.log.record(round, || {
+            LogEvent::Declared(line::Declared {
+                unit,
+                action: action.kind.log_name(),
+                target,
+                modifier: 0,
+                initiative,
+                move_to,
+                aim,
+                using,
+                carried_over: false,
+                move_after: None,
+                held: true,
+            })
+        });
     }
 
     /// A held blow at `target` (kind `held`): struck without moving, before the foe can answer.

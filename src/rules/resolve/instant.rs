@@ -10,8 +10,8 @@ use crate::rules::actions;
 use crate::rules::components::*;
 use crate::rules::damage;
 use crate::rules::equipment::Attribute;
-use crate::rules::log::line;
 use crate::rules::log::ManeuverOutcome;
+use crate::rules::log::line;
 use crate::rules::log::{AttackKind, LogEvent};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::state::Slot;
@@ -118,18 +118,20 @@ impl Resolver<'_, '_> {
             let unit = self.id(check.screener);
             let target = attacker_id.clone();
             let outcome = (blocker == Some(check.screener)).then_some(ManeuverOutcome::Screened);
-            self.log.record(round, || LogEvent::Maneuver(line::Maneuver {
-                unit,
-                target,
-                maneuver: SCREEN,
-                roll: check.roll,
-                against: check.against,
-                won,
-                outcome,
-                // Screens belong to `shock_and_cover`, which has no Weakened hindrance.
-                disadvantage_roll: None,
-                against_disadvantage_roll: None,
-            }));
+            self.log.record(round, || {
+                LogEvent::Maneuver(line::Maneuver {
+                    unit,
+                    target,
+                    maneuver: SCREEN,
+                    roll: check.roll,
+                    against: check.against,
+                    won,
+                    outcome,
+                    // Screens belong to `shock_and_cover`, which has no Weakened hindrance.
+                    disadvantage_roll: None,
+                    against_disadvantage_roll: None,
+                })
+            });
         }
         blocker.unwrap_or(target)
     }

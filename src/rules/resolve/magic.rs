@@ -13,8 +13,8 @@ use crate::rules::damage;
 use crate::rules::dice::DiceRoll;
 use crate::rules::equipment::{Attribute, CastingTime, Effect, Item};
 use crate::rules::initiative::{arrive, roll_base_initiative};
-use crate::rules::log::line;
 use crate::rules::log::LogEvent;
+use crate::rules::log::line;
 use crate::rules::ruleset::Pools;
 use crate::rules::state::{CastInProgress, Intimidated};
 use crate::rules::unit;
@@ -197,7 +197,9 @@ impl Resolver<'_, '_> {
             if completing {
                 self.pay_for_spell(caster, spell.mana);
             }
-            self.log.record(round, || LogEvent::SpellDisrupted(line::SpellDisrupted { unit: id, spell: name, damage_taken }));
+            self.log.record(round, || {
+                LogEvent::SpellDisrupted(line::SpellDisrupted { unit: id, spell: name, damage_taken })
+            });
             return;
         }
         if !completing && self.begins_casting(spell.casting_time) {
@@ -216,17 +218,19 @@ impl Resolver<'_, '_> {
         let (roll, disadvantage_roll) = self.rng.roll_test(self.ruleset.spells.casting_die.plus(skill), weakened);
         let success = roll.total >= spell.tn;
         let target_id = self.id(target);
-        self.log.record(round, || LogEvent::Cast(line::Cast {
-            unit: id.clone(),
-            spell: name,
-            target: Some(target_id),
-            roll,
-            tn: spell.tn,
-            success,
-            mana_spent,
-            stress_spent,
-            disadvantage_roll,
-        }));
+        self.log.record(round, || {
+            LogEvent::Cast(line::Cast {
+                unit: id.clone(),
+                spell: name,
+                target: Some(target_id),
+                roll,
+                tn: spell.tn,
+                success,
+                mana_spent,
+                stress_spent,
+                disadvantage_roll,
+            })
+        });
         if success {
             if spell.effect.is_hostile() {
                 self.afflict_with(caster, target, (spell.ongoing, spell.hinders), &id);
@@ -304,7 +308,9 @@ impl Resolver<'_, '_> {
                 .unwrap_or_else(|| "item".into()),
         );
         let target_id = self.id(target);
-        self.log.record(round, || LogEvent::ItemUsed(line::ItemUsed { unit: user_id.clone(), item: name, target: Some(target_id) }));
+        self.log.record(round, || {
+            LogEvent::ItemUsed(line::ItemUsed { unit: user_id.clone(), item: name, target: Some(target_id) })
+        });
         if item.effect.is_hostile() {
             self.afflict_with(user, target, (item.ongoing, item.hinders), &user_id);
         }
@@ -363,7 +369,9 @@ impl Resolver<'_, '_> {
         let (healer_id, target_id) = (h.id.0.clone(), t.id.0.clone());
         let roll = self.rng.roll(self.ruleset.wounds.heal_die.plus(skill));
         let success = roll.total >= tn;
-        self.log.record(round, || LogEvent::Stabilise(line::Stabilise { unit: healer_id, target: target_id, roll, tn, success }));
+        self.log.record(round, || {
+            LogEvent::Stabilise(line::Stabilise { unit: healer_id, target: target_id, roll, tn, success })
+        });
         if success {
             pending.push(Pending::Stabilize { target });
         }
@@ -378,7 +386,8 @@ impl Resolver<'_, '_> {
         let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
         let roll = self.rng.roll(self.ruleset.morale.intimidation_die.plus(skill));
         self.intimidated.write(Intimidated { unit: target, result: roll.total });
-        self.log.record(round, || LogEvent::Intimidation(line::Intimidation { unit: actor_id, target: target_id, roll }));
+        self.log
+            .record(round, || LogEvent::Intimidation(line::Intimidation { unit: actor_id, target: target_id, roll }));
     }
 
     /// A successful stabilise check takes effect (`W-WOUND-4`).
@@ -426,16 +435,18 @@ impl Resolver<'_, '_> {
         }
         let id = unit.id.0.clone();
         let (stress, wounds_now) = (unit.stress.current, unit.wounds.current);
-        self.log.record(round, || LogEvent::Healed(line::Healed {
-            unit: id.clone(),
-            source,
-            roll,
-            stress_restored,
-            wounds_restored,
-            stress,
-            wounds: wounds_now,
-            wound_closed,
-        }));
+        self.log.record(round, || {
+            LogEvent::Healed(line::Healed {
+                unit: id.clone(),
+                source,
+                roll,
+                stress_restored,
+                wounds_restored,
+                stress,
+                wounds: wounds_now,
+                wound_closed,
+            })
+        });
         let strength = unit.attributes.score(Attribute::Strength);
         let status = damage::status_under(&self.ruleset, *unit.status, wounds_now, strength);
         if status != *unit.status {

@@ -11,8 +11,8 @@ use crate::rules::components::*;
 use crate::rules::damage;
 use crate::rules::dice::Dice;
 use crate::rules::equipment::Weapon;
-use crate::rules::log::line;
 use crate::rules::log::ManeuverOutcome;
+use crate::rules::log::line;
 use crate::rules::log::{AttackExtra, AttackKind, LogEvent};
 use crate::rules::ruleset::{ExecutionRules, HaulRules};
 use crate::rules::state::Slot;
@@ -56,17 +56,19 @@ impl Resolver<'_, '_> {
             Some(self.shove(actor, target, action.push_to))
         };
         let maneuver = name.as_str();
-        self.log.record(round, || LogEvent::Maneuver(line::Maneuver {
-            unit: actor_id,
-            target: target_id,
-            maneuver,
-            roll,
-            against,
-            won,
-            outcome,
-            disadvantage_roll,
-            against_disadvantage_roll,
-        }));
+        self.log.record(round, || {
+            LogEvent::Maneuver(line::Maneuver {
+                unit: actor_id,
+                target: target_id,
+                maneuver,
+                roll,
+                against,
+                won,
+                outcome,
+                disadvantage_roll,
+                against_disadvantage_roll,
+            })
+        });
     }
 
     /// The attack roll a manoeuvre makes first where the chapter asks for one. Returns whether it hit.
@@ -83,19 +85,21 @@ impl Resolver<'_, '_> {
         let (attacker, target) = (a.id.0.clone(), t.id.0.clone());
         let roll = self.rng.roll(dice);
         let (total, hit, round) = (roll.total, roll.total >= defense, self.round());
-        self.log.record(round, || LogEvent::Attack(line::Attack {
-            attacker,
-            target,
-            initiative,
-            roll,
-            total,
-            defense,
-            hit,
-            critical: false,
-            kind,
-            damage_roll: None,
-            extra: AttackExtra::default(),
-        }));
+        self.log.record(round, || {
+            LogEvent::Attack(line::Attack {
+                attacker,
+                target,
+                initiative,
+                roll,
+                total,
+                defense,
+                hit,
+                critical: false,
+                kind,
+                damage_roll: None,
+                extra: AttackExtra::default(),
+            })
+        });
         hit
     }
 
@@ -190,17 +194,19 @@ impl Resolver<'_, '_> {
             Some(self.hurl(actor, victim, action.push_to))
         };
         let round = self.round();
-        self.log.record(round, || LogEvent::Maneuver(line::Maneuver {
-            unit: actor_id,
-            target: target_id,
-            maneuver: if dragging { DRAG } else { HURL },
-            roll,
-            against,
-            won,
-            outcome,
-            disadvantage_roll,
-            against_disadvantage_roll,
-        }));
+        self.log.record(round, || {
+            LogEvent::Maneuver(line::Maneuver {
+                unit: actor_id,
+                target: target_id,
+                maneuver: if dragging { DRAG } else { HURL },
+                roll,
+                against,
+                won,
+                outcome,
+                disadvantage_roll,
+                against_disadvantage_roll,
+            })
+        });
         true
     }
 
@@ -374,19 +380,21 @@ impl Resolver<'_, '_> {
         };
         let (total, hit) = (roll.total, roll.total >= defense);
         let (attacker, target_name) = (actor_id.clone(), target_id.clone());
-        self.log.record(round, || LogEvent::Attack(line::Attack {
-            attacker,
-            target: target_name,
-            initiative,
-            roll,
-            total,
-            defense,
-            hit,
-            critical: false,
-            kind: AttackKind::Execution,
-            damage_roll: None,
-            extra: AttackExtra::default(),
-        }));
+        self.log.record(round, || {
+            LogEvent::Attack(line::Attack {
+                attacker,
+                target: target_name,
+                initiative,
+                roll,
+                total,
+                defense,
+                hit,
+                critical: false,
+                kind: AttackKind::Execution,
+                damage_roll: None,
+                extra: AttackExtra::default(),
+            })
+        });
         // A ranged execution that misses does nothing more.
         if !hit {
             return;
@@ -395,13 +403,9 @@ impl Resolver<'_, '_> {
         let saved = save.total >= rules.save_tn;
         let amount = if saved { damage::damage_after_armour(&self.ruleset, dice.max(), 1, armour) } else { to_zero };
         let tn = rules.save_tn;
-        self.log.record(round, || LogEvent::Execution(line::Execution {
-            unit: actor_id.clone(),
-            target: target_id,
-            roll: save,
-            tn,
-            saved,
-        }));
+        self.log.record(round, || {
+            LogEvent::Execution(line::Execution { unit: actor_id.clone(), target: target_id, roll: save, tn, saved })
+        });
         if !saved && weapon.non_lethal {
             self.knock_out(target);
             return;
@@ -428,7 +432,8 @@ impl Resolver<'_, '_> {
         {
             *unit.status = Status::Unconscious;
             let id = unit.id.0.clone();
-            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: Status::Unconscious.log_name() }));
+            self.log
+                .record(round, || LogEvent::Status(line::Status { unit: id, status: Status::Unconscious.log_name() }));
         }
     }
 

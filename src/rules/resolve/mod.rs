@@ -32,7 +32,6 @@ use super::declare::has_passed;
 use super::dice::{CombatRng, DiceRoll, Draw};
 use super::equipment::{DamageType, InjuryTables};
 use super::initiative::{arrive, roll_base_initiative};
-use crate::rules::log::line;
 use super::log::{AttackKind, CombatLog, LogEvent};
 use super::ruleset::{InitiativeOrder, Ruleset};
 use super::state::{
@@ -40,6 +39,7 @@ use super::state::{
 };
 use super::unit::{self, UnitItem, UnitView, UnitsMut};
 use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
+use crate::rules::log::line;
 pub(super) use wounds::{DamageHit, Harm};
 
 pub(super) fn plugin(app: &mut App) {

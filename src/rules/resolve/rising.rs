@@ -5,8 +5,8 @@ use bevy::prelude::*;
 
 use super::Resolver;
 use crate::rules::components::*;
-use crate::rules::log::line;
 use crate::rules::log::LogEvent;
+use crate::rules::log::line;
 use crate::rules::state::Slot;
 
 impl Resolver<'_, '_> {

@@ -77,18 +77,20 @@ impl Harm<'_, '_, '_, '_> {
             damage::apply_damage(&mut unit.stress, &mut unit.wounds, hit.amount, hit.damage_type, bypass, round);
         let id = unit.id.0.clone();
         let (stress, wounds) = (unit.stress.current, unit.wounds.current);
-        log.record(round, || LogEvent::Damage(line::Damage {
-            unit: id.clone(),
-            source: hit.source.clone(),
-            amount: hit.amount,
-            damage_type: hit.damage_type.as_str(),
-            critical: hit.critical,
-            stress_lost: taken.stress_lost,
-            wounds_lost: taken.wounds_lost,
-            stress,
-            wounds,
-            roll: hit.roll.clone(),
-        }));
+        log.record(round, || {
+            LogEvent::Damage(line::Damage {
+                unit: id.clone(),
+                source: hit.source.clone(),
+                amount: hit.amount,
+                damage_type: hit.damage_type.as_str(),
+                critical: hit.critical,
+                stress_lost: taken.stress_lost,
+                wounds_lost: taken.wounds_lost,
+                stress,
+                wounds,
+                roll: hit.roll.clone(),
+            })
+        });
         unit.record.damage_taken += taken.stress_lost + taken.wounds_lost;
         dealt.write(DamageDealt {
             unit: hit.target,
@@ -125,15 +127,9 @@ impl InjuryRoller<'_> {
         let table = damage_type.as_str();
         if chance.total > damage {
             let effects = Vec::new();
-            self.log.record(round, || LogEvent::Injury(line::Injury {
-                unit: id,
-                chance,
-                damage,
-                roll: None,
-                table,
-                injury: None,
-                effects,
-            }));
+            self.log.record(round, || {
+                LogEvent::Injury(line::Injury { unit: id, chance, damage, roll: None, table, injury: None, effects })
+            });
             return;
         }
         let roll = self.rng.roll(ruleset.injuries.table_die);
@@ -149,7 +145,9 @@ impl InjuryRoller<'_> {
         }
         let injury = row.map(|row| row.name);
         let roll = Some(roll);
-        self.log.record(round, || LogEvent::Injury(line::Injury { unit: id, chance, damage, roll, table, injury, effects }));
+        self.log.record(round, || {
+            LogEvent::Injury(line::Injury { unit: id, chance, damage, roll, table, injury, effects })
+        });
     }
 }
 

@@ -97,13 +97,9 @@ impl Resolver<'_, '_> {
             let roll = self.rng.roll(*die);
             let escalated = roll.total >= die.max();
             let id = unit.clone();
-            self.log.record(round, || LogEvent::Escalation(line::Escalation {
-                unit: id,
-                chain: name,
-                step: step as u32 + 1,
-                roll,
-                escalated,
-            }));
+            self.log.record(round, || {
+                LogEvent::Escalation(line::Escalation { unit: id, chain: name, step: step as u32 + 1, roll, escalated })
+            });
             if !escalated {
                 return step;
             }

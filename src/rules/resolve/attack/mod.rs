@@ -275,19 +275,21 @@ impl Resolver<'_, '_> {
         let round = self.round();
         let roll = judgement.roll.clone();
         let total = roll.total;
-        self.log.record(round, || LogEvent::Attack(line::Attack {
-            attacker: engagement.attacker_id.clone(),
-            target: engagement.target_id.clone(),
-            initiative: request.initiative,
-            roll,
-            total,
-            defense: judgement.needed,
-            hit: judgement.hit,
-            critical: judgement.critical,
-            kind: request.kind,
-            damage_roll,
-            extra,
-        }));
+        self.log.record(round, || {
+            LogEvent::Attack(line::Attack {
+                attacker: engagement.attacker_id.clone(),
+                target: engagement.target_id.clone(),
+                initiative: request.initiative,
+                roll,
+                total,
+                defense: judgement.needed,
+                hit: judgement.hit,
+                critical: judgement.critical,
+                kind: request.kind,
+                damage_roll,
+                extra,
+            })
+        });
     }
 }
 
