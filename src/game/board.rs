@@ -182,13 +182,13 @@ const ZONE_LABEL_COLOUR: Color = Color::srgba(0.9, 0.9, 0.85, 0.85);
 /// Status marks.
 const STATUS_MARK_COLOUR: Color = Color::srgb(1.0, 0.85, 0.3);
 /// An open grid square.
-const OPEN_TILE_COLOUR: Color = Color::srgb(0.4, 0.42, 0.37);
+pub(crate) const OPEN_TILE_COLOUR: Color = Color::srgb(0.4, 0.42, 0.37);
 /// Difficult ground (rubble, mud).
-const DIFFICULT_TILE_COLOUR: Color = Color::srgb(0.42, 0.34, 0.2);
+pub(crate) const DIFFICULT_TILE_COLOUR: Color = Color::srgb(0.42, 0.34, 0.2);
 /// A wall, and the solid part of a slit.
-const WALL_TILE_COLOUR: Color = Color::srgb(0.08, 0.08, 0.1);
+pub(crate) const WALL_TILE_COLOUR: Color = Color::srgb(0.08, 0.08, 0.1);
 /// The opening of an arrow slit.
-const SLIT_GAP_COLOUR: Color = Color::srgb(0.3, 0.32, 0.28);
+pub(crate) const SLIT_GAP_COLOUR: Color = Color::srgb(0.3, 0.32, 0.28);
 /// The lines between grid squares.
 const GRID_LINE_COLOUR: Color = Color::srgb(0.16, 0.17, 0.15);
 /// Row and column numbers.
@@ -309,13 +309,13 @@ struct TokenMemory {
     flash: f32,
     /// Fits tokens to the room their zone has.
     crowd_scale: f32,
-    /// The look last given to its disc.
-    look: Option<Look>,
+    /// The colour last given to its disc: its side's in the palette in force, for its look.
+    colour: Option<Color>,
 }
 
 impl Default for TokenMemory {
     fn default() -> Self {
-        Self { health: i32::MIN, flash: 0.0, crowd_scale: 1.0, look: None }
+        Self { health: i32::MIN, flash: 0.0, crowd_scale: 1.0, colour: None }
     }
 }
 
@@ -498,7 +498,8 @@ fn rebuild_zones(
     let cell = if battlefield.is_grid() {
         Vec2::splat(GRID_TILE)
     } else {
-        Vec2::new(ZONE_WIDTH, zone_height(&steps, super::camera::board_view(window).0).round())
+        // Zones take their shape from the view at the default UI scale; another scale only zooms.
+        Vec2::new(ZONE_WIDTH, zone_height(&steps, super::camera::board_view(window, 1.0).0).round())
     };
     if !battlefield.is_changed() && !zones.is_empty() && board.cell == cell {
         return;
@@ -998,9 +999,10 @@ fn place_tokens(
     }
     let glide = 1.0 - (-GLIDE_RATE * time.delta_secs()).exp();
     let grid = board.squares.is_some();
-    // Laid out for the zoom that frames the board, so zooming in gives names room, not reflow.
+    // Laid out for the zoom that frames the board (at the default UI scale), so zooming in
+    // gives names room, not reflow.
     let window = windows.iter().next().map_or(super::camera::DEFAULT_WINDOW, Window::size);
-    let zoom = super::camera::framing(&board, window).map_or(1.0, |(_, zoom)| zoom);
+    let zoom = super::camera::framing(&board, window, 1.0).map_or(1.0, |(_, zoom)| zoom);
     for (token, mut transform, mut memory) in &mut tokens {
         let Ok((zone, _, status)) = units.get(token.0) else {
             continue;
@@ -1140,10 +1142,11 @@ fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<To
                 part.set_if_neq(shown);
             }
         }
-        if memory.look != Some(look) {
-            let colour = token_colour(side_base_colour(side.0), look);
+        // The colour follows the look and the palette, which the settings may switch mid-battle.
+        let colour = token_colour(side_base_colour(side.0), look);
+        if memory.colour != Some(colour) {
             material.0 = parts.palette.material(colour, &mut parts.materials);
-            memory.look = Some(look);
+            memory.colour = Some(colour);
         }
         // The fallen need no bars: the grey and the mark say it all.
         let bars = if fallen { Visibility::Hidden } else { Visibility::Inherited };
@@ -1475,7 +1478,8 @@ mod tests {
         let centres = (0..height).flat_map(|y| (0..width).map(move |x| square_centre(Square::new(x, y)))).collect();
         let squares = Some((width as u16, Vec::new()));
         let board = BoardLayout { centres, cell: Vec2::splat(GRID_TILE), squares, token_areas: Vec::new() };
-        let (_, zoom) = super::super::camera::framing(&board, super::super::camera::DEFAULT_WINDOW).expect("laid out");
+        let (_, zoom) =
+            super::super::camera::framing(&board, super::super::camera::DEFAULT_WINDOW, 1.0).expect("laid out");
         TOKEN_RADIUS * GRID_TOKEN_SCALE / zoom
     }
 

@@ -75,6 +75,8 @@ pub enum PlayerAction {
     ZoomIn,
     /// Zoom out.
     ZoomOut,
+    /// Fit the whole board between the panels.
+    FitBoard,
     /// Show or hide the combat log.
     ToggleLog,
     /// Show or hide the list of bindings.
@@ -115,7 +117,7 @@ pub enum PlayerAction {
 
 impl PlayerAction {
     /// Every action, in help-overlay order.
-    pub const ALL: [PlayerAction; 43] = [
+    pub const ALL: [PlayerAction; 44] = [
         Self::NextUnit,
         Self::PreviousUnit,
         Self::Choose1,
@@ -145,6 +147,7 @@ impl PlayerAction {
         Self::PanDown,
         Self::ZoomIn,
         Self::ZoomOut,
+        Self::FitBoard,
         Self::ToggleLog,
         Self::ToggleOverlays,
         Self::Help,
@@ -189,6 +192,7 @@ impl PlayerAction {
             Self::PanDown => "pan_down",
             Self::ZoomIn => "zoom_in",
             Self::ZoomOut => "zoom_out",
+            Self::FitBoard => "fit_board",
             Self::ToggleLog => "toggle_log",
             Self::Help => "help",
             Self::Pause => "pause",
@@ -207,6 +211,56 @@ impl PlayerAction {
             Self::ReplayEventForward => "replay_event_forward",
             Self::ReplayRoundBack => "replay_round_back",
             Self::ReplayRoundForward => "replay_round_forward",
+        }
+    }
+
+    /// What the action does, in the player's words (the help window's second column).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::NextUnit => "Look at the next unit",
+            Self::PreviousUnit => "Look at the previous unit",
+            Self::Choose1 => "Choose the 1st action in the list",
+            Self::Choose2 => "Choose the 2nd action in the list",
+            Self::Choose3 => "Choose the 3rd action in the list",
+            Self::Choose4 => "Choose the 4th action in the list",
+            Self::Choose5 => "Choose the 5th action in the list",
+            Self::Choose6 => "Choose the 6th action in the list",
+            Self::Choose7 => "Choose the 7th action in the list",
+            Self::Choose8 => "Choose the 8th action in the list",
+            Self::Choose9 => "Choose the 9th action in the list",
+            Self::Choose10 => "Choose the 10th action in the list",
+            Self::NextKind => "Choose the next kind of action, past the tenth",
+            Self::NextTarget => "Cycle through the chosen action's targets",
+            Self::Pick => "Pick the unit or place under the pointer",
+            Self::Confirm => "Declare the drafted action (or lift the hot-seat curtain)",
+            Self::Cancel => "Drop the draft, or the selection",
+            Self::EndDeclaration => "The declaring unit holds: it does nothing this round",
+            Self::ThenMove => "Add a move after the action (rulesets that split moves)",
+            Self::PanLeft => "Move the view left",
+            Self::PanRight => "Move the view right",
+            Self::PanUp => "Move the view up",
+            Self::PanDown => "Move the view down",
+            Self::ZoomIn => "Zoom in",
+            Self::ZoomOut => "Zoom out",
+            Self::FitBoard => "Fit the whole board between the panels",
+            Self::ToggleLog => "Show or hide the combat log",
+            Self::Help => "Show or hide this list",
+            Self::Pause => "Pause or resume the rounds",
+            Self::Step => "While paused, play one more round",
+            Self::Faster => "Play the rounds faster (1x, 2x, instant)",
+            Self::Slower => "Play the rounds slower",
+            Self::Restart => "Start this level again (asks first)",
+            Self::MainMenu => "Back to the main menu (asks first)",
+            Self::Quit => "Quit the game (asks first)",
+            Self::RepeatOrders => "Each of your units repeats last round's order, where it still can",
+            Self::OrderAll => "Give the drafted order to every unit of yours that can take it",
+            Self::ToggleOverlays => "Show or hide the grid overlays: path, sight lines, threatened squares",
+            Self::Save => "Save the battle",
+            Self::Undo => "Take back your last declaration this round",
+            Self::ReplayEventBack => "Replay: one event back",
+            Self::ReplayEventForward => "Replay: one event on",
+            Self::ReplayRoundBack => "Replay: back to the round before",
+            Self::ReplayRoundForward => "Replay: on to the end of the next round",
         }
     }
 
@@ -238,7 +292,7 @@ pub enum Binding {
 
 /// The default bindings, as the settings file would write them.
 pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
-    let pairs: [(PlayerAction, &[&str]); 43] = [
+    let pairs: [(PlayerAction, &[&str]); 44] = [
         (PlayerAction::NextUnit, &["Tab"]),
         (PlayerAction::PreviousUnit, &["Backquote"]),
         (PlayerAction::Choose1, &["1"]),
@@ -264,6 +318,7 @@ pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
         (PlayerAction::PanDown, &["S", "ArrowDown"]),
         (PlayerAction::ZoomIn, &["Equal", "WheelUp"]),
         (PlayerAction::ZoomOut, &["Minus", "WheelDown"]),
+        (PlayerAction::FitBoard, &["Home"]),
         (PlayerAction::ToggleLog, &["L"]),
         (PlayerAction::Help, &["F1", "H"]),
         (PlayerAction::Pause, &["P"]),
@@ -660,6 +715,7 @@ impl DeclarationOptions {
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(InputManagerPlugin::<PlayerAction>::default())
         .init_resource::<BattleUi>()
+        .init_resource::<KeyCapture>()
         .init_resource::<DeclarationOptions>()
         .init_resource::<super::overlays::BoardOverlays>()
         .add_message::<UiCommand>()
@@ -674,7 +730,10 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 reset_ui,
-                read_player_actions.run_if(not(typing)).run_if(not(in_state(Screen::Editor))),
+                read_player_actions
+                    .run_if(not(typing))
+                    .run_if(not(capturing_key))
+                    .run_if(not(in_state(Screen::Editor))),
                 compute_options,
                 apply_commands,
                 update_curtain,
@@ -683,6 +742,19 @@ pub(super) fn plugin(app: &mut App) {
                 .after(DeclareSystems::Open)
                 .before(DeclareSystems::Record),
         );
+}
+
+/// Set while the settings wait for the key of a new binding: that key press is the binding,
+/// not an order to the game.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KeyCapture(pub bool);
+
+/// Whether keys are the settings' to capture: while they wait for a new binding, and after, until
+/// every key held is let go (the captured key must not act once the wait ends).
+fn capturing_key(capture: Res<KeyCapture>, keys: Res<ButtonInput<KeyCode>>, mut held_over: Local<bool>) -> bool {
+    let capturing = capture.0 || (*held_over && keys.get_pressed().next().is_some());
+    *held_over = capturing;
+    capturing
 }
 
 /// Whether the player is typing into a text field (the menu's seed), so keys are text.
@@ -1190,12 +1262,17 @@ pub struct CommandTargets<'w, 's> {
     overlays: ResMut<'w, super::overlays::BoardOverlays>,
     state: Res<'w, CombatState>,
     screen: Res<'w, State<Screen>>,
+    /// Present while a replay plays back: leaving one loses nothing, its file stays.
+    playback: Option<Res<'w, super::playback::Playback>>,
 }
 
 impl CommandTargets<'_, '_> {
-    /// Whether leaving now would throw away a battle still being fought.
+    /// Whether leaving now would throw away a battle still being fought (a replay is not one).
     fn battle_in_progress(&self) -> bool {
-        *self.screen.get() == Screen::Battle && self.state.phase != CombatPhase::Idle && !self.state.is_over()
+        *self.screen.get() == Screen::Battle
+            && self.playback.is_none()
+            && self.state.phase != CombatPhase::Idle
+            && !self.state.is_over()
     }
 
     /// Restart, back to the menu, or quit.
@@ -1524,5 +1601,25 @@ fn update_curtain(mut ui: ResMut<BattleUi>, options: Res<DeclarationOptions>, se
     }
     if ui.seated != Some(side) && ui.curtain.is_none() {
         ui.curtain = Some(side);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_help_describes_every_action_in_words_not_its_settings_name() {
+        for action in PlayerAction::ALL {
+            let words = action.describe();
+            assert!(!words.is_empty() && !words.contains('_'), "{}: {words:?} is not words", action.key());
+            assert_ne!(words, action.key());
+        }
+    }
+
+    #[test]
+    fn home_fits_the_board_by_default() {
+        assert_eq!(default_bindings()["fit_board"], ["Home"]);
+        assert_eq!(PlayerAction::ALL.iter().filter(|action| **action == PlayerAction::FitBoard).count(), 1);
     }
 }

@@ -116,6 +116,9 @@ pub struct Session {
     pub selected: usize,
     /// A seat per side of the chosen level.
     pub seats: Vec<Seat>,
+    /// The seats the player chose in the menu, by side position: they carry over to the next
+    /// level picked, as far as it has sides.
+    pub chosen_seats: Vec<Seat>,
     /// Seed of the next battle.
     pub seed: u64,
     /// The battle being played (its last good data).
@@ -158,6 +161,15 @@ impl Session {
         if let Some(first) = self.seats.first_mut() {
             *first = Seat::Human;
         }
+        for (seat, chosen) in self.seats.iter_mut().zip(&self.chosen_seats) {
+            *seat = *chosen;
+        }
+    }
+
+    /// The player sets the seats in the menu; later levels keep them.
+    pub fn choose_seats(&mut self, seats: Vec<Seat>) {
+        self.chosen_seats.clone_from(&seats);
+        self.seats = seats;
     }
 
     /// Number of human seats.
@@ -520,6 +532,26 @@ mod tests {
         assert_eq!(Speed::Instant.step(true), Speed::Instant);
         assert_eq!(Speed::Normal.step(false), Speed::Normal);
         assert_eq!(Speed::Instant.step(false), Speed::Double);
+    }
+
+    #[test]
+    fn seats_chosen_in_the_menu_carry_over_to_the_next_level_picked() {
+        let mut session = Session { levels: level_choices(Path::new("/nonexistent")), ..Default::default() };
+        let two_sided = |session: &Session| {
+            session
+                .levels
+                .iter()
+                .enumerate()
+                .filter(|(_, level)| level.template.as_ref().is_some_and(|t| t.sides.len() == 2))
+                .map(|(at, _)| at)
+                .collect::<Vec<_>>()
+        };
+        let levels = two_sided(&session);
+        session.select(levels[0]);
+        let chosen = vec![Seat::Ai(AiKind::Hard), Seat::Human];
+        session.choose_seats(chosen.clone());
+        session.select(levels[1]);
+        assert_eq!(session.seats, chosen, "picking another level keeps the seats the player chose");
     }
 
     #[test]

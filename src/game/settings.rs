@@ -114,7 +114,7 @@ pub fn rebind(settings: &mut Settings, action: PlayerAction, name: &str) -> Vec<
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SettingsScreen>()
         .add_systems(Startup, read_display)
-        .add_systems(Update, (toggle_settings, apply_display, capture_rebind).chain())
+        .add_systems(Update, (toggle_settings, apply_display, capture_rebind, mirror_key_capture).chain())
         .add_systems(EguiPrimaryContextPass, draw_settings);
 }
 
@@ -152,6 +152,11 @@ fn apply_display(
         pacing.delay = std::time::Duration::from_secs_f32(pause);
     }
     Ok(())
+}
+
+/// Tells the game's controls when a key press is a new binding, so it does not also act.
+fn mirror_key_capture(screen: Res<SettingsScreen>, mut capture: ResMut<super::controls::KeyCapture>) {
+    capture.set_if_neq(super::controls::KeyCapture(screen.rebinding.is_some()));
 }
 
 /// While an action waits for its key: the next key pressed becomes its binding, written to the
@@ -203,7 +208,9 @@ fn draw_settings(mut contexts: EguiContexts, mut screen: ResMut<SettingsScreen>)
     let mut open = true;
     let mut save = false;
     let mut rebinding = None;
-    egui::Window::new("Settings").open(&mut open).default_width(SETTINGS_WIDTH).show(ctx, |ui| {
+    // In front, with the help window it opens from: a window opened later shows on top.
+    let window = egui::Window::new("Settings").open(&mut open).order(egui::Order::Foreground);
+    window.default_width(SETTINGS_WIDTH).show(ctx, |ui| {
         ui.add(egui::Slider::new(&mut display.ui_scale, UI_SCALE_RANGE).text("UI scale").step_by(0.05));
         ui.checkbox(&mut display.colour_blind_palette, "Colour-blind-safe side colours (Okabe–Ito)");
         ui.checkbox(&mut display.show_names, "Names under the tokens");

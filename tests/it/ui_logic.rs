@@ -231,6 +231,26 @@ fn leaving_a_battle_in_progress_asks_first() {
 }
 
 #[test]
+fn the_key_pressed_for_a_rebind_does_not_also_act_in_the_game() {
+    use fray::game::controls::KeyCapture;
+    let greedy = Seat::Ai(fray::rules::components::AiKind::Greedy);
+    let mut app = game(level_file("rebind-key", FACE_OFF), &[("red", Seat::Human), ("blue", greedy)], None);
+    let paused = |app: &App| app.world().resource::<fray::game::session::Pace>().paused;
+    let before = paused(&app);
+    app.insert_resource(KeyCapture(true));
+    app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(KeyCode::KeyP);
+    app.update();
+    // The settings took the key and stopped waiting while it is still held.
+    app.insert_resource(KeyCapture(false));
+    app.update();
+    app.world_mut().resource_mut::<ButtonInput<KeyCode>>().release(KeyCode::KeyP);
+    app.update();
+    assert_eq!(paused(&app), before, "P was the new binding, not a pause");
+    tap(&mut app, KeyCode::KeyP);
+    assert_ne!(paused(&app), before, "once let go, P pauses again");
+}
+
+#[test]
 fn fray_play_starts_with_the_levels_own_seed() {
     let seeded = FACE_OFF.replacen("name: \"face off\",", "name: \"face off\",\n    seed: Some(42),", 1);
     let mut app = App::new();
@@ -480,6 +500,19 @@ fn a_replay_shows_the_logged_battle_and_steps_back_by_playing_it_again() {
     let forward = replay_step(&mut app, ReplayStep::EventForward);
     assert_eq!(forward, back + 1);
     assert_eq!(logged_lines(&app)[..forward], lines[..forward]);
+}
+
+#[test]
+fn leaving_a_replay_half_way_asks_nothing_and_loses_nothing() {
+    use fray::game::playback::ReplayStep;
+    let (path, _) = logged_duel("leave-replay");
+    let mut app = replay_app(&path);
+    replay_step(&mut app, ReplayStep::RoundForward);
+    replay_step(&mut app, ReplayStep::RoundForward);
+    assert!(!app.world().resource::<CombatState>().is_over(), "the replayed battle is still on");
+    command(&mut app, UiCommand::BackToMenu);
+    assert_eq!(app.world().resource::<BattleUi>().confirm, None, "no 'the battle in progress will be lost'");
+    assert_eq!(screen(&app), Screen::Menu, "a replay is left at once: its file stays");
 }
 
 #[test]

@@ -5,7 +5,10 @@
 
 use bevy_egui::egui::{self, Color32, Pos2, Rect, Sense, Stroke, Vec2};
 
+use bevy::color::{ColorToPacked, Mix};
+
 use super::{EditorState, Tool};
+use crate::game::board;
 use crate::game::ui::{ERROR_COLOUR, side_colour, tracked};
 use crate::levels::edit::{self, Concern, Place, Square, Terrain};
 use crate::levels::schema::LevelFile;
@@ -27,15 +30,25 @@ const PREVIEW_COLOUR: Color32 = Color32::from_rgba_premultiplied(120, 170, 255, 
 /// Adjacency lines between zones.
 const LINK_COLOUR: Color32 = Color32::from_gray(150);
 
+/// A symbol the editor does not know: loud, so it is fixed.
+const UNKNOWN_TERRAIN_COLOUR: Color32 = Color32::from_rgb(150, 40, 150);
+
+/// A square's colour: the battle's own, so a level looks the same in the editor as in play
+/// (dark walls, lighter floor). A slit, an opening in a wall, is the two half and half.
 fn terrain_colour(symbol: char) -> Color32 {
-    match Terrain::from_symbol(symbol) {
-        Some(Terrain::Floor) => Color32::from_rgb(64, 72, 62),
-        Some(Terrain::Wall) => Color32::from_rgb(150, 140, 125),
-        Some(Terrain::Slit) => Color32::from_rgb(70, 110, 150),
-        Some(Terrain::Difficult) => Color32::from_rgb(110, 90, 55),
-        None => Color32::from_rgb(150, 40, 150),
-    }
+    let colour = match Terrain::from_symbol(symbol) {
+        Some(Terrain::Floor) => board::OPEN_TILE_COLOUR,
+        Some(Terrain::Wall) => board::WALL_TILE_COLOUR,
+        Some(Terrain::Slit) => board::WALL_TILE_COLOUR.mix(&board::SLIT_GAP_COLOUR, HALF),
+        Some(Terrain::Difficult) => board::DIFFICULT_TILE_COLOUR,
+        None => return UNKNOWN_TERRAIN_COLOUR,
+    };
+    let [red, green, blue, alpha] = colour.to_srgba().to_u8_array();
+    Color32::from_rgba_unmultiplied(red, green, blue, alpha)
 }
+
+/// Half and half, for [`Mix::mix`].
+const HALF: f32 = 0.5;
 
 /// Draws the board and applies its mouse edits to `draft`; returns whether a stroke (a brush
 /// or drag that should undo as one step) is under way.
@@ -309,5 +322,23 @@ fn zone_clicked(state: &mut EditorState, draft: &mut LevelFile, id: &str) {
             let next = state.selected_unit.as_ref().and_then(|current| members.iter().position(|unit| unit == current));
             state.selected_unit = members.get(next.map_or(0, |at| at + 1)).cloned();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sum of a colour's channels: enough to say which of two greys is the lighter.
+    fn lightness(colour: Color32) -> u32 {
+        u32::from(colour.r()) + u32::from(colour.g()) + u32::from(colour.b())
+    }
+
+    #[test]
+    fn the_editor_draws_walls_dark_and_floor_light_as_the_battle_does() {
+        let (wall, floor) = (terrain_colour(Terrain::Wall.symbol()), terrain_colour(Terrain::Floor.symbol()));
+        assert!(lightness(wall) < lightness(floor), "wall {wall:?} is lighter than floor {floor:?}");
+        let [red, green, blue, _] = board::WALL_TILE_COLOUR.to_srgba().to_u8_array();
+        assert_eq!(wall, Color32::from_rgb(red, green, blue), "the battle's wall colour");
     }
 }

@@ -60,16 +60,54 @@ pub fn check(level: &LevelFile, path: &Path) -> (Vec<CheckLine>, Vec<String>) {
     }
 }
 
-/// Writes the level to `path` (creating its folder) and makes that its path from now on.
+/// The level file's extension.
+const LEVEL_EXTENSION: &str = ".ron";
+
+/// What Save as makes of the path field: trimmed, ending in one `.ron` (added where the player
+/// left it off; a doubled one taken back).
+pub(super) fn save_as_path(field: &str) -> Result<PathBuf, String> {
+    let mut name = field.trim().to_string();
+    if name.is_empty() {
+        return Err("Type a file name to save as, such as levels/my_level.ron".into());
+    }
+    while name.ends_with(&LEVEL_EXTENSION.repeat(2)) {
+        name.truncate(name.len() - LEVEL_EXTENSION.len());
+    }
+    if !name.ends_with(LEVEL_EXTENSION) {
+        name.push_str(LEVEL_EXTENSION);
+    }
+    Ok(PathBuf::from(name))
+}
+
+/// The folder that saving to `path` would have to create, if there is one.
+pub(super) fn missing_folder(path: &Path) -> Option<PathBuf> {
+    path.parent().filter(|folder| !folder.as_os_str().is_empty() && !folder.is_dir()).map(Path::to_path_buf)
+}
+
+/// Writes the level to `path` and makes that its path from now on. A folder that does not exist
+/// yet is created only when the player asks a second time for the same one.
 pub(super) fn save_level(state: &mut EditorState, path: PathBuf) {
+    if state.level.is_none() {
+        return;
+    }
+    if let Some(folder) = missing_folder(&path)
+        && state.new_folder.as_ref() != Some(&folder)
+    {
+        state.status = format!(
+            "The folder {} does not exist. Press Save as again to create it, or change the file name.",
+            folder.display()
+        );
+        state.path_field = path.display().to_string();
+        state.new_folder = Some(folder);
+        return;
+    }
+    state.new_folder = None;
     let Some(level) = &state.level else {
         return;
     };
+    // Through a temporary file, so a crash mid-write never loses the modder's level.
     let written = edit::save_text(level).map_err(|error| error.to_string()).and_then(|text| {
-        if let Some(folder) = path.parent().filter(|folder| !folder.as_os_str().is_empty()) {
-            std::fs::create_dir_all(folder).map_err(|error| error.to_string())?;
-        }
-        std::fs::write(&path, text).map_err(|error| error.to_string())
+        crate::save::format::write_atomically(&path, text.as_bytes()).map_err(|error| error.to_string())
     });
     let (errors, warnings) = check(level, &path);
     state.errors = errors;
@@ -83,4 +121,31 @@ pub(super) fn save_level(state: &mut EditorState, path: PathBuf) {
     };
     state.path_field = path.display().to_string();
     state.path = path;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn save_as_ends_the_name_in_one_ron() {
+        assert_eq!(save_as_path(" levels/mine ").unwrap(), PathBuf::from("levels/mine.ron"));
+        assert_eq!(save_as_path("levels/mine.ron").unwrap(), PathBuf::from("levels/mine.ron"));
+        assert_eq!(save_as_path("levels/mine.ron.ron").unwrap(), PathBuf::from("levels/mine.ron"));
+        assert!(save_as_path("   ").is_err());
+    }
+
+    #[test]
+    fn save_as_asks_before_it_makes_a_folder() {
+        let root = std::env::temp_dir().join(format!("fray-editor-save-{}", std::process::id()));
+        let path = root.join("nested/mine.ron");
+        let starter = edit::new_level("stress_and_wounds", crate::levels::starter::StarterField::Zones(2));
+        let mut state = EditorState { level: Some(starter.expect("a starter level")), ..default() };
+        save_level(&mut state, path.clone());
+        assert!(!root.exists(), "no folder made without asking");
+        assert!(state.status.contains("does not exist"), "{}", state.status);
+        save_level(&mut state, path.clone());
+        assert!(path.is_file(), "asked twice, the folder is made and the level saved: {}", state.status);
+        std::fs::remove_dir_all(&root).expect("the test's folder is removed");
+    }
 }

@@ -82,6 +82,9 @@ pub struct EditorState {
     pub path: PathBuf,
     /// The Save As path field.
     pub path_field: String,
+    /// A folder Save as would have to create: it asks first, and creates it when Save as is
+    /// pressed again for the same folder.
+    pub new_folder: Option<PathBuf>,
     /// Undo and redo.
     pub history: History,
     /// The board tool in use.

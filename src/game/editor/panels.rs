@@ -144,7 +144,10 @@ fn top_bar(ui: &mut egui::Ui, state: &mut EditorState, draft: &mut LevelFile, re
             requests.save = Some(state.path.clone());
         }
         if tracked_button(ui, SAVE_AS_LABEL).clicked() {
-            requests.save = Some(PathBuf::from(state.path_field.trim()));
+            match super::check::save_as_path(&state.path_field) {
+                Ok(path) => requests.save = Some(path),
+                Err(problem) => state.status = problem,
+            }
         }
         let undo = ui.add_enabled(state.history.can_undo(), egui::Button::new(UNDO_LABEL));
         requests.undo |= tracked(undo, UNDO_LABEL).clicked();

@@ -22,15 +22,37 @@ use crate::rules::gear_text;
 use crate::rules::ruleset::{InitiativeOrder, Ruleset};
 use crate::rules::unit::{UnitReadOnly, UnitView};
 use crate::rules::{CombatPhase, CombatState, DeclarationQueue, Sides};
-use declaration::declaration_panel;
+use declaration::{declaration_footer, declaration_panel};
 use unit_card::unit_card;
 
-/// Draws the top bar and side panels during a battle.
+/// Draws the top bar and side panels during a battle, and lets the status line fade.
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
         draw_battle_panels.run_if(in_state(Screen::Battle)).in_set(UiSystems::Panels),
-    );
+    )
+    .add_systems(Update, expire_status.run_if(in_state(Screen::Battle)));
+}
+
+/// How long the status line ("Saved to ...") shows, in seconds of real time.
+const STATUS_SECONDS: f64 = 6.0;
+
+/// Clears the status line once it has shown for [`STATUS_SECONDS`] unchanged.
+fn expire_status(time: Res<Time<Real>>, mut ui: ResMut<BattleUi>, mut shown: Local<Option<(String, f64)>>) {
+    let now = time.elapsed_secs_f64();
+    let Some(status) = &ui.status else {
+        *shown = None;
+        return;
+    };
+    match &*shown {
+        Some((text, since)) if text == status => {
+            if now - since >= STATUS_SECONDS {
+                ui.status = None;
+                *shown = None;
+            }
+        }
+        _ => *shown = Some((status.clone(), now)),
+    }
 }
 
 /// What the battle panels read.
@@ -372,11 +394,45 @@ fn right_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
         ui.label(RichText::new("Hidden until the seat changes hands.").weak());
         return;
     }
-    egui::ScrollArea::vertical().id_salt("unit_panel_scroll").auto_shrink([false, false]).show(ui, |ui| {
-        if view.options.unit.is_some() {
-            declaration_panel(ui, view, out);
-            ui.separator();
-        }
-        unit_card(ui, view);
+    // Bottom up: the declaration's buttons keep their place at the foot of the panel, and the
+    // rest scrolls in the room above them.
+    ui.with_layout(egui::Layout::bottom_up(egui::Align::LEFT), |ui| {
+        declaration_footer(ui, view, out);
+        ui.with_layout(egui::Layout::top_down(egui::Align::LEFT), |ui| {
+            egui::ScrollArea::vertical().id_salt("unit_panel_scroll").auto_shrink([false, false]).show(ui, |ui| {
+                if view.options.unit.is_some() {
+                    declaration_panel(ui, view, out);
+                    ui.separator();
+                }
+                unit_card(ui, view);
+            });
+        });
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::*;
+
+    #[test]
+    fn the_status_line_goes_away_after_a_few_seconds_unless_it_changes() {
+        let start = Instant::now();
+        let mut world = World::new();
+        world.insert_resource(Time::<Real>::new(start));
+        world.insert_resource(BattleUi { status: Some("Saved to a.ron".into()), ..default() });
+        let expire = world.register_system(expire_status);
+        let at = |world: &mut World, seconds: f64| {
+            world.resource_mut::<Time<Real>>().update_with_instant(start + Duration::from_secs_f64(seconds));
+            world.run_system(expire).expect("the system runs");
+        };
+        at(&mut world, 1.0);
+        at(&mut world, 1.0 + STATUS_SECONDS / 2.0);
+        world.resource_mut::<BattleUi>().status = Some("Saved to b.ron".into());
+        at(&mut world, 1.0 + STATUS_SECONDS);
+        assert_eq!(world.resource::<BattleUi>().status.as_deref(), Some("Saved to b.ron"), "a new status starts over");
+        at(&mut world, 2.0 + STATUS_SECONDS * 2.0);
+        assert_eq!(world.resource::<BattleUi>().status, None);
+    }
 }

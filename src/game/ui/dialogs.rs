@@ -119,6 +119,17 @@ fn draw_restart_banner(
     Ok(())
 }
 
+/// What the curtain tells the next player it hides, by how the ruleset has sides declare.
+pub(crate) fn curtain_words(secret: bool) -> &'static str {
+    if secret {
+        "Declarations are secret: everyone else, look away. No side sees another's choices until \
+         every side has declared."
+    } else {
+        "Your turn to declare. Declaring is open under these rules: you will see what the other \
+         sides have declared so far, as at the table. The curtain only hands over the seat."
+    }
+}
+
 /// The hot-seat curtain: an opaque screen over everything until the next player takes the seat.
 fn draw_curtain(
     mut contexts: EguiContexts,
@@ -146,11 +157,7 @@ fn draw_curtain(
                     ui.add_space(screen.height() * CURTAIN_TEXT_AT);
                     ui.heading(RichText::new(format!("Pass to {name}")).color(side_colour(side)).strong());
                     ui.add_space(CURTAIN_SPACING);
-                    ui.label(if queue.secret {
-                        "Declarations are secret: everyone else, look away."
-                    } else {
-                        "Your turn to declare."
-                    });
+                    ui.label(curtain_words(queue.secret));
                     ui.add_space(CURTAIN_SPACING);
                     let lift = format!("I am {name} — show the board");
                     if tracked(ui.button(RichText::new(&lift).strong()), "Show the board").clicked() {
@@ -187,4 +194,17 @@ fn draw_confirm(mut contexts: EguiContexts, ui_state: Res<BattleUi>, mut command
             ui.label(RichText::new("Enter: yes · Esc: stay").small().weak());
         });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::curtain_words;
+
+    #[test]
+    fn the_curtain_says_what_it_hides_under_each_declaration_order() {
+        assert!(curtain_words(true).contains("No side sees another's choices"));
+        let open = curtain_words(false);
+        assert!(open.contains("you will see what the other sides have declared"), "{open}");
+        assert!(!open.contains("secret"), "open declaring is not secret: {open}");
+    }
 }

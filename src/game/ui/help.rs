@@ -1,4 +1,6 @@
-//! The help window (F1): every action with the keys bound to it, as the player's settings have them.
+//! The help window (F1): the battle's rules in plain words with a glossary of every rules term,
+//! as this ruleset has it, and every action with the keys bound to it, as the player's settings
+//! have them.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -8,6 +10,8 @@ use super::UiSystems;
 use crate::game::controls::{self, Binding, Player};
 use crate::game::session::Screen;
 use crate::game::{BattleUi, PlayerAction, UiCommand};
+use crate::rules::glossary::Glossary;
+use crate::rules::ruleset::Ruleset;
 
 /// Default width of the help window, in points.
 const HELP_WIDTH: f32 = 360.0;
@@ -16,10 +20,11 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, draw_help.run_if(in_state(Screen::Battle)).in_set(UiSystems::Help));
 }
 
-/// Every action with its bindings, as the player's settings have them.
+/// The help window: the rules and glossary of this ruleset, and every action with its keys.
 fn draw_help(
     mut contexts: EguiContexts,
     ui_state: Res<BattleUi>,
+    ruleset: Res<Ruleset>,
     players: Query<&InputMap<PlayerAction>, With<Player>>,
     mut commands: MessageWriter<UiCommand>,
 ) -> Result {
@@ -31,23 +36,18 @@ fn draw_help(
     let defaults = controls::default_bindings();
     let names = if map.is_some() { binding_names() } else { Vec::new() };
     let mut open = true;
-    egui::Window::new("Controls").open(&mut open).order(egui::Order::Foreground).default_width(HELP_WIDTH).show(
+    egui::Window::new("Help").open(&mut open).order(egui::Order::Foreground).default_width(HELP_WIDTH).show(
         ctx,
         |ui| {
             // The battle's top bar is full: its settings open from here.
             if super::widgets::tracked_button(ui, "Settings").clicked() {
                 commands.write(UiCommand::ToggleSettings);
             }
-            egui::Grid::new("bindings").num_columns(2).striped(true).show(ui, |ui| {
-                for action in PlayerAction::ALL {
-                    let bindings = match map {
-                        Some(map) => bound_inputs(map, action, &names),
-                        None => defaults.get(action.key()).cloned().unwrap_or_default(),
-                    };
-                    ui.monospace(action.key());
-                    ui.label(if bindings.is_empty() { "unbound".to_string() } else { bindings.join(", ") });
-                    ui.end_row();
-                }
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                rules_and_words(ui, &ruleset.name);
+                egui::CollapsingHeader::new("Keys")
+                    .default_open(true)
+                    .show(ui, |ui| bindings_grid(ui, map, &defaults, &names));
             });
         },
     );
@@ -55,6 +55,47 @@ fn draw_help(
         commands.write(UiCommand::ToggleHelp);
     }
     Ok(())
+}
+
+/// The ruleset's turn in plain words, and every rules term it uses with what it means here.
+fn rules_and_words(ui: &mut egui::Ui, ruleset: &str) {
+    let glossary = Glossary::builtin();
+    egui::CollapsingHeader::new(format!("Rules: {ruleset}")).show(ui, |ui| {
+        if let Some(overview) = glossary.overview(ruleset) {
+            ui.label(overview);
+        }
+    });
+    egui::CollapsingHeader::new("Glossary").show(ui, |ui| {
+        for (term, words) in glossary.terms_for(ruleset) {
+            ui.label(egui::RichText::new(term.label()).strong());
+            ui.label(words);
+            ui.add_space(GLOSSARY_SPACING);
+        }
+    });
+}
+
+/// Room between two glossary entries, in points.
+const GLOSSARY_SPACING: f32 = 4.0;
+
+/// Every action, what it does, and the keys bound to it.
+fn bindings_grid(
+    ui: &mut egui::Ui,
+    map: Option<&InputMap<PlayerAction>>,
+    defaults: &std::collections::BTreeMap<String, Vec<String>>,
+    names: &[(String, String)],
+) {
+    egui::Grid::new("bindings").num_columns(2).striped(true).show(ui, |ui| {
+        for action in PlayerAction::ALL {
+            let bindings = match map {
+                Some(map) => bound_inputs(map, action, names),
+                None => defaults.get(action.key()).cloned().unwrap_or_default(),
+            };
+            // The settings file's name for the action, for players who rebind there.
+            ui.label(action.describe()).on_hover_text(format!("{} in fray-settings.ron", action.key()));
+            ui.label(if bindings.is_empty() { "unbound".to_string() } else { bindings.join(", ") });
+            ui.end_row();
+        }
+    });
 }
 
 /// Every binding name the settings file accepts, with the `Debug` text of the input it means,

@@ -36,11 +36,14 @@ fn draw_log(
 ) -> Result {
     let now = time.elapsed_secs_f64();
     window.arrivals.note(log.entries().len(), now);
-    let LogWindow { export, arrivals } = &mut *window;
+    let LogWindow { export, arrivals, shown } = &mut *window;
     // Behind the curtain the log would show the battle to the wrong player.
     if !ui_state.show_log || ui_state.curtain.is_some() {
+        *shown = false;
         return Ok(());
     }
+    // Reopened, the log shows its newest line, not wherever it was left.
+    let just_opened = !std::mem::replace(shown, true);
     let ctx = contexts.ctx_mut()?;
     // The log's first line lists every unit of the battle, reinforcements included.
     let names = Names::from_log(log.entries()).with_zones(&battlefield);
@@ -67,6 +70,9 @@ fn draw_log(
                     let rolling = arrivals.rolling(at, now);
                     log_entry(ui, at, entry, &names, rolling);
                 }
+                if just_opened {
+                    ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
+                }
             });
         });
     if !open {
@@ -82,6 +88,8 @@ struct LogWindow {
     export: Option<String>,
     /// When each entry arrived.
     arrivals: LogArrivals,
+    /// Whether the window showed last frame.
+    shown: bool,
 }
 
 /// When each log entry arrived, so the newest rolls tumble a moment before they settle.

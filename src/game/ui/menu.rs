@@ -141,7 +141,7 @@ fn draw_menu(
     if selected != session.selected {
         session.select(selected);
     } else if seats != session.seats {
-        session.seats = seats;
+        session.choose_seats(seats);
     }
     if seed != session.seed {
         session.seed = seed;

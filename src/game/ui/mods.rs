@@ -1,7 +1,7 @@
 //! The menu's Mods section: the mods installed in the data folder's `mods/`, each with a box to
 //! enable it, buttons to move it up or down the load order, and its errors beside it. Changes
 //! are written to `mods/enabled.ron` and take effect at once: the level list is rebuilt with
-//! the new mods.
+//! the new mods. A mod folder copied in while the menu shows appears within a second.
 
 use std::path::{Path, PathBuf};
 
@@ -134,7 +134,55 @@ pub(super) fn relist_levels(session: &mut Session) {
     session.select(selected);
 }
 
-/// Adds the [`ModsScreen`] resource.
+/// How often the menu looks in the installed-mods folder for mods copied in or taken out.
+const RESCAN_SECONDS: f32 = 1.0;
+
+/// Adds the [`ModsScreen`] resource, and keeps its list in step with the folder while the menu
+/// shows.
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<ModsScreen>();
+    app.init_resource::<ModsScreen>().add_systems(
+        Update,
+        rescan_installed
+            .run_if(in_state(crate::game::session::Screen::Menu))
+            .run_if(bevy::time::common_conditions::on_real_timer(std::time::Duration::from_secs_f32(RESCAN_SECONDS))),
+    );
+}
+
+fn rescan_installed(mut screen: ResMut<ModsScreen>) {
+    refresh_listing(&mut screen);
+}
+
+/// Lists the installed mods again when folders came or went; true when the list changed. A new
+/// mod shows disabled, so nothing in play changes until the player enables it.
+fn refresh_listing(screen: &mut ModsScreen) -> bool {
+    let mut listed: Vec<&Path> = screen.entries.iter().map(|entry| entry.dir.as_path()).collect();
+    listed.sort();
+    let found = mods::discover(&screen.installed);
+    if found.iter().map(PathBuf::as_path).eq(listed) {
+        return false;
+    }
+    screen.entries = mods::installed_entries(&screen.installed);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mod_copied_in_while_the_menu_shows_is_listed_without_a_restart() {
+        let installed = std::env::temp_dir().join(format!("fray-mods-rescan-{}", std::process::id()));
+        std::fs::create_dir_all(&installed).expect("a scratch folder");
+        let mut screen =
+            ModsScreen { entries: mods::installed_entries(&installed), installed: installed.clone(), problem: None };
+        assert!(!refresh_listing(&mut screen), "nothing came or went");
+        let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/mods/marsh_folk");
+        let copy = installed.join("marsh_folk");
+        std::fs::create_dir_all(&copy).expect("the mod's folder");
+        std::fs::copy(example.join("mod.ron"), copy.join("mod.ron")).expect("the manifest copies");
+        assert!(refresh_listing(&mut screen), "the new folder is seen");
+        assert_eq!(screen.entries.len(), 1);
+        assert!(!screen.entries[0].enabled, "a mod copied in waits to be enabled");
+        std::fs::remove_dir_all(&installed).expect("the scratch folder is removed");
+    }
 }

@@ -1,6 +1,7 @@
 //! Shared panel helpers: buttons tracked by label for scripted tests, side colours and names,
 //! and the full-screen and docked areas panels are laid out in.
 
+use crate::rules::glossary::{Glossary, Term};
 use bevy::prelude::*;
 use bevy_egui::egui::{self, Color32};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
@@ -73,6 +74,14 @@ fn drop_button_focus(mut contexts: EguiContexts) -> Result {
         ctx.memory_mut(|memory| memory.surrender_focus(focused));
     }
     Ok(())
+}
+
+/// Hovering `response` explains `term` as `ruleset` has it, where the glossary has words for it.
+pub(crate) fn explained(response: egui::Response, term: Term, ruleset: &str) -> egui::Response {
+    match Glossary::builtin().explain(term, ruleset) {
+        Some(words) => response.on_hover_text(format!("{}: {words}", term.label())),
+        None => response,
+    }
 }
 
 /// The colour of a side.

@@ -9,6 +9,7 @@ use crate::game::UiCommand;
 use crate::game::controls::{self, OptionEntry};
 use crate::game::ui::widgets::{side_colour, tracked, tracked_button};
 use crate::game::ui::{ERROR_COLOUR, SECTION_SPACING};
+use crate::rules::glossary::{Glossary, Term};
 
 /// A target's cover in the declaration panel (the board's cover tag uses the same hue).
 const COVER_COLOUR: Color32 = Color32::from_rgb(235, 190, 80);
@@ -30,11 +31,22 @@ pub(super) fn declaration_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut 
         drafted_kind(ui, view, (label.as_str(), entries.as_slice()), out);
     }
     then_move_row(ui, view, out);
-    ui.add_space(SECTION_SPACING);
-    if let Some(hint) = &view.ui.hint {
-        ui.label(RichText::new(hint).color(COVER_COLOUR));
+}
+
+/// The declaration's hint and its Confirm, Hold and Cancel, pinned under the panel's scrolling
+/// part so a long list of targets never pushes them out of the window. Drawn in a bottom-up
+/// layout: the buttons first, at the bottom.
+pub(super) fn declaration_footer(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
+    if view.options.unit.is_none() {
+        return;
     }
-    decision_buttons(ui, view, out);
+    ui.with_layout(egui::Layout::top_down(egui::Align::LEFT), |ui| {
+        if let Some(hint) = &view.ui.hint {
+            ui.label(RichText::new(hint).color(COVER_COLOUR));
+        }
+        decision_buttons(ui, view, out);
+    });
+    ui.separator();
 }
 
 /// Each kind of action on offer, numbered by the key that chooses it; a click chooses it.
@@ -45,8 +57,16 @@ fn kind_list(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
             controls::NUMBERED_KINDS => format!("{TENTH_KIND_KEY}. {label}"),
             _ => label.clone(),
         };
-        let description = entries.first().map_or("", |entry| controls::kind_description(entry.action.kind));
-        if ui.selectable_label(view.ui.draft.kind == Some(at), text).on_hover_text(description).clicked() {
+        let kind = entries.first().map(|entry| entry.action.kind);
+        let description = kind.map_or("", controls::kind_description);
+        let mut hover = description.to_string();
+        // The rules' own account of the action, as this ruleset has it.
+        if let Some(words) =
+            kind.and_then(|kind| Glossary::builtin().explain(Term::for_action(kind), &view.ruleset.name))
+        {
+            hover = format!("{hover}\n\n{words}");
+        }
+        if ui.selectable_label(view.ui.draft.kind == Some(at), text).on_hover_text(hover).clicked() {
             out.push(UiCommand::ChooseKind(at));
         }
     }

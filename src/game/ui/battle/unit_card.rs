@@ -3,10 +3,11 @@
 use bevy_egui::egui::{self, Color32, RichText};
 
 use super::BattleView;
-use crate::game::ui::widgets::side_colour;
+use crate::game::ui::widgets::{explained, side_colour};
 use crate::game::ui::{ERROR_COLOUR, SECTION_SPACING};
 use crate::rules::equipment::Attribute;
 use crate::rules::gear_text;
+use crate::rules::glossary::Term;
 use crate::rules::ruleset::{Pools, Ruleset};
 use crate::rules::unit::{self, UnitView};
 
@@ -35,14 +36,20 @@ pub(super) fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
     let colour = side_colour(unit.side.0);
     ui.heading(RichText::new(unit.name.as_str()).color(colour));
     ui.label(format!("{} · {}", unit.id.0, view.side_name(unit.side.0)));
-    ui.label(format!("{} {}", unit.status.log_name(), view.whereabouts(unit.zone.0)));
+    let rules = view.ruleset.name.as_str();
+    let status = ui.label(format!("{} {}", unit.status.log_name(), view.whereabouts(unit.zone.0)));
+    explained(status, Term::for_status(*unit.status), rules);
     // Only the pools the ruleset uses: one of hit points (kept as Wound Points) has no Stress.
     match view.ruleset.damage.pools {
         Pools::StressAndWounds => {
-            meter(ui, "Stress", unit.stress.current, unit.stress.max, STRESS_COLOUR);
-            meter(ui, "Wound Points", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR);
+            explained(meter(ui, "Stress", unit.stress.current, unit.stress.max, STRESS_COLOUR), Term::Stress, rules);
+            let wounds = meter(ui, "Wound Points", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR);
+            explained(wounds, Term::WoundPoints, rules);
         }
-        Pools::HitPoints => meter(ui, "Hit points", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR),
+        Pools::HitPoints => {
+            let hit_points = meter(ui, "Hit points", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR);
+            explained(hit_points, Term::HitPoints, rules);
+        }
     }
     ui.add_space(SECTION_SPACING);
     let defense = unit::defense_score(&view.ruleset, unit.attributes, unit.defense, unit.conditions);
@@ -61,12 +68,24 @@ pub(super) fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
 
 /// What the unit carries and suffers: loadout, conditions, injuries, items, spells and mana.
 fn unit_gear(ui: &mut egui::Ui, unit: &UnitView, ruleset: &Ruleset) {
+    let rules = ruleset.name.as_str();
     for line in gear_text::gear_lines(unit.loadout, ruleset) {
         ui.label(line);
     }
     let conditions = unit.conditions.names();
-    let conditions = if conditions.is_empty() { "none".to_string() } else { conditions.join(", ") };
-    ui.label(format!("Conditions: {conditions}"));
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Conditions:");
+        if conditions.is_empty() {
+            ui.label("none");
+        }
+        // Each condition its own label, so hovering one explains it.
+        for condition in &conditions {
+            let shown = ui.label(condition.as_str());
+            if let Some(term) = Term::for_condition(condition) {
+                explained(shown, term, rules);
+            }
+        }
+    });
     if unit.surprised {
         ui.label(RichText::new("Surprised").color(ERROR_COLOUR));
     }
@@ -89,9 +108,9 @@ fn unit_gear(ui: &mut egui::Ui, unit: &UnitView, ruleset: &Ruleset) {
 }
 
 /// A labelled bar for a pool that runs from 0 to `max` (shown empty when below 0).
-fn meter(ui: &mut egui::Ui, label: &str, current: i32, max: i32, colour: Color32) {
+fn meter(ui: &mut egui::Ui, label: &str, current: i32, max: i32, colour: Color32) -> egui::Response {
     let fraction = if max > 0 { (current as f32 / max as f32).clamp(0.0, 1.0) } else { 0.0 };
-    ui.add(egui::ProgressBar::new(fraction).fill(colour).text(format!("{label} {current}/{max}")));
+    ui.add(egui::ProgressBar::new(fraction).fill(colour).text(format!("{label} {current}/{max}")))
 }
 
 /// A titled list, or nothing when it is empty.
