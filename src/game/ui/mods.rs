@@ -114,6 +114,11 @@ fn reload(screen: &mut ModsScreen) {
         .err()
         .map(|error| format!("{}: cannot write the enabled list: {error}", screen.installed.display()));
     screen.entries = mods::installed_entries(&screen.installed);
+    activate(screen);
+}
+
+/// Puts the enabled mods in play, when they load.
+fn activate(screen: &mut ModsScreen) {
     let enabled: Vec<PathBuf> =
         screen.entries.iter().filter(|entry| entry.enabled).map(|entry| entry.dir.clone()).collect();
     match ModSet::open(&mods::with_command_line(enabled, &mods::command_line())) {
@@ -148,12 +153,15 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-fn rescan_installed(mut screen: ResMut<ModsScreen>) {
-    refresh_listing(&mut screen);
+fn rescan_installed(mut screen: ResMut<ModsScreen>, mut session: ResMut<Session>) {
+    if refresh_listing(&mut screen) {
+        activate(&mut screen);
+        relist_levels(&mut session);
+    }
 }
 
 /// Lists the installed mods again when folders came or went; true when the list changed. A new
-/// mod shows disabled, so nothing in play changes until the player enables it.
+/// mod is enabled or not as the enabled list says (all are, before the player first chooses).
 fn refresh_listing(screen: &mut ModsScreen) -> bool {
     let mut listed: Vec<&Path> = screen.entries.iter().map(|entry| entry.dir.as_path()).collect();
     listed.sort();
@@ -182,7 +190,7 @@ mod tests {
         std::fs::copy(example.join("mod.ron"), copy.join("mod.ron")).expect("the manifest copies");
         assert!(refresh_listing(&mut screen), "the new folder is seen");
         assert_eq!(screen.entries.len(), 1);
-        assert!(!screen.entries[0].enabled, "a mod copied in waits to be enabled");
+        assert_eq!(screen.entries[0].folder_name(), "marsh_folk");
         std::fs::remove_dir_all(&installed).expect("the scratch folder is removed");
     }
 }
