@@ -84,13 +84,15 @@ pub(super) fn missing_folder(path: &Path) -> Option<PathBuf> {
     path.parent().filter(|folder| !folder.as_os_str().is_empty() && !folder.is_dir()).map(Path::to_path_buf)
 }
 
-/// Writes the level to `path` and makes that its path from now on. A folder that does not exist
-/// yet is created only when the player asks a second time for the same one.
-pub(super) fn save_level(state: &mut EditorState, path: PathBuf) {
+/// Writes the level to `path` and makes that its path from now on. Under Save as (`typed`), a
+/// folder that does not exist yet is created only when the player asks a second time for the
+/// same one; Save writes where the editor itself chose, creating its `levels/` if need be.
+pub(super) fn save_level(state: &mut EditorState, path: PathBuf, typed: bool) {
     if state.level.is_none() {
         return;
     }
-    if let Some(folder) = missing_folder(&path)
+    if typed
+        && let Some(folder) = missing_folder(&path)
         && state.new_folder.as_ref() != Some(&folder)
     {
         state.status = format!(
@@ -141,10 +143,10 @@ mod tests {
         let path = root.join("nested/mine.ron");
         let starter = edit::new_level("stress_and_wounds", crate::levels::starter::StarterField::Zones(2));
         let mut state = EditorState { level: Some(starter.expect("a starter level")), ..default() };
-        save_level(&mut state, path.clone());
+        save_level(&mut state, path.clone(), true);
         assert!(!root.exists(), "no folder made without asking");
         assert!(state.status.contains("does not exist"), "{}", state.status);
-        save_level(&mut state, path.clone());
+        save_level(&mut state, path.clone(), true);
         assert!(path.is_file(), "asked twice, the folder is made and the level saved: {}", state.status);
         std::fs::remove_dir_all(&root).expect("the test's folder is removed");
     }

@@ -67,6 +67,8 @@ fn has_level(state: Res<EditorState>) -> bool {
 #[derive(Default)]
 struct Requests {
     save: Option<PathBuf>,
+    /// The save goes where the player typed (Save as), not where the editor chose.
+    typed_path: bool,
     undo: bool,
     redo: bool,
     test_play: bool,
@@ -101,8 +103,8 @@ fn draw_editor(
     if requests.redo {
         state.redo();
     }
-    if let Some(path) = requests.save {
-        save_level(&mut state, path);
+    if let Some(path) = requests.save.take() {
+        save_level(&mut state, path, requests.typed_path);
     }
     if requests.test_play {
         test_play.write(TestPlay);
@@ -145,7 +147,10 @@ fn top_bar(ui: &mut egui::Ui, state: &mut EditorState, draft: &mut LevelFile, re
         }
         if tracked_button(ui, SAVE_AS_LABEL).clicked() {
             match super::check::save_as_path(&state.path_field) {
-                Ok(path) => requests.save = Some(path),
+                Ok(path) => {
+                    requests.save = Some(path);
+                    requests.typed_path = true;
+                }
                 Err(problem) => state.status = problem,
             }
         }
