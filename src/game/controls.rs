@@ -1220,14 +1220,6 @@ pub fn kind_description(kind: ActionKind) -> &'static str {
     }
 }
 
-/// A declared action's kind in words (`aimed attack (legs)`, `disengage`).
-pub fn action_name(kind: ActionKind) -> String {
-    match kind {
-        ActionKind::Aimed(aim) => format!("aimed attack ({})", aim_label(aim)),
-        other => other.log_name().replace('_', " "),
-    }
-}
-
 /// The option a click on `zone` picks: of the drafted kind, the one moving there (keeping the
 /// drafted target if it can); failing that, a plain move there. Returns (kind, option).
 pub fn option_for_zone(options: &DeclarationOptions, draft: &Draft, zone: ZoneIdx) -> Option<(usize, usize)> {

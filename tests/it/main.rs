@@ -175,6 +175,11 @@ pub fn lines_in_round<L: Line + Clone>(app: &App, round: u32) -> Vec<L> {
     log.entries().iter().filter(|entry| entry.round == round).filter_map(|entry| L::of(&entry.event)).cloned().collect()
 }
 
+/// A roll's dice expression as the log writes it (`"1d3+2"`), if the roll was made.
+pub fn expr(roll: Option<&fray::rules::dice::DiceRoll>) -> Option<String> {
+    roll.map(|roll| roll.expr.to_string())
+}
+
 /// Every log line so far, in order, for tests about the order of lines of different kinds.
 pub fn log_entries(app: &App) -> Vec<LogEntry> {
     app.world().resource::<CombatLog>().entries().to_vec()

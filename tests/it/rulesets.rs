@@ -6,7 +6,7 @@ use crate::*;
 use bevy::prelude::*;
 use fray::battlefield::{Battlefield, Place, Square};
 use fray::rules::components::*;
-use fray::rules::dice::{CombatRng, DiceRoll};
+use fray::rules::dice::CombatRng;
 use fray::rules::equipment::{Attribute, Hindrance, Lingering, Shock};
 use fray::rules::log::{
     Affliction, AttackKind, CombatLog, EscalationChain, LogEvent, ManeuverOutcome, MoraleReason, ShockAbsorber,
@@ -56,11 +56,6 @@ fn position(app: &App, wanted: impl Fn(&LogEvent) -> bool) -> usize {
         .iter()
         .position(|entry| wanted(&entry.event))
         .expect("the line is in the log")
-}
-
-/// A roll's dice expression as the log writes it (`"1d3+2"`), if the roll was made.
-fn expr(roll: Option<&DiceRoll>) -> Option<String> {
-    roll.map(|roll| roll.expr.to_string())
 }
 
 mod zones_and_tests {

@@ -369,8 +369,11 @@ fn s_dual_1_a_dual_wielder_in_a_hold_fights_with_its_fists_alone() {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         let attack = &attacks_by(&app, "r1")[0];
-        let damage = attack.damage_roll.as_ref().map(|roll| roll.expr.to_string());
-        assert_eq!(damage.as_deref(), Some("1d3+5"), "{weapons}: the fists, STR 2 + Brawl 3");
+        assert_eq!(
+            expr(attack.damage_roll.as_ref()).as_deref(),
+            Some("1d3+5"),
+            "{weapons}: the fists, STR 2 + Brawl 3"
+        );
         assert_eq!(attack.total, 16, "{weapons}: 10 + 1 + STR 2 + Brawl 3, no -1 for two weapons");
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 6, "{weapons}: 1 + 5, no +2 for two weapons");
     }
@@ -465,8 +468,7 @@ fn s_atk_1_a_magic_weapon_s_bonus_adds_to_damage_and_shock() {
     app.update();
     let attack = &attacks_by(&app, "r1")[0];
     assert_eq!(attack.total, 16);
-    let damage = attack.damage_roll.as_ref().map(|roll| roll.expr.to_string());
-    assert_eq!(damage.as_deref(), Some("1d8+3"), "the weapon's +1 adds to damage");
+    assert_eq!(expr(attack.damage_roll.as_ref()).as_deref(), Some("1d8+3"), "the weapon's +1 adds to damage");
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 40 - 6);
 
     // A miss against AC 10: Shock 2, + STR 2, + the weapon's 1.
