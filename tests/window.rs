@@ -116,6 +116,22 @@ fn a_grid_battle_restarts_with_its_board_and_the_menu_starts_other_levels() {
 }
 
 #[test]
+fn a_round_at_1x_plays_out_count_by_count_on_the_board() {
+    if !has_display() {
+        return;
+    }
+    let dir = shots_dir("round-playout");
+    let stdout = play_script("ambush.ron", &["party=ai:greedy", "monsters=ai:greedy"], "round_playout.ron", &dir);
+    assert!(stdout.contains("Screenshot(\"count_with_log.png\")"), "the script stopped early:\n{stdout}");
+    assert!(!stdout.contains("steps passed"), "the quit key did not quit:\n{stdout}");
+    let shots = ["count_1.png", "count_2.png", "count_3.png", "count_with_log.png"];
+    assert_drawn(&dir, &shots);
+    // Each count shows a different moment of the round.
+    let bytes: Vec<Vec<u8>> = shots.iter().map(|shot| std::fs::read(dir.join(shot)).unwrap()).collect();
+    assert!(bytes.windows(2).all(|pair| pair[0] != pair[1]), "two counts look the same");
+}
+
+#[test]
 fn hot_seat_players_declare_by_keys_behind_a_curtain() {
     if !has_display() {
         return;

@@ -364,6 +364,8 @@ impl ForwardModel {
         world.insert_resource(rng);
         world.insert_resource(if record_log { CombatLog::default() } else { CombatLog::silent() });
         world.insert_resource(ForcedDeclarations::default());
+        // Nothing the last simulation reported may press on this one's morale.
+        world.insert_resource(crate::rules::state::MoraleInbox::default());
         for (unit, &sim) in snapshot.units.iter().zip(&self.sim_units) {
             restore_unit(world, sim, unit, &map);
         }

@@ -394,6 +394,11 @@ impl BoardLayout {
     }
 }
 
+/// Where some tokens stand for now instead of their unit's place: walkers part way along a path
+/// while their count plays out (see [`super::playout`]).
+#[derive(Resource, Debug, Default)]
+pub struct ShownPlaces(pub HashMap<Entity, Vec2>);
+
 /// The unit under the pointer.
 #[derive(Resource, Debug, Default)]
 pub struct Hovered(pub Option<Entity>);
@@ -407,6 +412,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Hovered>()
         .init_resource::<HoveredZone>()
         .init_resource::<TokenPalette>()
+        .init_resource::<ShownPlaces>()
         .add_systems(
             Update,
             (
@@ -985,6 +991,7 @@ fn place_tokens(
     windows: Query<&Window>,
     units: Query<(&Zone, &SpawnOrder, &Status)>,
     mut tokens: Query<(&Token, &mut Transform, &mut TokenMemory)>,
+    shown: Res<ShownPlaces>,
 ) {
     let mut by_zone: HashMap<ZoneIdx, Vec<(u32, Entity)>> = HashMap::new();
     for (token, ..) in &tokens {
@@ -1035,6 +1042,8 @@ fn place_tokens(
             memory.crowd_scale = scale;
             at
         };
+        // A walker shows where its walk has got to.
+        let goal = shown.0.get(&token.0).copied().unwrap_or(goal);
         let here = transform.translation.truncate();
         // A new token appears where it stands rather than flying in from the middle.
         let arrived = here == Vec2::ZERO || here.distance_squared(goal) < GLIDE_SNAP * GLIDE_SNAP;

@@ -83,7 +83,7 @@ pub enum PlayerAction {
     Help,
     /// Pause or resume the rounds.
     Pause,
-    /// While paused, play one more round.
+    /// While paused, play on by one initiative count (or start the next round).
     Step,
     /// Resolve rounds faster (1x, 2x, instant).
     Faster,
@@ -246,7 +246,7 @@ impl PlayerAction {
             Self::ToggleLog => "Show or hide the combat log",
             Self::Help => "Show or hide this list",
             Self::Pause => "Pause or resume the rounds",
-            Self::Step => "While paused, play one more round",
+            Self::Step => "While paused, play on by one initiative count, or start the next round",
             Self::Faster => "Play the rounds faster (1x, 2x, instant)",
             Self::Slower => "Play the rounds slower",
             Self::Restart => "Start this level again (asks first)",
@@ -580,7 +580,7 @@ pub enum UiCommand {
     StayInBattle,
     /// Pause or resume the rounds.
     TogglePause,
-    /// While paused, play one more round.
+    /// While paused, play on by one initiative count (or start the next round).
     Step,
     /// Resolve rounds at this speed.
     SetSpeed(Speed),

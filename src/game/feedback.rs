@@ -11,6 +11,7 @@ use bevy::sprite::Text2dShadow;
 
 use super::board::{BoardSystems, TOKEN_RADIUS, Token, TokenScale};
 use super::camera::{BoardCamera, zoom_of};
+use super::playout::ShownLog;
 use super::session::Screen;
 use crate::rules::components::UnitId;
 use crate::rules::log::line;
@@ -242,13 +243,15 @@ pub(super) fn plugin(app: &mut App) {
 fn spawn_feedback(
     mut commands: Commands,
     time: Res<Time>,
-    (log, mut cursor): (Res<CombatLog>, ResMut<LogCursor>),
+    (log, shown, mut cursor): (Res<CombatLog>, Res<ShownLog>, ResMut<LogCursor>),
     units: Query<(Entity, &UnitId)>,
     tokens: Query<(Entity, &Token, &Transform)>,
     cameras: Query<&Projection, With<BoardCamera>>,
     mut schedule: Local<FloatSchedule>,
 ) {
-    let new = cursor.advance(log.entries());
+    // Only what the count on show has come to: each text rises as its line comes up.
+    let entries = log.entries().get(..shown.0).unwrap_or(log.entries());
+    let new = cursor.advance(entries);
     if new.is_empty() {
         return;
     }

@@ -66,6 +66,7 @@ struct HoverView<'w, 's> {
     units: Query<'w, 's, UnitReadOnly>,
     windows: Query<'w, 's, &'static Window>,
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<super::camera::BoardCamera>>,
+    options: Res<'w, super::controls::DeclarationOptions>,
 }
 
 impl HoverView<'_, '_> {
@@ -162,6 +163,53 @@ fn unit_card(ui: &mut egui::Ui, view: &HoverView, unit: &UnitView) {
             "declared (secret)".to_string()
         };
         ui.label(RichText::new(text).italics());
+    }
+    forecast(ui, view, unit);
+}
+
+/// A percentage from a share.
+const PERCENT: f64 = 100.0;
+
+/// While a unit declares with a kind chosen: what each of its options at the hovered unit
+/// would do to it, read off the exact odds the declaration panel shows.
+fn forecast(ui: &mut egui::Ui, view: &HoverView, target: &UnitView) {
+    let Some((_, options)) = view.ui.draft.kind.and_then(|kind| view.options.kinds.get(kind)) else {
+        return;
+    };
+    let at_target = options.iter().filter(|option| option.action.target == Some(target.entity));
+    for option in at_target {
+        ui.separator();
+        ui.label(RichText::new(format!("If you {}", option.label)).strong());
+        let Some(odds) = &option.odds else {
+            ui.label(RichText::new(format!("acts at initiative {}", option.initiative)).small());
+            continue;
+        };
+        ui.label(format!(
+            "hit {:.0}% · damage {}–{} · critical {:.0}%",
+            odds.hit * PERCENT,
+            odds.damage_min,
+            odds.damage_max,
+            odds.critical * PERCENT
+        ));
+        ui.label(RichText::new(fall_words(target, odds.damage_min, odds.damage_max)).color(WARNING_COLOUR));
+    }
+}
+
+/// What the damage a hit may do means for `target`: damage wears its Stress away first, then
+/// its Wound Points, and a unit with none left falls.
+fn fall_words(target: &UnitView, least: i32, most: i32) -> String {
+    let left = target.stress.current.max(0) + target.wounds.current.max(0);
+    let pools = if target.stress.max > 0 {
+        format!("Stress {} and Wounds {}", target.stress.current, target.wounds.current)
+    } else {
+        format!("Wounds {}", target.wounds.current)
+    };
+    if least >= left {
+        format!("any hit takes {pools} to nothing: it falls")
+    } else if most >= left {
+        format!("its best hit takes {pools} to nothing: it can fall")
+    } else {
+        format!("{pools} are more than its best hit: it stands")
     }
 }
 

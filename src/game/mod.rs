@@ -13,7 +13,9 @@ mod hover;
 pub mod icons;
 mod labels;
 mod overlays;
+mod plan;
 pub mod playback;
+pub mod playout;
 mod power;
 pub mod saves;
 pub mod script;
@@ -21,6 +23,7 @@ pub mod session;
 pub mod settings;
 pub mod standing_orders;
 mod token_art;
+pub mod turn_flow;
 mod ui;
 pub mod watch;
 
@@ -64,6 +67,8 @@ pub fn logic_plugin(app: &mut App) {
         standing_orders::plugin,
         saves::plugin,
         playback::plugin,
+        playout::plugin,
+        turn_flow::plugin,
         catch_up::plugin,
     ));
 }
@@ -105,7 +110,9 @@ pub fn run(options: LaunchOptions) -> AppExit {
     // The window keeps drawing while a search AI thinks.
     app.insert_resource(crate::ai::SearchThread::Background);
     // The board's readability layers: names, feedback, hover cards and grid overlays.
-    app.add_plugins((labels::plugin, feedback::plugin, hover::plugin, overlays::plugin));
-    app.add_plugins((playback::window_plugin, catch_up::window_plugin));
+    app.add_plugins((labels::plugin, feedback::plugin, hover::plugin, overlays::plugin, plan::plugin));
+    app.add_plugins((playback::window_plugin, catch_up::window_plugin, playout::window_plugin));
+    // The round is shown count by count.
+    app.insert_resource(crate::rules::ResolveByCount);
     app.run()
 }

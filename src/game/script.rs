@@ -112,6 +112,8 @@ pub enum Condition {
     Hint,
     /// Rounds are paused.
     Paused,
+    /// An initiative count is being played out on the board.
+    CountOnShow,
     /// The top bar's status (what the last save, load or undo did) contains this text.
     Status(String),
     /// At least this many saves are listed in the save folder.
@@ -227,6 +229,7 @@ struct GameView<'w, 's> {
     rects: Res<'w, ButtonRects>,
     hot: Option<Res<'w, super::HotReload>>,
     editor: Res<'w, super::editor::EditorState>,
+    playing: Res<'w, super::playout::PlayingCount>,
 }
 
 impl GameView<'_, '_> {
@@ -266,6 +269,7 @@ impl GameView<'_, '_> {
             Condition::LogOpen => self.ui.show_log,
             Condition::Hint => self.ui.hint.is_some(),
             Condition::Paused => self.pace.paused,
+            Condition::CountOnShow => in_battle && self.playing.playing(),
             Condition::Status(text) => self.ui.status.as_ref().is_some_and(|status| status.contains(text.as_str())),
             Condition::Saves(count) => self.saves.saves.len() >= *count,
             Condition::ReplayEvent(events) => self.replay_shows(|playback| playback.cursor == *events),

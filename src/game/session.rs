@@ -231,7 +231,7 @@ impl Speed {
     }
 
     /// The share of the round pause kept at this speed.
-    fn pause_share(self) -> f32 {
+    pub(super) fn pause_share(self) -> f32 {
         match self {
             Speed::Normal => 1.0,
             Speed::Double => 0.5,

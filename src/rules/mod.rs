@@ -31,7 +31,8 @@ use bevy::prelude::*;
 
 pub use state::{
     ActionChosen, ActionLost, CheckedChoices, CombatInfo, CombatPhase, CombatState, DamageDealt, DeclarationQueue,
-    DeclarationRejected, Intimidated, Outcome, SideInfo, Sides, Slot, VictoryCondition, VictoryConditions,
+    DeclarationRejected, Intimidated, Outcome, ResolveByCount, SideInfo, Sides, Slot, VictoryCondition,
+    VictoryConditions,
 };
 
 /// The combat pipeline, one set per stage, run in this order every update.

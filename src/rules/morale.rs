@@ -14,13 +14,30 @@ use super::dice::Draw;
 use super::equipment::Attribute;
 use super::log::{LogEvent, MoraleReason};
 use super::ruleset::{MoraleCheck, MoraleFailure, MoraleTrigger, Ruleset, Withdrawal};
-use super::state::{CombatPhase, DamageDealt, Fleeing, Intimidated, in_phase};
+use super::state::{CombatPhase, DamageDealt, Fleeing, Intimidated, MoraleInbox, in_phase};
 use super::unit::{self, Unit};
 use crate::battlefield::ZoneIdx;
 use crate::rules::log::line;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, check_morale.in_set(CombatSystems::Morale).run_if(in_phase(CombatPhase::Morale)));
+    app.add_systems(
+        Update,
+        (
+            // Every frame, whatever the phase: a message lives two frames, a round may take more.
+            collect_pressure.after(CombatSystems::Resolve).before(CombatSystems::Morale),
+            check_morale.in_set(CombatSystems::Morale).run_if(in_phase(CombatPhase::Morale)),
+        ),
+    );
+}
+
+/// Keeps the damage and intimidation the resolve stage reported, for the morale stage.
+fn collect_pressure(
+    mut dealt: MessageReader<DamageDealt>,
+    mut intimidated: MessageReader<Intimidated>,
+    mut inbox: ResMut<MoraleInbox>,
+) {
+    inbox.dealt.extend(dealt.read().copied());
+    inbox.intimidated.extend(intimidated.read().copied());
 }
 
 /// Why a unit must check, if it must.
@@ -61,13 +78,13 @@ struct MoraleTest {
 fn check_morale(
     mut battle: Battle,
     aside: Query<(), With<StoodAside>>,
-    mut dealt: MessageReader<DamageDealt>,
-    mut intimidated: MessageReader<Intimidated>,
+    mut inbox: ResMut<MoraleInbox>,
     mut fleeing: MessageWriter<Fleeing>,
 ) {
     let round = battle.state.round;
-    let big_hits = big_hits(&battle.units, &mut dealt, round);
-    let intimidation = strongest_intimidation(&mut intimidated);
+    let MoraleInbox { dealt, intimidated } = std::mem::take(&mut *inbox);
+    let big_hits = big_hits(&battle.units, &dealt, round);
+    let intimidation = strongest_intimidation(&intimidated);
     let Census { present, fighting, checkers } = take_census(&mut battle, &aside);
     let total = fighting.iter().sum();
     let pressure = Pressure { big_hits, intimidation, present, fighting, total };
@@ -78,10 +95,10 @@ fn check_morale(
 }
 
 /// Units that lost more than half their Wound Points to one hit this round.
-fn big_hits(units: &Query<Unit>, dealt: &mut MessageReader<DamageDealt>, round: u32) -> EntityHashSet {
+fn big_hits(units: &Query<Unit>, dealt: &[DamageDealt], round: u32) -> EntityHashSet {
     let mut big_hits = EntityHashSet::default();
     // End-of-round bleeding and hazards land after this stage; they count in no later round.
-    for hit in dealt.read().filter(|hit| hit.round == round) {
+    for hit in dealt.iter().filter(|hit| hit.round == round) {
         if let Ok(view) = units.get(hit.unit)
             && hit.wounds_lost * 2 > view.wounds.max
         {
@@ -92,9 +109,9 @@ fn big_hits(units: &Query<Unit>, dealt: &mut MessageReader<DamageDealt>, round: 
 }
 
 /// The best intimidation result against each unit this round.
-fn strongest_intimidation(intimidated: &mut MessageReader<Intimidated>) -> HashMap<Entity, i32> {
+fn strongest_intimidation(intimidated: &[Intimidated]) -> HashMap<Entity, i32> {
     let mut intimidation: HashMap<Entity, i32> = HashMap::new();
-    for check in intimidated.read() {
+    for check in intimidated {
         let best = intimidation.entry(check.unit).or_insert(check.result);
         *best = (*best).max(check.result);
     }

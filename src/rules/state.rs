@@ -56,6 +56,14 @@ pub struct Slot {
     pub action: Action,
 }
 
+/// Present when the battle is shown as it happens (the window game): the resolve stage then
+/// resolves one initiative count per run, its simultaneous slots together, so each can be
+/// played out on the board before the next. The order of resolution, and so every roll and the
+/// log, is the same as when a run resolves the whole round; only when the stage runs again is
+/// up to whoever schedules it.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct ResolveByCount;
+
 /// Phase, round and the round's schedule.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct CombatState {
@@ -336,6 +344,18 @@ pub struct Intimidated {
     pub result: i32,
 }
 
+/// What the morale stage has heard of the round so far: the resolve stage's damage and
+/// intimidation messages, kept as they arrive. A round resolved count by count (the window's,
+/// [`ResolveByCount`]) or paused for late joiners' declarations spans more frames than a message
+/// lives, so the morale stage reads them here rather than straight from the messages.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct MoraleInbox {
+    /// Damage taken, in order.
+    pub dealt: Vec<DamageDealt>,
+    /// Intimidation checks aimed at units, in order.
+    pub intimidated: Vec<Intimidated>,
+}
+
 /// A unit that failed its morale and flees in panic, under a ruleset whose foes strike at a
 /// fleeing back (`C-WDRAW-1`); it leaves the battle once they have.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -362,7 +382,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<DamageDealt>()
         .add_message::<ActionLost>()
         .add_message::<Intimidated>()
-        .add_message::<Fleeing>();
+        .add_message::<Fleeing>()
+        .init_resource::<MoraleInbox>();
 }
 
 /// A run condition: the pipeline is in `phase`.

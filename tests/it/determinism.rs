@@ -105,3 +105,47 @@ fn mid_round_arrivals_cost_one_extra_schedule_run_each() {
     let rounds = battle.state().outcome.as_ref().expect("ends").rounds;
     assert!(updates <= rounds + arrivals, "{updates} updates for {rounds} rounds and {arrivals} mid-round arrivals");
 }
+
+/// The window resolves a round count by count, to show each before the next
+/// ([`ResolveByCount`]): every shipped level must then play the very battle it plays when a
+/// round resolves in one run, roll for roll.
+#[test]
+fn resolving_count_by_count_changes_nothing_in_the_battle() {
+    use fray::levels::catalog::builtin::LEVELS;
+    use fray::rules::ResolveByCount;
+    for (level, _) in LEVELS {
+        let template = load_builtin_level(level).expect("shipped level loads");
+        let controllers: Vec<(usize, Controller)> =
+            (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Greedy))).collect();
+        for seed in [0, 3] {
+            let setup = BattleSetup { seed, controllers: controllers.clone(), record_log: true };
+            let mut whole = HeadlessBattle::new();
+            whole.start(&template, &setup);
+            whole.run_to_end();
+            let mut by_count = HeadlessBattle::new();
+            by_count.world_mut().insert_resource(ResolveByCount);
+            by_count.start(&template, &setup);
+            let mut runs_in_resolve = 0;
+            while !by_count.state().is_over() && runs_in_resolve < 100_000 {
+                let resolving = by_count.state().phase == fray::rules::CombatPhase::Resolve;
+                by_count.step();
+                runs_in_resolve += usize::from(resolving);
+            }
+            let rounds = by_count.state().round as usize;
+            let (whole, by_count) = (whole.log().to_json_lines(), by_count.log().to_json_lines());
+            let first_difference = whole.lines().zip(by_count.lines()).position(|(one, other)| one != other);
+            if let Some(at) = first_difference {
+                panic!(
+                    "{level} seed {seed}: resolving count by count changed the battle at line {}:\n  whole round: {}\n  by count:    {}",
+                    at + 1,
+                    whole.lines().nth(at).unwrap_or_default(),
+                    by_count.lines().nth(at).unwrap_or_default()
+                );
+            }
+            assert_eq!(whole.lines().count(), by_count.lines().count(), "{level} seed {seed}: as long a log");
+            // It did resolve by counts: more resolve runs than rounds.
+            // It did resolve by counts: more runs of the resolve stage than rounds.
+            assert!(runs_in_resolve > rounds, "{level} seed {seed}: never split a round");
+        }
+    }
+}

@@ -807,3 +807,78 @@ fn s_act_2_a_player_names_what_a_held_action_does() {
     let declared = app.world().get::<fray::rules::components::Declared>(declarer).and_then(|declared| declared.action);
     assert_eq!(declared.map(|action| action.held), Some(chosen.held), "the declaration keeps the held plan");
 }
+
+/// Where the round stands: its number, phase and next slot.
+fn stand(app: &App) -> (u32, fray::rules::CombatPhase, usize) {
+    let state = app.world().resource::<CombatState>();
+    (state.round, state.phase, state.cursor)
+}
+
+#[test]
+fn the_window_resolves_a_round_count_by_count_and_a_step_plays_one() {
+    use fray::game::playout::PlayingCount;
+    use fray::game::session::{Pace, ROUND_PAUSE};
+    use fray::rules::{CombatPhase, ResolveByCount};
+    let greedy = Seat::Ai(fray::rules::components::AiKind::Greedy);
+    let mut app = game(level_file("by-count", FACE_OFF), &[("red", greedy), ("blue", greedy)], None);
+    app.world_mut().insert_resource(ResolveByCount);
+    app.world_mut().resource_mut::<Pace>().paused = true;
+    for _ in 0..5 {
+        app.update();
+    }
+    let still = stand(&app);
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(stand(&app), still, "paused, nothing resolves");
+    let mut single_counts = 0;
+    for _ in 0..16 {
+        let before = stand(&app);
+        app.world_mut().write_message(UiCommand::Step);
+        for _ in 0..3 {
+            app.update();
+        }
+        let after = stand(&app);
+        if before.1 == CombatPhase::Resolve && after.0 == before.0 && after.2 > before.2 {
+            let state = app.world().resource::<CombatState>();
+            let mut counts: Vec<i32> = state.schedule[before.2..after.2].iter().map(|slot| slot.initiative).collect();
+            counts.dedup();
+            assert_eq!(counts.len(), 1, "one step resolved several counts: {counts:?}");
+            single_counts += 1;
+        }
+    }
+    assert!(single_counts >= 2, "steps walked the counts one by one only {single_counts} times");
+    // Played at 1x, a count stays on the board while it plays out, and then the next resolves.
+    app.world_mut().resource_mut::<RoundPacing>().delay = ROUND_PAUSE;
+    let mut more_to_come = false;
+    for _ in 0..16 {
+        app.world_mut().write_message(UiCommand::Step);
+        for _ in 0..3 {
+            app.update();
+        }
+        let state = app.world().resource::<CombatState>();
+        if state.phase == CombatPhase::Resolve && state.cursor < state.schedule.len() {
+            more_to_come = true;
+            break;
+        }
+    }
+    assert!(more_to_come, "no round with a count still to come");
+    app.world_mut().resource_mut::<Pace>().paused = false;
+    let on_show = stand(&app);
+    app.update();
+    app.update();
+    assert_eq!(stand(&app), on_show, "the next count resolved while this one was on show");
+    let length = app.world().resource::<PlayingCount>().length();
+    let started = std::time::Instant::now();
+    // Frames a tenth of a second apart, as a slow window's would be.
+    for _ in 0..60 {
+        std::thread::sleep(Duration::from_millis(100));
+        app.update();
+        if stand(&app) != on_show {
+            break;
+        }
+    }
+    let waited = started.elapsed().as_secs_f32();
+    assert!(waited >= length * 0.9, "the next count came after {waited} s, before the count's {length} s were up");
+    assert_ne!(stand(&app), on_show, "the next count never came after the count's {length} s");
+}

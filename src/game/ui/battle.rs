@@ -15,7 +15,9 @@ use super::widgets::{dock, side_colour, side_name, tracked, tracked_button};
 use super::{ERROR_COLOUR, LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, SECTION_SPACING, TOP_BAR_HEIGHT, UiSystems};
 use crate::battlefield::Battlefield;
 use crate::game::controls::DeclarationOptions;
+use crate::game::playout::PlayingCount;
 use crate::game::session::{Pace, Screen, Session, Speed};
+use crate::game::turn_flow::{Announcement, declaring_order_words};
 use crate::game::{BattleUi, UiCommand};
 use crate::rules::components::{Action, Status};
 use crate::rules::gear_text;
@@ -72,6 +74,12 @@ struct BattleView<'w, 's> {
     playback: Option<Res<'w, crate::game::playback::Playback>>,
     /// A search AI planning in the background, if one is.
     thinking: Option<Res<'w, crate::ai::SearchInFlight>>,
+    /// The count being played out on the board.
+    playing: Res<'w, PlayingCount>,
+    /// The banner of the round that just began.
+    announcement: Res<'w, Announcement>,
+    /// The level's own settings (its declaration order).
+    info: Res<'w, crate::rules::CombatInfo>,
 }
 
 impl BattleView<'_, '_> {
@@ -136,6 +144,9 @@ fn draw_battle_panels(mut contexts: EguiContexts, view: BattleView, mut commands
     dock(ctx, "top_bar", top, |ui| top_bar(ui, &view, &mut out));
     dock(ctx, "initiative", left, |ui| initiative_panel(ui, &view, &mut out));
     dock(ctx, "unit_panel", right, |ui| right_panel(ui, &view, &mut out));
+    if view.ui.curtain.is_none() {
+        board_banner(ctx, &view, screen);
+    }
     if let Some(status) = &view.ui.status {
         // What the last save, load or undo did, under the board where it covers nothing.
         egui::Area::new(egui::Id::new("status")).anchor(egui::Align2::CENTER_BOTTOM, STATUS_OFFSET).show(ctx, |ui| {
@@ -144,6 +155,68 @@ fn draw_battle_panels(mut contexts: EguiContexts, view: BattleView, mut commands
     }
     commands.write_batch(out);
     Ok(())
+}
+
+/// Gap between the top bar and the banner under it, in points.
+const BANNER_GAP: f32 = 10.0;
+
+/// Over the top of the board: the round's banner as it begins, then the count being played out
+/// (who acts, doing what, and whether others act at the same count).
+fn board_banner(ctx: &egui::Context, view: &BattleView, screen: egui::Rect) {
+    // The round's banner, then the count being played out under it.
+    let mut parts = Vec::new();
+    if view.announcement.showing() {
+        parts.push((view.announcement.title.clone(), view.announcement.lines.clone()));
+    }
+    if view.playing.playing() {
+        parts.push(count_words(view));
+    }
+    if parts.is_empty() {
+        return;
+    }
+    let centre = (screen.left() + LEFT_PANEL_WIDTH + screen.right() - RIGHT_PANEL_WIDTH) / 2.0;
+    let at = egui::pos2(centre, screen.top() + TOP_BAR_HEIGHT + BANNER_GAP);
+    egui::Area::new(egui::Id::new("board_banner"))
+        .fixed_pos(at)
+        .pivot(egui::Align2::CENTER_TOP)
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.vertical_centered(|ui| {
+                    for (at, (title, lines)) in parts.into_iter().enumerate() {
+                        if at > 0 {
+                            ui.separator();
+                        }
+                        ui.label(RichText::new(title).heading().strong());
+                        for line in lines {
+                            ui.label(line);
+                        }
+                    }
+                });
+            });
+        });
+}
+
+/// The count being played out in words: its heading, and each slot's unit and action.
+fn count_words(view: &BattleView) -> (String, Vec<String>) {
+    let playing = &*view.playing;
+    let count = playing.count.map_or_else(String::new, |count| format!(" {count}"));
+    let mut title = if view.turn_based() { format!("Turn{count}") } else { format!("Initiative count{count}") };
+    if playing.slots.len() > 1 {
+        title = format!("{title} · {} at once", playing.slots.len());
+    }
+    let mut lines: Vec<String> = playing
+        .slots
+        .iter()
+        .filter_map(|slot| {
+            let actor = view.units.get(slot.unit).ok()?;
+            Some(format!("{}: {}", actor.name.as_str(), view.action_text(&actor, &slot.action)))
+        })
+        .collect();
+    if playing.slots.len() > 1 {
+        lines.push("Simultaneous: their blows land together, so both sides can fall.".to_string());
+    }
+    (title, lines)
 }
 
 /// Where the status line sits: above the bottom edge, in points.
@@ -165,7 +238,7 @@ fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
             && let Ok(declarer) = view.units.get(unit)
         {
             ui.separator();
-            ui.label("Declaring:");
+            ui.label("Declaring:").on_hover_text(declaring_order_words(&view.ruleset, &view.info));
             ui.label(RichText::new(declarer.name.as_str()).strong().color(side_colour(declarer.side.0)));
             ui.label(
                 RichText::new(format!("({})", view.side_name(declarer.side.0))).color(side_colour(declarer.side.0)),
@@ -218,7 +291,7 @@ fn speed_buttons(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>)
         }
     }
     if tracked(ui.add_enabled(view.pace.paused, egui::Button::new("Step")), "Step")
-        .on_hover_text("Play one round")
+        .on_hover_text("Play on by one initiative count, or start the next round")
         .clicked()
     {
         out.push(UiCommand::Step);
@@ -336,8 +409,15 @@ fn track_key(unit: &UnitView, order: InitiativeOrder) -> (bool, i32, u32) {
 fn track_row(ui: &mut egui::Ui, view: &BattleView, entry: &TrackEntry, out: &mut Vec<UiCommand>) {
     let unit = &entry.view;
     let colour = side_colour(unit.side.0);
+    let acting = view.playing.playing() && view.playing.slots.iter().any(|slot| slot.unit == unit.entity);
     ui.horizontal_wrapped(|ui| {
-        let mark = if entry.acted { "✔" } else { "•" };
+        let mark = if acting {
+            "▶"
+        } else if entry.acted {
+            "✔"
+        } else {
+            "•"
+        };
         ui.label(RichText::new(mark).color(colour));
         let name = RichText::new(unit.name.as_str()).color(colour).strong();
         if ui.selectable_label(view.ui.selected == Some(unit.entity), name).clicked() {
@@ -366,7 +446,9 @@ fn track_row(ui: &mut egui::Ui, view: &BattleView, entry: &TrackEntry, out: &mut
             let round = unit.initiative.round.map_or("—".to_string(), |round| round.to_string());
             ui.label(RichText::new(format!("Base {base} · Round {round}")).small());
         }
-        if entry.acted {
+        if acting {
+            ui.label(RichText::new("acting now").small().strong());
+        } else if entry.acted {
             ui.label(RichText::new("acted").small().weak());
         }
         if unit.surprised {

@@ -10,12 +10,17 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 use super::widgets::tracked_button;
 use super::{LEFT_PANEL_WIDTH, NOTICE_GAP, TOP_BAR_HEIGHT, UiSystems};
 use crate::battlefield::Battlefield;
+use crate::game::playout::{PlayingCount, ShownLog};
 use crate::game::session::Screen;
 use crate::game::{BattleUi, UiCommand};
 use crate::rules::CombatInfo;
 use crate::rules::log::{CombatLog, LogEntry};
 use crate::rules::log_text::{self, Names};
 
+/// How strongly the lines of the count on the board are tinted.
+const PLAYING_FILL: f32 = 0.45;
+/// Room left over the log window for the banner over the board, in points.
+const BANNER_ROOM: f32 = 110.0;
 /// Default size of the log window, in points.
 const LOG_SIZE: [f32; 2] = [520.0, 380.0];
 
@@ -28,14 +33,16 @@ pub(super) fn plugin(app: &mut App) {
 fn draw_log(
     mut contexts: EguiContexts,
     ui_state: Res<BattleUi>,
-    log: Res<CombatLog>,
-    info: Res<CombatInfo>,
+    (log, info): (Res<CombatLog>, Res<CombatInfo>),
     battlefield: Res<Battlefield>,
     mut commands: MessageWriter<UiCommand>,
     (time, mut window): (Res<Time>, Local<LogWindow>),
+    (shown, playing): (Res<ShownLog>, Res<PlayingCount>),
 ) -> Result {
     let now = time.elapsed_secs_f64();
-    window.arrivals.note(log.entries().len(), now);
+    // The log keeps pace with the board: the count on show's lines come up as it plays.
+    let entries = log.entries().get(..shown.0).unwrap_or(log.entries());
+    window.arrivals.note(entries.len(), now);
     let LogWindow { export, arrivals, shown } = &mut *window;
     // Behind the curtain the log would show the battle to the wrong player.
     if !ui_state.show_log || ui_state.curtain.is_some() {
@@ -52,8 +59,9 @@ fn draw_log(
         .open(&mut open)
         .order(egui::Order::Foreground)
         .default_size(LOG_SIZE)
-        // Top left of the board, clear of the game-over window at the bottom.
-        .default_pos(egui::pos2(LEFT_PANEL_WIDTH + NOTICE_GAP, TOP_BAR_HEIGHT + NOTICE_GAP))
+        // Left on the board, under the banner that says what is happening now and clear of
+        // the game-over window at the bottom.
+        .default_pos(egui::pos2(LEFT_PANEL_WIDTH + NOTICE_GAP, TOP_BAR_HEIGHT + BANNER_ROOM))
         .vscroll(false)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
@@ -66,9 +74,16 @@ fn draw_log(
             });
             ui.separator();
             egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
-                for (at, entry) in log.entries().iter().enumerate() {
+                for (at, entry) in entries.iter().enumerate() {
                     let rolling = arrivals.rolling(at, now);
-                    log_entry(ui, at, entry, &names, rolling);
+                    if playing.holds(at) {
+                        // The lines of the count on the board stand out.
+                        egui::Frame::new()
+                            .fill(ui.visuals().selection.bg_fill.gamma_multiply(PLAYING_FILL))
+                            .show(ui, |ui| log_entry(ui, at, entry, &names, rolling));
+                    } else {
+                        log_entry(ui, at, entry, &names, rolling);
+                    }
                 }
                 if just_opened {
                     ui.scroll_to_cursor(Some(egui::Align::BOTTOM));

@@ -35,7 +35,8 @@ use super::initiative::{arrive, roll_base_initiative};
 use super::log::{AttackKind, CombatLog, LogEvent};
 use super::ruleset::{InitiativeOrder, Ruleset};
 use super::state::{
-    ActionLost, CombatPhase, CombatState, DamageDealt, DeclarationQueue, Intimidated, Sides, Slot, in_phase,
+    ActionLost, CombatPhase, CombatState, DamageDealt, DeclarationQueue, Intimidated, ResolveByCount, Sides, Slot,
+    in_phase,
 };
 use super::unit::{self, UnitItem, UnitView, UnitsMut};
 use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
@@ -301,7 +302,7 @@ impl Pending {
 }
 
 /// Resolves the round's schedule, pausing for reinforcements that arrive mid-round.
-fn resolve_round(mut battle: Resolver) -> Result {
+fn resolve_round(mut battle: Resolver, by_count: Option<Res<ResolveByCount>>) -> Result {
     battle.spent.next_run();
     loop {
         let next = battle.state.schedule.get(battle.state.cursor).map(|slot| slot.initiative);
@@ -325,6 +326,10 @@ fn resolve_round(mut battle: Resolver) -> Result {
         }
         battle.stand_up_out_of_turn(&group);
         battle.state.cursor = end;
+        // Shown count by count: the next one waits for the next run.
+        if by_count.is_some() {
+            return battle.faults();
+        }
     }
     // Turn by turn: the next turn declares now, having seen this one.
     battle.state.phase = if battle.ruleset.turns.order.on_turn() { CombatPhase::Declare } else { CombatPhase::Morale };

@@ -26,6 +26,8 @@ pub(super) fn declaration_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut 
     };
     let side = options.side.unwrap_or_default();
     ui.heading(RichText::new(format!("Declare: {}", view.unit_name(unit))).color(side_colour(side)));
+    // Why this unit, now: the table's order of declaring.
+    ui.label(RichText::new(crate::game::turn_flow::declaring_order_words(&view.ruleset, &view.info)).small().weak());
     kind_list(ui, view, out);
     if let Some((label, entries)) = view.ui.draft.kind.and_then(|kind| options.kinds.get(kind)) {
         drafted_kind(ui, view, (label.as_str(), entries.as_slice()), out);

@@ -1,0 +1,429 @@
+//! A round played out count by count: the window resolves one initiative count at a time
+//! ([`ResolveByCount`]) and shows it before the next. Each count's log lines are laid out on a
+//! short timeline (a walk a square at a time, a beat per blow) that the board, the floating texts
+//! and the log window follow, and the next count waits until this one has been seen: about a
+//! second at 1x, half that at 2x, nothing at Instant. Paused, Step resolves one count.
+
+use std::ops::Range;
+use std::time::Duration;
+
+use bevy::prelude::*;
+
+use super::feedback::popups;
+use super::session::{Pace, ROUND_PAUSE, RoundPacing};
+use crate::rules::log::{CombatLog, LogEntry, LogEvent, line};
+use crate::rules::{CombatPhase, CombatState, CombatSystems, ResolveByCount, Slot};
+
+/// The least time a count stays on the board at 1x, in seconds: long enough to see who acts
+/// and at whom.
+pub const COUNT_SECONDS: f32 = 1.0;
+/// Time left to read a count's results once its last line has shown, in seconds at 1x.
+const READING_SECONDS: f32 = 0.6;
+/// One step of a walk, in seconds at 1x.
+const STEP_SECONDS: f32 = 0.16;
+/// A line that shows something over a token (a hit, a miss, a fall), in seconds at 1x.
+const SHOWN_LINE_SECONDS: f32 = 0.4;
+/// A line with nothing to show on the board (a roll folded into the next), in seconds at 1x.
+const QUIET_LINE_SECONDS: f32 = 0.1;
+
+/// The count being played out, with the timeline of its log lines.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct PlayingCount {
+    /// The round it belongs to.
+    pub round: u32,
+    /// The initiative count (`None` before the first of a battle).
+    pub count: Option<i32>,
+    /// Its slots: one, or several resolving together.
+    pub slots: Vec<Slot>,
+    /// Its lines in the combat log.
+    pub lines: Range<usize>,
+    /// When each line shows, in seconds at 1x from the count's start.
+    pub at: Vec<f32>,
+    /// Seconds at 1x since the count resolved.
+    pub age: f32,
+}
+
+impl PlayingCount {
+    /// A count that resolved just now, its lines laid out in time.
+    pub fn new(round: u32, count: Option<i32>, slots: Vec<Slot>, lines: Range<usize>, entries: &[LogEntry]) -> Self {
+        let at = timeline(entries.get(lines.clone()).unwrap_or_default());
+        Self { round, count, slots, lines, at, age: 0.0 }
+    }
+
+    /// How long the count holds the board, in seconds at 1x: its lines, then time to read them.
+    pub fn length(&self) -> f32 {
+        let last = self.at.last().copied().unwrap_or(0.0);
+        (last + READING_SECONDS).max(COUNT_SECONDS)
+    }
+
+    /// Whether it is still on show.
+    pub fn playing(&self) -> bool {
+        !self.slots.is_empty() && self.age < self.length()
+    }
+
+    /// How many entries of a log of `logged` the board shows now: all but this count's lines
+    /// still to come, and anything logged after them.
+    pub fn shown(&self, logged: usize) -> usize {
+        if !self.playing() || self.lines.end > logged {
+            return logged;
+        }
+        let due = self.at.iter().take_while(|at| **at <= self.age).count();
+        self.lines.start + due
+    }
+
+    /// Whether `line` (a log index) is one of this count's lines.
+    pub fn holds(&self, line: usize) -> bool {
+        self.playing() && self.lines.contains(&line)
+    }
+}
+
+/// When each of `entries` shows, in seconds at 1x: a walk takes a step at a time, a line the
+/// board shows takes a beat, a quiet one a moment.
+pub fn timeline(entries: &[LogEntry]) -> Vec<f32> {
+    let mut now = 0.0;
+    entries
+        .iter()
+        .map(|entry| {
+            let shows_at = now;
+            now += match &entry.event {
+                LogEvent::Moved(_) => STEP_SECONDS,
+                event if !popups(event).is_empty() => SHOWN_LINE_SECONDS,
+                _ => QUIET_LINE_SECONDS,
+            };
+            shows_at
+        })
+        .collect()
+}
+
+/// How much of the combat log the board, its floating texts and the log window show: all of
+/// it, but for the lines of the count being played out that have not come up yet.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct ShownLog(pub usize);
+
+/// Where the resolve stage stood before it last ran: the round, its cursor and the log's length.
+#[derive(Resource, Debug, Default, Clone, Copy)]
+struct BeforeResolve {
+    round: u32,
+    cursor: usize,
+    logged: usize,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<PlayingCount>()
+        .init_resource::<ShownLog>()
+        .init_resource::<BeforeResolve>()
+        .configure_sets(Update, CombatSystems::Resolve.run_if(count_pacing_ready))
+        .add_systems(
+            Update,
+            (
+                play_on.before(CombatSystems::Surprise),
+                note_before_resolve.after(CombatSystems::Declare).before(CombatSystems::Resolve),
+                note_resolved_count.after(CombatSystems::Resolve).before(CombatSystems::Morale),
+                show_log.after(CombatSystems::End),
+            ),
+        );
+}
+
+/// How many seconds of a count's timeline pass in one second now: faster at 2x and under a
+/// shorter round pause (autoplay's, a test's), without end at Instant or with no pause at all.
+fn pace_rate(pace: &Pace, pacing: &RoundPacing) -> f32 {
+    let share = pace.speed.pause_share() * (pacing.delay.as_secs_f32() / ROUND_PAUSE.as_secs_f32()).min(1.0);
+    if share <= 0.0 { f32::INFINITY } else { 1.0 / share }
+}
+
+/// The count on show ages with time at the pace chosen; a pause does not stop it (it has
+/// happened), only the next one.
+fn play_on(time: Res<Time>, pace: Res<Pace>, pacing: Res<RoundPacing>, mut playing: ResMut<PlayingCount>) {
+    if !playing.playing() {
+        return;
+    }
+    let rate = pace_rate(&pace, &pacing);
+    playing.age = if rate.is_finite() { playing.age + time.delta_secs() * rate } else { playing.length() };
+}
+
+/// The next count may resolve once this one has been seen, or, paused, on a Step. A loaded
+/// save's rounds replay at once; the replay viewer resolves a count when its view needs one.
+fn count_pacing_ready(
+    by_count: Option<Res<ResolveByCount>>,
+    playing: Res<PlayingCount>,
+    pace: Res<Pace>,
+    replay: Option<Res<crate::save::Replay>>,
+    (playback, log): (Option<Res<super::playback::Playback>>, Res<CombatLog>),
+) -> bool {
+    if by_count.is_none() || replay.is_some() {
+        return true;
+    }
+    if let Some(wanted) = super::playback::playback_wants_round(playback.as_deref(), log.entries().len()) {
+        return wanted;
+    }
+    if pace.paused {
+        return pace.steps > 0;
+    }
+    !playing.playing()
+}
+
+fn note_before_resolve(state: Res<CombatState>, log: Res<CombatLog>, mut before: ResMut<BeforeResolve>) {
+    *before = BeforeResolve { round: state.round, cursor: state.cursor, logged: log.entries().len() };
+}
+
+/// A count that resolved this frame goes on show; paused, it used up the Step.
+fn note_resolved_count(
+    by_count: Option<Res<ResolveByCount>>,
+    replay: Option<Res<crate::save::Replay>>,
+    state: Res<CombatState>,
+    log: Res<CombatLog>,
+    before: Res<BeforeResolve>,
+    mut playing: ResMut<PlayingCount>,
+    mut pace: ResMut<Pace>,
+) {
+    // A loaded save's rounds replay unseen, up to where it was saved.
+    let shown = by_count.is_some() && replay.is_none();
+    let resolved = state.round == before.round && state.cursor > before.cursor && state.phase != CombatPhase::Idle;
+    if !shown || !resolved {
+        return;
+    }
+    let slots = state.schedule.get(before.cursor..state.cursor).unwrap_or_default().to_vec();
+    let lines = before.logged..log.entries().len();
+    *playing = PlayingCount::new(state.round, state.count, slots, lines, log.entries());
+    if pace.paused {
+        pace.steps = pace.steps.saturating_sub(1);
+    }
+}
+
+fn show_log(log: Res<CombatLog>, playing: Res<PlayingCount>, mut shown: ResMut<ShownLog>) {
+    shown.set_if_neq(ShownLog(playing.shown(log.entries().len())));
+}
+
+/// How long a count plays at the pace chosen (for figures and tests).
+pub fn count_duration(playing: &PlayingCount, pace: &Pace, pacing: &RoundPacing) -> Duration {
+    Duration::from_secs_f32(playing.length() / pace_rate(pace, pacing))
+}
+
+/// Ring around a unit acting now, and its arrow.
+const ACTING_COLOUR: Color = Color::srgb(1.0, 0.93, 0.45);
+/// The acting ring's size, in token radii.
+const ACTING_RING: f32 = 1.45;
+/// How far the acting ring swells and shrinks, in token radii.
+const ACTING_SWELL: f32 = 0.12;
+/// Swells of the acting ring per second.
+const ACTING_PULSE_RATE: f32 = 3.0;
+/// Arrowheads' length, in board pixels at token scale 1.
+const ARROW_TIP: f32 = 14.0;
+/// A path still to walk.
+const WALK_COLOUR: Color = Color::srgba(0.5, 1.0, 0.65, 0.8);
+
+/// The board's part: walks follow the timeline square by square, and the acting units are
+/// ringed, with arrows to their targets.
+pub(super) fn window_plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (
+            walk_tokens.before(super::board::BoardSystems),
+            draw_count.after(super::board::BoardSystems),
+            follow_the_actor.after(super::board::BoardSystems),
+        )
+            .run_if(in_state(super::session::Screen::Battle)),
+    );
+}
+
+/// Where each walker stands on the count's timeline: the end of its last step shown, or where it
+/// set out from.
+fn walk_tokens(
+    playing: Res<PlayingCount>,
+    log: Res<CombatLog>,
+    places: PlaceFinder,
+    mut shown: ResMut<super::board::ShownPlaces>,
+) {
+    let mut walkers = std::collections::HashMap::new();
+    if playing.playing() {
+        let entries = log.entries().get(playing.lines.clone()).unwrap_or_default();
+        for (entry, at) in entries.iter().zip(&playing.at) {
+            let LogEvent::Moved(line::Moved { unit, from, to }) = &entry.event else {
+                continue;
+            };
+            let Some(entity) = places.unit(unit) else {
+                continue;
+            };
+            if *at <= playing.age {
+                walkers.insert(entity, places.point(to));
+            } else {
+                walkers.entry(entity).or_insert_with(|| places.point(from));
+            }
+        }
+    }
+    let walkers: std::collections::HashMap<Entity, Vec2> =
+        walkers.into_iter().filter_map(|(unit, point)| Some((unit, point?))).collect();
+    if shown.0 != walkers {
+        shown.0 = walkers;
+    }
+}
+
+/// Finds units by their log id and places on the board.
+#[derive(bevy::ecs::system::SystemParam)]
+struct PlaceFinder<'w, 's> {
+    units: Query<'w, 's, (Entity, &'static crate::rules::components::UnitId)>,
+    board: Res<'w, super::board::BoardLayout>,
+    battlefield: Res<'w, crate::battlefield::Battlefield>,
+}
+
+impl PlaceFinder<'_, '_> {
+    fn unit(&self, id: &str) -> Option<Entity> {
+        self.units.iter().find(|(_, unit)| &*unit.0 == id).map(|(entity, _)| entity)
+    }
+
+    /// Where a token stands in `place`: its square's centre, or the middle of its zone's tokens.
+    fn point(&self, place: &crate::battlefield::Place) -> Option<Vec2> {
+        match place {
+            crate::battlefield::Place::Square([x, y]) => {
+                Some(super::board::square_centre(crate::battlefield::Square::new(*x, *y)))
+            }
+            crate::battlefield::Place::Zone(id) => {
+                let zone = usize::from(self.battlefield.find(id)?);
+                self.board.token_areas.get(zone).map(Rect::center).or_else(|| self.board.centres.get(zone).copied())
+            }
+        }
+    }
+}
+
+/// Rings the units acting in the count on show and draws an arrow from each to its target, and
+/// the rest of a walker's path.
+fn draw_count(
+    mut gizmos: Gizmos,
+    time: Res<Time>,
+    playing: Res<PlayingCount>,
+    log: Res<CombatLog>,
+    places: PlaceFinder,
+    tokens: Query<(&super::board::Token, &Transform, &super::board::TokenScale)>,
+) {
+    if !playing.playing() {
+        return;
+    }
+    let token_at = |unit: Entity| {
+        tokens
+            .iter()
+            .find(|(token, ..)| token.0 == unit)
+            .map(|(_, transform, scale)| (transform.translation.truncate(), scale.0))
+    };
+    let swell = 1.0 + ACTING_SWELL * (time.elapsed_secs() * ACTING_PULSE_RATE * std::f32::consts::TAU).sin();
+    for slot in &playing.slots {
+        let Some((at, scale)) = token_at(slot.unit) else {
+            continue;
+        };
+        let radius = super::board::TOKEN_RADIUS * scale;
+        gizmos.circle_2d(at, radius * ACTING_RING * swell, ACTING_COLOUR);
+        gizmos.circle_2d(at, radius * ACTING_RING * swell + 1.5, ACTING_COLOUR);
+        if let Some(target) = slot.action.target.filter(|target| *target != slot.unit)
+            && let Some((there, their_scale)) = token_at(target)
+            && let Some((from, to)) = super::overlays::trim(
+                at,
+                there,
+                radius * ACTING_RING,
+                super::board::TOKEN_RADIUS * their_scale * ACTING_RING,
+            )
+        {
+            gizmos.arrow_2d(from, to, ACTING_COLOUR).with_tip_length(ARROW_TIP * scale);
+        }
+    }
+    // The steps still to come of each walk.
+    let entries = log.entries().get(playing.lines.clone()).unwrap_or_default();
+    for (entry, at) in entries.iter().zip(&playing.at) {
+        if let LogEvent::Moved(line::Moved { from, to, .. }) = &entry.event
+            && *at > playing.age
+            && let (Some(from), Some(to)) = (places.point(from), places.point(to))
+        {
+            gizmos.line_2d(from, to, WALK_COLOUR);
+            gizmos.circle_2d(to, super::board::TOKEN_RADIUS * 0.2, WALK_COLOUR);
+        }
+    }
+}
+
+/// How far inside the board's view an acting unit must stand not to move the camera, in token
+/// radii.
+const FOLLOW_MARGIN: f32 = 2.0;
+/// How fast the camera glides to an actor out of view, per second (exponential).
+const FOLLOW_RATE: f32 = 6.0;
+
+/// When the count on show begins with its actor out of view, the camera glides to it.
+fn follow_the_actor(
+    time: Res<Time>,
+    playing: Res<PlayingCount>,
+    window: Option<Single<&Window>>,
+    mut contexts: bevy_egui::EguiContexts,
+    tokens: Query<(&super::board::Token, &Transform), Without<super::camera::BoardCamera>>,
+    mut cameras: Query<(&mut Transform, &Projection), With<super::camera::BoardCamera>>,
+    mut goal: Local<Option<Vec2>>,
+) {
+    let Ok((mut camera, projection)) = cameras.single_mut() else {
+        return;
+    };
+    let scale = super::camera::zoom_of(projection);
+    let window = window.map_or(super::camera::DEFAULT_WINDOW, |window| window.size());
+    let ui_scale = contexts.ctx_mut().map_or(1.0, |ctx| ctx.zoom_factor());
+    let (free, offset) = super::camera::board_view(window, ui_scale);
+    // The board point at the middle of the part of the window the panels leave.
+    let shift = Vec2::new(offset.x, -offset.y) * scale;
+    if playing.is_changed() && playing.playing() {
+        let actor = playing.slots.first().and_then(|slot| tokens.iter().find(|(token, _)| token.0 == slot.unit));
+        if let Some((_, at)) = actor {
+            let at = at.translation.truncate();
+            let seen = Rect::from_center_size(camera.translation.truncate() + shift, free * scale)
+                .inflate(-super::board::TOKEN_RADIUS * FOLLOW_MARGIN);
+            if !seen.contains(at) {
+                *goal = Some(at - shift);
+            }
+        }
+    }
+    let Some(target) = *goal else {
+        return;
+    };
+    let here = camera.translation.truncate();
+    let next = here.lerp(target, 1.0 - (-FOLLOW_RATE * time.delta_secs()).exp());
+    camera.translation = next.extend(camera.translation.z);
+    if next.distance(target) < 1.0 {
+        *goal = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::battlefield::Place;
+
+    fn moved(x: i32) -> LogEntry {
+        let unit: Arc<str> = "wren".into();
+        let event = LogEvent::Moved(line::Moved { unit, from: Place::Square([x, 0]), to: Place::Square([x + 1, 0]) });
+        LogEntry { round: 1, event }
+    }
+
+    fn fell() -> LogEntry {
+        LogEntry { round: 1, event: LogEvent::Status(line::Status { unit: "wren".into(), status: "dying" }) }
+    }
+
+    #[test]
+    fn a_walk_takes_a_step_at_a_time_and_a_blow_a_beat() {
+        let entries = [moved(0), moved(1), fell(), moved(2)];
+        let at = timeline(&entries);
+        assert_eq!(at, vec![0.0, STEP_SECONDS, 2.0 * STEP_SECONDS, 2.0 * STEP_SECONDS + SHOWN_LINE_SECONDS]);
+    }
+
+    #[test]
+    fn the_board_shows_a_count_s_lines_as_they_come_up_and_everything_else_at_once() {
+        let entries = [fell(), moved(0), moved(1), fell()];
+        let mut playing = PlayingCount::new(1, Some(7), vec![slot()], 1..4, &entries);
+        assert_eq!(playing.shown(4), 2, "the count's first line shows at its start");
+        playing.age = STEP_SECONDS;
+        assert_eq!(playing.shown(4), 3);
+        assert!(playing.holds(2) && !playing.holds(0));
+        playing.age = playing.length();
+        assert_eq!(playing.shown(4), 4, "once played out, all of it");
+        assert!(!playing.playing() && !playing.holds(2));
+        assert!(playing.length() >= COUNT_SECONDS, "a count stays long enough to see");
+    }
+
+    fn slot() -> Slot {
+        let action = crate::rules::components::Action::simple(crate::rules::components::ActionKind::Move);
+        Slot { initiative: 7, unit: Entity::PLACEHOLDER, order: 0, action }
+    }
+}
