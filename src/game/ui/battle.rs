@@ -80,6 +80,8 @@ struct BattleView<'w, 's> {
     announcement: Res<'w, Announcement>,
     /// The level's own settings (its declaration order).
     info: Res<'w, crate::rules::CombatInfo>,
+    /// Units within a foe's reach.
+    threatened: Query<'w, 's, (), With<crate::rules::components::Threatened>>,
 }
 
 impl BattleView<'_, '_> {
@@ -157,6 +159,8 @@ fn draw_battle_panels(mut contexts: EguiContexts, view: BattleView, mut commands
     Ok(())
 }
 
+/// The most slots of one count the banner names; the rest are counted.
+const MOST_BANNER_SLOTS: usize = 3;
 /// Gap between the top bar and the banner under it, in points.
 const BANNER_GAP: f32 = 10.0;
 
@@ -208,11 +212,15 @@ fn count_words(view: &BattleView) -> (String, Vec<String>) {
     let mut lines: Vec<String> = playing
         .slots
         .iter()
+        .take(MOST_BANNER_SLOTS)
         .filter_map(|slot| {
             let actor = view.units.get(slot.unit).ok()?;
             Some(format!("{}: {}", actor.name.as_str(), view.action_text(&actor, &slot.action)))
         })
         .collect();
+    if let Some(more) = playing.slots.len().checked_sub(MOST_BANNER_SLOTS).filter(|more| *more > 0) {
+        lines.push(format!("and {more} more"));
+    }
     if playing.slots.len() > 1 {
         lines.push("Simultaneous: their blows land together, so both sides can fall.".to_string());
     }

@@ -14,15 +14,17 @@ use crate::game::playout::{PlayingCount, ShownLog};
 use crate::game::session::Screen;
 use crate::game::{BattleUi, UiCommand};
 use crate::rules::CombatInfo;
+use crate::rules::glossary::Glossary;
 use crate::rules::log::{CombatLog, LogEntry};
 use crate::rules::log_text::{self, Names};
+use crate::rules::ruleset::Ruleset;
 
 /// How strongly the lines of the count on the board are tinted.
 const PLAYING_FILL: f32 = 0.45;
 /// Room left over the log window for the banner over the board, in points.
-const BANNER_ROOM: f32 = 110.0;
+const BANNER_ROOM: f32 = 170.0;
 /// Default size of the log window, in points.
-const LOG_SIZE: [f32; 2] = [520.0, 380.0];
+const LOG_SIZE: [f32; 2] = [520.0, 300.0];
 
 /// Draws the log window during a battle, while it is open.
 pub(super) fn plugin(app: &mut App) {
@@ -37,20 +39,23 @@ fn draw_log(
     battlefield: Res<Battlefield>,
     mut commands: MessageWriter<UiCommand>,
     (time, mut window): (Res<Time>, Local<LogWindow>),
-    (shown, playing): (Res<ShownLog>, Res<PlayingCount>),
+    (shown, playing, ruleset): (Res<ShownLog>, Res<PlayingCount>, Res<Ruleset>),
 ) -> Result {
     let now = time.elapsed_secs_f64();
     // The log keeps pace with the board: the count on show's lines come up as it plays.
     let entries = log.entries().get(..shown.0).unwrap_or(log.entries());
     window.arrivals.note(entries.len(), now);
-    let LogWindow { export, arrivals, shown } = &mut *window;
+    let LogWindow { export, arrivals, shown: was_shown, lines_seen } = &mut *window;
+    // While a count plays out, each of its lines is brought into view as it comes up.
+    let grew = entries.len() > std::mem::replace(lines_seen, entries.len());
+    let new_line_up = grew && playing.playing();
     // Behind the curtain the log would show the battle to the wrong player.
     if !ui_state.show_log || ui_state.curtain.is_some() {
-        *shown = false;
+        *was_shown = false;
         return Ok(());
     }
     // Reopened, the log shows its newest line, not wherever it was left.
-    let just_opened = !std::mem::replace(shown, true);
+    let just_opened = !std::mem::replace(was_shown, true);
     let ctx = contexts.ctx_mut()?;
     // The log's first line lists every unit of the battle, reinforcements included.
     let names = Names::from_log(log.entries()).with_zones(&battlefield);
@@ -80,12 +85,12 @@ fn draw_log(
                         // The lines of the count on the board stand out.
                         egui::Frame::new()
                             .fill(ui.visuals().selection.bg_fill.gamma_multiply(PLAYING_FILL))
-                            .show(ui, |ui| log_entry(ui, at, entry, &names, rolling));
+                            .show(ui, |ui| log_entry(ui, at, entry, (&names, &ruleset.name), rolling));
                     } else {
-                        log_entry(ui, at, entry, &names, rolling);
+                        log_entry(ui, at, entry, (&names, &ruleset.name), rolling);
                     }
                 }
-                if just_opened {
+                if just_opened || new_line_up {
                     ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
                 }
             });
@@ -105,6 +110,8 @@ struct LogWindow {
     arrivals: LogArrivals,
     /// Whether the window showed last frame.
     shown: bool,
+    /// How many lines it showed last frame.
+    lines_seen: usize,
 }
 
 /// When each log entry arrived, so the newest rolls tumble a moment before they settle.
@@ -158,10 +165,17 @@ fn roll_line(what: &str, roll: &crate::rules::dice::DiceRoll, rolling: Option<f6
 }
 
 /// One entry: its line, and each of its rolls folded away (tumbling a moment when new).
-fn log_entry(ui: &mut egui::Ui, at: usize, entry: &LogEntry, names: &Names, rolling: Option<f64>) {
+fn log_entry(ui: &mut egui::Ui, at: usize, entry: &LogEntry, (names, ruleset): (&Names, &str), rolling: Option<f64>) {
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new(format!("R{}", entry.round)).weak().monospace());
-        ui.label(log_text::describe(entry, names));
+        let text = log_text::describe(entry, names);
+        // The rules words the line uses, explained on hover.
+        let terms = Glossary::builtin().terms_in(&text, ruleset);
+        let line = ui.label(text);
+        if !terms.is_empty() {
+            let words: Vec<String> = terms.iter().map(|(term, words)| format!("{}: {words}", term.label())).collect();
+            line.on_hover_text(words.join("\n\n"));
+        }
     });
     for (roll_at, (what, roll)) in log_text::rolls(&entry.event).into_iter().enumerate() {
         ui.indent(("log_roll", at, roll_at), |ui| {

@@ -444,6 +444,21 @@ impl Glossary {
         Term::iter().filter_map(move |term| self.explain(term, ruleset).map(|text| (term, text)))
     }
 
+    /// The terms `text` mentions by their label or another spelling (whole words, any case),
+    /// each once, in glossary order, with their words under the ruleset named `ruleset`: what
+    /// a log line's or a banner's tooltip explains.
+    pub fn terms_in<'a>(&'a self, text: &str, ruleset: &'a str) -> Vec<(Term, &'a str)> {
+        let text = text.to_lowercase();
+        Term::iter()
+            .filter(|term| {
+                std::iter::once(term.label())
+                    .chain(term.aliases().iter().copied())
+                    .any(|name| mentions(&text, &name.to_lowercase()))
+            })
+            .filter_map(|term| self.explain(term, ruleset).map(|words| (term, words)))
+            .collect()
+    }
+
     /// The entry for `term`.
     pub fn entry(&self, term: Term) -> Option<&Entry> {
         self.terms.get(term.key())
@@ -652,3 +667,13 @@ impl Term {
 
 #[cfg(test)]
 mod tests;
+
+/// Whether lower-case `text` holds `phrase` as whole words: not inside a longer word.
+fn mentions(text: &str, phrase: &str) -> bool {
+    !phrase.is_empty()
+        && text.match_indices(phrase).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + phrase.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        })
+}

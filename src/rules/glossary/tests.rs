@@ -320,3 +320,16 @@ fn fray_check_knows_the_glossary_file() {
     let checked = crate::levels::check_file(&path).unwrap_or_else(|errors| panic!("the glossary checks: {errors}"));
     assert!(checked.summary.starts_with("glossary: "), "{}", checked.summary);
 }
+
+#[test]
+fn a_line_s_terms_are_found_by_whole_words() {
+    let glossary = Glossary::builtin();
+    let line = "Tobiah the Red takes 13 critical piercing damage: loses 0 Stress and 13 Wound Points (now dying)";
+    let terms: Vec<Term> = glossary.terms_in(line, "stress_and_wounds").into_iter().map(|(term, _)| term).collect();
+    for wanted in [Term::Stress, Term::WoundPoints, Term::Critical] {
+        assert!(terms.contains(&wanted), "{wanted:?} not found in {terms:?}");
+    }
+    // Inside a longer word is no mention: "stressful" names no Stress.
+    let none = glossary.terms_in("a stressful day", "stress_and_wounds");
+    assert!(!none.iter().any(|(term, _)| *term == Term::Stress), "{none:?}");
+}

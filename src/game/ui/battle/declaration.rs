@@ -204,5 +204,31 @@ fn option_row(ui: &mut egui::Ui, view: &BattleView, entry: &OptionEntry, chosen:
             let plural = if entry.repostes == 1 { "" } else { "s" };
             ui.label(RichText::new(format!("provokes {} Reposte{plural}", entry.repostes)).small().color(ERROR_COLOUR));
         }
+        for warning in self_harm(view, entry) {
+            ui.label(RichText::new(warning).small().color(ERROR_COLOUR));
+        }
     });
+}
+
+/// What an option costs the unit declaring it, said before it is chosen: a unit that is down
+/// bleeds for exertion (`W-WOUND-1`), and a caster within a foe's reach may be hit before its
+/// spell goes off, which disrupts it where damage disrupts casting (`C-CAST-1`).
+fn self_harm(view: &BattleView, entry: &OptionEntry) -> Vec<String> {
+    let Some(actor) = view.options.unit.and_then(|unit| view.units.get(unit).ok()) else {
+        return Vec::new();
+    };
+    let mut warnings = Vec::new();
+    let wounds = &view.ruleset.wounds;
+    let free = actor.conditions.stabilised && actor.record.actions_taken < wounds.stabilised_free_actions;
+    if actor.status.is_down() && entry.action.kind.is_exertion() && wounds.action_cost_when_down > 0 && !free {
+        let cost = wounds.action_cost_when_down;
+        let plural = if cost == 1 { "" } else { "s" };
+        warnings
+            .push(format!("you are {}: this exertion costs you {cost} Wound Point{plural}", actor.status.log_name()));
+    }
+    let casting = matches!(entry.action.kind, crate::rules::components::ActionKind::Cast(_));
+    if casting && view.ruleset.spells.damage_disrupts && view.threatened.contains(actor.entity) {
+        warnings.push("a foe can reach you: damage before the spell goes off disrupts it".to_string());
+    }
+    warnings
 }
