@@ -132,6 +132,19 @@ fn a_round_at_1x_plays_out_count_by_count_on_the_board() {
 }
 
 #[test]
+fn the_tutorial_can_be_completed_by_keys_and_clicks() {
+    if !has_display() {
+        return;
+    }
+    let dir = shots_dir("tutorial");
+    let stdout = play_script("tutorial.ron", &[], "tutorial.ron", &dir);
+    assert!(stdout.contains("WaitFor(TutorialDone)"), "the tutorial was not completed:\n{stdout}");
+    assert!(!stdout.contains("steps passed"), "the quit key did not quit:\n{stdout}");
+    let shots = ["tutorial_welcome.png", "tutorial_declare.png", "tutorial_round.png", "tutorial_done.png"];
+    assert_drawn(&dir, &shots);
+}
+
+#[test]
 fn hot_seat_players_declare_by_keys_behind_a_curtain() {
     if !has_display() {
         return;

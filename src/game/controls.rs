@@ -536,6 +536,8 @@ pub struct Player;
 /// A request from the panels, the board or the keys; all UI changes go through these.
 #[derive(Message, Clone, Copy, Debug, PartialEq)]
 pub enum UiCommand {
+    /// On to the next lesson of the tutorial (its Continue or Skip).
+    NextLesson,
     /// Inspect this unit (or, while picking a target, target it).
     Select(Entity),
     /// Inspect the next unit.

@@ -24,6 +24,7 @@ pub mod settings;
 pub mod standing_orders;
 mod token_art;
 pub mod turn_flow;
+pub mod tutorial;
 mod ui;
 pub mod watch;
 
@@ -69,6 +70,7 @@ pub fn logic_plugin(app: &mut App) {
         playback::plugin,
         playout::plugin,
         turn_flow::plugin,
+        tutorial::plugin,
         catch_up::plugin,
     ));
 }
@@ -111,7 +113,12 @@ pub fn run(options: LaunchOptions) -> AppExit {
     app.insert_resource(crate::ai::SearchThread::Background);
     // The board's readability layers: names, feedback, hover cards and grid overlays.
     app.add_plugins((labels::plugin, feedback::plugin, hover::plugin, overlays::plugin, plan::plugin));
-    app.add_plugins((playback::window_plugin, catch_up::window_plugin, playout::window_plugin));
+    app.add_plugins((
+        playback::window_plugin,
+        catch_up::window_plugin,
+        playout::window_plugin,
+        tutorial::window_plugin,
+    ));
     // The round is shown count by count.
     app.insert_resource(crate::rules::ResolveByCount);
     app.run()

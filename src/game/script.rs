@@ -114,6 +114,10 @@ pub enum Condition {
     Paused,
     /// An initiative count is being played out on the board.
     CountOnShow,
+    /// The tutorial shows this lesson (counted from 1).
+    Lesson(usize),
+    /// The tutorial's lessons are all done.
+    TutorialDone,
     /// The top bar's status (what the last save, load or undo did) contains this text.
     Status(String),
     /// At least this many saves are listed in the save folder.
@@ -230,6 +234,7 @@ struct GameView<'w, 's> {
     hot: Option<Res<'w, super::HotReload>>,
     editor: Res<'w, super::editor::EditorState>,
     playing: Res<'w, super::playout::PlayingCount>,
+    tutorial: Res<'w, super::tutorial::Tutorial>,
 }
 
 impl GameView<'_, '_> {
@@ -270,6 +275,12 @@ impl GameView<'_, '_> {
             Condition::Hint => self.ui.hint.is_some(),
             Condition::Paused => self.pace.paused,
             Condition::CountOnShow => in_battle && self.playing.playing(),
+            Condition::Lesson(number) => {
+                in_battle && self.tutorial.current().is_some() && self.tutorial.at + 1 == *number
+            }
+            Condition::TutorialDone => {
+                in_battle && !self.tutorial.lessons.is_empty() && self.tutorial.at >= self.tutorial.lessons.len()
+            }
             Condition::Status(text) => self.ui.status.as_ref().is_some_and(|status| status.contains(text.as_str())),
             Condition::Saves(count) => self.saves.saves.len() >= *count,
             Condition::ReplayEvent(events) => self.replay_shows(|playback| playback.cursor == *events),

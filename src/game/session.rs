@@ -135,6 +135,19 @@ impl Session {
         self.levels.get(self.selected)
     }
 
+    /// Chooses the level at `source`, adding it to the levels on offer if it is not there (a
+    /// level named on the command line, the tutorial), as [`Self::select`] does.
+    pub fn select_source(&mut self, source: LevelSource) {
+        let at = match self.levels.iter().position(|level| level.source == source) {
+            Some(at) => at,
+            None => {
+                self.levels.push(choice(source));
+                self.levels.len() - 1
+            }
+        };
+        self.select(at);
+    }
+
     /// Chooses level `at` and resets the seats to its sides' defaults and the seed to the
     /// level's own (0 when it names none), as `fray sim` does.
     pub fn select(&mut self, at: usize) {
@@ -360,15 +373,8 @@ pub(super) fn apply_launch_options(
         }
         return;
     };
-    let at = match session.levels.iter().position(|level| level.source == source) {
-        Some(at) => at,
-        None => {
-            session.levels.push(choice(source));
-            session.levels.len() - 1
-        }
-    };
     // After `select`, which resets the seed to the level's own: `--seed` wins over it.
-    session.select(at);
+    session.select_source(source);
     if let Some(seed) = options.seed {
         session.seed = seed;
     }
@@ -389,7 +395,7 @@ pub(super) fn apply_launch_options(
 
 /// Loads the chosen level afresh and spawns the battle. A broken file keeps the last good
 /// data and shows its errors; a level that never loaded stays in the menu.
-fn start_battle(world: &mut World) {
+pub(super) fn start_battle(world: &mut World) {
     let requested = world.resource_mut::<Messages<StartBattle>>().drain().count() > 0;
     if !requested {
         return;

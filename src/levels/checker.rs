@@ -71,6 +71,7 @@ pub fn build_checked(
         injuries: catalog.injuries.clone(),
         ruleset,
         mods: Vec::new(),
+        lessons: level.lessons.clone(),
     };
     Ok((template, warnings))
 }

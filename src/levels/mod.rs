@@ -7,6 +7,7 @@ pub mod edit;
 pub mod editor_schema;
 pub mod error;
 pub mod icons;
+pub mod lessons;
 pub mod load;
 pub mod mass;
 pub mod mods;

@@ -56,6 +56,10 @@ pub struct LevelFile {
     /// Items defined or overridden by this level.
     #[serde(default)]
     pub items: BTreeMap<String, crate::rules::equipment::Item>,
+    /// Lessons shown over the battle one after another, each waiting for the player to do
+    /// what it teaches (the tutorial's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lessons: Vec<crate::levels::lessons::Lesson>,
 }
 
 fn default_ruleset() -> String {

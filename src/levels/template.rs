@@ -198,6 +198,8 @@ pub struct BattleTemplate {
     pub ruleset: Ruleset,
     /// The mods its catalog and ruleset were loaded with, for saves to name.
     pub mods: Vec<crate::levels::mods::ModStamp>,
+    /// Its lessons, if it teaches.
+    pub lessons: Vec<crate::levels::lessons::Lesson>,
 }
 
 /// How to start a battle from a template.

@@ -882,3 +882,29 @@ fn the_window_resolves_a_round_count_by_count_and_a_step_plays_one() {
     assert!(waited >= length * 0.9, "the next count came after {waited} s, before the count's {length} s were up");
     assert_ne!(stand(&app), on_show, "the next count never came after the count's {length} s");
 }
+
+#[test]
+fn learn_to_play_starts_the_tutorial_and_its_lessons_wait_for_the_player() {
+    use fray::game::tutorial::{StartTutorial, Tutorial};
+    use fray::levels::lessons::LessonGoal;
+    let mut app = game(level_file("tutorial", FACE_OFF), &[("red", Seat::Human)], None);
+    assert!(app.world().resource::<Tutorial>().lessons.is_empty(), "an ordinary level teaches nothing");
+    app.world_mut().write_message(StartTutorial);
+    for _ in 0..3 {
+        app.update();
+    }
+    let session = app.world().resource::<Session>();
+    let level = session.current.as_ref().map(|template| template.level_name.clone());
+    assert_eq!(level.as_deref(), Some("Learn to Play: the Training Yard"));
+    let tutorial = app.world().resource::<Tutorial>().clone();
+    assert!(tutorial.lessons.len() >= 5 && tutorial.at == 0, "{tutorial:?}");
+    assert_eq!(tutorial.lessons[0].until, LessonGoal::Continue);
+    // A lesson to read holds the battle: no round starts under it.
+    for _ in 0..10 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<CombatState>().round, 0, "the battle went on under a lesson to read");
+    app.world_mut().write_message(UiCommand::NextLesson);
+    app.update();
+    assert_eq!(app.world().resource::<Tutorial>().at, 1, "Continue moves on");
+}

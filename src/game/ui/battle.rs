@@ -161,6 +161,10 @@ fn draw_battle_panels(mut contexts: EguiContexts, view: BattleView, mut commands
 
 /// The most slots of one count the banner names; the rest are counted.
 const MOST_BANNER_SLOTS: usize = 3;
+/// The banner's least width, in points: a short line does not squeeze it.
+const BANNER_MIN_WIDTH: f32 = 320.0;
+/// The banner's greatest width, in points: longer lines wrap.
+const BANNER_MAX_WIDTH: f32 = 480.0;
 /// Gap between the top bar and the banner under it, in points.
 const BANNER_GAP: f32 = 10.0;
 
@@ -186,6 +190,8 @@ fn board_banner(ctx: &egui::Context, view: &BattleView, screen: egui::Rect) {
         .interactable(false)
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.set_min_width(BANNER_MIN_WIDTH);
+                ui.set_max_width(BANNER_MAX_WIDTH);
                 ui.vertical_centered(|ui| {
                     for (at, (title, lines)) in parts.into_iter().enumerate() {
                         if at > 0 {
@@ -484,21 +490,33 @@ fn right_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
         ui.label(RichText::new("Hidden until the seat changes hands.").weak());
         return;
     }
-    // Bottom up: the declaration's buttons keep their place at the foot of the panel, and the
-    // rest scrolls in the room above them.
-    ui.with_layout(egui::Layout::bottom_up(egui::Align::LEFT), |ui| {
-        declaration_footer(ui, view, out);
-        ui.with_layout(egui::Layout::top_down(egui::Align::LEFT), |ui| {
-            egui::ScrollArea::vertical().id_salt("unit_panel_scroll").auto_shrink([false, false]).show(ui, |ui| {
-                if view.options.unit.is_some() {
-                    declaration_panel(ui, view, out);
-                    ui.separator();
-                }
-                unit_card(ui, view);
-            });
-        });
-    });
+    // The declaration's buttons keep their place at the foot of the panel, and the rest scrolls
+    // in the room above them: the footer's height, as drawn last frame, is kept free.
+    let footer_id = ui.id().with("declaration_footer_height");
+    let footer = if view.options.unit.is_some() {
+        ui.data(|data| data.get_temp::<f32>(footer_id)).unwrap_or(FOOTER_GUESS)
+    } else {
+        0.0
+    };
+    let room = (ui.available_height() - footer).max(0.0);
+    egui::ScrollArea::vertical().id_salt("unit_panel_scroll").auto_shrink([false, false]).max_height(room).show(
+        ui,
+        |ui| {
+            if view.options.unit.is_some() {
+                declaration_panel(ui, view, out);
+                ui.separator();
+            }
+            unit_card(ui, view);
+        },
+    );
+    let top = ui.cursor().top();
+    declaration_footer(ui, view, out);
+    let drawn = ui.cursor().top() - top;
+    ui.data_mut(|data| data.insert_temp(footer_id, drawn));
 }
+
+/// The declaration footer's height before it has been drawn once, in points.
+const FOOTER_GUESS: f32 = 90.0;
 
 #[cfg(test)]
 mod tests {

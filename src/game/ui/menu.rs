@@ -12,6 +12,7 @@ use super::{ERROR_COLOUR, SECTION_SPACING, UiSystems};
 use crate::game::UiCommand;
 use crate::game::saves::{LoadSave, SaveList};
 use crate::game::session::{LevelChoice, LevelSource, Screen, Seat, Session, StartBattle};
+use crate::game::tutorial::StartTutorial;
 use crate::levels::BattleTemplate;
 use crate::levels::mods::{self, ModSet};
 
@@ -23,6 +24,8 @@ const MENU_LIST_SHARE: f32 = 0.6;
 const HOW_TO_PLAY_WIDTH: f32 = 460.0;
 /// The menu's buttons, by the labels scripted tests click them by.
 const START_LABEL: &str = "Start battle";
+/// The tutorial's button.
+const LEARN_LABEL: &str = "Learn to play";
 /// See [`START_LABEL`].
 const HOW_TO_PLAY_LABEL: &str = "How to play";
 /// See [`START_LABEL`].
@@ -89,7 +92,7 @@ pub(super) fn plugin(app: &mut App) {
 fn draw_menu(
     mut contexts: EguiContexts,
     mut session: ResMut<Session>,
-    mut start: MessageWriter<StartBattle>,
+    (mut start, mut learn): (MessageWriter<StartBattle>, MessageWriter<StartTutorial>),
     mut exit: MessageWriter<AppExit>,
     (saves, mut load, mut commands, mut mods): (
         Res<SaveList>,
@@ -151,6 +154,9 @@ fn draw_menu(
     }
     if clicks.start {
         start.write(StartBattle);
+    }
+    if clicks.learn {
+        learn.write(StartTutorial);
     }
     if clicks.quit {
         exit.write(AppExit::Success);
@@ -237,15 +243,21 @@ struct MenuClicks {
     settings: bool,
     /// Level editor.
     editor: bool,
+    /// Learn to play (the tutorial).
+    learn: bool,
 }
 
-/// Start battle (only for a level that loaded), How to play, Settings, Level editor and Quit.
+/// Start battle (only for a level that loaded), Learn to play, How to play, Settings, Level editor
+/// and Quit.
 fn menu_buttons(ui: &mut egui::Ui, session: &Session, how_to_play_open: bool) -> MenuClicks {
     let mut clicks = MenuClicks::default();
     ui.horizontal(|ui| {
         let playable = session.level().is_some_and(|level| level.template.is_some());
         let start = egui::Button::new(RichText::new(START_LABEL).strong());
         clicks.start = tracked(ui.add_enabled(playable, start), START_LABEL).clicked();
+        clicks.learn = tracked_button(ui, LEARN_LABEL)
+            .on_hover_text("A first battle that teaches the rules one at a time, waiting for you at each step.")
+            .clicked();
         let how_to = egui::Button::new(HOW_TO_PLAY_LABEL).selected(how_to_play_open);
         clicks.how_to_play = tracked(ui.add(how_to), HOW_TO_PLAY_LABEL).clicked();
         clicks.settings = tracked_button(ui, SETTINGS_LABEL).clicked();

@@ -36,19 +36,16 @@ pub(super) fn declaration_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut 
 }
 
 /// The declaration's hint and its Confirm, Hold and Cancel, pinned under the panel's scrolling
-/// part so a long list of targets never pushes them out of the window. Drawn in a bottom-up
-/// layout: the buttons first, at the bottom.
+/// part so a long list of targets never pushes them out of the window.
 pub(super) fn declaration_footer(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
     if view.options.unit.is_none() {
         return;
     }
-    ui.with_layout(egui::Layout::top_down(egui::Align::LEFT), |ui| {
-        if let Some(hint) = &view.ui.hint {
-            ui.label(RichText::new(hint).color(COVER_COLOUR));
-        }
-        decision_buttons(ui, view, out);
-    });
     ui.separator();
+    if let Some(hint) = &view.ui.hint {
+        ui.label(RichText::new(hint).color(COVER_COLOUR));
+    }
+    decision_buttons(ui, view, out);
 }
 
 /// Each kind of action on offer, numbered by the key that chooses it; a click chooses it.
