@@ -173,13 +173,13 @@ const PERCENT: f64 = 100.0;
 /// While a unit declares with a kind chosen: what each of its options at the hovered unit
 /// would do to it, read off the exact odds the declaration panel shows.
 fn forecast(ui: &mut egui::Ui, view: &HoverView, target: &UnitView) {
-    let Some((_, options)) = view.ui.draft.kind.and_then(|kind| view.options.kinds.get(kind)) else {
+    let Some((kind, options)) = view.ui.draft.kind.and_then(|kind| view.options.kinds.get(kind)) else {
         return;
     };
     let at_target = options.iter().filter(|option| option.action.target == Some(target.entity));
     for option in at_target {
         ui.separator();
-        ui.label(RichText::new(format!("If you {}", option.label)).strong());
+        ui.label(RichText::new(format!("Your {}", kind.to_lowercase())).strong());
         let Some(odds) = &option.odds else {
             ui.label(RichText::new(format!("acts at initiative {}", option.initiative)).small());
             continue;

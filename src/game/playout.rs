@@ -17,6 +17,8 @@ use crate::rules::{CombatPhase, CombatState, CombatSystems, ResolveByCount, Slot
 /// The least time a count stays on the board at 1x, in seconds: long enough to see who acts
 /// and at whom.
 pub const COUNT_SECONDS: f32 = 1.0;
+/// How long a count in which nothing happened stays on the board (a hold), in seconds at 1x.
+const QUIET_COUNT_SECONDS: f32 = 0.4;
 /// Time left to read a count's results once its last line has shown, in seconds at 1x.
 const READING_SECONDS: f32 = 0.6;
 /// One step of a walk, in seconds at 1x.
@@ -52,8 +54,11 @@ impl PlayingCount {
 
     /// How long the count holds the board, in seconds at 1x: its lines, then time to read them.
     pub fn length(&self) -> f32 {
-        let last = self.at.last().copied().unwrap_or(0.0);
-        (last + READING_SECONDS).max(COUNT_SECONDS)
+        match self.at.last() {
+            Some(last) => (last + READING_SECONDS).max(COUNT_SECONDS),
+            // Nothing happened (a hold, an action that came to nothing): a glance is enough.
+            None => QUIET_COUNT_SECONDS,
+        }
     }
 
     /// Whether it is still on show.
@@ -420,6 +425,8 @@ mod tests {
         assert_eq!(playing.shown(4), 4, "once played out, all of it");
         assert!(!playing.playing() && !playing.holds(2));
         assert!(playing.length() >= COUNT_SECONDS, "a count stays long enough to see");
+        let quiet = PlayingCount::new(1, Some(7), vec![slot()], 4..4, &entries);
+        assert_eq!(quiet.length(), QUIET_COUNT_SECONDS, "a count with nothing to show is only glanced at");
     }
 
     fn slot() -> Slot {

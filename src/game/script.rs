@@ -73,6 +73,8 @@ pub enum Step {
     /// Press the mouse on the widget with the first label, move to the one with the second
     /// label and release there (a drag on the level editor's board, say).
     Drag(String, String),
+    /// Move the pointer onto the token of the unit with this level id (to show its hover card).
+    PointAt(String),
     /// Save a screenshot of the window under this file name in the screenshots folder.
     Screenshot(String),
     /// Edit a file on disk, as a modder's editor would while the game runs: replace the first
@@ -235,9 +237,20 @@ struct GameView<'w, 's> {
     editor: Res<'w, super::editor::EditorState>,
     playing: Res<'w, super::playout::PlayingCount>,
     tutorial: Res<'w, super::tutorial::Tutorial>,
+    token_places: Query<'w, 's, (&'static Token, &'static GlobalTransform)>,
+    unit_ids: Query<'w, 's, (Entity, &'static UnitId)>,
+    cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<super::camera::BoardCamera>>,
 }
 
 impl GameView<'_, '_> {
+    /// Where the token of the unit with level id `unit` shows in the window, if it does.
+    fn token_on_screen(&self, unit: &str) -> Option<Vec2> {
+        let (entity, _) = self.unit_ids.iter().find(|(_, id)| &*id.0 == unit)?;
+        let (_, place) = self.token_places.iter().find(|(token, _)| token.0 == entity)?;
+        let (camera, camera_place) = self.cameras.iter().next()?;
+        camera.world_to_viewport(camera_place, place.translation()).ok()
+    }
+
     /// Whether a replay is on, its view passes `test`, and its board has caught up with it.
     fn replay_shows(&self, test: impl Fn(&super::playback::Playback) -> bool) -> bool {
         self.playback.as_ref().is_some_and(|playback| {
@@ -496,6 +509,18 @@ fn run_step(
             Progress::Busy
         }
         Step::Drag(from, to) => drag((from, to), frame, player, rects, input),
+        Step::PointAt(unit) => match view.token_on_screen(unit) {
+            Some(at) => {
+                if frame == 1 {
+                    input.point_at(at);
+                }
+                done_if(frame > 1 + HOVER_FRAMES)
+            }
+            None => {
+                player.frames = 0;
+                Progress::Busy
+            }
+        },
         Step::Screenshot(name) => {
             let path = player.shots.join(name);
             let _ = std::fs::remove_file(&path);

@@ -40,7 +40,8 @@ pub struct DisplaySettings {
     /// normal, 2 twice as fast).
     pub animation_speed: f32,
     /// Resolution speed: how long a resolved round stays on screen before the next starts,
-    /// in seconds at 1x (the top bar's 2x and Instant shorten it further).
+    /// in seconds at 1x (the top bar's 2x and Instant shorten it further). Set below the
+    /// default, each initiative count of a round plays out faster in proportion too.
     pub round_pause: f32,
 }
 

@@ -171,36 +171,37 @@ const BANNER_GAP: f32 = 10.0;
 /// Over the top of the board: the round's banner as it begins, then the count being played out
 /// (who acts, doing what, and whether others act at the same count).
 fn board_banner(ctx: &egui::Context, view: &BattleView, screen: egui::Rect) {
-    // The round's banner, then the count being played out under it.
-    let mut parts = Vec::new();
+    // One heading: the round as it begins, then the count being played out; and their lines.
+    let mut titles = Vec::new();
+    let mut lines = Vec::new();
     if view.announcement.showing() {
-        parts.push((view.announcement.title.clone(), view.announcement.lines.clone()));
+        titles.push(view.announcement.title.clone());
+        lines.extend(view.announcement.lines.iter().cloned());
     }
     if view.playing.playing() {
-        parts.push(count_words(view));
+        let (title, slots) = count_words(view);
+        titles.push(title);
+        lines.extend(slots);
     }
-    if parts.is_empty() {
+    if titles.is_empty() {
         return;
     }
-    let centre = (screen.left() + LEFT_PANEL_WIDTH + screen.right() - RIGHT_PANEL_WIDTH) / 2.0;
-    let at = egui::pos2(centre, screen.top() + TOP_BAR_HEIGHT + BANNER_GAP);
+    let (left, right) = (screen.left() + LEFT_PANEL_WIDTH, screen.right() - RIGHT_PANEL_WIDTH);
+    // Within the board's part of the window, never over the panels.
+    let width = (right - left - 2.0 * BANNER_GAP).clamp(0.0, BANNER_MAX_WIDTH);
+    let at = egui::pos2((left + right) / 2.0, screen.top() + TOP_BAR_HEIGHT + BANNER_GAP);
     egui::Area::new(egui::Id::new("board_banner"))
         .fixed_pos(at)
         .pivot(egui::Align2::CENTER_TOP)
         .interactable(false)
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.set_min_width(BANNER_MIN_WIDTH);
-                ui.set_max_width(BANNER_MAX_WIDTH);
+                ui.set_min_width(width.min(BANNER_MIN_WIDTH));
+                ui.set_max_width(width);
                 ui.vertical_centered(|ui| {
-                    for (at, (title, lines)) in parts.into_iter().enumerate() {
-                        if at > 0 {
-                            ui.separator();
-                        }
-                        ui.label(RichText::new(title).heading().strong());
-                        for line in lines {
-                            ui.label(line);
-                        }
+                    ui.label(RichText::new(titles.join(" · ")).strong());
+                    for line in lines {
+                        ui.label(RichText::new(line).small());
                     }
                 });
             });
@@ -227,8 +228,8 @@ fn count_words(view: &BattleView) -> (String, Vec<String>) {
     if let Some(more) = playing.slots.len().checked_sub(MOST_BANNER_SLOTS).filter(|more| *more > 0) {
         lines.push(format!("and {more} more"));
     }
-    if playing.slots.len() > 1 {
-        lines.push("Simultaneous: their blows land together, so both sides can fall.".to_string());
+    if playing.slots.len() > 1 && !view.turn_based() {
+        lines.push("Simultaneous: their blows land together.".to_string());
     }
     (title, lines)
 }
@@ -238,57 +239,59 @@ const STATUS_OFFSET: [f32; 2] = [0.0, -12.0];
 
 /// Level, round, stage, who declares, and the Log/Help/Undo/Save/Restart/Menu buttons.
 fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
-    ui.horizontal_centered(|ui| {
-        let level = view.session.current.as_ref().map_or("—", |template| template.level_name.as_str());
-        ui.strong(level);
-        ui.separator();
-        ui.label(format!("Round {}", view.state.round));
-        if let Some(turn) = current_turn(view) {
-            ui.label(format!("· Turn {turn}"));
-        }
-        ui.separator();
-        ui.label(phase_label(view.state.phase));
-        if let Some(unit) = view.options.unit
-            && let Ok(declarer) = view.units.get(unit)
+    // The buttons first, from the right, so they always have their room; the battle's state
+    // takes what is left and is cut short rather than run under them at a large UI scale.
+    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+        // Right to left: the last button added sits leftmost.
+        let buttons = [
+            ("Quit", UiCommand::Quit),
+            ("Menu", UiCommand::BackToMenu),
+            ("Restart", UiCommand::Restart),
+            ("Save", UiCommand::Save),
+            ("Undo", UiCommand::Undo),
+            ("Help", UiCommand::ToggleHelp),
+        ];
+        let live_only = |command: &UiCommand| matches!(command, UiCommand::Restart | UiCommand::Save | UiCommand::Undo);
+        for (label, command) in
+            buttons.into_iter().filter(|(_, command)| view.playback.is_none() || !live_only(command))
         {
-            ui.separator();
-            ui.label("Declaring:").on_hover_text(declaring_order_words(&view.ruleset, &view.info));
-            ui.label(RichText::new(declarer.name.as_str()).strong().color(side_colour(declarer.side.0)));
-            ui.label(
-                RichText::new(format!("({})", view.side_name(declarer.side.0))).color(side_colour(declarer.side.0)),
-            );
-        } else if view.thinking.as_ref().is_some_and(|search| search.thinking()) {
-            ui.separator();
-            ui.add(egui::Spinner::new());
-            ui.label(RichText::new("the AI is thinking").weak());
-        } else if view.state.phase == CombatPhase::Declare && view.queue.open {
-            ui.separator();
-            ui.label(RichText::new("the AI is declaring").weak());
+            if tracked_button(ui, label).clicked() {
+                out.push(command);
+            }
         }
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            // Right to left: the last button added sits leftmost.
-            let buttons = [
-                ("Quit", UiCommand::Quit),
-                ("Menu", UiCommand::BackToMenu),
-                ("Restart", UiCommand::Restart),
-                ("Save", UiCommand::Save),
-                ("Undo", UiCommand::Undo),
-                ("Help", UiCommand::ToggleHelp),
-            ];
-            let live_only =
-                |command: &UiCommand| matches!(command, UiCommand::Restart | UiCommand::Save | UiCommand::Undo);
-            for (label, command) in
-                buttons.into_iter().filter(|(_, command)| view.playback.is_none() || !live_only(command))
-            {
-                if tracked_button(ui, label).clicked() {
-                    out.push(command);
-                }
-            }
-            if tracked(ui.selectable_label(view.ui.show_log, "Log"), "Log").clicked() {
-                out.push(UiCommand::ToggleLog);
+        if tracked(ui.selectable_label(view.ui.show_log, "Log"), "Log").clicked() {
+            out.push(UiCommand::ToggleLog);
+        }
+        ui.separator();
+        speed_buttons(ui, view, out);
+        ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+            ui.set_clip_rect(ui.max_rect().intersect(ui.clip_rect()));
+            let level = view.session.current.as_ref().map_or("—", |template| template.level_name.as_str());
+            ui.strong(level);
+            ui.separator();
+            ui.label(format!("Round {}", view.state.round));
+            if let Some(turn) = current_turn(view) {
+                ui.label(format!("· Turn {turn}"));
             }
             ui.separator();
-            speed_buttons(ui, view, out);
+            ui.label(phase_label(view.state.phase));
+            if let Some(unit) = view.options.unit
+                && let Ok(declarer) = view.units.get(unit)
+            {
+                ui.separator();
+                ui.label("Declaring:").on_hover_text(declaring_order_words(&view.ruleset, &view.info));
+                ui.label(RichText::new(declarer.name.as_str()).strong().color(side_colour(declarer.side.0)));
+                ui.label(
+                    RichText::new(format!("({})", view.side_name(declarer.side.0))).color(side_colour(declarer.side.0)),
+                );
+            } else if view.thinking.as_ref().is_some_and(|search| search.thinking()) {
+                ui.separator();
+                ui.add(egui::Spinner::new());
+                ui.label(RichText::new("the AI is thinking").weak());
+            } else if view.state.phase == CombatPhase::Declare && view.queue.open {
+                ui.separator();
+                ui.label(RichText::new("the AI is declaring").weak());
+            }
         });
     });
 }
