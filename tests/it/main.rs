@@ -25,6 +25,7 @@ mod mods;
 mod new_level;
 mod partial_rows;
 mod party_side;
+mod playout_figures;
 mod referee;
 mod robustness;
 mod rulesets;

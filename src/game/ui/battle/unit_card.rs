@@ -26,9 +26,11 @@ const ATTRIBUTES: [(Attribute, &str); 6] = [
     (Attribute::Perception, "Perception"),
 ];
 
-/// Everything about the selected unit.
+/// Everything about the selected unit, or, with none selected, the unit declaring now: the
+/// card follows the declaring unit.
 pub(super) fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
-    let Some(unit) = view.ui.selected.and_then(|unit| view.units.get(unit).ok()) else {
+    let shown = view.ui.selected.or(view.options.unit);
+    let Some(unit) = shown.and_then(|unit| view.units.get(unit).ok()) else {
         ui.heading("Unit");
         ui.label(RichText::new("Click a unit, or press Tab, to inspect it.").weak());
         return;
