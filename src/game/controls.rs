@@ -538,6 +538,10 @@ pub struct Player;
 pub enum UiCommand {
     /// On to the next lesson of the tutorial (its Continue or Skip).
     NextLesson,
+    /// Open or close the battle's seats window.
+    ToggleSeats,
+    /// Hand a side (by index) to this seat from its next declaration on.
+    SetSeat(usize, super::session::Seat),
     /// Inspect this unit (or, while picking a target, target it).
     Select(Entity),
     /// Inspect the next unit.

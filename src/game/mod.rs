@@ -19,6 +19,7 @@ pub mod playout;
 mod power;
 pub mod saves;
 pub mod script;
+pub mod seats;
 pub mod session;
 pub mod settings;
 pub mod standing_orders;
@@ -71,6 +72,7 @@ pub fn logic_plugin(app: &mut App) {
         playout::plugin,
         turn_flow::plugin,
         tutorial::plugin,
+        seats::plugin,
         catch_up::plugin,
     ));
 }
@@ -118,6 +120,7 @@ pub fn run(options: LaunchOptions) -> AppExit {
         catch_up::window_plugin,
         playout::window_plugin,
         tutorial::window_plugin,
+        seats::window_plugin,
     ));
     // The round is shown count by count.
     app.insert_resource(crate::rules::ResolveByCount);

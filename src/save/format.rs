@@ -38,8 +38,12 @@ pub struct SaveFile {
     pub hashes: ContentHashes,
     /// The combat RNG's seed.
     pub seed: u64,
-    /// Who played each side, by side name.
+    /// Who played each side at the start, by side name.
     pub seats: Vec<(String, Controller)>,
+    /// Who plays each side now, where a side was handed to the AI or taken back during the
+    /// battle; each declaration's `by` says who made it, so the replay follows the handovers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seats_now: Vec<(String, Controller)>,
     /// The round when it was saved.
     pub round: u32,
     /// Log lines written when it was saved: the replay runs until it has written as many.

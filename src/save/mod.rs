@@ -44,22 +44,8 @@ fn now() -> u64 {
 
 /// The save of the battle in `world`, which was spawned from `template`.
 pub fn capture(world: &mut World, template: &BattleTemplate) -> SaveFile {
-    let mut controllers: Vec<(SpawnOrder, usize, Controller)> = world
-        .query::<(&SpawnOrder, &SideIndex, &Controller)>()
-        .iter(world)
-        .map(|(order, side, controller)| (*order, side.0, *controller))
-        .collect();
-    controllers.sort_by_key(|(order, ..)| *order);
-    let sides = world.resource::<Sides>();
-    let seats = sides
-        .0
-        .iter()
-        .enumerate()
-        .map(|(at, side)| {
-            let controller = controllers.iter().find(|(_, side, _)| *side == at).map(|(.., controller)| *controller);
-            (side.name.to_string(), controller.unwrap_or(template.sides[at].controller))
-        })
-        .collect();
+    let seats = seats_at_start(world, template);
+    let seats_now = seats_now(world, &seats);
     let log = world.resource::<CombatLog>();
     let events = log.entries().len();
     SaveFile {
@@ -71,12 +57,76 @@ pub fn capture(world: &mut World, template: &BattleTemplate) -> SaveFile {
         hashes: ContentHashes::of(template),
         seed: world.resource::<CombatInfo>().seed,
         seats,
+        seats_now,
         round: world.resource::<CombatState>().round,
         events,
         log_hash: log_hash(log, events),
         saved_at: now(),
         declarations: world.resource::<Recording>().entries.clone(),
         mods: template.mods.clone(),
+    }
+}
+
+/// Who played each side when the battle began, by side name: the controllers its log's first
+/// line names (the seats the replay must start from, whatever was handed over since), else
+/// those of its first units now.
+fn seats_at_start(world: &mut World, template: &BattleTemplate) -> Vec<(String, Controller)> {
+    let started = world.resource::<CombatLog>().lines::<crate::rules::log::line::CombatStarted>().next().cloned();
+    let mut controllers: Vec<(SpawnOrder, usize, Controller)> = world
+        .query::<(&SpawnOrder, &SideIndex, &Controller)>()
+        .iter(world)
+        .map(|(order, side, controller)| (*order, side.0, *controller))
+        .collect();
+    controllers.sort_by_key(|(order, ..)| *order);
+    let logged = |side: &str| {
+        let entry = started.as_ref()?.units.iter().find(|unit| &*unit.side == side)?;
+        match entry.controller {
+            "human" => Some(Controller::Human),
+            name => crate::rules::components::AiKind::parse(name).map(Controller::Ai),
+        }
+    };
+    let sides = world.resource::<Sides>();
+    sides
+        .0
+        .iter()
+        .enumerate()
+        .map(|(at, side)| {
+            let now = controllers.iter().find(|(_, side, _)| *side == at).map(|(.., controller)| *controller);
+            let controller = logged(&side.name).or(now).unwrap_or(template.sides[at].controller);
+            (side.name.to_string(), controller)
+        })
+        .collect()
+}
+
+/// Who plays each side now, by side name, when that differs from the seats it started with
+/// (empty otherwise): a side is played by whoever controls its units.
+fn seats_now(world: &mut World, seats: &[(String, Controller)]) -> Vec<(String, Controller)> {
+    let sides = world.resource::<crate::rules::Sides>().0.clone();
+    let mut units = world.query::<(&crate::rules::components::SideIndex, &Controller)>();
+    let now: Vec<(String, Controller)> = seats
+        .iter()
+        .map(|(name, at_start)| {
+            let side = sides.iter().position(|info| &*info.name == name);
+            let controller = units.iter(world).find(|(index, _)| Some(index.0) == side).map(|(_, now)| *now);
+            (name.clone(), controller.unwrap_or(*at_start))
+        })
+        .collect();
+    if now == seats { Vec::new() } else { now }
+}
+
+/// Hands each side to whoever played it when the battle was saved (see [`SaveFile::seats_now`]).
+fn restore_seats_now(world: &mut World, save: &SaveFile) {
+    if save.seats_now.is_empty() {
+        return;
+    }
+    let sides = world.resource::<crate::rules::Sides>().0.clone();
+    let mut units = world.query::<(&crate::rules::components::SideIndex, &mut Controller)>();
+    for (side, mut controller) in units.iter_mut(world) {
+        let name = sides.get(side.0).map(|info| info.name.clone());
+        let now = save.seats_now.iter().find(|(seat, _)| Some(seat.as_str()) == name.as_deref());
+        if let Some((_, now)) = now {
+            *controller = *now;
+        }
     }
 }
 
@@ -132,6 +182,7 @@ pub fn begin_replay(
 /// Once the replay has caught up: checks it reproduced the saved log and stops replaying.
 pub fn finish_replay(world: &mut World, save: &SaveFile, path: &Path) -> Result<(), SaveError> {
     let replay = world.remove_resource::<Replay>().unwrap_or_default();
+    restore_seats_now(world, save);
     let diverged = |problem: String| SaveError::Diverged { path: path.into(), problem };
     if let Some(problem) = replay.diverged {
         return Err(diverged(problem));

@@ -125,7 +125,10 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            feed_saved_declarations.in_set(DeclareSystems::Choose).run_if(resource_exists::<Replay>),
+            (follow_saved_seats, feed_saved_declarations)
+                .chain()
+                .in_set(DeclareSystems::Choose)
+                .run_if(resource_exists::<Replay>),
             record_accepted
                 .after(DeclareSystems::Record)
                 .before(DeclareSystems::Close)
@@ -139,6 +142,30 @@ pub(super) fn plugin(app: &mut App) {
 /// A new battle starts with an empty record (kept off if it was off).
 fn forget_previous_battle(mut recording: ResMut<Recording>) {
     *recording = Recording { off: recording.off, ..Recording::default() };
+}
+
+/// While a save replays, each unit declaring in this round is played by whoever made its saved
+/// declaration (`by`): a side handed to the AI mid-battle, or taken back, replays as it was
+/// played, the AI drawing on its stream exactly as it did.
+fn follow_saved_seats(
+    replay: Res<Replay>,
+    queue: Res<DeclarationQueue>,
+    state: Res<CombatState>,
+    mut units: Query<(&UnitId, &mut Controller)>,
+) {
+    if !queue.open {
+        return;
+    }
+    let mut seen: Vec<&std::sync::Arc<str>> = Vec::new();
+    for (at, entry) in replay.expected.iter().enumerate() {
+        if replay.matched[at] || entry.round != state.round || seen.contains(&&entry.unit) {
+            continue;
+        }
+        seen.push(&entry.unit);
+        if let Some((_, mut controller)) = units.iter_mut().find(|(id, _)| id.0 == entry.unit) {
+            controller.set_if_neq(entry.by);
+        }
+    }
 }
 
 /// Sends the saved human declarations whose unit may declare now, in the saved order.
@@ -304,7 +331,7 @@ fn check_against_save(replay: &mut Replay, entry: &Declaration) {
 
 /// A declaration in a few words, for messages.
 fn describe(entry: &Declaration) -> String {
-    let mut text = format!("{:?}", entry.kind);
+    let mut text = format!("{:?} (by {})", entry.kind, entry.by.log_name());
     if let Some(target) = &entry.target {
         text.push_str(&format!(" at {target}"));
     }

@@ -399,3 +399,59 @@ fn fray_replay_verify_exits_zero_on_a_sim_log_and_non_zero_when_tampered() {
     std::fs::write(&log, &text[..mid_line]).unwrap();
     assert_eq!(verify(&log).status.code(), Some(2), "a log cut mid-line cannot be verified");
 }
+
+/// Hands the first side (the stand-in's) to the AI, or back to the stand-in.
+fn hand_first_side(battle: &mut HeadlessBattle, to: Controller) {
+    let world = battle.world_mut();
+    let mut units = world.query::<(&fray::rules::components::SideIndex, &mut Controller)>();
+    for (side, mut controller) in units.iter_mut(world) {
+        if side.0 == 0 {
+            *controller = to;
+        }
+    }
+}
+
+#[test]
+fn a_side_handed_to_the_ai_and_back_mid_battle_saves_and_loads_byte_identically() {
+    let dir = scratch("handover");
+    for (level, seed) in [("duel.ron", 0), ("ambush.ron", 5), ("crucible_skirmish.ron", 11)] {
+        let template = load_builtin_level(level).unwrap();
+        let mut battle = HeadlessBattle::new();
+        with_stand_in(&mut battle);
+        battle.start(&template, &setup(&template, seed));
+        let mut handed = false;
+        for step in 0..40 {
+            if battle.state().is_over() {
+                break;
+            }
+            // Handed to the greedy AI after a few updates, taken back later.
+            if step == 6 {
+                hand_first_side(&mut battle, Controller::Ai(AiKind::Greedy));
+                handed = true;
+            }
+            if step == 20 {
+                hand_first_side(&mut battle, Controller::Human);
+            }
+            if step == 30 {
+                hand_first_side(&mut battle, Controller::Ai(AiKind::Easy));
+            }
+            battle.step();
+        }
+        let path = dir.join(level);
+        let save = capture(battle.world_mut(), &template);
+        save.write(&path).unwrap();
+        assert!(handed, "{level}: the battle ended before the handover");
+        let by_ai = save.declarations.iter().filter(|entry| entry.by != Controller::Human);
+        assert!(by_ai.count() > 0, "{level}: no declaration was made by an AI");
+        // Played on as it is now: the first side by the easy AI.
+        run_out(&mut battle);
+        let never_saved = battle.log().to_json_lines();
+        let (_, _, mut loaded) = load_headless(&path).unwrap_or_else(|error| panic!("{level}: {error}"));
+        with_stand_in(&mut loaded);
+        run_out(&mut loaded);
+        assert!(
+            loaded.log().to_json_lines() == never_saved,
+            "{level}: the loaded battle's log differs from the one never saved"
+        );
+    }
+}

@@ -908,3 +908,25 @@ fn learn_to_play_starts_the_tutorial_and_its_lessons_wait_for_the_player() {
     app.update();
     assert_eq!(app.world().resource::<Tutorial>().at, 1, "Continue moves on");
 }
+
+#[test]
+fn a_side_handed_to_the_ai_plays_on_without_its_player_and_comes_back() {
+    use fray::rules::components::{AiKind, Controller, SideIndex};
+    let greedy = Seat::Ai(AiKind::Greedy);
+    let mut app = game(level_file("hand-over", FACE_OFF), &[("red", Seat::Human), ("blue", greedy)], None);
+    assert!(app.world().resource::<DeclarationOptions>().unit.is_some(), "red is asked to declare");
+    app.world_mut().write_message(UiCommand::SetSeat(0, greedy));
+    for _ in 0..40 {
+        app.update();
+    }
+    assert!(app.world().resource::<CombatState>().round >= 3, "the AI played red's rounds");
+    assert_eq!(app.world().resource::<Session>().seats[0], greedy, "the seat shows the handover");
+    app.world_mut().write_message(UiCommand::SetSeat(0, Seat::Human));
+    app.update();
+    let world = app.world_mut();
+    let mut units = world.query::<(&SideIndex, &Controller)>();
+    assert!(
+        units.iter(world).filter(|(side, _)| side.0 == 0).all(|(_, controller)| *controller == Controller::Human),
+        "red is taken back"
+    );
+}

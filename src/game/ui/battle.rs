@@ -262,6 +262,12 @@ fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
         if tracked(ui.selectable_label(view.ui.show_log, "Log"), "Log").clicked() {
             out.push(UiCommand::ToggleLog);
         }
+        // A replay's seats are the recorded battle's.
+        if view.playback.is_none()
+            && tracked_button(ui, "Seats").on_hover_text("Hand a side to the AI, or take it back").clicked()
+        {
+            out.push(UiCommand::ToggleSeats);
+        }
         ui.separator();
         speed_buttons(ui, view, out);
         ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
