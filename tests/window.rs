@@ -145,6 +145,18 @@ fn the_tutorial_can_be_completed_by_keys_and_clicks() {
 }
 
 #[test]
+fn confirm_stays_clickable_under_a_long_list_of_targets() {
+    if !has_display() {
+        return;
+    }
+    let dir = shots_dir("long-list");
+    let stdout = play_script("melee.ron", &["garrison=human", "raiders=ai:greedy"], "long_list.ron", &dir);
+    assert!(stdout.contains("Click(\"Confirm\")"), "Confirm was never clicked:\n{stdout}");
+    assert!(!stdout.contains("steps passed"), "the quit key did not quit:\n{stdout}");
+    assert_drawn(&dir, &["long_list.png"]);
+}
+
+#[test]
 fn hot_seat_players_declare_by_keys_behind_a_curtain() {
     if !has_display() {
         return;

@@ -116,6 +116,8 @@ pub enum Condition {
     Paused,
     /// An initiative count is being played out on the board.
     CountOnShow,
+    /// The kind of action drafted offers at least this many options.
+    KindOptions(usize),
     /// The tutorial shows this lesson (counted from 1).
     Lesson(usize),
     /// The tutorial's lessons are all done.
@@ -288,6 +290,10 @@ impl GameView<'_, '_> {
             Condition::Hint => self.ui.hint.is_some(),
             Condition::Paused => self.pace.paused,
             Condition::CountOnShow => in_battle && self.playing.playing(),
+            Condition::KindOptions(least) => {
+                let kind = self.ui.draft.kind.and_then(|kind| self.options.kinds.get(kind));
+                kind.is_some_and(|(_, options)| options.len() >= *least)
+            }
             Condition::Lesson(number) => {
                 in_battle && self.tutorial.current().is_some() && self.tutorial.at + 1 == *number
             }

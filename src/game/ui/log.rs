@@ -19,6 +19,8 @@ use crate::rules::log::{CombatLog, LogEntry};
 use crate::rules::log_text::{self, Names};
 use crate::rules::ruleset::Ruleset;
 
+/// Room above a round's heading, in points.
+const ROUND_HEADING_SPACE: f32 = 4.0;
 /// How strongly the lines of the count on the board are tinted.
 const PLAYING_FILL: f32 = 0.45;
 /// Room left over the log window for the banner over the board, in points.
@@ -81,6 +83,12 @@ fn draw_log(
             egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
                 for (at, entry) in entries.iter().enumerate() {
                     let rolling = arrivals.rolling(at, now);
+                    // Each round opens under its own heading.
+                    let previous = at.checked_sub(1).and_then(|before| entries.get(before));
+                    if entry.round > 0 && previous.is_none_or(|before| before.round != entry.round) {
+                        ui.add_space(ROUND_HEADING_SPACE);
+                        ui.label(RichText::new(format!("Round {}", entry.round)).strong());
+                    }
                     if playing.holds(at) {
                         // The lines of the count on the board stand out.
                         egui::Frame::new()
