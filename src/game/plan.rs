@@ -44,7 +44,7 @@ const DESTINATION_MARK: f32 = 0.35;
 struct PlanNumber(Entity);
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (draw_plan, number_plan).chain().after(BoardSystems).run_if(in_state(Screen::Battle)));
+    app.add_systems(Update, show_plan.after(BoardSystems).run_if(in_state(Screen::Battle)));
 }
 
 /// One planned action to draw: who, what, and its Round Initiative once known.
@@ -93,21 +93,38 @@ fn token_places(tokens: &Query<(&Token, &Transform, &TokenScale)>) -> HashMap<En
     tokens.iter().map(|(token, transform, scale)| (token.0, (transform.translation.truncate(), scale.0))).collect()
 }
 
-/// Arrows to targets and lines to destinations.
-fn draw_plan(
+/// What the plan is drawn from.
+#[derive(bevy::ecs::system::SystemParam)]
+struct PlanView<'w, 's> {
+    state: Res<'w, CombatState>,
+    queue: Res<'w, DeclarationQueue>,
+    ui: Res<'w, BattleUi>,
+    playing: Res<'w, PlayingCount>,
+    board: Res<'w, BoardLayout>,
+    units: Query<'w, 's, (Entity, &'static Declared, &'static SideIndex, &'static Initiative)>,
+    tokens: Query<'w, 's, (&'static Token, &'static Transform, &'static TokenScale)>,
+}
+
+/// The plan the seated player may see, worked out once a frame for its arrows and its numbers.
+fn show_plan(
     mut gizmos: Gizmos,
-    (state, queue, ui, playing): (Res<CombatState>, Res<DeclarationQueue>, Res<BattleUi>, Res<PlayingCount>),
-    board: Res<BoardLayout>,
-    units: Query<(Entity, &Declared, &SideIndex, &Initiative)>,
-    tokens: Query<(&Token, &Transform, &TokenScale)>,
+    view: PlanView,
+    mut commands: Commands,
+    cameras: Query<&Projection, With<BoardCamera>>,
+    mut numbers: Query<(Entity, &PlanNumber, &mut Text2d, &mut Transform), Without<Token>>,
 ) {
-    let plan = visible_plan(&state, &queue, &ui, &playing, &units);
-    if plan.is_empty() {
-        return;
-    }
-    let places = token_places(&tokens);
+    let plan = visible_plan(&view.state, &view.queue, &view.ui, &view.playing, &view.units);
+    let places = token_places(&view.tokens);
+    draw_plan(&mut gizmos, &view, &plan, &places);
+    let zoom = cameras.iter().next().map_or(1.0, zoom_of);
+    number_plan(&mut commands, &plan, &places, zoom, &mut numbers);
+}
+
+/// Arrows to targets and lines to destinations.
+fn draw_plan(gizmos: &mut Gizmos, view: &PlanView, plan: &[Planned], places: &HashMap<Entity, (Vec2, f32)>) {
+    let (board, units) = (&view.board, &view.units);
     let side_of = |unit: Entity| units.get(unit).ok().map(|(_, _, side, _)| side.0);
-    for planned in &plan {
+    for planned in plan {
         let Some(&(at, scale)) = places.get(&planned.unit) else {
             continue;
         };
@@ -137,16 +154,12 @@ fn draw_plan(
 
 /// Each planned unit's Round Initiative beside its token, once known: the order of the round.
 fn number_plan(
-    mut commands: Commands,
-    (state, queue, ui, playing): (Res<CombatState>, Res<DeclarationQueue>, Res<BattleUi>, Res<PlayingCount>),
-    units: Query<(Entity, &Declared, &SideIndex, &Initiative)>,
-    tokens: Query<(&Token, &Transform, &TokenScale)>,
-    cameras: Query<&Projection, With<BoardCamera>>,
-    mut numbers: Query<(Entity, &PlanNumber, &mut Text2d, &mut Transform), Without<Token>>,
+    commands: &mut Commands,
+    plan: &[Planned],
+    places: &HashMap<Entity, (Vec2, f32)>,
+    zoom: f32,
+    numbers: &mut Query<(Entity, &PlanNumber, &mut Text2d, &mut Transform), Without<Token>>,
 ) {
-    let plan = visible_plan(&state, &queue, &ui, &playing, &units);
-    let places = token_places(&tokens);
-    let zoom = cameras.iter().next().map_or(1.0, zoom_of);
     let wanted: HashMap<Entity, (Vec2, String)> = plan
         .iter()
         .filter_map(|planned| {
@@ -156,7 +169,7 @@ fn number_plan(
         })
         .collect();
     let mut have = std::collections::HashSet::new();
-    for (entity, number, mut text, mut transform) in &mut numbers {
+    for (entity, number, mut text, mut transform) in numbers.iter_mut() {
         match wanted.get(&number.0) {
             Some((at, words)) => {
                 have.insert(number.0);

@@ -5,7 +5,6 @@
 //! second at 1x, half that at 2x, nothing at Instant. Paused, Step resolves one count.
 
 use std::ops::Range;
-use std::time::Duration;
 
 use bevy::prelude::*;
 
@@ -199,11 +198,6 @@ fn show_log(log: Res<CombatLog>, playing: Res<PlayingCount>, mut shown: ResMut<S
     shown.set_if_neq(ShownLog(playing.shown(log.entries().len())));
 }
 
-/// How long a count plays at the pace chosen (for figures and tests).
-pub fn count_duration(playing: &PlayingCount, pace: &Pace, pacing: &RoundPacing) -> Duration {
-    Duration::from_secs_f32(playing.length() / pace_rate(pace, pacing))
-}
-
 /// Ring around a unit acting now, and its arrow.
 const ACTING_COLOUR: Color = Color::srgb(1.0, 0.93, 0.45);
 /// The acting ring's size, in token radii.
@@ -241,12 +235,13 @@ fn walk_tokens(
 ) {
     let mut walkers = std::collections::HashMap::new();
     if playing.playing() {
+        let ids = places.ids();
         let entries = log.entries().get(playing.lines.clone()).unwrap_or_default();
         for (entry, at) in entries.iter().zip(&playing.at) {
             let LogEvent::Moved(line::Moved { unit, from, to }) = &entry.event else {
                 continue;
             };
-            let Some(entity) = places.unit(unit) else {
+            let Some(&entity) = ids.get(&**unit) else {
                 continue;
             };
             if *at <= playing.age {
@@ -272,8 +267,9 @@ struct PlaceFinder<'w, 's> {
 }
 
 impl PlaceFinder<'_, '_> {
-    fn unit(&self, id: &str) -> Option<Entity> {
-        self.units.iter().find(|(_, unit)| &*unit.0 == id).map(|(entity, _)| entity)
+    /// Every unit by its log id, looked up once per frame rather than once per line.
+    fn ids(&self) -> std::collections::HashMap<&str, Entity> {
+        self.units.iter().map(|(entity, unit)| (&*unit.0, entity)).collect()
     }
 
     /// Where a token stands in `place`: its square's centre, or the middle of its zone's tokens.
@@ -303,12 +299,10 @@ fn draw_count(
     if !playing.playing() {
         return;
     }
-    let token_at = |unit: Entity| {
-        tokens
-            .iter()
-            .find(|(token, ..)| token.0 == unit)
-            .map(|(_, transform, scale)| (transform.translation.truncate(), scale.0))
-    };
+    // One pass over the tokens, not one per slot: a mass battle's count holds hundreds.
+    let places_of: std::collections::HashMap<Entity, (Vec2, f32)> =
+        tokens.iter().map(|(token, transform, scale)| (token.0, (transform.translation.truncate(), scale.0))).collect();
+    let token_at = |unit: Entity| places_of.get(&unit).copied();
     let swell = 1.0 + ACTING_SWELL * (time.elapsed_secs() * ACTING_PULSE_RATE * std::f32::consts::TAU).sin();
     for slot in &playing.slots {
         let Some((at, scale)) = token_at(slot.unit) else {

@@ -65,8 +65,7 @@ fn announce_round(
         units.iter().filter(|(_, status)| status.on_field()).map(|(side, _)| side.0).collect();
     surprised.sort_unstable();
     surprised.dedup();
-    let name =
-        |side: usize| sides.0.get(side).map_or_else(|| format!("side {}", side + 1), |info| info.name.to_string());
+    let name = |side: usize| super::ui::side_name(&sides, side);
     let lines = surprised
         .into_iter()
         .map(|side| format!("Surprise! The {} are caught unaware and cannot act this round.", name(side)))
