@@ -157,6 +157,32 @@ fn confirm_stays_clickable_under_a_long_list_of_targets() {
 }
 
 #[test]
+fn at_ui_scale_1_5_the_menu_buttons_and_every_square_of_millbrook_stay_in_the_window() {
+    if !has_display() {
+        return;
+    }
+    let dir = shots_dir("ui-scale-1-5");
+    let config = dir.join("config");
+    std::fs::create_dir_all(&config).expect("a settings folder");
+    std::fs::write(config.join("fray-settings.ron"), "(display: (ui_scale: 1.5))").expect("a settings file");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/ui_scale_1_5.ron");
+    let _turn = window_turn();
+    let output = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(["play", "--script"])
+        .arg(&script)
+        .arg("--screenshots")
+        .arg(&dir)
+        .env("FRAY_CONFIG_DIR", &config)
+        .env("FRAY_DATA_DIR", dir.join("data"))
+        .output()
+        .expect("fray runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("steps passed"), "the script stopped early:\n{stdout}");
+    assert_drawn(&dir, &["menu_ui_scale_1_5.png", "millbrook_ui_scale_1_5.png", "millbrook_fitted_ui_scale_1_5.png"]);
+}
+
+#[test]
 fn hot_seat_players_declare_by_keys_behind_a_curtain() {
     if !has_display() {
         return;

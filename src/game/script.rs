@@ -16,7 +16,7 @@ use bevy::window::{CursorMoved, PrimaryWindow, WindowEvent};
 use serde::Deserialize;
 
 use super::LaunchOptions;
-use super::board::{BoardLayout, BoardZone, Token};
+use super::board::{BoardLayout, BoardZone, GRID_TILE, Token};
 use super::controls::{self, BattleUi, Binding, DeclarationOptions};
 use super::session::{Pace, Screen, Session};
 use super::ui::ButtonRects;
@@ -132,6 +132,12 @@ pub enum Condition {
     ReplayRound(u32),
     /// A button or tracked label with this text is drawn (a level's title in the menu, say).
     Shown(String),
+    /// The button with this label is drawn, and the whole of its clickable part lies inside
+    /// the window.
+    Inside(String),
+    /// Every zone (every square, walls too, on a grid) is drawn whole inside the window and
+    /// clear of the docked panels (the top bar and the side panels).
+    BoardInView,
     /// The notice of a load error shows, and its text contains this.
     Notice(String),
     /// The banner offering a restart for a level changed on disk shows.
@@ -253,6 +259,47 @@ impl GameView<'_, '_> {
         camera.world_to_viewport(camera_place, place.translation()).ok()
     }
 
+    /// Whether `rect` (in window pixels) lies wholly inside the window (the board camera's
+    /// view, which fills it).
+    fn window_holds(&self, rect: Rect) -> bool {
+        let window = self.cameras.iter().next().and_then(|(camera, _)| camera.logical_viewport_size());
+        window.is_some_and(|size| {
+            let inside = Rect::from_corners(Vec2::ZERO, size);
+            inside.contains(rect.min) && inside.contains(rect.max)
+        })
+    }
+
+    /// Whether every place on the board shows whole in the window, clear of the docked panels.
+    fn board_in_view(&self) -> bool {
+        let Some((camera, camera_place)) = self.cameras.iter().next() else {
+            return false;
+        };
+        let half = self.layout.cell / 2.0;
+        let on_screen = |centre: Vec2| {
+            let corners = [centre - half, centre + half];
+            let corners = corners.map(|corner| camera.world_to_viewport(camera_place, corner.extend(0.0)).ok());
+            let [Some(one), Some(other)] = corners else {
+                return false;
+            };
+            let drawn = Rect::from_corners(one, other);
+            self.window_holds(drawn) && self.rects.docks.iter().all(|dock| dock.intersect(drawn).is_empty())
+        };
+        !self.layout.centres.is_empty() && self.board_places().into_iter().all(on_screen)
+    }
+
+    /// Where each place is drawn on the board: every square on a grid (walls too), else each
+    /// zone's centre.
+    fn board_places(&self) -> Vec<Vec2> {
+        match &self.layout.squares {
+            Some((width, squares)) => {
+                let width = usize::from(*width);
+                let at = |index: usize| Vec2::new((index % width) as f32, -((index / width) as f32)) * GRID_TILE;
+                (0..squares.len()).map(at).collect()
+            }
+            None => self.layout.centres.clone(),
+        }
+    }
+
     /// Whether a replay is on, its view passes `test`, and its board has caught up with it.
     fn replay_shows(&self, test: impl Fn(&super::playback::Playback) -> bool) -> bool {
         self.playback.as_ref().is_some_and(|playback| {
@@ -304,7 +351,9 @@ impl GameView<'_, '_> {
             Condition::Saves(count) => self.saves.saves.len() >= *count,
             Condition::ReplayEvent(events) => self.replay_shows(|playback| playback.cursor == *events),
             Condition::ReplayRound(round) => self.replay_shows(|playback| playback.round() == *round),
-            Condition::Shown(label) => self.rects.0.contains_key(label),
+            Condition::Shown(label) => self.rects.buttons.contains_key(label),
+            Condition::Inside(label) => self.rects.buttons.get(label).is_some_and(|rect| self.window_holds(*rect)),
+            Condition::BoardInView => in_battle && self.board_in_view(),
             Condition::Notice(text) => self.session.error.as_ref().is_some_and(|error| error.contains(text.as_str())),
             Condition::RestartOffered => self.hot.as_ref().is_some_and(|hot| hot.restart_offer.is_some()),
             Condition::EditorStatus(text) => self.editor.status.contains(text.as_str()),
@@ -457,7 +506,7 @@ fn play(
         }
         Progress::Failed(reason) => Some(reason),
         Progress::Busy if timed_out => {
-            let mut shown: Vec<&str> = rects.0.keys().map(String::as_str).collect();
+            let mut shown: Vec<&str> = rects.buttons.keys().map(String::as_str).collect();
             shown.sort_unstable();
             Some(format!("still waiting after {} s (buttons showing: {})", player.script.timeout, shown.join(", ")))
         }
@@ -494,7 +543,7 @@ fn run_step(
             _ => Progress::Busy,
         },
         Step::Click(label) => click(label, frame, player, rects, input),
-        Step::ClickIfShown(label) if frame == 1 && !rects.0.contains_key(label) => Progress::Done,
+        Step::ClickIfShown(label) if frame == 1 && !rects.buttons.contains_key(label) => Progress::Done,
         Step::ClickIfShown(label) => click(label, frame, player, rects, input),
         Step::Scroll(label, lines) => {
             // Once the wheel has turned the label may well have scrolled out of view: that is
@@ -503,7 +552,7 @@ fn run_step(
             if wheeled {
                 return done_if(frame > 1 + HOVER_FRAMES + CLICK_SETTLE_FRAMES);
             }
-            let Some(at) = rects.0.get(label).copied() else {
+            let Some(at) = rects.centre(label) else {
                 player.frames = 0;
                 return Progress::Busy;
             };
@@ -559,7 +608,7 @@ fn edit_file(path: &Path, from: &str, to: &str) -> Result<(), String> {
 /// Resume) or go away.
 fn click(label: &str, frame: u32, player: &mut Player, rects: &ButtonRects, input: &mut Input) -> Progress {
     if frame == 1 {
-        player.clicking = rects.0.get(label).copied();
+        player.clicking = rects.centre(label);
     }
     let Some(centre) = player.clicking else {
         player.frames = 0;
@@ -589,7 +638,7 @@ const DRAG_FRAMES: u32 = 6;
 /// Presses on `from`, moves over [`DRAG_FRAMES`] frames to `to` and releases there; waits for
 /// both labels to show first.
 fn drag((from, to): (&str, &str), frame: u32, player: &mut Player, rects: &ButtonRects, input: &mut Input) -> Progress {
-    let (Some(start), Some(end)) = (rects.0.get(from).copied(), rects.0.get(to).copied()) else {
+    let (Some(start), Some(end)) = (rects.centre(from), rects.centre(to)) else {
         player.frames = 0;
         return Progress::Busy;
     };

@@ -293,7 +293,8 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// The levels in the menu: the built-in ones (or their copies in `levels/`, which win so that
-/// edits hot-reload), then any other `.ron` in `levels/`.
+/// edits hot-reload), then any other `.ron` in `levels/`. The shipped levels kept out of the
+/// list (the siege, the tutorials) stay out even where their files are on disk.
 pub fn level_choices(dir: &Path) -> Vec<LevelChoice> {
     let mut choices = Vec::new();
     for (name, _) in builtin::LEVELS {
@@ -305,7 +306,7 @@ pub fn level_choices(dir: &Path) -> Vec<LevelChoice> {
         std::fs::read_dir(dir).map(|entries| entries.flatten().map(|entry| entry.path()).collect()).unwrap_or_default();
     extra.retain(|path| {
         path.extension().is_some_and(|ext| ext == "ron")
-            && !builtin::LEVELS.iter().any(|(name, _)| path.file_name().is_some_and(|file| file == *name))
+            && !builtin::every_level().any(|(name, _)| path.file_name().is_some_and(|file| file == name))
     });
     extra.sort();
     choices.extend(extra.into_iter().map(|path| choice(LevelSource::File(path))));

@@ -212,7 +212,10 @@ fn draw_settings(mut contexts: EguiContexts, mut screen: ResMut<SettingsScreen>)
     // In front, with the help window it opens from: a window opened later shows on top.
     let window = egui::Window::new("Settings").open(&mut open).order(egui::Order::Foreground);
     window.default_width(SETTINGS_WIDTH).show(ctx, |ui| {
-        ui.add(egui::Slider::new(&mut display.ui_scale, UI_SCALE_RANGE).text("UI scale").step_by(0.05));
+        // A typed scale takes effect on Enter: scaling the window under each keystroke ("0" of
+        // "0.9" is the smallest scale) would move the field away from the typing.
+        let scale = egui::Slider::new(&mut display.ui_scale, UI_SCALE_RANGE).text("UI scale").step_by(0.05);
+        ui.add(scale.update_while_editing(false));
         ui.checkbox(&mut display.colour_blind_palette, "Colour-blind-safe side colours (Okabe–Ito)");
         ui.checkbox(&mut display.show_names, "Names under the tokens");
         ui.add(
@@ -278,7 +281,8 @@ fn bindings_grid(ui: &mut egui::Ui, path: &Path, waiting: Option<PlayerAction>) 
     egui::ScrollArea::vertical().max_height(ui.ctx().content_rect().height() * 0.4).show(ui, |ui| {
         egui::Grid::new("settings_bindings").num_columns(3).striped(true).show(ui, |ui| {
             for action in PlayerAction::ALL {
-                ui.monospace(action.key());
+                // What the action does, with the name the settings file knows it by on hover.
+                ui.label(action.describe()).on_hover_text(format!("{} in fray-settings.ron", action.key()));
                 let keys = bindings.get(action.key()).cloned().unwrap_or_default();
                 let shared: Vec<String> = keys
                     .iter()

@@ -237,6 +237,9 @@ fn count_words(view: &BattleView) -> (String, Vec<String>) {
 /// Where the status line sits: above the bottom edge, in points.
 const STATUS_OFFSET: [f32; 2] = [0.0, -12.0];
 
+/// Largest share of the top bar's room for words that the level's name takes.
+const LEVEL_NAME_SHARE: f32 = 0.35;
+
 /// Level, round, stage, who declares, and the Log/Help/Undo/Save/Restart/Menu buttons.
 fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
     // The buttons first, from the right, so they always have their room; the battle's state
@@ -273,12 +276,19 @@ fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
         ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
             ui.set_clip_rect(ui.max_rect().intersect(ui.clip_rect()));
             let level = view.session.current.as_ref().map_or("—", |template| template.level_name.as_str());
-            ui.strong(level);
+            // A long level name gives way first (its whole name shows on hover), so the round
+            // and the turn keep their room.
+            let name_room = ui.available_width() * LEVEL_NAME_SHARE;
+            ui.scope(|ui| {
+                ui.set_max_width(name_room);
+                ui.add(egui::Label::new(RichText::new(level).strong()).truncate());
+            });
             ui.separator();
-            ui.label(format!("Round {}", view.state.round));
-            if let Some(turn) = current_turn(view) {
-                ui.label(format!("· Turn {turn}"));
-            }
+            let round = match current_turn(view) {
+                Some(turn) => format!("Round {} · Turn {turn}", view.state.round),
+                None => format!("Round {}", view.state.round),
+            };
+            ui.add(egui::Label::new(round).wrap_mode(egui::TextWrapMode::Extend));
             ui.separator();
             ui.label(phase_label(view.state.phase));
             if let Some(unit) = view.options.unit

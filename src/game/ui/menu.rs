@@ -18,8 +18,11 @@ use crate::levels::mods::{self, ModSet};
 
 /// Width of the menu's column, in points.
 const MENU_WIDTH: f32 = 620.0;
-/// Largest share of the menu the level list may take, so the seats stay on screen.
-const MENU_LIST_SHARE: f32 = 0.6;
+/// Height the level list keeps however little room the window leaves, in points: about two
+/// levels.
+const LEAST_LIST_HEIGHT: f32 = 160.0;
+/// Room for the list's "Levels" heading and the spacing around the seats, in points.
+const LIST_HEADING_ROOM: f32 = 40.0;
 /// Default width of the How to play page, in points.
 const HOW_TO_PLAY_WIDTH: f32 = 460.0;
 /// The menu's buttons, by the labels scripted tests click them by.
@@ -116,19 +119,23 @@ fn draw_menu(
     let mut clicks = MenuClicks::default();
     let mut chosen_save = None;
     let mut mods_changed = false;
+    // The buttons keep to the bottom of the window whatever the UI scale; the rest scrolls
+    // above them when it does not fit.
+    egui::Panel::bottom("menu_buttons").show(&mut root, |ui| {
+        ui.add_space(SECTION_SPACING);
+        centred_column(ui, |ui| clicks = menu_buttons(ui, &session, *how_to_play_open));
+    });
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.vertical_centered(|ui| ui.heading(RichText::new("Fray").strong()));
         ui.add_space(SECTION_SPACING);
-        let column = ui.available_width().min(MENU_WIDTH);
-        let margin = (ui.available_width() - column) / 2.0;
-        ui.horizontal_top(|ui| {
-            ui.add_space(margin);
-            ui.vertical(|ui| {
-                ui.set_width(column);
+        let room = ui.available_height();
+        egui::ScrollArea::vertical().id_salt("menu").auto_shrink([false, true]).show(ui, |ui| {
+            centred_column(ui, |ui| {
+                let top = ui.cursor().top();
                 chosen_save = saves_row(ui, &saves);
                 mods_changed = mods_section(ui, &mut mods);
-                clicks =
-                    menu_column(ui, &session, (&mut selected, &mut seats[..], &mut seed), reveal, *how_to_play_open);
+                let list_room = room - (ui.cursor().top() - top);
+                menu_column(ui, &session, (&mut selected, &mut seats[..], &mut seed), (reveal, list_room));
             });
         });
     });
@@ -170,16 +177,33 @@ fn draw_menu(
     Ok(())
 }
 
-/// The menu's column: the level list, the seats of the chosen level, the seed and the buttons.
-/// Edits go to `(selected, seats, seed)`; `reveal` scrolls the chosen level into view.
+/// Lays `add_contents` out in the menu's column, centred in the window.
+fn centred_column(ui: &mut egui::Ui, add_contents: impl FnOnce(&mut egui::Ui)) {
+    let column = ui.available_width().min(MENU_WIDTH);
+    let margin = (ui.available_width() - column) / 2.0;
+    ui.horizontal_top(|ui| {
+        ui.add_space(margin);
+        ui.vertical(|ui| {
+            ui.set_width(column);
+            add_contents(ui);
+        });
+    });
+}
+
+/// The menu's column below the saves and mods: the level list, the seats of the chosen level
+/// and the seed. Edits go to `(selected, seats, seed)`; `reveal` scrolls the chosen level into
+/// view; the list gives up what the seats need of `room`, the height left to show it all.
 fn menu_column(
     ui: &mut egui::Ui,
     session: &Session,
     (selected, seats, seed): (&mut usize, &mut [Seat], &mut u64),
-    reveal: bool,
-    how_to_play_open: bool,
-) -> MenuClicks {
-    level_list(ui, session, selected, reveal);
+    (reveal, room): (bool, f32),
+) {
+    // The seats' height as last drawn: the list leaves them room so they show without scrolling.
+    let below_id = egui::Id::new("menu_below_the_list");
+    let below: f32 = ui.data(|data| data.get_temp(below_id)).unwrap_or_default();
+    level_list(ui, session, selected, reveal, (room - below).max(LEAST_LIST_HEIGHT));
+    let top = ui.cursor().top();
     ui.separator();
     if *selected == session.selected {
         seat_choice(ui, session, seats);
@@ -189,8 +213,8 @@ fn menu_column(
         ui.label("Seed");
         ui.add(egui::DragValue::new(seed));
     });
-    ui.add_space(SECTION_SPACING);
-    menu_buttons(ui, session, how_to_play_open)
+    let height = ui.cursor().top() - top + LIST_HEADING_ROOM;
+    ui.data_mut(|data| data.insert_temp(below_id, height));
 }
 
 /// Continue (the newest save) and the list of saves with their level, ruleset, round and
@@ -251,7 +275,7 @@ struct MenuClicks {
 /// and Quit.
 fn menu_buttons(ui: &mut egui::Ui, session: &Session, how_to_play_open: bool) -> MenuClicks {
     let mut clicks = MenuClicks::default();
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let playable = session.level().is_some_and(|level| level.template.is_some());
         let start = egui::Button::new(RichText::new(START_LABEL).strong());
         clicks.start = tracked(ui.add_enabled(playable, start), START_LABEL).clicked();
@@ -267,11 +291,10 @@ fn menu_buttons(ui: &mut egui::Ui, session: &Session, how_to_play_open: bool) ->
     clicks
 }
 
-/// The levels on offer under a heading per ruleset, each with its battlefield and size; a
-/// click chooses one.
-fn level_list(ui: &mut egui::Ui, session: &Session, selected: &mut usize, reveal: bool) {
+/// The levels on offer under a heading per ruleset, each with its battlefield and size, in a
+/// list at most `height` high; a click chooses one.
+fn level_list(ui: &mut egui::Ui, session: &Session, selected: &mut usize, reveal: bool, height: f32) {
     ui.strong("Levels");
-    let height = ui.ctx().content_rect().height() * MENU_LIST_SHARE;
     egui::ScrollArea::vertical().id_salt("levels").max_height(height).auto_shrink([false, true]).show(ui, |ui| {
         for (heading, members) in levels_by_heading(&session.levels, &mods::active()) {
             let heading = heading.unwrap_or_else(|| "Levels that need fixing".to_string());
@@ -421,6 +444,7 @@ mod tests {
 
     use super::*;
     use crate::game::session::level_choices;
+    use crate::levels::catalog::builtin;
 
     #[test]
     fn ruleset_names_read_as_titles() {
@@ -448,6 +472,18 @@ mod tests {
         assert_eq!(members.len(), 1, "only the mod's level is under its name");
         let without = levels_by_heading(&levels, &ModSet::default());
         assert!(without.iter().all(|(heading, _)| heading.as_deref() != Some("Marsh Folk (mod)")));
+    }
+
+    #[test]
+    fn the_menu_leaves_out_the_unlisted_levels_even_when_their_files_are_in_levels() {
+        let levels = level_choices(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/levels")));
+        for (unlisted, _) in builtin::UNLISTED_LEVELS {
+            let shown = levels.iter().any(|level| {
+                matches!(&level.source, LevelSource::File(path) if path.file_name().is_some_and(|file| file == *unlisted))
+            });
+            assert!(!shown, "{unlisted} is listed in the menu");
+        }
+        assert!(levels.len() >= builtin::LEVELS.len());
     }
 
     #[test]

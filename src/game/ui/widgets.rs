@@ -45,22 +45,50 @@ const TRACKED_BUTTONS: &str = "fray_tracked_buttons";
 #[derive(Clone, Debug, Default)]
 struct TrackedButtons(std::collections::HashMap<String, (egui::Rect, u64, bool)>);
 
-/// Buttons drawn in the last pass, by label, in window coordinates (logical pixels).
-#[derive(Resource, Debug, Default)]
-pub struct ButtonRects(pub std::collections::HashMap<String, Vec2>);
+/// Docked panels drawn, by id: where, and in which pass.
+#[derive(Clone, Debug, Default)]
+struct TrackedDocks(std::collections::HashMap<String, (egui::Rect, u64)>);
 
-/// Copies the buttons drawn in this pass for the script driver.
+/// Where egui keeps the docked panels between passes.
+const TRACKED_DOCKS: &str = "fray_tracked_docks";
+
+/// What the last pass drew where, in window coordinates (logical pixels), for the script driver:
+/// the clickable part of each tracked button by label, and each docked panel.
+#[derive(Resource, Debug, Default)]
+pub struct ButtonRects {
+    /// Each enabled tracked button's clickable part, by label.
+    pub buttons: std::collections::HashMap<String, Rect>,
+    /// The docked panels (the top bar and the side panels), which the board must keep clear of.
+    pub docks: Vec<Rect>,
+}
+
+impl ButtonRects {
+    /// The centre of the button with this label, if it was drawn.
+    pub fn centre(&self, label: &str) -> Option<Vec2> {
+        self.buttons.get(label).map(Rect::center)
+    }
+}
+
+/// An egui rectangle in window pixels, `zoom` of them to the point.
+fn in_pixels(rect: egui::Rect, zoom: f32) -> Rect {
+    Rect::new(rect.min.x * zoom, rect.min.y * zoom, rect.max.x * zoom, rect.max.y * zoom)
+}
+
+/// Copies the buttons and panels drawn in this pass for the script driver.
 fn note_button_rects(mut contexts: EguiContexts, mut rects: ResMut<ButtonRects>) -> Result {
     let ctx = contexts.ctx_mut()?;
     let pass = ctx.cumulative_pass_nr();
     let tracked: TrackedButtons = ctx.data(|data| data.get_temp(egui::Id::new(TRACKED_BUTTONS))).unwrap_or_default();
+    let docks: TrackedDocks = ctx.data(|data| data.get_temp(egui::Id::new(TRACKED_DOCKS))).unwrap_or_default();
     let zoom = ctx.zoom_factor();
-    rects.0 = tracked
+    rects.buttons = tracked
         .0
         .into_iter()
         .filter(|(_, (_, drawn, enabled))| *drawn == pass && *enabled)
-        .map(|(label, (rect, _, _))| (label, Vec2::new(rect.center().x, rect.center().y) * zoom))
+        .map(|(label, (rect, _, _))| (label, in_pixels(rect, zoom)))
         .collect();
+    rects.docks =
+        docks.0.into_values().filter(|(_, drawn)| *drawn == pass).map(|(rect, _)| in_pixels(rect, zoom)).collect();
     Ok(())
 }
 
@@ -115,7 +143,7 @@ pub(crate) fn dock<R>(
     rect: egui::Rect,
     add_contents: impl FnOnce(&mut egui::Ui) -> R,
 ) -> R {
-    egui::Area::new(egui::Id::new(id))
+    let shown = egui::Area::new(egui::Id::new(id))
         .order(egui::Order::Middle)
         .fixed_pos(rect.min)
         .movable(false)
@@ -130,6 +158,11 @@ pub(crate) fn dock<R>(
                     add_contents(ui)
                 })
                 .inner
-        })
-        .inner
+        });
+    let (drawn, pass) = (shown.response.rect, ctx.cumulative_pass_nr());
+    ctx.data_mut(|data| {
+        let docks: &mut TrackedDocks = data.get_temp_mut_or_default(egui::Id::new(TRACKED_DOCKS));
+        docks.0.insert(id.to_string(), (drawn, pass));
+    });
+    shown.inner
 }
