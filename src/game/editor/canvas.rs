@@ -27,6 +27,12 @@ const OUTLINE_WIDTH: f32 = 2.5;
 const SELECTED_COLOUR: Color32 = Color32::from_rgb(250, 215, 80);
 /// Line and rectangle previews.
 const PREVIEW_COLOUR: Color32 = Color32::from_rgba_premultiplied(120, 170, 255, 90);
+/// The share of a token's radius its icon takes.
+const ICON_SHARE: f32 = 0.75;
+/// The icon's colour over the side's colour.
+const ICON_TINT: Color32 = Color32::from_gray(20);
+/// The whole of an image, in texture coordinates.
+const FULL_IMAGE: Rect = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
 /// Adjacency lines between zones.
 const LINK_COLOUR: Color32 = Color32::from_gray(150);
 
@@ -211,8 +217,8 @@ fn draw_grid(ui: &egui::Ui, state: &EditorState, draft: &LevelFile, view: &GridV
     }
 }
 
-/// A unit's token: a disc in its side's colour with its id's first letters, outlined when
-/// selected or named by the checker.
+/// A unit's token: a disc in its side's colour with the unit's icon (its id's first letters
+/// until the icon is in), outlined when selected or named by the checker.
 fn token(
     ui: &egui::Ui,
     centre: Pos2,
@@ -231,8 +237,17 @@ fn token(
     if let Some(colour) = outline {
         painter.circle_stroke(centre, radius + 1.0, Stroke::new(OUTLINE_WIDTH, colour));
     }
-    let letters: String = unit.id.chars().take(2).collect();
-    painter.text(centre, egui::Align2::CENTER_CENTER, letters, egui::FontId::proportional(radius), Color32::BLACK);
+    let picture = Rect::from_center_size(centre, Vec2::splat(radius * ICON_SHARE * 2.0));
+    match state.icon_textures.get(state.unit_icon(unit)) {
+        // Dark on the side's colour, as the battle's tokens show their icons.
+        Some(texture) => {
+            painter.image(*texture, picture, FULL_IMAGE, ICON_TINT);
+        }
+        None => {
+            let letters: String = unit.id.chars().take(2).collect();
+            painter.text(centre, egui::Align2::CENTER_CENTER, letters, egui::FontId::proportional(radius), ICON_TINT);
+        }
+    }
 }
 
 /// Where zone `at` is drawn on screen.

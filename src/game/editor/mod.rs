@@ -16,7 +16,8 @@ use bevy::prelude::*;
 
 use crate::levels::catalog::{AssetSource, Catalog};
 use crate::levels::edit::{Concern, History, Square, Terrain};
-use crate::levels::schema::LevelFile;
+use crate::levels::icons;
+use crate::levels::schema::{CreatureFile, LevelFile, UnitFile};
 
 /// The folder levels are saved in unless the player names another path.
 pub const LEVELS_FOLDER: &str = "levels";
@@ -119,6 +120,10 @@ pub struct EditorState {
     pub status: String,
     /// Creatures the catalog offers: (key, display name).
     pub creatures: Vec<(String, String)>,
+    /// Each catalog creature's token picture (an icon name), as the battle shows it.
+    pub creature_icons: std::collections::HashMap<String, String>,
+    /// The egui textures of the icons the board's tokens show, by icon name.
+    pub icon_textures: std::collections::HashMap<String, bevy_egui::egui::TextureId>,
     /// Rulesets available by name.
     pub rulesets: Vec<String>,
     /// The path field of the start page's Open.
@@ -127,13 +132,29 @@ pub struct EditorState {
     pub test_playing: bool,
 }
 
+/// A creature's token picture as the battle shows it: its own icon, else its main weapon's kind.
+fn creature_icon<'a>(catalog: &'a Catalog, creature: &'a CreatureFile) -> &'a str {
+    let weapon = || catalog.weapons.get(&creature.weapon).map(|weapon| icons::weapon_icon(&creature.weapon, weapon));
+    creature.icon.as_deref().or_else(weapon).unwrap_or(icons::GENERIC_ICON)
+}
+
 impl EditorState {
+    /// The picture on `unit`'s token: its own icon, else its creature's.
+    pub fn unit_icon<'a>(&'a self, unit: &'a UnitFile) -> &'a str {
+        let creature = self.creature_icons.get(&unit.creature).map(String::as_str);
+        unit.icon.as_deref().or(creature).unwrap_or(icons::GENERIC_ICON)
+    }
+
     /// Starts editing `level`, saved at `path`: a fresh undo stack, a check owed at once.
     pub fn open(&mut self, level: LevelFile, path: PathBuf) {
         let source = AssetSource::near(&path);
-        self.creatures = Catalog::load(&source)
-            .map(|catalog| catalog.creatures.into_iter().map(|(key, creature)| (key, creature.name)).collect())
-            .unwrap_or_default();
+        // A catalog that does not load offers no creatures; the live check says why.
+        let catalog = Catalog::load(&source).ok();
+        let creatures = catalog.iter().flat_map(|catalog| catalog.creatures.iter().map(move |entry| (catalog, entry)));
+        self.creatures = creatures.clone().map(|(_, (key, creature))| (key.clone(), creature.name.clone())).collect();
+        self.creature_icons = creatures
+            .map(|(catalog, (key, creature))| (key.clone(), creature_icon(catalog, creature).to_string()))
+            .collect();
         if self.creature.is_empty()
             && let Some((key, _)) = self.creatures.first()
         {

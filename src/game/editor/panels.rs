@@ -7,11 +7,12 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy_egui::egui::{self, Key, Modifiers, RichText};
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, EguiTextureHandle};
 
 use super::check::save_level;
 use super::test_play::TestPlay;
 use super::{EditorState, Tool, canvas};
+use crate::game::icons::Icons;
 use crate::game::session::Screen;
 use crate::game::ui::{ERROR_COLOUR, UiSystems, screen_ui, side_colour, tracked, tracked_button};
 use crate::levels::edit::{self, Terrain};
@@ -76,16 +77,29 @@ struct Requests {
     menu: bool,
 }
 
+/// Hands egui the icon of every unit on the board that it does not have yet, for the tokens.
+fn note_icon_textures(contexts: &mut EguiContexts, icons: &Icons, state: &mut EditorState, draft: &LevelFile) {
+    for unit in &draft.units {
+        let icon = state.unit_icon(unit);
+        if !state.icon_textures.contains_key(icon) {
+            let texture = contexts.add_image(EguiTextureHandle::Weak(icons.handle(icon).id()));
+            let icon = icon.to_string();
+            state.icon_textures.insert(icon, texture);
+        }
+    }
+}
+
 fn draw_editor(
-    mut contexts: EguiContexts,
+    (mut contexts, icons): (EguiContexts, Res<Icons>),
     mut state: ResMut<EditorState>,
     mut next: ResMut<NextState<Screen>>,
     mut test_play: MessageWriter<TestPlay>,
 ) -> Result {
-    let ctx = contexts.ctx_mut()?;
     let Some(mut draft) = state.level.clone() else {
         return Ok(());
     };
+    note_icon_textures(&mut contexts, &icons, &mut state, &draft);
+    let ctx = contexts.ctx_mut()?;
     let mut requests = shortcuts(ctx, &state);
     let mut root = screen_ui(ctx, "editor");
     egui::Panel::top("editor_top").show(&mut root, |ui| top_bar(ui, &mut state, &mut draft, &mut requests));
