@@ -994,7 +994,8 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
             label = "in place".into();
         }
         let repostes = actions::repostes_on_path(ctx, &threats, &actor, &action).len();
-        let entry = OptionEntry { action, modifier, initiative: base + modifier, label, odds, forecast, repostes, cover };
+        let entry =
+            OptionEntry { action, modifier, initiative: base + modifier, label, odds, forecast, repostes, cover };
         match kinds.iter_mut().find(|(label, _)| *label == kind_label) {
             Some((_, entries)) => entries.push(entry),
             None => kinds.push((kind_label, vec![entry])),

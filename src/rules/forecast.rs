@@ -152,7 +152,9 @@ pub fn forecast(ruleset: &Ruleset, actor: &UnitView, target: &UnitView, action: 
             let outcome = effect_outcome(ruleset, &stack.item.effect, target, 0);
             Some(Forecast { chance: None, outcome, caveat: None })
         }
-        ActionKind::Shove | ActionKind::KnockDown | ActionKind::Grapple => maneuver_forecast(ruleset, actor, target, action.kind),
+        ActionKind::Shove | ActionKind::KnockDown | ActionKind::Grapple => {
+            maneuver_forecast(ruleset, actor, target, action.kind)
+        }
         ActionKind::Stabilize => {
             let tn = ruleset.wounds.stabilise_tn_base + target.wounds.highest_injury();
             let chance = check_chance(ruleset.wounds.heal_die.plus(actor.skills.heal), false, tn);
@@ -218,7 +220,8 @@ fn maneuver_forecast(ruleset: &Ruleset, actor: &UnitView, target: &UnitView, kin
         1.0
     };
     let check = if grapple { ManeuverCheck::Hold } else { ManeuverCheck::Shove };
-    let ours = actions::maneuver_bonus(ruleset, rules, actor, check, true) - actions::size_penalty(rules, actor, target);
+    let ours =
+        actions::maneuver_bonus(ruleset, rules, actor, check, true) - actions::size_penalty(rules, actor, target);
     let theirs = actions::maneuver_bonus(ruleset, rules, target, check, false);
     let weak = (unit::weakened(actor.conditions), unit::weakened(target.conditions));
     let wins = opposed_chance(rules.die.plus(ours), weak.0, rules.die.plus(theirs), weak.1)?;
@@ -289,7 +292,11 @@ impl Forecast {
                     Pool::Stress => "Stress",
                     Pool::Wounds => "Wound Points",
                 };
-                if *most == 0 { format!("restores no {pool}: none lost") } else { format!("restores {least}–{most} {pool}") }
+                if *most == 0 {
+                    format!("restores no {pool}: none lost")
+                } else {
+                    format!("restores {least}–{most} {pool}")
+                }
             }
             Outcome::Summons => "calls up allies beside the caster".to_string(),
             Outcome::Stabilises => "stabilises it: it stops losing Wound Points".to_string(),
@@ -358,7 +365,11 @@ mod tests {
                 for injury in [0, 1, 3, 6, 12] {
                     let tn = 8 + injury;
                     let counted = share(&every_fall(die.plus(skill)), |total| *total >= tn);
-                    close(counted, check_chance(die.plus(skill), false, tn).expect("countable"), &format!("{die:?} vs {tn}"));
+                    close(
+                        counted,
+                        check_chance(die.plus(skill), false, tn).expect("countable"),
+                        &format!("{die:?} vs {tn}"),
+                    );
                 }
             }
         }
