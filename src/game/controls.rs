@@ -16,6 +16,7 @@ use super::session::{BackToMenu, BattleStarted, Pace, Screen, Speed, StartBattle
 use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};
 use crate::rules::actions::{self, ActionContext, AttackOdds, ThreatMap, ViewCache};
 use crate::rules::components::*;
+use crate::rules::forecast::{self, Forecast};
 use crate::rules::legal;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::UnitReadOnly;
@@ -689,8 +690,10 @@ pub struct OptionEntry {
     pub initiative: i32,
     /// A readable label (`attack Wren`, `move to ford`).
     pub label: String,
-    /// For attacks: the exact odds.
+    /// For attacks and throws: the exact odds.
     pub odds: Option<AttackOdds>,
+    /// For spells, items, manoeuvres and other help at a unit: what it would do, and how likely.
+    pub forecast: Option<Forecast>,
     /// How many Repostes the move provokes.
     pub repostes: usize,
     /// On a grid, for a ranged action: the target's cover from where the actor will stand.
@@ -952,8 +955,10 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
                 ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Charge | ActionKind::Aimed(_),
                 Some(target),
             ) => Some(actions::attack_odds(&view.ruleset, &actor, target)),
+            (ActionKind::Throw(at), Some(target)) => forecast::throw_odds(&view.ruleset, &actor, target, at),
             _ => None,
         };
+        let forecast = target.as_ref().and_then(|target| forecast::forecast(&view.ruleset, &actor, target, &action));
         let standing = action.move_to.unwrap_or(actor.zone.0);
         let cover = match &target {
             Some(target) if view.battlefield.is_grid() && actions::is_ranged(&actor, action.kind) => {
@@ -989,7 +994,8 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
             label = "in place".into();
         }
         let repostes = actions::repostes_on_path(ctx, &threats, &actor, &action).len();
-        let entry = OptionEntry { action, modifier, initiative: base + modifier, label, odds, repostes, cover };
+        let entry =
+            OptionEntry { action, modifier, initiative: base + modifier, label, odds, forecast, repostes, cover };
         match kinds.iter_mut().find(|(label, _)| *label == kind_label) {
             Some((_, entries)) => entries.push(entry),
             None => kinds.push((kind_label, vec![entry])),

@@ -14,6 +14,7 @@ use super::session::Screen;
 use super::ui::{side_colour, side_name};
 use crate::battlefield::{Battlefield, Cover, Square, Terrain, ZoneIdx, ZoneIndex};
 use crate::rules::components::Status;
+use crate::rules::forecast::{Forecast, Outcome, Pool};
 use crate::rules::gear_text;
 use crate::rules::unit::{UnitReadOnly, UnitView};
 use crate::rules::{CombatPhase, CombatState, DeclarationQueue, Sides};
@@ -30,6 +31,8 @@ const STRESS_COLOUR: Color32 = Color32::from_rgb(200, 160, 60);
 const WOUNDS_COLOUR: Color32 = Color32::from_rgb(180, 60, 60);
 /// Bad news on a card (down, dying, hazards).
 const WARNING_COLOUR: Color32 = Color32::from_rgb(235, 120, 80);
+/// Good news on a card (healing).
+const HEAL_COLOUR: Color32 = Color32::from_rgb(120, 200, 120);
 /// Quiet details.
 const DETAIL_COLOUR: Color32 = Color32::from_rgb(170, 170, 160);
 
@@ -180,6 +183,10 @@ fn forecast(ui: &mut egui::Ui, view: &HoverView, target: &UnitView) {
     for option in at_target {
         ui.separator();
         ui.label(RichText::new(format!("Your {}", kind.to_lowercase())).strong());
+        if let Some(forecast) = &option.forecast {
+            forecast_lines(ui, target, forecast);
+            continue;
+        }
         let Some(odds) = &option.odds else {
             ui.label(RichText::new(format!("acts at initiative {}", option.initiative)).small());
             continue;
@@ -193,6 +200,41 @@ fn forecast(ui: &mut egui::Ui, view: &HoverView, target: &UnitView) {
         ));
         ui.label(RichText::new(fall_words(target, odds.damage_min, odds.damage_max)).color(WARNING_COLOUR));
     }
+}
+
+/// A spell's, item's or manoeuvre's forecast: its chance, what it does, and for damage what
+/// that means for the target's Stress and Wounds.
+fn forecast_lines(ui: &mut egui::Ui, target: &UnitView, forecast: &Forecast) {
+    ui.label(format!("{} · {}", forecast.chance_words(), forecast.outcome_words()));
+    match forecast.outcome {
+        Outcome::Damage { least, most } => {
+            ui.label(RichText::new(fall_words(target, least, most)).color(WARNING_COLOUR));
+        }
+        Outcome::Restore { pool, least, most } if most > 0 => {
+            ui.label(RichText::new(restore_words(target, pool, least, most)).color(HEAL_COLOUR));
+        }
+        _ => {}
+    }
+    if let Some(caveat) = forecast.caveat {
+        ui.label(RichText::new(caveat).small().color(DETAIL_COLOUR));
+    }
+}
+
+/// Where healing of `least` to `most` takes `target`'s pool, and whether it gets it back up.
+fn restore_words(target: &UnitView, pool: Pool, least: i32, most: i32) -> String {
+    let (name, current, max) = match pool {
+        Pool::Stress => ("Stress", target.stress.current, target.stress.max),
+        Pool::Wounds => ("Wounds", target.wounds.current, target.wounds.max),
+    };
+    let (low, high) = (current + least, current + most);
+    let range = if low == high { format!("{low}") } else { format!("{low}–{high}") };
+    let rises = match pool {
+        Pool::Wounds if current <= 0 && low > 0 => ": it is back on its feet",
+        Pool::Wounds if current <= 0 && high > 0 => ": it may get back on its feet",
+        Pool::Wounds if current <= 0 => ": still down",
+        _ => "",
+    };
+    format!("{name} {current} now, {range} after (of {max}){rises}")
 }
 
 /// What the damage a hit may do means for `target`: damage wears its Stress away first, then

@@ -1484,7 +1484,13 @@ pub fn odds_against(
         hit,
         critical: crit,
         damage_min: super::damage::damage_after_armour(ruleset, dice.min(), 1, armour),
-        damage_max: super::damage::damage_after_armour(ruleset, dice.max(), weapon.critical_multiplier, armour),
+        // Without a critical to roll (a ruleset or a target that allows none), a hit's best is the best.
+        damage_max: super::damage::damage_after_armour(
+            ruleset,
+            dice.max(),
+            if crits > 0 { weapon.critical_multiplier } else { 1 },
+            armour,
+        ),
         expected: (hit - crit) * normal as f64 + crit * critical as f64,
     }
 }

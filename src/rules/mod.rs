@@ -10,6 +10,7 @@ pub mod damage;
 mod declare;
 mod end;
 pub mod equipment;
+pub mod forecast;
 pub mod gear_text;
 pub mod glossary;
 mod initiative;

@@ -13,6 +13,7 @@ mod arena_cli;
 mod battle_end;
 mod check_errors;
 mod determinism;
+mod forecast;
 mod golden;
 mod grapple;
 mod grid_geometry;

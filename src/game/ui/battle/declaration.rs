@@ -182,6 +182,10 @@ fn option_row(ui: &mut egui::Ui, view: &BattleView, entry: &OptionEntry, chosen:
                 .small(),
             );
         }
+        if let Some(forecast) = &entry.forecast {
+            let text = format!("{} · {}", forecast.chance_words(), forecast.outcome_words());
+            ui.label(RichText::new(text).small());
+        }
         let rules = &view.ruleset.attack;
         match entry.cover {
             Some(Cover::Half) => {
