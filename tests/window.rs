@@ -145,6 +145,20 @@ fn the_tutorial_can_be_completed_by_keys_and_clicks() {
 }
 
 #[test]
+fn the_sight_and_cover_course_can_be_completed_by_keys_and_clicks() {
+    if !has_display() {
+        return;
+    }
+    let dir = shots_dir("tutorial-grid");
+    let stdout = play_script("tutorial_grid.ron", &[], "tutorial_grid.ron", &dir);
+    assert!(stdout.contains("WaitFor(TutorialDone)"), "the course was not completed:\n{stdout}");
+    assert!(!stdout.contains("steps passed"), "the quit key did not quit:\n{stdout}");
+    let shots =
+        ["tutorial_grid_sight.png", "tutorial_grid_cover.png", "tutorial_grid_open.png", "tutorial_grid_done.png"];
+    assert_drawn(&dir, &shots);
+}
+
+#[test]
 fn confirm_stays_clickable_under_a_long_list_of_targets() {
     if !has_display() {
         return;

@@ -75,6 +75,12 @@ pub enum Step {
     Drag(String, String),
     /// Move the pointer onto the token of the unit with this level id (to show its hover card).
     PointAt(String),
+    /// Move the pointer onto the grid square at this column and row, counting from 0 (to show
+    /// its hover card).
+    PointAtSquare(i32, i32),
+    /// Click the grid square at this column and row, counting from 0 (to pick a destination or a
+    /// target there, as a person's click on the board does).
+    ClickSquare(i32, i32),
     /// Save a screenshot of the window under this file name in the screenshots folder.
     Screenshot(String),
     /// Edit a file on disk, as a modder's editor would while the game runs: replace the first
@@ -298,6 +304,14 @@ impl GameView<'_, '_> {
             }
             None => self.layout.centres.clone(),
         }
+    }
+
+    /// Where the grid square at column `x`, row `y` shows in the window, if it does.
+    fn square_on_screen(&self, x: i32, y: i32) -> Option<Vec2> {
+        let zone = self.battlefield.zone_at(crate::battlefield::Square::new(x, y))?;
+        let centre = self.layout.centres.get(usize::from(zone))?;
+        let (camera, camera_place) = self.cameras.iter().next()?;
+        camera.world_to_viewport(camera_place, centre.extend(0.0)).ok()
     }
 
     /// Whether a replay is on, its view passes `test`, and its board has caught up with it.
@@ -564,18 +578,14 @@ fn run_step(
             Progress::Busy
         }
         Step::Drag(from, to) => drag((from, to), frame, player, rects, input),
-        Step::PointAt(unit) => match view.token_on_screen(unit) {
-            Some(at) => {
-                if frame == 1 {
-                    input.point_at(at);
-                }
-                done_if(frame > 1 + HOVER_FRAMES)
+        Step::PointAt(unit) => point_at(view.token_on_screen(unit), frame, player, input),
+        Step::PointAtSquare(x, y) => point_at(view.square_on_screen(*x, *y), frame, player, input),
+        Step::ClickSquare(x, y) => {
+            if frame == 1 {
+                player.clicking = view.square_on_screen(*x, *y);
             }
-            None => {
-                player.frames = 0;
-                Progress::Busy
-            }
-        },
+            click_at(frame, player, input)
+        }
         Step::Screenshot(name) => {
             let path = player.shots.join(name);
             let _ = std::fs::remove_file(&path);
@@ -610,6 +620,12 @@ fn click(label: &str, frame: u32, player: &mut Player, rects: &ButtonRects, inpu
     if frame == 1 {
         player.clicking = rects.centre(label);
     }
+    click_at(frame, player, input)
+}
+
+/// Moves the pointer onto the place a click step found (waiting while it has none), presses and
+/// releases it there.
+fn click_at(frame: u32, player: &mut Player, input: &mut Input) -> Progress {
     let Some(centre) = player.clicking else {
         player.frames = 0;
         return Progress::Busy;
@@ -630,6 +646,19 @@ fn click(label: &str, frame: u32, player: &mut Player, rects: &ButtonRects, inpu
         _ => {}
     }
     done_if(frame > press + HOLD_FRAMES + CLICK_SETTLE_FRAMES)
+}
+
+/// Moves the pointer onto `at` once it shows (waiting while it does not) and lets the hover
+/// settle.
+fn point_at(at: Option<Vec2>, frame: u32, player: &mut Player, input: &mut Input) -> Progress {
+    let Some(at) = at else {
+        player.frames = 0;
+        return Progress::Busy;
+    };
+    if frame == 1 {
+        input.point_at(at);
+    }
+    done_if(frame > 1 + HOVER_FRAMES)
 }
 
 /// Frames a drag spends moving between its ends, so the widget sees the pointer travel.

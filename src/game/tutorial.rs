@@ -7,21 +7,67 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::controls::UiCommand;
 use super::session::{BattleStarted, LevelSource, Screen, Session, StartBattle};
-use crate::levels::lessons::{Lesson, LessonGoal};
-use crate::rules::components::{Controller, UnitId};
-use crate::rules::log::{CombatLog, line};
+use crate::battlefield::{Battlefield, Place, Square, ZoneIdx};
+use crate::levels::lessons::{Lesson, LessonGoal, TaughtCover};
+use crate::rules::components::{ActionKind, Conditions, Controller, Loadout, UnitId, Zone};
+use crate::rules::log::{CombatLog, LogEntry, LogEvent, line};
 use crate::rules::{CombatState, CombatSystems};
 
-/// The built-in level the menu's Learn to play starts.
+/// The built-in level of the first lesson: the basics, on zones.
 pub const TUTORIAL_LEVEL: &str = "tutorial.ron";
+/// The built-in level of the second lesson: sight and cover, on a grid.
+pub const GRID_TUTORIAL_LEVEL: &str = "tutorial_grid.ron";
 /// Width of the lesson window, in points.
 const LESSON_WIDTH: f32 = 380.0;
 /// Gap between the lesson window and the board's edges, in points.
 const LESSON_GAP: f32 = 12.0;
 
-/// Start the tutorial level (the menu's Learn to play).
+/// The courses Learn to play offers, each a built-in level with lessons.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Course {
+    /// The Training Yard: declaring, initiative, Stress and Wounds, free attacks (zones).
+    #[default]
+    Basics,
+    /// The grid: moving square by square, who sees whom, and cover.
+    SightAndCover,
+}
+
+impl Course {
+    /// Every course, in the order the menu offers them.
+    pub const ALL: [Self; 2] = [Self::Basics, Self::SightAndCover];
+
+    /// The built-in level it plays.
+    pub const fn level(self) -> &'static str {
+        match self {
+            Self::Basics => TUTORIAL_LEVEL,
+            Self::SightAndCover => GRID_TUTORIAL_LEVEL,
+        }
+    }
+
+    /// Its name in the menu.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Self::Basics => "The basics",
+            Self::SightAndCover => "Sight and cover",
+        }
+    }
+
+    /// What it teaches, in a line.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Self::Basics => {
+                "A first battle, on zones: declaring, initiative, Stress and Wounds, free attacks. Start here."
+            }
+            Self::SightAndCover => {
+                "A battle on a grid: moving square by square, who can see whom, and shooting at targets in cover."
+            }
+        }
+    }
+}
+
+/// Start a course of Learn to play (the menu's Learn to play).
 #[derive(Message, Clone, Copy, Debug, Default)]
-pub struct StartTutorial;
+pub struct StartTutorial(pub Course);
 
 /// The lessons of the battle being played, and how far the player has come.
 #[derive(Resource, Debug, Default, Clone)]
@@ -77,14 +123,14 @@ fn no_lesson_to_read(tutorial: Res<Tutorial>) -> bool {
     !tutorial.holds_battle()
 }
 
-/// Learn to play: the tutorial level with its default seats.
+/// Learn to play: the course's level with its default seats.
 fn start_tutorial(
     mut requests: MessageReader<StartTutorial>,
     mut session: ResMut<Session>,
     mut start: MessageWriter<StartBattle>,
 ) {
-    if requests.read().count() > 0 {
-        session.select_source(LevelSource::Builtin(TUTORIAL_LEVEL));
+    if let Some(StartTutorial(course)) = requests.read().last() {
+        session.select_source(LevelSource::Builtin(course.level()));
         start.write(StartBattle);
     }
 }
@@ -104,7 +150,8 @@ fn follow_lessons(
     mut tutorial: ResMut<Tutorial>,
     state: Res<CombatState>,
     log: Res<CombatLog>,
-    units: Query<(&UnitId, &Controller)>,
+    battlefield: Res<Battlefield>,
+    units: Query<LessonUnit>,
 ) {
     let logged = log.entries().len();
     if commands.read().any(|command| *command == UiCommand::NextLesson) {
@@ -116,21 +163,61 @@ fn follow_lessons(
             LessonGoal::Declare(action) => {
                 let kind = action.kind().log_name();
                 let human = |id: &str| {
-                    units.iter().any(|(unit, controller)| &*unit.0 == id && *controller == Controller::Human)
+                    units.iter().any(|(unit, controller, ..)| &*unit.0 == id && *controller == Controller::Human)
                 };
-                log.entries().get(tutorial.since..).unwrap_or_default().iter().any(|entry| {
-                    matches!(&entry.event, crate::rules::log::LogEvent::Declared(line::Declared { unit, action, .. })
-                        if *action == kind && human(unit))
-                })
+                declarations(log.entries(), tutorial.since)
+                    .any(|declared| declared.action == kind && human(&declared.unit))
             }
+            LessonGoal::Shoot(cover) => declarations(log.entries(), tutorial.since)
+                .any(|declared| shot_at_cover(declared, cover, &battlefield, &units)),
             LessonGoal::Round(round) => state.round >= round,
             LessonGoal::BattleOver => state.is_over(),
         };
-        let passed_over = state.is_over() && matches!(lesson.until, LessonGoal::Declare(_) | LessonGoal::Round(_));
+        let passed_over = state.is_over()
+            && matches!(lesson.until, LessonGoal::Declare(_) | LessonGoal::Shoot(_) | LessonGoal::Round(_));
         if !(done || passed_over) {
             break;
         }
         tutorial.next(logged);
+    }
+}
+
+/// What a lesson reads of a unit: who it is, who plays it, where it stands and what it shoots with.
+type LessonUnit = (&'static UnitId, &'static Controller, &'static Zone, &'static Loadout, &'static Conditions);
+
+/// The declarations logged from entry `since` on.
+fn declarations(entries: &[LogEntry], since: usize) -> impl Iterator<Item = &line::Declared> {
+    entries.get(since..).unwrap_or_default().iter().filter_map(|entry| match &entry.event {
+        LogEvent::Declared(declared) => Some(declared),
+        _ => None,
+    })
+}
+
+/// Whether `declared` is one of the player's units shooting a missile weapon at a target that
+/// has `cover` from where the shooter will stand (the square it moves to first, else its own).
+fn shot_at_cover(
+    declared: &line::Declared,
+    cover: TaughtCover,
+    battlefield: &Battlefield,
+    units: &Query<LessonUnit>,
+) -> bool {
+    let find = |id: &str| units.iter().find(|(unit, ..)| &*unit.0 == id);
+    let Some((_, controller, zone, loadout, conditions)) = find(&declared.unit) else {
+        return false;
+    };
+    let Some((_, _, target_zone, ..)) = declared.target.as_deref().and_then(find) else {
+        return false;
+    };
+    let shooting = declared.action == ActionKind::Attack.log_name() && loadout.usable_weapon(conditions).1.is_ranged();
+    let standing = declared.move_to.as_ref().and_then(|place| zone_of(battlefield, place)).unwrap_or(zone.0);
+    *controller == Controller::Human && shooting && battlefield.sight(standing, target_zone.0) == Some(cover.cover())
+}
+
+/// The zone (or square) a log's place names.
+fn zone_of(battlefield: &Battlefield, place: &Place) -> Option<ZoneIdx> {
+    match place {
+        Place::Zone(id) => battlefield.find(id),
+        Place::Square([x, y]) => battlefield.zone_at(Square::new(*x, *y)),
     }
 }
 

@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::battlefield::Cover;
 use crate::rules::components::ActionKind;
 
 /// One lesson: what to read, and what the player must do to go on.
@@ -27,6 +28,10 @@ pub enum LessonGoal {
     Continue,
     /// Declare an action of this kind for one of the player's units.
     Declare(TaughtAction),
+    /// Shoot at a foe that has this cover from where the shooter stands: one of the player's
+    /// units declares an attack with a missile weapon (a bow, a crossbow, a sling) at it. On a
+    /// grid only: zones have no cover.
+    Shoot(TaughtCover),
     /// Watch the battle reach this round.
     Round(u32),
     /// Finish the battle.
@@ -61,6 +66,29 @@ impl TaughtAction {
             Self::FullDefense => ActionKind::FullDefense,
             Self::DefensiveAttack => ActionKind::DefensiveAttack,
             Self::Disengage => ActionKind::Disengage,
+        }
+    }
+}
+
+/// The cover a lesson may ask a shot to be taken against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TaughtCover {
+    /// No cover: the shooter sees all four corners of the target's square.
+    Open,
+    /// Half cover: a wall hides some of the corners.
+    Half,
+    /// Full cover: seen, but through an arrow slit, with no corner in sight.
+    Full,
+}
+
+impl TaughtCover {
+    /// The cover it stands for.
+    pub fn cover(self) -> Cover {
+        match self {
+            Self::Open => Cover::None,
+            Self::Half => Cover::Half,
+            Self::Full => Cover::Full,
         }
     }
 }

@@ -889,7 +889,7 @@ fn learn_to_play_starts_the_tutorial_and_its_lessons_wait_for_the_player() {
     use fray::levels::lessons::LessonGoal;
     let mut app = game(level_file("tutorial", FACE_OFF), &[("red", Seat::Human)], None);
     assert!(app.world().resource::<Tutorial>().lessons.is_empty(), "an ordinary level teaches nothing");
-    app.world_mut().write_message(StartTutorial);
+    app.world_mut().write_message(StartTutorial::default());
     for _ in 0..3 {
         app.update();
     }
@@ -907,6 +907,78 @@ fn learn_to_play_starts_the_tutorial_and_its_lessons_wait_for_the_player() {
     app.world_mut().write_message(UiCommand::NextLesson);
     app.update();
     assert_eq!(app.world().resource::<Tutorial>().at, 1, "Continue moves on");
+}
+
+/// Updates until a human unit is asked to declare.
+fn until_declaring(app: &mut App) {
+    const MOST_FRAMES: usize = 100;
+    for _ in 0..MOST_FRAMES {
+        if app.world().resource::<DeclarationOptions>().unit.is_some() {
+            return;
+        }
+        app.update();
+    }
+    panic!("nobody human was asked to declare");
+}
+
+#[test]
+fn the_sight_and_cover_course_waits_for_a_shot_at_a_target_in_the_cover_it_asks_for() {
+    use fray::battlefield::Square;
+    use fray::game::tutorial::{Course, StartTutorial, Tutorial};
+    use fray::levels::lessons::{LessonGoal, TaughtCover};
+    let mut app = game(level_file("grid-tutorial", FACE_OFF), &[("red", Seat::Human)], None);
+    app.world_mut().write_message(StartTutorial(Course::SightAndCover));
+    for _ in 0..3 {
+        app.update();
+    }
+    let level = app.world().resource::<Session>().current.as_ref().map(|template| template.level_name.clone());
+    assert_eq!(level.as_deref(), Some("Learn to Play: Sight and Cover"));
+    let lessons = app.world().resource::<Tutorial>().lessons.clone();
+    assert!(lessons.iter().all(|lesson| !lesson.title.is_empty() && !lesson.text.is_empty()), "{lessons:?}");
+    assert_eq!(lessons.last().map(|lesson| lesson.until), Some(LessonGoal::Continue), "it ends on a word to read");
+    let lesson_for = |goal: LessonGoal| lessons.iter().position(|lesson| lesson.until == goal);
+    let (Some(half), Some(open)) =
+        (lesson_for(LessonGoal::Shoot(TaughtCover::Half)), lesson_for(LessonGoal::Shoot(TaughtCover::Open)))
+    else {
+        panic!("the course asks for a shot in half cover and one in the open: {lessons:?}");
+    };
+    assert_eq!(open, half + 1, "the shot in the open follows the one in cover");
+    // Skip to the shot in the open (the move and the shot in cover before it too).
+    for _ in 0..open {
+        command(&mut app, UiCommand::NextLesson);
+    }
+    assert_eq!(app.world().resource::<Tutorial>().at, open);
+    // Tamsin sees nobody where she starts. She shoots the archer after moving to (7, 2), where the
+    // end of the wall gives him half cover: not what the lesson asks.
+    shoot_from(&mut app, "archer", Some(Square::new(7, 2)));
+    assert_eq!(app.world().resource::<Tutorial>().at, open, "a shot in half cover ended the lesson on the open");
+    // From there the guard stands in the open.
+    shoot_from(&mut app, "guard", None);
+    assert_eq!(app.world().resource::<Tutorial>().at, open + 1, "the shot in the open did not end its lesson");
+}
+
+/// The human declaring attacks the unit with level id `target`, moving first to `square`.
+fn shoot_from(app: &mut App, target: &str, square: Option<fray::battlefield::Square>) {
+    use fray::battlefield::Battlefield;
+    use fray::rules::components::UnitId;
+    until_declaring(app);
+    let world = app.world_mut();
+    let target = world.query::<(Entity, &UnitId)>().iter(world).find(|(_, id)| &*id.0 == target).map(|(unit, _)| unit);
+    let move_to = square.and_then(|square| app.world().resource::<Battlefield>().zone_at(square));
+    let options = app.world().resource::<DeclarationOptions>();
+    let (kind, option) = options
+        .kinds
+        .iter()
+        .enumerate()
+        .find_map(|(kind, (label, entries))| {
+            let shot =
+                entries.iter().position(|entry| entry.action.target == target && entry.action.move_to == move_to);
+            shot.filter(|_| label.starts_with("Attack")).map(|shot| (kind, shot))
+        })
+        .expect("an attack at the target from there");
+    command(app, UiCommand::ChooseKind(kind));
+    command(app, UiCommand::ChooseOption(option));
+    command(app, UiCommand::Confirm);
 }
 
 #[test]

@@ -12,7 +12,7 @@ use super::{ERROR_COLOUR, SECTION_SPACING, UiSystems};
 use crate::game::UiCommand;
 use crate::game::saves::{LoadSave, SaveList};
 use crate::game::session::{LevelChoice, LevelSource, Screen, Seat, Session, StartBattle};
-use crate::game::tutorial::StartTutorial;
+use crate::game::tutorial::{Course, StartTutorial};
 use crate::levels::BattleTemplate;
 use crate::levels::mods::{self, ModSet};
 
@@ -162,8 +162,8 @@ fn draw_menu(
     if clicks.start {
         start.write(StartBattle);
     }
-    if clicks.learn {
-        learn.write(StartTutorial);
+    if let Some(course) = clicks.learn {
+        learn.write(StartTutorial(course));
     }
     if clicks.quit {
         exit.write(AppExit::Success);
@@ -267,8 +267,8 @@ struct MenuClicks {
     settings: bool,
     /// Level editor.
     editor: bool,
-    /// Learn to play (the tutorial).
-    learn: bool,
+    /// Learn to play: the course chosen.
+    learn: Option<Course>,
 }
 
 /// Start battle (only for a level that loaded), Learn to play, How to play, Settings, Level editor
@@ -279,9 +279,7 @@ fn menu_buttons(ui: &mut egui::Ui, session: &Session, how_to_play_open: bool) ->
         let playable = session.level().is_some_and(|level| level.template.is_some());
         let start = egui::Button::new(RichText::new(START_LABEL).strong());
         clicks.start = tracked(ui.add_enabled(playable, start), START_LABEL).clicked();
-        clicks.learn = tracked_button(ui, LEARN_LABEL)
-            .on_hover_text("A first battle that teaches the rules one at a time, waiting for you at each step.")
-            .clicked();
+        clicks.learn = learn_menu(ui);
         let how_to = egui::Button::new(HOW_TO_PLAY_LABEL).selected(how_to_play_open);
         clicks.how_to_play = tracked(ui.add(how_to), HOW_TO_PLAY_LABEL).clicked();
         clicks.settings = tracked_button(ui, SETTINGS_LABEL).clicked();
@@ -289,6 +287,22 @@ fn menu_buttons(ui: &mut egui::Ui, session: &Session, how_to_play_open: bool) ->
         clicks.quit = tracked_button(ui, QUIT_LABEL).clicked();
     });
     clicks
+}
+
+/// Learn to play: a button that opens the courses, each a battle whose lessons wait for the
+/// player; a click starts one.
+fn learn_menu(ui: &mut egui::Ui) -> Option<Course> {
+    let mut chosen = None;
+    let menu = ui.menu_button(LEARN_LABEL, |ui| {
+        for course in Course::ALL {
+            if tracked_button(ui, course.title()).on_hover_text(course.summary()).clicked() {
+                chosen = Some(course);
+            }
+        }
+    });
+    tracked(menu.response, LEARN_LABEL)
+        .on_hover_text("Battles that teach the rules one at a time, waiting for you at each step.");
+    chosen
 }
 
 /// The levels on offer under a heading per ruleset, each with its battlefield and size, in a
