@@ -367,7 +367,10 @@ fn a_logged_battle_replays_in_the_window_stepping_both_ways() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "fray replay failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     assert!(stdout.contains("steps passed"), "{stdout}");
-    assert_drawn(&dir, &["replay.png"]);
+    assert_drawn(
+        &dir,
+        &["replay_ruusa_walks.png", "replay_varro_first_step.png", "replay_varro_second_step.png", "replay.png"],
+    );
 }
 
 #[test]

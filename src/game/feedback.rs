@@ -179,6 +179,20 @@ impl LogCursor {
         self.shown = entries.len();
         new
     }
+
+    /// As [`Self::advance`], but what was shown once stays seen: a shorter view of the same
+    /// battle (a replay stepped back, or played again up to an earlier event) shows nothing
+    /// anew, and only its entries past the furthest shown are new.
+    pub fn advance_once(&mut self, entries: &[LogEntry]) -> Range<usize> {
+        let battle = entries.first().and_then(|entry| match &entry.event {
+            LogEvent::CombatStarted(line::CombatStarted { seed, .. }) => Some(*seed),
+            _ => None,
+        });
+        if battle.is_some() && battle == self.battle && entries.len() <= self.shown {
+            return self.shown..self.shown;
+        }
+        self.advance(entries)
+    }
 }
 
 /// When floating texts may rise where: each one shown or waiting, by where its token stood and
@@ -243,7 +257,12 @@ pub(super) fn plugin(app: &mut App) {
 fn spawn_feedback(
     mut commands: Commands,
     time: Res<Time>,
-    (log, shown, mut cursor): (Res<CombatLog>, Res<ShownLog>, ResMut<LogCursor>),
+    (log, shown, mut cursor, playback): (
+        Res<CombatLog>,
+        Res<ShownLog>,
+        ResMut<LogCursor>,
+        Option<Res<super::playback::Playback>>,
+    ),
     units: Query<(Entity, &UnitId)>,
     tokens: Query<(Entity, &Token, &Transform)>,
     cameras: Query<&Projection, With<BoardCamera>>,
@@ -251,7 +270,8 @@ fn spawn_feedback(
 ) {
     // Only what the count on show has come to: each text rises as its line comes up.
     let entries = log.entries().get(..shown.0).unwrap_or(log.entries());
-    let new = cursor.advance(entries);
+    // A replay stepped back shows again what it showed: no texts rise for it a second time.
+    let new = if playback.is_some() { cursor.advance_once(entries) } else { cursor.advance(entries) };
     if new.is_empty() {
         return;
     }
@@ -493,5 +513,18 @@ mod tests {
         longer.extend(std::iter::repeat_n(LogEntry { round: 1, event: LogEvent::RoundStarted {} }, 4));
         assert_eq!(cursor.advance(&longer), 0..5);
         assert_eq!(cursor.advance(&[]), 0..0);
+    }
+
+    #[test]
+    fn a_replay_stepped_back_shows_nothing_again() {
+        let mut cursor = LogCursor::default();
+        let round = LogEntry { round: 1, event: LogEvent::RoundStarted {} };
+        let mut entries = vec![started(1), round.clone(), round.clone()];
+        assert_eq!(cursor.advance_once(&entries), 0..3);
+        assert_eq!(cursor.advance_once(&entries[..2]), 3..3, "a step back");
+        assert_eq!(cursor.advance_once(&entries[..1]), 3..3, "the battle played again from its start");
+        entries.push(round);
+        assert_eq!(cursor.advance_once(&entries), 3..4, "only what was never shown is new");
+        assert_eq!(cursor.advance_once(&[started(2)]), 0..1, "another battle starts over");
     }
 }

@@ -1,9 +1,12 @@
 //! The replay viewer (`fray replay FILE`): a save or a JSON Lines combat log played back on the
 //! board, event by event, with pause, stepping forward and back by event and by round, and the
-//! game's own speeds. The engine is deterministic, so the board is the real battle run again:
-//! going forward lets it play the next round; going back to an earlier round spawns the battle
-//! afresh and runs it to there. The board shows the battle at the end of the round of the event
-//! in view; the panel shows that event in words.
+//! game's own speeds. The engine is deterministic, so the board is the real battle run again, one
+//! initiative count at a time as in a live battle: going forward lets it resolve the next count
+//! (or the next stage of the round) only once the view reaches its first event, and the count on
+//! show stands at the event in view (a walk part way, the acting unit ringed); going back before
+//! what the board has played spawns the battle afresh and runs it to there. Playing at 1x or 2x,
+//! a count's events come up on its playout timeline, as in a live round; the others one an
+//! interval. The panel shows the event in view in words.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -12,16 +15,19 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::controls::{BattleUi, UiCommand};
+use super::playout::PlayingCount;
 use super::session::{Pace, Screen, Speed};
 use super::ui::tracked_button;
 use crate::levels::{BattleSetup, BattleTemplate};
+use crate::rules::CombatSystems;
 use crate::rules::log::CombatLog;
 use crate::rules::log_text::{self, Names};
 use crate::save::{Declaration, Replay};
 
 /// Height of the replay bar at the bottom of the board, in points.
 const BAR_HEIGHT: f32 = 64.0;
-/// Time between events when playing at normal speed.
+/// Time between events outside a count (a roll for initiative, a declaration, the end of a
+/// round) when playing at normal speed.
 pub const EVENT_INTERVAL: Duration = Duration::from_millis(600);
 
 /// One way of stepping through the replay.
@@ -80,8 +86,9 @@ pub struct Playback {
     pub source: PlaybackSource,
     /// Events in view (0 before the first).
     pub cursor: usize,
-    /// A step back went before what the board shows: the battle must be run again.
-    pub rebuild: bool,
+    /// The log's length when the battle on the board last went on (`None` since it was
+    /// spawned): a view that ends before it lacks what the board has played since.
+    pub board_from: Option<usize>,
     /// Time since the last event came into view while playing.
     since_event: Duration,
 }
@@ -89,7 +96,7 @@ pub struct Playback {
 /// What the battle on the board must do to show the events in view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Drive {
-    /// Play on: the next round holds events still to show.
+    /// Play on: the next count (or stage of the round) holds events still to show.
     Advance,
     /// Stay: every event in view has happened.
     Hold,
@@ -100,7 +107,7 @@ pub enum Drive {
 impl Playback {
     /// A playback of `source`, before its first event.
     pub fn new(source: PlaybackSource) -> Self {
-        Self { source, cursor: 0, rebuild: false, since_event: Duration::ZERO }
+        Self { source, cursor: 0, board_from: None, since_event: Duration::ZERO }
     }
 
     /// Events in the whole replay.
@@ -128,7 +135,8 @@ impl Playback {
         self.source.rounds.partition_point(|at| *at < round)
     }
 
-    /// Moves the view; a step back past what the board shows asks for the battle again.
+    /// Moves the view (a step back past what the board has played asks for the battle again,
+    /// see [`Self::drive`]).
     pub fn step(&mut self, step: ReplayStep) {
         let before = self.round();
         self.cursor = match step {
@@ -140,15 +148,14 @@ impl Playback {
                 None => self.cursor,
             },
         };
-        if self.round() < before {
-            self.rebuild = true;
-        }
         self.since_event = Duration::ZERO;
     }
 
-    /// What the battle must do, given how many events it has logged.
+    /// What the battle must do, given how many events it has logged. It goes on only while the
+    /// view is ahead of it, so each count it resolves begins with an event in view; it starts
+    /// again when the view went back before the first event of what it played last.
     pub fn drive(&self, logged: usize) -> Drive {
-        if self.rebuild && logged > self.end_of_round(self.round()) {
+        if self.board_from.is_some_and(|from| from >= self.cursor) {
             Drive::Rebuild
         } else if logged < self.cursor {
             Drive::Advance
@@ -157,10 +164,46 @@ impl Playback {
         }
     }
 
-    /// Plays on while not paused: an event per interval at the chosen speed (a whole round at
-    /// once at Instant), once the board has caught up with the last one.
-    pub fn tick(&mut self, elapsed: Duration, pace: &Pace, logged: usize) {
+    /// What the battle must do this frame, as [`Self::drive`], noting where the board goes on
+    /// from when it goes on.
+    pub fn drive_now(&mut self, logged: usize) -> Drive {
+        let drive = self.drive(logged);
+        if drive == Drive::Advance {
+            self.board_from = Some(logged);
+        }
+        drive
+    }
+
+    /// How far into its timeline the count on show stands with the events in view: when its
+    /// last line in view came up, or its end once all of them are in view. `None` without a
+    /// count on show, or while none of its lines is in view (the battle is about to start again).
+    pub fn count_age(&self, count: &PlayingCount) -> Option<f32> {
+        if count.slots.is_empty() {
+            return None;
+        }
+        let last_in_view = self.cursor.checked_sub(count.lines.start)?.checked_sub(1)?;
+        Some(count.at.get(last_in_view).copied().unwrap_or_else(|| count.length()))
+    }
+
+    /// Plays on while not paused, once the board has caught up: a count's events as its
+    /// timeline brings them up (at 1x and 2x), any other event an interval after the last (a
+    /// whole round at once at Instant), and nothing new until the count on show has been seen.
+    pub fn tick(&mut self, elapsed: Duration, pace: &Pace, logged: usize, count: &PlayingCount) {
         if pace.paused || self.cursor >= self.total() || self.drive(logged) != Drive::Hold {
+            return;
+        }
+        let instant = pace.speed == Speed::Instant;
+        if count.playing() && !instant {
+            if self.cursor < count.lines.end {
+                let due = count.shown(logged).min(self.total());
+                if due > self.cursor {
+                    self.cursor = due;
+                    self.since_event = Duration::ZERO;
+                }
+                return;
+            }
+            // Its results are read while the next event's interval runs.
+            self.since_event += elapsed;
             return;
         }
         self.since_event += elapsed;
@@ -170,7 +213,7 @@ impl Playback {
             Speed::Instant => Duration::ZERO,
         };
         if self.since_event >= interval {
-            let step = if pace.speed == Speed::Instant { ReplayStep::RoundForward } else { ReplayStep::EventForward };
+            let step = if instant { ReplayStep::RoundForward } else { ReplayStep::EventForward };
             self.step(step);
         }
     }
@@ -183,15 +226,24 @@ pub fn playback_wants_round(playback: Option<&Playback>, logged: usize) -> Optio
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, start_playback.after(super::session::apply_launch_options)).add_systems(
-        Update,
-        (steer, rebuild)
-            .chain()
-            .run_if(resource_exists::<Playback>)
-            // Before the rounds, so a step's rebuild or round plays in the same frame; the
-            // keys' and buttons' commands of the frame before are read here.
-            .before(crate::rules::CombatSystems::Surprise),
-    );
+    app.add_systems(Startup, start_playback.after(super::session::apply_launch_options))
+        .add_systems(
+            Update,
+            (steer, rebuild)
+                .chain()
+                .run_if(resource_exists::<Playback>)
+                // Before the rounds, so a step's rebuild or count plays in the same frame; the
+                // keys' and buttons' commands of the frame before are read here.
+                .before(CombatSystems::Surprise),
+        )
+        // The end of a round (morale, bleeding, fleeing) waits for its first event to be in
+        // view too, not only the counts (`playout.rs`) and the next round (`session.rs`).
+        .configure_sets(Update, CombatSystems::Morale.run_if(view_wants_more));
+}
+
+/// Whether the battle may go on: always, but in a replay whose view has caught up with it.
+fn view_wants_more(playback: Option<Res<Playback>>, log: Res<CombatLog>) -> bool {
+    playback_wants_round(playback.as_deref(), log.entries().len()).unwrap_or(true)
 }
 
 /// The window's part: the replay bar.
@@ -215,6 +267,10 @@ fn start_playback(world: &mut World) {
 fn spawn(world: &mut World, source: &PlaybackSource) {
     source.template.spawn(world, &source.setup);
     super::session::show_new_battle(world, source.template.clone());
+    // The count on show was the old battle's.
+    if let Some(mut playing) = world.get_resource_mut::<PlayingCount>() {
+        *playing = PlayingCount::default();
+    }
     if let Some(replay) = source.replay() {
         world.insert_resource(replay);
     }
@@ -226,7 +282,7 @@ fn steer(
     mut playback: ResMut<Playback>,
     pace: Res<Pace>,
     time: Res<Time>,
-    log: Res<CombatLog>,
+    (log, playing): (Res<CombatLog>, Option<Res<PlayingCount>>),
 ) {
     for command in commands.read() {
         match command {
@@ -236,22 +292,24 @@ fn steer(
             _ => {}
         }
     }
-    playback.tick(time.delta(), &pace, log.entries().len());
+    let none = PlayingCount::default();
+    playback.tick(time.delta(), &pace, log.entries().len(), playing.as_deref().unwrap_or(&none));
 }
 
-/// A step back before what the board shows: the battle is spawned again and plays forward to
-/// the round in view (a round per frame).
+/// A step back before what the board has played: the battle is spawned again and plays forward
+/// to the event in view (a count per frame). Notes where the board goes on from this frame.
 fn rebuild(world: &mut World) {
     let logged = world.resource::<CombatLog>().entries().len();
     let mut playback = world.resource_mut::<Playback>();
-    let drive = playback.drive(logged);
-    playback.rebuild = false;
-    if drive == Drive::Rebuild {
+    if playback.drive(logged) == Drive::Rebuild {
+        playback.board_from = None;
         let source = playback.source.clone();
         let paused = world.resource::<Pace>().paused;
         spawn(world, &source);
         world.resource_mut::<Pace>().paused = paused;
     }
+    let logged = world.resource::<CombatLog>().entries().len();
+    world.resource_mut::<Playback>().drive_now(logged);
 }
 
 /// The replay bar at the bottom: where the view is, the event in words, and the steps.
@@ -303,4 +361,94 @@ fn draw_playback(
         ui.label(egui::RichText::new(words).monospace());
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::battlefield::Place;
+    use crate::rules::Slot;
+    use crate::rules::components::{Action, ActionKind};
+    use crate::rules::log::{LogEntry, LogEvent, line};
+
+    /// A replay of `events` events, all of round 1 but the first.
+    fn playback(events: usize) -> Playback {
+        let template =
+            crate::levels::load_builtin_level(crate::levels::DEFAULT_LEVEL).expect("the default level loads");
+        let rounds = (0..events).map(|at| u32::from(at > 0)).collect();
+        let source = PlaybackSource {
+            file: "test.jsonl".into(),
+            template,
+            setup: BattleSetup::default(),
+            declarations: None,
+            rounds,
+        };
+        Playback::new(source)
+    }
+
+    fn moved(x: i32) -> LogEntry {
+        let unit: Arc<str> = "wren".into();
+        let event = LogEvent::Moved(line::Moved { unit, from: Place::Square([x, 0]), to: Place::Square([x + 1, 0]) });
+        LogEntry { round: 1, event }
+    }
+
+    /// Events 0 and 1 before it, then a count walking three squares (events 2 to 4), then one
+    /// more event.
+    fn a_walk() -> (Vec<LogEntry>, PlayingCount) {
+        let entries = vec![moved(9), moved(9), moved(0), moved(1), moved(2), moved(9)];
+        let slot =
+            Slot { initiative: 3, unit: Entity::PLACEHOLDER, order: 0, action: Action::simple(ActionKind::Move) };
+        let count = PlayingCount::new(1, Some(3), vec![slot], 2..5, &entries);
+        (entries, count)
+    }
+
+    #[test]
+    fn the_count_on_show_stands_at_the_event_in_view() {
+        let (_, count) = a_walk();
+        let mut view = playback(6);
+        view.cursor = 2;
+        assert_eq!(view.count_age(&count), None, "none of its lines in view: the board is ahead");
+        for (cursor, line) in [(3, 0), (4, 1), (5, 2)] {
+            view.cursor = cursor;
+            assert_eq!(view.count_age(&count), Some(count.at[line]), "event {cursor}");
+        }
+        view.cursor = 6;
+        assert_eq!(view.count_age(&count), Some(count.length()), "all of it in view: played out");
+        assert_eq!(view.count_age(&PlayingCount::default()), None, "no count on show");
+    }
+
+    #[test]
+    fn a_step_back_within_the_count_on_show_keeps_the_board_and_one_before_it_starts_again() {
+        let mut view = playback(6);
+        view.cursor = 3;
+        assert_eq!(view.drive_now(2), Drive::Advance, "the count is resolved once its first event is in view");
+        assert_eq!(view.drive_now(5), Drive::Hold);
+        view.step(ReplayStep::EventForward);
+        view.step(ReplayStep::EventBack);
+        assert_eq!(view.drive(5), Drive::Hold, "back to the count's first event: the board shows it");
+        view.step(ReplayStep::EventBack);
+        assert_eq!(view.drive(5), Drive::Rebuild, "back before the count: the battle is played again");
+    }
+
+    #[test]
+    fn playing_brings_a_count_s_events_up_on_its_timeline_then_lets_it_be_read() {
+        let (entries, mut count) = a_walk();
+        let logged = entries.len();
+        let mut view = playback(6);
+        view.cursor = 3;
+        let pace = Pace::default();
+        count.age = count.at[1];
+        view.tick(Duration::ZERO, &pace, logged, &count);
+        assert_eq!(view.cursor, 4, "the second step of the walk is up");
+        count.age = count.at[2];
+        view.tick(Duration::ZERO, &pace, logged, &count);
+        assert_eq!(view.cursor, 5);
+        view.tick(EVENT_INTERVAL, &pace, logged, &count);
+        assert_eq!(view.cursor, 5, "the count is still on show: nothing new yet");
+        count.age = count.length();
+        view.tick(Duration::ZERO, &pace, logged, &count);
+        assert_eq!(view.cursor, 6, "seen, and the interval has passed meanwhile");
+    }
 }

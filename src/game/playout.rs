@@ -145,8 +145,9 @@ fn play_on(time: Res<Time>, pace: Res<Pace>, pacing: Res<RoundPacing>, mut playi
     playing.age = if rate.is_finite() { playing.age + time.delta_secs() * rate } else { playing.length() };
 }
 
-/// The next count may resolve once this one has been seen, or, paused, on a Step. A loaded
-/// save's rounds replay at once; the replay viewer resolves a count when its view needs one.
+/// The next count may resolve once this one has been seen, or, paused, on a Step. The replay
+/// viewer resolves a count when its view needs one (a save's too); a loaded save's rounds
+/// replay at once.
 fn count_pacing_ready(
     by_count: Option<Res<ResolveByCount>>,
     playing: Res<PlayingCount>,
@@ -154,11 +155,14 @@ fn count_pacing_ready(
     replay: Option<Res<crate::save::Replay>>,
     (playback, log): (Option<Res<super::playback::Playback>>, Res<CombatLog>),
 ) -> bool {
-    if by_count.is_none() || replay.is_some() {
+    if by_count.is_none() {
         return true;
     }
     if let Some(wanted) = super::playback::playback_wants_round(playback.as_deref(), log.entries().len()) {
         return wanted;
+    }
+    if replay.is_some() {
+        return true;
     }
     if pace.paused {
         return pace.steps > 0;
@@ -172,16 +176,17 @@ fn note_before_resolve(state: Res<CombatState>, log: Res<CombatLog>, mut before:
 
 /// A count that resolved this frame goes on show; paused, it used up the Step.
 fn note_resolved_count(
-    by_count: Option<Res<ResolveByCount>>,
-    replay: Option<Res<crate::save::Replay>>,
+    (by_count, replay): (Option<Res<ResolveByCount>>, Option<Res<crate::save::Replay>>),
+    playback: Option<Res<super::playback::Playback>>,
     state: Res<CombatState>,
     log: Res<CombatLog>,
     before: Res<BeforeResolve>,
     mut playing: ResMut<PlayingCount>,
     mut pace: ResMut<Pace>,
 ) {
-    // A loaded save's rounds replay unseen, up to where it was saved.
-    let shown = by_count.is_some() && replay.is_none();
+    // A loaded save's rounds replay unseen, up to where it was saved; in the replay viewer they
+    // are what is watched.
+    let shown = by_count.is_some() && (replay.is_none() || playback.is_some());
     let resolved = state.round == before.round && state.cursor > before.cursor && state.phase != CombatPhase::Idle;
     if !shown || !resolved {
         return;
@@ -194,8 +199,27 @@ fn note_resolved_count(
     }
 }
 
-fn show_log(log: Res<CombatLog>, playing: Res<PlayingCount>, mut shown: ResMut<ShownLog>) {
-    shown.set_if_neq(ShownLog(playing.shown(log.entries().len())));
+/// How much of the log is on show. In the replay viewer, no more than the events in view, and,
+/// paused (or at Instant), the count on show stands where the view is, not where time took it.
+fn show_log(
+    log: Res<CombatLog>,
+    mut playing: ResMut<PlayingCount>,
+    (playback, pace): (Option<Res<super::playback::Playback>>, Res<Pace>),
+    mut shown: ResMut<ShownLog>,
+) {
+    let logged = log.entries().len();
+    let Some(playback) = playback else {
+        shown.set_if_neq(ShownLog(playing.shown(logged)));
+        return;
+    };
+    let stepping = pace.paused || pace.speed == super::session::Speed::Instant;
+    if stepping
+        && let Some(age) = playback.count_age(&playing)
+        && playing.age != age
+    {
+        playing.age = age;
+    }
+    shown.set_if_neq(ShownLog(playing.shown(logged).min(playback.cursor)));
 }
 
 /// Ring around a unit acting now, and its arrow.

@@ -122,6 +122,9 @@ pub enum Condition {
     Paused,
     /// An initiative count is being played out on the board.
     CountOnShow,
+    /// The token of the unit with this level id is drawn in the zone with this id (where the
+    /// board shows it, part way along a walk or not).
+    TokenIn(String, String),
     /// The kind of action drafted offers at least this many options.
     KindOptions(usize),
     /// The tutorial shows this lesson (counted from 1).
@@ -314,6 +317,16 @@ impl GameView<'_, '_> {
         camera.world_to_viewport(camera_place, centre.extend(0.0)).ok()
     }
 
+    /// Whether the token of the unit with level id `unit` is drawn in the zone with id `zone`.
+    fn token_in(&self, unit: &str, zone: &str) -> bool {
+        let Some((entity, _)) = self.unit_ids.iter().find(|(_, id)| &*id.0 == unit) else {
+            return false;
+        };
+        let drawn = self.token_places.iter().find(|(token, _)| token.0 == entity);
+        let at = drawn.and_then(|(_, place)| self.layout.zone_at(place.translation().truncate()));
+        at.is_some() && at == self.battlefield.find(zone)
+    }
+
     /// Whether a replay is on, its view passes `test`, and its board has caught up with it.
     fn replay_shows(&self, test: impl Fn(&super::playback::Playback) -> bool) -> bool {
         self.playback.as_ref().is_some_and(|playback| {
@@ -351,6 +364,7 @@ impl GameView<'_, '_> {
             Condition::Hint => self.ui.hint.is_some(),
             Condition::Paused => self.pace.paused,
             Condition::CountOnShow => in_battle && self.playing.playing(),
+            Condition::TokenIn(unit, zone) => in_battle && self.token_in(unit, zone),
             Condition::KindOptions(least) => {
                 let kind = self.ui.draft.kind.and_then(|kind| self.options.kinds.get(kind));
                 kind.is_some_and(|(_, options)| options.len() >= *least)

@@ -540,6 +540,7 @@ mod replay_stepping {
 
     use bevy::prelude::default;
     use fray::game::playback::{Drive, EVENT_INTERVAL, Playback, PlaybackSource, ReplayStep};
+    use fray::game::playout::PlayingCount;
     use fray::game::session::{Pace, Speed};
     use fray::levels::{BattleSetup, load_builtin_level};
 
@@ -581,30 +582,29 @@ mod replay_stepping {
         let mut view = playback(&[0, 1, 1, 2, 2]);
         view.step(ReplayStep::RoundForward);
         view.step(ReplayStep::RoundForward);
-        assert_eq!(view.drive(1), Drive::Advance, "round 1 has not been played");
-        assert_eq!(view.drive(3), Drive::Hold);
+        assert_eq!(view.drive_now(1), Drive::Advance, "round 1 has not been played");
+        assert_eq!(view.drive_now(3), Drive::Hold);
         view.step(ReplayStep::EventForward);
-        assert_eq!(view.drive(3), Drive::Advance);
-        assert_eq!(view.drive(5), Drive::Hold);
+        assert_eq!(view.drive_now(3), Drive::Advance, "round 2 goes on from the log's 3 events");
+        assert_eq!(view.drive_now(5), Drive::Hold);
         view.step(ReplayStep::EventBack);
-        assert!(view.rebuild, "back into round 1 from round 2");
-        assert_eq!(view.drive(5), Drive::Rebuild, "the board shows round 2");
-        assert_eq!(view.drive(3), Drive::Hold, "the board shows round 1 already");
+        assert_eq!(view.drive(5), Drive::Rebuild, "the board played on from the event now out of view");
     }
 
     #[test]
     fn playing_shows_an_event_per_interval_once_the_board_caught_up() {
         let mut view = playback(&[0, 1, 1, 2]);
+        let none = PlayingCount::default();
         let mut pace = Pace { paused: true, ..default() };
-        view.tick(EVENT_INTERVAL, &pace, 0);
+        view.tick(EVENT_INTERVAL, &pace, 0, &none);
         assert_eq!(view.cursor, 0, "paused");
         pace.paused = false;
-        view.tick(EVENT_INTERVAL, &pace, 0);
+        view.tick(EVENT_INTERVAL, &pace, 0, &none);
         assert_eq!(view.cursor, 1);
-        view.tick(EVENT_INTERVAL, &pace, 0);
+        view.tick(EVENT_INTERVAL, &pace, 0, &none);
         assert_eq!(view.cursor, 1, "the board has not shown event 1 yet");
         pace.speed = Speed::Instant;
-        view.tick(Duration::ZERO, &pace, 1);
+        view.tick(Duration::ZERO, &pace, 1, &none);
         assert_eq!(view.cursor, 3, "instant plays a round at a time");
     }
 }

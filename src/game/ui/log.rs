@@ -1,7 +1,10 @@
 //! The combat log window: every entry with its rolls folded away, new dice tumbling a moment
-//! before they settle, and the JSON Lines export.
+//! before they settle, each round under its heading (and each turn, in rulesets that play in
+//! turns), and the JSON Lines export.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use bevy::prelude::*;
 use bevy_egui::egui::{self, RichText};
@@ -15,12 +18,14 @@ use crate::game::session::Screen;
 use crate::game::{BattleUi, UiCommand};
 use crate::rules::CombatInfo;
 use crate::rules::glossary::Glossary;
-use crate::rules::log::{CombatLog, LogEntry};
+use crate::rules::log::{CombatLog, LogEntry, LogEvent, line};
 use crate::rules::log_text::{self, Names};
 use crate::rules::ruleset::Ruleset;
 
 /// Room above a round's heading, in points.
 const ROUND_HEADING_SPACE: f32 = 4.0;
+/// Room above a turn's heading, in points.
+const TURN_HEADING_SPACE: f32 = 2.0;
 /// How strongly the lines of the count on the board are tinted.
 const PLAYING_FILL: f32 = 0.45;
 /// Room left over the log window for the banner over the board, in points.
@@ -80,6 +85,8 @@ fn draw_log(
                 }
             });
             ui.separator();
+            // In rulesets that play in turns, each turn opens under its own heading too.
+            let turns = if ruleset.turns.order.on_turn() { turn_starts(entries) } else { HashMap::new() };
             egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
                 for (at, entry) in entries.iter().enumerate() {
                     let rolling = arrivals.rolling(at, now);
@@ -88,6 +95,10 @@ fn draw_log(
                     if entry.round > 0 && previous.is_none_or(|before| before.round != entry.round) {
                         ui.add_space(ROUND_HEADING_SPACE);
                         ui.label(RichText::new(format!("Round {}", entry.round)).strong());
+                    }
+                    if let Some(turn) = turns.get(&at) {
+                        ui.add_space(TURN_HEADING_SPACE);
+                        ui.label(RichText::new(turn.heading(entries, &names)).strong().small());
                     }
                     if playing.holds(at) {
                         // The lines of the count on the board stand out.
@@ -107,6 +118,68 @@ fn draw_log(
         commands.write(UiCommand::ToggleLog);
     }
     Ok(())
+}
+
+/// The start of a turn, in a ruleset that plays in turns: its place in the round and who takes
+/// it (several units when they take it together).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct TurnStart {
+    /// The turn's place in the round (1, 2, 3, ...).
+    turn: i32,
+    /// The log ids of the units that take it, in the order they declared.
+    units: Vec<Arc<str>>,
+}
+
+impl TurnStart {
+    /// `Turn 2 · Sir Aldous (party)`: the turn and whose it is, each unit with its side as the
+    /// log's first line names it.
+    fn heading(&self, entries: &[LogEntry], names: &Names) -> String {
+        let sides: HashMap<&str, &str> = match entries.first().map(|entry| &entry.event) {
+            Some(LogEvent::CombatStarted(started)) => {
+                started.units.iter().map(|unit| (&*unit.id, &*unit.side)).collect()
+            }
+            _ => HashMap::new(),
+        };
+        let whose: Vec<String> = self
+            .units
+            .iter()
+            .map(|unit| match sides.get(&**unit) {
+                Some(side) => format!("{} ({side})", names.unit(unit)),
+                None => names.unit(unit).to_string(),
+            })
+            .collect();
+        format!("Turn {} · {}", self.turn, whose.join(", "))
+    }
+}
+
+/// Where each turn starts in a log of a ruleset that plays in turns, by the index of its first
+/// `declared` line: there, a unit's `initiative` is its turn's place in the round, so a new
+/// place is a new turn. Units declaring one after another at the same place take that turn
+/// together; a held action answering a foe's turn, or the rest of a unit's own turn, is part of
+/// the turn it comes in. A turn's first lines before its `declared` line (burning, hazards) come
+/// before its heading.
+fn turn_starts(entries: &[LogEntry]) -> HashMap<usize, TurnStart> {
+    let mut starts: HashMap<usize, TurnStart> = HashMap::new();
+    // The turn going on: its round, its place and where its heading is.
+    let mut current: Option<(u32, i32, usize)> = None;
+    for (at, entry) in entries.iter().enumerate() {
+        let LogEvent::Declared(line::Declared { unit, initiative, held, .. }) = &entry.event else {
+            continue;
+        };
+        match current {
+            Some((round, turn, heading)) if round == entry.round && turn == *initiative => {
+                let start = starts.get_mut(&heading);
+                if let Some(start) = start.filter(|start| !*held && !start.units.contains(unit)) {
+                    start.units.push(unit.clone());
+                }
+            }
+            _ => {
+                starts.insert(at, TurnStart { turn: *initiative, units: vec![unit.clone()] });
+                current = Some((entry.round, *initiative, at));
+            }
+        }
+    }
+    starts
 }
 
 /// What the log window keeps between frames.
@@ -208,5 +281,97 @@ fn export_log(log: &CombatLog, info: &CombatInfo) -> String {
     match std::fs::write(&path, log.to_json_lines()) {
         Ok(()) => format!("saved to {}", shown.display()),
         Err(error) => format!("could not write {}: {error}", shown.display()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::levels::{BattleSetup, load_builtin_level};
+    use crate::rules::components::{AiKind, Controller};
+
+    fn declared(round: u32, unit: &str, turn: i32, held: bool) -> LogEntry {
+        let event = LogEvent::Declared(line::Declared {
+            unit: unit.into(),
+            action: "attack",
+            target: None,
+            modifier: 0,
+            initiative: turn,
+            move_to: None,
+            aim: None,
+            using: None,
+            carried_over: false,
+            move_after: None,
+            held,
+        });
+        LogEntry { round, event }
+    }
+
+    fn turn(turn: i32, units: &[&str]) -> TurnStart {
+        TurnStart { turn, units: units.iter().map(|unit| Arc::from(*unit)).collect() }
+    }
+
+    #[test]
+    fn each_turn_starts_at_its_first_declaration_and_names_who_takes_it() {
+        let entries = [
+            LogEntry { round: 1, event: LogEvent::RoundStarted {} },
+            declared(1, "aldous", 1, false),
+            declared(1, "maren", 2, false),
+            declared(1, "tobiah", 2, false),
+            // A held strike answering the bandit's turn, and the rest of the bandit's own turn.
+            declared(1, "bandit", 3, false),
+            declared(1, "aldous", 3, true),
+            declared(1, "bandit", 3, false),
+            LogEntry { round: 2, event: LogEvent::RoundStarted {} },
+            // Turn 1 again, in a new round.
+            declared(2, "bandit", 1, false),
+        ];
+        let starts = turn_starts(&entries);
+        let expected = HashMap::from([
+            (1, turn(1, &["aldous"])),
+            (2, turn(2, &["maren", "tobiah"])),
+            (4, turn(3, &["bandit"])),
+            (8, turn(1, &["bandit"])),
+        ]);
+        assert_eq!(starts, expected);
+    }
+
+    #[test]
+    fn a_battle_played_in_turns_has_a_heading_for_every_turn_of_every_round() {
+        let template = load_builtin_level("shock_and_cover_skirmish.ron").expect("the level loads");
+        assert!(template.ruleset.turns.order.on_turn(), "shock_and_cover plays in turns");
+        let greedy = Controller::Ai(AiKind::Greedy);
+        let setup = BattleSetup { seed: 7, controllers: vec![(0, greedy), (1, greedy)], record_log: true };
+        let mut battle = crate::headless::HeadlessBattle::new();
+        battle.start(&template, &setup);
+        battle.run_to_end();
+        let entries = battle.log().entries();
+        let names = Names::from_log(entries);
+        let starts = turn_starts(entries);
+        let rounds: std::collections::BTreeSet<u32> = entries
+            .iter()
+            .filter(|entry| matches!(entry.event, LogEvent::Declared(_)))
+            .map(|entry| entry.round)
+            .collect();
+        assert!(rounds.len() >= 2, "rounds with declarations: {rounds:?}");
+        for round in rounds {
+            let mut turns: Vec<(usize, &TurnStart)> =
+                starts.iter().filter(|(at, _)| entries[**at].round == round).map(|(at, start)| (*at, start)).collect();
+            turns.sort_unstable_by_key(|(at, _)| *at);
+            let numbers: Vec<i32> = turns.iter().map(|(_, start)| start.turn).collect();
+            assert_eq!(numbers.first(), Some(&1), "round {round} opens with turn 1: {numbers:?}");
+            assert!(numbers.windows(2).all(|pair| pair[0] < pair[1]), "round {round}: {numbers:?}");
+            for (at, start) in turns {
+                let heading = start.heading(entries, &names);
+                let LogEvent::Declared(first) = &entries[at].event else {
+                    panic!("a turn starts at a declaration");
+                };
+                assert!(
+                    heading.starts_with(&format!("Turn {} · {}", start.turn, names.unit(&first.unit))),
+                    "{heading}"
+                );
+                assert!(heading.contains('(') && heading.ends_with(')'), "names the side: {heading}");
+            }
+        }
     }
 }
