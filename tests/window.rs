@@ -159,6 +159,17 @@ fn the_sight_and_cover_course_can_be_completed_by_keys_and_clicks() {
 }
 
 #[test]
+fn a_spell_s_forecast_shows_on_its_target_s_hover_card() {
+    if !has_display() {
+        return;
+    }
+    let dir = shots_dir("forecast-spell");
+    let stdout = play_script("ambush.ron", &["party=human", "monsters=ai:greedy"], "forecast_spell.ron", &dir);
+    assert!(stdout.contains("Screenshot(\"forecast_heal.png\")"), "the script stopped early:\n{stdout}");
+    assert_drawn(&dir, &["forecast_spell.png", "forecast_heal.png"]);
+}
+
+#[test]
 fn confirm_stays_clickable_under_a_long_list_of_targets() {
     if !has_display() {
         return;

@@ -950,15 +950,6 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
         };
         let kind_label = kind_label(&actor, action.kind);
         let target = action.target.and_then(|target| view.units.get(target).ok());
-        let odds = match (action.kind, &target) {
-            (
-                ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Charge | ActionKind::Aimed(_),
-                Some(target),
-            ) => Some(actions::attack_odds(&view.ruleset, &actor, target)),
-            (ActionKind::Throw(at), Some(target)) => forecast::throw_odds(&view.ruleset, &actor, target, at),
-            _ => None,
-        };
-        let forecast = target.as_ref().and_then(|target| forecast::forecast(&view.ruleset, &actor, target, &action));
         let standing = action.move_to.unwrap_or(actor.zone.0);
         let cover = match &target {
             Some(target) if view.battlefield.is_grid() && actions::is_ranged(&actor, action.kind) => {
@@ -966,6 +957,17 @@ fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<Dec
             }
             _ => None,
         };
+        // The odds count the cover the shot is taken through (`S-COVER-1`).
+        let through = cover.unwrap_or(Cover::None);
+        let odds = match (action.kind, &target) {
+            (
+                ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Charge | ActionKind::Aimed(_),
+                Some(target),
+            ) => Some(actions::attack_odds_in_cover(&view.ruleset, &actor, target, through)),
+            (ActionKind::Throw(at), Some(target)) => forecast::throw_odds(&view.ruleset, &actor, target, (at, through)),
+            _ => None,
+        };
+        let forecast = target.as_ref().and_then(|target| forecast::forecast(&view.ruleset, &actor, target, &action));
         let mut label = match &target {
             Some(target) => format!("{} ({})", target.name.as_str(), target.id.0),
             None => match action.kind {

@@ -9,7 +9,7 @@ use bevy_egui::egui::{self, Color32, RichText};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 use super::board::{GRID_TILE, Hovered, HoveredZone};
-use super::controls::BattleUi;
+use super::controls::{BattleUi, OptionEntry};
 use super::session::Screen;
 use super::ui::{side_colour, side_name};
 use crate::battlefield::{Battlefield, Cover, Square, Terrain, ZoneIdx, ZoneIndex};
@@ -179,27 +179,47 @@ fn forecast(ui: &mut egui::Ui, view: &HoverView, target: &UnitView) {
     let Some((kind, options)) = view.ui.draft.kind.and_then(|kind| view.options.kinds.get(kind)) else {
         return;
     };
-    let at_target = options.iter().filter(|option| option.action.target == Some(target.entity));
-    for option in at_target {
-        ui.separator();
-        ui.label(RichText::new(format!("Your {}", kind.to_lowercase())).strong());
-        if let Some(forecast) = &option.forecast {
-            forecast_lines(ui, target, forecast);
-            continue;
-        }
-        let Some(odds) = &option.odds else {
-            ui.label(RichText::new(format!("acts at initiative {}", option.initiative)).small());
-            continue;
-        };
-        ui.label(format!(
-            "hit {:.0}% · damage {}–{} · critical {:.0}%",
-            odds.hit * PERCENT,
-            odds.damage_min,
-            odds.damage_max,
-            odds.critical * PERCENT
-        ));
-        ui.label(RichText::new(fall_words(target, odds.damage_min, odds.damage_max)).color(WARNING_COLOUR));
+    let mut at_target: Vec<(usize, &OptionEntry)> =
+        options.iter().enumerate().filter(|(_, option)| option.action.target == Some(target.entity)).collect();
+    // The option drafted speaks for itself; else acting from where the unit stands comes
+    // first. Many places to act from (every square on a grid) would each repeat the forecast.
+    at_target.sort_by_key(|(at, option)| (Some(*at) != view.ui.draft.option, option.action.move_to.is_some()));
+    let Some((_, first)) = at_target.first() else {
+        return;
+    };
+    ui.separator();
+    ui.label(RichText::new(format!("Your {}", kind.to_lowercase())).strong());
+    if first.action.move_to.is_some() || at_target.len() > 1 {
+        ui.label(RichText::new(&first.label).small().color(DETAIL_COLOUR));
     }
+    option_forecast(ui, target, first);
+    let others = at_target.len() - 1;
+    if others > 0 {
+        let places = if others == 1 { "place" } else { "places" };
+        let words = format!("or from {others} other {places}: choose one in the panel to see its odds");
+        ui.label(RichText::new(words).small().color(DETAIL_COLOUR));
+    }
+}
+
+/// What one option at `target` would do: a spell's, item's or manoeuvre's forecast, an attack's
+/// odds, or when it acts.
+fn option_forecast(ui: &mut egui::Ui, target: &UnitView, option: &OptionEntry) {
+    if let Some(forecast) = &option.forecast {
+        forecast_lines(ui, target, forecast);
+        return;
+    }
+    let Some(odds) = &option.odds else {
+        ui.label(RichText::new(format!("acts at initiative {}", option.initiative)).small());
+        return;
+    };
+    ui.label(format!(
+        "hit {:.0}% · damage {}–{} · critical {:.0}%",
+        odds.hit * PERCENT,
+        odds.damage_min,
+        odds.damage_max,
+        odds.critical * PERCENT
+    ));
+    ui.label(RichText::new(fall_words(target, odds.damage_min, odds.damage_max)).color(WARNING_COLOUR));
 }
 
 /// A spell's, item's or manoeuvre's forecast: its chance, what it does, and for damage what

@@ -8,7 +8,7 @@ use super::dice::Dice;
 use super::equipment::{Attribute, Weapon};
 use super::ruleset::{AttackStyle, Offer, Ruleset};
 use super::unit::{self, Unit, UnitReadOnly, UnitView};
-use crate::battlefield::{Battlefield, UNREACHABLE, ZoneIdx, ZoneIndex};
+use crate::battlefield::{Battlefield, Cover, UNREACHABLE, ZoneIdx, ZoneIndex};
 
 /// Why a declaration was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -1411,12 +1411,28 @@ pub fn critical_natural(ruleset: &Ruleset, weapon: &Weapon) -> u32 {
 
 /// Odds of `attacker` striking `target` with its usable weapon now.
 pub fn attack_odds(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView) -> AttackOdds {
+    attack_odds_in_cover(ruleset, attacker, target, Cover::None)
+}
+
+/// [`attack_odds`] for a ranged attack at a target in `cover`, whose penalty to hit
+/// ([`cover_penalty`]) the odds count.
+pub fn attack_odds_in_cover(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView, cover: Cover) -> AttackOdds {
     let defense = match &ruleset.attack.style {
         AttackStyle::VsDefense => unit::defense_score(ruleset, target.attributes, target.defense, target.conditions),
-        // The test's number stands in for the Defense: the target's own is not read.
         AttackStyle::Test { tn, .. } => *tn,
     };
-    AttackerOdds::of(ruleset, attacker).against(ruleset, defense, target.armour.0)
+    let mut attacker = AttackerOdds::of(ruleset, attacker);
+    attacker.bonus -= cover_penalty(ruleset, cover);
+    attacker.against(ruleset, defense, target.armour.0)
+}
+
+/// What `cover` takes from a ranged attack's roll to hit (`S-COVER-1`).
+pub fn cover_penalty(ruleset: &Ruleset, cover: Cover) -> i32 {
+    match cover {
+        Cover::None => 0,
+        Cover::Half => ruleset.attack.half_cover_penalty,
+        Cover::Full => ruleset.attack.full_cover_penalty,
+    }
 }
 
 /// The attacker's half of [`attack_odds`]: its usable weapon, damage dice and roll bonus, which
@@ -1447,6 +1463,7 @@ impl<'a> AttackerOdds<'a> {
     /// The odds against a target of `armour` whose Defense is `defense` ([`unit::defense_score`]);
     /// where the ruleset's attack is a test, its number stands in for the Defense.
     pub fn against(&self, ruleset: &Ruleset, defense: i32, armour: i32) -> AttackOdds {
+        // The test's number stands in for the Defense: the target's own is not read.
         let defense = match &ruleset.attack.style {
             AttackStyle::VsDefense => defense,
             AttackStyle::Test { tn, .. } => *tn,

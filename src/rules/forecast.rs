@@ -9,6 +9,7 @@ use super::dice::Dice;
 use super::equipment::{Effect, Weapon};
 use super::ruleset::{AttackStyle, Pools, Ruleset};
 use super::unit::{self, UnitView};
+use crate::battlefield::Cover;
 
 /// The most totals a dice expression may have for its chances to be counted: beyond this the
 /// forecast says what happens without a chance (hostile data cannot stall the window).
@@ -246,9 +247,15 @@ fn execute_forecast(ruleset: &Ruleset, actor: &UnitView, target: &UnitView) -> O
     Some(Forecast { chance: Some(1.0 - saves), outcome: Outcome::Executed { saved }, caveat })
 }
 
-/// Odds of `attacker` throwing the item at `at` of its inventory at `target`: an attack with the
-/// item as a thrown weapon (as the resolve stage makes it); `None` if it is not a damaging throw.
-pub fn throw_odds(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView, at: usize) -> Option<AttackOdds> {
+/// Odds of `attacker` throwing the item at `at` of its inventory at `target` in `cover`: an
+/// attack with the item as a thrown weapon (as the resolve stage makes it); `None` if it is not
+/// a damaging throw.
+pub fn throw_odds(
+    ruleset: &Ruleset,
+    attacker: &UnitView,
+    target: &UnitView,
+    (at, cover): (usize, Cover),
+) -> Option<AttackOdds> {
     let weapon = attacker.inventory.0.get(at)?.item.as_thrown_weapon()?;
     let dice = actions::damage_dice(ruleset, attacker, &weapon, true);
     let (bonus, defense) = match &ruleset.attack.style {
@@ -258,6 +265,7 @@ pub fn throw_odds(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView, at:
         ),
         AttackStyle::Test { tn, ranged, .. } => (thrown_test_bonus(ruleset, attacker, &weapon, *ranged), *tn),
     };
+    let bonus = bonus - actions::cover_penalty(ruleset, cover);
     Some(actions::odds_against(ruleset, bonus, &weapon, dice, defense, target.armour.0))
 }
 

@@ -6,6 +6,7 @@
 use crate::*;
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
+use fray::battlefield::Cover;
 use fray::rules::actions;
 use fray::rules::components::*;
 use fray::rules::damage::damage_after_armour;
@@ -119,10 +120,23 @@ fn check_attacks(ruleset: &Ruleset, name: &str, caster: &UnitView, target: &Unit
     };
     let dice = actions::damage_dice(ruleset, caster, &knife, true);
     let (hit, critical, least, most) = counted_attack(ruleset, &knife, dice, bonus, defense, target.armour.0);
-    let odds = forecast::throw_odds(ruleset, caster, target, 0).expect("a knife throw has odds");
+    let odds = forecast::throw_odds(ruleset, caster, target, (0, Cover::None)).expect("a knife throw has odds");
     close(hit, odds.hit, &format!("{name}: the knife's hit chance"));
     close(critical, odds.critical, &format!("{name}: the knife's critical chance"));
     assert_eq!((least, most), (odds.damage_min, odds.damage_max), "{name}: the knife's damage");
+
+    // Through cover (`S-COVER-1`): the penalty comes off every natural's total.
+    for (cover, penalty) in
+        [(Cover::Half, ruleset.attack.half_cover_penalty), (Cover::Full, ruleset.attack.full_cover_penalty)]
+    {
+        let (hit, critical, ..) = counted_attack(ruleset, &knife, dice, bonus - penalty, defense, target.armour.0);
+        let odds = forecast::throw_odds(ruleset, caster, target, (0, cover)).expect("a knife throw has odds");
+        close(hit, odds.hit, &format!("{name}: the knife's hit chance through {cover:?} cover"));
+        close(critical, odds.critical, &format!("{name}: the knife's critical chance through {cover:?} cover"));
+        let blade = actions::attack_odds_in_cover(ruleset, caster, target, cover);
+        let plain = actions::attack_odds(ruleset, caster, target);
+        assert!(blade.hit <= plain.hit, "{name}: {cover:?} cover makes the blade likelier to hit");
+    }
 }
 
 fn check_spells(ruleset: &Ruleset, name: &str, caster: &UnitView, target: &UnitView) {

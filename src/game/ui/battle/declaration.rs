@@ -189,11 +189,11 @@ fn option_row(ui: &mut egui::Ui, view: &BattleView, entry: &OptionEntry, chosen:
         let rules = &view.ruleset.attack;
         match entry.cover {
             Some(Cover::Half) => {
-                let text = format!("target in half cover: -{} to hit", rules.half_cover_penalty);
+                let text = format!("target in half cover: -{} to hit, counted in the chance", rules.half_cover_penalty);
                 ui.label(RichText::new(text).small().color(COVER_COLOUR));
             }
             Some(Cover::Full) => {
-                let text = format!("target in full cover: -{} to hit", rules.full_cover_penalty);
+                let text = format!("target in full cover: -{} to hit, counted in the chance", rules.full_cover_penalty);
                 ui.label(RichText::new(text).small().color(COVER_COLOUR));
             }
             Some(Cover::None) => {

@@ -185,12 +185,10 @@ fn skill(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
 
 /// Cover from a ranged attack on a grid (`S-COVER-1`).
 fn cover(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
-    let rules = &battle.ruleset.attack;
-    let penalty = match m.engagement.cover {
-        Cover::None => return None,
-        Cover::Half => rules.half_cover_penalty,
-        Cover::Full => rules.full_cover_penalty,
-    };
+    if m.engagement.cover == Cover::None {
+        return None;
+    }
+    let penalty = actions::cover_penalty(&battle.ruleset, m.engagement.cover);
     Some(Modifier::to_hit(ModifierSource::Cover(m.engagement.cover), -penalty))
 }
 
