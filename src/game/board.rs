@@ -399,6 +399,11 @@ impl BoardLayout {
 #[derive(Resource, Debug, Default)]
 pub struct ShownPlaces(pub HashMap<Entity, Vec2>);
 
+/// How far some tokens lean off their place for now, in board pixels: a melee blow's lunge
+/// toward its target while its line plays (see [`super::playout`]).
+#[derive(Resource, Debug, Default)]
+pub struct ShownNudges(pub HashMap<Entity, Vec2>);
+
 /// The unit under the pointer.
 #[derive(Resource, Debug, Default)]
 pub struct Hovered(pub Option<Entity>);
@@ -413,6 +418,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<HoveredZone>()
         .init_resource::<TokenPalette>()
         .init_resource::<ShownPlaces>()
+        .init_resource::<ShownNudges>()
         .add_systems(
             Update,
             (
@@ -991,7 +997,7 @@ fn place_tokens(
     windows: Query<&Window>,
     units: Query<(&Zone, &SpawnOrder, &Status)>,
     mut tokens: Query<(&Token, &mut Transform, &mut TokenMemory)>,
-    shown: Res<ShownPlaces>,
+    (shown, nudges): (Res<ShownPlaces>, Res<ShownNudges>),
 ) {
     let mut by_zone: HashMap<ZoneIdx, Vec<(u32, Entity)>> = HashMap::new();
     for (token, ..) in &tokens {
@@ -1044,6 +1050,7 @@ fn place_tokens(
         };
         // A walker shows where its walk has got to.
         let goal = shown.0.get(&token.0).copied().unwrap_or(goal);
+        let goal = goal + nudges.0.get(&token.0).copied().unwrap_or_default();
         let here = transform.translation.truncate();
         // A new token appears where it stands rather than flying in from the middle.
         let arrived = here == Vec2::ZERO || here.distance_squared(goal) < GLIDE_SNAP * GLIDE_SNAP;

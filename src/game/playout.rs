@@ -234,6 +234,85 @@ const ACTING_PULSE_RATE: f32 = 3.0;
 const ARROW_TIP: f32 = 14.0;
 /// A path still to walk.
 const WALK_COLOUR: Color = Color::srgba(0.5, 1.0, 0.65, 0.8);
+/// How long a blow's motion lasts from its line coming up, in seconds at 1x: a melee lunge
+/// there and back, or a missile's flight.
+const STRIKE_SECONDS: f32 = 0.3;
+/// Farthest apart, in places (squares, or zones), an attacker and its target are for a blow to
+/// be a lunge rather than a missile's flight.
+const LUNGE_PLACES: f32 = 1.6;
+/// How far a lunge leans toward the target, as a share of the way there.
+const LUNGE_SHARE: f32 = 0.35;
+/// A missile in flight: its radius in board pixels at token scale 1, and its colour.
+const MISSILE_RADIUS: f32 = 5.0;
+/// See [`MISSILE_RADIUS`].
+const MISSILE_COLOUR: Color = Color::srgb(1.0, 1.0, 1.0);
+
+/// A blow whose motion is under way.
+#[derive(Clone, Copy, Debug)]
+struct Blow {
+    attacker: Entity,
+    target: Entity,
+    /// How far through its motion, 0 to 1.
+    through: f32,
+    /// Whether it is a thrown item, which flies whatever the distance.
+    thrown: bool,
+}
+
+impl Blow {
+    /// Whether it shows as a lunge (else a missile's flight) between tokens at `from` and `to`.
+    fn lunges(&self, board: &super::board::BoardLayout, from: Vec2, to: Vec2) -> bool {
+        !self.thrown && self.attacker != self.target && from.distance(to) <= board.cell.max_element() * LUNGE_PLACES
+    }
+}
+
+/// The blows of the count on show whose motion is under way.
+fn blows_under_way<'a>(
+    playing: &'a PlayingCount,
+    log: &'a CombatLog,
+    ids: &'a std::collections::HashMap<&str, Entity>,
+) -> impl Iterator<Item = Blow> + 'a {
+    let entries = log.entries().get(playing.lines.clone()).unwrap_or_default();
+    entries.iter().zip(&playing.at).filter_map(move |(entry, at)| {
+        let LogEvent::Attack(attack) = &entry.event else {
+            return None;
+        };
+        let through = (playing.age - at) / STRIKE_SECONDS;
+        if !(0.0..1.0).contains(&through) {
+            return None;
+        }
+        let (attacker, target) = (*ids.get(&*attack.attacker)?, *ids.get(&*attack.target)?);
+        Some(Blow { attacker, target, through, thrown: attack.kind == crate::rules::log::AttackKind::Thrown })
+    })
+}
+
+/// A melee blow leans its attacker toward the target and back while its line comes up.
+fn strike_motions(
+    playing: Res<PlayingCount>,
+    log: Res<CombatLog>,
+    places: PlaceFinder,
+    tokens: Query<(&super::board::Token, &Transform)>,
+    mut nudges: ResMut<super::board::ShownNudges>,
+) {
+    let mut leaning = std::collections::HashMap::new();
+    if playing.playing() {
+        let ids = places.ids();
+        let at: std::collections::HashMap<Entity, Vec2> =
+            tokens.iter().map(|(token, transform)| (token.0, transform.translation.truncate())).collect();
+        for blow in blows_under_way(&playing, &log, &ids) {
+            let (Some(&from), Some(&to)) = (at.get(&blow.attacker), at.get(&blow.target)) else {
+                continue;
+            };
+            if blow.lunges(&places.board, from, to) {
+                // There and back: the lean is greatest half way through.
+                let lean = (blow.through * std::f32::consts::PI).sin();
+                leaning.insert(blow.attacker, (to - from) * LUNGE_SHARE * lean);
+            }
+        }
+    }
+    if nudges.0 != leaning {
+        nudges.0 = leaning;
+    }
+}
 
 /// The board's part: walks follow the timeline square by square, and the acting units are
 /// ringed, with arrows to their targets.
@@ -241,7 +320,7 @@ pub(super) fn window_plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            walk_tokens.before(super::board::BoardSystems),
+            (walk_tokens, strike_motions).before(super::board::BoardSystems),
             draw_count.after(super::board::BoardSystems),
             follow_the_actor.after(super::board::BoardSystems),
         )
@@ -328,6 +407,14 @@ fn draw_count(
         tokens.iter().map(|(token, transform, scale)| (token.0, (transform.translation.truncate(), scale.0))).collect();
     let token_at = |unit: Entity| places_of.get(&unit).copied();
     let swell = 1.0 + ACTING_SWELL * (time.elapsed_secs() * ACTING_PULSE_RATE * std::f32::consts::TAU).sin();
+    // A blow from afar is a missile flying from the attacker to its target.
+    for blow in blows_under_way(&playing, &log, &places.ids()) {
+        if let (Some((from, scale)), Some((to, _))) = (token_at(blow.attacker), token_at(blow.target))
+            && !blow.lunges(&places.board, from, to)
+        {
+            gizmos.circle_2d(from.lerp(to, blow.through), MISSILE_RADIUS * scale, MISSILE_COLOUR);
+        }
+    }
     for slot in &playing.slots {
         let Some((at, scale)) = token_at(slot.unit) else {
             continue;
@@ -445,6 +532,56 @@ mod tests {
         assert!(playing.length() >= COUNT_SECONDS, "a count stays long enough to see");
         let quiet = PlayingCount::new(1, Some(7), vec![slot()], 4..4, &entries);
         assert_eq!(quiet.length(), QUIET_COUNT_SECONDS, "a count with nothing to show is only glanced at");
+    }
+
+    fn blow(kind: crate::rules::log::AttackKind) -> LogEntry {
+        let roll = crate::vocabulary::dice::DiceRoll {
+            expr: crate::vocabulary::dice::Dice::new(1, 20),
+            dice: vec![12],
+            total: 12,
+        };
+        let attack = line::Attack {
+            attacker: "wolf".into(),
+            target: "wren".into(),
+            initiative: 7,
+            roll,
+            total: 12,
+            defense: 10,
+            hit: true,
+            critical: false,
+            kind,
+            damage_roll: None,
+            extra: Default::default(),
+        };
+        LogEntry { round: 1, event: LogEvent::Attack(attack) }
+    }
+
+    #[test]
+    fn a_blow_moves_while_its_line_comes_up_and_a_throw_always_flies() {
+        use crate::rules::log::AttackKind;
+        let entries = [moved(0), blow(AttackKind::Normal), blow(AttackKind::Thrown)];
+        let mut playing = PlayingCount::new(1, Some(7), vec![slot()], 0..3, &entries);
+        let mut log = CombatLog::default();
+        for entry in &entries {
+            log.record(entry.round, || entry.event.clone());
+        }
+        let (wolf, wren) = (Entity::from_raw_u32(1).expect("an id"), Entity::from_raw_u32(2).expect("an id"));
+        let ids = std::collections::HashMap::from([("wolf", wolf), ("wren", wren)]);
+        assert_eq!(blows_under_way(&playing, &log, &ids).count(), 0, "the walk comes first");
+        // Part way into the first blow, before the throw's line comes up.
+        let into = (playing.at[2] - playing.at[1]).min(STRIKE_SECONDS) / 2.0;
+        playing.age = playing.at[1] + into;
+        let blows: Vec<Blow> = blows_under_way(&playing, &log, &ids).collect();
+        assert_eq!(blows.len(), 1);
+        let through = into / STRIKE_SECONDS;
+        assert!((blows[0].through - through).abs() < 1e-4 && blows[0].attacker == wolf && blows[0].target == wren);
+        let board = crate::game::board::BoardLayout { cell: Vec2::splat(80.0), ..Default::default() };
+        assert!(blows[0].lunges(&board, Vec2::ZERO, Vec2::new(80.0, 0.0)), "a blow next door lunges");
+        assert!(!blows[0].lunges(&board, Vec2::ZERO, Vec2::new(400.0, 0.0)), "a blow from afar flies");
+        playing.age = playing.at[2] + STRIKE_SECONDS / 2.0;
+        let thrown: Vec<Blow> = blows_under_way(&playing, &log, &ids).filter(|blow| blow.thrown).collect();
+        assert_eq!(thrown.len(), 1, "the throw is under way");
+        assert!(!thrown[0].lunges(&board, Vec2::ZERO, Vec2::new(80.0, 0.0)), "a throw flies, however near");
     }
 
     fn slot() -> Slot {
