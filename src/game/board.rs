@@ -404,6 +404,22 @@ pub struct ShownPlaces(pub HashMap<Entity, Vec2>);
 #[derive(Resource, Debug, Default)]
 pub struct ShownNudges(pub HashMap<Entity, Vec2>);
 
+/// What some tokens show for now instead of their unit's Stress, Wounds and status: units
+/// whose blows and falls in the count on show have not come up yet (see [`super::playout`]).
+#[derive(Resource, Debug, Default, PartialEq)]
+pub struct ShownVitals(pub HashMap<Entity, Vitals>);
+
+/// A unit's Stress and Wound Points and its status, as a token shows them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vitals {
+    /// Stress now.
+    pub stress: i32,
+    /// Wound Points now.
+    pub wounds: i32,
+    /// Its status.
+    pub status: Status,
+}
+
 /// The unit under the pointer.
 #[derive(Resource, Debug, Default)]
 pub struct Hovered(pub Option<Entity>);
@@ -419,6 +435,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<TokenPalette>()
         .init_resource::<ShownPlaces>()
         .init_resource::<ShownNudges>()
+        .init_resource::<ShownVitals>()
         .add_systems(
             Update,
             (
@@ -1120,7 +1137,12 @@ impl TokenPalette {
 }
 
 /// Bars, marks, the disc's colour (greyed as the unit falls), and a flash on every hit.
-fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<TokenState>, mut parts: TokenParts) {
+fn refresh_tokens(
+    (time, shown): (Res<Time>, Res<ShownVitals>),
+    units: Query<UnitLooks>,
+    mut tokens: Query<TokenState>,
+    mut parts: TokenParts,
+) {
     let zoom = parts.cameras.iter().next().map_or(1.0, |(projection, _)| super::camera::zoom_of(projection));
     // The board's largest token decides for all, so a small level's fallen and crowded tokens
     // keep their detail beside full-size ones (the crowd scale is last frame's, as is the zoom).
@@ -1130,7 +1152,12 @@ fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<To
         let Ok((stress, wounds, status, conditions, side, surprised)) = units.get(token.0) else {
             continue;
         };
-        let health = stress.current + wounds.current;
+        // Until its count's lines come up, a token shows the unit as it was.
+        let (stress_now, wounds_now, status) = match shown.0.get(&token.0) {
+            Some(vitals) => (vitals.stress, vitals.wounds, &vitals.status),
+            None => (stress.current, wounds.current, status),
+        };
+        let health = stress_now + wounds_now;
         if memory.health != i32::MIN && health < memory.health {
             memory.flash = FLASH_SECONDS;
         }
@@ -1168,11 +1195,11 @@ fn refresh_tokens(time: Res<Time>, units: Query<UnitLooks>, mut tokens: Query<To
         let bars = if fallen { Visibility::Hidden } else { Visibility::Inherited };
         for child in children.iter() {
             if let Ok((mut bar, mut shown)) = parts.stress_bars.get_mut(child) {
-                fill_bar(&mut bar, stress.current, stress.max);
+                fill_bar(&mut bar, stress_now, stress.max);
                 shown.set_if_neq(bars);
             }
             if let Ok((mut bar, mut shown)) = parts.wound_bars.get_mut(child) {
-                fill_bar(&mut bar, wounds.current, wounds.max);
+                fill_bar(&mut bar, wounds_now, wounds.max);
                 shown.set_if_neq(bars);
             }
             if let Ok(mut cross) = parts.crosses.get_mut(child) {

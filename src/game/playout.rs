@@ -10,6 +10,7 @@ use bevy::prelude::*;
 
 use super::feedback::popups;
 use super::session::{Pace, ROUND_PAUSE, RoundPacing};
+use crate::rules::components::{Status, Stress, Wounds};
 use crate::rules::log::{CombatLog, LogEntry, LogEvent, line};
 use crate::rules::{CombatPhase, CombatState, CombatSystems, ResolveByCount, Slot};
 
@@ -320,7 +321,7 @@ pub(super) fn window_plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            (walk_tokens, strike_motions).before(super::board::BoardSystems),
+            (walk_tokens, strike_motions, show_vitals).before(super::board::BoardSystems),
             draw_count.after(super::board::BoardSystems),
             follow_the_actor.after(super::board::BoardSystems),
         )
@@ -359,6 +360,95 @@ fn walk_tokens(
     if shown.0 != walkers {
         shown.0 = walkers;
     }
+}
+
+/// What each unit hurt or felled in the count on show looks like until its lines come up: its
+/// Stress and Wounds after the last of its blows shown (before the first, while none is), and
+/// its status after the last of its falls shown (else its status before the count).
+fn show_vitals(
+    playing: Res<PlayingCount>,
+    (log, shown_log): (Res<CombatLog>, Res<ShownLog>),
+    places: PlaceFinder,
+    units: Query<(&Stress, &Wounds, &Status)>,
+    mut shown: ResMut<super::board::ShownVitals>,
+) {
+    let mut vitals = std::collections::HashMap::new();
+    if playing.playing() {
+        let ids = places.ids();
+        let entries = log.entries();
+        for (id, at) in units_with_lines_to_come(entries, &playing, shown_log.0) {
+            let Some(&unit) = ids.get(id) else {
+                continue;
+            };
+            let Ok((stress, wounds, status)) = units.get(unit) else {
+                continue;
+            };
+            let now = super::board::Vitals { stress: stress.current, wounds: wounds.current, status: *status };
+            vitals.insert(unit, vitals_before(entries, id, at, now));
+        }
+    }
+    let vitals = super::board::ShownVitals(vitals);
+    if *shown != vitals {
+        *shown = vitals;
+    }
+}
+
+/// The units with a blow or a fall among the count's lines not shown yet (those from `shown`
+/// on), by log id, with the first such line.
+fn units_with_lines_to_come<'a>(
+    entries: &'a [LogEntry],
+    playing: &PlayingCount,
+    shown: usize,
+) -> std::collections::HashMap<&'a str, usize> {
+    let mut units = std::collections::HashMap::new();
+    let to_come = shown.max(playing.lines.start)..playing.lines.end;
+    for at in to_come {
+        let unit = match entries.get(at).map(|entry| &entry.event) {
+            Some(LogEvent::Damage(damage)) => &*damage.unit,
+            Some(LogEvent::Status(change)) => &*change.unit,
+            _ => continue,
+        };
+        units.entry(unit).or_insert(at);
+    }
+    units
+}
+
+/// Unit `id`'s vitals just before the log's line `at`, from its lines before it: the Stress and
+/// Wounds a blow left (or, for its first blow from `at` on, what it had before that blow), and
+/// its last status. `now` stands in where the log does not say.
+fn vitals_before(entries: &[LogEntry], id: &str, at: usize, now: super::board::Vitals) -> super::board::Vitals {
+    let mut vitals = now;
+    let mut pools_known = false;
+    let mut status_known = false;
+    for entry in entries[..at].iter().rev() {
+        match &entry.event {
+            LogEvent::Damage(damage) if !pools_known && &*damage.unit == id => {
+                (vitals.stress, vitals.wounds) = (damage.stress, damage.wounds);
+                pools_known = true;
+            }
+            LogEvent::Status(change) if !status_known && &*change.unit == id => {
+                vitals.status = Status::from_log_name(change.status).unwrap_or(vitals.status);
+                status_known = true;
+            }
+            _ => {}
+        }
+        if pools_known && status_known {
+            break;
+        }
+    }
+    if !status_known {
+        // No fall logged before: it stood as it began the battle.
+        vitals.status = Status::Active;
+    }
+    if !pools_known
+        && let Some(LogEvent::Damage(first)) = entries[at..]
+            .iter()
+            .map(|entry| &entry.event)
+            .find(|event| matches!(event, LogEvent::Damage(damage) if &*damage.unit == id))
+    {
+        (vitals.stress, vitals.wounds) = (first.stress + first.stress_lost, first.wounds + first.wounds_lost);
+    }
+    vitals
 }
 
 /// Finds units by their log id and places on the board.
@@ -582,6 +672,49 @@ mod tests {
         let thrown: Vec<Blow> = blows_under_way(&playing, &log, &ids).filter(|blow| blow.thrown).collect();
         assert_eq!(thrown.len(), 1, "the throw is under way");
         assert!(!thrown[0].lunges(&board, Vec2::ZERO, Vec2::new(80.0, 0.0)), "a throw flies, however near");
+    }
+
+    fn damage(unit: &str, (stress, stress_lost): (i32, i32), (wounds, wounds_lost): (i32, i32)) -> LogEntry {
+        let event = LogEvent::Damage(line::Damage {
+            unit: unit.into(),
+            source: "wolf".into(),
+            amount: stress_lost + wounds_lost,
+            damage_type: "slashing",
+            critical: false,
+            stress_lost,
+            wounds_lost,
+            stress,
+            wounds,
+            roll: None,
+        });
+        LogEntry { round: 1, event }
+    }
+
+    #[test]
+    fn a_token_shows_its_unit_as_it_was_until_the_count_s_blows_and_falls_come_up() {
+        use crate::game::board::Vitals;
+        use crate::rules::log::AttackKind;
+        // Hurt in an earlier count; then, in this one, cut down and felled. Tobiah's first blow
+        // is in this count.
+        let entries = [
+            damage("wren", (8, 2), (10, 0)),
+            blow(AttackKind::Normal),
+            damage("wren", (0, 8), (7, 3)),
+            fell(),
+            damage("tobiah", (4, 2), (9, 0)),
+        ];
+        let playing = PlayingCount::new(1, Some(7), vec![slot()], 1..5, &entries);
+        let now = Vitals { stress: 0, wounds: 7, status: Status::Dying };
+        let to_come = units_with_lines_to_come(&entries, &playing, 1);
+        assert_eq!(to_come.get("wren"), Some(&2));
+        assert_eq!(vitals_before(&entries, "wren", 2, now), Vitals { stress: 8, wounds: 10, status: Status::Active });
+        assert_eq!(vitals_before(&entries, "wren", 3, now), Vitals { stress: 0, wounds: 7, status: Status::Active });
+        let tobiah = Vitals { stress: 4, wounds: 9, status: Status::Active };
+        assert_eq!(
+            vitals_before(&entries, "tobiah", 4, tobiah),
+            Vitals { stress: 6, wounds: 9, status: Status::Active }
+        );
+        assert!(units_with_lines_to_come(&entries, &playing, 5).is_empty(), "all shown: the units as they are");
     }
 
     fn slot() -> Slot {

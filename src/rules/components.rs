@@ -249,6 +249,23 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status, in declaration order.
+    pub const ALL: [Self; 8] = [
+        Self::Active,
+        Self::Incapacitated,
+        Self::Dying,
+        Self::Dead,
+        Self::Fled,
+        Self::Surrendered,
+        Self::Reserve,
+        Self::Unconscious,
+    ];
+
+    /// The status the log names `name` ([`Self::log_name`]), if any.
+    pub fn from_log_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|status| status.log_name() == name)
+    }
+
     /// The name the log uses.
     pub fn log_name(self) -> &'static str {
         match self {
