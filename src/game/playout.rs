@@ -372,6 +372,11 @@ fn show_vitals(
     units: Query<(&Stress, &Wounds, &Status)>,
     mut shown: ResMut<super::board::ShownVitals>,
 ) {
+    // The vitals follow the lines shown, not the clock: the log is read again only when a line
+    // comes up or is logged.
+    if !shown_log.is_changed() && !log.is_changed() {
+        return;
+    }
     let mut vitals = std::collections::HashMap::new();
     if playing.playing() {
         let ids = places.ids();
