@@ -10,6 +10,7 @@ pub mod cli;
 pub mod game;
 pub mod headless;
 pub mod levels;
+pub mod net;
 pub mod rules;
 pub mod save;
 pub mod vocabulary;

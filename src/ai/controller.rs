@@ -51,13 +51,50 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         reseed_for_new_battle.run_if(resource_changed::<CombatInfo>).before(CombatSystems::Surprise),
     );
-    app.add_systems(Update, declare_for_ai.in_set(DeclareSystems::Choose));
+    app.add_systems(
+        Update,
+        declare_for_ai
+            .in_set(DeclareSystems::Choose)
+            .run_if(not(resource_exists::<crate::rules::Following>).or_else(resource_exists::<Delegated>)),
+    );
 }
+
+/// Online, a player's seat played by a local AI (`fray join --headless --ai KIND`): the AI
+/// chooses for that side's units, and its choices go to the referee rather than straight to the
+/// rules, which hear of them when the referee releases them.
+#[derive(Resource, Clone, Debug)]
+pub struct Delegated {
+    /// The side the AI plays, by index.
+    pub side: usize,
+    /// How it plays.
+    pub kind: AiKind,
+    /// Choices made and not yet sent.
+    pub outbox: Vec<(Entity, Action)>,
+    /// Units already chosen for in the open pass: they wait for the referee.
+    pub chosen: bevy::ecs::entity::EntityHashSet,
+}
+
+impl Delegated {
+    /// The AI of `kind` playing side `side`.
+    pub fn new(side: usize, kind: AiKind) -> Self {
+        Self { side, kind, outbox: Vec::new(), chosen: Default::default() }
+    }
+}
+
+/// The seed of the AI's stream when it must not be the battle's (public) seed: online, the
+/// referee's AI seats draw on a seed no player sees, so no one can foresee their choices.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct AiSeed(pub u64);
 
 /// A new battle (a level spawned, with its seed) restarts the AI's stream from that seed, so
 /// levels need not know the AI exists.
-fn reseed_for_new_battle(info: Res<CombatInfo>, mut rng: ResMut<AiRng>, mut in_flight: ResMut<SearchInFlight>) {
-    *rng = AiRng::seeded(info.seed);
+fn reseed_for_new_battle(
+    info: Res<CombatInfo>,
+    secret: Option<Res<AiSeed>>,
+    mut rng: ResMut<AiRng>,
+    mut in_flight: ResMut<SearchInFlight>,
+) {
+    *rng = AiRng::seeded(secret.map_or(info.seed, |secret| secret.0));
     // A search still thinking about the last battle would hand back that battle's stream.
     in_flight.running = None;
 }
@@ -245,7 +282,7 @@ impl Minds<'_, '_> {
 fn declare_for_ai(
     view: AiView,
     mut minds: Minds,
-    mut chosen: MessageWriter<ActionChosen>,
+    mut outbox: Outbox,
     mut checked: ResMut<CheckedChoices>,
     ticks: bevy::ecs::system::SystemChangeTick,
     mut clock: Option<ResMut<AiClock>>,
@@ -273,10 +310,11 @@ fn declare_for_ai(
         let Some(actor) = units.get(unit) else {
             continue;
         };
-        let kind = match *actor.controller {
-            Controller::Ai(kind) => kind,
-            Controller::Human if view.queue.secret => continue,
-            Controller::Human => break,
+        let kind = match (outbox.delegated.as_deref(), *actor.controller) {
+            (Some(delegate), _) if delegate.side == actor.side.0 && !delegate.chosen.contains(&unit) => delegate.kind,
+            (None, Controller::Ai(kind)) => kind,
+            _ if view.queue.secret => continue,
+            _ => break,
         };
         // Only `fray arena` keeps a clock: plain battles do not read the processor time.
         let started = clock.is_some().then(Stopwatch::start);
@@ -290,12 +328,25 @@ fn declare_for_ai(
         // Checked here, where the actor and its target are already viewed: the declare stage
         // takes the verdict rather than looking them up in the world again.
         checked.checked_at = ticks.this_run();
+        if let Some(delegate) = outbox.delegated.as_deref_mut() {
+            delegate.chosen.insert(unit);
+            delegate.outbox.push((unit, action));
+            continue;
+        }
         checked.verdicts.push((unit, action, crate::rules::actions::check(view.ctx(), actor, &action, &units)));
-        chosen.write(ActionChosen { unit, action });
+        outbox.chosen.write(ActionChosen { unit, action });
     }
     if let Some(clock) = clock.as_mut() {
         clock.samples.extend(spent);
     }
+}
+
+/// Where the AI's choices go: to the rules, or, for a seat played for a player online, to the
+/// referee by way of [`Delegated`].
+#[derive(SystemParam)]
+struct Outbox<'w> {
+    chosen: MessageWriter<'w, ActionChosen>,
+    delegated: Option<ResMut<'w, Delegated>>,
 }
 
 /// One declaration pass: the battle as the AI sees it, and what the pass has chosen so far.

@@ -9,7 +9,9 @@ mod manhandle;
 mod random;
 pub mod tactician;
 
-pub use controller::{AiClock, AiRng, AiView, JustDeclared, SearchInFlight, SearchThread, thread_cpu_time};
+pub use controller::{
+    AiClock, AiRng, AiSeed, AiView, Delegated, JustDeclared, SearchInFlight, SearchThread, thread_cpu_time,
+};
 pub use greedy::choose as greedy_choice;
 pub use random::choose as random_choice;
 

@@ -1,4 +1,4 @@
-//! The command line: `fray sim`, `fray arena`, `fray check`, `fray replay`, `fray schema`, `fray new-level`, `fray mods` (and, with the window game, `fray play`).
+//! The command line: `fray sim`, `fray arena`, `fray check`, `fray replay`, `fray schema`, `fray new-level`, `fray mods`, `fray serve`, `fray join` (and, with the window game, `fray play`).
 
 /// Prints a line to stdout; a closed pipe (`fray sim | head`) is not an error worth a panic.
 macro_rules! say {
@@ -13,6 +13,7 @@ pub mod bench;
 mod check;
 mod mods;
 mod new_level;
+mod online;
 #[cfg(feature = "gui")]
 mod play;
 mod replay;
@@ -109,6 +110,10 @@ pub enum Command {
     Mods(mods::ModsArgs),
     /// Print the JSON Schema of a level, ruleset, catalog file or mod.ron (for editors).
     Schema(schema::SchemaArgs),
+    /// Referee one online battle, headless: players and spectators join it over UDP.
+    Serve(online::ServeArgs),
+    /// Join an online battle (`--headless`: a local AI plays the seat, or `--spectate`).
+    Join(online::JoinArgs),
     /// Open the window game on a level, skipping the menu.
     #[cfg(feature = "gui")]
     Play(play::PlayArgs),
@@ -143,6 +148,8 @@ pub fn run() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::NewLevel(args)) => new_level::run(&args),
+        Some(Command::Serve(args)) => online::serve(&args),
+        Some(Command::Join(args)) => online::join(&args),
         #[cfg(feature = "gui")]
         Some(Command::Play(args)) => play::run(&args),
         #[cfg(feature = "gui")]

@@ -50,12 +50,14 @@ pub mod builtin {
         ("crucible_forest_road.ron", include_str!("../../levels/crucible_forest_road.ron")),
     ];
     /// Shipped levels kept out of the menu's list and of the tests that play every level (the
-    /// 1,024-unit siege, and the tutorials, which the menu's Learn to play starts), built in all
-    /// the same so every command finds them outside the repository.
+    /// 1,024-unit siege; the tutorials, which the menu's Learn to play starts; the sealed-orders
+    /// level made for online play), built in all the same so every command finds them outside
+    /// the repository.
     pub const UNLISTED_LEVELS: &[(&str, &str)] = &[
         ("siege.ron", include_str!("../../levels/siege.ron")),
         ("tutorial.ron", include_str!("../../levels/tutorial.ron")),
         ("tutorial_grid.ron", include_str!("../../levels/tutorial_grid.ron")),
+        ("sealed_orders.ron", include_str!("../../levels/sealed_orders.ron")),
     ];
 
     /// Every shipped level by file name: [`LEVELS`], then [`UNLISTED_LEVELS`].

@@ -7,12 +7,13 @@ use bevy::prelude::*;
 
 use super::actions::{self, ActionContext};
 use super::components::*;
+use super::dice::CombatRng;
 use super::equipment::Attribute;
 use super::log::{CombatLog, LogEvent};
 use super::ruleset::{DeclarationOrder, InitiativeOrder, Ruleset};
 use super::state::{
-    ActionChosen, CheckedChoices, CombatInfo, CombatPhase, CombatState, DeclarationQueue, DeclarationRejected, Slot,
-    in_phase,
+    ActionChosen, CheckedChoices, CombatInfo, CombatPhase, CombatState, DeclarationQueue, DeclarationRejected,
+    PassSeeds, Slot, in_phase,
 };
 use super::unit::{self, ThreatAudit, TouchedUnits, Unit, UnitsMut};
 use super::{CombatSystems, DeclareSystems};
@@ -589,9 +590,18 @@ type Entering = (&'static mut Initiative, &'static mut Conditions, &'static Decl
 
 /// Once all have declared: Round Initiative = Base + modifier, the `declared` log lines, the
 /// schedule (with last round's carried actions), full defense in force.
-fn close_declarations(mut closing: Closing) {
+fn close_declarations(mut closing: Closing, seeds: Option<ResMut<PassSeeds>>, mut rng: ResMut<CombatRng>) {
     if !closing.queue.open || !closing.queue.complete() {
         return;
+    }
+    // Online, the pass closes only with its seed: a follower waits for the referee's.
+    if let Some(mut seeds) = seeds {
+        let Some(seed) = seeds.take_next() else {
+            return;
+        };
+        rng.reseed(seed);
+        let round = closing.state.round;
+        closing.log.record(round, || LogEvent::DiceReseeded(line::DiceReseeded { seed }));
     }
     if closing.ruleset.turns.order.on_turn() {
         closing.close_turn();

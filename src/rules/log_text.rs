@@ -118,6 +118,7 @@ fn flow_line(event: &LogEvent, round: u32, names: &Names) -> Option<String> {
         }
         LogEvent::RoundStarted {} => format!("Round {round} begins"),
         LogEvent::RoundEnded {} => format!("Round {round} ends"),
+        LogEvent::DiceReseeded(line::DiceReseeded { seed }) => format!("The referee draws new dice (seed {seed})"),
         LogEvent::Arrived(line::Arrived { unit, zone }) => {
             format!("{} arrives at {}", names.unit(unit), names.place(zone))
         }
@@ -673,7 +674,7 @@ mod tests {
     }
 
     /// How many variants [`LogEvent`] has.
-    const VARIANTS: usize = 34;
+    const VARIANTS: usize = 35;
 
     /// A number per variant; the match has no wildcard, so a new variant fails to compile here
     /// until it gets a number and a sample.
@@ -713,6 +714,7 @@ mod tests {
             LogEvent::Morale(_) => 31,
             LogEvent::RoundEnded {} => 32,
             LogEvent::CombatEnded(_) => 33,
+            LogEvent::DiceReseeded(_) => 34,
         }
     }
 
@@ -770,6 +772,7 @@ mod tests {
                 surprised: true,
             }),
             LogEvent::RoundEnded {},
+            LogEvent::DiceReseeded(line::DiceReseeded { seed: 9 }),
             LogEvent::CombatEnded(line::CombatEnded { reason: "side_defeated", winner: None }),
         ]
     }

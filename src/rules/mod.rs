@@ -32,8 +32,8 @@ use bevy::prelude::*;
 
 pub use state::{
     ActionChosen, ActionLost, CheckedChoices, CombatInfo, CombatPhase, CombatState, DamageDealt, DeclarationQueue,
-    DeclarationRejected, Intimidated, Outcome, ResolveByCount, SideInfo, Sides, Slot, VictoryCondition,
-    VictoryConditions,
+    DeclarationRejected, Following, Intimidated, Outcome, PassSeeds, ResolveByCount, SideInfo, Sides, Slot,
+    VictoryCondition, VictoryConditions,
 };
 
 /// The combat pipeline, one set per stage, run in this order every update.

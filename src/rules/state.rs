@@ -390,3 +390,63 @@ pub(super) fn plugin(app: &mut App) {
 pub fn in_phase(phase: CombatPhase) -> impl Fn(Res<CombatState>) -> bool + Clone {
     move |state: Res<CombatState>| state.phase == phase
 }
+
+/// Online play: where the dice seed of each declaration pass comes from. Present only in an
+/// online battle (the referee's, a follower's, or the replay of an online save); offline battles
+/// roll one stream from the seed in `combat_started`.
+///
+/// Each time a declaration pass closes, the combat stream is reseeded with the next seed, and a
+/// `dice_reseeded` line records it. The referee draws the seed from a secret stream only at that
+/// moment, so no one declaring could have tried their options against the dice to come.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PassSeeds {
+    /// The referee's secret stream; `None` where the seeds are given.
+    draw: Option<rand_chacha::ChaCha8Rng>,
+    /// Seeds the referee sent, not used yet. A pass waits to close until its seed is here.
+    given: std::collections::VecDeque<u64>,
+    /// Every seed used so far, in order.
+    used: Vec<u64>,
+}
+
+impl PassSeeds {
+    /// The referee's seeds, drawn from a stream started from `secret`.
+    pub fn drawn_from(secret: u64) -> Self {
+        use rand::SeedableRng;
+        Self { draw: Some(rand_chacha::ChaCha8Rng::seed_from_u64(secret)), ..Self::default() }
+    }
+
+    /// A follower's seeds: `seeds` first, then those given later with [`Self::give`].
+    pub fn given(seeds: impl IntoIterator<Item = u64>) -> Self {
+        Self { given: seeds.into_iter().collect(), ..Self::default() }
+    }
+
+    /// Adds a seed the referee sent.
+    pub fn give(&mut self, seed: u64) {
+        self.given.push_back(seed);
+    }
+
+    /// The seeds used so far, in order.
+    pub fn used(&self) -> &[u64] {
+        &self.used
+    }
+
+    /// The seed for the pass closing now, if there is one yet.
+    pub fn take_next(&mut self) -> Option<u64> {
+        let seed = match &mut self.draw {
+            Some(stream) => Some(rand::Rng::random(stream)),
+            None => self.given.pop_front(),
+        }?;
+        self.used.push(seed);
+        Some(seed)
+    }
+
+    /// Whether a pass could close now.
+    pub fn ready(&self) -> bool {
+        self.draw.is_some() || !self.given.is_empty()
+    }
+}
+
+/// Present while the battle follows a referee (online, or an online save replayed): every
+/// declaration comes from the record, and no local AI declares.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct Following;

@@ -57,6 +57,11 @@ pub struct SaveFile {
     /// The mods the battle was played with, in load order (none in saves from before mods).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mods: Vec<ModStamp>,
+    /// An online battle's dice seeds, one per declaration pass closed, in order (`None` offline).
+    /// Its declarations were all made elsewhere (the AI seats' too, on a seed no one saw), so a
+    /// replay plays every one of them as made rather than asking the AI again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_seeds: Option<Vec<u64>>,
 }
 
 /// Where a saved battle's level comes from.

@@ -14,13 +14,13 @@ use bevy::prelude::*;
 
 pub use error::SaveError;
 pub use format::{ContentHashes, Declaration, LevelRef, SaveFile};
-pub use record::{Recording, Replay};
+pub use record::{Recording, Replay, action_of, declaration_of};
 
 use crate::headless::{HeadlessBattle, UPDATES_PER_ROUND};
 use crate::levels::{BattleSetup, BattleTemplate};
 use crate::rules::components::{Controller, SideIndex, SpawnOrder};
 use crate::rules::log::CombatLog;
-use crate::rules::{CombatInfo, CombatPhase, CombatState, DeclarationQueue, Sides};
+use crate::rules::{CombatInfo, CombatPhase, CombatState, DeclarationQueue, Following, PassSeeds, Sides};
 
 /// Registers the recorder and the replay feeder.
 pub fn plugin(app: &mut App) {
@@ -64,6 +64,7 @@ pub fn capture(world: &mut World, template: &BattleTemplate) -> SaveFile {
         saved_at: now(),
         declarations: world.resource::<Recording>().entries.clone(),
         mods: template.mods.clone(),
+        pass_seeds: world.get_resource::<PassSeeds>().map(|seeds| seeds.used().to_vec()),
     }
 }
 
@@ -175,7 +176,19 @@ pub fn begin_replay(
 ) -> Result<(), SaveError> {
     let setup = setup_of(save, template, path)?;
     template.spawn(world, &setup);
-    world.insert_resource(Replay::new(save.declarations.clone(), save.events));
+    let mut replay = Replay::new(save.declarations.clone(), save.events);
+    match &save.pass_seeds {
+        Some(seeds) => {
+            replay.feed_every = true;
+            world.insert_resource(PassSeeds::given(seeds.iter().copied()));
+            world.insert_resource(Following);
+        }
+        None => {
+            world.remove_resource::<PassSeeds>();
+            world.remove_resource::<Following>();
+        }
+    }
+    world.insert_resource(replay);
     Ok(())
 }
 

@@ -95,13 +95,30 @@ pub struct Replay {
     pub target_events: usize,
     /// The first way the replay differed from the save.
     pub diverged: Option<String>,
+    /// Every declaration is fed as made, the AI's too: the battle follows a referee (online),
+    /// whose AI seats drew on a stream no one else has.
+    pub feed_every: bool,
 }
 
 impl Replay {
     /// A replay of `expected` up to `target_events` log lines.
     pub fn new(expected: Vec<Declaration>, target_events: usize) -> Self {
         let len = expected.len();
-        Self { expected, matched: vec![false; len], fed: vec![false; len], target_events, diverged: None }
+        Self {
+            expected,
+            matched: vec![false; len],
+            fed: vec![false; len],
+            target_events,
+            diverged: None,
+            feed_every: false,
+        }
+    }
+
+    /// Adds a declaration the referee released, to be fed when its turn comes.
+    pub fn push(&mut self, entry: Declaration) {
+        self.expected.push(entry);
+        self.matched.push(false);
+        self.fed.push(false);
     }
 
     /// Whether every saved declaration has been made again.
@@ -189,54 +206,81 @@ fn feed_saved_declarations(
         if replay.fed[at] || replay.matched[at] || entry.round != state.round {
             continue;
         }
-        let Some((entity, Controller::Human)) = find(&entry.unit) else {
+        let Some((entity, controller)) = find(&entry.unit) else {
             continue;
         };
+        if controller != Controller::Human && !replay.feed_every {
+            continue;
+        }
         if !queue.may_declare(entity) || fed_now.contains(&entity) {
             continue;
         }
         fed_now.push(entity);
-        let target = match &entry.target {
-            Some(id) => match find(id) {
-                Some((target, _)) => Some(target),
-                None => {
-                    replay.diverged =
-                        Some(format!("round {}: {}'s target {id} is not in the battle", entry.round, entry.unit));
-                    return;
-                }
-            },
-            None => None,
-        };
-        let held = match &entry.held {
-            Some(plan) => {
-                let target = match &plan.target {
-                    Some(id) => match find(id) {
-                        Some((target, _)) => Some(target),
-                        None => {
-                            replay.diverged = Some(format!(
-                                "round {}: {}'s held target {id} is not in the battle",
-                                entry.round, entry.unit
-                            ));
-                            return;
-                        }
-                    },
-                    None => None,
-                };
-                Some(HeldPlan { kind: plan.kind.into(), target, move_to: plan.move_to })
+        match action_of(entry, |id| find(id).map(|(entity, _)| entity)) {
+            Ok(action) => {
+                chosen.write(ActionChosen { unit: entity, action });
+                replay.fed[at] = true;
             }
-            None => None,
-        };
-        let action = Action {
-            kind: entry.kind.into(),
-            target,
-            move_to: entry.move_to,
-            bonus: entry.bonus,
-            push_to: entry.push_to,
-            move_after: entry.move_after,
-            held,
-        };
-        chosen.write(ActionChosen { unit: entity, action });
-        replay.fed[at] = true;
+            Err(problem) => {
+                replay.diverged = Some(problem);
+                return;
+            }
+        }
+    }
+}
+
+/// The action a recorded declaration describes, its units found by level id with `find`; an
+/// error names a target not in the battle.
+pub fn action_of(entry: &Declaration, find: impl Fn(&str) -> Option<Entity>) -> Result<Action, String> {
+    let look_up = |id: &Option<std::sync::Arc<str>>, what: &str| match id {
+        Some(id) => find(id)
+            .map(Some)
+            .ok_or_else(|| format!("round {}: {}'s {what} {id} is not in the battle", entry.round, entry.unit)),
+        None => Ok(None),
+    };
+    let target = look_up(&entry.target, "target")?;
+    let held = match &entry.held {
+        Some(plan) => {
+            let target = look_up(&plan.target, "held target")?;
+            Some(HeldPlan { kind: plan.kind.into(), target, move_to: plan.move_to })
+        }
+        None => None,
+    };
+    Ok(Action {
+        kind: entry.kind.into(),
+        target,
+        move_to: entry.move_to,
+        bonus: entry.bonus,
+        push_to: entry.push_to,
+        move_after: entry.move_after,
+        held,
+    })
+}
+
+/// The record of `action`, declared by `unit` (played by `by`) in `round`, its targets named
+/// by level id with `name`.
+pub fn declaration_of(
+    round: u32,
+    unit: std::sync::Arc<str>,
+    by: Controller,
+    action: &Action,
+    name: impl Fn(Entity) -> Option<std::sync::Arc<str>>,
+) -> Declaration {
+    Declaration {
+        round,
+        unit,
+        by,
+        kind: action.kind.into(),
+        target: action.target.and_then(&name),
+        move_to: action.move_to,
+        bonus: action.bonus,
+        push_to: action.push_to,
+        move_after: action.move_after,
+        held: action.held.map(|plan| SavedHeld {
+            kind: plan.kind.into(),
+            target: plan.target.and_then(&name),
+            move_to: plan.move_to,
+        }),
     }
 }
 
@@ -263,22 +307,9 @@ fn record_accepted(
         if recording.recorded(round, turn, &id.0) {
             continue;
         }
-        let entry = Declaration {
-            round,
-            unit: id.0.clone(),
-            by: *controller,
-            kind: action.kind.into(),
-            target: action.target.and_then(|target| ids.get(target).ok()).map(|target| target.0.clone()),
-            move_to: action.move_to,
-            bonus: action.bonus,
-            push_to: action.push_to,
-            move_after: action.move_after,
-            held: action.held.map(|plan| SavedHeld {
-                kind: plan.kind.into(),
-                target: plan.target.and_then(|target| ids.get(target).ok()).map(|target| target.0.clone()),
-                move_to: plan.move_to,
-            }),
-        };
+        let entry = declaration_of(round, id.0.clone(), *controller, &action, |target| {
+            ids.get(target).ok().map(|target| target.0.clone())
+        });
         if let Some(replay) = replay.as_deref_mut() {
             check_against_save(replay, &entry);
         }

@@ -256,6 +256,13 @@ impl CombatRng {
         }
     }
 
+    /// Restarts the stream from `seed`: online, each declaration pass's close gives the dice a
+    /// seed no one knew while declaring.
+    pub fn reseed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.stream = ChaCha8Rng::seed_from_u64(seed);
+    }
+
     /// A stream that first returns `faces` (one per die, in order).
     pub fn scripted(faces: impl IntoIterator<Item = u32>) -> Self {
         let mut rng = Self::seeded(0);

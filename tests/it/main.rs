@@ -24,6 +24,8 @@ mod level_editor;
 mod mass_battle;
 mod mods;
 mod new_level;
+mod online;
+mod online_cli;
 mod partial_rows;
 mod party_side;
 mod playout_figures;

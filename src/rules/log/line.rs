@@ -578,3 +578,10 @@ pub struct CombatEnded {
     /// Winning side, if any.
     pub winner: Option<Arc<str>>,
 }
+
+/// Online play: the seed a declaration pass's close gave the dice.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DiceReseeded {
+    /// The new seed of the combat stream.
+    pub seed: u64,
+}

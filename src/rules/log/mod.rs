@@ -301,6 +301,9 @@ pub enum LogEvent {
     Morale(line::Morale),
     /// A round ends.
     RoundEnded {},
+    /// Online play only: a declaration pass closed and the referee drew the seed the dice roll
+    /// from until the next pass closes.
+    DiceReseeded(line::DiceReseeded),
     /// The battle ends.
     CombatEnded(line::CombatEnded),
 }
@@ -313,6 +316,7 @@ impl LogEvent {
             Self::Surprise(_) => "surprise",
             Self::Initiative(_) => "initiative",
             Self::RoundStarted {} => "round_started",
+            Self::DiceReseeded(_) => "dice_reseeded",
             Self::Arrived(_) => "arrived",
             Self::Declared(_) => "declared",
             Self::Moved(_) => "moved",

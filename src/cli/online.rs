@@ -1,0 +1,243 @@
+//! `fray serve` (a dedicated referee) and `fray join --headless` (a client whose seat a local AI
+//! plays, or a spectator): online play from the command line.
+
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+
+use crate::levels::{DEFAULT_LEVEL, load_builtin_level, load_level_or_builtin};
+use crate::net::{AfterGrace, Follower, Hello, Link, Referee, RefereeConfig, Role, SeatPlan};
+use crate::rules::CombatState;
+use crate::rules::components::AiKind;
+use crate::rules::log::CombatLog;
+
+/// Pause between updates of a command-line referee or client: it waits on the network, and a
+/// few milliseconds keep a declaration's round trip short without spinning a core.
+const FRAME: Duration = Duration::from_millis(2);
+
+/// Updates after the battle ends, so the last messages leave before the process exits.
+const FLUSH_UPDATES: u32 = 50;
+
+/// How long a headless client waits for a connection or a battle that does not move.
+const CLIENT_PATIENCE: Duration = Duration::from_secs(30);
+
+/// `fray serve`: a dedicated headless referee for one battle.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The level (`.ron`), or a shipped one by file name or level name.
+    pub level: Option<PathBuf>,
+    /// The UDP port to listen on; 0 picks a free one (the printed line names it).
+    #[arg(long, default_value_t = 5000)]
+    pub port: u16,
+    /// How a side is played: `SIDE=remote` (a player who joins) or `SIDE=ai:KIND` (repeatable);
+    /// sides not named are remote.
+    #[arg(long = "seat", value_name = "SIDE=remote|ai:KIND")]
+    pub seats: Vec<String>,
+    /// Seconds a unit has to declare; on expiry it holds.
+    #[arg(long, value_name = "SECONDS")]
+    pub clock: Option<f64>,
+    /// Seconds a dropped player's seat waits before the greedy AI takes it.
+    #[arg(long, value_name = "SECONDS", default_value_t = 120.0)]
+    pub grace: f64,
+    /// Keep a dropped player's seat for them however long they are away.
+    #[arg(long)]
+    pub wait_forever: bool,
+    /// Where to write the combat log (JSON Lines).
+    #[arg(long)]
+    pub log: Option<PathBuf>,
+    /// Where to write the battle's save (`fray replay --verify` checks it).
+    #[arg(long)]
+    pub save: Option<PathBuf>,
+}
+
+/// `fray join`: joins a referee's battle.
+#[derive(Debug, clap::Args)]
+pub struct JoinArgs {
+    /// The referee's address, `HOST:PORT`.
+    pub address: String,
+    /// The name the other players see.
+    #[arg(long, default_value = "player")]
+    pub name: String,
+    /// The side to play (any free one if left out).
+    #[arg(long, conflicts_with = "spectate")]
+    pub side: Option<String>,
+    /// Watch, declaring nothing.
+    #[arg(long)]
+    pub spectate: bool,
+    /// No window: the seat is played by `--ai` (a spectator just follows).
+    #[arg(long)]
+    pub headless: bool,
+    /// The AI that plays the seat in a headless client.
+    #[arg(long, value_name = "KIND", default_value = "greedy")]
+    pub ai: String,
+    /// Where to write the combat log (JSON Lines).
+    #[arg(long)]
+    pub log: Option<PathBuf>,
+    /// Where to write every message received, one JSON object a line, with its pass.
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
+}
+
+fn load(level: Option<&Path>) -> Result<crate::levels::BattleTemplate, String> {
+    let loaded = match level {
+        Some(path) => load_level_or_builtin(path),
+        None => load_builtin_level(DEFAULT_LEVEL),
+    };
+    loaded.map_err(|errors| errors.to_string())
+}
+
+/// Reads `--seat` pairs into a plan per side.
+fn seat_plans(template: &crate::levels::BattleTemplate, pairs: &[String]) -> Result<Vec<SeatPlan>, String> {
+    let mut plans = vec![SeatPlan::Remote; template.sides.len()];
+    for pair in pairs {
+        let (side, how) =
+            pair.split_once('=').ok_or_else(|| format!("--seat {pair}: expected SIDE=remote or SIDE=ai:KIND"))?;
+        let at = template.side_index(side).ok_or_else(|| {
+            let names: Vec<&str> = template.sides.iter().map(|side| &*side.name).collect();
+            format!("--seat {pair}: {}", crate::levels::error::not_found("side", side, &names))
+        })?;
+        plans[at] = match how.strip_prefix("ai:") {
+            None if how == "remote" => SeatPlan::Remote,
+            None => return Err(format!("--seat {pair}: expected remote or ai:KIND after the `=`")),
+            Some(kind) => SeatPlan::Ai(parse_ai(kind).map_err(|error| format!("--seat {pair}: {error}"))?),
+        };
+    }
+    Ok(plans)
+}
+
+fn parse_ai(kind: &str) -> Result<AiKind, String> {
+    AiKind::parse(kind).ok_or_else(|| format!("unknown AI \"{kind}\"; expected one of {}", AiKind::NAMES.join(", ")))
+}
+
+fn seconds(value: f64, flag: &str) -> Result<Duration, String> {
+    Duration::try_from_secs_f64(value).map_err(|_| format!("{flag} {value}: expected a number of seconds, 0 or more"))
+}
+
+/// Runs `fray serve`.
+pub fn serve(args: &ServeArgs) -> ExitCode {
+    match try_serve(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("fray serve: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn try_serve(args: &ServeArgs) -> Result<(), String> {
+    let template = load(args.level.as_deref())?;
+    let config = RefereeConfig {
+        seats: seat_plans(&template, &args.seats)?,
+        grace: seconds(args.grace, "--grace")?,
+        after_grace: if args.wait_forever { AfterGrace::Wait } else { AfterGrace::Greedy },
+        clock: args.clock.map(|clock| seconds(clock, "--clock")).transpose()?,
+        secret: crate::net::referee::fresh_secret(),
+        seed: crate::net::referee::fresh_secret(),
+    };
+    let mut app = crate::net::referee_app(template.clone(), config, Link::Udp);
+    let address = crate::net::transport::listen(&mut app, args.port).map_err(|error| error.to_string())?;
+    say!("listening on {address}");
+    let mut noted = 0;
+    loop {
+        app.update();
+        let referee = app.world().resource::<Referee>();
+        for note in &referee.notes[noted..] {
+            eprintln!("{note}");
+        }
+        noted = referee.notes.len();
+        if app.world().resource::<CombatState>().is_over() {
+            break;
+        }
+        std::thread::sleep(FRAME);
+    }
+    for _ in 0..FLUSH_UPDATES {
+        app.update();
+        std::thread::sleep(FRAME);
+    }
+    write_log(app.world(), args.log.as_deref())?;
+    if let Some(path) = &args.save {
+        let save = crate::save::capture(app.world_mut(), &template);
+        save.write(path).map_err(|error| error.to_string())?;
+    }
+    Ok(())
+}
+
+fn write_log(world: &World, path: Option<&Path>) -> Result<(), String> {
+    let Some(path) = path else {
+        return Ok(());
+    };
+    let text = world.resource::<CombatLog>().to_json_lines();
+    std::fs::write(path, text).map_err(|error| format!("could not write the log {}: {error}", path.display()))
+}
+
+/// Runs `fray join`.
+pub fn join(args: &JoinArgs) -> ExitCode {
+    if !args.headless {
+        eprintln!("fray join: joining in the window is not built yet; add --headless to follow or play with an AI");
+        return ExitCode::from(2);
+    }
+    match try_join(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("fray join: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn resolve(address: &str) -> Result<SocketAddr, String> {
+    address
+        .to_socket_addrs()
+        .map_err(|error| format!("{address}: {error}; expected HOST:PORT"))?
+        .next()
+        .ok_or_else(|| format!("{address}: no address found"))
+}
+
+fn try_join(args: &JoinArgs) -> Result<(), String> {
+    let server = resolve(&args.address)?;
+    let role = match (&args.side, args.spectate) {
+        (_, true) => Role::Spectator,
+        (Some(side), false) => Role::Side(side.clone()),
+        (None, false) => Role::AnySide,
+    };
+    let delegate = (!args.spectate).then(|| parse_ai(&args.ai)).transpose()?;
+    let hello = Hello { fray: String::new(), protocol: 0, name: args.name.clone(), token: 0, role };
+    let mut app = crate::net::follower_app(hello, delegate, Link::Udp);
+    if let Some(path) = &args.trace {
+        app.world_mut()
+            .resource_mut::<Follower>()
+            .trace_to(path)
+            .map_err(|error| format!("could not write the trace {}: {error}", path.display()))?;
+    }
+    crate::net::transport::connect(&mut app, server).map_err(|error| error.to_string())?;
+    let mut last_progress = Instant::now();
+    let mut last_log = 0;
+    let mut notices = 0;
+    loop {
+        app.update();
+        let follower = app.world().resource::<Follower>();
+        for notice in &follower.notices[notices..] {
+            eprintln!("{notice:?}");
+        }
+        notices = follower.notices.len();
+        if let Some(reason) = &follower.refused {
+            return Err(format!("the referee refused us: {reason}"));
+        }
+        let over = app.world().get_resource::<CombatState>().is_some_and(CombatState::is_over);
+        if follower.ended && over {
+            break;
+        }
+        let lines = app.world().get_resource::<CombatLog>().map_or(0, |log| log.entries().len());
+        if lines != last_log {
+            last_log = lines;
+            last_progress = Instant::now();
+        } else if last_progress.elapsed() > CLIENT_PATIENCE && !follower.welcomed {
+            return Err(format!("no answer from {server} in {} s", CLIENT_PATIENCE.as_secs()));
+        }
+        std::thread::sleep(FRAME);
+    }
+    write_log(app.world(), args.log.as_deref())
+}

@@ -1,0 +1,360 @@
+//! Online play in one process: a referee, players whose seats local AIs play, and a spectator,
+//! joined by replicon's test links (no sockets). Every copy of the battle must write the
+//! referee's log, byte for byte, and no client may learn a secret before its pass closes.
+
+use bevy::prelude::*;
+use bevy_replicon::prelude::*;
+use bevy_replicon::test_app::{ServerTestAppExt, TestClientEntity};
+use fray::levels::load_builtin_level;
+use fray::net::protocol::{FromWire, Order, Release};
+use fray::net::{AfterGrace, Follower, Hello, Link, RefereeConfig, Role, SeatPlan, ToClient, ToServer};
+use fray::rules::CombatState;
+use fray::rules::components::AiKind;
+use fray::rules::log::CombatLog;
+
+/// Updates a battle may take, past which a test fails rather than hangs.
+const MAX_STEPS: usize = 4000;
+
+/// A referee and its clients in one process.
+struct Table {
+    referee: App,
+    clients: Vec<App>,
+}
+
+fn hello(name: &str, role: Role) -> Hello {
+    Hello { fray: String::new(), protocol: 0, name: name.into(), token: 0, role }
+}
+
+fn config(sides: usize) -> RefereeConfig {
+    RefereeConfig {
+        seats: vec![SeatPlan::Remote; sides],
+        grace: std::time::Duration::from_secs(120),
+        after_grace: AfterGrace::Greedy,
+        clock: None,
+        secret: 0x5EC2E7,
+        seed: 5,
+    }
+}
+
+impl Table {
+    fn new(level: &str, config: RefereeConfig, clients: Vec<(Hello, Option<AiKind>)>) -> Self {
+        let template = load_builtin_level(level).expect("the level loads");
+        let mut referee = fray::net::referee_app(template, config, Link::InProcess);
+        let clients = clients
+            .into_iter()
+            .map(|(hello, delegate)| {
+                let mut client = fray::net::follower_app(hello, delegate, Link::InProcess);
+                referee.connect_client(&mut client);
+                client
+            })
+            .collect();
+        Self { referee, clients }
+    }
+
+    /// One update of everyone, with the messages moved both ways.
+    fn step(&mut self) {
+        self.referee.update();
+        for client in &mut self.clients {
+            if client.world().get_resource::<TestClientEntity>().is_none() {
+                continue;
+            }
+            self.referee.exchange_with_client(client);
+            client.update();
+            self.referee.exchange_with_client(client);
+        }
+    }
+
+    fn over(app: &App) -> bool {
+        app.world().get_resource::<CombatState>().is_some_and(CombatState::is_over)
+    }
+
+    /// Plays until the referee's battle and every follower's are over.
+    fn play_out(&mut self) {
+        for _ in 0..MAX_STEPS {
+            if Self::over(&self.referee) && self.clients.iter().all(Self::over) {
+                return;
+            }
+            self.step();
+        }
+        panic!(
+            "the battle did not end in {MAX_STEPS} updates: {}",
+            self.referee.world().resource::<CombatState>().round
+        );
+    }
+
+    fn log(app: &App) -> String {
+        app.world().resource::<CombatLog>().to_json_lines()
+    }
+
+    fn received(&self, client: usize) -> &[(usize, ToClient)] {
+        &self.clients[client].world().resource::<Follower>().received
+    }
+}
+
+fn assert_same_logs(table: &Table) {
+    let referee = Table::log(&table.referee);
+    assert!(referee.contains("combat_ended"), "the referee's battle ended");
+    assert!(referee.contains("dice_reseeded"), "online passes reseed the dice");
+    for (at, client) in table.clients.iter().enumerate() {
+        let follower = client.world().resource::<Follower>();
+        assert!(follower.refused.is_none(), "client {at} was refused: {:?}", follower.refused);
+        assert_eq!(Table::log(client), referee, "client {at}'s log differs from the referee's");
+    }
+}
+
+fn two_players_and_a_spectator(first: &str, second: &str) -> Vec<(Hello, Option<AiKind>)> {
+    vec![
+        (hello("Ann", Role::Side(first.into())), Some(AiKind::Greedy)),
+        (hello("Bo", Role::Side(second.into())), Some(AiKind::Random)),
+        (hello("Cy", Role::Spectator), None),
+    ]
+}
+
+#[test]
+fn a_secret_pass_battle_is_the_same_on_every_client() {
+    let mut table = Table::new("sealed_orders.ron", config(2), two_players_and_a_spectator("wardens", "bandits"));
+    table.play_out();
+    assert_same_logs(&table);
+}
+
+#[test]
+fn a_turn_order_grid_battle_is_the_same_on_every_client() {
+    let template = load_builtin_level("shock_and_cover_skirmish.ron").unwrap();
+    let sides: Vec<String> = template.sides.iter().map(|side| side.name.to_string()).collect();
+    let mut table = Table::new(
+        "shock_and_cover_skirmish.ron",
+        config(sides.len()),
+        two_players_and_a_spectator(&sides[0], &sides[1]),
+    );
+    table.play_out();
+    assert_same_logs(&table);
+}
+
+/// Sends `message` from client `at` as if it had written it.
+fn send(table: &mut Table, at: usize, message: ToServer) {
+    table.clients[at].world_mut().write_message(FromWire::Read(message));
+}
+
+/// Steps until client `at` is welcomed and its battle awaits a declaration.
+fn until_declaring(table: &mut Table, at: usize) {
+    for _ in 0..100 {
+        let world = table.clients[at].world();
+        let welcomed = world.resource::<Follower>().welcomed;
+        if welcomed && world.resource::<fray::rules::DeclarationQueue>().open {
+            return;
+        }
+        table.step();
+    }
+    panic!("client {at} never came to declare");
+}
+
+/// The refusals client `at` received, in order.
+fn refusals(table: &Table, at: usize) -> Vec<String> {
+    table
+        .received(at)
+        .iter()
+        .filter_map(|(_, message)| match message {
+            ToClient::Rejected { reason, .. } => Some(reason.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn order(round: u32, unit: &str, kind: fray::save::format::SavedKind, target: Option<&str>) -> Order {
+    Order {
+        round,
+        unit: unit.into(),
+        by: fray::rules::components::Controller::Human,
+        kind,
+        target: target.map(Into::into),
+        move_to: None,
+        bonus: None,
+        push_to: None,
+        move_after: None,
+        held: None,
+    }
+}
+
+/// Hands client `at`'s seat to a local greedy AI, as if it had joined with one.
+fn let_the_ai_play(table: &mut Table, at: usize, side: usize) {
+    let world = table.clients[at].world_mut();
+    world.resource_mut::<Follower>().delegate = Some(AiKind::Greedy);
+    world.insert_resource(fray::ai::Delegated::new(side, AiKind::Greedy));
+}
+
+#[test]
+fn each_bad_declaration_is_refused_to_its_sender_and_the_battle_goes_on() {
+    use fray::save::format::SavedKind;
+    let clients = vec![
+        (hello("Ann", Role::Side("wardens".into())), None),
+        (hello("Bo", Role::Side("bandits".into())), Some(AiKind::Greedy)),
+        (hello("Cy", Role::Spectator), None),
+    ];
+    let mut table = Table::new("sealed_orders.ron", config(2), clients);
+    until_declaring(&mut table, 0);
+    let round = table.clients[0].world().resource::<CombatState>().round;
+    // Illegal: a warden attacking her own ally.
+    send(&mut table, 0, ToServer::Declare { pass: 0, order: order(round, "ruusa", SavedKind::Attack, Some("brand")) });
+    // Another side's unit.
+    send(&mut table, 0, ToServer::Declare { pass: 0, order: order(round, "varro", SavedKind::Hold, None) });
+    // A pass that closed long ago.
+    send(&mut table, 0, ToServer::Declare { pass: 7, order: order(round, "ruusa", SavedKind::Hold, None) });
+    // A spectator declaring.
+    send(&mut table, 2, ToServer::Declare { pass: 0, order: order(round, "cutter", SavedKind::Hold, None) });
+    // An oversized message.
+    send(&mut table, 0, ToServer::Chat("x".repeat(fray::net::protocol::MAX_CLIENT_MESSAGE * 2)));
+    // Garbage bytes on the declarations' channel.
+    let channel = table
+        .referee
+        .world()
+        .resource::<bevy_replicon::shared::message::registry::RemoteMessageRegistry>()
+        .client_message_channel::<FromWire>()
+        .expect("the messages are registered");
+    table.clients[0].world_mut().resource_mut::<ClientMessages>().send(channel, vec![0xFF, 0xFE, 0xFD, 0x00, 0x42]);
+    for _ in 0..4 {
+        table.step();
+    }
+    let ann = refusals(&table, 0);
+    let expected = ["wrong side", "is not your unit", "has closed", "over the limit", "could not read"];
+    assert_eq!(ann.len(), expected.len(), "Ann's refusals: {ann:?}");
+    // The rules' own refusal comes after the referee's checks of the same update.
+    for words in expected {
+        assert!(ann.iter().any(|reason| reason.contains(words)), "no refusal says {words:?}: {ann:?}");
+    }
+    let cy = refusals(&table, 2);
+    assert!(cy.len() == 1 && cy[0].contains("spectators do not declare"), "{cy:?}");
+    assert!(refusals(&table, 1).is_empty(), "Bo did nothing wrong");
+    let_the_ai_play(&mut table, 0, 0);
+    table.play_out();
+    assert_same_logs(&table);
+}
+
+#[test]
+fn no_client_learns_a_secret_declaration_or_its_seed_before_the_pass_closes() {
+    let mut table = Table::new("sealed_orders.ron", config(2), two_players_and_a_spectator("wardens", "bandits"));
+    table.play_out();
+    let template = load_builtin_level("sealed_orders.ron").unwrap();
+    let side_of = |unit: &str| template.units.iter().find(|entry| &*entry.id == unit).map(|entry| entry.side);
+    for (at, own_side) in [(0, Some(0)), (1, Some(1)), (2, None)] {
+        let mut orders_seen = 0;
+        for (pass, message) in table.received(at) {
+            let ToClient::Released(items) = message else {
+                if let ToClient::Welcome { record, .. } = message {
+                    assert!(!record.contains("pass_seeds: Some([0"), "client {at} was welcomed with a record");
+                }
+                continue;
+            };
+            // Every pass is secret here: a declaration of another side reaches a client only in
+            // the same release as the seed its pass closed with, after it.
+            let seed_at = items.iter().position(|item| matches!(item, Release::Seed(_)));
+            for (place, item) in items.iter().enumerate() {
+                if let Release::Order(order) = item {
+                    orders_seen += 1;
+                    if side_of(&order.unit) != own_side {
+                        assert!(
+                            seed_at.is_some_and(|seed| seed > place),
+                            "client {at} got {}'s declaration in pass {pass} before its pass closed: {items:?}",
+                            order.unit
+                        );
+                    }
+                }
+            }
+            assert!(
+                items.iter().filter(|item| matches!(item, Release::Seed(_))).count() <= 1,
+                "one pass closes at a time: {items:?}"
+            );
+        }
+        assert!(orders_seen > 0, "client {at} saw the battle's declarations");
+    }
+}
+
+#[test]
+fn a_player_who_drops_and_rejoins_within_the_grace_period_finishes_the_battle() {
+    let mut table = Table::new("sealed_orders.ron", config(2), two_players_and_a_spectator("wardens", "bandits"));
+    for _ in 0..30 {
+        table.step();
+    }
+    let token = table.clients[0].world().resource::<Follower>().hello.token;
+    assert_ne!(token, 0, "the player was given a token");
+    let mut gone = table.clients.remove(0);
+    table.referee.disconnect_client(&mut gone);
+    for _ in 0..10 {
+        table.step();
+    }
+    let mut back = hello("Ann", Role::Side("wardens".into()));
+    back.token = token;
+    let mut client = fray::net::follower_app(back, Some(AiKind::Greedy), Link::InProcess);
+    table.referee.connect_client(&mut client);
+    table.clients.insert(0, client);
+    table.play_out();
+    assert_same_logs(&table);
+    let log = Table::log(&table.referee);
+    assert!(log.contains("\"controller\":\"human\""), "the wardens stayed a human seat");
+}
+
+#[test]
+fn a_seat_left_past_its_grace_period_is_played_by_the_ai_to_the_end() {
+    let mut setup = config(2);
+    setup.grace = std::time::Duration::ZERO;
+    let mut table = Table::new("sealed_orders.ron", setup, two_players_and_a_spectator("wardens", "bandits"));
+    for _ in 0..30 {
+        table.step();
+    }
+    let mut gone = table.clients.remove(0);
+    table.referee.disconnect_client(&mut gone);
+    table.play_out();
+    assert_same_logs(&table);
+    let notes = &table.referee.world().resource::<fray::net::Referee>().notes;
+    assert!(notes.iter().any(|note| note.contains("AI plays it")), "{notes:?}");
+    let save = fray::save::capture(table.referee.world_mut(), &load_builtin_level("sealed_orders.ron").unwrap());
+    assert!(save.declarations.iter().any(|entry| entry.by != fray::rules::components::Controller::Human));
+}
+
+#[test]
+fn a_follower_that_goes_out_of_sync_is_told_the_first_differing_line_and_resynced() {
+    let mut table = Table::new("sealed_orders.ron", config(2), two_players_and_a_spectator("wardens", "bandits"));
+    until_declaring(&mut table, 2);
+    // Corrupt the spectator's copy: a unit it believes much weaker than it is.
+    let world = table.clients[2].world_mut();
+    let mut wounds = world.query::<(&fray::rules::components::UnitId, &mut fray::rules::components::Stress)>();
+    for (id, mut stress) in wounds.iter_mut(world) {
+        if &*id.0 == "brand" {
+            stress.current = 1;
+        }
+    }
+    table.play_out();
+    assert_same_logs(&table);
+    let notices = &table.clients[2].world().resource::<Follower>().notices;
+    assert!(
+        notices.iter().any(|notice| matches!(notice, fray::net::Notice::Resynced(text) if text.contains("log line"))),
+        "{notices:?}"
+    );
+    let notes = &table.referee.world().resource::<fray::net::Referee>().notes;
+    assert!(notes.iter().any(|note| note.contains("went out of sync at log line")), "{notes:?}");
+}
+
+#[test]
+fn a_clock_expiry_declares_a_hold_and_the_save_replays_it() {
+    let mut setup = config(2);
+    setup.clock = Some(std::time::Duration::from_millis(300));
+    let clients = vec![
+        (hello("Ann", Role::Side("wardens".into())), None),
+        (hello("Bo", Role::Side("bandits".into())), Some(AiKind::Greedy)),
+    ];
+    let mut table = Table::new("sealed_orders.ron", setup, clients);
+    table
+        .referee
+        .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(std::time::Duration::from_millis(100)));
+    table.play_out();
+    assert_same_logs(&table);
+    let template = load_builtin_level("sealed_orders.ron").unwrap();
+    let save = fray::save::capture(table.referee.world_mut(), &template);
+    let holds = save.declarations.iter().filter(|entry| &*entry.unit == "ruusa").count();
+    assert!(holds > 0, "the clock declared for the wardens");
+    let path = std::env::temp_dir().join(format!("fray-clock-{}.ron", std::process::id()));
+    save.write(&path).unwrap();
+    let replayed = fray::save::load_headless(&path);
+    let _ = std::fs::remove_file(&path);
+    let (_, _, battle) = replayed.expect("the save replays");
+    assert_eq!(battle.log().to_json_lines(), Table::log(&table.referee));
+}

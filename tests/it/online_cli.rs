@@ -1,0 +1,50 @@
+//! Online play over real sockets: `fray serve` and two `fray join --headless` processes on
+//! 127.0.0.1, played to the end, with the same log everywhere and a save that replays.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+fn fray() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fray"))
+}
+
+#[test]
+fn serve_and_two_headless_joins_play_to_the_end_with_one_log() {
+    let dir = std::env::temp_dir().join(format!("fray-online-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name);
+    let mut server = fray()
+        .args(["serve", "sealed_orders.ron", "--port", "0", "--log"])
+        .arg(path("server.jsonl"))
+        .arg("--save")
+        .arg(path("server.ron"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("fray serve starts");
+    let mut first = String::new();
+    BufReader::new(server.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    let address =
+        first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("first line: {first:?}")).to_string();
+    let join = |side: &str, ai: &str, log: &str| {
+        fray()
+            .args(["join", &address, "--headless", "--side", side, "--ai", ai, "--name", side, "--log"])
+            .arg(path(log))
+            .spawn()
+            .expect("fray join starts")
+    };
+    let mut wardens = join("wardens", "greedy", "wardens.jsonl");
+    let mut bandits = join("bandits", "random", "bandits.jsonl");
+    for (name, child) in [("serve", &mut server), ("wardens", &mut wardens), ("bandits", &mut bandits)] {
+        let status = child.wait().unwrap();
+        assert!(status.success(), "fray {name} failed: {status}");
+    }
+    let read = |name: &str| std::fs::read_to_string(path(name)).unwrap();
+    let log = read("server.jsonl");
+    assert!(log.contains("combat_ended"), "{log}");
+    assert_eq!(read("wardens.jsonl"), log, "the wardens' log is the referee's");
+    assert_eq!(read("bandits.jsonl"), log, "the bandits' log is the referee's");
+    let verify = fray().args(["replay", "--verify"]).arg(path("server.ron")).output().unwrap();
+    assert!(verify.status.success(), "{}", String::from_utf8_lossy(&verify.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
