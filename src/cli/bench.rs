@@ -60,6 +60,91 @@ pub struct BenchArgs {
     /// Write the level of the first size here instead of timing anything.
     #[arg(long)]
     pub write_level: Option<PathBuf>,
+    /// Measure online play instead: bytes and messages per round, the referee's processor time,
+    /// and the loopback time from a pass's last declaration to the resolved round.
+    #[arg(long)]
+    pub online: bool,
+    /// The level `--online` plays (the 4-vs-4 `shock_and_cover_skirmish.ron` if left out).
+    #[arg(long, requires = "online")]
+    pub level: Option<PathBuf>,
+    /// Battles `--online` plays in one process.
+    #[arg(long, default_value_t = 5, requires = "online")]
+    pub battles: u32,
+}
+
+/// The level `fray bench --online` plays unless told otherwise: a 4-vs-4.
+const ONLINE_LEVEL: &str = "shock_and_cover_skirmish.ron";
+
+/// How often a busy referee would update each battle it holds.
+const REFEREE_TICKS_PER_SECOND: f64 = 10.0;
+
+/// Runs `fray bench --online`.
+fn run_online(args: &BenchArgs) -> ExitCode {
+    let path = args.level.clone().unwrap_or_else(|| PathBuf::from(ONLINE_LEVEL));
+    let template = match crate::levels::load_level_or_builtin(&path) {
+        Ok(template) => template,
+        Err(errors) => {
+            eprintln!("{errors}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let cost = match crate::net::bench::in_process(&template, args.battles) {
+        Ok(cost) => cost,
+        Err(error) => {
+            eprintln!("fray bench --online: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    say!(
+        "online: {} ({} battles, {} rounds; each side a greedy AI on its own client, and a spectator)",
+        template.level_name,
+        args.battles,
+        cost.rounds
+    );
+    say!(
+        "to clients   {:>8.0} bytes {:>6.1} messages per round",
+        cost.bytes_out_per_round,
+        cost.messages_out_per_round
+    );
+    say!("to referee   {:>8.0} bytes {:>6.1} messages per round", cost.bytes_in_per_round, cost.messages_in_per_round);
+    let per_round_ms = cost.referee_cpu_per_round.as_secs_f64() * 1000.0;
+    let idle_us = cost.idle_update.as_secs_f64() * 1e6;
+    say!("referee cpu  {per_round_ms:>8.3} ms per round, {idle_us:.1} us per idle update");
+    // At one declaration a second per seat, a round lasts as many seconds as a side has units.
+    let round_seconds = (0..template.sides.len())
+        .map(|side| template.units.iter().filter(|unit| unit.side == side).count())
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64;
+    let cpu_per_second = cost.referee_cpu_per_round.as_secs_f64() / round_seconds
+        + cost.idle_update.as_secs_f64() * REFEREE_TICKS_PER_SECOND;
+    say!(
+        "one core referees about {:.0} such battles at once (one declaration a second per seat, a round every {round_seconds:.0} s, {REFEREE_TICKS_PER_SECOND:.0} updates a second)",
+        1.0 / cpu_per_second.max(f64::EPSILON)
+    );
+    match crate::net::bench::loopback(&template) {
+        Ok(mut latencies) if !latencies.is_empty() => {
+            latencies.sort();
+            let at = |share: f64| latencies[((latencies.len() - 1) as f64 * share).round() as usize];
+            let ms = |duration: Duration| duration.as_secs_f64() * 1000.0;
+            say!(
+                "loopback UDP: last declaration to resolved round: median {:.1} ms, p95 {:.1} ms, max {:.1} ms ({} passes)",
+                ms(at(0.5)),
+                ms(at(0.95)),
+                ms(at(1.0)),
+                latencies.len()
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(_) => {
+            eprintln!("fray bench --online: the loopback battle had no declarations to time");
+            ExitCode::FAILURE
+        }
+        Err(error) => {
+            eprintln!("fray bench --online: loopback: {error}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// The level text of `units` fighters on `field`.
@@ -72,6 +157,9 @@ pub fn level_text(field: Field, units: usize) -> String {
 
 /// Runs `fray bench`.
 pub fn run(args: &BenchArgs) -> ExitCode {
+    if args.online {
+        return run_online(args);
+    }
     let Some(ai) = AiKind::parse(&args.ai) else {
         eprintln!("--ai {}: unknown AI; expected one of {}", args.ai, AiKind::NAMES.join(", "));
         return ExitCode::from(2);

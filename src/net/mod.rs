@@ -1,6 +1,7 @@
 //! Online play: a referee (server) that runs the battle, and followers (clients) that replay it
 //! from the declarations and dice seeds the referee releases. See `docs/online.md`.
 
+pub mod bench;
 pub mod follower;
 pub mod protocol;
 pub mod referee;
