@@ -254,6 +254,14 @@ mod tests {
     }
 
     #[test]
+    fn a_declaration_is_never_heard() {
+        // Behind the hot-seat curtain (and, online, another player's) a declaration is a secret.
+        let map = SoundMap::builtin().expect("the built-in mapping");
+        assert!(map.silent.iter().any(|event| event == "declared"));
+        assert!(map.cue("declared").is_none(), "a `declared` cue would give a secret away");
+    }
+
+    #[test]
     fn a_key_falls_back_to_its_shorter_keys() {
         let map = SoundMap::builtin().expect("the built-in mapping");
         assert_eq!(map.cue("attack.shot.miss"), map.cues.get("attack.shot"));
