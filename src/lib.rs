@@ -22,3 +22,35 @@ use bevy::prelude::*;
 pub fn headless_plugin(app: &mut App) {
     app.add_plugins((rules::plugin, battlefield::plugin, ai::plugin, save::plugin));
 }
+
+#[cfg(test)]
+mod tests {
+    /// Every file under `assets/` (the game's data, icons, sounds and music) has its line in
+    /// `assets/CREDITS.md`: its path from `assets/` in backticks, or, for an icon, its name.
+    #[test]
+    fn every_file_under_assets_has_a_credits_line() {
+        let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+        let credits = std::fs::read_to_string(assets.join("CREDITS.md")).expect("assets/CREDITS.md");
+        let mut folders = vec![assets.clone()];
+        let mut missing = Vec::new();
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).expect("a readable folder").flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    folders.push(path);
+                    continue;
+                }
+                let relative = path.strip_prefix(&assets).expect("under assets").to_string_lossy().replace('\\', "/");
+                let icon = relative
+                    .strip_prefix("icons/")
+                    .and_then(|name| name.strip_suffix(".png"))
+                    .is_some_and(|name| credits.contains(&format!("| `{name}` |")));
+                if !icon && !credits.contains(&format!("`{relative}`")) {
+                    missing.push(relative);
+                }
+            }
+        }
+        missing.sort();
+        assert!(missing.is_empty(), "files under assets/ with no line in assets/CREDITS.md: {missing:?}");
+    }
+}

@@ -60,7 +60,7 @@ fn play_script(level: &str, seats: &[&str], script: &str, shots: &Path) -> Strin
     let _turn = window_turn();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts").join(script);
     let mut command = Command::new(env!("CARGO_BIN_EXE_fray"));
-    command.args(["play", level, "--script"]).arg(&script).arg("--screenshots").arg(shots);
+    command.args(["play", level, "--mute", "--script"]).arg(&script).arg("--screenshots").arg(shots);
     for seat in seats {
         command.args(["--seat", seat]);
     }
@@ -193,7 +193,7 @@ fn at_ui_scale_1_5_the_menu_buttons_and_every_square_of_millbrook_stay_in_the_wi
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/ui_scale_1_5.ron");
     let _turn = window_turn();
     let output = Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(["play", "--script"])
+        .args(["play", "--mute", "--script"])
         .arg(&script)
         .arg("--screenshots")
         .arg(&dir)
@@ -233,7 +233,7 @@ fn a_level_edited_on_disk_shows_in_the_menu_and_the_battle_at_once() {
     let _turn = window_turn();
     let output = Command::new(env!("CARGO_BIN_EXE_fray"))
         .current_dir(&game)
-        .args(["play", "--script"])
+        .args(["play", "--mute", "--script"])
         .arg(&script)
         .arg("--screenshots")
         .arg(&dir)
@@ -299,7 +299,7 @@ fn the_game_plays_in_a_real_window_and_its_screenshots_are_not_blank() {
     let dir = shots_dir("window");
     let _ = std::fs::remove_dir_all(&dir);
     let output = Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(["play", "--seed", "3", "--screenshots"])
+        .args(["play", "--mute", "--seed", "3", "--screenshots"])
         .arg(&dir)
         .output()
         .expect("fray runs");
@@ -315,8 +315,12 @@ fn the_game_plays_in_a_real_window_and_its_screenshots_are_not_blank() {
 /// Runs `fray` with these arguments under the display, saves in `data`; fails with its output.
 fn play_in(data: &Path, args: &[&str]) -> String {
     let _turn = window_turn();
-    let output =
-        Command::new(env!("CARGO_BIN_EXE_fray")).args(args).env("FRAY_DATA_DIR", data).output().expect("fray runs");
+    let output = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(args)
+        .arg("--mute")
+        .env("FRAY_DATA_DIR", data)
+        .output()
+        .expect("fray runs");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(output.status.success(), "fray {args:?} failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     stdout
@@ -369,6 +373,7 @@ fn a_logged_battle_replays_in_the_window_stepping_both_ways() {
     let output = Command::new(env!("CARGO_BIN_EXE_fray"))
         .arg("replay")
         .arg(&log)
+        .arg("--mute")
         .arg("--script")
         .arg(&script)
         .arg("--screenshots")
@@ -410,7 +415,7 @@ fn the_level_editor_paints_places_units_saves_a_checked_level_and_test_plays_it(
     let output = Command::new(env!("CARGO_BIN_EXE_fray"))
         .current_dir(&work)
         .env("FRAY_DATA_DIR", work.join("data"))
-        .args(["play", "--script"])
+        .args(["play", "--mute", "--script"])
         .arg(&script)
         .arg("--screenshots")
         .arg(&shots)

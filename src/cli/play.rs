@@ -35,6 +35,9 @@ pub struct PlayArgs {
     /// Go on with a saved battle (from the save folder, or Ctrl+S in a battle).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["level", "seats", "seed"])]
     pub load: Option<PathBuf>,
+    /// Start with every sound off (Ctrl+M turns it back on).
+    #[arg(long)]
+    pub mute: bool,
 }
 
 /// Exit code of a bad command line.
@@ -112,6 +115,7 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         settings: args.settings.clone(),
         script: args.script.clone(),
         load: args.load.clone(),
+        mute: args.mute,
         playback: None,
     };
     open_window(options)

@@ -28,6 +28,10 @@ pub struct ReplayArgs {
     #[cfg(feature = "gui")]
     #[arg(long, value_name = "DIR")]
     pub screenshots: Option<PathBuf>,
+    /// Start with every sound off.
+    #[cfg(feature = "gui")]
+    #[arg(long)]
+    pub mute: bool,
 }
 
 /// Exit code when the battle does not reproduce.
@@ -87,6 +91,7 @@ fn view(args: &ReplayArgs) -> ExitCode {
         playback: Some(source),
         script: args.script.clone(),
         screenshots: args.screenshots.clone(),
+        mute: args.mute,
         ..Default::default()
     };
     super::play::open_window(options)

@@ -104,6 +104,8 @@ pub enum PlayerAction {
     ToggleOverlays,
     /// Save the battle.
     Save,
+    /// Turn every sound off, or back on.
+    ToggleMute,
     /// Take back your last declaration of this round (or turn).
     Undo,
     /// In a replay: one event back.
@@ -118,7 +120,7 @@ pub enum PlayerAction {
 
 impl PlayerAction {
     /// Every action, in help-overlay order.
-    pub const ALL: [PlayerAction; 44] = [
+    pub const ALL: [PlayerAction; 45] = [
         Self::NextUnit,
         Self::PreviousUnit,
         Self::Choose1,
@@ -151,6 +153,7 @@ impl PlayerAction {
         Self::FitBoard,
         Self::ToggleLog,
         Self::ToggleOverlays,
+        Self::ToggleMute,
         Self::Help,
         Self::Pause,
         Self::Step,
@@ -207,6 +210,7 @@ impl PlayerAction {
             Self::OrderAll => "order_all",
             Self::ToggleOverlays => "toggle_overlays",
             Self::Save => "save",
+            Self::ToggleMute => "toggle_mute",
             Self::Undo => "undo",
             Self::ReplayEventBack => "replay_event_back",
             Self::ReplayEventForward => "replay_event_forward",
@@ -257,6 +261,7 @@ impl PlayerAction {
             Self::OrderAll => "Give the drafted order to every unit of yours that can take it",
             Self::ToggleOverlays => "Show or hide the grid overlays: path, sight lines, threatened squares",
             Self::Save => "Save the battle",
+            Self::ToggleMute => "Turn every sound off, or back on",
             Self::Undo => "Take back your last declaration this round",
             Self::ReplayEventBack => "Replay: one event back",
             Self::ReplayEventForward => "Replay: one event on",
@@ -293,7 +298,7 @@ pub enum Binding {
 
 /// The default bindings, as the settings file would write them.
 pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
-    let pairs: [(PlayerAction, &[&str]); 44] = [
+    let pairs: [(PlayerAction, &[&str]); 45] = [
         (PlayerAction::NextUnit, &["Tab"]),
         (PlayerAction::PreviousUnit, &["Backquote"]),
         (PlayerAction::Choose1, &["1"]),
@@ -333,6 +338,7 @@ pub fn default_bindings() -> BTreeMap<String, Vec<String>> {
         (PlayerAction::OrderAll, &["F"]),
         (PlayerAction::ToggleOverlays, &["O"]),
         (PlayerAction::Save, &["Ctrl+S"]),
+        (PlayerAction::ToggleMute, &["Ctrl+M"]),
         (PlayerAction::Undo, &["Ctrl+Z"]),
         (PlayerAction::ReplayEventBack, &["Comma"]),
         (PlayerAction::ReplayEventForward, &["Period"]),
@@ -478,6 +484,9 @@ pub struct Settings {
     /// UI scale, palette, names (the settings screen writes these).
     #[serde(default)]
     pub display: super::settings::DisplaySettings,
+    /// Volumes and mute (the settings screen writes these).
+    #[serde(default)]
+    pub audio: super::audio::AudioSettings,
 }
 
 /// Where the game looks for its settings when none is named.
@@ -605,6 +614,8 @@ pub enum UiCommand {
     Undo,
     /// Show or hide the settings window (done by `settings`).
     ToggleSettings,
+    /// Turn every sound off or back on (done by `audio`).
+    ToggleMute,
     /// Step through a replay (`fray replay FILE`).
     Replay(ReplayStep),
 }
@@ -869,6 +880,7 @@ fn read_player_actions(
                 PlayerAction::OrderAll => UiCommand::OrderAll,
                 PlayerAction::ToggleOverlays => UiCommand::ToggleOverlays,
                 PlayerAction::Save => UiCommand::Save,
+                PlayerAction::ToggleMute => UiCommand::ToggleMute,
                 PlayerAction::Undo => UiCommand::Undo,
                 PlayerAction::ReplayEventBack => UiCommand::Replay(ReplayStep::EventBack),
                 PlayerAction::ReplayEventForward => UiCommand::Replay(ReplayStep::EventForward),
@@ -1336,6 +1348,7 @@ fn allowed_behind_curtain(command: UiCommand) -> bool {
             | UiCommand::Quit
             | UiCommand::Save
             | UiCommand::ToggleSettings
+            | UiCommand::ToggleMute
     )
 }
 
@@ -1377,7 +1390,8 @@ fn session_command(command: UiCommand, ui: &mut BattleUi, targets: &mut CommandT
         | UiCommand::StayInBattle
         | UiCommand::Save
         | UiCommand::Undo
-        | UiCommand::ToggleSettings => {}
+        | UiCommand::ToggleSettings
+        | UiCommand::ToggleMute => {}
         UiCommand::LiftCurtain => lift_curtain(ui),
         UiCommand::ToggleLog => ui.show_log = !ui.show_log,
         UiCommand::ToggleHelp => ui.show_help = !ui.show_help,

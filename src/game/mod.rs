@@ -1,6 +1,7 @@
 //! The window game: menu, board, panels and controls on top of the headless engine. Everything
 //! the player sees comes from the rules code; this layer declares actions and draws state.
 
+pub mod audio;
 mod autoplay;
 mod board;
 mod camera;
@@ -54,6 +55,8 @@ pub struct LaunchOptions {
     pub script: Option<PathBuf>,
     /// The key bindings file.
     pub settings: Option<PathBuf>,
+    /// Start with every sound off (`--mute`; the real-window tests).
+    pub mute: bool,
     /// Go on with this saved battle (`fray play --load`).
     pub load: Option<PathBuf>,
     /// Play this recorded battle back (`fray replay FILE`).
@@ -105,6 +108,7 @@ pub fn run(options: LaunchOptions) -> AppExit {
         icons::plugin,
         power::plugin,
         settings::plugin,
+        audio::plugin,
         hot_reload_plugin,
         editor::plugin,
     ));

@@ -1,6 +1,6 @@
 //! The settings screen (from the main menu and in battle): UI scale, a colour-blind-safe side
-//! palette, names on the board, and the key bindings; kept in `fray-settings.ron` in the
-//! platform's config folder.
+//! palette, names on the board, the volumes and mute, and the key bindings; kept in
+//! `fray-settings.ron` in the platform's config folder.
 
 use std::path::{Path, PathBuf};
 
@@ -22,6 +22,8 @@ const UI_SCALE_RANGE: std::ops::RangeInclusive<f32> = 0.75..=2.0;
 const ANIMATION_SPEED_RANGE: std::ops::RangeInclusive<f32> = 0.25..=3.0;
 /// The shortest and longest pause between rounds the slider offers, in seconds.
 const ROUND_PAUSE_RANGE: std::ops::RangeInclusive<f32> = 0.0..=6.0;
+/// The volume sliders' range (0 silent, 1 as recorded).
+const VOLUME_RANGE: std::ops::RangeInclusive<f32> = 0.0..=1.0;
 /// Default width of the settings window, in points.
 const SETTINGS_WIDTH: f32 = 420.0;
 
@@ -92,6 +94,8 @@ pub fn write_settings(path: &Path, settings: &Settings) -> Result<(), crate::sav
 pub struct SettingsScreen {
     /// The display settings in force.
     pub display: DisplaySettings,
+    /// The volumes and mute in force (`--mute` mutes them from the start).
+    pub audio: super::audio::AudioSettings,
     /// Whether the window shows.
     pub open: bool,
     /// The file they are kept in.
@@ -122,7 +126,10 @@ pub(super) fn plugin(app: &mut App) {
 fn read_display(options: Res<LaunchOptions>, mut screen: ResMut<SettingsScreen>) {
     screen.path = settings_path(&options);
     // A broken file is reported by the key bindings' loader; here it just keeps the defaults.
-    screen.display = read_settings(&screen.path).map(|settings| settings.display).unwrap_or_default();
+    let settings = read_settings(&screen.path).ok();
+    screen.display = settings.as_ref().map(|settings| settings.display.clone()).unwrap_or_default();
+    screen.audio = settings.map(|settings| settings.audio).unwrap_or_default();
+    screen.audio.muted |= options.mute;
 }
 
 fn toggle_settings(mut commands: MessageReader<UiCommand>, mut screen: ResMut<SettingsScreen>) {
@@ -188,8 +195,11 @@ fn capture_rebind(
         screen.status = Some(format!("{code:?} cannot be bound; {} keeps its keys", action.key()));
         return;
     };
-    let mut settings =
-        read_settings(&screen.path).unwrap_or(Settings { bindings: default(), display: screen.display.clone() });
+    let mut settings = read_settings(&screen.path).unwrap_or(Settings {
+        bindings: default(),
+        display: screen.display.clone(),
+        audio: screen.audio.clone(),
+    });
     let conflicts = rebind(&mut settings, action, &name);
     screen.status = Some(match write_settings(&screen.path, &settings) {
         Err(error) => format!("Not saved: {error}"),
@@ -206,6 +216,7 @@ fn draw_settings(mut contexts: EguiContexts, mut screen: ResMut<SettingsScreen>)
     }
     let ctx = contexts.ctx_mut()?;
     let mut display = screen.display.clone();
+    let mut audio = screen.audio.clone();
     let mut open = true;
     let mut save = false;
     let mut rebinding = None;
@@ -229,6 +240,8 @@ fn draw_settings(mut contexts: EguiContexts, mut screen: ResMut<SettingsScreen>)
                 .step_by(0.1),
         );
         ui.separator();
+        audio_controls(ui, &mut audio);
+        ui.separator();
         ui.strong("Key bindings");
         ui.label(egui::RichText::new("Rebind, then press the new key (Escape keeps the old ones)").weak());
         if let Some(action) = bindings_grid(ui, &screen.path, screen.rebinding) {
@@ -245,8 +258,11 @@ fn draw_settings(mut contexts: EguiContexts, mut screen: ResMut<SettingsScreen>)
     if display != screen.display {
         screen.display = display;
     }
+    if audio != screen.audio {
+        screen.audio = audio;
+    }
     if save {
-        let status = save_display(&screen.path, &screen.display);
+        let status = save_display(&screen.path, &screen.display, &screen.audio);
         screen.status = Some(status);
     }
     if rebinding.is_some() {
@@ -259,10 +275,32 @@ fn draw_settings(mut contexts: EguiContexts, mut screen: ResMut<SettingsScreen>)
     Ok(())
 }
 
-/// Writes the display settings, keeping the file's bindings.
-fn save_display(path: &Path, display: &DisplaySettings) -> String {
-    let mut settings = read_settings(path).unwrap_or(Settings { bindings: Default::default(), display: default() });
+/// The volume sliders and the mute box.
+fn audio_controls(ui: &mut egui::Ui, audio: &mut super::audio::AudioSettings) {
+    ui.strong("Sound");
+    ui.checkbox(&mut audio.muted, "Mute every sound").on_hover_text("toggle_mute in fray-settings.ron; Ctrl+M");
+    ui.add_enabled_ui(!audio.muted, |ui| {
+        for (volume, label) in [
+            (&mut audio.master, "Master volume"),
+            (&mut audio.music, "Music"),
+            (&mut audio.effects, "Sound effects"),
+            (&mut audio.interface, "Interface sounds"),
+        ] {
+            let slider = egui::Slider::new(volume, VOLUME_RANGE).text(label).step_by(0.05);
+            let slider = slider
+                .custom_formatter(|value, _| format!("{:.0}%", value * 100.0))
+                .custom_parser(|text| text.trim().trim_end_matches('%').trim().parse::<f64>().ok().map(|v| v / 100.0));
+            ui.add(slider);
+        }
+    });
+}
+
+/// Writes the display and audio settings, keeping the file's bindings.
+fn save_display(path: &Path, display: &DisplaySettings, audio: &super::audio::AudioSettings) -> String {
+    let mut settings =
+        read_settings(path).unwrap_or(Settings { bindings: Default::default(), display: default(), audio: default() });
     settings.display = display.clone();
+    settings.audio = audio.clone();
     match write_settings(path, &settings) {
         Ok(()) => format!("Saved to {}", path.display()),
         Err(error) => format!("Not saved: {error}"),

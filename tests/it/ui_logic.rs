@@ -394,7 +394,7 @@ fn settings_round_trip_through_the_file_and_keep_their_bindings() {
         animation_speed: 1.5,
         round_pause: 0.8,
     };
-    let settings = Settings { bindings, display };
+    let settings = Settings { bindings, display, audio: Default::default() };
     write_settings(&path, &settings).unwrap();
     assert_eq!(read_settings(&path).unwrap(), settings);
     let (map, problem) = load_bindings(Some(&path));
@@ -409,6 +409,31 @@ fn settings_round_trip_through_the_file_and_keep_their_bindings() {
 }
 
 #[test]
+fn audio_settings_persist_and_load() {
+    use fray::game::audio::AudioSettings;
+    use fray::game::controls::Settings;
+    use fray::game::settings::{read_settings, write_settings};
+    let dir = std::env::temp_dir().join(format!("fray-ui-{}-audio", std::process::id()));
+    let path = dir.join("fray-settings.ron");
+    let audio = AudioSettings { master: 0.6, music: 0.25, effects: 0.75, interface: 0.5, muted: true };
+    let settings = Settings { bindings: Default::default(), display: Default::default(), audio: audio.clone() };
+    write_settings(&path, &settings).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("music: 0.25") && text.contains("muted: true"), "{text}");
+    assert_eq!(read_settings(&path).unwrap().audio, audio);
+    // A file from before sound keeps the default volumes; one that sets only the music keeps
+    // the rest.
+    std::fs::write(&path, "(display: (show_names: false))").unwrap();
+    assert_eq!(read_settings(&path).unwrap().audio, AudioSettings::default());
+    std::fs::write(&path, "(audio: (music: 0.1))").unwrap();
+    let read = read_settings(&path).unwrap().audio;
+    assert_eq!((read.music, read.master), (0.1, AudioSettings::default().master));
+    std::fs::write(&path, "(audio: (loudness: 0.1))").unwrap();
+    let error = read_settings(&path).expect_err("an unknown field is an error");
+    assert!(error.contains("fray-settings.ron:1:"), "{error}");
+}
+
+#[test]
 fn rebinding_a_key_round_trips_through_the_file_and_reports_conflicts() {
     use fray::game::controls::{Settings, binding_conflicts, binding_name, default_bindings};
     use fray::game::settings::{read_settings, rebind, write_settings};
@@ -418,7 +443,8 @@ fn rebinding_a_key_round_trips_through_the_file_and_reports_conflicts() {
     assert_eq!(binding_name(KeyCode::KeyS, true).as_deref(), Some("Ctrl+S"));
     let dir = std::env::temp_dir().join(format!("fray-ui-{}-rebind", std::process::id()));
     let path = dir.join("fray-settings.ron");
-    let mut settings = Settings { bindings: Default::default(), display: Default::default() };
+    let mut settings =
+        Settings { bindings: Default::default(), display: Default::default(), audio: Default::default() };
     assert!(rebind(&mut settings, PlayerAction::Pause, "K").is_empty(), "K is free");
     assert_eq!(rebind(&mut settings, PlayerAction::Step, "T"), vec!["next_target"], "T already picks targets");
     write_settings(&path, &settings).unwrap();

