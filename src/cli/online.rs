@@ -39,12 +39,12 @@ pub struct ServeArgs {
     /// Seconds a unit has to declare; on expiry it holds.
     #[arg(long, value_name = "SECONDS")]
     pub clock: Option<f64>,
-    /// Seconds a dropped player's seat waits before the greedy AI takes it.
+    /// Seconds a dropped player's seat waits for them, its clock stopped.
     #[arg(long, value_name = "SECONDS", default_value_t = 120.0)]
     pub grace: f64,
-    /// Keep a dropped player's seat for them however long they are away.
-    #[arg(long)]
-    pub wait_forever: bool,
+    /// What then: `wait` (however long it takes) or `ai:KIND` (that AI plays the seat).
+    #[arg(long, value_name = "wait|ai:KIND", default_value = "ai:greedy")]
+    pub after_grace: String,
     /// Where to write the combat log (JSON Lines).
     #[arg(long)]
     pub log: Option<PathBuf>,
@@ -112,6 +112,14 @@ fn parse_ai(kind: &str) -> Result<AiKind, String> {
     AiKind::parse(kind).ok_or_else(|| format!("unknown AI \"{kind}\"; expected one of {}", AiKind::NAMES.join(", ")))
 }
 
+fn after_grace(value: &str) -> Result<AfterGrace, String> {
+    match value.strip_prefix("ai:") {
+        None if value == "wait" => Ok(AfterGrace::Wait),
+        None => Err(format!("--after-grace {value}: expected wait or ai:KIND")),
+        Some(kind) => parse_ai(kind).map(AfterGrace::Ai).map_err(|error| format!("--after-grace {value}: {error}")),
+    }
+}
+
 fn seconds(value: f64, flag: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(value).map_err(|_| format!("{flag} {value}: expected a number of seconds, 0 or more"))
 }
@@ -132,7 +140,7 @@ fn try_serve(args: &ServeArgs) -> Result<(), String> {
     let config = RefereeConfig {
         seats: seat_plans(&template, &args.seats)?,
         grace: seconds(args.grace, "--grace")?,
-        after_grace: if args.wait_forever { AfterGrace::Wait } else { AfterGrace::Greedy },
+        after_grace: after_grace(&args.after_grace)?,
         clock: args.clock.map(|clock| seconds(clock, "--clock")).transpose()?,
         secret: crate::net::referee::fresh_secret(),
         seed: crate::net::referee::fresh_secret(),

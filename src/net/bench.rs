@@ -44,7 +44,7 @@ fn config(template: &BattleTemplate, seed: u64) -> RefereeConfig {
     RefereeConfig {
         seats: vec![SeatPlan::Remote; template.sides.len()],
         grace: super::referee::DEFAULT_GRACE,
-        after_grace: AfterGrace::Greedy,
+        after_grace: AfterGrace::default(),
         clock: None,
         secret: seed ^ 0xBE7C4,
         seed,

@@ -38,15 +38,19 @@ pub enum SeatPlan {
 }
 
 /// What happens to a dropped player's seat once its grace period is over.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AfterGrace {
     /// It waits for its player as long as it takes.
     Wait,
     /// An AI of this kind takes it.
     Ai(AiKind),
-    /// The greedy AI takes it (the default: the battle goes on).
-    #[default]
-    Greedy,
+}
+
+impl Default for AfterGrace {
+    /// The greedy AI takes the seat, so the battle goes on.
+    fn default() -> Self {
+        Self::Ai(AiKind::Greedy)
+    }
 }
 
 /// How the host set the battle up.
@@ -603,7 +607,6 @@ fn watch_seats(
         let kind = match after {
             AfterGrace::Wait => None,
             AfterGrace::Ai(kind) => Some(kind),
-            AfterGrace::Greedy => Some(AiKind::Greedy),
         };
         if let (true, Some(kind)) = (overdue, kind) {
             referee.seats[at].plan = SeatPlan::Ai(kind);

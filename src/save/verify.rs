@@ -67,6 +67,9 @@ pub fn verify_save(path: &Path) -> Result<Verdict, VerifyError> {
     }
 }
 
+/// How an online battle's `dice_reseeded` lines begin.
+const ONLINE_RESEED: &str = "{\"event\":\"dice_reseeded\"";
+
 /// Whether `path` holds a JSON Lines log rather than a save.
 pub fn is_log(path: &Path) -> bool {
     if path.extension().is_some_and(|ext| ext == "jsonl" || ext == "json") {
@@ -90,6 +93,11 @@ pub fn verify_log(path: &Path, level: Option<&Path>) -> Result<Verdict, VerifyEr
     let mut battle = HeadlessBattle::new();
     for game in &games {
         let cannot = |message: String| VerifyError::CannotReplay { path: path.into(), line: game.first_line, message };
+        if game.lines.iter().any(|line| line.starts_with(ONLINE_RESEED)) {
+            return Err(cannot(
+                "an online battle: the referee drew its dice pass by pass, and its AI seats played on a secret seed; verify the referee's save (`fray serve --save`) instead".into(),
+            ));
+        }
         let (template, setup) = game_setup(&game.header, level).map_err(cannot)?;
         battle.start(&template, &setup);
         battle.run_to_end();

@@ -29,7 +29,7 @@ fn config(sides: usize) -> RefereeConfig {
     RefereeConfig {
         seats: vec![SeatPlan::Remote; sides],
         grace: std::time::Duration::from_secs(120),
-        after_grace: AfterGrace::Greedy,
+        after_grace: AfterGrace::default(),
         clock: None,
         secret: 0x5EC2E7,
         seed: 5,

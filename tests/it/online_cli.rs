@@ -46,5 +46,10 @@ fn serve_and_two_headless_joins_play_to_the_end_with_one_log() {
     assert_eq!(read("bandits.jsonl"), log, "the bandits' log is the referee's");
     let verify = fray().args(["replay", "--verify"]).arg(path("server.ron")).output().unwrap();
     assert!(verify.status.success(), "{}", String::from_utf8_lossy(&verify.stderr));
+    // The log alone cannot replay: its dice came pass by pass from the referee.
+    let from_log = fray().args(["replay", "--verify"]).arg(path("server.jsonl")).output().unwrap();
+    let said = String::from_utf8_lossy(&from_log.stderr).to_string() + &String::from_utf8_lossy(&from_log.stdout);
+    assert_eq!(from_log.status.code(), Some(2), "{said}");
+    assert!(said.contains("verify the referee's save"), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
 }
