@@ -113,6 +113,7 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         script: args.script.clone(),
         load: args.load.clone(),
         playback: None,
+        join: None,
     };
     open_window(options)
 }
