@@ -481,5 +481,8 @@ fn a_player_joins_a_referees_battle_in_the_window_and_declares_with_clicks() {
     drop(referee);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "the join script failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
-    assert_drawn(&dir, &["online_declaring.png", "online_first_declared.png", "online_round_two.png"]);
+    assert_drawn(
+        &dir,
+        &["online_declaring.png", "online_first_declared.png", "online_after_hold.png", "online_round_two.png"],
+    );
 }
