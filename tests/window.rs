@@ -445,3 +445,49 @@ fn the_level_editor_paints_places_units_saves_a_checked_level_and_test_plays_it(
         &["editor_grid.png", "editor_test_play.png", "editor_back_from_test_play.png", "editor_zones.png"],
     );
 }
+
+/// A `fray serve` child that is killed when dropped, however the test ends.
+struct Referee(std::process::Child);
+
+impl Drop for Referee {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_player_joins_a_referees_battle_in_the_window_and_declares_with_clicks() {
+    use std::io::BufRead;
+    if !has_display() {
+        return;
+    }
+    let _turn = window_turn();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(["serve", "sealed_orders.ron", "--port", "0", "--seat", "bandits=ai:greedy"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("fray serve runs");
+    let stdout = child.stdout.take().expect("its stdout");
+    let referee = Referee(child);
+    let mut first = String::new();
+    std::io::BufReader::new(stdout).read_line(&mut first).expect("fray serve says where it listens");
+    let address = first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("fray serve said {first:?}"));
+    let dir = shots_dir("online-join");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/online_join.ron");
+    let output = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(["join", address, "--side", "wardens", "--name", "Tess", "--script"])
+        .arg(&script)
+        .arg("--screenshots")
+        .arg(&dir)
+        .output()
+        .expect("fray join runs");
+    drop(referee);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "the join script failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert_drawn(
+        &dir,
+        &["online_declaring.png", "online_first_declared.png", "online_after_hold.png", "online_round_two.png"],
+    );
+}

@@ -79,6 +79,13 @@ pub struct JoinArgs {
     /// Where to write every message received, one JSON object a line, with its pass.
     #[arg(long)]
     pub trace: Option<PathBuf>,
+    /// In the window: play a script of key presses, clicks and checks (tests/scripts/*.ron),
+    /// then quit; exits non-zero if a check fails.
+    #[arg(long, value_name = "FILE", conflicts_with = "headless")]
+    pub script: Option<PathBuf>,
+    /// In the window, with --script: where the script's screenshots go.
+    #[arg(long, value_name = "DIR", requires = "script")]
+    pub screenshots: Option<PathBuf>,
 }
 
 fn load(level: Option<&Path>) -> Result<crate::levels::BattleTemplate, String> {
@@ -184,8 +191,7 @@ fn write_log(world: &World, path: Option<&Path>) -> Result<(), String> {
 /// Runs `fray join`.
 pub fn join(args: &JoinArgs) -> ExitCode {
     if !args.headless {
-        eprintln!("fray join: joining in the window is not built yet; add --headless to follow or play with an AI");
-        return ExitCode::from(2);
+        return join_in_window(args);
     }
     match try_join(args) {
         Ok(()) => ExitCode::SUCCESS,
@@ -204,15 +210,45 @@ fn resolve(address: &str) -> Result<SocketAddr, String> {
         .ok_or_else(|| format!("{address}: no address found"))
 }
 
-fn try_join(args: &JoinArgs) -> Result<(), String> {
-    let server = resolve(&args.address)?;
+/// The hello of a client joining as `args` say.
+fn hello_of(args: &JoinArgs) -> Hello {
     let role = match (&args.side, args.spectate) {
         (_, true) => Role::Spectator,
         (Some(side), false) => Role::Side(side.clone()),
         (None, false) => Role::AnySide,
     };
+    Hello { fray: String::new(), protocol: 0, name: args.name.clone(), token: 0, role }
+}
+
+/// `fray join` in the window: the game follows the referee's battle, the player declares for
+/// their side with the mouse and keys.
+fn join_in_window(args: &JoinArgs) -> ExitCode {
+    let server = match resolve(&args.address) {
+        Ok(server) => server,
+        Err(error) => {
+            eprintln!("fray join: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(script) = &args.script
+        && let Err(error) = crate::game::script::load(script)
+    {
+        eprintln!("{error}");
+        return ExitCode::from(2);
+    }
+    let options = crate::game::LaunchOptions {
+        screenshots: args.screenshots.clone(),
+        script: args.script.clone(),
+        join: Some(crate::game::online::JoinOptions { server, hello: hello_of(args) }),
+        ..Default::default()
+    };
+    super::play::open_window(options)
+}
+
+fn try_join(args: &JoinArgs) -> Result<(), String> {
+    let server = resolve(&args.address)?;
     let delegate = (!args.spectate).then(|| parse_ai(&args.ai)).transpose()?;
-    let hello = Hello { fray: String::new(), protocol: 0, name: args.name.clone(), token: 0, role };
+    let hello = hello_of(args);
     let mut app = crate::net::follower_app(hello, delegate, Link::Udp);
     if let Some(path) = &args.trace {
         app.world_mut()

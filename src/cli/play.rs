@@ -117,6 +117,7 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         load: args.load.clone(),
         mute: args.mute,
         playback: None,
+        join: None,
     };
     open_window(options)
 }

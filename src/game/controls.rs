@@ -20,7 +20,7 @@ use crate::rules::forecast::{self, Forecast};
 use crate::rules::legal;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::UnitReadOnly;
-use crate::rules::{ActionChosen, CombatPhase, CombatState, DeclarationQueue, DeclareSystems};
+use crate::rules::{CombatPhase, CombatState, DeclarationQueue, DeclareSystems};
 
 /// Everything a player can do with a key or a button.
 #[derive(Actionlike, Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect, Serialize, Deserialize)]
@@ -914,11 +914,14 @@ pub fn current_declarer(
     queue: &DeclarationQueue,
     units: &Query<UnitReadOnly>,
     seated: Option<usize>,
+    own: &super::online::OwnUnits,
 ) -> Option<Entity> {
     if !queue.open {
         return None;
     }
-    let human = |unit: &Entity| units.get(*unit).is_ok_and(|view| *view.controller == Controller::Human);
+    let human = |unit: &Entity| {
+        units.get(*unit).is_ok_and(|view| *view.controller == Controller::Human && own.takes_orders(*unit, view.side.0))
+    };
     if !queue.secret {
         return queue.awaiting().next().filter(human);
     }
@@ -927,9 +930,14 @@ pub fn current_declarer(
     waiting.iter().copied().find(|unit| side_of(unit) == seated).or_else(|| waiting.first().copied())
 }
 
-fn compute_options(view: OptionsView, ui: Res<BattleUi>, mut options: ResMut<DeclarationOptions>) {
+fn compute_options(
+    view: OptionsView,
+    own: super::online::OwnUnits,
+    ui: Res<BattleUi>,
+    mut options: ResMut<DeclarationOptions>,
+) {
     let declarer = if view.state.phase == CombatPhase::Declare {
-        current_declarer(&view.queue, &view.units, ui.seated)
+        current_declarer(&view.queue, &view.units, ui.seated, &own)
     } else {
         None
     };
@@ -1271,7 +1279,7 @@ pub fn option_for_zone(options: &DeclarationOptions, draft: &Draft, zone: ZoneId
 #[derive(SystemParam)]
 pub struct CommandTargets<'w, 's> {
     options: Res<'w, DeclarationOptions>,
-    chosen: MessageWriter<'w, ActionChosen>,
+    chosen: super::online::Declarer<'w>,
     units: Query<'w, 's, (Entity, &'static SpawnOrder, &'static Status)>,
     start: MessageWriter<'w, StartBattle>,
     menu: MessageWriter<'w, BackToMenu>,
@@ -1470,7 +1478,7 @@ fn declaration_command(command: UiCommand, ui: &mut BattleUi, targets: &mut Comm
         }
         UiCommand::EndDeclaration => {
             if let Some(unit) = options.unit {
-                targets.chosen.write(ActionChosen { unit, action: Action::simple(ActionKind::Hold) });
+                targets.chosen.declare(unit, Action::simple(ActionKind::Hold));
                 ui.draft = Draft::default();
                 ui.picking_then_move = false;
                 ui.hint = None;
@@ -1578,7 +1586,7 @@ fn confirm_draft(ui: &mut BattleUi, targets: &mut CommandTargets) {
         Some(entry) => {
             // A move after the action only where the rules still allow it (`C-MOVE-1`).
             let move_after = ui.draft.then_move.filter(|zone| options.after.contains(zone));
-            targets.chosen.write(ActionChosen { unit, action: Action { move_after, ..entry.action } });
+            targets.chosen.declare(unit, Action { move_after, ..entry.action });
             ui.draft = Draft::default();
             ui.picking_then_move = false;
             ui.hint = None;

@@ -13,6 +13,7 @@ mod hot_reload;
 mod hover;
 pub mod icons;
 mod labels;
+pub mod online;
 mod overlays;
 mod plan;
 pub mod playback;
@@ -61,6 +62,8 @@ pub struct LaunchOptions {
     pub load: Option<PathBuf>,
     /// Play this recorded battle back (`fray replay FILE`).
     pub playback: Option<playback::PlaybackSource>,
+    /// Follow this referee's battle (`fray join` in the window).
+    pub join: Option<online::JoinOptions>,
 }
 
 /// Everything the window game adds to the headless engine, without the window itself (tests
@@ -89,7 +92,9 @@ pub fn hot_reload_plugin(app: &mut App) {
 /// Builds and runs the window game.
 pub fn run(options: LaunchOptions) -> AppExit {
     // A replay is not a battle of the player's: it writes no autosave over theirs.
-    let autosave = options.playback.is_none();
+    // Nor is a battle followed online: the referee keeps its record.
+    let autosave = options.playback.is_none() && options.join.is_none();
+    let join = options.join.clone();
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window { title: "Fray".into(), resolution: (1280, 800).into(), ..default() }),
@@ -126,6 +131,10 @@ pub fn run(options: LaunchOptions) -> AppExit {
         tutorial::window_plugin,
         seats::window_plugin,
     ));
+    app.add_plugins(online::window_plugin);
+    if let Some(join) = &join {
+        online::start_joining(app.world_mut(), join);
+    }
     // The round is shown count by count.
     app.insert_resource(crate::rules::ResolveByCount);
     app.run()

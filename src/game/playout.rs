@@ -155,6 +155,7 @@ fn count_pacing_ready(
     pace: Res<Pace>,
     replay: Option<Res<crate::save::Replay>>,
     (playback, log): (Option<Res<super::playback::Playback>>, Res<CombatLog>),
+    following: Option<Res<crate::rules::Following>>,
 ) -> bool {
     if by_count.is_none() {
         return true;
@@ -162,7 +163,7 @@ fn count_pacing_ready(
     if let Some(wanted) = super::playback::playback_wants_round(playback.as_deref(), log.entries().len()) {
         return wanted;
     }
-    if replay.is_some() {
+    if super::online::fast_forward(replay.as_deref(), &log, following.is_some()) {
         return true;
     }
     if pace.paused {
@@ -183,11 +184,12 @@ fn note_resolved_count(
     log: Res<CombatLog>,
     before: Res<BeforeResolve>,
     mut playing: ResMut<PlayingCount>,
-    mut pace: ResMut<Pace>,
+    (mut pace, following): (ResMut<Pace>, Option<Res<crate::rules::Following>>),
 ) {
     // A loaded save's rounds replay unseen, up to where it was saved; in the replay viewer they
     // are what is watched.
-    let shown = by_count.is_some() && (replay.is_none() || playback.is_some());
+    let catching_up = super::online::fast_forward(replay.as_deref(), &log, following.is_some());
+    let shown = by_count.is_some() && (!catching_up || playback.is_some());
     let resolved = state.round == before.round && state.cursor > before.cursor && state.phase != CombatPhase::Idle;
     if !shown || !resolved {
         return;

@@ -372,7 +372,10 @@ fn finish_loading(world: &mut World) {
         return;
     }
     let Some(Loading { save, path }) = world.remove_resource::<Loading>() else {
-        world.remove_resource::<Replay>();
+        // A battle followed online replays the referee's record for as long as it lasts.
+        if !world.contains_resource::<crate::net::Follower>() {
+            world.remove_resource::<Replay>();
+        }
         return;
     };
     let status = match save::finish_replay(world, &save, &path) {

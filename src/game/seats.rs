@@ -23,7 +23,11 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The window's part: the seats window.
 pub(super) fn window_plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, draw_seats.run_if(in_state(Screen::Battle)));
+    // Online, the referee says who plays each side.
+    app.add_systems(
+        EguiPrimaryContextPass,
+        draw_seats.run_if(in_state(Screen::Battle)).run_if(not(resource_exists::<crate::net::Follower>)),
+    );
 }
 
 /// Puts each chosen seat in force: every unit of the side is played by it from now on.

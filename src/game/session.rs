@@ -493,13 +493,15 @@ fn round_pacing_ready(
     pace: Res<Pace>,
     replay: Option<Res<crate::save::Replay>>,
     (playback, log): (Option<Res<super::playback::Playback>>, Res<CombatLog>),
+    following: Option<Res<crate::rules::Following>>,
 ) -> bool {
     // A replay plays a round when its view needs one, whatever the pace.
     if let Some(wanted) = super::playback::playback_wants_round(playback.as_deref(), log.entries().len()) {
         return wanted;
     }
     // A loaded save replays its rounds at once, up to where it was saved.
-    if state.round == 0 || state.phase != CombatPhase::Initiative || replay.is_some() {
+    let catching_up = super::online::fast_forward(replay.as_deref(), &log, following.is_some());
+    if state.round == 0 || state.phase != CombatPhase::Initiative || catching_up {
         return true;
     }
     if pace.paused {

@@ -8,9 +8,10 @@ use std::collections::HashMap;
 use bevy::prelude::*;
 
 use super::controls::{self, BattleUi, DeclarationOptions, Draft, OptionEntry, UiCommand};
+use super::online::Declarer;
 use super::session::BattleStarted;
 use crate::rules::components::{Action, ActionKind, Declared};
-use crate::rules::{ActionChosen, DeclarationQueue, DeclareSystems};
+use crate::rules::{DeclarationQueue, DeclareSystems};
 
 /// What each unit declared last: the order "repeat" gives it again.
 #[derive(Resource, Debug, Default)]
@@ -83,7 +84,7 @@ fn follow_standing_order(
     mut view: OrderView,
     mut standing: ResMut<StandingOrder>,
     mut ui: ResMut<BattleUi>,
-    mut chosen: MessageWriter<ActionChosen>,
+    mut chosen: Declarer,
 ) {
     if !view.queue.open {
         *standing = StandingOrder::default();
@@ -121,7 +122,7 @@ fn follow_standing_order(
     let previous = view.last.0.get(&unit).copied();
     match matching_option(&view.options, order, previous) {
         Some(entry) => {
-            chosen.write(ActionChosen { unit, action: entry.action });
+            chosen.declare(unit, entry.action);
             standing.issued = Some(unit);
             ui.draft = Draft::default();
         }
@@ -144,7 +145,7 @@ fn start_order(
     options: &DeclarationOptions,
     standing: &mut StandingOrder,
     ui: &mut BattleUi,
-    chosen: &mut MessageWriter<ActionChosen>,
+    chosen: &mut Declarer,
 ) {
     let Some(unit) = options.unit else {
         return;
@@ -156,7 +157,7 @@ fn start_order(
         }
         UiCommand::OrderAll => match options.drafted(&ui.draft) {
             Some(entry) => {
-                chosen.write(ActionChosen { unit, action: entry.action });
+                chosen.declare(unit, entry.action);
                 *standing = StandingOrder {
                     side: options.side,
                     order: Some(Order::Same(entry.action)),

@@ -11,6 +11,8 @@ use bevy_replicon::prelude::*;
 
 use super::protocol::{FromWire, Hello, Order, Release, SeatInfo, ToClient, ToServer};
 use crate::ai::Delegated;
+use crate::levels::BattleTemplate;
+use crate::rules::components::Action;
 use crate::rules::components::{AiKind, Controller, UnitId};
 use crate::rules::log::CombatLog;
 use crate::rules::{CombatState, CombatSystems, DeclareSystems, PassSeeds};
@@ -58,6 +60,10 @@ pub struct Follower {
     pub received: Vec<(usize, ToClient)>,
     /// The local AI that plays this client's seat, if any (`--headless --ai KIND`).
     pub delegate: Option<AiKind>,
+    /// The level of the battle followed, once welcomed (the window draws its board).
+    pub level: Option<BattleTemplate>,
+    /// Welcomes taken so far: each (re)builds the battle from the record.
+    pub welcomes: u32,
     /// Where each received message is written, one JSON object a line (`--trace`).
     trace: Option<std::io::LineWriter<std::fs::File>>,
     greeted: bool,
@@ -79,6 +85,8 @@ impl Follower {
             ended: false,
             received: Vec::new(),
             delegate,
+            level: None,
+            welcomes: 0,
             trace: None,
             greeted: false,
             checked_passes: 0,
@@ -91,6 +99,16 @@ impl Follower {
         self.trace = Some(std::io::LineWriter::new(std::fs::File::create(path)?));
         Ok(())
     }
+}
+
+/// The declarations a person at this client made for its side, on their way to the referee
+/// (the window game writes them here instead of to the rules while it follows a referee).
+#[derive(Resource, Debug, Default)]
+pub struct Declarations {
+    /// Made and not yet sent.
+    pub outbox: Vec<(Entity, Action)>,
+    /// Units declared for in the open pass: they wait for the referee to release them.
+    pub pending: bevy::ecs::entity::EntityHashSet,
 }
 
 /// Messages read this update, for the exclusive step that applies them.
@@ -109,7 +127,7 @@ pub enum FollowerSystems {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Mailbox>();
+    app.init_resource::<Mailbox>().init_resource::<Declarations>();
     app.configure_sets(
         Update,
         (
@@ -123,7 +141,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             (say_hello, collect, apply_mail).chain().in_set(FollowerSystems::Receive),
-            send_delegated.in_set(FollowerSystems::Send),
+            (send_delegated, send_declarations).in_set(FollowerSystems::Send),
             report_hash.in_set(FollowerSystems::Check),
         ),
     );
@@ -203,8 +221,11 @@ fn follow_record(world: &mut World, side: Option<String>, token: u64, record: &s
         }
     };
     let side_index = side.as_deref().and_then(|side| template.side_index(side));
+    *world.resource_mut::<Declarations>() = Declarations::default();
     let mut follower = world.resource_mut::<Follower>();
     follower.welcomed = true;
+    follower.welcomes += 1;
+    follower.level = Some(template.clone());
     follower.hello.token = token;
     follower.side = side;
     follower.checked_passes = 0;
@@ -251,9 +272,14 @@ fn rejected(world: &mut World, unit: Option<Arc<str>>, reason: String) {
     };
     let mut ids = world.query::<(Entity, &UnitId)>();
     let entity = ids.iter(world).find(|(_, id)| id.0 == unit).map(|(entity, _)| entity);
-    if let (Some(entity), Some(mut delegated)) = (entity, world.get_resource_mut::<Delegated>()) {
+    let Some(entity) = entity else {
+        return;
+    };
+    if let Some(mut delegated) = world.get_resource_mut::<Delegated>() {
         delegated.chosen.remove(&entity);
     }
+    // The player may choose again.
+    world.resource_mut::<Declarations>().pending.remove(&entity);
 }
 
 /// The referee's lines against ours: the first that differs goes back to the referee, which
@@ -274,10 +300,7 @@ fn out_of_sync(world: &mut World, from: u32, lines: &[String]) {
 fn send_delegated(
     delegated: Option<ResMut<Delegated>>,
     seeds: Option<Res<PassSeeds>>,
-    state: Res<CombatState>,
-    units: Query<(&UnitId, &Controller)>,
-    ids: Query<&UnitId>,
-    mut out: MessageWriter<FromWire>,
+    orders: OrderWriter,
     mut last_pass: Local<usize>,
 ) {
     let (Some(mut delegated), Some(seeds)) = (delegated, seeds) else {
@@ -288,14 +311,49 @@ fn send_delegated(
         *last_pass = pass;
         delegated.chosen.clear();
     }
-    for (unit, action) in std::mem::take(&mut delegated.outbox) {
-        let Ok((id, controller)) = units.get(unit) else {
-            continue;
-        };
-        let entry = crate::save::declaration_of(state.round, id.0.clone(), *controller, &action, |target| {
-            ids.get(target).ok().map(|target| target.0.clone())
-        });
-        out.write(FromWire::Read(ToServer::Declare { pass: pass as u32, order: Order::from(&entry) }));
+    orders.send(pass, std::mem::take(&mut delegated.outbox));
+}
+
+/// Sends the person's declarations to the referee; a new pass forgets which were pending.
+fn send_declarations(
+    mut declarations: ResMut<Declarations>,
+    seeds: Option<Res<PassSeeds>>,
+    orders: OrderWriter,
+    mut last_pass: Local<usize>,
+) {
+    let Some(seeds) = seeds else {
+        return;
+    };
+    let pass = seeds.used().len();
+    if pass != *last_pass {
+        *last_pass = pass;
+        declarations.pending.clear();
+    }
+    let outbox = std::mem::take(&mut declarations.outbox);
+    declarations.pending.extend(outbox.iter().map(|(unit, _)| *unit));
+    orders.send(pass, outbox);
+}
+
+/// Writes declarations as `Declare` messages for the referee.
+#[derive(bevy::ecs::system::SystemParam)]
+struct OrderWriter<'w, 's> {
+    state: Res<'w, CombatState>,
+    units: Query<'w, 's, (&'static UnitId, &'static Controller)>,
+    ids: Query<'w, 's, &'static UnitId>,
+    out: MessageWriter<'w, FromWire>,
+}
+
+impl OrderWriter<'_, '_> {
+    fn send(mut self, pass: usize, declarations: Vec<(Entity, Action)>) {
+        for (unit, action) in declarations {
+            let Ok((id, controller)) = self.units.get(unit) else {
+                continue;
+            };
+            let entry = crate::save::declaration_of(self.state.round, id.0.clone(), *controller, &action, |target| {
+                self.ids.get(target).ok().map(|target| target.0.clone())
+            });
+            self.out.write(FromWire::Read(ToServer::Declare { pass: pass as u32, order: Order::from(&entry) }));
+        }
     }
 }
 

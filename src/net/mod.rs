@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy_replicon::prelude::*;
 
-pub use follower::{Follower, Notice};
+pub use follower::{Declarations, Follower, Notice};
 pub use protocol::{Hello, Role, ToClient, ToServer};
 pub use referee::{AfterGrace, Referee, RefereeConfig, SeatPlan};
 
@@ -47,6 +47,22 @@ fn online_app(link: Link) -> App {
         app.add_plugins(bevy_replicon_renet::RepliconRenetPlugins);
     }
     app
+}
+
+/// What the window game adds to follow a referee over UDP (it has its own window, states and
+/// engine): the transport, the protocol and the follower.
+pub fn window_follower_plugin(app: &mut App) {
+    app.add_plugins((
+        RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
+        protocol::plugin,
+        follower::plugin,
+        bevy_replicon_renet::RepliconRenetPlugins,
+    ));
+}
+
+/// Sends a chat line to the referee.
+pub fn say(world: &mut World, text: String) {
+    world.write_message(protocol::FromWire::Read(ToServer::Chat(text)));
 }
 
 /// The referee's app for a battle on `template`: the battle is spawned and waits for its players.

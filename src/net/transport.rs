@@ -34,8 +34,8 @@ pub enum LinkError {
     Transport(String),
 }
 
-fn connection(app: &App) -> ConnectionConfig {
-    let channels = app.world().resource::<RepliconChannels>();
+fn connection(world: &World) -> ConnectionConfig {
+    let channels = world.resource::<RepliconChannels>();
     ConnectionConfig {
         server_channels_config: channels.server_configs(),
         client_channels_config: channels.client_configs(),
@@ -63,7 +63,7 @@ pub fn listen(app: &mut App, port: u16) -> Result<SocketAddr, LinkError> {
     };
     let transport =
         NetcodeServerTransport::new(config, socket).map_err(|error| LinkError::Transport(error.to_string()))?;
-    let server = RenetServer::new(connection(app));
+    let server = RenetServer::new(connection(app.world()));
     app.insert_resource(server);
     app.insert_resource(transport);
     Ok(public)
@@ -71,6 +71,11 @@ pub fn listen(app: &mut App, port: u16) -> Result<SocketAddr, LinkError> {
 
 /// Connects to the referee at `server`.
 pub fn connect(app: &mut App, server: SocketAddr) -> Result<(), LinkError> {
+    connect_world(app.world_mut(), server)
+}
+
+/// Connects to the referee at `server` from a running app (the window's Join game).
+pub fn connect_world(world: &mut World, server: SocketAddr) -> Result<(), LinkError> {
     let address = SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0));
     let socket =
         UdpSocket::bind(address).map_err(|source| LinkError::Socket { address: address.to_string(), source })?;
@@ -83,8 +88,8 @@ pub fn connect(app: &mut App, server: SocketAddr) -> Result<(), LinkError> {
     };
     let transport = NetcodeClientTransport::new(now(), authentication, socket)
         .map_err(|error| LinkError::Transport(error.to_string()))?;
-    let client = RenetClient::new(connection(app));
-    app.insert_resource(client);
-    app.insert_resource(transport);
+    let client = RenetClient::new(connection(world));
+    world.insert_resource(client);
+    world.insert_resource(transport);
     Ok(())
 }

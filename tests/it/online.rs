@@ -358,3 +358,41 @@ fn a_clock_expiry_declares_a_hold_and_the_save_replays_it() {
     let (_, _, battle) = replayed.expect("the save replays");
     assert_eq!(battle.log().to_json_lines(), Table::log(&table.referee));
 }
+
+/// The units of `side` in client `at`'s battle, by level id.
+fn units_of(table: &mut Table, at: usize, side: usize) -> Vec<(Entity, String)> {
+    let world = table.clients[at].world_mut();
+    let mut units = world.query::<(Entity, &fray::rules::components::UnitId, &fray::rules::components::SideIndex)>();
+    units.iter(world).filter(|(_, _, unit_side)| unit_side.0 == side).map(|(e, id, _)| (e, id.0.to_string())).collect()
+}
+
+#[test]
+fn a_persons_declarations_go_to_the_referee_and_come_back_when_the_pass_closes() {
+    let clients = vec![(hello("Ann", Role::Side("wardens".into())), None)];
+    let mut plan = config(2);
+    plan.seats[1] = SeatPlan::Ai(AiKind::Greedy);
+    let mut table = Table::new("sealed_orders.ron", plan, clients);
+    until_declaring(&mut table, 0);
+    let wardens = units_of(&mut table, 0, 0);
+    let hold = fray::rules::components::Action::simple(fray::rules::components::ActionKind::Hold);
+    for (unit, _) in &wardens {
+        table.clients[0].world_mut().resource_mut::<fray::net::Declarations>().outbox.push((*unit, hold));
+    }
+    table.step();
+    let pending = table.clients[0].world().resource::<fray::net::Declarations>().pending.len();
+    assert_eq!(pending, wardens.len(), "each sent declaration waits for the referee");
+    for _ in 0..50 {
+        table.step();
+    }
+    let referee = Table::log(&table.referee);
+    for (_, id) in &wardens {
+        let held = format!("\"event\":\"declared\",\"round\":1,\"unit\":\"{id}\",\"action\":\"hold\"");
+        assert!(referee.contains(&held), "the referee took {id}'s hold: {referee}");
+    }
+    assert!(
+        table.referee.world().resource::<CombatState>().round >= 2,
+        "the sealed pass closed and round 1 was played"
+    );
+    assert_eq!(Table::log(&table.clients[0]), referee, "the follower wrote the referee's log");
+    assert!(table.clients[0].world().resource::<fray::net::Declarations>().pending.is_empty());
+}

@@ -74,6 +74,8 @@ struct BattleView<'w, 's> {
     playback: Option<Res<'w, crate::game::playback::Playback>>,
     /// A search AI planning in the background, if one is.
     thinking: Option<Res<'w, crate::ai::SearchInFlight>>,
+    /// Present while the battle follows a referee online: the other sides are other players.
+    online: Option<Res<'w, crate::net::Follower>>,
     /// The count being played out on the board.
     playing: Res<'w, PlayingCount>,
     /// The banner of the round that just began.
@@ -304,6 +306,9 @@ fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
                 ui.separator();
                 ui.add(egui::Spinner::new());
                 ui.label(RichText::new("the AI is thinking").weak());
+            } else if view.state.phase == CombatPhase::Declare && view.queue.open && view.online.is_some() {
+                ui.separator();
+                ui.label(RichText::new("waiting for the other players (see Online)").weak());
             } else if view.state.phase == CombatPhase::Declare && view.queue.open {
                 ui.separator();
                 ui.label(RichText::new("the AI is declaring").weak());

@@ -1,0 +1,384 @@
+//! Following a referee's battle in the window (`fray join` without `--headless`): the battle
+//! shows once the referee welcomes us, the person's declarations go to the referee instead of
+//! the rules, only our own side's units take orders, and a panel lists the seats, whom the
+//! battle waits for, the referee's refusals and the chat.
+
+use std::net::SocketAddr;
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_replicon::prelude::ClientState;
+
+use super::session::{BattleStarted, RoundPacing, Screen, Seat, Session};
+use crate::net::follower::FollowerSystems;
+use crate::net::protocol::{SeatInfo, SeatState};
+use crate::net::{Declarations, Follower, Hello, Notice, Role};
+use crate::rules::components::{Action, AiKind, SideIndex, UnitId};
+use crate::rules::log::CombatLog;
+use crate::rules::{ActionChosen, CombatPhase, CombatState, DeclarationQueue, Sides};
+use crate::save::Replay;
+
+/// Width of the online panel, in points.
+const PANEL_WIDTH: f32 = 280.0;
+/// How often the window wakes while following, to read the referee's messages: the window
+/// otherwise sleeps until input, and the battle would wait for a mouse move.
+const NETWORK_WAKE: std::time::Duration = std::time::Duration::from_millis(30);
+/// Width of the chat line, in points.
+const CHAT_WIDTH: f32 = 180.0;
+/// The most notices (chat lines, refusals) the panel shows, the latest ones.
+const SHOWN_NOTICES: usize = 8;
+/// Where the panel sits: at the bottom left of the board, beside the initiative panel.
+const PANEL_OFFSET: egui::Vec2 = egui::vec2(super::ui::LEFT_PANEL_WIDTH + PANEL_MARGIN, -PANEL_MARGIN);
+/// Space between the online panel and what it sits beside, in points.
+const PANEL_MARGIN: f32 = 8.0;
+
+/// Whom to join, from `fray join` or the menu.
+#[derive(Clone, Debug)]
+pub struct JoinOptions {
+    /// The referee's address.
+    pub server: SocketAddr,
+    /// What we say when we connect.
+    pub hello: Hello,
+}
+
+/// The chat line being typed.
+#[derive(Resource, Debug, Default)]
+struct ChatLine(String);
+
+/// Writes a person's declaration: to the rules offline, to the referee while following one.
+#[derive(SystemParam)]
+pub struct Declarer<'w> {
+    chosen: MessageWriter<'w, ActionChosen>,
+    online: Option<ResMut<'w, Declarations>>,
+    follower: Option<Res<'w, Follower>>,
+}
+
+impl Declarer<'_> {
+    /// Declares `action` for `unit`.
+    pub fn declare(&mut self, unit: Entity, action: Action) {
+        match (&self.follower, self.online.as_mut()) {
+            (Some(_), Some(online)) => online.outbox.push((unit, action)),
+            _ => {
+                self.chosen.write(ActionChosen { unit, action });
+            }
+        }
+    }
+}
+
+/// Which units the person at this machine may give orders to: every human one offline; online,
+/// only those of our own side whose declaration is not already on its way.
+#[derive(SystemParam)]
+pub struct OwnUnits<'w> {
+    follower: Option<Res<'w, Follower>>,
+    online: Option<Res<'w, Declarations>>,
+}
+
+impl OwnUnits<'_> {
+    /// Whether `unit` of side `side` takes orders from here.
+    pub fn takes_orders(&self, unit: Entity, side: usize) -> bool {
+        let Some(follower) = &self.follower else {
+            return true;
+        };
+        let pending = self.online.as_ref().is_some_and(|online| online.pending.contains(&unit));
+        own_side(follower) == Some(side) && !pending
+    }
+}
+
+/// Our side's index in the battle followed (none for a spectator, or before the welcome).
+fn own_side(follower: &Follower) -> Option<usize> {
+    let level = follower.level.as_ref()?;
+    level.side_index(follower.side.as_deref()?)
+}
+
+/// Whether the battle replays unseen to catch up (a loaded save, or a follower's record up to
+/// the moment it joined); once caught up, a follower's battle is paced and shown as any other.
+pub fn fast_forward(replay: Option<&Replay>, log: &CombatLog, following: bool) -> bool {
+    replay.is_some_and(|replay| !following || log.entries().len() < replay.target_events)
+}
+
+/// The window's online parts: the follower (idle until a game is joined), the Join game
+/// window on the menu, and the online panel.
+pub(super) fn window_plugin(app: &mut App) {
+    app.add_plugins(crate::net::window_follower_plugin);
+    app.init_resource::<ChatLine>().init_resource::<JoinForm>();
+    app.add_systems(Update, show_followed_battle.after(FollowerSystems::Receive).run_if(resource_exists::<Follower>));
+    app.add_systems(EguiPrimaryContextPass, draw_online_panel.run_if(resource_exists::<Follower>));
+    app.add_systems(OnExit(Screen::Battle), leave_referee.run_if(resource_exists::<Follower>));
+    app.add_systems(
+        EguiPrimaryContextPass,
+        draw_join_form.run_if(in_state(Screen::Menu)).run_if(not(resource_exists::<Follower>)),
+    );
+}
+
+/// Starts following the referee at `options.server`: connects, and says hello once connected.
+pub fn start_joining(world: &mut World, options: &JoinOptions) {
+    world.insert_resource(Follower::new(options.hello.clone(), None));
+    world.insert_resource(bevy::winit::WinitSettings {
+        focused_mode: bevy::winit::UpdateMode::reactive(NETWORK_WAKE),
+        unfocused_mode: bevy::winit::UpdateMode::reactive(NETWORK_WAKE),
+    });
+    if let Err(error) = crate::net::transport::connect_world(world, options.server) {
+        world.resource_mut::<Follower>().refused = Some(error.to_string());
+    }
+}
+
+/// Back in the menu, the followed battle is left: the referee hears us go, and nothing of the
+/// online battle (the record still feeding, its dice seeds) stays to steer the next battle here.
+fn leave_referee(world: &mut World) {
+    if let Some(mut client) = world.get_resource_mut::<bevy_replicon_renet::RenetClient>() {
+        client.disconnect();
+    }
+    world.remove_resource::<Follower>();
+    world.remove_resource::<Replay>();
+    world.remove_resource::<crate::rules::Following>();
+    world.remove_resource::<crate::rules::PassSeeds>();
+    *world.resource_mut::<Declarations>() = Declarations::default();
+}
+
+/// The menu's Join game form.
+#[derive(Resource, Debug)]
+struct JoinForm {
+    host: String,
+    port: String,
+    name: String,
+    side: String,
+    spectate: bool,
+    problem: Option<String>,
+}
+
+/// The port `fray serve` listens on unless told otherwise.
+const DEFAULT_PORT: &str = "5000";
+
+impl Default for JoinForm {
+    fn default() -> Self {
+        Self {
+            host: "127.0.0.1".into(),
+            port: DEFAULT_PORT.into(),
+            name: "player".into(),
+            side: String::new(),
+            spectate: false,
+            problem: None,
+        }
+    }
+}
+
+impl JoinForm {
+    /// What the form asks for, or what is wrong with it.
+    fn options(&self) -> Result<JoinOptions, String> {
+        use std::net::ToSocketAddrs;
+        let address = format!("{}:{}", self.host.trim(), self.port.trim());
+        let server = address
+            .to_socket_addrs()
+            .map_err(|error| format!("{address}: {error}"))?
+            .next()
+            .ok_or_else(|| format!("{address}: no address found"))?;
+        let role = match (self.spectate, self.side.trim()) {
+            (true, _) => Role::Spectator,
+            (false, "") => Role::AnySide,
+            (false, side) => Role::Side(side.to_string()),
+        };
+        let hello = Hello { fray: String::new(), protocol: 0, name: self.name.trim().to_string(), token: 0, role };
+        Ok(JoinOptions { server, hello })
+    }
+}
+
+/// The Join game window on the menu: where the referee is, who we are, which side we take.
+fn draw_join_form(mut contexts: EguiContexts, form: ResMut<JoinForm>, mut commands: Commands) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let form = form.into_inner();
+    let mut join = false;
+    egui::Window::new("Join game")
+        .default_open(false)
+        .anchor(egui::Align2::RIGHT_BOTTOM, egui::vec2(-PANEL_MARGIN, -PANEL_MARGIN))
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.label(egui::RichText::new("Play or watch a battle someone hosts with `fray serve`.").small().weak());
+            egui::Grid::new("join_form").num_columns(2).show(ui, |ui| {
+                for (label, text) in
+                    [("Address", &mut form.host), ("Port", &mut form.port), ("Your name", &mut form.name)]
+                {
+                    ui.label(label);
+                    ui.text_edit_singleline(text);
+                    ui.end_row();
+                }
+                ui.label("Side");
+                ui.add_enabled(!form.spectate, egui::TextEdit::singleline(&mut form.side).hint_text("any free side"));
+                ui.end_row();
+            });
+            ui.checkbox(&mut form.spectate, "Only watch");
+            if let Some(problem) = &form.problem {
+                ui.label(egui::RichText::new(problem).color(super::ui::ERROR_COLOUR));
+            }
+            join = super::ui::tracked_button(ui, "Join").clicked();
+        });
+    if join {
+        match form.options() {
+            Ok(options) => {
+                form.problem = None;
+                commands.queue(move |world: &mut World| start_joining(world, &options));
+            }
+            Err(problem) => form.problem = Some(problem),
+        }
+    }
+    Ok(())
+}
+
+/// Each welcome (re)built the battle from the record: the board shows it, with our side the
+/// only one played here.
+fn show_followed_battle(world: &mut World, mut shown: Local<u32>) {
+    let follower = world.resource::<Follower>();
+    if follower.welcomes == *shown {
+        return;
+    }
+    *shown = follower.welcomes;
+    let Some(level) = follower.level.clone() else {
+        return;
+    };
+    let own = own_side(follower);
+    let mut session = world.resource_mut::<Session>();
+    // Remote players count as AIs here: no hot-seat curtain for them, no orders from here.
+    session.seats = (0..level.sides.len())
+        .map(|side| if Some(side) == own { Seat::Human } else { Seat::Ai(AiKind::Greedy) })
+        .collect();
+    session.current = Some(level);
+    session.battles += 1;
+    let delay = world.resource::<RoundPacing>().delay;
+    *world.resource_mut::<RoundPacing>() = RoundPacing { delay, ..default() };
+    NextState::set_if_neq(&mut world.resource_mut::<NextState<Screen>>(), Screen::Battle);
+    world.write_message(BattleStarted);
+}
+
+/// What the panel reads.
+#[derive(SystemParam)]
+struct PanelView<'w, 's> {
+    follower: Res<'w, Follower>,
+    client: Res<'w, State<ClientState>>,
+    state: Res<'w, CombatState>,
+    queue: Res<'w, DeclarationQueue>,
+    sides: Option<Res<'w, Sides>>,
+    units: Query<'w, 's, (&'static SideIndex, &'static UnitId)>,
+    online: Res<'w, Declarations>,
+}
+
+impl PanelView<'_, '_> {
+    /// How the connection stands, in plain words.
+    fn connection(&self) -> (String, bool) {
+        if let Some(reason) = &self.follower.refused {
+            return (format!("The referee turned us away: {reason}"), true);
+        }
+        match self.client.get() {
+            ClientState::Connected if self.follower.welcomed => match &self.follower.side {
+                Some(side) => (format!("Playing {side} online"), false),
+                None => ("Watching online".into(), false),
+            },
+            ClientState::Connected => ("Connected; waiting for the referee's welcome".into(), false),
+            ClientState::Connecting => ("Connecting to the referee...".into(), false),
+            ClientState::Disconnected if self.follower.ended => ("The battle is over.".into(), false),
+            ClientState::Disconnected if self.follower.welcomed => {
+                ("The connection to the referee was lost.".into(), true)
+            }
+            ClientState::Disconnected => ("Could not reach the referee.".into(), true),
+        }
+    }
+
+    /// The sides whose units the battle waits for, beyond ours already on their way.
+    fn waiting_for(&self) -> Vec<usize> {
+        if self.state.phase != CombatPhase::Declare || !self.queue.open {
+            return Vec::new();
+        }
+        let mut sides: Vec<usize> = self
+            .queue
+            .awaiting()
+            .filter(|unit| !self.online.pending.contains(unit))
+            .filter_map(|unit| self.units.get(unit).ok())
+            // On a secret pass the referee tells us who has declared, not what.
+            .filter(|(_, id)| !self.follower.declared.contains(&id.0))
+            .map(|(side, _)| side.0)
+            .collect();
+        sides.sort_unstable();
+        sides.dedup();
+        sides
+    }
+
+    fn side_name(&self, side: usize) -> String {
+        self.sides.as_ref().map_or_else(|| format!("side {}", side + 1), |sides| super::ui::side_name(sides, side))
+    }
+
+    /// Who plays `side`, from the referee's list of seats.
+    fn player_of(&self, side: usize) -> String {
+        let name = self.side_name(side);
+        match self.seat(&name).map(|seat| (&seat.player, seat.state)) {
+            Some((_, SeatState::Ai(kind))) => format!("{name} (AI: {kind:?})"),
+            Some((Some(player), _)) => format!("{player} ({name})"),
+            _ => name,
+        }
+    }
+
+    fn seat(&self, side_name: &str) -> Option<&SeatInfo> {
+        self.follower.seats.iter().find(|seat| seat.side.eq_ignore_ascii_case(side_name))
+    }
+}
+
+/// A seat's state in plain words.
+fn seat_words(state: SeatState) -> String {
+    match state {
+        SeatState::Open => "open: nobody has joined".into(),
+        SeatState::Connected => "connected".into(),
+        SeatState::Away { seconds_left } => format!("away: the seat waits {seconds_left} s more"),
+        SeatState::Ai(kind) => format!("played by the AI ({kind:?})"),
+        SeatState::Forfeited => "gave up".into(),
+    }
+}
+
+/// The online panel: connection, seats, whom we wait for, notices and the chat line.
+fn draw_online_panel(
+    mut contexts: EguiContexts,
+    view: PanelView,
+    mut chat: ResMut<ChatLine>,
+    mut commands: Commands,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut send = None;
+    egui::Window::new("Online")
+        .default_width(PANEL_WIDTH)
+        .anchor(egui::Align2::LEFT_BOTTOM, PANEL_OFFSET)
+        .collapsible(true)
+        .resizable(false)
+        .show(ctx, |ui| {
+            let (status, bad) = view.connection();
+            let text = egui::RichText::new(status);
+            ui.label(if bad { text.color(super::ui::ERROR_COLOUR).strong() } else { text.strong() });
+            for seat in &view.follower.seats {
+                let who = seat.player.as_deref().map_or(String::new(), |player| format!("{player}, "));
+                ui.label(format!("{}: {who}{}", seat.side, seat_words(seat.state)));
+            }
+            let waiting = view.waiting_for();
+            if !waiting.is_empty() {
+                let names: Vec<String> = waiting.iter().map(|&side| view.player_of(side)).collect();
+                ui.label(egui::RichText::new(format!("Waiting for {}", names.join(", "))).italics());
+            }
+            let notices = &view.follower.notices;
+            for notice in &notices[notices.len().saturating_sub(SHOWN_NOTICES)..] {
+                match notice {
+                    Notice::Chat { from, text } => ui.label(format!("{from}: {text}")),
+                    Notice::Rejected(why) => {
+                        ui.label(egui::RichText::new(format!("Refused: {why}")).color(super::ui::ERROR_COLOUR))
+                    }
+                    Notice::Resynced(why) => ui.label(egui::RichText::new(why).weak()),
+                };
+            }
+            ui.horizontal(|ui| {
+                let line = ui
+                    .add(egui::TextEdit::singleline(&mut chat.0).hint_text("Say something").desired_width(CHAT_WIDTH));
+                let entered = line.lost_focus() && ui.input(|input| input.key_pressed(egui::Key::Enter));
+                if (super::ui::tracked_button(ui, "Send").clicked() || entered) && !chat.0.trim().is_empty() {
+                    send = Some(std::mem::take(&mut chat.0));
+                }
+            });
+        });
+    if let Some(text) = send {
+        commands.queue(move |world: &mut World| crate::net::say(world, text));
+    }
+    Ok(())
+}
