@@ -240,8 +240,9 @@ pub fn watched_kind(path: &Path) -> Option<WatchedKind> {
     match file_kind(path, &text) {
         FileKind::Level => Some(WatchedKind::Level),
         FileKind::Ruleset | FileKind::Catalog(_) => Some(WatchedKind::Catalog),
-        // The glossary is read from the binary only: an edit on disk changes nothing in play.
-        FileKind::Glossary => None,
+        // The glossary and the sound mapping are read at startup: an edit on disk changes nothing
+        // in play.
+        FileKind::Glossary | FileKind::Sounds => None,
     }
 }
 

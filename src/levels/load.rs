@@ -69,7 +69,12 @@ pub enum FileKind {
     Catalog(&'static str),
     /// The glossary of rules words (`glossary.ron`).
     Glossary,
+    /// The mapping from log events to sounds (`sounds.ron`), which the window game plays.
+    Sounds,
 }
+
+/// The sound mapping's file name (`assets/sounds.ron`).
+const SOUNDS_FILE: &str = "sounds.ron";
 
 /// The glossary's file name (`assets/glossary.ron`).
 const GLOSSARY_FILE: &str = "glossary.ron";
@@ -85,10 +90,27 @@ pub fn file_kind(path: &Path, text: &str) -> FileKind {
     if name == GLOSSARY_FILE {
         return FileKind::Glossary;
     }
+    if name == SOUNDS_FILE {
+        return FileKind::Sounds;
+    }
     let first_value =
         text.lines().map(str::trim).find(|line| !line.is_empty() && !line.starts_with("//")).unwrap_or_default();
     let in_rulesets = path.parent().and_then(Path::file_name).is_some_and(|dir| dir == "rulesets");
     if first_value.starts_with("Ruleset") || in_rulesets { FileKind::Ruleset } else { FileKind::Level }
+}
+
+/// Checks a sound mapping: its fields where the window game is built in, its RON otherwise.
+#[cfg(feature = "gui")]
+fn check_sounds(text: &str, path: &Path) -> Result<Checked, LoadErrors> {
+    let map = parse::<crate::game::audio::cues::SoundMap>(text, path)?;
+    Ok(Checked::clean(format!("sound mapping: {} cues, {} events silent", map.cues.len(), map.silent.len())))
+}
+
+/// Checks a sound mapping: its fields where the window game is built in, its RON otherwise.
+#[cfg(not(feature = "gui"))]
+fn check_sounds(text: &str, path: &Path) -> Result<Checked, LoadErrors> {
+    parse::<ron::Value>(text, path)?;
+    Ok(Checked::clean("sound mapping: read as RON (this build has no window game to check its fields)".into()))
 }
 
 /// A file that checks: a one-line summary, and warnings that do not fail it.
@@ -124,6 +146,7 @@ pub fn check_file(path: &Path) -> Result<Checked, LoadErrors> {
             let warnings = ruleset_warnings(&ruleset, &text, path);
             Ok(Checked { summary: format!("ruleset \"{}\"", ruleset.name), warnings, notes: Vec::new() })
         }
+        FileKind::Sounds => check_sounds(&text, path),
         FileKind::Glossary => {
             let glossary = crate::rules::glossary::Glossary::load(&text, path).map_err(|error| match error {
                 crate::rules::glossary::GlossaryError::Load(error) => LoadErrors(vec![error]),
