@@ -68,7 +68,6 @@ pub struct Follower {
     trace: Option<std::io::LineWriter<std::fs::File>>,
     greeted: bool,
     checked_passes: usize,
-    seeds_received: usize,
 }
 
 impl Follower {
@@ -90,7 +89,6 @@ impl Follower {
             trace: None,
             greeted: false,
             checked_passes: 0,
-            seeds_received: 0,
         }
     }
 
@@ -211,9 +209,9 @@ fn follow_record(world: &mut World, side: Option<String>, token: u64, record: &s
     let started = SaveFile::from_text(record, path).and_then(|save| {
         let template = crate::save::level_of(&save, path)?;
         crate::save::begin_replay(world, &save, &template, path)?;
-        Ok((save, template))
+        Ok(template)
     });
-    let (save, template) = match started {
+    let template = match started {
         Ok(started) => started,
         Err(error) => {
             world.resource_mut::<Follower>().refused = Some(error.to_string());
@@ -229,7 +227,6 @@ fn follow_record(world: &mut World, side: Option<String>, token: u64, record: &s
     follower.hello.token = token;
     follower.side = side;
     follower.checked_passes = 0;
-    follower.seeds_received = save.pass_seeds.as_ref().map_or(0, Vec::len);
     follower.declared.clear();
     let delegate = follower.delegate;
     match (side_index, delegate) {
@@ -250,7 +247,6 @@ fn release(world: &mut World, items: Vec<Release>) {
                 }
             }
             Release::Seed(seed) => {
-                world.resource_mut::<Follower>().seeds_received += 1;
                 world.resource_mut::<Follower>().declared.clear();
                 if let Some(mut seeds) = world.get_resource_mut::<PassSeeds>() {
                     seeds.give(seed);

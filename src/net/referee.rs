@@ -610,8 +610,7 @@ fn watch_seats(
         };
         if let (true, Some(kind)) = (overdue, kind) {
             referee.seats[at].plan = SeatPlan::Ai(kind);
-            for (side, mut controller) in controllers.iter_mut().filter(|(side, _)| side.0 == at) {
-                let _ = side;
+            for (_, mut controller) in controllers.iter_mut().filter(|(side, _)| side.0 == at) {
                 *controller = Controller::Ai(kind);
             }
             let note =
