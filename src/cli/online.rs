@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 
 use crate::levels::{DEFAULT_LEVEL, load_builtin_level, load_level_or_builtin};
-use crate::net::{AfterGrace, Follower, Hello, Link, Referee, RefereeConfig, Role, SeatPlan};
+use crate::net::{
+    AfterGrace, ChessClock, Follower, Hello, Link, Lobby, LobbyStart, Referee, RefereeConfig, Role, SeatPlan,
+};
 use crate::rules::CombatState;
 use crate::rules::components::AiKind;
 use crate::rules::log::CombatLog;
@@ -39,12 +41,28 @@ pub struct ServeArgs {
     /// Seconds a unit has to declare; on expiry it holds.
     #[arg(long, value_name = "SECONDS")]
     pub clock: Option<f64>,
+    /// A chess clock per side, `BANK+INCREMENT` in seconds (`600+10`: ten minutes for all of a
+    /// side's declarations, ten seconds back for each); a side out of time holds.
+    #[arg(long, value_name = "BANK+INCREMENT")]
+    pub chess_clock: Option<String>,
+    /// Open a lobby first: players take their seats and chat, and the battle starts once every
+    /// player's seat is taken and ready.
+    #[arg(long)]
+    pub lobby: bool,
+    /// With --lobby: the key that makes a client the host, who starts the battle (the window's
+    /// Host game passes it; without it the battle starts when everyone is ready).
+    #[arg(long, hide = true, requires = "lobby")]
+    pub host_key: Option<u64>,
     /// Seconds a dropped player's seat waits for them, its clock stopped.
     #[arg(long, value_name = "SECONDS", default_value_t = 120.0)]
     pub grace: f64,
     /// What then: `wait` (however long it takes) or `ai:KIND` (that AI plays the seat).
     #[arg(long, value_name = "wait|ai:KIND", default_value = "ai:greedy")]
     pub after_grace: String,
+    /// A game password: only clients that know it get in, and every packet is encrypted
+    /// (netcode's secure mode). Without one, anyone who reaches the port may join.
+    #[arg(long, env = "FRAY_PASSWORD", hide_env_values = true)]
+    pub password: Option<String>,
     /// Where to write the combat log (JSON Lines).
     #[arg(long)]
     pub log: Option<PathBuf>,
@@ -67,6 +85,9 @@ pub struct JoinArgs {
     /// Watch, declaring nothing.
     #[arg(long)]
     pub spectate: bool,
+    /// The game's password, if the host set one.
+    #[arg(long, env = "FRAY_PASSWORD", hide_env_values = true)]
+    pub password: Option<String>,
     /// No window: the seat is played by `--ai` (a spectator just follows).
     #[arg(long)]
     pub headless: bool,
@@ -131,6 +152,29 @@ fn seconds(value: f64, flag: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(value).map_err(|_| format!("{flag} {value}: expected a number of seconds, 0 or more"))
 }
 
+/// Reads `--chess-clock BANK+INCREMENT`.
+fn chess_clock(value: &str) -> Result<ChessClock, String> {
+    let wrong = || format!("--chess-clock {value}: expected BANK+INCREMENT in seconds, such as 600+10");
+    let (bank, increment) = value.split_once('+').ok_or_else(wrong)?;
+    let number =
+        |text: &str| text.trim().parse::<f64>().ok().and_then(|seconds| Duration::try_from_secs_f64(seconds).ok());
+    Ok(ChessClock { bank: number(bank).ok_or_else(wrong)?, increment: number(increment).ok_or_else(wrong)? })
+}
+
+/// The lobby `fray serve` was asked for.
+fn lobby_of(args: &ServeArgs) -> Option<Lobby> {
+    let lobby = match args.host_key {
+        Some(host_key) => Lobby { start: LobbyStart::ByHost, host_key },
+        None => Lobby { start: LobbyStart::WhenReady, host_key: 0 },
+    };
+    args.lobby.then_some(lobby)
+}
+
+/// The game password from `--password` (or `FRAY_PASSWORD`).
+fn password(text: &Option<String>) -> Option<crate::net::transport::GamePassword> {
+    text.as_deref().and_then(crate::net::transport::GamePassword::new)
+}
+
 /// Runs `fray serve`.
 pub fn serve(args: &ServeArgs) -> ExitCode {
     match try_serve(args) {
@@ -145,15 +189,20 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
 fn try_serve(args: &ServeArgs) -> Result<(), String> {
     let template = load(args.level.as_deref())?;
     let config = RefereeConfig {
-        seats: seat_plans(&template, &args.seats)?,
         grace: seconds(args.grace, "--grace")?,
         after_grace: after_grace(&args.after_grace)?,
         clock: args.clock.map(|clock| seconds(clock, "--clock")).transpose()?,
-        secret: crate::net::referee::fresh_secret(),
-        seed: crate::net::referee::fresh_secret(),
+        chess_clock: args.chess_clock.as_deref().map(chess_clock).transpose()?,
+        lobby: lobby_of(args),
+        ..RefereeConfig::new(
+            seat_plans(&template, &args.seats)?,
+            crate::net::referee::fresh_secret(),
+            crate::net::referee::fresh_secret(),
+        )
     };
     let mut app = crate::net::referee_app(template.clone(), config, Link::Udp);
-    let address = crate::net::transport::listen(&mut app, args.port).map_err(|error| error.to_string())?;
+    let address = crate::net::transport::listen(&mut app, args.port, password(&args.password).as_ref())
+        .map_err(|error| error.to_string())?;
     say!("listening on {address}");
     let mut noted = 0;
     loop {
@@ -217,7 +266,7 @@ fn hello_of(args: &JoinArgs) -> Hello {
         (Some(side), false) => Role::Side(side.clone()),
         (None, false) => Role::AnySide,
     };
-    Hello { fray: String::new(), protocol: 0, name: args.name.clone(), token: 0, role }
+    Hello::new(&args.name, role)
 }
 
 /// `fray join` in the window: the game follows the referee's battle, the player declares for
@@ -239,7 +288,11 @@ fn join_in_window(args: &JoinArgs) -> ExitCode {
     let options = crate::game::LaunchOptions {
         screenshots: args.screenshots.clone(),
         script: args.script.clone(),
-        join: Some(crate::game::online::JoinOptions { server, hello: hello_of(args) }),
+        join: Some(crate::game::online::JoinOptions {
+            server,
+            hello: hello_of(args),
+            password: password(&args.password),
+        }),
         ..Default::default()
     };
     super::play::open_window(options)
@@ -256,7 +309,8 @@ fn try_join(args: &JoinArgs) -> Result<(), String> {
             .trace_to(path)
             .map_err(|error| format!("could not write the trace {}: {error}", path.display()))?;
     }
-    crate::net::transport::connect(&mut app, server).map_err(|error| error.to_string())?;
+    crate::net::transport::connect(&mut app, server, password(&args.password).as_ref())
+        .map_err(|error| error.to_string())?;
     let mut last_progress = Instant::now();
     let mut last_log = 0;
     let mut notices = 0;
@@ -278,7 +332,7 @@ fn try_join(args: &JoinArgs) -> Result<(), String> {
         if lines != last_log {
             last_log = lines;
             last_progress = Instant::now();
-        } else if last_progress.elapsed() > CLIENT_PATIENCE && !follower.welcomed {
+        } else if last_progress.elapsed() > CLIENT_PATIENCE && !follower.welcomed && follower.lobby.is_none() {
             return Err(format!("no answer from {server} in {} s", CLIENT_PATIENCE.as_secs()));
         }
         std::thread::sleep(FRAME);

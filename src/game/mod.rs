@@ -9,10 +9,12 @@ pub mod catch_up;
 pub mod controls;
 pub mod editor;
 pub mod feedback;
+pub mod host;
 mod hot_reload;
 mod hover;
 pub mod icons;
 mod labels;
+mod lobby;
 pub mod online;
 mod overlays;
 mod plan;
@@ -131,7 +133,7 @@ pub fn run(options: LaunchOptions) -> AppExit {
         tutorial::window_plugin,
         seats::window_plugin,
     ));
-    app.add_plugins(online::window_plugin);
+    app.add_plugins((online::window_plugin, host::plugin, lobby::plugin));
     if let Some(join) = &join {
         online::start_joining(app.world_mut(), join);
     }

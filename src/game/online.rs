@@ -13,6 +13,7 @@ use bevy_replicon::prelude::ClientState;
 use super::session::{BattleStarted, RoundPacing, Screen, Seat, Session};
 use crate::net::follower::FollowerSystems;
 use crate::net::protocol::{SeatInfo, SeatState};
+use crate::net::transport::GamePassword;
 use crate::net::{Declarations, Follower, Hello, Notice, Role};
 use crate::rules::components::{Action, AiKind, SideIndex, UnitId};
 use crate::rules::log::CombatLog;
@@ -40,11 +41,13 @@ pub struct JoinOptions {
     pub server: SocketAddr,
     /// What we say when we connect.
     pub hello: Hello,
+    /// The game's password, if the host set one.
+    pub password: Option<GamePassword>,
 }
 
 /// The chat line being typed.
 #[derive(Resource, Debug, Default)]
-struct ChatLine(String);
+pub(super) struct ChatLine(pub(super) String);
 
 /// Writes a person's declaration: to the rules offline, to the referee while following one.
 #[derive(SystemParam)]
@@ -97,18 +100,17 @@ pub fn fast_forward(replay: Option<&Replay>, log: &CombatLog, following: bool) -
     replay.is_some_and(|replay| !following || log.entries().len() < replay.target_events)
 }
 
-/// The window's online parts: the follower (idle until a game is joined), the Join game
-/// window on the menu, and the online panel.
+/// The window's online parts: the follower (idle until a game is joined) and the online panel
+/// (the menu's Play online window is `host`'s, the lobby `lobby`'s).
 pub(super) fn window_plugin(app: &mut App) {
     app.add_plugins(crate::net::window_follower_plugin);
     app.init_resource::<ChatLine>().init_resource::<JoinForm>();
     app.add_systems(Update, show_followed_battle.after(FollowerSystems::Receive).run_if(resource_exists::<Follower>));
-    app.add_systems(EguiPrimaryContextPass, draw_online_panel.run_if(resource_exists::<Follower>));
-    app.add_systems(OnExit(Screen::Battle), leave_referee.run_if(resource_exists::<Follower>));
     app.add_systems(
         EguiPrimaryContextPass,
-        draw_join_form.run_if(in_state(Screen::Menu)).run_if(not(resource_exists::<Follower>)),
+        draw_online_panel.run_if(resource_exists::<Follower>).run_if(in_state(Screen::Battle)),
     );
+    app.add_systems(OnExit(Screen::Battle), leave_referee.run_if(resource_exists::<Follower>));
 }
 
 /// Starts following the referee at `options.server`: connects, and says hello once connected.
@@ -118,14 +120,14 @@ pub fn start_joining(world: &mut World, options: &JoinOptions) {
         focused_mode: bevy::winit::UpdateMode::reactive(NETWORK_WAKE),
         unfocused_mode: bevy::winit::UpdateMode::reactive(NETWORK_WAKE),
     });
-    if let Err(error) = crate::net::transport::connect_world(world, options.server) {
+    if let Err(error) = crate::net::transport::connect_world(world, options.server, options.password.as_ref()) {
         world.resource_mut::<Follower>().refused = Some(error.to_string());
     }
 }
 
 /// Back in the menu, the followed battle is left: the referee hears us go, and nothing of the
 /// online battle (the record still feeding, its dice seeds) stays to steer the next battle here.
-fn leave_referee(world: &mut World) {
+pub(super) fn leave_referee(world: &mut World) {
     if let Some(mut client) = world.get_resource_mut::<bevy_replicon_renet::RenetClient>() {
         client.disconnect();
     }
@@ -136,19 +138,23 @@ fn leave_referee(world: &mut World) {
     *world.resource_mut::<Declarations>() = Declarations::default();
 }
 
+/// The Join button's label, as scripts click it.
+const JOIN_LABEL: &str = "Join";
+
 /// The menu's Join game form.
 #[derive(Resource, Debug)]
-struct JoinForm {
+pub(super) struct JoinForm {
     host: String,
     port: String,
     name: String,
     side: String,
+    password: String,
     spectate: bool,
     problem: Option<String>,
 }
 
 /// The port `fray serve` listens on unless told otherwise.
-const DEFAULT_PORT: &str = "5000";
+pub(super) const DEFAULT_PORT: &str = "5000";
 
 impl Default for JoinForm {
     fn default() -> Self {
@@ -157,6 +163,7 @@ impl Default for JoinForm {
             port: DEFAULT_PORT.into(),
             name: "player".into(),
             side: String::new(),
+            password: String::new(),
             spectate: false,
             problem: None,
         }
@@ -178,50 +185,45 @@ impl JoinForm {
             (false, "") => Role::AnySide,
             (false, side) => Role::Side(side.to_string()),
         };
-        let hello = Hello { fray: String::new(), protocol: 0, name: self.name.trim().to_string(), token: 0, role };
-        Ok(JoinOptions { server, hello })
+        let hello = Hello::new(self.name.trim(), role);
+        Ok(JoinOptions { server, hello, password: GamePassword::new(&self.password) })
     }
 }
 
-/// The Join game window on the menu: where the referee is, who we are, which side we take.
-fn draw_join_form(mut contexts: EguiContexts, form: ResMut<JoinForm>, mut commands: Commands) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let form = form.into_inner();
-    let mut join = false;
-    egui::Window::new("Join game")
-        .default_open(false)
-        .anchor(egui::Align2::RIGHT_BOTTOM, egui::vec2(-PANEL_MARGIN, -PANEL_MARGIN))
-        .resizable(false)
-        .show(ctx, |ui| {
-            ui.label(egui::RichText::new("Play or watch a battle someone hosts with `fray serve`.").small().weak());
-            egui::Grid::new("join_form").num_columns(2).show(ui, |ui| {
-                for (label, text) in
-                    [("Address", &mut form.host), ("Port", &mut form.port), ("Your name", &mut form.name)]
-                {
-                    ui.label(label);
-                    ui.text_edit_singleline(text);
-                    ui.end_row();
-                }
-                ui.label("Side");
-                ui.add_enabled(!form.spectate, egui::TextEdit::singleline(&mut form.side).hint_text("any free side"));
-                ui.end_row();
-            });
-            ui.checkbox(&mut form.spectate, "Only watch");
-            if let Some(problem) = &form.problem {
-                ui.label(egui::RichText::new(problem).color(super::ui::ERROR_COLOUR));
-            }
-            join = super::ui::tracked_button(ui, "Join").clicked();
-        });
-    if join {
-        match form.options() {
-            Ok(options) => {
-                form.problem = None;
-                commands.queue(move |world: &mut World| start_joining(world, &options));
-            }
-            Err(problem) => form.problem = Some(problem),
+/// The Join game form: where the referee is, who we are, which side we take. Returns what to
+/// join once the player clicks Join and the form reads well.
+pub(super) fn join_form_ui(ui: &mut egui::Ui, form: &mut JoinForm) -> Option<JoinOptions> {
+    ui.label(egui::RichText::new("Play or watch a battle someone hosts.").small().weak());
+    egui::Grid::new("join_form").num_columns(2).show(ui, |ui| {
+        for (label, text) in [("Address", &mut form.host), ("Port", &mut form.port), ("Your name", &mut form.name)] {
+            ui.label(label);
+            ui.text_edit_singleline(text);
+            ui.end_row();
+        }
+        ui.label("Side");
+        ui.add_enabled(!form.spectate, egui::TextEdit::singleline(&mut form.side).hint_text("any free side"));
+        ui.end_row();
+        ui.label("Password");
+        ui.add(egui::TextEdit::singleline(&mut form.password).password(true).hint_text("if the host set one"));
+        ui.end_row();
+    });
+    ui.checkbox(&mut form.spectate, "Only watch");
+    if let Some(problem) = &form.problem {
+        ui.label(egui::RichText::new(problem).color(super::ui::ERROR_COLOUR));
+    }
+    if !super::ui::tracked_button(ui, JOIN_LABEL).clicked() {
+        return None;
+    }
+    match form.options() {
+        Ok(options) => {
+            form.problem = None;
+            Some(options)
+        }
+        Err(problem) => {
+            form.problem = Some(problem);
+            None
         }
     }
-    Ok(())
 }
 
 /// Each welcome (re)built the battle from the record: the board shows it, with our side the
@@ -262,26 +264,6 @@ struct PanelView<'w, 's> {
 }
 
 impl PanelView<'_, '_> {
-    /// How the connection stands, in plain words.
-    fn connection(&self) -> (String, bool) {
-        if let Some(reason) = &self.follower.refused {
-            return (format!("The referee turned us away: {reason}"), true);
-        }
-        match self.client.get() {
-            ClientState::Connected if self.follower.welcomed => match &self.follower.side {
-                Some(side) => (format!("Playing {side} online"), false),
-                None => ("Watching online".into(), false),
-            },
-            ClientState::Connected => ("Connected; waiting for the referee's welcome".into(), false),
-            ClientState::Connecting => ("Connecting to the referee...".into(), false),
-            ClientState::Disconnected if self.follower.ended => ("The battle is over.".into(), false),
-            ClientState::Disconnected if self.follower.welcomed => {
-                ("The connection to the referee was lost.".into(), true)
-            }
-            ClientState::Disconnected => ("Could not reach the referee.".into(), true),
-        }
-    }
-
     /// The sides whose units the battle waits for, beyond ours already on their way.
     fn waiting_for(&self) -> Vec<usize> {
         if self.state.phase != CombatPhase::Declare || !self.queue.open {
@@ -320,8 +302,63 @@ impl PanelView<'_, '_> {
     }
 }
 
+/// How the connection stands, in plain words, and whether that is bad news.
+pub(super) fn connection_words(follower: &Follower, client: &ClientState) -> (String, bool) {
+    if let Some(reason) = &follower.refused {
+        return (format!("The referee turned us away: {reason}"), true);
+    }
+    match client {
+        ClientState::Connected if follower.welcomed => match &follower.side {
+            Some(side) => (format!("Playing {side} online"), false),
+            None => ("Watching online".into(), false),
+        },
+        ClientState::Connected if follower.lobby.is_some() => ("In the lobby".into(), false),
+        ClientState::Connected => ("Connected; waiting for the referee's welcome".into(), false),
+        ClientState::Connecting => ("Connecting to the referee...".into(), false),
+        ClientState::Disconnected if follower.ended => ("The battle is over.".into(), false),
+        ClientState::Disconnected if follower.welcomed || follower.lobby.is_some() => {
+            ("The connection to the referee was lost.".into(), true)
+        }
+        ClientState::Disconnected => ("Could not reach the referee.".into(), true),
+    }
+}
+
+/// The connection's state as a label, red when it is bad news.
+pub(super) fn connection_label(ui: &mut egui::Ui, follower: &Follower, client: &ClientState) {
+    let (status, bad) = connection_words(follower, client);
+    let text = egui::RichText::new(status);
+    ui.label(if bad { text.color(super::ui::ERROR_COLOUR).strong() } else { text.strong() });
+}
+
+/// The latest notices (chat, refusals, resyncs) and a chat line; returns a line to send.
+pub(super) fn chat_box(ui: &mut egui::Ui, notices: &[Notice], line: &mut String) -> Option<String> {
+    for notice in &notices[notices.len().saturating_sub(SHOWN_NOTICES)..] {
+        match notice {
+            Notice::Chat { from, text, .. } => ui.label(format!("{from}: {text}")),
+            Notice::Rejected(why) => {
+                ui.label(egui::RichText::new(format!("Refused: {why}")).color(super::ui::ERROR_COLOUR))
+            }
+            Notice::Resynced(why) => ui.label(egui::RichText::new(why).weak()),
+        };
+    }
+    let mut send = None;
+    ui.horizontal(|ui| {
+        let field = ui.add(egui::TextEdit::singleline(line).hint_text("Say something").desired_width(CHAT_WIDTH));
+        let entered = field.lost_focus() && ui.input(|input| input.key_pressed(egui::Key::Enter));
+        if (super::ui::tracked_button(ui, "Send").clicked() || entered) && !line.trim().is_empty() {
+            send = Some(std::mem::take(line));
+        }
+    });
+    send
+}
+
+/// What is left on a side's chess clock, if it has one, as `, 9:32 left`.
+pub(super) fn clock_words(left: Option<u32>) -> String {
+    left.map_or(String::new(), |seconds| format!(", {}:{:02} left", seconds / 60, seconds % 60))
+}
+
 /// A seat's state in plain words.
-fn seat_words(state: SeatState) -> String {
+pub(super) fn seat_words(state: SeatState) -> String {
     match state {
         SeatState::Open => "open: nobody has joined".into(),
         SeatState::Connected => "connected".into(),
@@ -346,36 +383,17 @@ fn draw_online_panel(
         .collapsible(true)
         .resizable(false)
         .show(ctx, |ui| {
-            let (status, bad) = view.connection();
-            let text = egui::RichText::new(status);
-            ui.label(if bad { text.color(super::ui::ERROR_COLOUR).strong() } else { text.strong() });
+            connection_label(ui, &view.follower, view.client.get());
             for seat in &view.follower.seats {
                 let who = seat.player.as_deref().map_or(String::new(), |player| format!("{player}, "));
-                ui.label(format!("{}: {who}{}", seat.side, seat_words(seat.state)));
+                ui.label(format!("{}: {who}{}{}", seat.side, seat_words(seat.state), clock_words(seat.clock_left)));
             }
             let waiting = view.waiting_for();
             if !waiting.is_empty() {
                 let names: Vec<String> = waiting.iter().map(|&side| view.player_of(side)).collect();
                 ui.label(egui::RichText::new(format!("Waiting for {}", names.join(", "))).italics());
             }
-            let notices = &view.follower.notices;
-            for notice in &notices[notices.len().saturating_sub(SHOWN_NOTICES)..] {
-                match notice {
-                    Notice::Chat { from, text } => ui.label(format!("{from}: {text}")),
-                    Notice::Rejected(why) => {
-                        ui.label(egui::RichText::new(format!("Refused: {why}")).color(super::ui::ERROR_COLOUR))
-                    }
-                    Notice::Resynced(why) => ui.label(egui::RichText::new(why).weak()),
-                };
-            }
-            ui.horizontal(|ui| {
-                let line = ui
-                    .add(egui::TextEdit::singleline(&mut chat.0).hint_text("Say something").desired_width(CHAT_WIDTH));
-                let entered = line.lost_focus() && ui.input(|input| input.key_pressed(egui::Key::Enter));
-                if (super::ui::tracked_button(ui, "Send").clicked() || entered) && !chat.0.trim().is_empty() {
-                    send = Some(std::mem::take(&mut chat.0));
-                }
-            });
+            send = chat_box(ui, &view.follower.notices, &mut chat.0);
         });
     if let Some(text) = send {
         commands.queue(move |world: &mut World| crate::net::say(world, text));

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy_replicon::prelude::*;
 use bevy_replicon::test_app::{ServerTestAppExt, TestClientEntity};
 
-use super::{AfterGrace, Follower, Hello, Link, RefereeConfig, Role, SeatPlan};
+use super::{Follower, Hello, Link, RefereeConfig, Role, SeatPlan};
 use crate::ai::{Delegated, thread_cpu_time};
 use crate::levels::BattleTemplate;
 use crate::rules::components::AiKind;
@@ -41,18 +41,11 @@ pub struct OnlineCost {
 }
 
 fn config(template: &BattleTemplate, seed: u64) -> RefereeConfig {
-    RefereeConfig {
-        seats: vec![SeatPlan::Remote; template.sides.len()],
-        grace: super::referee::DEFAULT_GRACE,
-        after_grace: AfterGrace::default(),
-        clock: None,
-        secret: seed ^ 0xBE7C4,
-        seed,
-    }
+    RefereeConfig::new(vec![SeatPlan::Remote; template.sides.len()], seed ^ 0xBE7C4, seed)
 }
 
 fn player(side: &str) -> Hello {
-    Hello { fray: String::new(), protocol: 0, name: side.into(), token: 0, role: Role::Side(side.into()) }
+    Hello::new(side, Role::Side(side.into()))
 }
 
 /// Moves the messages between the referee and one client, counting them.
@@ -152,7 +145,7 @@ pub fn loopback(template: &BattleTemplate) -> Result<Vec<Duration>, String> {
     // An App is not `Send`: the referee's is built on its own thread.
     let referee_thread = std::thread::spawn(move || {
         let mut referee = super::referee_app(referee_template.clone(), config(&referee_template, 1), Link::Udp);
-        let listening = super::transport::listen(&mut referee, 0).map_err(|error| error.to_string());
+        let listening = super::transport::listen(&mut referee, 0, None).map_err(|error| error.to_string());
         let ok = listening.is_ok();
         let _ = address_to.send(listening);
         while ok && !referee_done.load(std::sync::atomic::Ordering::Relaxed) {
@@ -187,7 +180,7 @@ pub fn loopback(template: &BattleTemplate) -> Result<Vec<Duration>, String> {
 
 fn run_client(hello: Hello, address: std::net::SocketAddr, times: &Mutex<PassTimes>) -> Result<(), String> {
     let mut app = super::follower_app(hello, Some(AiKind::Greedy), Link::Udp);
-    super::transport::connect(&mut app, address).map_err(|error| error.to_string())?;
+    super::transport::connect(&mut app, address, None).map_err(|error| error.to_string())?;
     let started = Instant::now();
     let patience = Duration::from_secs(120);
     loop {

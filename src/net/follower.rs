@@ -9,7 +9,7 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
 
-use super::protocol::{FromWire, Hello, Order, Release, SeatInfo, ToClient, ToServer};
+use super::protocol::{FromWire, Hello, LobbyStart, Order, Release, SeatInfo, ToClient, ToServer};
 use crate::ai::Delegated;
 use crate::levels::BattleTemplate;
 use crate::rules::components::Action;
@@ -30,11 +30,26 @@ pub enum Notice {
         from: String,
         /// What.
         text: String,
+        /// The log lines there were when it arrived.
+        at: usize,
     },
     /// The referee refused a declaration or message of ours.
     Rejected(String),
     /// Our copy went out of sync and was rebuilt from the record.
     Resynced(String),
+}
+
+/// Our place in the lobby, before the battle starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LobbyPlace {
+    /// The level's title.
+    pub level: String,
+    /// The side we play, if a player.
+    pub side: Option<String>,
+    /// Whether we are the host, who starts the battle.
+    pub host: bool,
+    /// How the battle starts.
+    pub start: LobbyStart,
 }
 
 /// A client's side of online play.
@@ -50,6 +65,8 @@ pub struct Follower {
     pub refused: Option<String>,
     /// The seats as the referee last listed them.
     pub seats: Vec<SeatInfo>,
+    /// Our place in the lobby, while the referee holds one and until the battle starts.
+    pub lobby: Option<LobbyPlace>,
     /// Units that declared on the open secret pass; what they chose is not known yet.
     pub declared: Vec<Arc<str>>,
     /// What the player should read, oldest first.
@@ -79,6 +96,7 @@ impl Follower {
             welcomed: false,
             refused: None,
             seats: Vec::new(),
+            lobby: None,
             declared: Vec::new(),
             notices: Vec::new(),
             ended: false,
@@ -194,12 +212,30 @@ fn apply_mail(world: &mut World) {
             ToClient::Released(items) => release(world, items),
             ToClient::Declared { unit } => world.resource_mut::<Follower>().declared.push(unit),
             ToClient::Rejected { unit, reason } => rejected(world, unit, reason),
-            ToClient::Seats(list) => world.resource_mut::<Follower>().seats = list,
-            ToClient::Chat { from, text } => world.resource_mut::<Follower>().notices.push(Notice::Chat { from, text }),
+            ToClient::Seats(list) => seats_listed(world, list),
+            ToClient::Lobby { level, side, host, start } => {
+                world.resource_mut::<Follower>().lobby = Some(LobbyPlace { level, side, host, start });
+            }
+            ToClient::Chat { from, text } => {
+                // The log window shows the line where it was said, between the battle's lines.
+                let at = world.get_resource::<CombatLog>().map_or(0, |log| log.entries().len());
+                world.resource_mut::<Follower>().notices.push(Notice::Chat { from, text, at });
+            }
             ToClient::OutOfSync { from, lines } => out_of_sync(world, from, &lines),
             ToClient::Refused { reason } => world.resource_mut::<Follower>().refused = Some(reason),
             ToClient::Ended => world.resource_mut::<Follower>().ended = true,
         }
+    }
+}
+
+/// A new list of seats; in the lobby a seat a local AI plays says at once that it is ready.
+fn seats_listed(world: &mut World, list: Vec<SeatInfo>) {
+    let mut follower = world.resource_mut::<Follower>();
+    follower.seats = list;
+    let own = follower.lobby.as_ref().and_then(|place| place.side.clone());
+    let waiting = follower.seats.iter().any(|seat| Some(&seat.side) == own.as_ref() && !seat.ready);
+    if follower.delegate.is_some() && !follower.welcomed && waiting {
+        world.write_message(FromWire::Read(ToServer::Ready(true)));
     }
 }
 

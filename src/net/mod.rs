@@ -11,9 +11,11 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy_replicon::prelude::*;
 
+pub use follower::LobbyPlace;
 pub use follower::{Declarations, Follower, Notice};
+pub use protocol::LobbyStart;
 pub use protocol::{Hello, Role, ToClient, ToServer};
-pub use referee::{AfterGrace, Referee, RefereeConfig, SeatPlan};
+pub use referee::{AfterGrace, ChessClock, Lobby, Referee, RefereeConfig, SeatPlan};
 
 use crate::ai::AiSeed;
 use crate::levels::{BattleSetup, BattleTemplate};
@@ -62,7 +64,12 @@ pub fn window_follower_plugin(app: &mut App) {
 
 /// Sends a chat line to the referee.
 pub fn say(world: &mut World, text: String) {
-    world.write_message(protocol::FromWire::Read(ToServer::Chat(text)));
+    send(world, ToServer::Chat(text));
+}
+
+/// Sends `message` to the referee.
+pub fn send(world: &mut World, message: ToServer) {
+    world.write_message(protocol::FromWire::Read(message));
 }
 
 /// The referee's app for a battle on `template`: the battle is spawned and waits for its players.

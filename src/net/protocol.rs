@@ -18,7 +18,7 @@ use crate::save::Declaration;
 use crate::save::format::{SavedHeld, SavedKind};
 
 /// Bumped whenever a message changes shape: a client and a referee must speak the same one.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The largest client message the referee reads, in bytes. A declaration is well under 200;
 /// anything past this is refused unread.
@@ -54,6 +54,16 @@ pub struct Hello {
     pub token: u64,
     /// What it wants to be.
     pub role: Role,
+    /// The key that makes this client the host who starts the battle from the lobby, or 0.
+    pub host_key: u64,
+}
+
+impl Hello {
+    /// The hello of a newcomer (no token) called `name` who wants to be `role`; the version
+    /// fields are filled in when it is sent.
+    pub fn new(name: &str, role: Role) -> Self {
+        Self { fray: String::new(), protocol: 0, name: name.into(), token: 0, role, host_key: 0 }
+    }
 }
 
 /// A declaration as it travels: a save's [`Declaration`], with every field always present
@@ -148,6 +158,10 @@ pub enum ToServer {
     },
     /// A chat line.
     Chat(String),
+    /// In the lobby: this player is ready to start (or no longer is).
+    Ready(bool),
+    /// In the lobby: the host starts the battle.
+    Start,
 }
 
 /// A client message as the referee reads it: a message, or why it could not be read.
@@ -203,6 +217,19 @@ pub struct SeatInfo {
     pub player: Option<String>,
     /// What it is doing.
     pub state: SeatState,
+    /// In the lobby: whether its player said they are ready.
+    pub ready: bool,
+    /// With a chess clock: the seconds left on the side's clock.
+    pub clock_left: Option<u32>,
+}
+
+/// How a lobby's battle starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LobbyStart {
+    /// The host starts it once every player is ready.
+    ByHost,
+    /// It starts by itself once every player's seat is taken and ready.
+    WhenReady,
 }
 
 /// What the referee says to a client.
@@ -216,6 +243,18 @@ pub enum ToClient {
         token: u64,
         /// The match record: the released declarations and seeds, as a save file's text.
         record: String,
+    },
+    /// The handshake's answer while the lobby is open: a seat (or a spectator's place), and the
+    /// welcome with the record follows when the battle starts.
+    Lobby {
+        /// The level's title.
+        level: String,
+        /// The side the client plays, if a player.
+        side: Option<String>,
+        /// Whether this client is the host, who starts the battle.
+        host: bool,
+        /// How the battle starts.
+        start: LobbyStart,
     },
     /// The handshake failed; the connection closes.
     Refused {

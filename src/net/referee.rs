@@ -11,8 +11,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::protocol::{
-    FromWire, Hello, MAX_CHAT_CHARS, MAX_NAME_CHARS, Order, PROTOCOL_VERSION, Release, Role, SeatInfo, SeatState,
-    ToClient, ToServer,
+    FromWire, Hello, LobbyStart, MAX_CHAT_CHARS, MAX_NAME_CHARS, Order, PROTOCOL_VERSION, Release, Role, SeatInfo,
+    SeatState, ToClient, ToServer,
 };
 use crate::levels::BattleTemplate;
 use crate::rules::components::{AiKind, Controller, SideIndex, UnitId};
@@ -53,6 +53,25 @@ impl Default for AfterGrace {
     }
 }
 
+/// A chess clock: each side has a bank of time for all its declarations, and gains a little
+/// back with each one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChessClock {
+    /// Each side's time at the start.
+    pub bank: Duration,
+    /// Time added to a side's clock for each declaration it makes.
+    pub increment: Duration,
+}
+
+/// A lobby before the battle: players take their seats, chat, and say they are ready.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lobby {
+    /// How the battle starts.
+    pub start: LobbyStart,
+    /// The key a client's hello must carry to be the host ([`LobbyStart::ByHost`]).
+    pub host_key: u64,
+}
+
 /// How the host set the battle up.
 #[derive(Clone, Debug)]
 pub struct RefereeConfig {
@@ -64,11 +83,32 @@ pub struct RefereeConfig {
     pub after_grace: AfterGrace,
     /// Time per declaration, if the host set a clock: on expiry the referee declares a hold.
     pub clock: Option<Duration>,
+    /// A chess clock per side, if the host set one: a side out of time holds.
+    pub chess_clock: Option<ChessClock>,
+    /// A lobby before the battle, if the host wants one; without, the battle is open at once.
+    pub lobby: Option<Lobby>,
     /// The secret the referee's dice seeds, AI stream and tokens come from. Drawn from the
     /// operating system unless a test fixes it.
     pub secret: u64,
     /// The public seed of `combat_started` (surprise and the first initiative rolls).
     pub seed: u64,
+}
+
+impl RefereeConfig {
+    /// A battle seated as `seats` says, with no clock and no lobby, the default grace period, and
+    /// the given secret and public seed.
+    pub fn new(seats: Vec<SeatPlan>, secret: u64, seed: u64) -> Self {
+        Self {
+            seats,
+            grace: DEFAULT_GRACE,
+            after_grace: AfterGrace::default(),
+            clock: None,
+            chess_clock: None,
+            lobby: None,
+            secret,
+            seed,
+        }
+    }
 }
 
 /// A player's hold on a seat.
@@ -79,6 +119,8 @@ struct Player {
     client: Option<Entity>,
     /// The battle time the player dropped at.
     away_since: Option<Duration>,
+    /// In the lobby: whether they said they are ready.
+    ready: bool,
 }
 
 /// A side's seat.
@@ -96,8 +138,12 @@ pub struct Peer {
     pub name: Option<String>,
     /// The seat it plays, by side index.
     pub seat: Option<usize>,
-    /// Whether it said hello and was welcomed.
+    /// Whether it said hello and was given its place (it hears the seats and the chat).
+    pub greeted: bool,
+    /// Whether it was welcomed to the battle with the record (and follows it).
     pub welcomed: bool,
+    /// Whether it is the host, who starts the battle from the lobby.
+    pub host: bool,
     /// Garbled messages so far.
     pub strikes: u32,
     /// Log lines its last out-of-sync check agreed on.
@@ -128,6 +174,12 @@ pub struct Referee {
     tokens: ChaCha8Rng,
     /// Whether `Ended` went out.
     ended: bool,
+    /// Whether the lobby is still open (the battle has not started).
+    in_lobby: bool,
+    /// Whether the host asked to start.
+    start_asked: bool,
+    /// What is left on each side's chess clock.
+    banks: Vec<Duration>,
     /// Things the referee noted (out-of-sync reports, drops), for its operator.
     pub notes: Vec<String>,
 }
@@ -146,7 +198,11 @@ impl Referee {
             })
             .collect();
         let tokens = ChaCha8Rng::seed_from_u64(config.secret ^ TOKEN_STREAM);
+        let banks = vec![config.chess_clock.map_or(Duration::ZERO, |clock| clock.bank); template.sides.len()];
         Self {
+            in_lobby: config.lobby.is_some(),
+            start_asked: false,
+            banks,
             template,
             config,
             seats,
@@ -184,16 +240,32 @@ impl Referee {
         &self.template
     }
 
-    /// Whether every remote seat has a player (the clock runs only then).
+    /// Whether every remote seat has a player (the clock runs only then), and the lobby is over.
     fn seated(&self) -> bool {
-        self.seats.iter().all(|seat| seat.plan != SeatPlan::Remote || seat.player.is_some())
+        !self.in_lobby && self.seats.iter().all(|seat| seat.plan != SeatPlan::Remote || seat.player.is_some())
+    }
+
+    /// Whether the lobby is still open: the battle waits for its players to be ready.
+    pub fn in_lobby(&self) -> bool {
+        self.in_lobby
+    }
+
+    /// The remote seats whose players are missing or not ready, by side name.
+    fn not_ready(&self) -> Vec<String> {
+        self.seats
+            .iter()
+            .filter(|seat| seat.plan == SeatPlan::Remote)
+            .filter(|seat| !seat.player.as_ref().is_some_and(|player| player.ready && player.client.is_some()))
+            .map(|seat| seat.name.clone())
+            .collect()
     }
 
     /// The players' list.
     fn seat_list(&self, now: Duration) -> Vec<SeatInfo> {
         self.seats
             .iter()
-            .map(|seat| {
+            .enumerate()
+            .map(|(at, seat)| {
                 let state = match (&seat.player, seat.plan) {
                     (_, SeatPlan::Ai(kind)) => SeatState::Ai(kind),
                     (None, SeatPlan::Remote) => SeatState::Open,
@@ -203,7 +275,13 @@ impl Referee {
                         SeatState::Away { seconds_left: self.config.grace.saturating_sub(away).as_secs() as u32 }
                     }
                 };
-                SeatInfo { side: seat.name.clone(), player: seat.player.as_ref().map(|p| p.name.clone()), state }
+                SeatInfo {
+                    side: seat.name.clone(),
+                    player: seat.player.as_ref().map(|p| p.name.clone()),
+                    state,
+                    ready: seat.player.as_ref().is_some_and(|p| p.ready),
+                    clock_left: self.config.chess_clock.map(|_| self.banks[at].as_secs() as u32),
+                }
             })
             .collect()
     }
@@ -251,7 +329,7 @@ impl Referee {
             (None, SeatPlan::Remote) => {}
         }
         let token = self.tokens.random::<u64>().max(1);
-        self.seats[at].player = Some(Player { name, token, client: Some(client), away_since: None });
+        self.seats[at].player = Some(Player { name, token, client: Some(client), away_since: None, ready: false });
         Ok((Some(at), token))
     }
 
@@ -287,7 +365,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            (receive, run_clock).chain().in_set(RefereeSystems::Receive),
+            (receive, open_battle, run_clock, run_chess_clock).chain().in_set(RefereeSystems::Receive),
             refuse_rejected.in_set(RefereeSystems::Refuse),
             (release, watch_seats, announce_end).chain().in_set(RefereeSystems::Release),
         ),
@@ -355,10 +433,12 @@ fn receive(mut inbox: Inbox, battle: Battle) {
                 inbox.referee.notes.push(note);
                 resync(&mut inbox, client);
             }
+            FromWire::Read(ToServer::Ready(ready)) => mark_ready(&mut inbox, client, ready),
+            FromWire::Read(ToServer::Start) => ask_to_start(&mut inbox, client),
             FromWire::Read(ToServer::Chat(text)) => {
                 let from = peer_name(&inbox.peers, client);
                 let text: String = text.chars().take(MAX_CHAT_CHARS).collect();
-                for peer in welcomed(&inbox.peers) {
+                for peer in greeted(&inbox.peers) {
                     inbox.out.write(to(peer, ToClient::Chat { from: from.clone(), text: text.clone() }));
                 }
             }
@@ -376,8 +456,73 @@ fn peer_name(peers: &Query<(Entity, &mut Peer)>, client: Entity) -> String {
     peers.get(client).ok().and_then(|(_, peer)| peer.name.clone()).unwrap_or_else(|| format!("client {client}"))
 }
 
-fn welcomed(peers: &Query<(Entity, &mut Peer)>) -> Vec<Entity> {
-    peers.iter().filter(|(_, peer)| peer.welcomed).map(|(client, _)| client).collect()
+fn greeted(peers: &Query<(Entity, &mut Peer)>) -> Vec<Entity> {
+    peers.iter().filter(|(_, peer)| peer.greeted).map(|(client, _)| client).collect()
+}
+
+/// A player in the lobby says they are ready, or no longer are.
+fn mark_ready(inbox: &mut Inbox, client: Entity, ready: bool) {
+    let seat = inbox.peers.get(client).ok().and_then(|(_, peer)| peer.seat);
+    let refusal = match seat {
+        _ if !inbox.referee.in_lobby => Some("the battle has already started"),
+        None => Some("only players say they are ready"),
+        Some(at) => {
+            if let Some(player) = inbox.referee.seats[at].player.as_mut() {
+                player.ready = ready;
+            }
+            None
+        }
+    };
+    if let Some(reason) = refusal {
+        inbox.out.write(to(client, ToClient::Rejected { unit: None, reason: reason.into() }));
+    }
+}
+
+/// The host asks to start the battle: it starts once every player is ready.
+fn ask_to_start(inbox: &mut Inbox, client: Entity) {
+    let host = inbox.peers.get(client).is_ok_and(|(_, peer)| peer.host);
+    let not_ready = inbox.referee.not_ready();
+    let refusal = if !inbox.referee.in_lobby {
+        Some("the battle has already started".to_string())
+    } else if !host {
+        Some("only the host starts the battle".to_string())
+    } else if !not_ready.is_empty() {
+        Some(format!("not every player is ready: waiting for {}", not_ready.join(", ")))
+    } else {
+        inbox.referee.start_asked = true;
+        None
+    };
+    if let Some(reason) = refusal {
+        inbox.out.write(to(client, ToClient::Rejected { unit: None, reason }));
+    }
+}
+
+/// Closes the lobby when the battle may start: everyone there is welcomed with the record.
+fn open_battle(
+    mut referee: ResMut<Referee>,
+    mut peers: Query<(Entity, &mut Peer)>,
+    mut out: MessageWriter<ToClients<ToClient>>,
+) {
+    let Some(lobby) = referee.config.lobby else {
+        return;
+    };
+    let ready = referee.not_ready().is_empty();
+    let starts = match lobby.start {
+        LobbyStart::ByHost => referee.start_asked && ready,
+        LobbyStart::WhenReady => ready,
+    };
+    if !referee.in_lobby || !starts {
+        return;
+    }
+    referee.in_lobby = false;
+    let record = referee.record().to_text();
+    for (client, mut peer) in peers.iter_mut().filter(|(_, peer)| peer.greeted) {
+        peer.welcomed = true;
+        let side = peer.seat.map(|at| referee.seats[at].name.clone());
+        let token = peer.seat.and_then(|at| referee.seats[at].player.as_ref()).map_or(0, |player| player.token);
+        out.write(to(client, ToClient::Welcome { side, token, record: record.clone() }));
+    }
+    referee.notes.push("every player is ready: the battle starts".into());
 }
 
 /// A garbled message: refused, and a client that keeps sending them is dropped.
@@ -400,7 +545,7 @@ fn welcome(inbox: &mut Inbox, client: Entity, hello: &Hello) {
     let Ok((_, mut peer)) = inbox.peers.get_mut(client) else {
         return;
     };
-    if peer.welcomed {
+    if peer.greeted {
         inbox.out.write(to(client, ToClient::Rejected { unit: None, reason: "already welcomed".into() }));
         return;
     }
@@ -408,9 +553,18 @@ fn welcome(inbox: &mut Inbox, client: Entity, hello: &Hello) {
         Ok((seat, token)) => {
             peer.name = Some(hello.name.chars().take(MAX_NAME_CHARS).collect());
             peer.seat = seat;
-            peer.welcomed = true;
+            peer.greeted = true;
             peer.agreed_events = 0;
             let side = seat.map(|at| inbox.referee.seats[at].name.clone());
+            if let (Some(lobby), true) = (inbox.referee.config.lobby, inbox.referee.in_lobby) {
+                peer.host =
+                    lobby.start == LobbyStart::ByHost && hello.host_key != 0 && hello.host_key == lobby.host_key;
+                let level = inbox.referee.template.level_name.clone();
+                let message = ToClient::Lobby { level, side, host: peer.host, start: lobby.start };
+                inbox.out.write(to(client, message));
+                return;
+            }
+            peer.welcomed = true;
             let record = inbox.referee.record().to_text();
             inbox.out.write(to(client, ToClient::Welcome { side, token, record }));
         }
@@ -442,12 +596,15 @@ fn take_declaration(
     order: &Order,
 ) -> Result<(), String> {
     let (_, peer) = inbox.peers.get(client).map_err(|_| "unknown client".to_string())?;
-    if !peer.welcomed {
+    if !peer.greeted {
         return Err("say hello before declaring".into());
     }
     let Some(seat) = peer.seat else {
         return Err("spectators do not declare".into());
     };
+    if inbox.referee.in_lobby {
+        return Err("the battle has not started: the lobby is still open".into());
+    }
     if inbox.referee.seats[seat].plan != SeatPlan::Remote {
         return Err(format!("side {} is played by an AI now", inbox.referee.seats[seat].name));
     }
@@ -525,6 +682,40 @@ fn run_clock(mut inbox: Inbox, battle: Battle) {
     }
 }
 
+/// The chess clock: while any unit of a present remote player's side awaits its declaration,
+/// that side's clock runs; a side out of time holds with every unit it is awaited for.
+fn run_chess_clock(mut inbox: Inbox, battle: Battle) {
+    if inbox.referee.config.chess_clock.is_none() || !battle.queue.open || !inbox.referee.seated() {
+        return;
+    }
+    let delta = inbox.time.delta();
+    let awaiting: Vec<(Entity, usize)> = battle
+        .queue
+        .awaiting()
+        .filter_map(|unit| battle.units.get(unit).ok().map(|(_, _, side)| (unit, side.0)))
+        .collect();
+    let referee = &mut *inbox.referee;
+    let mut running: Vec<usize> = awaiting.iter().map(|&(_, side)| side).collect();
+    running.sort_unstable();
+    running.dedup();
+    for side in running {
+        let seat = &referee.seats[side];
+        // A dropped player's clock waits for them.
+        let present = seat.player.as_ref().is_some_and(|player| player.client.is_some());
+        if seat.plan != SeatPlan::Remote || !present {
+            continue;
+        }
+        referee.banks[side] = referee.banks[side].saturating_sub(delta);
+        if !referee.banks[side].is_zero() {
+            continue;
+        }
+        for &(unit, _) in awaiting.iter().filter(|(unit, at)| *at == side && !referee.pending.contains_key(unit)) {
+            let hold = crate::rules::components::Action::simple(crate::rules::components::ActionKind::Hold);
+            inbox.chosen.write(ActionChosen { unit, action: hold });
+        }
+    }
+}
+
 /// Tells a client the rules refused its declaration.
 fn refuse_rejected(
     mut rejected: MessageReader<DeclarationRejected>,
@@ -546,6 +737,7 @@ fn refuse_rejected(
 fn release(
     mut referee: ResMut<Referee>,
     recording: Res<Recording>,
+    units: Query<(&UnitId, &SideIndex)>,
     queue: Res<DeclarationQueue>,
     seeds: Res<PassSeeds>,
     peers: Query<(Entity, &Peer)>,
@@ -554,6 +746,13 @@ fn release(
     let referee = &mut *referee;
     let fresh: Vec<Order> = recording.entries[referee.recorded..].iter().map(Order::from).collect();
     referee.recorded = recording.entries.len();
+    if let Some(clock) = referee.config.chess_clock {
+        for order in &fresh {
+            if let Some((_, side)) = units.iter().find(|(id, _)| id.0 == order.unit) {
+                referee.banks[side.0] += clock.increment;
+            }
+        }
+    }
     let closing = seeds.used().len() > referee.seeds_released;
     let secret_open = queue.open && queue.secret && !closing;
     let mut batch = Vec::new();
@@ -588,12 +787,19 @@ fn watch_seats(
     mut controllers: Query<(&SideIndex, &mut Controller)>,
     time: Res<Time>,
     mut out: MessageWriter<ToClients<ToClient>>,
-    mut last: Local<Vec<SeatInfo>>,
+    mut last: Local<(Vec<SeatInfo>, usize)>,
 ) {
     let now = time.elapsed();
+    let in_lobby = referee.in_lobby;
     for client in gone.read() {
         for seat in referee.seats.iter_mut() {
-            if let Some(player) = seat.player.as_mut().filter(|player| player.client == Some(client)) {
+            if seat.player.as_ref().is_none_or(|player| player.client != Some(client)) {
+                continue;
+            }
+            if in_lobby {
+                // Before the battle a seat holds nobody's place: it is open again.
+                seat.player = None;
+            } else if let Some(player) = seat.player.as_mut() {
                 player.client = None;
                 player.away_since = Some(now);
             }
@@ -621,11 +827,13 @@ fn watch_seats(
     let list = referee.seat_list(now);
     // Seconds left change every second: the list goes out when anything else changes, or each
     // whole second while someone is away.
-    if *last != list {
-        for (client, _) in peers.iter().filter(|(_, peer)| peer.welcomed) {
+    // ...and to everyone whenever someone new is greeted, since a spectator changes no seat.
+    let greeted = peers.iter().filter(|(_, peer)| peer.greeted).count();
+    if last.0 != list || last.1 != greeted {
+        for (client, _) in peers.iter().filter(|(_, peer)| peer.greeted) {
             out.write(to(client, ToClient::Seats(list.clone())));
         }
-        *last = list;
+        *last = (list, greeted);
     }
 }
 

@@ -1,5 +1,7 @@
 //! Sockets: renet's netcode transport over UDP, for a referee that listens and a client that
-//! connects. Unsecure mode (no connect tokens) is for play on a LAN or through a forwarded port.
+//! connects. With a game password, netcode's secure mode: the password is stretched into the
+//! private key, each client makes its connect token with it, and every packet is encrypted.
+//! Without one, unsecure mode: for a LAN, loopback and tests.
 
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 use std::time::SystemTime;
@@ -7,13 +9,51 @@ use std::time::SystemTime;
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
 use bevy_replicon_renet::netcode::{
-    ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication, ServerConfig,
+    ClientAuthentication, ConnectToken, NETCODE_KEY_BYTES, NetcodeClientTransport, NetcodeServerTransport,
+    ServerAuthentication, ServerConfig,
 };
 use bevy_replicon_renet::renet::ConnectionConfig;
 use bevy_replicon_renet::{RenetChannelsExt, RenetClient, RenetServer};
 
 /// Netcode's protocol id: Fray's name in ASCII, so other games' packets are ignored.
 const NETCODE_PROTOCOL: u64 = 0x4652_4159;
+
+/// How long a client's connect token stays good, in seconds: long enough to reach the referee.
+const CONNECT_TOKEN_SECONDS: u64 = 300;
+
+/// Seconds without a packet before netcode drops a secure connection.
+const CONNECTION_TIMEOUT_SECONDS: i32 = 15;
+
+/// The salt the game password is stretched with: the same for every game, so both ends
+/// derive the same key from the password alone.
+const PASSWORD_SALT: &[u8] = b"fray netcode key v1";
+
+/// A game password: a host's referee admits only clients that know it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct GamePassword(String);
+
+impl std::fmt::Debug for GamePassword {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("GamePassword(..)")
+    }
+}
+
+impl GamePassword {
+    /// The password typed by the host or the player; an empty one is no password.
+    pub fn new(text: &str) -> Option<Self> {
+        (!text.is_empty()).then(|| Self(text.to_string()))
+    }
+
+    /// Netcode's private key, stretched from the password with Argon2id so that a captured
+    /// handshake does not give up a password by quick guessing.
+    fn key(&self) -> Result<[u8; NETCODE_KEY_BYTES], LinkError> {
+        let mut key = [0; NETCODE_KEY_BYTES];
+        argon2::Argon2::default()
+            .hash_password_into(self.0.as_bytes(), PASSWORD_SALT, &mut key)
+            .map_err(|error| LinkError::Transport(format!("the game password could not be used: {error}")))?;
+        Ok(key)
+    }
+}
 
 /// Most clients (players and spectators) one referee takes at once.
 pub const MAX_CLIENTS: usize = 64;
@@ -47,8 +87,9 @@ fn now() -> std::time::Duration {
     SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default()
 }
 
-/// Listens on `port` of every interface (0 picks a free port); returns the address it listens on.
-pub fn listen(app: &mut App, port: u16) -> Result<SocketAddr, LinkError> {
+/// Listens on `port` of every interface (0 picks a free port), in secure mode when there is a
+/// `password`; returns the address it listens on.
+pub fn listen(app: &mut App, port: u16, password: Option<&GamePassword>) -> Result<SocketAddr, LinkError> {
     let address = SocketAddr::from((Ipv4Addr::UNSPECIFIED, port));
     let socket =
         UdpSocket::bind(address).map_err(|source| LinkError::Socket { address: address.to_string(), source })?;
@@ -58,7 +99,12 @@ pub fn listen(app: &mut App, port: u16) -> Result<SocketAddr, LinkError> {
         current_time: now(),
         max_clients: MAX_CLIENTS,
         protocol_id: NETCODE_PROTOCOL,
-        authentication: ServerAuthentication::Unsecure,
+        authentication: match password {
+            Some(password) => ServerAuthentication::Secure { private_key: password.key()? },
+            None => ServerAuthentication::Unsecure,
+        },
+        // A client's token names the address it dials and this one, the address the socket is
+        // bound to, which is the same however the referee is reached (LAN, forwarded port).
         public_addresses: vec![public, local],
     };
     let transport =
@@ -69,22 +115,39 @@ pub fn listen(app: &mut App, port: u16) -> Result<SocketAddr, LinkError> {
     Ok(public)
 }
 
-/// Connects to the referee at `server`.
-pub fn connect(app: &mut App, server: SocketAddr) -> Result<(), LinkError> {
-    connect_world(app.world_mut(), server)
+/// Connects to the referee at `server`, with the game's password if it has one.
+pub fn connect(app: &mut App, server: SocketAddr, password: Option<&GamePassword>) -> Result<(), LinkError> {
+    connect_world(app.world_mut(), server, password)
 }
 
 /// Connects to the referee at `server` from a running app (the window's Join game).
-pub fn connect_world(world: &mut World, server: SocketAddr) -> Result<(), LinkError> {
+pub fn connect_world(world: &mut World, server: SocketAddr, password: Option<&GamePassword>) -> Result<(), LinkError> {
     let address = SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0));
     let socket =
         UdpSocket::bind(address).map_err(|source| LinkError::Socket { address: address.to_string(), source })?;
     let client_id = super::referee::fresh_secret();
-    let authentication = ClientAuthentication::Unsecure {
-        client_id,
-        protocol_id: NETCODE_PROTOCOL,
-        server_addr: server,
-        user_data: None,
+    let authentication = match password {
+        Some(password) => {
+            let bound = SocketAddr::from((Ipv4Addr::UNSPECIFIED, server.port()));
+            let connect_token = ConnectToken::generate(
+                now(),
+                NETCODE_PROTOCOL,
+                CONNECT_TOKEN_SECONDS,
+                client_id,
+                CONNECTION_TIMEOUT_SECONDS,
+                vec![server, bound],
+                None,
+                &password.key()?,
+            )
+            .map_err(|error| LinkError::Transport(error.to_string()))?;
+            ClientAuthentication::Secure { connect_token }
+        }
+        None => ClientAuthentication::Unsecure {
+            client_id,
+            protocol_id: NETCODE_PROTOCOL,
+            server_addr: server,
+            user_data: None,
+        },
     };
     let transport = NetcodeClientTransport::new(now(), authentication, socket)
         .map_err(|error| LinkError::Transport(error.to_string()))?;

@@ -7,7 +7,7 @@ use bevy_replicon::prelude::*;
 use bevy_replicon::test_app::{ServerTestAppExt, TestClientEntity};
 use fray::levels::load_builtin_level;
 use fray::net::protocol::{FromWire, Order, Release};
-use fray::net::{AfterGrace, Follower, Hello, Link, RefereeConfig, Role, SeatPlan, ToClient, ToServer};
+use fray::net::{Follower, Hello, Link, RefereeConfig, Role, SeatPlan, ToClient, ToServer};
 use fray::rules::CombatState;
 use fray::rules::components::AiKind;
 use fray::rules::log::CombatLog;
@@ -22,18 +22,11 @@ struct Table {
 }
 
 fn hello(name: &str, role: Role) -> Hello {
-    Hello { fray: String::new(), protocol: 0, name: name.into(), token: 0, role }
+    Hello::new(name, role)
 }
 
 fn config(sides: usize) -> RefereeConfig {
-    RefereeConfig {
-        seats: vec![SeatPlan::Remote; sides],
-        grace: std::time::Duration::from_secs(120),
-        after_grace: AfterGrace::default(),
-        clock: None,
-        secret: 0x5EC2E7,
-        seed: 5,
-    }
+    RefereeConfig::new(vec![SeatPlan::Remote; sides], 0x5EC2E7, 5)
 }
 
 impl Table {
@@ -395,4 +388,113 @@ fn a_persons_declarations_go_to_the_referee_and_come_back_when_the_pass_closes()
     );
     assert_eq!(Table::log(&table.clients[0]), referee, "the follower wrote the referee's log");
     assert!(table.clients[0].world().resource::<fray::net::Declarations>().pending.is_empty());
+}
+
+/// Steps the table `updates` times.
+fn steps(table: &mut Table, updates: usize) {
+    for _ in 0..updates {
+        table.step();
+    }
+}
+
+#[test]
+fn a_lobby_waits_for_every_player_to_be_ready_and_for_the_host_to_start() {
+    use fray::net::{Lobby, LobbyStart};
+    const HOST_KEY: u64 = 77;
+    let mut setup = config(2);
+    setup.lobby = Some(Lobby { start: LobbyStart::ByHost, host_key: HOST_KEY });
+    let host = Hello { host_key: HOST_KEY, ..hello("Ann", Role::Side("wardens".into())) };
+    let clients = vec![
+        (host, None),
+        // A local AI's seat says it is ready by itself.
+        (hello("Bo", Role::Side("bandits".into())), Some(AiKind::Random)),
+        (hello("Cy", Role::Spectator), None),
+    ];
+    let mut table = Table::new("sealed_orders.ron", setup, clients);
+    steps(&mut table, 20);
+    for at in 0..3 {
+        let follower = table.clients[at].world().resource::<Follower>();
+        assert!(follower.lobby.is_some(), "client {at} is in the lobby");
+        assert!(!follower.welcomed, "client {at} is not in the battle before it starts");
+    }
+    assert!(table.clients[0].world().resource::<Follower>().lobby.as_ref().unwrap().host, "Ann is the host");
+    assert!(!table.clients[1].world().resource::<Follower>().lobby.as_ref().unwrap().host, "Bo is not");
+    use fray::save::format::SavedKind;
+    send(&mut table, 0, ToServer::Declare { pass: 0, order: order(1, "ruusa", SavedKind::Hold, None) });
+    send(&mut table, 1, ToServer::Start);
+    send(&mut table, 0, ToServer::Start);
+    steps(&mut table, 5);
+    let ann = refusals(&table, 0);
+    assert!(ann.iter().any(|reason| reason.contains("the lobby is still open")), "{ann:?}");
+    assert!(ann.iter().any(|reason| reason.contains("waiting for wardens")), "{ann:?}");
+    assert!(refusals(&table, 1).iter().any(|reason| reason.contains("only the host")), "{:?}", refusals(&table, 1));
+    send(&mut table, 0, ToServer::Ready(true));
+    steps(&mut table, 5);
+    assert!(!table.clients[0].world().resource::<Follower>().welcomed, "ready is not started: the host starts");
+    let seats = table.clients[2].world().resource::<Follower>().seats.clone();
+    assert!(seats.iter().all(|seat| seat.ready), "the spectator sees both players ready: {seats:?}");
+    send(&mut table, 0, ToServer::Start);
+    steps(&mut table, 5);
+    for at in 0..3 {
+        assert!(table.clients[at].world().resource::<Follower>().welcomed, "client {at} is in the battle");
+    }
+    let_the_ai_play(&mut table, 0, 0);
+    table.play_out();
+    assert_same_logs(&table);
+}
+
+#[test]
+fn a_player_who_leaves_the_lobby_frees_their_seat() {
+    use fray::net::{Lobby, LobbyStart};
+    let mut setup = config(2);
+    setup.lobby = Some(Lobby { start: LobbyStart::WhenReady, host_key: 0 });
+    let clients = vec![(hello("Ann", Role::Side("wardens".into())), None)];
+    let mut table = Table::new("sealed_orders.ron", setup, clients);
+    steps(&mut table, 10);
+    table.referee.disconnect_client(&mut table.clients[0]);
+    steps(&mut table, 5);
+    let mut late = fray::net::follower_app(hello("Dee", Role::Side("wardens".into())), None, Link::InProcess);
+    table.referee.connect_client(&mut late);
+    table.clients.push(late);
+    steps(&mut table, 10);
+    let dee = table.clients[1].world().resource::<Follower>();
+    assert!(dee.refused.is_none(), "the seat Ann left is open again: {:?}", dee.refused);
+    assert_eq!(dee.lobby.as_ref().and_then(|place| place.side.as_deref()), Some("wardens"));
+}
+
+#[test]
+fn a_side_out_of_chess_clock_time_holds_and_the_save_replays_it() {
+    use fray::net::ChessClock;
+    use std::time::Duration;
+    let mut setup = config(2);
+    setup.chess_clock = Some(ChessClock { bank: Duration::from_secs(2), increment: Duration::from_millis(100) });
+    let clients = vec![
+        // Ann never declares: her clock runs out and her side holds.
+        (hello("Ann", Role::Side("wardens".into())), None),
+        (hello("Bo", Role::Side("bandits".into())), Some(AiKind::Greedy)),
+    ];
+    let mut table = Table::new("sealed_orders.ron", setup, clients);
+    table.referee.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(Duration::from_millis(100)));
+    table.play_out();
+    assert_same_logs(&table);
+    let clocks: Vec<Option<u32>> = table
+        .received(0)
+        .iter()
+        .filter_map(|(_, message)| match message {
+            ToClient::Seats(list) => Some(list[0].clock_left),
+            _ => None,
+        })
+        .collect();
+    assert!(clocks.iter().all(Option::is_some), "every seat list shows the clock: {clocks:?}");
+    assert_eq!(clocks.last(), Some(&Some(0)), "the wardens' clock ran out");
+    let template = load_builtin_level("sealed_orders.ron").unwrap();
+    let save = fray::save::capture(table.referee.world_mut(), &template);
+    let holds = save.declarations.iter().filter(|entry| &*entry.unit == "ruusa").count();
+    assert!(holds > 0, "the chess clock declared for the wardens");
+    let path = std::env::temp_dir().join(format!("fray-chess-clock-{}.ron", std::process::id()));
+    save.write(&path).unwrap();
+    let replayed = fray::save::load_headless(&path);
+    let _ = std::fs::remove_file(&path);
+    let (_, _, battle) = replayed.expect("the save replays");
+    assert_eq!(battle.log().to_json_lines(), Table::log(&table.referee));
 }

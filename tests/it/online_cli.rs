@@ -1,8 +1,12 @@
 //! Online play over real sockets: `fray serve` and two `fray join --headless` processes on
-//! 127.0.0.1, played to the end, with the same log everywhere and a save that replays.
+//! 127.0.0.1, played to the end, with the same log everywhere and a save that replays; and the
+//! game password of secure mode, which keeps out a client that does not know it.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
+
+/// The game password of the real-socket battle.
+const PASSWORD: &str = "correct horse battery staple";
 
 fn fray() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fray"))
@@ -14,7 +18,7 @@ fn serve_and_two_headless_joins_play_to_the_end_with_one_log() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = |name: &str| dir.join(name);
     let mut server = fray()
-        .args(["serve", "sealed_orders.ron", "--port", "0", "--log"])
+        .args(["serve", "sealed_orders.ron", "--port", "0", "--lobby", "--password", PASSWORD, "--log"])
         .arg(path("server.jsonl"))
         .arg("--save")
         .arg(path("server.ron"))
@@ -29,6 +33,7 @@ fn serve_and_two_headless_joins_play_to_the_end_with_one_log() {
     let join = |side: &str, ai: &str, log: &str| {
         fray()
             .args(["join", &address, "--headless", "--side", side, "--ai", ai, "--name", side, "--log"])
+            .env("FRAY_PASSWORD", PASSWORD)
             .arg(path(log))
             .spawn()
             .expect("fray join starts")
@@ -52,4 +57,38 @@ fn serve_and_two_headless_joins_play_to_the_end_with_one_log() {
     assert_eq!(from_log.status.code(), Some(2), "{said}");
     assert!(said.contains("verify the referee's save"), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_client_without_the_game_password_is_kept_out_and_one_with_it_gets_in() {
+    use bevy::prelude::*;
+    use bevy_replicon::prelude::{ClientState, ConnectedClient};
+    use fray::net::transport::{GamePassword, connect, listen};
+    use fray::net::{Follower, Hello, Link, RefereeConfig, Role, SeatPlan};
+    let template = fray::levels::load_builtin_level("sealed_orders.ron").unwrap();
+    let config = RefereeConfig::new(vec![SeatPlan::Remote; 2], 9, 9);
+    let mut referee = fray::net::referee_app(template, config, Link::Udp);
+    let password = GamePassword::new(PASSWORD);
+    let address = listen(&mut referee, 0, password.as_ref()).expect("the referee listens");
+    let client = |name: &str, password: Option<&GamePassword>| {
+        let mut app = fray::net::follower_app(Hello::new(name, Role::Spectator), None, Link::Udp);
+        connect(&mut app, address, password).expect("the client's socket opens");
+        app
+    };
+    let mut stranger = client("stranger", GamePassword::new("guess").as_ref());
+    let mut friend = client("friend", password.as_ref());
+    // Loopback answers in well under a second; two seconds of updates leave no doubt.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    while std::time::Instant::now() < until {
+        for app in [&mut referee, &mut stranger, &mut friend] {
+            app.update();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(*friend.world().resource::<State<ClientState>>().get(), ClientState::Connected);
+    assert!(friend.world().resource::<Follower>().welcomed, "the friend was welcomed");
+    assert_ne!(*stranger.world().resource::<State<ClientState>>().get(), ClientState::Connected);
+    assert!(!stranger.world().resource::<Follower>().welcomed, "the stranger heard nothing");
+    let connected = referee.world_mut().query::<&ConnectedClient>().iter(referee.world()).count();
+    assert_eq!(connected, 1, "only the friend reached the referee");
 }

@@ -30,6 +30,10 @@ const TURN_HEADING_SPACE: f32 = 2.0;
 const PLAYING_FILL: f32 = 0.45;
 /// Room left over the log window for the banner over the board, in points.
 const BANNER_ROOM: f32 = 170.0;
+/// What marks a chat line in the log, so it is not read as the battle's.
+const CHAT_MARK: &str = "Chat ·";
+/// The colour of chat lines in the log: a soft blue apart from the battle's text.
+const CHAT_COLOUR: egui::Color32 = egui::Color32::from_rgb(120, 170, 230);
 /// Default size of the log window, in points.
 const LOG_SIZE: [f32; 2] = [520.0, 300.0];
 
@@ -46,8 +50,14 @@ fn draw_log(
     battlefield: Res<Battlefield>,
     mut commands: MessageWriter<UiCommand>,
     (time, mut window): (Res<Time>, Local<LogWindow>),
-    (shown, playing, ruleset): (Res<ShownLog>, Res<PlayingCount>, Res<Ruleset>),
+    (shown, playing, ruleset, follower): (
+        Res<ShownLog>,
+        Res<PlayingCount>,
+        Res<Ruleset>,
+        Option<Res<crate::net::Follower>>,
+    ),
 ) -> Result {
+    let chat = follower.as_deref().map_or_else(Vec::new, chat_lines);
     let now = time.elapsed_secs_f64();
     // The log keeps pace with the board: the count on show's lines come up as it plays.
     let entries = log.entries().get(..shown.0).unwrap_or(log.entries());
@@ -88,7 +98,11 @@ fn draw_log(
             // In rulesets that play in turns, each turn opens under its own heading too.
             let turns = if ruleset.turns.order.on_turn() { turn_starts(entries) } else { HashMap::new() };
             egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
+                let mut chat = chat.iter().peekable();
                 for (at, entry) in entries.iter().enumerate() {
+                    while let Some((_, line)) = chat.next_if(|(said, _)| *said <= at) {
+                        chat_line(ui, line);
+                    }
                     let rolling = arrivals.rolling(at, now);
                     // Each round opens under its own heading.
                     let previous = at.checked_sub(1).and_then(|before| entries.get(before));
@@ -109,6 +123,9 @@ fn draw_log(
                         log_entry(ui, at, entry, (&names, &ruleset.name), rolling);
                     }
                 }
+                for (_, line) in chat {
+                    chat_line(ui, line);
+                }
                 if just_opened || new_line_up {
                     ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
                 }
@@ -118,6 +135,23 @@ fn draw_log(
         commands.write(UiCommand::ToggleLog);
     }
     Ok(())
+}
+
+/// Online chat, each line with the number of log lines there were when it was said.
+fn chat_lines(follower: &crate::net::Follower) -> Vec<(usize, String)> {
+    follower
+        .notices
+        .iter()
+        .filter_map(|notice| match notice {
+            crate::net::Notice::Chat { from, text, at } => Some((*at, format!("{from}: {text}"))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A chat line among the battle's: marked as chat, in the chat colour.
+fn chat_line(ui: &mut egui::Ui, line: &str) {
+    ui.label(RichText::new(format!("{CHAT_MARK} {line}")).italics().color(CHAT_COLOUR));
 }
 
 /// The start of a turn, in a ruleset that plays in turns: its place in the round and who takes

@@ -1,0 +1,426 @@
+//! Host game: the menu's Play online window, whose Host form starts a referee (`fray serve` with
+//! a lobby) as a process of its own and joins it on 127.0.0.1 as an ordinary client, so the
+//! host's window never holds another player's pending declaration. Its Join form joins a
+//! battle someone else hosts.
+
+use std::io::{BufRead, BufReader};
+use std::net::{Ipv4Addr, SocketAddr};
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, channel};
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::online::{JoinForm, JoinOptions, start_joining};
+use super::session::{LevelSource, Screen, Session};
+use crate::net::transport::GamePassword;
+use crate::net::{Follower, Hello, Role};
+use crate::rules::components::AiKind;
+
+/// Space between the window and the edge of the screen, in points.
+const WINDOW_MARGIN: f32 = 8.0;
+/// The Host button's label, as scripts click it.
+const HOST_LABEL: &str = "Host";
+/// The grace period the form offers, in seconds (the referee's default).
+const DEFAULT_GRACE_SECONDS: &str = "120";
+/// What `fray serve` prints once it accepts connections.
+const LISTENING: &str = "listening on ";
+/// Where `fray serve` reads the game password from.
+const PASSWORD_VARIABLE: &str = "FRAY_PASSWORD";
+/// Lines of the server's own output kept to explain a failure.
+const KEPT_SERVER_LINES: usize = 6;
+
+/// Who plays a side of a hosted battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HostSeat {
+    /// The host, at this window.
+    Me,
+    /// A player who joins over the network.
+    Remote,
+    /// An AI on the referee.
+    Ai(AiKind),
+}
+
+impl HostSeat {
+    /// Every choice the form offers.
+    const ALL: [HostSeat; 7] = [
+        HostSeat::Me,
+        HostSeat::Remote,
+        HostSeat::Ai(AiKind::Easy),
+        HostSeat::Ai(AiKind::Greedy),
+        HostSeat::Ai(AiKind::Hard),
+        HostSeat::Ai(AiKind::Master),
+        HostSeat::Ai(AiKind::Random),
+    ];
+
+    fn label(self) -> String {
+        match self {
+            HostSeat::Me => "Me".into(),
+            HostSeat::Remote => "Open: a player who joins".into(),
+            HostSeat::Ai(kind) => format!("AI: {}", kind.name()),
+        }
+    }
+
+    /// The `--seat` value for `fray serve` (the host's own seat is a remote one).
+    fn serve_arg(self, side: &str) -> String {
+        match self {
+            HostSeat::Me | HostSeat::Remote => format!("{side}=remote"),
+            HostSeat::Ai(kind) => format!("{side}=ai:{}", kind.name()),
+        }
+    }
+}
+
+/// Which form the Play online window shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+enum OnlineTab {
+    /// Host a battle.
+    #[default]
+    Host,
+    /// Join one.
+    Join,
+}
+
+/// What happens to a dropped player's seat, as the form offers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GraceChoice {
+    /// The greedy AI takes the seat.
+    Ai,
+    /// The seat waits as long as it takes.
+    Wait,
+}
+
+/// The menu's Host form.
+#[derive(Resource, Debug)]
+struct HostForm {
+    tab: OnlineTab,
+    /// The level the seats were laid out for, so a new choice starts them afresh.
+    level: Option<String>,
+    seats: Vec<HostSeat>,
+    name: String,
+    port: String,
+    clock: String,
+    chess_clock: String,
+    grace: String,
+    after_grace: GraceChoice,
+    password: String,
+    problem: Option<String>,
+}
+
+impl Default for HostForm {
+    fn default() -> Self {
+        Self {
+            tab: OnlineTab::default(),
+            level: None,
+            seats: Vec::new(),
+            name: "host".into(),
+            port: super::online::DEFAULT_PORT.into(),
+            clock: String::new(),
+            chess_clock: String::new(),
+            grace: DEFAULT_GRACE_SECONDS.into(),
+            after_grace: GraceChoice::Ai,
+            password: String::new(),
+            problem: None,
+        }
+    }
+}
+
+/// A line the hosted referee wrote.
+#[derive(Debug)]
+enum ServerLine {
+    /// On its standard output.
+    Out(String),
+    /// On its standard error.
+    Err(String),
+}
+
+/// The referee process this window hosts. It is stopped when the host leaves.
+#[derive(Resource)]
+pub struct HostedServer {
+    child: Child,
+    lines: Mutex<Receiver<ServerLine>>,
+    /// The role the host takes once the referee listens.
+    hello: Hello,
+    /// The game's password, if the host set one.
+    password: Option<GamePassword>,
+    /// Whether the host joined it.
+    joined: bool,
+    /// Its latest error lines.
+    errors: Vec<String>,
+}
+
+impl Drop for HostedServer {
+    fn drop(&mut self) {
+        // A referee whose battle ended has exited already; one left in its lobby is stopped.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<HostForm>();
+    app.add_systems(
+        EguiPrimaryContextPass,
+        draw_play_online.run_if(in_state(Screen::Menu)).run_if(not(resource_exists::<Follower>)),
+    );
+    app.add_systems(Update, (watch_server, stop_server_once_left).chain().run_if(resource_exists::<HostedServer>));
+}
+
+/// The Play online window: Host and Join forms.
+fn draw_play_online(
+    mut contexts: EguiContexts,
+    (host, join): (ResMut<HostForm>, ResMut<JoinForm>),
+    session: Res<Session>,
+    mut commands: Commands,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let (host, join) = (host.into_inner(), join.into_inner());
+    let mut joining = None;
+    let mut hosting = None;
+    egui::Window::new("Play online")
+        .default_open(false)
+        .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-WINDOW_MARGIN, WINDOW_MARGIN))
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut host.tab, OnlineTab::Host, "Host a battle");
+                ui.selectable_value(&mut host.tab, OnlineTab::Join, "Join a battle");
+            });
+            ui.separator();
+            match host.tab {
+                OnlineTab::Host => hosting = host_form_ui(ui, host, &session),
+                OnlineTab::Join => joining = super::online::join_form_ui(ui, join),
+            }
+        });
+    if let Some(options) = joining {
+        commands.queue(move |world: &mut World| start_joining(world, &options));
+    }
+    if let Some(launch) = hosting {
+        match launch.spawn() {
+            Ok(server) => {
+                host.problem = None;
+                commands.insert_resource(server);
+            }
+            Err(problem) => host.problem = Some(problem),
+        }
+    }
+    Ok(())
+}
+
+/// What the Host button starts.
+struct Launch {
+    args: Vec<String>,
+    hello: Hello,
+    password: Option<GamePassword>,
+    /// The password as typed, handed to the server in its environment, not on its command line.
+    password_text: String,
+}
+
+impl Launch {
+    /// Starts the referee process, reading its output on threads of its own.
+    fn spawn(self) -> Result<HostedServer, String> {
+        let program = std::env::current_exe().map_err(|error| format!("could not find Fray's program: {error}"))?;
+        let mut child = Command::new(program)
+            .args(&self.args)
+            .env(PASSWORD_VARIABLE, &self.password_text)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|error| format!("could not start the server: {error}"))?;
+        let (sender, lines) = channel();
+        if let Some(out) = child.stdout.take() {
+            let sender = sender.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(out).lines().map_while(Result::ok) {
+                    let _ = sender.send(ServerLine::Out(line));
+                }
+            });
+        }
+        if let Some(err) = child.stderr.take() {
+            std::thread::spawn(move || {
+                for line in BufReader::new(err).lines().map_while(Result::ok) {
+                    let _ = sender.send(ServerLine::Err(line));
+                }
+            });
+        }
+        Ok(HostedServer {
+            child,
+            lines: Mutex::new(lines),
+            hello: self.hello,
+            password: self.password,
+            joined: false,
+            errors: Vec::new(),
+        })
+    }
+}
+
+/// The Host form: the menu's chosen level, who plays each side, the port and the clocks.
+/// Returns what to start once the player clicks Host and the form reads well.
+fn host_form_ui(ui: &mut egui::Ui, form: &mut HostForm, session: &Session) -> Option<Launch> {
+    let Some(choice) = session.level() else {
+        ui.label("Choose a level in the menu first.");
+        return None;
+    };
+    let Some(template) = choice.template.as_ref() else {
+        ui.label(
+            egui::RichText::new("This level cannot be played until its file is fixed.").color(super::ui::ERROR_COLOUR),
+        );
+        return None;
+    };
+    if form.level.as_deref() != Some(choice.title.as_str()) {
+        form.level = Some(choice.title.clone());
+        form.seats =
+            (0..template.sides.len()).map(|at| if at == 0 { HostSeat::Me } else { HostSeat::Remote }).collect();
+    }
+    ui.label(egui::RichText::new(format!("Level: {} (chosen in the menu)", choice.title)).strong());
+    egui::Grid::new("host_seats").num_columns(2).show(ui, |ui| {
+        for (at, (side, seat)) in template.sides.iter().zip(form.seats.iter_mut()).enumerate() {
+            ui.label(egui::RichText::new(&*side.name).color(super::ui::side_colour(at)));
+            egui::ComboBox::from_id_salt(("host_seat", at)).selected_text(seat.label()).show_ui(ui, |ui| {
+                for choice in HostSeat::ALL {
+                    ui.selectable_value(seat, choice, choice.label());
+                }
+            });
+            ui.end_row();
+        }
+    });
+    settings_grid(ui, form);
+    if let Some(problem) = &form.problem {
+        ui.label(egui::RichText::new(problem).color(super::ui::ERROR_COLOUR));
+    }
+    if !super::ui::tracked_button(ui, HOST_LABEL).clicked() {
+        return None;
+    }
+    let sides: Vec<String> = template.sides.iter().map(|side| side.name.to_string()).collect();
+    match launch(form, &choice.source, &sides) {
+        Ok(launch) => Some(launch),
+        Err(problem) => {
+            form.problem = Some(problem);
+            None
+        }
+    }
+}
+
+/// The name, port, clocks and grace period.
+fn settings_grid(ui: &mut egui::Ui, form: &mut HostForm) {
+    egui::Grid::new("host_settings").num_columns(2).show(ui, |ui| {
+        ui.label("Your name");
+        ui.text_edit_singleline(&mut form.name);
+        ui.end_row();
+        ui.label("Port");
+        ui.text_edit_singleline(&mut form.port);
+        ui.end_row();
+        ui.label("Password");
+        ui.add(egui::TextEdit::singleline(&mut form.password).password(true).hint_text("none: anyone may join"));
+        ui.end_row();
+        ui.label("Seconds per declaration");
+        ui.add(egui::TextEdit::singleline(&mut form.clock).hint_text("no clock"));
+        ui.end_row();
+        ui.label("Chess clock");
+        ui.add(egui::TextEdit::singleline(&mut form.chess_clock).hint_text("none; 600+10 is 10 min, +10 s each"));
+        ui.end_row();
+        ui.label("Grace for a dropped player (s)");
+        ui.text_edit_singleline(&mut form.grace);
+        ui.end_row();
+        ui.label("After that");
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut form.after_grace, GraceChoice::Ai, "an AI plays the seat");
+            ui.selectable_value(&mut form.after_grace, GraceChoice::Wait, "wait");
+        });
+        ui.end_row();
+    });
+}
+
+/// The `fray serve` command line and the host's hello the form asks for, or what is wrong.
+fn launch(form: &HostForm, source: &LevelSource, sides: &[String]) -> Result<Launch, String> {
+    let port: u16 = form.port.trim().parse().map_err(|_| format!("port {}: expected a number 0-65535", form.port))?;
+    let level = match source {
+        LevelSource::Builtin(name) => (*name).to_string(),
+        LevelSource::File(path) => path.display().to_string(),
+    };
+    let host_key = crate::net::referee::fresh_secret().max(1);
+    let mut args = vec!["serve".to_string(), level, "--port".into(), port.to_string(), "--lobby".into()];
+    args.extend(["--host-key".into(), host_key.to_string()]);
+    for (side, seat) in sides.iter().zip(&form.seats) {
+        args.extend(["--seat".into(), seat.serve_arg(side)]);
+    }
+    let number = |text: &str, what: &str| -> Result<Option<String>, String> {
+        let text = text.trim();
+        match text {
+            "" => Ok(None),
+            _ => text
+                .parse::<f64>()
+                .map(|_| Some(text.to_string()))
+                .map_err(|_| format!("{what} {text}: expected seconds")),
+        }
+    };
+    if let Some(clock) = number(&form.clock, "seconds per declaration")? {
+        args.extend(["--clock".into(), clock]);
+    }
+    if !form.chess_clock.trim().is_empty() {
+        args.extend(["--chess-clock".into(), form.chess_clock.trim().to_string()]);
+    }
+    let grace = number(&form.grace, "grace")?.unwrap_or_else(|| DEFAULT_GRACE_SECONDS.into());
+    args.extend(["--grace".into(), grace]);
+    let after = match form.after_grace {
+        GraceChoice::Ai => "ai:greedy",
+        GraceChoice::Wait => "wait",
+    };
+    args.extend(["--after-grace".into(), after.into()]);
+    let own = sides.iter().zip(&form.seats).find(|(_, seat)| **seat == HostSeat::Me).map(|(side, _)| side.clone());
+    let role = own.map_or(Role::Spectator, Role::Side);
+    let hello = Hello { host_key, ..Hello::new(form.name.trim(), role) };
+    let password_text = form.password.clone();
+    Ok(Launch { args, hello, password: GamePassword::new(&password_text), password_text })
+}
+
+/// Reads the hosted referee's output: once it listens, the host joins it; if it stops before
+/// that, the form says why.
+fn watch_server(world: &mut World) {
+    let mut server = world.resource_mut::<HostedServer>();
+    let lines: Vec<ServerLine> = match server.lines.lock() {
+        Ok(receiver) => receiver.try_iter().collect(),
+        Err(_) => Vec::new(),
+    };
+    let mut listening = None;
+    for line in lines {
+        match line {
+            ServerLine::Out(line) => {
+                if let Some(port) = line.strip_prefix(LISTENING).and_then(|address| address.rsplit(':').next()) {
+                    listening = port.trim().parse::<u16>().ok();
+                }
+            }
+            ServerLine::Err(line) => {
+                server.errors.push(line);
+                let excess = server.errors.len().saturating_sub(KEPT_SERVER_LINES);
+                server.errors.drain(..excess);
+            }
+        }
+    }
+    if let (Some(port), false) = (listening, server.joined) {
+        server.joined = true;
+        let options = JoinOptions {
+            server: SocketAddr::from((Ipv4Addr::LOCALHOST, port)),
+            hello: server.hello.clone(),
+            password: server.password.clone(),
+        };
+        start_joining(world, &options);
+        return;
+    }
+    let exited = world.resource_mut::<HostedServer>().child.try_wait().ok().flatten();
+    let server = world.resource::<HostedServer>();
+    if let (Some(status), false) = (exited, server.joined) {
+        let why = server.errors.join("\n");
+        world.resource_mut::<HostForm>().problem = Some(format!("the server stopped ({status}): {why}"));
+        world.remove_resource::<HostedServer>();
+    }
+}
+
+/// Once the host has left the battle (or the lobby), their referee goes too.
+fn stop_server_once_left(world: &mut World) {
+    let joined = world.resource::<HostedServer>().joined;
+    if joined && !world.contains_resource::<Follower>() {
+        world.remove_resource::<HostedServer>();
+    }
+}
