@@ -13,7 +13,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::online::{JoinForm, JoinOptions, start_joining};
-use super::session::{LevelSource, Screen, Session};
+use super::session::{LevelSource, PlayOnlineOpen, Screen, Seat, Session};
 use crate::net::transport::GamePassword;
 use crate::net::{Follower, Hello, Role};
 use crate::rules::components::AiKind;
@@ -94,8 +94,9 @@ enum GraceChoice {
 #[derive(Resource, Debug)]
 struct HostForm {
     tab: OnlineTab,
-    /// The level the seats were laid out for, so a new choice starts them afresh.
-    level: Option<String>,
+    /// The level and menu seats the form's seats were laid out from, so a new choice in the
+    /// menu starts them afresh.
+    laid_out_from: Option<(String, Vec<Seat>)>,
     seats: Vec<HostSeat>,
     name: String,
     port: String,
@@ -111,7 +112,7 @@ impl Default for HostForm {
     fn default() -> Self {
         Self {
             tab: OnlineTab::default(),
-            level: None,
+            laid_out_from: None,
             seats: Vec::new(),
             name: "host".into(),
             port: super::online::DEFAULT_PORT.into(),
@@ -145,6 +146,8 @@ pub struct HostedServer {
     password: Option<GamePassword>,
     /// Whether the host joined it.
     joined: bool,
+    /// The port it listens on, once it does.
+    pub port: Option<u16>,
     /// Its latest error lines.
     errors: Vec<String>,
 }
@@ -158,10 +161,13 @@ impl Drop for HostedServer {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<HostForm>();
+    app.init_resource::<HostForm>().init_resource::<PlayOnlineOpen>();
     app.add_systems(
         EguiPrimaryContextPass,
-        draw_play_online.run_if(in_state(Screen::Menu)).run_if(not(resource_exists::<Follower>)),
+        draw_play_online
+            .run_if(in_state(Screen::Menu))
+            .run_if(not(resource_exists::<Follower>))
+            .run_if(|open: Res<PlayOnlineOpen>| open.0),
     );
     app.add_systems(Update, (watch_server, stop_server_once_left).chain().run_if(resource_exists::<HostedServer>));
 }
@@ -170,7 +176,7 @@ pub(super) fn plugin(app: &mut App) {
 fn draw_play_online(
     mut contexts: EguiContexts,
     (host, join): (ResMut<HostForm>, ResMut<JoinForm>),
-    session: Res<Session>,
+    (session, mut open): (Res<Session>, ResMut<PlayOnlineOpen>),
     mut commands: Commands,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -178,8 +184,9 @@ fn draw_play_online(
     let mut joining = None;
     let mut hosting = None;
     egui::Window::new("Play online")
-        .default_open(false)
+        .open(&mut open.0)
         .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-WINDOW_MARGIN, WINDOW_MARGIN))
+        .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
@@ -250,6 +257,7 @@ impl Launch {
             hello: self.hello,
             password: self.password,
             joined: false,
+            port: None,
             errors: Vec::new(),
         })
     }
@@ -268,10 +276,10 @@ fn host_form_ui(ui: &mut egui::Ui, form: &mut HostForm, session: &Session) -> Op
         );
         return None;
     };
-    if form.level.as_deref() != Some(choice.title.as_str()) {
-        form.level = Some(choice.title.clone());
-        form.seats =
-            (0..template.sides.len()).map(|at| if at == 0 { HostSeat::Me } else { HostSeat::Remote }).collect();
+    let from = (choice.title.clone(), session.seats.clone());
+    if form.laid_out_from.as_ref() != Some(&from) || form.seats.len() != template.sides.len() {
+        form.seats = host_seats(&session.seats, template.sides.len());
+        form.laid_out_from = Some(from);
     }
     ui.label(egui::RichText::new(format!("Level: {} (chosen in the menu)", choice.title)).strong());
     egui::Grid::new("host_seats").num_columns(2).show(ui, |ui| {
@@ -300,6 +308,22 @@ fn host_form_ui(ui: &mut egui::Ui, form: &mut HostForm, session: &Session) -> Op
             None
         }
     }
+}
+
+/// The menu's seats as a hosted battle's: the first human seat is the host's, the other human
+/// ones are open to players who join, and the AI seats stay AI.
+fn host_seats(menu: &[Seat], sides: usize) -> Vec<HostSeat> {
+    let mut host_taken = false;
+    (0..sides)
+        .map(|at| match menu.get(at).copied().unwrap_or(Seat::Human) {
+            Seat::Ai(kind) => HostSeat::Ai(kind),
+            Seat::Human if !host_taken => {
+                host_taken = true;
+                HostSeat::Me
+            }
+            Seat::Human => HostSeat::Remote,
+        })
+        .collect()
 }
 
 /// The name, port, clocks and grace period.
@@ -400,6 +424,7 @@ fn watch_server(world: &mut World) {
     }
     if let (Some(port), false) = (listening, server.joined) {
         server.joined = true;
+        server.port = Some(port);
         let options = JoinOptions {
             server: SocketAddr::from((Ipv4Addr::LOCALHOST, port)),
             hello: server.hello.clone(),
@@ -422,5 +447,48 @@ fn stop_server_once_left(world: &mut World) {
     let joined = world.resource::<HostedServer>().joined;
     if joined && !world.contains_resource::<Follower>() {
         world.remove_resource::<HostedServer>();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_menu_s_first_human_seat_is_the_host_s_and_the_others_are_open() {
+        let menu = [Seat::Human, Seat::Ai(AiKind::Hard), Seat::Human];
+        assert_eq!(host_seats(&menu, 3), [HostSeat::Me, HostSeat::Ai(AiKind::Hard), HostSeat::Remote]);
+    }
+
+    #[test]
+    fn the_host_form_starts_a_lobby_server_with_its_seats_clocks_and_grace() {
+        let form = HostForm {
+            seats: vec![HostSeat::Me, HostSeat::Ai(AiKind::Greedy)],
+            clock: "30".into(),
+            chess_clock: "600+10".into(),
+            password: "secret words".into(),
+            ..HostForm::default()
+        };
+        let sides = ["wardens".to_string(), "bandits".to_string()];
+        let launch = launch(&form, &LevelSource::Builtin("sealed_orders.ron"), &sides).expect("the form reads");
+        let args = launch.args.join(" ");
+        for part in [
+            "serve sealed_orders.ron --port 5000 --lobby --host-key",
+            "--seat wardens=remote --seat bandits=ai:greedy",
+            "--clock 30 --chess-clock 600+10 --grace 120 --after-grace ai:greedy",
+        ] {
+            assert!(args.contains(part), "{part} in {args}");
+        }
+        assert!(!args.contains("secret"), "the password stays off the command line: {args}");
+        assert_eq!(launch.hello.role, Role::Side("wardens".into()));
+        assert_ne!(launch.hello.host_key, 0);
+        assert!(launch.password.is_some());
+    }
+
+    #[test]
+    fn a_port_that_is_not_a_number_is_refused_with_what_was_expected() {
+        let form = HostForm { seats: vec![HostSeat::Me], port: "five".into(), ..HostForm::default() };
+        let error = launch(&form, &LevelSource::Builtin("duel.ron"), &["a".to_string()]).err().unwrap();
+        assert!(error.contains("expected a number"), "{error}");
     }
 }

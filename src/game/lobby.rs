@@ -37,7 +37,7 @@ fn draw_lobby(
     mut contexts: EguiContexts,
     follower: Res<Follower>,
     client: Res<State<ClientState>>,
-    mut chat: ResMut<ChatLine>,
+    (mut chat, hosted): (ResMut<ChatLine>, Option<Res<super::host::HostedServer>>),
     mut commands: Commands,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -51,6 +51,10 @@ fn draw_lobby(
         .resizable(false)
         .show(ctx, |ui| {
             connection_label(ui, &follower, client.get());
+            if let Some(port) = hosted.as_ref().and_then(|server| server.port) {
+                let text = format!("You host this battle: players join at this machine's address, port {port}.");
+                ui.label(egui::RichText::new(text).small());
+            }
             seats_grid(ui, &follower.seats, follower.lobby.as_ref().and_then(|place| place.side.as_deref()));
             ui.separator();
             own_controls(ui, &follower, &mut clicks);

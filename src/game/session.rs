@@ -129,6 +129,10 @@ pub struct Session {
     pub battles: u32,
 }
 
+/// Whether the menu's Play online window (host or join a battle) is open.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayOnlineOpen(pub bool);
+
 impl Session {
     /// The chosen level.
     pub fn level(&self) -> Option<&LevelChoice> {

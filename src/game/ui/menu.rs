@@ -27,6 +27,8 @@ const LIST_HEADING_ROOM: f32 = 40.0;
 const HOW_TO_PLAY_WIDTH: f32 = 460.0;
 /// The menu's buttons, by the labels scripted tests click them by.
 const START_LABEL: &str = "Start battle";
+/// Opens the host and join forms.
+const PLAY_ONLINE_LABEL: &str = "Play online";
 /// The tutorial's button.
 const LEARN_LABEL: &str = "Learn to play";
 /// See [`START_LABEL`].
@@ -103,7 +105,7 @@ fn draw_menu(
         MessageWriter<UiCommand>,
         ResMut<ModsScreen>,
     ),
-    mut how_to_play_open: Local<bool>,
+    (mut how_to_play_open, mut play_online): (Local<bool>, ResMut<crate::game::session::PlayOnlineOpen>),
     (frames, mut last_drawn, mut next_screen): (Res<FrameCount>, Local<u32>, ResMut<NextState<Screen>>),
 ) -> Result {
     // On coming back to the menu its list shows the level just played, wherever it was scrolled.
@@ -167,6 +169,9 @@ fn draw_menu(
     }
     if clicks.quit {
         exit.write(AppExit::Success);
+    }
+    if clicks.online {
+        play_online.0 = !play_online.0;
     }
     if clicks.settings {
         commands.write(UiCommand::ToggleSettings);
@@ -269,6 +274,8 @@ struct MenuClicks {
     editor: bool,
     /// Learn to play: the course chosen.
     learn: Option<Course>,
+    /// Play online (opens or closes the host and join forms).
+    online: bool,
 }
 
 /// Start battle (only for a level that loaded), Learn to play, How to play, Settings, Level editor
@@ -280,6 +287,7 @@ fn menu_buttons(ui: &mut egui::Ui, session: &Session, how_to_play_open: bool) ->
         let start = egui::Button::new(RichText::new(START_LABEL).strong());
         clicks.start = tracked(ui.add_enabled(playable, start), START_LABEL).clicked();
         clicks.learn = learn_menu(ui);
+        clicks.online = tracked_button(ui, PLAY_ONLINE_LABEL).clicked();
         let how_to = egui::Button::new(HOW_TO_PLAY_LABEL).selected(how_to_play_open);
         clicks.how_to_play = tracked(ui.add(how_to), HOW_TO_PLAY_LABEL).clicked();
         clicks.settings = tracked_button(ui, SETTINGS_LABEL).clicked();
