@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::reach::{Reach, TargetRule, charge_throw_item, is_ranged, reach, target_rule};
+use super::reach::{Reach, TargetRule, charge_throw_item, is_ranged, reach, short_mover, target_rule};
 use super::threats::is_threatened;
 use super::{ActionContext, IllegalAction, UnitLookup, modifier, offered};
 use crate::battlefield::{Battlefield, UNREACHABLE, ZoneIdx};
@@ -276,19 +276,6 @@ pub fn may_move_after(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind) -> 
         }
         _ => true,
     }
-}
-
-/// Whether `actor` may move no more than the 5-ft step this turn on a grid, so that its move
-/// comes after its action (`C-MOVE-1`, where the ruleset splits movement). A zone is more
-/// than 5 ft, so this never holds on zones.
-pub fn short_mover(ctx: ActionContext, actor: &UnitView, action: &Action) -> bool {
-    let rules = ctx.ruleset;
-    rules.movement.split_move
-        && ctx.battlefield.is_grid()
-        && rules.reposte.free_step > 0
-        && action.kind != ActionKind::Move
-        && unit::action_allowance(rules, *actor.speed, *actor.status, actor.conditions, action)
-            <= rules.reposte.free_step
 }
 
 /// A move after the action (`C-MOVE-1`): offered by the ruleset, after an action done in the

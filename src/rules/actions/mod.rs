@@ -10,7 +10,7 @@ mod zone_tables;
 
 pub use legality::{
     ManeuverCheck, check, check_needs, check_target, check_untargeted, fires_forbidden_bow, haul_destinations,
-    legal_actions, maneuver_bonus, may_move_after, move_cost, shooting_in_melee, short_mover, standing_after,
+    legal_actions, maneuver_bonus, may_move_after, move_cost, shooting_in_melee, standing_after,
 };
 pub use odds::{
     AttackOdds, AttackerOdds, attack_bonus, attack_odds, attack_odds_in_cover, brawl_bonus, cover_penalty,
@@ -18,7 +18,7 @@ pub use odds::{
     roll_bonus, size_penalty, weapon_skill,
 };
 pub(crate) use reach::target_rule;
-pub use reach::{Reach, TargetRule, charge_throw_item, is_ranged, reach, weapon_range};
+pub use reach::{Reach, TargetRule, charge_throw_item, is_ranged, reach, short_mover, weapon_range};
 pub use threats::{
     Threat, ThreatMap, can_react, is_threatened, repostes_between, repostes_on_path, threatened_by, threateners_by,
     threateners_of, threatens,

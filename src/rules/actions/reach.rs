@@ -1,12 +1,13 @@
-//! Reach and target rules: how far an action carries and what its target must be.
+//! Reach and target rules: how far an action carries, what its target must be, and whether the
+//! actor may move only the short step this turn.
 
 use bevy::prelude::*;
 
-use super::IllegalAction;
+use super::{ActionContext, IllegalAction};
 use crate::battlefield::{Battlefield, UNREACHABLE, ZoneIdx};
 use crate::rules::components::*;
 use crate::rules::equipment::Weapon;
-use crate::rules::unit::UnitView;
+use crate::rules::unit::{self, UnitView};
 
 /// What an action's target must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,4 +177,17 @@ pub fn charge_throw_item(actor: &UnitView, distance: u32) -> Option<usize> {
 /// Zones a weapon's attack reaches.
 pub fn weapon_range(weapon: &Weapon) -> u32 {
     weapon.range.unwrap_or(weapon.reach)
+}
+
+/// Whether `actor` may move no more than the 5-ft step this turn on a grid, so that its move
+/// comes after its action (`C-MOVE-1`, where the ruleset splits movement). A zone is more
+/// than 5 ft, so this never holds on zones.
+pub fn short_mover(ctx: ActionContext, actor: &UnitView, action: &Action) -> bool {
+    let rules = ctx.ruleset;
+    rules.movement.split_move
+        && ctx.battlefield.is_grid()
+        && rules.reposte.free_step > 0
+        && action.kind != ActionKind::Move
+        && unit::action_allowance(rules, *actor.speed, *actor.status, actor.conditions, action)
+            <= rules.reposte.free_step
 }

@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::legality::short_mover;
+use super::reach::short_mover;
 use super::view_cache::{NO_VIEW, ViewCache};
 use super::zone_tables::SCANNED_DIRECTLY;
 use super::{ActionContext, UnitLookup};
