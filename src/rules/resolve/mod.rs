@@ -19,6 +19,7 @@ mod ties;
 mod turn_parts;
 mod wounds;
 
+use crate::rules::log::LostReason;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use bevy::ecs::system::SystemParam;
@@ -556,7 +557,7 @@ impl<'w, 's> Resolver<'w, 's> {
 
     /// Logs that `unit` lost its action, and why, and tells whoever listens (the search AI
     /// weighs a plan whose action would be lost).
-    fn lose(&mut self, unit: Entity, reason: &'static str) {
+    fn lose(&mut self, unit: Entity, reason: LostReason) {
         let (round, id) = (self.round(), self.id(unit));
         self.log.record(round, || LogEvent::ActionLost(line::ActionLost { unit: id, reason }));
         self.lost.write(ActionLost { unit, round });
@@ -667,7 +668,7 @@ impl<'w, 's> Resolver<'w, 's> {
         let mut turns = self.start_turns(group);
         for (turn, slot) in turns.iter_mut().zip(group) {
             if !turn.able {
-                self.lose(slot.unit, "cannot_act");
+                self.lose(slot.unit, LostReason::CannotAct);
                 continue;
             }
             if let Some(to) = slot.action.move_to {
@@ -791,7 +792,7 @@ impl<'w, 's> Resolver<'w, 's> {
             return false;
         }
         let Some(target) = target.filter(|&target| is_strike(kind) || self.target_in_reach(slot, target)) else {
-            self.lose(actor, "target_out_of_reach");
+            self.lose(actor, LostReason::TargetOutOfReach);
             return false;
         };
         match kind {
@@ -863,7 +864,7 @@ impl<'w, 's> Resolver<'w, 's> {
         let request = AttackRequest::new(slot.unit, target, slot.initiative, AttackKind::Normal).with(strike);
         match self.attack(request.clone(), pending) {
             None => {
-                self.lose(slot.unit, "target_out_of_reach");
+                self.lose(slot.unit, LostReason::TargetOutOfReach);
                 return false;
             }
             Some(true) => {
