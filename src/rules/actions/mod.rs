@@ -23,8 +23,7 @@ pub use threats::{
     Threat, ThreatMap, can_react, is_threatened, repostes_between, repostes_on_path, threatened_by, threateners_by,
     threateners_of, threatens,
 };
-pub use view_cache::{BriefParts, ViewCache, ViewScratch};
-pub use zone_tables::Targets;
+pub use view_cache::{BriefParts, Targets, ViewCache, ViewScratch};
 
 use bevy::prelude::*;
 

@@ -2,11 +2,11 @@
 
 use bevy::prelude::*;
 
-use super::zone_tables::{EnemyLists, FightingSides, SCANNED_DIRECTLY, SideRows, Targets};
+use super::zone_tables::{Brief, Briefs, EnemyLists, FightingSides, SCANNED_DIRECTLY, SideRows};
 use super::{ActionContext, UnitLookup};
 use crate::battlefield::ZoneIdx;
 use crate::rules::components::*;
-use crate::rules::unit::{self, UnitReadOnly, UnitView};
+use crate::rules::unit::{UnitReadOnly, UnitView};
 
 /// Every unit viewed at most once, for a controller that looks units up many times in one pass:
 /// a query lookup re-reads every component column, a cached one is an array read. A unit is
@@ -29,7 +29,7 @@ pub struct ViewCache<'w, 's> {
     /// Every unit in the query's order, walked on first need.
     walk: std::cell::OnceCell<Walk<'w>>,
     /// Who may be targeted where, filed on first asking: nobody moves while the cache lives.
-    pub(super) targets: std::cell::OnceCell<crate::rules::legal::TargetIndex>,
+    targets: std::cell::OnceCell<crate::rules::legal::TargetIndex>,
     /// Each zone's enemies of each side, filed from the briefs on first asking.
     enemy_lists: std::cell::OnceCell<EnemyLists>,
     /// Which sides have a fighting unit in each zone, filed on first asking.
@@ -97,11 +97,11 @@ impl Scratch<'_> {
 pub type BriefParts = (&'static SideIndex, &'static Zone, &'static Status, &'static Conditions);
 
 /// Every unit of a [`ViewCache`] in the query's order, with its brief.
-pub(super) struct Walk<'w> {
+struct Walk<'w> {
     /// Every unit, in the query's order.
     order: Vec<Entity>,
     /// Each unit's brief, at its place in `order`.
-    pub(super) briefs: Vec<Brief<'w>>,
+    briefs: Vec<Brief<'w>>,
     /// Where each unit lies in `order`, by entity index ([`NO_VIEW`] for none): entity
     /// indices are small and dense, so a look-up is an array read, not a hash probe.
     slots: Vec<u32>,
@@ -149,30 +149,6 @@ impl<'w> Walk<'w> {
     /// `unit`'s brief.
     fn brief(&self, unit: Entity) -> Option<Brief<'w>> {
         self.place(unit).and_then(|at| self.briefs.get(at as usize).copied())
-    }
-}
-
-/// What a [`ViewCache`] reads of a unit before viewing it (of every unit in a walk, or of one
-/// on first asking): enough to tell friend from foe, and a fighter from the fallen.
-#[derive(Clone, Copy)]
-pub(super) struct Brief<'w> {
-    pub(super) side: usize,
-    pub(super) zone: ZoneIdx,
-    pub(super) status: Status,
-    /// Read only when asked whether the unit fights: a unit's conditions are a large component,
-    /// and most units a pass briefs are only asked their side.
-    conditions: &'w Conditions,
-}
-
-impl Brief<'_> {
-    /// Whether the unit is on the field.
-    pub(super) fn on_field(&self) -> bool {
-        self.status.on_field()
-    }
-
-    /// Whether the unit is fighting ([`unit::is_fighting`]).
-    pub(super) fn fighting(&self) -> bool {
-        unit::is_fighting(self.status, self.conditions)
     }
 }
 
@@ -264,7 +240,7 @@ impl<'w, 's> ViewCache<'w, 's> {
     }
 
     /// Every unit in the query's order, walked on first need.
-    pub(super) fn walk(&self) -> &Walk<'w> {
+    fn walk(&self) -> &Walk<'w> {
         self.walk.get_or_init(|| Walk::of(self.units))
     }
 
@@ -298,7 +274,7 @@ impl<'w, 's> ViewCache<'w, 's> {
     /// One more than the highest side among the units the target index files (those on the
     /// field, in `ctx`'s zone index): the units on the field say at most how many, and the first
     /// filed one of the highest side ends the search.
-    pub(super) fn sides_filed(&self, ctx: ActionContext) -> usize {
+    fn sides_filed(&self, ctx: ActionContext) -> usize {
         *self.sides_filed.get_or_init(|| {
             let walk = self.walk();
             let mut sides = 0;
@@ -318,7 +294,7 @@ impl<'w, 's> ViewCache<'w, 's> {
     /// Whether `side` is below [`Self::sides_filed`]: whether the target index files a unit of
     /// `side` or a higher one. Found without walking every unit where one such unit comes soon
     /// (any will do, so the query's order does not matter), and kept per side.
-    pub(super) fn files_side(&self, ctx: ActionContext, side: usize) -> bool {
+    fn files_side(&self, ctx: ActionContext, side: usize) -> bool {
         if let Some(&sides) = self.sides_filed.get() {
             return side < sides;
         }
@@ -393,7 +369,7 @@ impl<'w, 's> ViewCache<'w, 's> {
     }
 
     /// `unit`'s side, if some pass has read it: without a look-up, an ally is passed over.
-    pub(super) fn side_seen(&self, unit: Entity) -> Option<usize> {
+    fn side_seen(&self, unit: Entity) -> Option<usize> {
         let (seen, side) = self.scratch.get().sides.get(unit.index_u32() as usize)?.get()?;
         (seen == unit).then_some(side)
     }
@@ -404,12 +380,12 @@ impl<'w, 's> ViewCache<'w, 's> {
     }
 
     /// What was read of `unit`.
-    pub(super) fn brief(&self, unit: Entity) -> Option<Brief<'w>> {
+    fn brief(&self, unit: Entity) -> Option<Brief<'w>> {
         self.known(unit).map(|(_, brief)| brief)
     }
 
     /// Each zone's enemies of each side, filed on first asking.
-    pub(super) fn enemy_lists(&self, ctx: ActionContext) -> &EnemyLists {
+    fn enemy_lists(&self, ctx: ActionContext) -> &EnemyLists {
         self.enemy_lists.get_or_init(|| {
             // Filing reads every unit's brief: the walk reads them all at once.
             self.walk();
@@ -456,8 +432,68 @@ impl Drop for ViewCache<'_, '_> {
     }
 }
 
+impl<'w> Briefs<'w> for ViewCache<'w, '_> {
+    fn brief(&self, unit: Entity) -> Option<Brief<'w>> {
+        ViewCache::brief(self, unit)
+    }
+
+    fn side_seen(&self, unit: Entity) -> Option<usize> {
+        ViewCache::side_seen(self, unit)
+    }
+
+    fn sides_filed(&self, ctx: ActionContext) -> usize {
+        ViewCache::sides_filed(self, ctx)
+    }
+
+    fn sides_walked(&self) -> usize {
+        self.walk().briefs.iter().map(|brief| brief.side + 1).max().unwrap_or(0)
+    }
+}
+
 impl UnitLookup for ViewCache<'_, '_> {
     fn with_view<R>(&self, unit: Entity, read: impl FnOnce(&UnitView) -> R) -> Option<R> {
         self.get(unit).map(read)
+    }
+}
+
+/// The targets of the moment a [`ViewCache`] was taken, as [`ViewCache::targets`] gives them:
+/// a zone whose occupants are all targets (or none is) is answered from the zone index itself;
+/// other zones from the whole [`crate::rules::legal::TargetIndex`], built on first need.
+#[derive(Clone, Copy)]
+pub struct Targets<'a, 'w, 's> {
+    ctx: ActionContext<'a>,
+    units: &'a ViewCache<'w, 's>,
+}
+
+impl<'a> Targets<'a, '_, '_> {
+    /// The whole target index.
+    pub fn index(self) -> &'a crate::rules::legal::TargetIndex {
+        self.units.targets.get_or_init(|| crate::rules::legal::TargetIndex::build(self.ctx, self.units))
+    }
+
+    /// Enemies of `side` on the field in `zone`, in the zone index's order: the same list as
+    /// [`crate::rules::legal::TargetIndex::enemies`].
+    pub fn enemies(self, zone: ZoneIdx, side: usize) -> &'a [Entity] {
+        let occupants = self.ctx.index.occupants(zone);
+        // A crowded zone is filed once rather than scanned at every asking.
+        if occupants.len() > SCANNED_DIRECTLY {
+            return self.units.enemy_lists(self.ctx).enemies(zone, side);
+        }
+        // An ally whose side is known is passed over without a look-up.
+        let enemy = |other: &Entity| {
+            self.units.side_seen(*other) != Some(side)
+                && self.units.brief(*other).is_some_and(|brief| brief.on_field() && brief.side != side)
+        };
+        let Some(first) = occupants.iter().position(enemy) else {
+            return &[];
+        };
+        let end = occupants[first..].iter().position(|other| !enemy(other)).map_or(occupants.len(), |run| first + run);
+        // The enemies are one run of the zone's occupants (on a grid, the one unit there): that
+        // run is the list, unless more of them come later. The index keeps lists only for the
+        // sides it files (up to the highest).
+        if !occupants[end..].iter().any(enemy) && self.units.files_side(self.ctx, side) {
+            return &occupants[first..end];
+        }
+        self.units.enemy_lists(self.ctx).enemies(zone, side)
     }
 }

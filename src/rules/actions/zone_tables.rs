@@ -1,64 +1,62 @@
-//! The zone tables a [`ViewCache`] files on first asking: targets, enemy lists, the grid's side
-//! rows and which sides fight where.
+//! The zone tables the view cache files on first asking, from the units' briefs: each zone's
+//! enemy lists, the grid's side rows and which sides fight where.
 
 use bevy::prelude::*;
 
 use super::ActionContext;
-use super::view_cache::ViewCache;
 use crate::battlefield::{UNREACHABLE, ZoneIdx, ZoneIndex};
+use crate::rules::components::{Conditions, Status};
+use crate::rules::unit;
 
 /// Zones with at most this many occupants are asked about directly rather than through a table
 /// of every zone: a grid square holds one unit, and a turn-by-turn round would otherwise refile
 /// every zone for every unit's turn.
 pub(super) const SCANNED_DIRECTLY: usize = 4;
 
-/// The targets of the moment a [`ViewCache`] was taken, as [`ViewCache::targets`] gives them:
-/// a zone whose occupants are all targets (or none is) is answered from the zone index itself;
-/// other zones from the whole [`crate::rules::legal::TargetIndex`], built on first need.
+/// What the view cache reads of a unit before viewing it (of every unit in a walk, or of one
+/// on first asking): enough to tell friend from foe, and a fighter from the fallen.
 #[derive(Clone, Copy)]
-pub struct Targets<'a, 'w, 's> {
-    pub(super) ctx: ActionContext<'a>,
-    pub(super) units: &'a ViewCache<'w, 's>,
+pub(super) struct Brief<'w> {
+    pub(super) side: usize,
+    pub(super) zone: ZoneIdx,
+    pub(super) status: Status,
+    /// Read only when asked whether the unit fights: a unit's conditions are a large component,
+    /// and most units a pass briefs are only asked their side.
+    pub(super) conditions: &'w Conditions,
 }
 
-impl<'a> Targets<'a, '_, '_> {
-    /// The whole target index.
-    pub fn index(self) -> &'a crate::rules::legal::TargetIndex {
-        self.units.targets.get_or_init(|| crate::rules::legal::TargetIndex::build(self.ctx, self.units))
+impl Brief<'_> {
+    /// Whether the unit is on the field.
+    pub(super) fn on_field(&self) -> bool {
+        self.status.on_field()
     }
 
-    /// Enemies of `side` on the field in `zone`, in the zone index's order: the same list as
-    /// [`crate::rules::legal::TargetIndex::enemies`].
-    pub fn enemies(self, zone: ZoneIdx, side: usize) -> &'a [Entity] {
-        let occupants = self.ctx.index.occupants(zone);
-        // A crowded zone is filed once rather than scanned at every asking.
-        if occupants.len() > SCANNED_DIRECTLY {
-            return self.units.enemy_lists(self.ctx).enemies(zone, side);
-        }
-        // An ally whose side is known is passed over without a look-up.
-        let enemy = |other: &Entity| {
-            self.units.side_seen(*other) != Some(side)
-                && self.units.brief(*other).is_some_and(|brief| brief.on_field() && brief.side != side)
-        };
-        let Some(first) = occupants.iter().position(enemy) else {
-            return &[];
-        };
-        let end = occupants[first..].iter().position(|other| !enemy(other)).map_or(occupants.len(), |run| first + run);
-        // The enemies are one run of the zone's occupants (on a grid, the one unit there): that
-        // run is the list, unless more of them come later. The index keeps lists only for the
-        // sides it files (up to the highest).
-        if !occupants[end..].iter().any(enemy) && self.units.files_side(self.ctx, side) {
-            return &occupants[first..end];
-        }
-        self.units.enemy_lists(self.ctx).enemies(zone, side)
+    /// Whether the unit is fighting ([`unit::is_fighting`]).
+    pub(super) fn fighting(&self) -> bool {
+        unit::is_fighting(self.status, self.conditions)
     }
+}
+
+/// Where the zone tables read units from: the view cache, as its briefs say.
+pub(super) trait Briefs<'w> {
+    /// `unit`'s brief, read on first asking.
+    fn brief(&self, unit: Entity) -> Option<Brief<'w>>;
+
+    /// `unit`'s side where it is known without a brief.
+    fn side_seen(&self, unit: Entity) -> Option<usize>;
+
+    /// One more than the highest side the target index files in `ctx`.
+    fn sides_filed(&self, ctx: ActionContext) -> usize;
+
+    /// One more than the highest side of every unit walked.
+    fn sides_walked(&self) -> usize;
 }
 
 /// Each zone's enemies of each side, in the zone index's order: the lists
 /// [`crate::rules::legal::TargetIndex::enemies`] gives, filed from the briefs alone (side and standing),
 /// so filing them views no unit.
 pub(super) struct EnemyLists {
-    /// One more than the highest side filed ([`ViewCache::sides_filed`]): a side beyond it has
+    /// One more than the highest side filed ([`Briefs::sides_filed`]): a side beyond it has
     /// no list, as in the target index.
     sides: usize,
     /// Where each (zone, side) list starts in `units`, zone by zone, and one past the last.
@@ -69,7 +67,7 @@ pub(super) struct EnemyLists {
 impl EnemyLists {
     /// Files the on-field occupants of every zone of `ctx`'s zone index, for each side they are
     /// enemies of.
-    pub(super) fn build(ctx: ActionContext, units: &ViewCache) -> Self {
+    pub(super) fn build<'w>(ctx: ActionContext, units: &impl Briefs<'w>) -> Self {
         let sides = units.sides_filed(ctx);
         let zones = ctx.battlefield.len();
         let mut starts = Vec::with_capacity(zones * sides + 1);
@@ -109,7 +107,7 @@ const ROW_WORD_BITS: usize = u64::BITS as usize;
 /// Enough to tell how near the nearest unit of another side stands in a straight line
 /// (Chebyshev distance), which is never more than the walk there: a step goes to one of the eight
 /// squares around, so it changes each coordinate by at most one. Kept between passes
-/// ([`ViewScratch`]) and brought up to date from the zones the index says changed.
+/// (the view cache's scratch) and brought up to date from the zones the index says changed.
 #[derive(Debug)]
 pub(super) struct SideRows {
     /// The zone index's [`ZoneIndex::version`] these rows were last brought up to.
@@ -132,7 +130,11 @@ impl SideRows {
     /// Rows for `ctx`'s battlefield, brought up to date with its zone index: from `kept` where
     /// it is the same index and the index remembers every change since, else filed afresh.
     /// `None` off a grid, or where an occupied zone has no square on the grid.
-    pub(super) fn brought_up_to_date(kept: Option<Self>, ctx: ActionContext, units: &ViewCache) -> Option<Self> {
+    pub(super) fn brought_up_to_date<'w>(
+        kept: Option<Self>,
+        ctx: ActionContext,
+        units: &impl Briefs<'w>,
+    ) -> Option<Self> {
         let grid = ctx.battlefield.grid()?;
         let (width, height) = (usize::from(grid.width()), usize::from(grid.height()));
         let version = ctx.index.version();
@@ -165,7 +167,7 @@ impl SideRows {
     }
 
     /// Files who stands in `zone` now; `None` if its square cannot be placed in the rows.
-    fn file(&mut self, ctx: ActionContext, zone: ZoneIdx, units: &ViewCache) -> Option<()> {
+    fn file<'w>(&mut self, ctx: ActionContext, zone: ZoneIdx, units: &impl Briefs<'w>) -> Option<()> {
         let square = ctx.battlefield.square(zone)?;
         let (x, y) = (usize::try_from(square.x).ok()?, usize::try_from(square.y).ok()?);
         if x >= self.width || y >= self.height {
@@ -268,8 +270,8 @@ pub(super) struct FightingSides {
 
 impl FightingSides {
     /// Files every fighting occupant of `index`'s zones by side.
-    pub(super) fn build(index: &ZoneIndex, zones: usize, units: &ViewCache) -> Self {
-        let sides = units.walk().briefs.iter().map(|brief| brief.side + 1).max().unwrap_or(0);
+    pub(super) fn build<'w>(index: &ZoneIndex, zones: usize, units: &impl Briefs<'w>) -> Self {
+        let sides = units.sides_walked();
         let mut flags = vec![false; zones * sides];
         for zone in 0..zones {
             for &other in index.occupants(zone as ZoneIdx) {
