@@ -84,7 +84,24 @@ pub fn is_ranged(actor: &UnitView, kind: ActionKind) -> bool {
         | ActionKind::Swarm
         | ActionKind::DefensiveAttack
         | ActionKind::Execute => actor.loadout.usable_weapon(actor.conditions).1.is_ranged(),
-        _ => false,
+        ActionKind::FullDefense
+        | ActionKind::Move
+        | ActionKind::Hold
+        | ActionKind::Stabilize
+        | ActionKind::Disengage
+        | ActionKind::Charge
+        | ActionKind::Shove
+        | ActionKind::Grapple
+        | ActionKind::StandUp
+        | ActionKind::Screen
+        | ActionKind::GoProne
+        | ActionKind::BreakFree
+        | ActionKind::KnockDown
+        | ActionKind::LetGo
+        | ActionKind::HoldAction
+        | ActionKind::Delay
+        | ActionKind::Drag
+        | ActionKind::Hurl => false,
     }
 }
 

@@ -376,22 +376,35 @@ fn leaves_a_bonus_action(action: &Action, standing_bonus: bool) -> bool {
 /// Whether an action needs a target; one that may go without (a defensive attack) acts on
 /// one only when it names one.
 fn needs_target(kind: ActionKind) -> bool {
-    !matches!(
-        kind,
+    match kind {
         ActionKind::FullDefense
-            | ActionKind::Move
-            | ActionKind::Hold
-            | ActionKind::DefensiveAttack
-            | ActionKind::Disengage
-            | ActionKind::StandUp
-            | ActionKind::GoProne
-            | ActionKind::BreakFree
-            | ActionKind::HoldAction
-            | ActionKind::LetGo
-            | ActionKind::Delay
-            | ActionKind::Drag
-            | ActionKind::Hurl
-    )
+        | ActionKind::Move
+        | ActionKind::Hold
+        | ActionKind::DefensiveAttack
+        | ActionKind::Disengage
+        | ActionKind::StandUp
+        | ActionKind::GoProne
+        | ActionKind::BreakFree
+        | ActionKind::HoldAction
+        | ActionKind::LetGo
+        | ActionKind::Delay
+        | ActionKind::Drag
+        | ActionKind::Hurl => false,
+        ActionKind::Attack
+        | ActionKind::Cast(_)
+        | ActionKind::UseItem(_)
+        | ActionKind::Throw(_)
+        | ActionKind::Stabilize
+        | ActionKind::Intimidate
+        | ActionKind::Charge
+        | ActionKind::Swarm
+        | ActionKind::Aimed(_)
+        | ActionKind::Shove
+        | ActionKind::Grapple
+        | ActionKind::Execute
+        | ActionKind::Screen
+        | ActionKind::KnockDown => true,
+    }
 }
 
 impl<'w, 's> Resolver<'w, 's> {
