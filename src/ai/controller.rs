@@ -5,19 +5,12 @@ use bevy::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::battlefield::{Battlefield, ZoneIndex};
-use crate::rules::actions::{ActionContext, ThreatMap, ViewCache};
-use crate::rules::components::{Action, AiKind, Controller};
-use crate::rules::equipment::InjuryTables;
-use crate::rules::ruleset::Ruleset;
-use crate::rules::unit::{UnitReadOnly, UnitView};
-use crate::rules::{
-    ActionChosen, CheckedChoices, CombatInfo, CombatState, CombatSystems, DeclarationQueue, DeclareSystems, Sides,
-    VictoryConditions,
-};
+use super::view::{AiView, ForcedDeclarations, JustDeclared};
 
-/// Choices made earlier in the same declaration pass, not yet recorded on the units.
-pub type JustDeclared = bevy::ecs::entity::EntityHashMap<Action>;
+use crate::rules::actions::{ThreatMap, ViewCache};
+use crate::rules::components::{Action, AiKind, Controller};
+use crate::rules::unit::UnitView;
+use crate::rules::{ActionChosen, CheckedChoices, CombatInfo, CombatSystems, DeclareSystems};
 
 /// The AI's own seeded stream, apart from the combat dice: AI choices are decisions, not rolls,
 /// so they stay out of the log, yet the same seed still gives the same battle.
@@ -99,46 +92,6 @@ fn reseed_for_new_battle(
     in_flight.running = None;
 }
 
-/// Declarations already decided for some AI units: the search's plan, played out in its forward
-/// model. The controller declares each as it stands when the unit's turn comes, in the same pass
-/// as its own choices, so the units after it weigh it exactly as they weigh any ally's choice.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct ForcedDeclarations(pub JustDeclared);
-
-/// What an AI reads: the battle, read-only.
-#[derive(SystemParam)]
-pub struct AiView<'w, 's> {
-    /// Every unit.
-    pub units: Query<'w, 's, UnitReadOnly>,
-    /// Every unit's side, zone and standing: what a pass's view cache reads of most units.
-    pub briefs: Query<'w, 's, crate::rules::actions::BriefParts>,
-    /// Every entity, for the bound on their indices.
-    pub entities: &'w bevy::ecs::entity::Entities,
-    /// Zones.
-    pub battlefield: Res<'w, Battlefield>,
-    /// Who stands where.
-    pub index: Res<'w, ZoneIndex>,
-    /// Rules.
-    pub ruleset: Res<'w, Ruleset>,
-    /// Round.
-    pub state: Res<'w, CombatState>,
-    /// Whose turn.
-    pub queue: Res<'w, DeclarationQueue>,
-    /// Units waiting to be summoned, and by whom (`A-SUMM-1`).
-    pub summoned:
-        Query<'w, 's, (&'static crate::rules::components::Summoned, &'static crate::rules::components::Status)>,
-    /// Every unit, whole, for the search's snapshot.
-    pub snapshot: Query<'w, 's, super::forward::SnapshotData>,
-    /// Extra victory conditions.
-    pub victory: Res<'w, VictoryConditions>,
-    /// The sides.
-    pub sides: Res<'w, Sides>,
-    /// The battle's name and seed.
-    pub info: Res<'w, CombatInfo>,
-    /// Injury tables.
-    pub injuries: Res<'w, InjuryTables>,
-}
-
 /// Time each side's AI spent on each declaration pass (all its units' choices together); kept
 /// only where the resource exists (`fray arena`), so plain battles pay nothing for it.
 #[derive(Resource, Clone, Debug, Default)]
@@ -170,41 +123,6 @@ impl Stopwatch {
     fn elapsed(&self) -> std::time::Duration {
         let wall = self.wall.elapsed();
         self.cpu.zip(thread_cpu_time()).map_or(wall, |(from, to)| to.saturating_sub(from))
-    }
-}
-
-impl AiView<'_, '_> {
-    /// The legality context.
-    pub fn ctx(&self) -> ActionContext<'_> {
-        ActionContext {
-            ruleset: &self.ruleset,
-            battlefield: &self.battlefield,
-            index: &self.index,
-            round: self.state.round,
-        }
-    }
-
-    /// The action `unit` has declared, if the AI may see it (never while declarations are
-    /// secret). `just_declared` holds the choices made earlier in this same pass.
-    pub fn visible_declaration(&self, unit: Entity, just_declared: &JustDeclared) -> Option<Action> {
-        if self.queue.secret {
-            return None;
-        }
-        just_declared.get(&unit).copied().or_else(|| self.units.get(unit).ok().and_then(|view| view.declared.action))
-    }
-
-    /// The declarations already made in the open declaration window (this round's, or this
-    /// turn's where units act on their turn), none of them resolved yet. A pass that starts
-    /// after some of them (a human declared in between, or a search made the pass wait a frame)
-    /// takes them as made earlier in the pass: splitting a window over frames changes no choice.
-    pub fn declared_this_window(&self) -> JustDeclared {
-        self.queue
-            .order
-            .iter()
-            .zip(&self.queue.done)
-            .filter(|(_, done)| **done)
-            .filter_map(|(&unit, _)| self.units.get(unit).ok().and_then(|view| Some((unit, view.declared.action?))))
-            .collect()
     }
 }
 

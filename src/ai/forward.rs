@@ -4,10 +4,9 @@
 
 use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::message::MessageCursor;
-use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 
-use super::controller::ForcedDeclarations;
+use super::view::{ForcedDeclarations, SnapshotData, SnapshotDataItem};
 use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
 use crate::rules::components::*;
 use crate::rules::dice::CombatRng;
@@ -22,53 +21,6 @@ use crate::rules::{
 /// Schedule runs one simulated round may take at most: turn-based rulesets declare and resolve
 /// once per turn, and a round has at most one turn per unit.
 const MAX_UPDATES_PER_ROUND: u32 = 256;
-
-/// Every component a unit carries in the rules, read-only: what a snapshot copies.
-#[derive(QueryData)]
-pub struct SnapshotData {
-    entity: Entity,
-    id: &'static UnitId,
-    name: &'static Name,
-    side: &'static SideIndex,
-    order: &'static SpawnOrder,
-    status: &'static Status,
-    zone: &'static Zone,
-    initiative: &'static Initiative,
-    stress: &'static Stress,
-    wounds: &'static Wounds,
-    attributes: &'static Attributes,
-    hit_dice: &'static HitDice,
-    defense: &'static Defense,
-    armour: &'static Armour,
-    speed: &'static Speed,
-    loadout: &'static Loadout,
-    conditions: &'static Conditions,
-    skills: &'static Skills,
-    mana: &'static Mana,
-    spells: &'static Spells,
-    inventory: &'static Inventory,
-    reactions: &'static Reactions,
-    record: &'static RoundRecord,
-    declared: &'static Declared,
-    size: &'static Size,
-    markers: Markers,
-}
-
-/// The marker and optional components of a unit.
-#[derive(QueryData)]
-pub struct Markers {
-    surprised: Has<Surprised>,
-    checks_morale: Has<ChecksMorale>,
-    initiator: Has<Initiator>,
-    threatened: Has<Threatened>,
-    stood_aside: Has<StoodAside>,
-    level: Option<&'static Level>,
-    group: Option<&'static InitiativeGroup>,
-    slots: Option<&'static SummoningSlots>,
-    reinforcement: Option<&'static Reinforcement>,
-    summoned: Option<&'static Summoned>,
-    class: Option<&'static CharacterClass>,
-}
 
 /// One unit as plain data.
 #[derive(Clone, Debug)]

@@ -2,7 +2,7 @@
 //! friends, casts and throws when that beats its weapon, closes distance without walking into
 //! Repostes for nothing, and turns to full defense when it is losing the exchange.
 
-use super::controller::{AiView, JustDeclared};
+use super::view::{AiView, JustDeclared};
 use crate::battlefield::{Cover, UNREACHABLE, ZoneIdx};
 use crate::rules::actions::{self, ThreatMap, ViewCache};
 use crate::rules::components::*;

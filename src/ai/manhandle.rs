@@ -6,7 +6,7 @@
 //! the ruleset offers it and the declaration is legal, and a manoeuvre is chosen over the best
 //! blow only when it is expected to be worth more.
 
-use super::controller::AiView;
+use super::view::AiView;
 use crate::battlefield::ZoneIdx;
 use crate::rules::actions::{self, ManeuverCheck, ThreatMap, ViewCache};
 use crate::rules::components::*;

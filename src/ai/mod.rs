@@ -8,12 +8,12 @@ mod greedy;
 mod manhandle;
 mod random;
 pub mod tactician;
+mod view;
 
-pub use controller::{
-    AiClock, AiRng, AiSeed, AiView, Delegated, JustDeclared, SearchInFlight, SearchThread, thread_cpu_time,
-};
+pub use controller::{AiClock, AiRng, AiSeed, Delegated, SearchInFlight, SearchThread, thread_cpu_time};
 pub use greedy::choose as greedy_choice;
 pub use random::choose as random_choice;
+pub use view::{AiView, JustDeclared};
 
 use bevy::prelude::*;
 

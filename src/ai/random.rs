@@ -3,7 +3,7 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::controller::AiView;
+use super::view::AiView;
 use crate::rules::actions::ViewCache;
 use crate::rules::components::{Action, ActionKind};
 use crate::rules::legal::LegalActions;

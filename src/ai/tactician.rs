@@ -9,8 +9,8 @@ use bevy::prelude::*;
 use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
 
-use super::controller::{AiView, JustDeclared};
 use super::forward::{ForwardModel, RoundResult, Snapshot, SnapshotSources};
+use super::view::{AiView, JustDeclared};
 use crate::battlefield::ZoneIdx;
 use crate::rules::actions::{self, ThreatMap, ViewCache};
 use crate::rules::bonus;

@@ -161,6 +161,7 @@ impl Terrain {
 
 /// How well a target is protected from one attacker (`S-COVER-1`); ordered from none to full.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Cover {
     /// The attacker sees all four corners of the target's square.
     None,
@@ -171,6 +172,15 @@ pub enum Cover {
 }
 
 impl Cover {
+    /// The snake_case name the log writes (`cover` of an `attack` line).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::Half => "half",
+            Self::Full => "full",
+        }
+    }
+
     /// The to-hit modifier for this cover, given the rules' modifiers for half and full cover: 0, `half` or `full`.
     pub const fn to_hit_penalty(self, half: i32, full: i32) -> i32 {
         match self {

@@ -226,11 +226,11 @@ fn print_account(template: &BattleTemplate, battle: &mut HeadlessBattle, seed: u
                 "{} won in {rounds} round{} ({})",
                 template.sides[*side].name,
                 if *rounds == 1 { "" } else { "s" },
-                reason.replace('_', " ")
+                reason.as_str().replace('_', " ")
             )
         }
         Some(Outcome { rounds, reason, .. }) => {
-            say!("no winner after {rounds} rounds ({})", reason.replace('_', " "))
+            say!("no winner after {rounds} rounds ({})", reason.as_str().replace('_', " "))
         }
         None => say!("the battle did not end"),
     }

@@ -137,6 +137,7 @@ pub fn popups(event: &LogEvent) -> Vec<Popup> {
             "dead" => one(unit, "DEAD", Tone::Fall),
             "dying" => one(unit, "DYING", Tone::Fall),
             "incapacitated" => one(unit, "DOWN", Tone::Fall),
+            "unconscious" => one(unit, "OUT COLD", Tone::Fall),
             "fled" => one(unit, "FLEES", Tone::Fall),
             "surrendered" => one(unit, "YIELDS", Tone::Fall),
             _ => Vec::new(),
@@ -453,6 +454,8 @@ mod tests {
         assert_eq!(texts(&healed), [("+4".to_string(), Tone::Heal)]);
         let dead = LogEvent::Status(line::Status { unit: "wren".into(), status: "dead" });
         assert_eq!(texts(&dead), [("DEAD".to_string(), Tone::Fall)]);
+        let knocked_out = LogEvent::Status(line::Status { unit: "wren".into(), status: "unconscious" });
+        assert_eq!(texts(&knocked_out), [("OUT COLD".to_string(), Tone::Fall)]);
         let back = LogEvent::Status(line::Status { unit: "wren".into(), status: "active" });
         assert!(texts(&back).is_empty());
         assert!(texts(&LogEvent::RoundStarted {}).is_empty());

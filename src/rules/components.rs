@@ -931,7 +931,69 @@ impl ActionKind {
 
     /// Whether the action counts as an action for the costs of the down (crawling and waiting do not).
     pub fn is_exertion(self) -> bool {
-        !matches!(self, Self::Move | Self::Hold | Self::HoldAction | Self::Delay)
+        match self {
+            Self::Move | Self::Hold | Self::HoldAction | Self::Delay => false,
+            Self::Attack
+            | Self::DefensiveAttack
+            | Self::FullDefense
+            | Self::Cast(_)
+            | Self::UseItem(_)
+            | Self::Throw(_)
+            | Self::Stabilize
+            | Self::Intimidate
+            | Self::Disengage
+            | Self::Charge
+            | Self::Swarm
+            | Self::Aimed(_)
+            | Self::Shove
+            | Self::Grapple
+            | Self::StandUp
+            | Self::Execute
+            | Self::Screen
+            | Self::GoProne
+            | Self::BreakFree
+            | Self::KnockDown
+            | Self::LetGo
+            | Self::Drag
+            | Self::Hurl => true,
+        }
+    }
+}
+
+impl Offer {
+    /// One action of this kind, with the first payload where it takes one (the first spell,
+    /// the first item, a fatal aim): with [`Offer::iter`](strum::IntoEnumIterator::iter),
+    /// every kind there is, so a list of kinds is never written out by hand.
+    pub fn sample(self) -> ActionKind {
+        match self {
+            Self::Attack => ActionKind::Attack,
+            Self::DefensiveAttack => ActionKind::DefensiveAttack,
+            Self::FullDefense => ActionKind::FullDefense,
+            Self::Cast => ActionKind::Cast(0),
+            Self::UseItem => ActionKind::UseItem(0),
+            Self::Throw => ActionKind::Throw(0),
+            Self::Move => ActionKind::Move,
+            Self::Hold => ActionKind::Hold,
+            Self::Stabilize => ActionKind::Stabilize,
+            Self::Intimidate => ActionKind::Intimidate,
+            Self::Disengage => ActionKind::Disengage,
+            Self::Charge => ActionKind::Charge,
+            Self::Swarm => ActionKind::Swarm,
+            Self::Aimed => ActionKind::Aimed(AimPoint::Fatal),
+            Self::Shove => ActionKind::Shove,
+            Self::Grapple => ActionKind::Grapple,
+            Self::StandUp => ActionKind::StandUp,
+            Self::Execute => ActionKind::Execute,
+            Self::Screen => ActionKind::Screen,
+            Self::GoProne => ActionKind::GoProne,
+            Self::BreakFree => ActionKind::BreakFree,
+            Self::KnockDown => ActionKind::KnockDown,
+            Self::LetGo => ActionKind::LetGo,
+            Self::HoldAction => ActionKind::HoldAction,
+            Self::Delay => ActionKind::Delay,
+            Self::Drag => ActionKind::Drag,
+            Self::Hurl => ActionKind::Hurl,
+        }
     }
 }
 
@@ -1045,4 +1107,18 @@ pub struct Declared {
     pub modifier: i32,
     /// What it did last round, for controllers that plan ahead.
     pub previous: Option<ActionKind>,
+}
+
+#[cfg(test)]
+mod tests {
+    use strum::IntoEnumIterator;
+
+    use super::*;
+
+    #[test]
+    fn every_offer_samples_an_action_of_its_own_kind() {
+        for offer in Offer::iter() {
+            assert_eq!(Offer::from(offer.sample()), offer);
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! Declare stage (`W-DECL-1`, `W-INIT-2`, `W-INIT-5`): builds the declaration order, records the
 //! controllers' choices, and once everyone has declared fixes the round's resolution order.
 
+use crate::rules::log::LostReason;
 use bevy::ecs::entity::Entities;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -183,12 +184,9 @@ fn lapse_unanswered_hold(
     unit.conditions.held_against = None;
     unit.conditions.held_plan = None;
     let id = unit.id.0.clone();
-    log.record(round, || LogEvent::ActionLost(line::ActionLost { unit: id, reason: HELD_ACTION_LAPSED }));
+    log.record(round, || LogEvent::ActionLost(line::ActionLost { unit: id, reason: LostReason::HeldActionLapsed }));
     true
 }
-
-/// The `action_lost` reason of a held action whose foe never came (`S-ACT-2`).
-const HELD_ACTION_LAPSED: &str = "held_action_lapsed";
 
 /// A new turn: before it declares, a prone unit spends a Bonus Action getting up (`A-TURN-1`,
 /// `A-BONUS-1`) and a disarmed one a Bonus Action picking its weapon up (`A-COND-1`), where the

@@ -1,6 +1,7 @@
 //! End stage (`W-WOUND-2`, `Z-ZONE-3`, `W-END-1`): the dying bleed, hazards bite, surprise wears
 //! off, and the battle ends when at most one side is still fighting.
 
+use crate::rules::log::{EndReason, ManeuverKind};
 use bevy::prelude::*;
 
 use super::CombatSystems;
@@ -361,7 +362,7 @@ pub(in crate::rules) fn contest_hold(upkeep: &mut Harm, entity: Entity, rules: &
             LogEvent::Maneuver(line::Maneuver {
                 unit,
                 target,
-                maneuver: BREAK_FREE,
+                maneuver: ManeuverKind::BreakFree,
                 roll,
                 against,
                 won,
@@ -372,9 +373,6 @@ pub(in crate::rules) fn contest_hold(upkeep: &mut Harm, entity: Entity, rules: &
         });
     }
 }
-
-/// The `maneuver` of a held unit's test to break free.
-const BREAK_FREE: &str = "break_free";
 
 /// The grapple between `victim` and `grappler` ends.
 pub(in crate::rules) fn let_go(upkeep: &mut Harm, victim: Entity, grappler: Entity) {
@@ -541,20 +539,20 @@ fn decide(units: &Query<Unit>, victory: &VictoryConditions, round: u32, max_roun
                     !unit::is_fighting(*view.status, view.conditions) && *view.status != Status::Reserve
                 });
                 if gone {
-                    return Some(Outcome { winner: Some(side), reason: "target_eliminated", rounds: round });
+                    return Some(Outcome { winner: Some(side), reason: EndReason::TargetEliminated, rounds: round });
                 }
             }
             VictoryCondition::Survive { side, rounds } => {
                 if round >= rounds && in_fight.contains(&side) {
-                    return Some(Outcome { winner: Some(side), reason: "survived", rounds: round });
+                    return Some(Outcome { winner: Some(side), reason: EndReason::Survived, rounds: round });
                 }
             }
         }
     }
     match in_fight.as_slice() {
-        [] => Some(Outcome { winner: None, reason: "mutual_defeat", rounds: round }),
-        [side] => Some(Outcome { winner: Some(*side), reason: "side_defeated", rounds: round }),
-        _ if round >= max_rounds => Some(Outcome { winner: None, reason: "max_rounds", rounds: round }),
+        [] => Some(Outcome { winner: None, reason: EndReason::MutualDefeat, rounds: round }),
+        [side] => Some(Outcome { winner: Some(*side), reason: EndReason::SideDefeated, rounds: round }),
+        _ if round >= max_rounds => Some(Outcome { winner: None, reason: EndReason::MaxRounds, rounds: round }),
         _ => None,
     }
 }

@@ -6,7 +6,10 @@
 use bevy::prelude::*;
 
 use super::actions::{self, ActionContext, TargetRule, UnitLookup, offered};
+use strum::IntoEnumIterator;
+
 use super::components::{Action, ActionKind, AimPoint, HeldPlan};
+use super::ruleset::Offer;
 use super::unit::{self, UnitView};
 use crate::battlefield::ZoneIdx;
 
@@ -186,37 +189,61 @@ fn melee_threat(zone: ZoneIdx, view: &UnitView) -> Option<(ZoneIdx, usize, u32)>
 
 /// Every kind of action a unit might declare, in the order legal actions are listed.
 fn kinds_of(ctx: ActionContext, actor: &UnitView) -> Vec<ActionKind> {
-    let mut kinds = vec![
-        ActionKind::Attack,
-        ActionKind::DefensiveAttack,
-        ActionKind::FullDefense,
-        ActionKind::Move,
-        ActionKind::Hold,
-        ActionKind::Stabilize,
-        ActionKind::Intimidate,
-        ActionKind::Disengage,
-        ActionKind::Swarm,
-        ActionKind::Shove,
-        ActionKind::Grapple,
-        ActionKind::StandUp,
-        ActionKind::Execute,
-        ActionKind::Screen,
-        ActionKind::GoProne,
-        ActionKind::BreakFree,
-        ActionKind::KnockDown,
-        ActionKind::HoldAction,
-        ActionKind::LetGo,
-        ActionKind::Delay,
-        ActionKind::Drag,
-        ActionKind::Hurl,
-    ];
-    kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
-    kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));
-    for (at, stack) in actor.inventory.0.iter().enumerate() {
-        kinds.push(if stack.item.thrown { ActionKind::Throw(at) } else { ActionKind::UseItem(at) });
+    let mut offers: Vec<Offer> = Offer::iter().collect();
+    offers.sort_by_key(|&offer| listing_place(offer));
+    let mut kinds = Vec::new();
+    for offer in offers {
+        match offer {
+            Offer::Aimed => kinds.extend(AimPoint::ALL.map(ActionKind::Aimed)),
+            Offer::Cast => kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast)),
+            // Items come in the inventory's order, thrown or used.
+            Offer::UseItem => {
+                kinds.extend(
+                    actor.inventory.0.iter().enumerate().map(|(at, stack)| {
+                        if stack.item.thrown { ActionKind::Throw(at) } else { ActionKind::UseItem(at) }
+                    }),
+                )
+            }
+            // Thrown items came with the used ones; a charge is declared with its destination.
+            Offer::Throw | Offer::Charge => {}
+            plain => kinds.push(plain.sample()),
+        }
     }
     kinds.retain(|&kind| offered(ctx.ruleset, kind));
     kinds
+}
+
+/// Where the actions of `offer` stand in the list of choices: the order the AI weighs them in,
+/// so a new kind takes the next place rather than moving the others.
+fn listing_place(offer: Offer) -> u8 {
+    match offer {
+        Offer::Attack => 0,
+        Offer::DefensiveAttack => 1,
+        Offer::FullDefense => 2,
+        Offer::Move => 3,
+        Offer::Hold => 4,
+        Offer::Stabilize => 5,
+        Offer::Intimidate => 6,
+        Offer::Disengage => 7,
+        Offer::Swarm => 8,
+        Offer::Shove => 9,
+        Offer::Grapple => 10,
+        Offer::StandUp => 11,
+        Offer::Execute => 12,
+        Offer::Screen => 13,
+        Offer::GoProne => 14,
+        Offer::BreakFree => 15,
+        Offer::KnockDown => 16,
+        Offer::HoldAction => 17,
+        Offer::LetGo => 18,
+        Offer::Delay => 19,
+        Offer::Drag => 20,
+        Offer::Hurl => 21,
+        Offer::Aimed => 22,
+        Offer::Cast => 23,
+        Offer::UseItem | Offer::Throw => 24,
+        Offer::Charge => 25,
+    }
 }
 
 /// Where `actor` may declare from: staying, then every zone a move or a charge could reach.

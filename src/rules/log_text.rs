@@ -8,7 +8,8 @@ use std::sync::Arc;
 use super::components::AimPoint;
 use super::dice::DiceRoll;
 use super::log::{
-    AttackExtra, AttackKind, EscalationChain, LogEntry, LogEvent, ManeuverOutcome, ShockAbsorber, Withdrawal,
+    AttackExtra, AttackKind, EscalationChain, LogEntry, LogEvent, ManeuverKind, ManeuverOutcome, ShockAbsorber,
+    Withdrawal,
 };
 use crate::battlefield::{Battlefield, Place};
 use crate::rules::log::line;
@@ -140,7 +141,7 @@ fn flow_line(event: &LogEvent, round: u32, names: &Names) -> Option<String> {
         }
         LogEvent::CombatEnded(line::CombatEnded { reason, winner }) => {
             let winner = winner.as_deref().map_or("no winner".to_string(), |winner| format!("{winner} wins"));
-            format!("The battle is over: {}; {winner}", words(reason))
+            format!("The battle is over: {}; {winner}", words(reason.as_str()))
         }
         _ => return None,
     };
@@ -259,18 +260,22 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
         LogEvent::Maneuver(line::Maneuver { unit, target, maneuver, won, outcome, .. }) => {
             let (unit, target) = (names.unit(unit), names.unit(target));
             match (*maneuver, won, outcome) {
-                ("screen", true, Some(_)) => format!("{unit} steps in and takes {target}'s attack"),
-                ("screen", true, None) => format!("{unit} holds {target} off, but another takes the attack"),
-                ("screen", false, _) => format!("{target} gets past {unit}'s screen"),
+                (ManeuverKind::Screen, true, Some(_)) => format!("{unit} steps in and takes {target}'s attack"),
+                (ManeuverKind::Screen, true, None) => {
+                    format!("{unit} holds {target} off, but another takes the attack")
+                }
+                (ManeuverKind::Screen, false, _) => format!("{target} gets past {unit}'s screen"),
                 // The held unit against its grappler (`Z-STUNT-1`).
-                ("break_free", true, _) => format!("{unit} breaks free of {target}'s hold"),
-                ("break_free", false, _) => format!("{target} keeps its hold on {unit}"),
+                (ManeuverKind::BreakFree, true, _) => format!("{unit} breaks free of {target}'s hold"),
+                (ManeuverKind::BreakFree, false, _) => format!("{target} keeps its hold on {unit}"),
                 // The grappler moving the one it holds (`S-MAN-1`).
-                ("drag", true, Some(ManeuverOutcome::Dragged)) => format!("{unit} drags {target} along"),
-                ("hurl", true, _) => format!("{unit} hurls {target} to the ground"),
-                ("drag" | "hurl", false, _) => format!("{target} breaks free of {unit}'s hold"),
-                (_, true, Some(outcome)) => format!("{unit}'s {maneuver} on {target}: {}", words(outcome.as_str())),
-                _ => format!("{target} resists {unit}'s {maneuver}"),
+                (ManeuverKind::Drag, true, Some(ManeuverOutcome::Dragged)) => format!("{unit} drags {target} along"),
+                (ManeuverKind::Hurl, true, _) => format!("{unit} hurls {target} to the ground"),
+                (ManeuverKind::Drag | ManeuverKind::Hurl, false, _) => format!("{target} breaks free of {unit}'s hold"),
+                (_, true, Some(outcome)) => {
+                    format!("{unit}'s {} on {target}: {}", maneuver.as_str(), words(outcome.as_str()))
+                }
+                _ => format!("{target} resists {unit}'s {}", maneuver.as_str()),
             }
         }
         LogEvent::Execution(line::Execution { unit, target, saved, .. }) => {
@@ -330,7 +335,7 @@ fn harm_line(event: &LogEvent, names: &Names) -> Option<String> {
             format!("{unit} faces {hazard} in {zone}: {} vs TN {tn}, {result}", roll.total)
         }
         LogEvent::ActionLost(line::ActionLost { unit, reason }) => {
-            format!("{} loses its action: {}", names.unit(unit), words(reason))
+            format!("{} loses its action: {}", names.unit(unit), words(reason.as_str()))
         }
         _ => return None,
     };
@@ -422,7 +427,7 @@ fn on_target(target: Option<&str>, names: &Names) -> String {
 fn attack_extras(extra: &AttackExtra) -> Vec<String> {
     let mut parts = Vec::new();
     if let Some(cover) = extra.cover {
-        parts.push(format!("{cover} cover"));
+        parts.push(format!("{} cover", cover.as_str()));
     }
     if let Some(aim) = extra.aim {
         parts.push(format!("aimed at the {}", aim_words(aim)));
@@ -773,7 +778,10 @@ mod tests {
             }),
             LogEvent::RoundEnded {},
             LogEvent::DiceReseeded(line::DiceReseeded { seed: 9 }),
-            LogEvent::CombatEnded(line::CombatEnded { reason: "side_defeated", winner: None }),
+            LogEvent::CombatEnded(line::CombatEnded {
+                reason: super::super::log::EndReason::SideDefeated,
+                winner: None,
+            }),
         ]
     }
 
@@ -810,7 +818,7 @@ mod tests {
             LogEvent::Maneuver(line::Maneuver {
                 unit: "orc".into(),
                 target: "nell".into(),
-                maneuver: "shove",
+                maneuver: ManeuverKind::Shove,
                 roll: roll(12),
                 against: roll(8),
                 won: true,
@@ -916,7 +924,10 @@ mod tests {
                 passed: false,
                 disadvantage_roll: None,
             }),
-            LogEvent::ActionLost(line::ActionLost { unit: "orc".into(), reason: "target_gone" }),
+            LogEvent::ActionLost(line::ActionLost {
+                unit: "orc".into(),
+                reason: super::super::log::LostReason::TargetOutOfReach,
+            }),
             LogEvent::Morale(line::Morale {
                 unit: "orc".into(),
                 roll: roll(10),
@@ -932,7 +943,12 @@ mod tests {
 
     #[test]
     fn the_log_reads_the_new_events_and_attack_extras() {
-        let extra = AttackExtra { cover: Some("half"), aim: Some("slowing"), charge: true, ..AttackExtra::default() };
+        let extra = AttackExtra {
+            cover: Some(crate::battlefield::Cover::Half),
+            aim: Some("slowing"),
+            charge: true,
+            ..AttackExtra::default()
+        };
         let attack = line(LogEvent::Attack(line::Attack {
             attacker: "mags".into(),
             target: "odile".into(),
@@ -1011,7 +1027,7 @@ mod tests {
         let freed = line(LogEvent::Maneuver(line::Maneuver {
             unit: "orc".into(),
             target: "axe".into(),
-            maneuver: "break_free",
+            maneuver: ManeuverKind::BreakFree,
             roll: roll(15),
             against: roll(3),
             won: true,

@@ -38,7 +38,7 @@ pub struct Outcome {
     /// Winning side, if any.
     pub winner: Option<usize>,
     /// Why it ended.
-    pub reason: &'static str,
+    pub reason: super::log::EndReason,
     /// The last round played.
     pub rounds: u32,
 }

@@ -416,24 +416,12 @@ mod tests {
 
     #[test]
     fn every_action_kind_survives_the_round_trip() {
-        let kinds = [
-            ActionKind::Attack,
-            ActionKind::Cast(2),
-            ActionKind::UseItem(1),
-            ActionKind::Throw(3),
-            ActionKind::Aimed(AimPoint::Fatal),
-            ActionKind::StandUp,
-            ActionKind::Execute,
-            ActionKind::Screen,
-            ActionKind::GoProne,
-            ActionKind::BreakFree,
-            ActionKind::KnockDown,
-            ActionKind::HoldAction,
-            ActionKind::LetGo,
-            ActionKind::Delay,
-            ActionKind::Drag,
-            ActionKind::Hurl,
-        ];
+        use strum::IntoEnumIterator;
+        let payloads = [ActionKind::Cast(2), ActionKind::UseItem(1), ActionKind::Throw(3)];
+        let kinds = crate::rules::ruleset::Offer::iter()
+            .map(crate::rules::ruleset::Offer::sample)
+            .chain(payloads)
+            .chain(AimPoint::ALL.map(ActionKind::Aimed));
         for kind in kinds {
             assert_eq!(ActionKind::from(SavedKind::from(kind)), kind);
         }

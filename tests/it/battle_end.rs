@@ -48,7 +48,7 @@ fn ending_fault(log: &[LogEntry], max_rounds: u32) -> Option<String> {
     if at + 1 != log.len() {
         return Some(format!("combat_ended is followed by {:?}", log[at + 1]));
     }
-    let reason = end.reason;
+    let reason = end.reason.as_str();
     if !REASONS.contains(&reason) {
         return Some(format!("reason {reason:?} is not one of {REASONS:?}"));
     }

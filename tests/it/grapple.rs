@@ -156,7 +156,7 @@ fn s_man_1_a_grappler_drags_its_victim_ten_feet() {
     declare_haul(&mut app, "r1", ActionKind::Drag, Some((3, 1)));
     app.update();
     let drag = lines::<line::Maneuver>(&app).pop().expect("the drag's check");
-    assert_eq!((drag.maneuver, &*drag.unit, &*drag.target), ("drag", "r1", "b1"));
+    assert_eq!((drag.maneuver.as_str(), &*drag.unit, &*drag.target), ("drag", "r1", "b1"));
     assert_eq!((drag.won, drag.outcome), (true, Some(ManeuverOutcome::Dragged)));
     assert_eq!(drag.roll.expr.to_string(), "2d6", "STR/Brawl, not the attack skill");
     let moved = lines::<line::Moved>(&app);
@@ -220,7 +220,7 @@ fn s_man_1_a_lost_drag_frees_the_victim() {
     declare_haul(&mut app, "r1", ActionKind::Drag, Some((0, 1)));
     app.update();
     let drag = lines::<line::Maneuver>(&app).pop().expect("the drag's check");
-    assert_eq!((drag.maneuver, drag.won), ("drag", false), "ties go to the held");
+    assert_eq!((drag.maneuver.as_str(), drag.won), ("drag", false), "ties go to the held");
     assert_eq!(drag.outcome, None);
     assert!(lines::<line::Moved>(&app).is_empty(), "nobody moved");
     assert!(get::<Conditions>(&mut app, "b1").grappled_by.is_empty(), "the defender breaks free");
@@ -312,7 +312,7 @@ fn s_man_1_the_greedy_ai_hurls_its_victim_into_a_hazard() {
     let declared = &lines::<line::Declared>(&app)[0];
     assert_eq!(declared.action, "hurl", "the spores beat a blow that cannot get through: {declared:?}");
     let hurl = lines::<line::Maneuver>(&app).pop().expect("the hurl's check");
-    assert_eq!((hurl.maneuver, hurl.outcome), ("hurl", Some(ManeuverOutcome::Thrown)));
+    assert_eq!((hurl.maneuver.as_str(), hurl.outcome), ("hurl", Some(ManeuverOutcome::Thrown)));
     assert_eq!(lines::<line::Moved>(&app)[0].to, Place::Zone("d".into()), "into the spores, not the first zone");
     assert!(get::<Conditions>(&mut app, "b1").prone);
 }

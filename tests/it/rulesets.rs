@@ -692,7 +692,7 @@ mod shock_and_cover {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         let attack = &attacks_by(&app, "r1")[0];
-        assert_eq!(attack.extra.cover, Some("full"));
+        assert_eq!(attack.extra.cover.map(|cover| cover.as_str()), Some("full"));
         assert_eq!(attack.total, 8, "10 + attack 2 - 4 for full cover");
 
         let walled: Vec<String> = rows_open.iter().map(|row| row.replace('|', "#")).collect();
@@ -1004,7 +1004,7 @@ mod shock_and_cover {
         declare(&mut app, "r1", ActionKind::KnockDown, Some("b1"), None);
         app.update();
         let maneuver = &lines::<line::Maneuver>(&app)[0];
-        assert_eq!((maneuver.maneuver, maneuver.outcome), ("shove", Some(ManeuverOutcome::KnockedProne)));
+        assert_eq!((maneuver.maneuver.as_str(), maneuver.outcome), ("shove", Some(ManeuverOutcome::KnockedProne)));
         assert!(lines::<line::Moved>(&app).is_empty(), "not pushed");
         assert!(get::<Conditions>(&mut app, "b1").prone);
         assert_eq!(attacks_by(&app, "r1")[0].kind, AttackKind::Shove, "an attack roll first, as for any shove");
@@ -2246,7 +2246,7 @@ mod crucible {
         app.update();
         let lost = lines::<line::ActionLost>(&app);
         assert_eq!(lost.len(), 1);
-        assert_eq!((&*lost[0].unit, lost[0].reason), ("r1", "cannot_pay"));
+        assert_eq!((&*lost[0].unit, lost[0].reason.as_str()), ("r1", "cannot_pay"));
         assert!(lines::<line::Cast>(&app).is_empty(), "no casting roll for a spell that cannot be paid");
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 30);
     }

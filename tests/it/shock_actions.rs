@@ -126,7 +126,7 @@ fn s_spec_1_at_most_four_assailants_swarm_one_target_a_round() {
     }
     let lost = lines::<line::ActionLost>(&app);
     assert_eq!(lost.len(), 1, "only the fifth swarm is lost");
-    assert_eq!((&*lost[0].unit, lost[0].reason), ("r5", "swarm_full"));
+    assert_eq!((&*lost[0].unit, lost[0].reason.as_str()), ("r5", "swarm_full"));
     assert_eq!(state(&app).swarm_assailants, vec![(unit(&mut app, "b1"), 0, 4)]);
     declare(&mut app, "r6", ActionKind::Attack, Some("b1"), None);
     app.update();
@@ -268,7 +268,7 @@ fn s_act_2_a_held_action_waits_while_its_foe_is_out_of_reach() {
     finish_round(&mut app);
     assert_eq!(declared_by(&app, "b1"), vec![("hold_action", 1)], "out of reach: b1 kept waiting");
     let lost = lines::<line::ActionLost>(&app);
-    assert_eq!((&*lost[0].unit, lost[0].reason), ("b1", "held_action_lapsed"));
+    assert_eq!((&*lost[0].unit, lost[0].reason.as_str()), ("b1", "held_action_lapsed"));
 }
 
 #[test]

@@ -789,7 +789,7 @@ fn w_move_1_a_blade_follows_a_target_that_stepped_away_with_the_speed_it_has_lef
     app.update();
     assert!(lines::<line::Moved>(&app).iter().all(|moved| &*moved.unit != "r1"));
     let lost = lines::<line::ActionLost>(&app);
-    assert_eq!((&*lost[0].unit, lost[0].reason), ("r1", "target_out_of_reach"));
+    assert_eq!((&*lost[0].unit, lost[0].reason.as_str()), ("r1", "target_out_of_reach"));
 }
 
 #[test]
@@ -806,5 +806,5 @@ fn w_move_1_a_blade_that_has_walked_its_speed_cannot_follow() {
     let moves: Vec<_> = lines::<line::Moved>(&app).into_iter().filter(|moved| &*moved.unit == "r1").collect();
     assert_eq!(moves.last().map(|moved| &moved.to), Some(&Place::Zone("c".into())), "both zones of its Speed 2 walked");
     let lost = lines::<line::ActionLost>(&app);
-    assert_eq!((&*lost[0].unit, lost[0].reason), ("r1", "target_out_of_reach"));
+    assert_eq!((&*lost[0].unit, lost[0].reason.as_str()), ("r1", "target_out_of_reach"));
 }

@@ -60,7 +60,7 @@ fn draw_game_over(
                 None => RichText::new("No winner"),
             };
             ui.heading(winner.strong());
-            ui.label(format!("{} after {} rounds", outcome.reason.replace('_', " "), outcome.rounds));
+            ui.label(format!("{} after {} rounds", outcome.reason.as_str().replace('_', " "), outcome.rounds));
             ui.add_space(SECTION_SPACING);
             ui.strong("Casualties");
             let summarise = units.iter().count() > SUMMARY_UNITS;

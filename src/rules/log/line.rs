@@ -333,8 +333,8 @@ pub struct Maneuver {
     pub unit: Arc<str>,
     /// Its target.
     pub target: Arc<str>,
-    /// `shove` or `grapple`.
-    pub maneuver: &'static str,
+    /// Which contest.
+    pub maneuver: super::ManeuverKind,
     /// The attacker's check.
     pub roll: DiceRoll,
     /// The target's check.
@@ -544,7 +544,7 @@ pub struct ActionLost {
     /// Unit id.
     pub unit: Arc<str>,
     /// Why.
-    pub reason: &'static str,
+    pub reason: super::LostReason,
 }
 
 /// A morale check.
@@ -574,7 +574,7 @@ pub struct Morale {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CombatEnded {
     /// Why.
-    pub reason: &'static str,
+    pub reason: super::EndReason,
     /// Winning side, if any.
     pub winner: Option<Arc<str>>,
 }

@@ -138,6 +138,115 @@ impl ManeuverOutcome {
     }
 }
 
+/// Which contest a `maneuver` line records (`S-MAN-1`, `Z-STUNT-1`): its `maneuver`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, strum::EnumIter)]
+#[serde(rename_all = "snake_case")]
+pub enum ManeuverKind {
+    /// A shove or a knock-down.
+    Shove,
+    /// A grapple.
+    Grapple,
+    /// A screener stepping in front of an attack.
+    Screen,
+    /// The held unit struggling against its grappler's hold.
+    BreakFree,
+    /// A grappler dragging the one it holds.
+    Drag,
+    /// A grappler hurling the one it holds to the ground.
+    Hurl,
+}
+
+impl ManeuverKind {
+    /// The snake_case name the log writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Shove => "shove",
+            Self::Grapple => "grapple",
+            Self::Screen => "screen",
+            Self::BreakFree => "break_free",
+            Self::Drag => "drag",
+            Self::Hurl => "hurl",
+        }
+    }
+}
+
+/// Why a declared action could not be carried out: the log's `reason` of an `action_lost` line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, strum::EnumIter)]
+#[serde(rename_all = "snake_case")]
+pub enum LostReason {
+    /// The unit was unable to act when its count came.
+    CannotAct,
+    /// The target moved off, out of sight, or was no longer there.
+    TargetOutOfReach,
+    /// A zone on the path (on a grid, the destination square) was full.
+    ZoneFull,
+    /// The caster no longer had what the spell costs.
+    CannotPay,
+    /// Every summoning slot of the caster was taken (`A-SUMM-1`).
+    NoSummoningSlot,
+    /// As many units as may swarm the target already did this round (`S-SPEC-1`).
+    SwarmFull,
+    /// A held action's foe never came before the round's turns were over (`S-ACT-2`).
+    HeldActionLapsed,
+}
+
+impl LostReason {
+    /// The snake_case name the log writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::CannotAct => "cannot_act",
+            Self::TargetOutOfReach => "target_out_of_reach",
+            Self::ZoneFull => "zone_full",
+            Self::CannotPay => "cannot_pay",
+            Self::NoSummoningSlot => "no_summoning_slot",
+            Self::SwarmFull => "swarm_full",
+            Self::HeldActionLapsed => "held_action_lapsed",
+        }
+    }
+}
+
+/// Why a battle ended: the log's `reason` of a `combat_ended` line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, strum::EnumIter)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// One side is left fighting.
+    SideDefeated,
+    /// No side is.
+    MutualDefeat,
+    /// A `Survive` condition was met.
+    Survived,
+    /// An `Eliminate` condition was met.
+    TargetEliminated,
+    /// The round limit was reached.
+    MaxRounds,
+}
+
+impl EndReason {
+    /// The snake_case name the log writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::SideDefeated => "side_defeated",
+            Self::MutualDefeat => "mutual_defeat",
+            Self::Survived => "survived",
+            Self::TargetEliminated => "target_eliminated",
+            Self::MaxRounds => "max_rounds",
+        }
+    }
+}
+
+/// A log enum equals the name the log writes for it, so a reader may compare it with a line's text.
+macro_rules! equals_its_log_name {
+    ($($kind:ty),*) => {$(
+        impl PartialEq<&str> for $kind {
+            fn eq(&self, name: &&str) -> bool {
+                self.as_str() == *name
+            }
+        }
+    )*};
+}
+
+equals_its_log_name!(ManeuverKind, LostReason, EndReason);
+
 /// Which chain an escalation step belongs to (`A-CRIT-1`, `A-FAIL-1`): the log's `chain` of an
 /// `escalation` line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -356,7 +465,7 @@ impl LogEvent {
 pub struct AttackExtra {
     /// The target's cover on a grid: `half` or `full`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub cover: Option<&'static str>,
+    pub cover: Option<crate::battlefield::Cover>,
     /// Where an aimed attack aimed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub aim: Option<&'static str>,
@@ -485,6 +594,28 @@ impl CombatLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What serde writes for `value`, without the quotes.
+    fn written(value: impl Serialize) -> String {
+        serde_json::to_string(&value).expect("a log enum serialises").trim_matches('"').to_string()
+    }
+
+    #[test]
+    fn every_log_enum_writes_the_name_its_readers_compare() {
+        use strum::IntoEnumIterator;
+        for kind in ManeuverKind::iter() {
+            assert_eq!(written(kind), kind.as_str());
+        }
+        for reason in LostReason::iter() {
+            assert_eq!(written(reason), reason.as_str());
+        }
+        for reason in EndReason::iter() {
+            assert_eq!(written(reason), reason.as_str());
+        }
+        for cover in [crate::battlefield::Cover::Half, crate::battlefield::Cover::Full] {
+            assert_eq!(written(cover), cover.as_str());
+        }
+    }
 
     #[test]
     fn round_follows_the_event_tag() {

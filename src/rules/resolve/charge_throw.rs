@@ -1,6 +1,7 @@
 //! A charge that ends in a thrown attack (`S-SPEC-1`): at a foe beyond the weapon's melee reach
 //! when the run ends, the charger throws a carried throwable item, with the charge's bonus.
 
+use crate::rules::log::LostReason;
 use bevy::prelude::*;
 
 use super::attack::AttackRequest;
@@ -34,13 +35,13 @@ impl Resolver<'_, '_> {
         };
         let Some(weapon) = item.and_then(|at| self.take_item(slot.unit, at)).and_then(|item| item.as_thrown_weapon())
         else {
-            self.lose(slot.unit, "target_out_of_reach");
+            self.lose(slot.unit, LostReason::TargetOutOfReach);
             return false;
         };
         let strike = Strike { primary: true, charge: true, ..Strike::default() };
         let request = AttackRequest::new(slot.unit, target, slot.initiative, AttackKind::Thrown).with(strike);
         if self.attack(request.thrown(weapon), pending).is_none() {
-            self.lose(slot.unit, "target_out_of_reach");
+            self.lose(slot.unit, LostReason::TargetOutOfReach);
         }
         true
     }

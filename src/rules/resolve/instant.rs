@@ -2,6 +2,7 @@
 //! snap attacks struck at an attacker before its blow lands; and held actions (`S-ACT-2`), taken
 //! in a turn of their own after the round's last or in answer to a foe's turn (`held`).
 
+use crate::rules::log::ManeuverKind;
 use bevy::prelude::*;
 
 use super::Resolver;
@@ -37,9 +38,6 @@ impl Resolver<'_, '_> {
         self.state.turns.push((count, vec![actor]));
     }
 }
-
-/// The `maneuver` line's name for a screen's opposed checks.
-const SCREEN: &str = "screen";
 
 /// A unit's bonus to a screen's opposed check: its better of Strength and Dexterity, and its
 /// attack skill standing in for the most fitting combat skill.
@@ -122,7 +120,7 @@ impl Resolver<'_, '_> {
                 LogEvent::Maneuver(line::Maneuver {
                     unit,
                     target,
-                    maneuver: SCREEN,
+                    maneuver: ManeuverKind::Screen,
                     roll: check.roll,
                     against: check.against,
                     won,

@@ -2,6 +2,7 @@
 //! `A-WOUND-1`): casting, summoning, joining a swarm, using and throwing items, the effects they
 //! queue, stabilising and healing, and intimidation.
 
+use crate::rules::log::LostReason;
 use std::sync::Arc;
 
 use bevy::prelude::*;
@@ -40,7 +41,7 @@ impl Resolver<'_, '_> {
             .filter(|&unit| self.units.get(unit).is_ok_and(|view| *view.status == Status::Reserve))
             .min_by_key(|&unit| self.units.get(unit).map_or(u32::MAX, |view| view.order.0));
         let (Some(called), true) = (waiting, active < slots) else {
-            self.lose(summoner, "no_summoning_slot");
+            self.lose(summoner, LostReason::NoSummoningSlot);
             return;
         };
         let Some(origin) = self.unit(summoner, "summoning").map(|view| view.zone.0) else {
@@ -56,7 +57,7 @@ impl Resolver<'_, '_> {
                 || (zone == origin && self.battlefield.zone(zone).capacity.is_none())
         });
         let Some(spot) = spot else {
-            self.lose(summoner, "zone_full");
+            self.lose(summoner, LostReason::ZoneFull);
             return;
         };
         let on_turn = self.ruleset.turns.order.on_turn();
@@ -86,12 +87,12 @@ impl Resolver<'_, '_> {
         let spawner = self.conjurable.as_ref().and_then(|conjurable| conjurable.spawner(creature, side));
         // A forward-model world (the search AI's) has no spawners: it cannot foresee new units.
         let (Some(spawner), true) = (spawner, free > 0) else {
-            self.lose(summoner, "no_summoning_slot");
+            self.lose(summoner, LostReason::NoSummoningSlot);
             return;
         };
         for _ in 0..count.min(free) {
             let Some(spot) = self.spot_with_room(origin) else {
-                self.lose(summoner, "zone_full");
+                self.lose(summoner, LostReason::ZoneFull);
                 return;
             };
             let id = self.fresh_id(creature);
@@ -165,7 +166,7 @@ impl Resolver<'_, '_> {
         };
         let side = view.side.0;
         if self.state.swarm_full(&self.ruleset, target, side) {
-            self.lose(actor, "swarm_full");
+            self.lose(actor, LostReason::SwarmFull);
             return;
         }
         match self.state.swarm_assailants.iter_mut().find(|(unit, by, _)| *unit == target && *by == side) {
@@ -207,7 +208,7 @@ impl Resolver<'_, '_> {
             return;
         }
         if !self.can_pay(caster, spell.mana) {
-            self.lose(caster, "cannot_pay");
+            self.lose(caster, LostReason::CannotPay);
             return;
         }
         let (mana_spent, stress_spent) = self.pay_for_spell(caster, spell.mana);

@@ -1,6 +1,7 @@
 //! Manoeuvres (`S-MAN-1`, `Z-STUNT-1`, `S-EXEC-1`): shoving, grappling, dragging and hurling
 //! the held, standing up from prone, and executing an unaware foe.
 
+use crate::rules::log::{LostReason, ManeuverKind};
 use bevy::prelude::*;
 
 use crate::battlefield::ZoneIdx;
@@ -55,7 +56,7 @@ impl Resolver<'_, '_> {
         } else {
             Some(self.shove(actor, target, action.push_to))
         };
-        let maneuver = name.as_str();
+        let maneuver = if kind == ActionKind::Grapple { ManeuverKind::Grapple } else { ManeuverKind::Shove };
         self.log.record(round, || {
             LogEvent::Maneuver(line::Maneuver {
                 unit: actor_id,
@@ -140,7 +141,7 @@ impl Resolver<'_, '_> {
         let held = self.units.get(actor).is_ok_and(|view| !view.conditions.grappled_by.is_empty());
         let Some(rules) = rules.filter(|_| held) else {
             // Let go of before its turn came: nothing left to struggle against.
-            self.lose(actor, "target_out_of_reach");
+            self.lose(actor, LostReason::TargetOutOfReach);
             return false;
         };
         crate::rules::end::contest_hold(&mut self.harm(), actor, &rules);
@@ -169,7 +170,7 @@ impl Resolver<'_, '_> {
         });
         let (Some(rules), Some(victim)) = (rules, victim) else {
             // Let go of, or torn away, before its turn came: nothing left to haul.
-            self.lose(actor, "target_out_of_reach");
+            self.lose(actor, LostReason::TargetOutOfReach);
             return false;
         };
         let (Some(a), Some(t)) = (self.unit(actor, "a haul"), self.unit(victim, "a haul")) else {
@@ -198,7 +199,7 @@ impl Resolver<'_, '_> {
             LogEvent::Maneuver(line::Maneuver {
                 unit: actor_id,
                 target: target_id,
-                maneuver: if dragging { DRAG } else { HURL },
+                maneuver: if dragging { ManeuverKind::Drag } else { ManeuverKind::Hurl },
                 roll,
                 against,
                 won,
@@ -463,8 +464,3 @@ impl Resolver<'_, '_> {
         Some((actions::roll_bonus(&self.ruleset, attacker, weapon, false) + bonus, tn))
     }
 }
-
-/// The `maneuver` of a grappler's drag (`S-MAN-1`).
-const DRAG: &str = "drag";
-/// The `maneuver` of a grappler's hurl.
-const HURL: &str = "hurl";

@@ -19,6 +19,7 @@ mod ties;
 mod turn_parts;
 mod wounds;
 
+use crate::rules::log::LostReason;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use bevy::ecs::system::SystemParam;
@@ -375,22 +376,35 @@ fn leaves_a_bonus_action(action: &Action, standing_bonus: bool) -> bool {
 /// Whether an action needs a target; one that may go without (a defensive attack) acts on
 /// one only when it names one.
 fn needs_target(kind: ActionKind) -> bool {
-    !matches!(
-        kind,
+    match kind {
         ActionKind::FullDefense
-            | ActionKind::Move
-            | ActionKind::Hold
-            | ActionKind::DefensiveAttack
-            | ActionKind::Disengage
-            | ActionKind::StandUp
-            | ActionKind::GoProne
-            | ActionKind::BreakFree
-            | ActionKind::HoldAction
-            | ActionKind::LetGo
-            | ActionKind::Delay
-            | ActionKind::Drag
-            | ActionKind::Hurl
-    )
+        | ActionKind::Move
+        | ActionKind::Hold
+        | ActionKind::DefensiveAttack
+        | ActionKind::Disengage
+        | ActionKind::StandUp
+        | ActionKind::GoProne
+        | ActionKind::BreakFree
+        | ActionKind::HoldAction
+        | ActionKind::LetGo
+        | ActionKind::Delay
+        | ActionKind::Drag
+        | ActionKind::Hurl => false,
+        ActionKind::Attack
+        | ActionKind::Cast(_)
+        | ActionKind::UseItem(_)
+        | ActionKind::Throw(_)
+        | ActionKind::Stabilize
+        | ActionKind::Intimidate
+        | ActionKind::Charge
+        | ActionKind::Swarm
+        | ActionKind::Aimed(_)
+        | ActionKind::Shove
+        | ActionKind::Grapple
+        | ActionKind::Execute
+        | ActionKind::Screen
+        | ActionKind::KnockDown => true,
+    }
 }
 
 impl<'w, 's> Resolver<'w, 's> {
@@ -556,7 +570,7 @@ impl<'w, 's> Resolver<'w, 's> {
 
     /// Logs that `unit` lost its action, and why, and tells whoever listens (the search AI
     /// weighs a plan whose action would be lost).
-    fn lose(&mut self, unit: Entity, reason: &'static str) {
+    fn lose(&mut self, unit: Entity, reason: LostReason) {
         let (round, id) = (self.round(), self.id(unit));
         self.log.record(round, || LogEvent::ActionLost(line::ActionLost { unit: id, reason }));
         self.lost.write(ActionLost { unit, round });
@@ -667,7 +681,7 @@ impl<'w, 's> Resolver<'w, 's> {
         let mut turns = self.start_turns(group);
         for (turn, slot) in turns.iter_mut().zip(group) {
             if !turn.able {
-                self.lose(slot.unit, "cannot_act");
+                self.lose(slot.unit, LostReason::CannotAct);
                 continue;
             }
             if let Some(to) = slot.action.move_to {
@@ -791,7 +805,7 @@ impl<'w, 's> Resolver<'w, 's> {
             return false;
         }
         let Some(target) = target.filter(|&target| is_strike(kind) || self.target_in_reach(slot, target)) else {
-            self.lose(actor, "target_out_of_reach");
+            self.lose(actor, LostReason::TargetOutOfReach);
             return false;
         };
         match kind {
@@ -863,7 +877,7 @@ impl<'w, 's> Resolver<'w, 's> {
         let request = AttackRequest::new(slot.unit, target, slot.initiative, AttackKind::Normal).with(strike);
         match self.attack(request.clone(), pending) {
             None => {
-                self.lose(slot.unit, "target_out_of_reach");
+                self.lose(slot.unit, LostReason::TargetOutOfReach);
                 return false;
             }
             Some(true) => {

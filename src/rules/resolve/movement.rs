@@ -2,6 +2,7 @@
 //! provokes (`W-DECL-3/4`, `Z-DISEN-1`, `S-AOO-1`, `A-FREE-1`, `C-AOO-1`), allies that cover a
 //! retreat, and where a shove pushes.
 
+use crate::rules::log::LostReason;
 use bevy::prelude::*;
 
 use super::Resolver;
@@ -123,7 +124,7 @@ impl Resolver<'_, '_> {
         let grid = self.battlefield.is_grid();
         // On a grid units pass through each other's squares but must end on a free one.
         if grid && self.index.count(to) as u32 >= self.battlefield.zone(to).capacity.unwrap_or(u32::MAX) {
-            self.lose(slot.unit, "zone_full");
+            self.lose(slot.unit, LostReason::ZoneFull);
             return (true, walk.inside_steps);
         }
         for step in path {
@@ -131,7 +132,7 @@ impl Resolver<'_, '_> {
                 && let Some(capacity) = self.battlefield.zone(step).capacity
                 && self.index.count(step) as u32 >= capacity
             {
-                self.lose(slot.unit, "zone_full");
+                self.lose(slot.unit, LostReason::ZoneFull);
                 break;
             }
             if !self.take_step(slot, &mut walk, step) {

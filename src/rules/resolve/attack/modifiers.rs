@@ -121,8 +121,7 @@ impl Modifiers {
     pub fn annotate(&self, extra: &mut AttackExtra) {
         for modifier in &self.0 {
             match modifier.source {
-                ModifierSource::Cover(Cover::Half) => extra.cover = Some("half"),
-                ModifierSource::Cover(Cover::Full) => extra.cover = Some("full"),
+                ModifierSource::Cover(cover @ (Cover::Half | Cover::Full)) => extra.cover = Some(cover),
                 ModifierSource::Aim(aim) => extra.aim = Some(aim.log_name()),
                 ModifierSource::Charge => extra.charge = true,
                 ModifierSource::Swarm => extra.swarm_bonus = Some(modifier.to_hit),
