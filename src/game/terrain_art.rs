@@ -83,10 +83,10 @@ pub fn square_art(terrain: SquareTerrain) -> (Texture, Color) {
     match terrain {
         SquareTerrain::Floor => (Texture::Floor, Color::srgb(0.85, 0.85, 0.8)),
         SquareTerrain::Grass => (Texture::Roots, Color::srgb(0.62, 0.82, 0.45)),
-        SquareTerrain::Dirt => (Texture::Earth, Color::srgb(1.0, 0.95, 0.85)),
+        SquareTerrain::Dirt => (Texture::Earth, Color::srgb(0.9, 0.82, 0.7)),
         SquareTerrain::Sand => (Texture::Sand, Color::srgb(0.9, 0.88, 0.8)),
         SquareTerrain::Flagstones => (Texture::Stone, Color::srgb(0.85, 0.84, 0.8)),
-        SquareTerrain::Wall | SquareTerrain::ArrowSlit => (Texture::Wall, Color::srgb(0.5, 0.45, 0.45)),
+        SquareTerrain::Wall | SquareTerrain::ArrowSlit => (Texture::Wall, Color::srgb(0.45, 0.4, 0.4)),
         SquareTerrain::Rock => (Texture::Rubble, Color::srgb(0.75, 0.72, 0.7)),
         SquareTerrain::Rubble => (Texture::Stone, Color::srgb(0.78, 0.62, 0.42)),
         SquareTerrain::Mud => (Texture::Mud, Color::WHITE),
@@ -395,8 +395,11 @@ mod tests {
             let data = image.data.expect("pixels");
             let sum: f32 = data
                 .chunks(4)
+                // Relative luminance (Rec. 709 weights), as the eye judges light and dark.
                 .map(|pixel| {
-                    f32::from(pixel[0]) * tint.red + f32::from(pixel[1]) * tint.green + f32::from(pixel[2]) * tint.blue
+                    0.2126 * f32::from(pixel[0]) * tint.red
+                        + 0.7152 * f32::from(pixel[1]) * tint.green
+                        + 0.0722 * f32::from(pixel[2]) * tint.blue
                 })
                 .sum();
             sum / (data.len() / 4) as f32
