@@ -15,10 +15,11 @@ use super::controls::{BattleUi, DeclarationOptions, Player, PlayerAction, UiComm
 use super::icons::Icons;
 use super::labels::{CHAR_WIDTH as LABEL_CHAR_WIDTH, FEWEST_CHARS, LABEL_PX, LINE_HEIGHT as LABEL_LINE_HEIGHT};
 use super::session::Screen;
+use super::terrain_art::TerrainArt;
 use super::token_art::{SIDE_SHAPES, TokenPictures, badge_parts, side_shape, side_speck, spawn_pictures};
-use crate::battlefield::grid::{SCALE, SLIT_HALF_WIDTH};
-use crate::battlefield::{Battlefield, Cover, GridMap, Square, Terrain, ZoneIdx};
+use crate::battlefield::{Battlefield, Cover, Square, ZoneIdx};
 use crate::levels::icons::Icon;
+use crate::levels::terrain::{BoardLooks, Looks, ZoneTerrain};
 use crate::rules::components::*;
 
 /// Board pixels between zone centres, across.
@@ -38,7 +39,7 @@ const LINE_HEIGHT: f32 = 1.25;
 /// A grid square's drawn size, in board pixels.
 pub const GRID_TILE: f32 = 80.0;
 /// Gap between grid tiles, which draws the grid lines.
-const GRID_GAP: f32 = 2.0;
+pub(crate) const GRID_GAP: f32 = 2.0;
 /// Size of the grid's row and column numbers, in board pixels: two fifths of a square, so they stay
 /// readable (about 10 screen pixels) when a 28-square-wide field is seen whole.
 const GRID_NUMBER_SIZE: f32 = GRID_TILE * 0.4;
@@ -161,12 +162,6 @@ pub fn side_base_colour(side: usize) -> Color {
     palette[side % palette.len()]
 }
 
-/// A plain zone.
-const ZONE_COLOUR: Color = Color::srgb(0.2, 0.22, 0.2);
-/// A zone with a hazard.
-const HAZARD_ZONE_COLOUR: Color = Color::srgb(0.3, 0.22, 0.12);
-/// A zone with a capacity limit.
-const NARROW_ZONE_COLOUR: Color = Color::srgb(0.17, 0.2, 0.28);
 /// Adjacency lines.
 const LINK_COLOUR: Color = Color::srgba(0.62, 0.62, 0.55, 0.45);
 /// The dark rim around every token, so it stands out from any ground.
@@ -190,7 +185,7 @@ pub(crate) const WALL_TILE_COLOUR: Color = Color::srgb(0.08, 0.08, 0.1);
 /// The opening of an arrow slit.
 pub(crate) const SLIT_GAP_COLOUR: Color = Color::srgb(0.3, 0.32, 0.28);
 /// The lines between grid squares.
-const GRID_LINE_COLOUR: Color = Color::srgb(0.16, 0.17, 0.15);
+pub(crate) const GRID_LINE_COLOUR: Color = Color::srgb(0.16, 0.17, 0.15);
 /// Row and column numbers.
 const GRID_NUMBER_COLOUR: Color = Color::srgba(0.85, 0.85, 0.8, 0.75);
 /// Outline of the places the drafted action can move to.
@@ -516,10 +511,11 @@ fn rebuild_zones(
     windows: Query<&Window>,
     mut resized: MessageReader<WindowResized>,
     mut board: ResMut<BoardLayout>,
-    mut images: ResMut<Assets<Image>>,
+    (mut images, looks, mut art): (ResMut<Assets<Image>>, Option<Res<BoardLooks>>, ResMut<TerrainArt>),
 ) {
     let resized = resized.read().count() > 0;
-    if !battlefield.is_changed() && !zones.is_empty() && !resized {
+    let looks_changed = looks.as_ref().is_some_and(|looks| looks.is_changed());
+    if !battlefield.is_changed() && !zones.is_empty() && !resized && !looks_changed {
         return;
     }
     let steps = layout(&battlefield);
@@ -530,7 +526,7 @@ fn rebuild_zones(
         // Zones take their shape from the view at the default UI scale; another scale only zooms.
         Vec2::new(ZONE_WIDTH, zone_height(&steps, super::camera::board_view(window, 1.0).0).round())
     };
-    if !battlefield.is_changed() && !zones.is_empty() && board.cell == cell {
+    if !battlefield.is_changed() && !zones.is_empty() && board.cell == cell && !looks_changed {
         return;
     }
     for zone in &zones {
@@ -557,38 +553,47 @@ fn rebuild_zones(
         let squares = (0..cells).map(|cell| battlefield.zone_at(grid.square(cell))).collect();
         board.squares = Some((grid.width(), squares));
         board.token_areas = Vec::new();
-        spawn_grid(&mut commands, grid, &mut images);
+        let squares = looks.as_ref().map_or(&[][..], |looks| looks.squares.as_slice());
+        super::terrain_art::spawn_grid_squares(&mut commands, grid, squares, &mut art, &mut images);
+        spawn_grid_numbers(&mut commands, i32::from(grid.width()), i32::from(grid.height()));
         return;
     }
     board.squares = None;
     spawn_links(&mut commands, &battlefield, &board.centres);
-    board.token_areas = spawn_zones(&mut commands, &battlefield, &board.centres, cell);
+    let zone_looks = looks.as_ref().map_or(&[][..], |looks| looks.zones.as_slice());
+    let mut ground = |at: usize, size: Vec2| {
+        let zone = battlefield.zones().get(at);
+        let look = zone_looks.get(at).cloned().unwrap_or_else(|| Looks {
+            terrain: ZoneTerrain::default_for(
+                zone.is_some_and(|zone| zone.hazard.is_some()),
+                zone.is_some_and(|zone| zone.capacity.is_some()),
+            ),
+            texture: None,
+        });
+        super::terrain_art::zone_sprite(&look, &mut art, &mut images, size)
+    };
+    board.token_areas = spawn_zones(&mut commands, &battlefield, &board.centres, cell, &mut ground);
 }
 
-/// Draws each zone as a box of `cell` size at its centre, coloured by its kind and labelled at
-/// the top with its name and notes; returns where each zone's tokens stand.
-fn spawn_zones(commands: &mut Commands, battlefield: &Battlefield, centres: &[Vec2], cell: Vec2) -> Vec<Rect> {
+/// Draws each zone as a box of `cell` size at its centre, its ground as `ground` draws the
+/// `n`th zone's, labelled at the top with its name and notes; returns where each zone's tokens
+/// stand.
+fn spawn_zones(
+    commands: &mut Commands,
+    battlefield: &Battlefield,
+    centres: &[Vec2],
+    cell: Vec2,
+    ground: &mut impl FnMut(usize, Vec2) -> Sprite,
+) -> Vec<Rect> {
     let mut token_areas = Vec::with_capacity(battlefield.len());
-    for (zone, centre) in battlefield.zones().iter().zip(centres) {
-        let colour = match (&zone.hazard, zone.capacity) {
-            (Some(_), _) => HAZARD_ZONE_COLOUR,
-            (None, Some(_)) => NARROW_ZONE_COLOUR,
-            (None, None) => ZONE_COLOUR,
-        };
-        let mut notes = Vec::new();
-        if let Some(capacity) = zone.capacity {
-            notes.push(format!("holds {capacity}"));
-        }
-        if let Some(hazard) = &zone.hazard {
-            notes.push(format!("{} (TN {})", hazard.name, hazard.tn));
-        }
-        let label = if notes.is_empty() { zone.name.clone() } else { format!("{}\n{}", zone.name, notes.join(", ")) };
+    for (at, (zone, centre)) in battlefield.zones().iter().zip(centres).enumerate() {
+        let label = zone_label(zone);
         token_areas.push(token_area(*centre, cell, label.lines().count()));
         commands
             .spawn((
                 BoardZone,
                 DespawnOnExit(Screen::Battle),
-                Sprite::from_color(colour, cell),
+                ground(at, cell),
                 Transform::from_translation(centre.extend(0.0)),
             ))
             .with_child((
@@ -601,6 +606,18 @@ fn spawn_zones(commands: &mut Commands, battlefield: &Battlefield, centres: &[Ve
             ));
     }
     token_areas
+}
+
+/// A zone's label: its name, and a line of notes (how many it holds, its hazard) if it has any.
+fn zone_label(zone: &crate::battlefield::ZoneDef) -> String {
+    let mut notes = Vec::new();
+    if let Some(capacity) = zone.capacity {
+        notes.push(format!("holds {capacity}"));
+    }
+    if let Some(hazard) = &zone.hazard {
+        notes.push(format!("{} (TN {})", hazard.name, hazard.tn));
+    }
+    if notes.is_empty() { zone.name.clone() } else { format!("{}\n{}", zone.name, notes.join(", ")) }
 }
 
 /// Where a zone's tokens stand: its box, less its padding and the label's lines at the top.
@@ -632,165 +649,6 @@ fn spawn_links(commands: &mut Commands, battlefield: &Battlefield, centres: &[Ve
         }
     }
 }
-
-/// Draws a grid battlefield: a tile per square on a background that shows as the grid lines,
-/// walls solid and merging, slits as walls with a gap, and row and column numbers around it.
-fn spawn_grid(commands: &mut Commands, grid: &GridMap, images: &mut Assets<Image>) {
-    let (width, height) = (i32::from(grid.width()), i32::from(grid.height()));
-    let top_left = square_centre(Square::new(0, 0));
-    let bottom_right = square_centre(Square::new(width - 1, height - 1));
-    let extent = Vec2::new(width as f32, height as f32) * GRID_TILE;
-    let middle = (top_left + bottom_right) / 2.0;
-    if (width * height) as usize >= PAINTED_FLOOR_SQUARES {
-        commands.spawn((
-            BoardZone,
-            DespawnOnExit(Screen::Battle),
-            Sprite { custom_size: Some(extent), ..Sprite::from_image(images.add(floor_image(grid))) },
-            Transform::from_translation(middle.extend(0.0)),
-        ));
-        spawn_grid_numbers(commands, width, height);
-        return;
-    }
-    commands.spawn((
-        BoardZone,
-        DespawnOnExit(Screen::Battle),
-        Sprite::from_color(GRID_LINE_COLOUR, extent + Vec2::splat(GRID_GAP)),
-        Transform::from_translation(middle.extend(-1.0)),
-    ));
-    let solid = |x: i32, y: i32| {
-        let square = Square::new(x, y);
-        grid.contains(square) && grid.terrain(square).solid()
-    };
-    // The slit's opening is a band around its centre, as wide as the rules' sight opening.
-    let gap = GRID_TILE * (2 * SLIT_HALF_WIDTH) as f32 / SCALE as f32;
-    for y in 0..height {
-        for x in 0..width {
-            let square = Square::new(x, y);
-            let centre = square_centre(square);
-            let tile = |colour: Color, size: Vec2| {
-                (
-                    BoardZone,
-                    DespawnOnExit(Screen::Battle),
-                    Sprite::from_color(colour, size),
-                    Transform::from_translation(centre.extend(0.0)),
-                )
-            };
-            let inset = Vec2::splat(GRID_TILE - GRID_GAP);
-            match grid.terrain(square) {
-                Terrain::Open => {
-                    commands.spawn(tile(OPEN_TILE_COLOUR, inset));
-                }
-                Terrain::Difficult => {
-                    commands.spawn(tile(DIFFICULT_TILE_COLOUR, inset)).with_children(|tile| {
-                        // A few stones, so difficult ground reads as more than a colour.
-                        for (dx, dy, size) in [(-0.22, 0.2, 0.14), (0.18, 0.05, 0.1), (-0.05, -0.24, 0.12)] {
-                            tile.spawn((
-                                Sprite::from_color(WALL_TILE_COLOUR.with_alpha(0.35), Vec2::splat(GRID_TILE * size)),
-                                Transform::from_xyz(dx * GRID_TILE, dy * GRID_TILE, 0.1),
-                            ));
-                        }
-                    });
-                }
-                Terrain::Wall => {
-                    // Full size, so neighbouring walls merge into one mass.
-                    commands.spawn(tile(WALL_TILE_COLOUR, Vec2::splat(GRID_TILE)));
-                }
-                Terrain::Slit => {
-                    let across = solid(x - 1, y) || solid(x + 1, y);
-                    let along = solid(x, y - 1) || solid(x, y + 1);
-                    // A wall running left–right is pierced top to bottom, and the other way round;
-                    // a lone slit (or a corner) shows its opening as a hole in the middle.
-                    let opening = match (across, along) {
-                        (true, false) => Vec2::new(gap, GRID_TILE),
-                        (false, true) => Vec2::new(GRID_TILE, gap),
-                        _ => Vec2::splat(gap),
-                    };
-                    commands
-                        .spawn(tile(WALL_TILE_COLOUR, Vec2::splat(GRID_TILE)))
-                        .with_child((Sprite::from_color(SLIT_GAP_COLOUR, opening), Transform::from_xyz(0.0, 0.0, 0.1)));
-                }
-            }
-        }
-    }
-    spawn_grid_numbers(commands, width, height);
-}
-
-/// From this many squares up, the floor is one painted picture instead of a sprite per square:
-/// a 64x64 siege field would otherwise be four thousand sprites to draw every frame.
-const PAINTED_FLOOR_SQUARES: usize = 32 * 32;
-/// Pixels a side of one square in the painted floor; its lines are one pixel wide.
-const PAINTED_SQUARE_PIXELS: usize = 20;
-
-/// The floor of `grid` painted as one picture, square by square as the sprites would draw it:
-/// open and difficult ground with a line on each square's top and left edge, difficult ground
-/// with a darker stone, walls solid and merging, slits as walls with their opening.
-fn floor_image(grid: &GridMap) -> Image {
-    use bevy::asset::RenderAssetUsages;
-    use bevy::image::ImageSampler;
-    use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
-    let side = PAINTED_SQUARE_PIXELS;
-    let (width, height) = (usize::from(grid.width()), usize::from(grid.height()));
-    let rgba = |colour: Color| colour.to_srgba().to_u8_array();
-    let (line, open, difficult, wall, gap) = (
-        rgba(GRID_LINE_COLOUR),
-        rgba(OPEN_TILE_COLOUR),
-        rgba(DIFFICULT_TILE_COLOUR),
-        rgba(WALL_TILE_COLOUR),
-        rgba(SLIT_GAP_COLOUR),
-    );
-    let stone = rgba(DIFFICULT_TILE_COLOUR.mix(&WALL_TILE_COLOUR, STONE_SHADE));
-    let solid = |x: i32, y: i32| {
-        let square = Square::new(x, y);
-        grid.contains(square) && grid.terrain(square).solid()
-    };
-    let half_gap = (side * SLIT_HALF_WIDTH as usize / SCALE as usize).max(1);
-    let middle = side / 2;
-    let mut pixels = vec![0u8; width * side * height * side * 4];
-    for y in 0..height {
-        for x in 0..width {
-            let square = Square::new(x as i32, y as i32);
-            let terrain = grid.terrain(square);
-            let (across, along) = (
-                solid(x as i32 - 1, y as i32) || solid(x as i32 + 1, y as i32),
-                solid(x as i32, y as i32 - 1) || solid(x as i32, y as i32 + 1),
-            );
-            for dy in 0..side {
-                for dx in 0..side {
-                    let edge = dx == 0 || dy == 0;
-                    let in_opening = |along_x: bool, along_y: bool| {
-                        (!along_x || dx.abs_diff(middle) < half_gap) && (!along_y || dy.abs_diff(middle) < half_gap)
-                    };
-                    let colour = match terrain {
-                        Terrain::Open if edge => line,
-                        Terrain::Open => open,
-                        Terrain::Difficult if edge => line,
-                        Terrain::Difficult if dx.abs_diff(middle) < side / 6 && dy.abs_diff(middle) < side / 6 => stone,
-                        Terrain::Difficult => difficult,
-                        Terrain::Wall => wall,
-                        Terrain::Slit => match (across, along) {
-                            (true, false) if in_opening(true, false) => gap,
-                            (false, true) if in_opening(false, true) => gap,
-                            (true, false) | (false, true) => wall,
-                            _ if in_opening(true, true) => gap,
-                            _ => wall,
-                        },
-                    };
-                    let at = ((y * side + dy) * width * side + x * side + dx) * 4;
-                    pixels[at..at + 4].copy_from_slice(&colour);
-                }
-            }
-        }
-    }
-    let size = Extent3d { width: (width * side) as u32, height: (height * side) as u32, depth_or_array_layers: 1 };
-    let mut image =
-        Image::new(size, TextureDimension::D2, pixels, TextureFormat::Rgba8UnormSrgb, RenderAssetUsages::RENDER_WORLD);
-    // Seen whole, a square is a few pixels: blending keeps every line equally faint.
-    image.sampler = ImageSampler::linear();
-    image
-}
-
-/// How far a painted stone's colour goes from difficult ground toward a wall's.
-const STONE_SHADE: f32 = 0.35;
 
 /// Row and column numbers around a grid of `width` by `height` squares.
 fn spawn_grid_numbers(commands: &mut Commands, width: i32, height: i32) {
@@ -1531,6 +1389,65 @@ mod tests {
         // The largest shipped 4-vs-4 grid (the Forest Road, 30x18) and the 64x64 siege.
         assert!(framed_radius(30, 18) >= DETAIL_RADIUS_PX, "{}", framed_radius(30, 18));
         assert!(framed_radius(64, 64) < DETAIL_RADIUS_PX, "{}", framed_radius(64, 64));
+    }
+
+    /// A token is at least this wide on screen in the default window, where its zone has room.
+    const LEAST_TOKEN_PX: f32 = 40.0;
+    /// A zone has room for tokens that wide while it holds at most this many (a 4-vs-4 side
+    /// and its foes); the Great Melee's crowds of sixteen shrink theirs to fit.
+    const ROOMY_CROWD: usize = 8;
+
+    /// The on-screen width of the tokens in each zone of shipped level `name` as its battle
+    /// starts, framed whole in the default window: `(zone, tokens in it, width in pixels)`.
+    fn starting_token_widths(name: &str) -> Vec<(String, usize, f32)> {
+        let template = crate::levels::load_level(&std::path::Path::new("levels").join(name)).expect("a shipped level");
+        let battlefield = &template.battlefield;
+        let window = super::super::camera::DEFAULT_WINDOW;
+        let steps = layout(battlefield);
+        let cell = Vec2::new(ZONE_WIDTH, zone_height(&steps, super::super::camera::board_view(window, 1.0).0).round());
+        let centres: Vec<Vec2> =
+            steps.iter().map(|step| *step * Vec2::new(ZONE_SPACING, cell.y + ZONE_GAP_DOWN)).collect();
+        let token_areas = battlefield
+            .zones()
+            .iter()
+            .zip(&centres)
+            .map(|(zone, centre)| token_area(*centre, cell, zone_label(zone).lines().count()))
+            .collect::<Vec<_>>();
+        let board = BoardLayout { centres, cell, squares: None, token_areas: token_areas.clone() };
+        let (_, zoom) = super::super::camera::framing(&board, window, 1.0).expect("laid out");
+        battlefield
+            .zones()
+            .iter()
+            .enumerate()
+            .filter_map(|(at, zone)| {
+                let count = template
+                    .units
+                    .iter()
+                    .filter(|unit| usize::from(unit.zone) == at && unit.arrives.is_none() && unit.summoned_by.is_none())
+                    .count();
+                let fit = crowd_fit(token_areas[at].size(), count, zoom);
+                (count > 0).then(|| (zone.name.clone(), count, TOKEN_BODY.x * fit.scale / zoom))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tokens_are_40_px_across_at_1280x800_wherever_their_zone_has_room() {
+        // Laid out for it so far: the ambush (two zones across, three down) and the levels
+        // whose boards were already compact. Still under 40 px, their zones set in a long row
+        // of columns: the Great Melee (eight zones of eight, about 37 px), reinforcements (39),
+        // zones_and_tests_mill (26 to 34) and zones_and_tests_skirmish (26 to 31).
+        let levels = ["ambush.ron", "duel.ron", "sealed_orders.ron", "tutorial.ron"];
+        let small: Vec<String> = levels
+            .iter()
+            .flat_map(|level| {
+                starting_token_widths(level)
+                    .into_iter()
+                    .filter(|(_, count, width)| *count <= ROOMY_CROWD && *width < LEAST_TOKEN_PX)
+                    .map(move |(zone, count, width)| format!("{level}, {zone}: {count} tokens {width:.1} px across"))
+            })
+            .collect();
+        assert!(small.is_empty(), "tokens under {LEAST_TOKEN_PX} px: {small:#?}");
     }
 
     #[test]

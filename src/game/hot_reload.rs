@@ -159,6 +159,7 @@ struct ShownBattle<'w, 's> {
     sides: ResMut<'w, Sides>,
     battlefield: ResMut<'w, Battlefield>,
     info: ResMut<'w, CombatInfo>,
+    looks: Option<ResMut<'w, crate::levels::terrain::BoardLooks>>,
 }
 
 impl ShownBattle<'_, '_> {
@@ -179,6 +180,12 @@ impl ShownBattle<'_, '_> {
         if self.battlefield.zones() != new.battlefield.zones() {
             // A new resource: the board redraws the zones (their names, their places).
             *self.battlefield = new.battlefield.clone();
+        }
+        if let Some(looks) = self.looks.as_mut()
+            && **looks != new.looks
+        {
+            // The board redraws when its looks change.
+            **looks = new.looks.clone();
         }
         // A changed `CombatInfo` means a new battle to the AI and the save recorder: the name
         // goes in without telling them.

@@ -27,6 +27,7 @@ pub mod seats;
 pub mod session;
 pub mod settings;
 pub mod standing_orders;
+mod terrain_art;
 mod token_art;
 pub mod turn_flow;
 pub mod tutorial;
@@ -113,6 +114,7 @@ pub fn run(options: LaunchOptions) -> AppExit {
         autoplay::plugin,
         script::plugin,
         icons::plugin,
+        terrain_art::plugin,
         power::plugin,
         settings::plugin,
         audio::plugin,

@@ -291,6 +291,7 @@ impl Catalog {
             self.injuries = InjuryTables(std::sync::Arc::new(injuries.into_values().collect()));
         }
         super::icons::register_mod_icons(one.icons());
+        super::terrain::register_mod_textures(one.textures());
         self.icon_files.extend(one.icons());
     }
 

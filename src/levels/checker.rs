@@ -12,6 +12,7 @@ use super::error::{LoadError, LoadErrors, LoadWarning, SourceMap, not_found};
 use super::icons::unknown_icon;
 use super::schema::{ControllerFile, CreatureFile, GridFile, LevelFile, SideFile, UnitFile, VictoryFile, party_sides};
 use super::template::{BattleTemplate, SideTemplate, UnitTemplate, VictoryTemplate};
+use super::terrain::{BoardLooks, board_looks};
 use super::unit_parts::UnitSource;
 use crate::battlefield::{Battlefield, GridMap, Square, ZoneDef, ZoneIdx};
 use crate::rules::components::{AiKind, Controller};
@@ -50,6 +51,7 @@ pub fn build_checked(
     let mut checker = LevelChecker::new(&level, &catalog, &ruleset, path, map);
     checker.catalog();
     let battlefield = checker.battlefield()?;
+    let looks = checker.looks(&battlefield);
     checker.sides();
     let units = checker.units(&battlefield);
     checker.sides_have_units();
@@ -64,6 +66,7 @@ pub fn build_checked(
         seed: level.seed,
         declaration_order: level.declaration_order,
         battlefield,
+        looks,
         sides: side_templates(&level.sides),
         units,
         conjurable,
@@ -212,6 +215,23 @@ impl<'a> LevelChecker<'a> {
             Some(map) => Battlefield::from_grid(map),
             None => Battlefield::new(zone_defs(level), &edges),
         })
+    }
+
+    /// How the board looks; reports terrain areas off the map or fitting no square, and
+    /// textures no mod brings.
+    pub fn looks(&mut self, battlefield: &Battlefield) -> BoardLooks {
+        let (looks, problems) = board_looks(self.level, battlefield.grid());
+        for problem in problems {
+            match &problem.value {
+                Some(value) => self.invalid(problem.field, value, problem.nth, problem.message),
+                None => {
+                    let (line, column) = self.map.locate_key(problem.field, problem.nth);
+                    let path = self.path.to_path_buf();
+                    self.errors.push(LoadError::Invalid { path, line, column, message: problem.message });
+                }
+            }
+        }
+        looks
     }
 
     /// The grid map, if it parses; notes its scale.

@@ -253,6 +253,8 @@ pub fn add_zone(level: &mut LevelFile, position: (f32, f32)) -> String {
         capacity: None,
         hazard: None,
         position: Some(position),
+        terrain: None,
+        texture: None,
     });
     id
 }

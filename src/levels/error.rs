@@ -247,6 +247,14 @@ impl<'a> SourceMap<'a> {
         offset.map(|at| self.position(at))
     }
 
+    /// Where the `nth` `field:` key is written (the first when there are fewer; the file's
+    /// start when there is none).
+    pub fn locate_key(&self, field: &str, nth: usize) -> (usize, usize) {
+        let key = format!("{field}:");
+        let offsets: Vec<usize> = self.text.match_indices(&key).map(|(at, _)| at).collect();
+        offsets.get(nth).or(offsets.first()).map_or((1, 1), |&at| self.position(at))
+    }
+
     /// The byte ranges of the entries of the list written as `key: [...]` in the file's
     /// outermost parentheses (`units`, `zones`), in order; strings and comments are skipped.
     /// Empty when there is no such list.

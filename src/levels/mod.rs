@@ -15,6 +15,7 @@ mod ruleset_check;
 pub mod schema;
 pub mod starter;
 pub mod template;
+pub mod terrain;
 mod unit_parts;
 
 pub use error::{LoadError, LoadErrors, LoadWarning};

@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::battlefield::Hazard;
+use crate::levels::terrain::{TerrainAreaFile, ZoneTerrain};
 use crate::rules::components::{AiKind, Size};
 use crate::rules::dice::Dice;
 use crate::rules::ruleset::{DEFAULT_RULESET, DeclarationOrder};
@@ -88,6 +89,14 @@ pub struct ZoneFile {
     /// without one are laid out by distance from the first zone.
     #[serde(default)]
     pub position: Option<(f32, f32)>,
+    /// What it looks like on the board (looks only: no rule reads it); without one, a zone with
+    /// a hazard looks `Rough`, one with a capacity a `Passage`, any other a `Field`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain: Option<ZoneTerrain>,
+    /// A picture from a mod's `textures/` folder (its name, without `.png`) drawn instead of
+    /// the terrain's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub texture: Option<String>,
 }
 
 /// A square-grid battlefield (`S-GRID-1`).
@@ -100,6 +109,11 @@ pub struct GridFile {
     /// Squares per zone of distance: speeds and ranges written in zones are multiplied by it.
     #[serde(default = "default_squares_per_zone")]
     pub squares_per_zone: u32,
+    /// How its squares look (looks only: no rule reads it): areas painted in order, each over
+    /// the squares it fits. Squares no area covers look as their symbol says: `.` `Floor`,
+    /// `#` `Wall`, `|` and `=` `ArrowSlit`, `~` `Rubble`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrain: Vec<TerrainAreaFile>,
 }
 
 fn default_squares_per_zone() -> u32 {

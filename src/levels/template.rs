@@ -184,6 +184,8 @@ pub struct BattleTemplate {
     pub declaration_order: Option<DeclarationOrder>,
     /// Zones.
     pub battlefield: Battlefield,
+    /// How the board looks (the window draws it; no rule reads it).
+    pub looks: crate::levels::terrain::BoardLooks,
     /// Sides.
     pub sides: Vec<SideTemplate>,
     /// Units in level order.
@@ -218,6 +220,7 @@ impl BattleTemplate {
     /// resets the resources, spawns the units, and sets the pipeline to its first stage.
     pub fn spawn(&self, world: &mut World, setup: &BattleSetup) {
         self.spawn_along(world, setup, &mut WalkedPaths::default());
+        world.insert_resource(self.looks.clone());
     }
 
     /// [`Self::spawn`], for a world that keeps `walked` beside it from battle to battle: a unit

@@ -909,3 +909,36 @@ fn syntax_errors_say_what_belongs_there() {
     let rendered = expect_errors(&text).to_string();
     assert!(rendered.contains("`true` or `false`"), "{rendered}");
 }
+
+#[test]
+fn reports_an_unknown_zone_terrain_and_lists_the_known_ones() {
+    let text = replace_once(DUEL, "(id: \"courtyard\",", "(id: \"courtyard\", terrain: Some(Swamp),");
+    let errors = expect_errors(&text);
+    assert_single_syntax_error(&errors);
+    assert_reported(&errors, position_of(&text, "Swamp", 0), &["Swamp", "ZoneTerrain", "Marsh"]);
+}
+
+#[test]
+fn reports_a_grid_terrain_area_off_the_map() {
+    let text = replace_once(
+        GRID_LEVEL,
+        "(terrain: Mud, from: (10, 12), to: Some((11, 13))),",
+        "(terrain: Mud, from: (10, 12), to: Some((40, 13))),",
+    );
+    let errors = expect_errors(&text);
+    assert_all_invalid(&errors);
+    let nth = GRID_LEVEL.matches("from: (").count() - 2;
+    assert_reported(
+        &errors,
+        position_of(&text, "from:", nth),
+        &["terrain area", "square (40, 13) is off the map", "expected corners from (0, 0) to (27, 17)"],
+    );
+}
+
+#[test]
+fn reports_a_grid_terrain_area_that_fits_none_of_its_squares() {
+    let text = replace_once(GRID_LEVEL, "(terrain: Mud, from: (10, 12)", "(terrain: Wall, from: (10, 12)");
+    let errors = expect_errors(&text);
+    assert_all_invalid(&errors);
+    assert_reported(&errors, position_of(&text, "from: (10, 12)", 0), &["Wall fits wall (`#`) squares", "none"]);
+}

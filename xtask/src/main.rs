@@ -2,10 +2,12 @@
 //! in `xtask/icons.txt`, read from the iconify JSON of `@iconify-json/game-icons`, become white
 //! silhouettes on a transparent background in `assets/icons/<name>.png`. `plot-scaling` draws
 //! `docs/scaling.png` from `fray bench --csv` measurements (see `plot.rs`). `sounds` extracts
-//! the sound effects and music from their Debian and PyPI packages (see `sounds.rs`).
+//! the sound effects and music from their Debian and PyPI packages (see `sounds.rs`), and
+//! `textures` the board's terrain textures from Debian's `openclonk-data` (see `textures.rs`).
 
 mod plot;
 mod sounds;
+mod textures;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -29,7 +31,7 @@ const DEFAULT_LIST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/icons.txt");
 /// Where the PNGs go: the game's `assets/icons`.
 const DEFAULT_OUT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/icons");
 
-const USAGE: &str = "usage: xtask icons <path/to/icons.json> [--list <icons.txt>] [--out <dir>]\n       xtask plot-scaling LABEL=FILE.csv... --out FILE.png\n       xtask sounds --openclonk <Sound.ocg dir> --arcade <sounds dir> --ufoai <0music dir> [--list <sounds.txt>]";
+const USAGE: &str = "usage: xtask icons <path/to/icons.json> [--list <icons.txt>] [--out <dir>]\n       xtask plot-scaling LABEL=FILE.csv... --out FILE.png\n       xtask sounds --openclonk <Sound.ocg dir> --arcade <sounds dir> --ufoai <0music dir> [--list <sounds.txt>]\n       xtask textures --openclonk <Material.ocg dir> [--list <textures.txt>]";
 
 /// Everything that can stop a task.
 #[derive(Debug, thiserror::Error)]
@@ -59,6 +61,9 @@ enum Error {
     /// A sound could not be extracted.
     #[error("sounds: {0}")]
     Sound(String),
+    /// A texture could not be extracted.
+    #[error("textures: {0}")]
+    Texture(String),
     /// The scaling plot could not be drawn.
     #[error("plot-scaling: {0}")]
     Plot(String),
@@ -94,6 +99,7 @@ fn run(args: Vec<String>) -> Result<(), Error> {
     match args.next().as_deref() {
         Some("icons") => icons(parse_icons_args(args)?),
         Some("sounds") => sounds::sounds(&sounds::parse_args(args)?),
+        Some("textures") => textures::textures(&textures::parse_args(args)?),
         Some("plot-scaling") => plot::plot(&parse_plot_args(args)?).map_err(Error::Plot),
         Some(other) => Err(Error::Usage(format!("unknown task `{other}`"))),
         None => Err(Error::Usage("no task given".into())),

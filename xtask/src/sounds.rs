@@ -37,13 +37,18 @@ pub struct SoundsTask {
     pub list: PathBuf,
 }
 
-/// One line of the list.
-struct Entry {
-    name: String,
-    package: String,
-    file: String,
-    author: String,
-    licence: String,
+/// One line of the list (`xtask/textures.txt` has the same form).
+pub struct Entry {
+    /// The file's name in the game.
+    pub name: String,
+    /// The source package.
+    pub package: String,
+    /// The file in the package.
+    pub file: String,
+    /// Its author.
+    pub author: String,
+    /// Its licence.
+    pub licence: String,
 }
 
 /// `sounds --openclonk DIR --arcade DIR --ufoai DIR [--list FILE]`.
@@ -159,7 +164,7 @@ fn run(mut command: Command) -> Result<(), Error> {
 }
 
 /// The list's entries: `name | package | file | author | licence`; `#` starts a comment.
-fn read_list(path: &Path) -> Result<Vec<Entry>, Error> {
+pub fn read_list(path: &Path) -> Result<Vec<Entry>, Error> {
     let text = std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
     let mut entries = Vec::new();
     for (number, line) in text.lines().enumerate() {

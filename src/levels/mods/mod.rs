@@ -252,7 +252,17 @@ impl Mod {
 
     /// Its icons: `icons/<name>.png` by name, sorted.
     pub fn icons(&self) -> Vec<(String, PathBuf)> {
-        let mut icons: Vec<(String, PathBuf)> = std::fs::read_dir(self.dir.join("icons"))
+        self.pictures("icons")
+    }
+
+    /// Its terrain textures: `textures/<name>.png` by name, sorted.
+    pub fn textures(&self) -> Vec<(String, PathBuf)> {
+        self.pictures("textures")
+    }
+
+    /// The PNGs in its `folder`, by name, sorted.
+    fn pictures(&self, folder: &str) -> Vec<(String, PathBuf)> {
+        let mut icons: Vec<(String, PathBuf)> = std::fs::read_dir(self.dir.join(folder))
             .map(|entries| entries.flatten().map(|entry| entry.path()).collect::<Vec<_>>())
             .unwrap_or_default()
             .into_iter()

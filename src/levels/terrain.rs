@@ -1,0 +1,326 @@
+//! Terrain as the board draws it: what a zone or a grid square looks like (a road, a forest, a
+//! brick wall, mud). Looks only: no rule reads it, so a level's terrain never changes a battle
+//! or its log. A level may name it (`terrain` on a zone, `terrain` areas on a grid); where it
+//! does not, it follows from what the zone or square already is.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+use bevy::prelude::Resource;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::battlefield::{GridMap, Square, Terrain};
+use crate::levels::schema::LevelFile;
+
+/// What a zone looks like on the board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ZoneTerrain {
+    /// Open grassland (a zone with no hazard and no capacity, by default).
+    #[default]
+    Field,
+    /// A beaten earth road or track.
+    Road,
+    /// Woodland: tree roots and leaf litter.
+    Forest,
+    /// Running water.
+    River,
+    /// A bridge or a narrow stone way.
+    Bridge,
+    /// Tumbled stone.
+    Ruins,
+    /// An indoor stone floor.
+    Hall,
+    /// Boggy, waterlogged ground.
+    Marsh,
+    /// Broken ground: scree, rubble, thorns (a zone with a hazard, by default).
+    Rough,
+    /// A cramped stone passage (a zone with a capacity, by default).
+    Passage,
+    /// Sand or a beach.
+    Sand,
+}
+
+impl ZoneTerrain {
+    /// Every zone terrain, for the editor and the docs.
+    pub const ALL: [Self; 11] = [
+        Self::Field,
+        Self::Road,
+        Self::Forest,
+        Self::River,
+        Self::Bridge,
+        Self::Ruins,
+        Self::Hall,
+        Self::Marsh,
+        Self::Rough,
+        Self::Passage,
+        Self::Sand,
+    ];
+
+    /// The look of a zone that names none: broken ground where it has a hazard, a passage where
+    /// it holds few, else a field (the colours the board gave these zones before terrain).
+    pub fn default_for(has_hazard: bool, has_capacity: bool) -> Self {
+        match (has_hazard, has_capacity) {
+            (true, _) => Self::Rough,
+            (false, true) => Self::Passage,
+            (false, false) => Self::Field,
+        }
+    }
+}
+
+/// What a grid square looks like on the board. Each fits one kind of square (open ground,
+/// wall, arrow slit, difficult ground): the map's symbol says what a square is, its terrain
+/// only how it looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum SquareTerrain {
+    /// Open ground: a smooth stone floor (the default for `.`).
+    Floor,
+    /// Open ground: grass.
+    Grass,
+    /// Open ground: bare earth, a track.
+    Dirt,
+    /// Open ground: sand.
+    Sand,
+    /// Open ground: rough flagstones or cobbles.
+    Flagstones,
+    /// A wall: brick and stone (the default for `#`).
+    Wall,
+    /// A wall: a natural rock face.
+    Rock,
+    /// An arrow slit or window in a wall (the default for `|` and `=`).
+    ArrowSlit,
+    /// Difficult ground: rubble (the default for `~`).
+    Rubble,
+    /// Difficult ground: mud.
+    Mud,
+    /// Difficult ground: shallow water.
+    Shallows,
+}
+
+impl SquareTerrain {
+    /// Every square terrain, for the editor and the docs.
+    pub const ALL: [Self; 11] = [
+        Self::Floor,
+        Self::Grass,
+        Self::Dirt,
+        Self::Sand,
+        Self::Flagstones,
+        Self::Wall,
+        Self::Rock,
+        Self::ArrowSlit,
+        Self::Rubble,
+        Self::Mud,
+        Self::Shallows,
+    ];
+
+    /// The look of a square whose level names none.
+    pub const fn default_for(kind: Terrain) -> Self {
+        match kind {
+            Terrain::Open => Self::Floor,
+            Terrain::Wall => Self::Wall,
+            Terrain::Slit => Self::ArrowSlit,
+            Terrain::Difficult => Self::Rubble,
+        }
+    }
+
+    /// The kind of square it fits.
+    pub const fn kind(self) -> Terrain {
+        match self {
+            Self::Floor | Self::Grass | Self::Dirt | Self::Sand | Self::Flagstones => Terrain::Open,
+            Self::Wall | Self::Rock => Terrain::Wall,
+            Self::ArrowSlit => Terrain::Slit,
+            Self::Rubble | Self::Mud | Self::Shallows => Terrain::Difficult,
+        }
+    }
+}
+
+/// An area of a grid given one terrain: the squares from `from` to `to` (corners, inclusive)
+/// that are of the kind the terrain fits; the others keep theirs. Later areas paint over
+/// earlier ones.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainAreaFile {
+    /// The look.
+    pub terrain: SquareTerrain,
+    /// One corner `(x, y)`.
+    pub from: (i32, i32),
+    /// The opposite corner; the area is the one square `from` when left out.
+    #[serde(default)]
+    pub to: Option<(i32, i32)>,
+    /// A picture from a mod's `textures/` folder (its name, without `.png`) drawn instead of
+    /// the terrain's own.
+    #[serde(default)]
+    pub texture: Option<String>,
+}
+
+/// How one zone or square looks: its terrain, and a mod's texture in place of the terrain's own.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Looks<T> {
+    /// The terrain.
+    pub terrain: T,
+    /// A mod texture's name, drawn instead of the terrain's.
+    pub texture: Option<Arc<str>>,
+}
+
+/// How the battle's board looks: each zone's terrain (zone battlefields), or each square's in
+/// row-major order (grids). The window draws it; nothing else reads it.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct BoardLooks {
+    /// By zone index, on a zone battlefield.
+    pub zones: Vec<Looks<ZoneTerrain>>,
+    /// By square, row by row, on a grid.
+    pub squares: Vec<Looks<SquareTerrain>>,
+}
+
+/// Textures from mods (`textures/<name>.png`) by name, as catalogs have loaded them: the window
+/// reads their PNGs from here.
+static MOD_TEXTURE_FILES: RwLock<BTreeMap<String, PathBuf>> = RwLock::new(BTreeMap::new());
+
+/// Records the textures a mod brings (a later mod's texture of the same name wins).
+pub fn register_mod_textures(textures: impl IntoIterator<Item = (String, PathBuf)>) {
+    MOD_TEXTURE_FILES.write().unwrap_or_else(std::sync::PoisonError::into_inner).extend(textures);
+}
+
+/// Every mod texture loaded so far, by name.
+pub fn mod_texture_files() -> BTreeMap<String, PathBuf> {
+    MOD_TEXTURE_FILES.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+}
+
+/// Whether a mod loaded so far brings texture `name`.
+pub fn is_mod_texture(name: &str) -> bool {
+    MOD_TEXTURE_FILES.read().unwrap_or_else(std::sync::PoisonError::into_inner).contains_key(name)
+}
+
+/// A mistake in a level's terrain: at the `nth` `field:` (or at `field: "value"` when `value`
+/// is given), and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TerrainProblem {
+    /// The key it is written at.
+    pub field: &'static str,
+    /// The value written there, when it locates the mistake (a texture's name).
+    pub value: Option<String>,
+    /// Which of the keys (0 for the first).
+    pub nth: usize,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+/// How `level`'s board looks (`grid`: its map, on a grid level), with the mistakes found: a
+/// terrain area off the map or fitting none of its squares, a texture no mod brings.
+pub fn board_looks(level: &LevelFile, grid: Option<&GridMap>) -> (BoardLooks, Vec<TerrainProblem>) {
+    let mut problems = Vec::new();
+    let mut texture = |name: &Option<String>, problems: &mut Vec<TerrainProblem>| {
+        let name = name.as_deref()?;
+        if !is_mod_texture(name) {
+            problems.push(TerrainProblem {
+                field: "texture",
+                value: Some(name.to_string()),
+                nth: 0,
+                message: format!(
+                    "texture \"{name}\" not found; expected the name of a picture in a mod's textures/ folder (without `.png`)"
+                ),
+            });
+        }
+        Some(Arc::from(name))
+    };
+    let mut seen = std::collections::HashSet::new();
+    let zones = level
+        .zones
+        .iter()
+        .filter(|zone| seen.insert(zone.id.as_str()))
+        .map(|zone| Looks {
+            terrain: zone.terrain.unwrap_or(ZoneTerrain::default_for(zone.hazard.is_some(), zone.capacity.is_some())),
+            texture: texture(&zone.texture, &mut problems),
+        })
+        .collect();
+    let squares = match (grid, &level.grid) {
+        (Some(map), Some(file)) => paint_squares(map, &file.terrain, &mut problems, &mut texture),
+        _ => Vec::new(),
+    };
+    (BoardLooks { zones, squares }, problems)
+}
+
+/// Each square's looks: its symbol's default, then each area over the squares it fits.
+fn paint_squares(
+    map: &GridMap,
+    areas: &[TerrainAreaFile],
+    problems: &mut Vec<TerrainProblem>,
+    texture: &mut impl FnMut(&Option<String>, &mut Vec<TerrainProblem>) -> Option<Arc<str>>,
+) -> Vec<Looks<SquareTerrain>> {
+    let (width, height) = (i32::from(map.width()), i32::from(map.height()));
+    let cells = usize::from(map.width()) * usize::from(map.height());
+    let mut squares: Vec<Looks<SquareTerrain>> = (0..cells)
+        .map(|cell| Looks { terrain: SquareTerrain::default_for(map.terrain(map.square(cell))), texture: None })
+        .collect();
+    for (nth, area) in areas.iter().enumerate() {
+        let to = area.to.unwrap_or(area.from);
+        let number = nth + 1;
+        let own_texture = texture(&area.texture, problems);
+        let mut problem = |message: String| problems.push(TerrainProblem { field: "from", value: None, nth, message });
+        if let Some((x, y)) = [area.from, to].into_iter().find(|&(x, y)| !map.contains(Square::new(x, y))) {
+            problem(format!(
+                "terrain area {number}: square ({x}, {y}) is off the map; expected corners from (0, 0) to ({}, {})",
+                width - 1,
+                height - 1
+            ));
+            continue;
+        }
+        let mut painted = 0;
+        for y in area.from.1.min(to.1)..=area.from.1.max(to.1) {
+            for x in area.from.0.min(to.0)..=area.from.0.max(to.0) {
+                let cell = (y * width + x) as usize;
+                if map.terrain(Square::new(x, y)) == area.terrain.kind() {
+                    squares[cell] = Looks { terrain: area.terrain, texture: own_texture.clone() };
+                    painted += 1;
+                }
+            }
+        }
+        if painted == 0 {
+            problem(format!(
+                "terrain area {number}: {:?} fits {} squares and there are none from {:?} to {:?}; expected an area over at least one",
+                area.terrain,
+                kind_name(area.terrain.kind()),
+                area.from,
+                to
+            ));
+        }
+    }
+    squares
+}
+
+/// A kind of square in a modder's words.
+fn kind_name(kind: Terrain) -> &'static str {
+    match kind {
+        Terrain::Open => "open (`.`)",
+        Terrain::Wall => "wall (`#`)",
+        Terrain::Slit => "arrow slit (`|` or `=`)",
+        Terrain::Difficult => "difficult (`~`)",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_of_square_defaults_to_a_terrain_that_fits_it() {
+        for kind in [Terrain::Open, Terrain::Wall, Terrain::Slit, Terrain::Difficult] {
+            assert_eq!(SquareTerrain::default_for(kind).kind(), kind);
+        }
+    }
+
+    #[test]
+    fn every_kind_of_square_has_a_terrain_and_every_terrain_a_kind() {
+        for kind in [Terrain::Open, Terrain::Wall, Terrain::Slit, Terrain::Difficult] {
+            assert!(SquareTerrain::ALL.iter().any(|terrain| terrain.kind() == kind), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn zones_without_terrain_look_as_the_board_coloured_them() {
+        assert_eq!(ZoneTerrain::default_for(false, false), ZoneTerrain::Field);
+        assert_eq!(ZoneTerrain::default_for(true, true), ZoneTerrain::Rough);
+        assert_eq!(ZoneTerrain::default_for(false, true), ZoneTerrain::Passage);
+    }
+}
