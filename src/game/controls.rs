@@ -1290,6 +1290,8 @@ pub struct CommandTargets<'w, 's> {
     screen: Res<'w, State<Screen>>,
     /// Present while a replay plays back: leaving one loses nothing, its file stays.
     playback: Option<Res<'w, super::playback::Playback>>,
+    /// Present while the battle follows a referee: the referee, not this window, restarts it.
+    online: Option<Res<'w, crate::net::Follower>>,
 }
 
 impl CommandTargets<'_, '_> {
@@ -1376,6 +1378,7 @@ fn confirm_or_stay(command: UiCommand, ui: &mut BattleUi, targets: &mut CommandT
 /// Panels, pacing and leaving; returns whether `command` was one of them.
 fn session_command(command: UiCommand, ui: &mut BattleUi, targets: &mut CommandTargets) -> bool {
     let leave = match command {
+        UiCommand::Restart if targets.online.is_some() => return true,
         UiCommand::Restart => Some(Leave::Restart),
         UiCommand::BackToMenu => Some(Leave::Menu),
         UiCommand::Quit => Some(Leave::Quit),

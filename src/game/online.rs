@@ -132,6 +132,7 @@ pub(super) fn leave_referee(world: &mut World) {
         client.disconnect();
     }
     world.remove_resource::<Follower>();
+    world.remove_resource::<crate::net::transport::Reconnect>();
     world.remove_resource::<Replay>();
     world.remove_resource::<crate::rules::Following>();
     world.remove_resource::<crate::rules::PassSeeds>();
@@ -317,7 +318,8 @@ pub(super) fn connection_words(follower: &Follower, client: &ClientState) -> (St
         ClientState::Connecting => ("Connecting to the referee...".into(), false),
         ClientState::Disconnected if follower.ended => ("The battle is over.".into(), false),
         ClientState::Disconnected if follower.welcomed || follower.lobby.is_some() => {
-            ("The connection to the referee was lost.".into(), true)
+            let every = crate::net::transport::RETRY_EVERY.as_secs();
+            (format!("The connection to the referee was lost; trying again every {every} s."), true)
         }
         ClientState::Disconnected => ("Could not reach the referee.".into(), true),
     }

@@ -166,9 +166,11 @@ fn collect_requests(
     mut requests: ResMut<Requests>,
     ui: Res<BattleUi>,
     playback: Option<Res<super::playback::Playback>>,
+    online: Option<Res<crate::net::Follower>>,
 ) {
     // A replay is watched, not played: there is nothing of the viewer's own to save or undo.
-    if playback.is_some() {
+    // Online, the referee keeps the record and the save, and a declaration sent is not taken back.
+    if playback.is_some() || online.is_some() {
         commands.clear();
         return;
     }

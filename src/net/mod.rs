@@ -58,6 +58,7 @@ pub fn window_follower_plugin(app: &mut App) {
         RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
         protocol::plugin,
         follower::plugin,
+        transport::plugin,
         bevy_replicon_renet::RepliconRenetPlugins,
     ));
 }
@@ -102,7 +103,7 @@ pub fn referee_app(template: BattleTemplate, config: RefereeConfig, link: Link) 
 /// A follower's app: it says `hello` once connected and follows the battle it is welcomed to.
 pub fn follower_app(hello: Hello, delegate: Option<crate::rules::components::AiKind>, link: Link) -> App {
     let mut app = online_app(link);
-    app.add_plugins(follower::plugin);
+    app.add_plugins((follower::plugin, transport::plugin));
     app.finish();
     app.cleanup();
     app.insert_resource(Follower::new(hello, delegate));

@@ -4,7 +4,7 @@
 //! Without one, unsecure mode: for a LAN, loopback and tests.
 
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
@@ -120,6 +120,51 @@ pub fn connect(app: &mut App, server: SocketAddr, password: Option<&GamePassword
     connect_world(app.world_mut(), server, password)
 }
 
+/// How long a follower whose connection dropped waits before it tries the referee again.
+pub const RETRY_EVERY: Duration = Duration::from_secs(2);
+
+/// Where a follower connected to, so that it can connect again by itself when the link drops.
+#[derive(Resource, Clone, Debug)]
+pub struct Reconnect {
+    /// The referee.
+    pub server: SocketAddr,
+    /// The game's password, if any.
+    pub password: Option<GamePassword>,
+    /// Tries made since the link last dropped.
+    pub tries: u32,
+    /// When the link was seen down, by the app's clock.
+    down_since: Option<Duration>,
+}
+
+/// The follower's side of a dropped link: while the battle goes on, it connects again every
+/// [`RETRY_EVERY`], and the referee gives the seat back by the token of its welcome.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(PreUpdate, retry_dropped_link.run_if(resource_exists::<Reconnect>));
+}
+
+fn retry_dropped_link(world: &mut World) {
+    let now = world.resource::<Time<Real>>().elapsed();
+    let down = *world.resource::<State<ClientState>>().get() == ClientState::Disconnected;
+    let follower = world.get_resource::<super::Follower>();
+    // Only a battle in progress is worth coming back to; a refusal is final.
+    let wanted = follower.is_some_and(|f| (f.welcomed || f.lobby.is_some()) && !f.ended && f.refused.is_none());
+    let mut reconnect = world.resource_mut::<Reconnect>();
+    if !down || !wanted {
+        reconnect.down_since = None;
+        return;
+    }
+    let since = *reconnect.down_since.get_or_insert(now);
+    if now.saturating_sub(since) < RETRY_EVERY {
+        return;
+    }
+    reconnect.down_since = Some(now);
+    reconnect.tries += 1;
+    let (server, password) = (reconnect.server, reconnect.password.clone());
+    if let Err(error) = connect_world(world, server, password.as_ref()) {
+        world.resource_mut::<super::Follower>().notices.push(super::Notice::Rejected(error.to_string()));
+    }
+}
+
 /// Connects to the referee at `server` from a running app (the window's Join game).
 pub fn connect_world(world: &mut World, server: SocketAddr, password: Option<&GamePassword>) -> Result<(), LinkError> {
     let address = SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0));
@@ -152,7 +197,12 @@ pub fn connect_world(world: &mut World, server: SocketAddr, password: Option<&Ga
     let transport = NetcodeClientTransport::new(now(), authentication, socket)
         .map_err(|error| LinkError::Transport(error.to_string()))?;
     let client = RenetClient::new(connection(world));
+    // A fresh client, not a changed one: replicon's transport counts it as connecting anew.
+    world.remove_resource::<RenetClient>();
+    world.remove_resource::<NetcodeClientTransport>();
     world.insert_resource(client);
     world.insert_resource(transport);
+    let tries = world.get_resource::<Reconnect>().map_or(0, |reconnect| reconnect.tries);
+    world.insert_resource(Reconnect { server, password: password.cloned(), tries, down_since: None });
     Ok(())
 }

@@ -92,3 +92,39 @@ fn a_client_without_the_game_password_is_kept_out_and_one_with_it_gets_in() {
     let connected = referee.world_mut().query::<&ConnectedClient>().iter(referee.world()).count();
     assert_eq!(connected, 1, "only the friend reached the referee");
 }
+
+#[test]
+fn a_follower_whose_link_drops_connects_again_by_itself_and_finishes_the_battle() {
+    use bevy::prelude::*;
+    use bevy_replicon_renet::RenetClient;
+    use fray::net::transport::{Reconnect, connect, listen};
+    use fray::net::{Follower, Hello, Link, RefereeConfig, Role, SeatPlan};
+    use fray::rules::components::AiKind;
+    let template = fray::levels::load_builtin_level("sealed_orders.ron").unwrap();
+    let config = RefereeConfig::new(vec![SeatPlan::Remote, SeatPlan::Ai(AiKind::Greedy)], 3, 3);
+    let mut referee = fray::net::referee_app(template, config, Link::Udp);
+    let address = listen(&mut referee, 0, None).expect("the referee listens");
+    let mut player =
+        fray::net::follower_app(Hello::new("Ann", Role::Side("wardens".into())), Some(AiKind::Greedy), Link::Udp);
+    connect(&mut player, address, None).expect("the client's socket opens");
+    let over = |app: &App| app.world().get_resource::<fray::rules::CombatState>().is_some_and(|state| state.is_over());
+    let mut dropped = false;
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !(over(&referee) && over(&player) && player.world().resource::<Follower>().ended) {
+        assert!(std::time::Instant::now() < until, "the battle did not end in two minutes");
+        referee.update();
+        player.update();
+        let passes = player.world().get_resource::<fray::rules::PassSeeds>().map_or(0, |seeds| seeds.used().len());
+        if passes == 2 && !dropped {
+            // The link goes down mid-battle, as a router's would.
+            dropped = true;
+            player.world_mut().resource_mut::<RenetClient>().disconnect();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(dropped, "the battle lasted past its second pass");
+    assert!(player.world().resource::<Reconnect>().tries >= 1, "the follower connected again");
+    assert!(player.world().resource::<Follower>().welcomes >= 2, "the referee welcomed it back");
+    let log = |app: &App| app.world().resource::<fray::rules::log::CombatLog>().to_json_lines();
+    assert_eq!(log(&player), log(&referee), "the rejoined follower's log is the referee's");
+}

@@ -257,9 +257,10 @@ fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
             ("Help", UiCommand::ToggleHelp),
         ];
         let live_only = |command: &UiCommand| matches!(command, UiCommand::Restart | UiCommand::Save | UiCommand::Undo);
-        for (label, command) in
-            buttons.into_iter().filter(|(_, command)| view.playback.is_none() || !live_only(command))
-        {
+        // A replay is watched, and an online battle's record is the referee's: neither is
+        // restarted, saved or undone from here.
+        let own_battle = view.playback.is_none() && view.online.is_none();
+        for (label, command) in buttons.into_iter().filter(|(_, command)| own_battle || !live_only(command)) {
             if tracked_button(ui, label).clicked() {
                 out.push(command);
             }
@@ -267,10 +268,8 @@ fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
         if tracked(ui.selectable_label(view.ui.show_log, "Log"), "Log").clicked() {
             out.push(UiCommand::ToggleLog);
         }
-        // A replay's seats are the recorded battle's.
-        if view.playback.is_none()
-            && tracked_button(ui, "Seats").on_hover_text("Hand a side to the AI, or take it back").clicked()
-        {
+        // A replay's seats are the recorded battle's; online, each player holds their own.
+        if own_battle && tracked_button(ui, "Seats").on_hover_text("Hand a side to the AI, or take it back").clicked() {
             out.push(UiCommand::ToggleSeats);
         }
         ui.separator();
