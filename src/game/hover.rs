@@ -70,6 +70,8 @@ struct HoverView<'w, 's> {
     windows: Query<'w, 's, &'static Window>,
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<super::camera::BoardCamera>>,
     options: Res<'w, super::controls::DeclarationOptions>,
+    /// How each zone or square looks, to name its ground.
+    looks: Option<Res<'w, crate::levels::terrain::BoardLooks>>,
 }
 
 impl HoverView<'_, '_> {
@@ -282,11 +284,15 @@ fn zone_card(ui: &mut egui::Ui, view: &HoverView, zone: ZoneIdx) {
     if let Some(square) = def.square
         && let Some(grid) = view.battlefield.grid()
     {
+        let looks = view.looks.as_ref().and_then(|looks| looks.squares.get(grid.index(square)?));
+        let ground = looks.map_or("open ground", |looks| looks.terrain.words());
         let ground = match grid.terrain(square) {
-            Terrain::Difficult => format!("difficult ground: costs {} to enter", def.enter_cost),
-            _ => "open ground".to_string(),
+            Terrain::Difficult => format!("difficult ground ({ground}): costs {} to enter", def.enter_cost),
+            _ => ground.to_string(),
         };
         ui.label(RichText::new(ground).color(DETAIL_COLOUR));
+    } else if let Some(looks) = view.looks.as_ref().and_then(|looks| looks.zones.get(usize::from(zone))) {
+        ui.label(RichText::new(looks.terrain.words()).color(DETAIL_COLOUR));
     }
     if let Some(capacity) = def.capacity.filter(|_| !view.battlefield.is_grid()) {
         ui.label(format!("holds {capacity} ({} here now)", view.index.count(zone)));

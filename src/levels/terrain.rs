@@ -58,6 +58,23 @@ impl ZoneTerrain {
         Self::Sand,
     ];
 
+    /// The terrain in plain words, for the board's hover card.
+    pub const fn words(self) -> &'static str {
+        match self {
+            Self::Field => "open field",
+            Self::Road => "road",
+            Self::Forest => "forest",
+            Self::River => "river",
+            Self::Bridge => "bridge",
+            Self::Ruins => "ruins",
+            Self::Hall => "hall",
+            Self::Marsh => "marsh",
+            Self::Rough => "rough ground",
+            Self::Passage => "narrow passage",
+            Self::Sand => "sand",
+        }
+    }
+
     /// The look of a zone that names none: broken ground where it has a hazard, a passage where
     /// it holds few, else a field (the colours the board gave these zones before terrain).
     pub fn default_for(has_hazard: bool, has_capacity: bool) -> Self {
@@ -121,6 +138,23 @@ impl SquareTerrain {
             Terrain::Wall => Self::Wall,
             Terrain::Slit => Self::ArrowSlit,
             Terrain::Difficult => Self::Rubble,
+        }
+    }
+
+    /// The terrain in plain words, for the board's hover card.
+    pub const fn words(self) -> &'static str {
+        match self {
+            Self::Floor => "stone floor",
+            Self::Grass => "grass",
+            Self::Dirt => "bare earth",
+            Self::Sand => "sand",
+            Self::Flagstones => "flagstones",
+            Self::Wall => "wall",
+            Self::Rock => "rock face",
+            Self::ArrowSlit => "arrow slit",
+            Self::Rubble => "rubble",
+            Self::Mud => "mud",
+            Self::Shallows => "shallow water",
         }
     }
 
