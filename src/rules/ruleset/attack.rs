@@ -457,7 +457,7 @@ pub enum DualWield {
         damage: i32,
         /// The weapon skill a unit needs to fight with two weapons (`S-DUAL-1`: Stab-1 for a
         /// mace and a sword); below it the off-hand weapon does nothing. See
-        /// [`actions::weapon_skill`](crate::rules::actions::weapon_skill) for the skill read.
+        /// [`actions::weapon_skill`](super::actions::weapon_skill) for the skill read.
         #[serde(default)]
         min_skill: i32,
     },
