@@ -1,0 +1,165 @@
+//! Drawing the battlefield: zone and grid-square sprites, zone labels, links between zones and
+//! grid numbers.
+
+use super::*;
+
+/// Draws the battlefield afresh when a battle starts (its resource is replaced), when the board
+/// was cleared (leaving the screen), and, on zones, when the window's shape changes the zones'.
+pub(super) fn rebuild_zones(
+    mut commands: Commands,
+    battlefield: Res<Battlefield>,
+    zones: Query<Entity, With<BoardZone>>,
+    windows: Query<&Window>,
+    mut resized: MessageReader<WindowResized>,
+    mut board: ResMut<BoardLayout>,
+    (mut images, looks, mut art): (ResMut<Assets<Image>>, Option<Res<BoardLooks>>, ResMut<TerrainArt>),
+) {
+    let resized = resized.read().count() > 0;
+    let looks_changed = looks.as_ref().is_some_and(|looks| looks.is_changed());
+    if !battlefield.is_changed() && !zones.is_empty() && !resized && !looks_changed {
+        return;
+    }
+    let steps = layout(&battlefield);
+    let window = windows.iter().next().map_or(crate::game::camera::DEFAULT_WINDOW, Window::size);
+    let cell = if battlefield.is_grid() {
+        Vec2::splat(GRID_TILE)
+    } else {
+        // Zones take their shape from the view at the default UI scale; another scale only zooms.
+        Vec2::new(ZONE_WIDTH, zone_height(&steps, crate::game::camera::board_view(window, 1.0).0).round())
+    };
+    if !battlefield.is_changed() && !zones.is_empty() && board.cell == cell && !looks_changed {
+        return;
+    }
+    for zone in &zones {
+        commands.entity(zone).despawn();
+    }
+    board.cell = cell;
+    board.centres = if battlefield.is_grid() {
+        steps
+    } else {
+        steps.iter().map(|step| *step * Vec2::new(ZONE_SPACING, cell.y + ZONE_GAP_DOWN)).collect()
+    };
+    commands.spawn((
+        BoardZone,
+        CoverTag,
+        DespawnOnExit(Screen::Battle),
+        Text2d::new(""),
+        TextFont::from_font_size(COVER_TAG_SIZE),
+        TextColor(NO_COVER_COLOUR),
+        Transform::from_xyz(0.0, 0.0, 20.0),
+        Visibility::Hidden,
+    ));
+    if let Some(grid) = battlefield.grid() {
+        let cells = usize::from(grid.width()) * usize::from(grid.height());
+        let squares = (0..cells).map(|cell| battlefield.zone_at(grid.square(cell))).collect();
+        board.squares = Some((grid.width(), squares));
+        board.token_areas = Vec::new();
+        let squares = looks.as_ref().map_or(&[][..], |looks| looks.squares.as_slice());
+        crate::game::terrain_art::spawn_grid_squares(&mut commands, grid, squares, &mut art, &mut images);
+        spawn_grid_numbers(&mut commands, i32::from(grid.width()), i32::from(grid.height()));
+        return;
+    }
+    board.squares = None;
+    spawn_links(&mut commands, &battlefield, &board.centres);
+    let zone_looks = looks.as_ref().map_or(&[][..], |looks| looks.zones.as_slice());
+    let mut ground = |at: usize, size: Vec2| {
+        let zone = battlefield.zones().get(at);
+        let look = zone_looks.get(at).cloned().unwrap_or_else(|| Looks {
+            terrain: ZoneTerrain::default_for(
+                zone.is_some_and(|zone| zone.hazard.is_some()),
+                zone.is_some_and(|zone| zone.capacity.is_some()),
+            ),
+            texture: None,
+        });
+        crate::game::terrain_art::zone_sprite(&look, &mut art, &mut images, size)
+    };
+    board.token_areas = spawn_zones(&mut commands, &battlefield, &board.centres, cell, &mut ground);
+}
+
+/// Draws each zone as a box of `cell` size at its centre, its ground as `ground` draws the
+/// `n`th zone's, labelled at the top with its name and notes; returns where each zone's tokens
+/// stand.
+fn spawn_zones(
+    commands: &mut Commands,
+    battlefield: &Battlefield,
+    centres: &[Vec2],
+    cell: Vec2,
+    ground: &mut impl FnMut(usize, Vec2) -> Sprite,
+) -> Vec<Rect> {
+    let mut token_areas = Vec::with_capacity(battlefield.len());
+    for (at, (zone, centre)) in battlefield.zones().iter().zip(centres).enumerate() {
+        let label = zone_label(zone);
+        token_areas.push(token_area(*centre, cell, label.lines().count()));
+        commands
+            .spawn((
+                BoardZone,
+                DespawnOnExit(Screen::Battle),
+                ground(at, cell),
+                Transform::from_translation(centre.extend(0.0)),
+            ))
+            .with_child((
+                Text2d::new(label),
+                TextFont::from_font_size(ZONE_LABEL_SIZE),
+                TextColor(ZONE_LABEL_COLOUR),
+                TextLayout::justify(Justify::Center),
+                Anchor::TOP_CENTER,
+                Transform::from_xyz(0.0, cell.y / 2.0 - ZONE_PADDING, 1.0),
+            ));
+    }
+    token_areas
+}
+
+/// A zone's label: its name, and a line of notes (how many it holds, its hazard) if it has any.
+pub(super) fn zone_label(zone: &crate::battlefield::ZoneDef) -> String {
+    let mut notes = Vec::new();
+    if let Some(capacity) = zone.capacity {
+        notes.push(format!("holds {capacity}"));
+    }
+    if let Some(hazard) = &zone.hazard {
+        notes.push(format!("{} (TN {})", hazard.name, hazard.tn));
+    }
+    if notes.is_empty() { zone.name.clone() } else { format!("{}\n{}", zone.name, notes.join(", ")) }
+}
+
+/// The zones' adjacency as lines between their centres, drawn over the zones and under their
+/// labels and tokens (gizmos would draw over everything).
+fn spawn_links(commands: &mut Commands, battlefield: &Battlefield, centres: &[Vec2]) {
+    for zone in 0..battlefield.len() as ZoneIdx {
+        for &neighbour in battlefield.neighbours(zone) {
+            let (Some(a), Some(b)) = (centres.get(usize::from(zone)), centres.get(usize::from(neighbour))) else {
+                continue;
+            };
+            if neighbour <= zone {
+                continue;
+            }
+            let span = *b - *a;
+            commands.spawn((
+                BoardZone,
+                DespawnOnExit(Screen::Battle),
+                Sprite::from_color(LINK_COLOUR, Vec2::new(span.length(), LINK_WIDTH)),
+                Transform::from_translation(((*a + *b) / 2.0).extend(LINK_Z))
+                    .with_rotation(Quat::from_rotation_z(span.to_angle())),
+            ));
+        }
+    }
+}
+
+/// Row and column numbers around a grid of `width` by `height` squares.
+fn spawn_grid_numbers(commands: &mut Commands, width: i32, height: i32) {
+    let number = |text: String, at: Vec2| {
+        (
+            BoardZone,
+            DespawnOnExit(Screen::Battle),
+            Text2d::new(text),
+            TextFont::from_font_size(GRID_NUMBER_SIZE),
+            TextColor(GRID_NUMBER_COLOUR),
+            Transform::from_translation(at.extend(1.0)),
+        )
+    };
+    for x in 0..width {
+        commands.spawn(number(x.to_string(), square_centre(Square::new(x, 0)) + Vec2::new(0.0, GRID_TILE * 0.75)));
+    }
+    for y in 0..height {
+        commands.spawn(number(y.to_string(), square_centre(Square::new(0, y)) - Vec2::new(GRID_TILE * 0.75, 0.0)));
+    }
+}
