@@ -499,19 +499,10 @@ fn a_player_hosts_a_battle_from_the_menu_readies_in_the_lobby_and_starts_it() {
     }
     let dir = shots_dir("host-online");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/host_online.ron");
-    let _turn = window_turn();
     // The menu's level (the ambush) with its first side the host's and its second an AI: the
     // window starts its own `fray serve --lobby` child and joins it.
-    let output = Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(["play", "--mute", "--script"])
-        .arg(&script)
-        .arg("--screenshots")
-        .arg(&dir)
-        .env("FRAY_DATA_DIR", dir.join("data"))
-        .output()
-        .expect("fray runs");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    let (script, shots) = (script.to_str().expect("a UTF-8 path"), dir.to_str().expect("a UTF-8 path"));
+    let stdout = play_in(&dir.join("data"), &["play", "--script", script, "--screenshots", shots]);
     assert!(stdout.contains("steps passed"), "{stdout}");
     assert_drawn(&dir, &["online_host_form.png", "online_lobby.png", "online_hosted_battle.png"]);
 }

@@ -131,6 +131,14 @@ struct Seat {
     player: Option<Player>,
 }
 
+impl Seat {
+    /// Whether the clocks run for this seat: a person plays it and is connected (a dropped
+    /// player's clock waits for them).
+    fn clock_runs(&self) -> bool {
+        self.plan == SeatPlan::Remote && self.player.as_ref().is_some_and(|player| player.client.is_some())
+    }
+}
+
 /// What a connected client is to the referee.
 #[derive(Component, Clone, Debug, Default)]
 pub struct Peer {
@@ -333,6 +341,13 @@ impl Referee {
         Ok((Some(at), token))
     }
 
+    /// The welcome to the battle for a client in `seat` (none for a spectator), with `record`.
+    fn welcome(&self, seat: Option<usize>, record: String) -> ToClient {
+        let side = seat.map(|at| self.seats[at].name.clone());
+        let token = seat.and_then(|at| self.seats[at].player.as_ref()).map_or(0, |player| player.token);
+        ToClient::Welcome { side, token, record }
+    }
+
     fn side_names(&self) -> String {
         self.seats.iter().map(|seat| seat.name.as_str()).collect::<Vec<_>>().join(", ")
     }
@@ -518,9 +533,7 @@ fn open_battle(
     let record = referee.record().to_text();
     for (client, mut peer) in peers.iter_mut().filter(|(_, peer)| peer.greeted) {
         peer.welcomed = true;
-        let side = peer.seat.map(|at| referee.seats[at].name.clone());
-        let token = peer.seat.and_then(|at| referee.seats[at].player.as_ref()).map_or(0, |player| player.token);
-        out.write(to(client, ToClient::Welcome { side, token, record: record.clone() }));
+        out.write(to(client, referee.welcome(peer.seat, record.clone())));
     }
     referee.notes.push("every player is ready: the battle starts".into());
 }
@@ -581,10 +594,8 @@ fn resync(inbox: &mut Inbox, client: Entity) {
         return;
     };
     peer.agreed_events = 0;
-    let side = peer.seat.map(|at| inbox.referee.seats[at].name.clone());
-    let token = peer.seat.and_then(|at| inbox.referee.seats[at].player.as_ref()).map_or(0, |player| player.token);
     let record = inbox.referee.record().to_text();
-    inbox.out.write(to(client, ToClient::Welcome { side, token, record }));
+    inbox.out.write(to(client, inbox.referee.welcome(peer.seat, record)));
 }
 
 /// Checks a declaration's sender and hands it to the rules, which check the declaration itself.
@@ -667,16 +678,13 @@ fn run_clock(mut inbox: Inbox, battle: Battle) {
             continue;
         };
         let seat = &inbox.referee.seats[side.0];
-        // A dropped player's clock waits for them.
-        let present = seat.player.as_ref().is_some_and(|player| player.client.is_some());
-        if seat.plan != SeatPlan::Remote || !present {
+        if !seat.clock_runs() {
             continue;
         }
         let spent = inbox.referee.clock_spent.entry(unit).or_default();
         *spent += delta;
         if *spent >= limit && !inbox.referee.pending.contains_key(&unit) {
-            let hold = crate::rules::components::Action::simple(crate::rules::components::ActionKind::Hold);
-            inbox.chosen.write(ActionChosen { unit, action: hold });
+            inbox.chosen.write(hold(unit));
             inbox.referee.clock_spent.remove(&unit);
         }
     }
@@ -700,9 +708,7 @@ fn run_chess_clock(mut inbox: Inbox, battle: Battle) {
     running.dedup();
     for side in running {
         let seat = &referee.seats[side];
-        // A dropped player's clock waits for them.
-        let present = seat.player.as_ref().is_some_and(|player| player.client.is_some());
-        if seat.plan != SeatPlan::Remote || !present {
+        if !seat.clock_runs() {
             continue;
         }
         referee.banks[side] = referee.banks[side].saturating_sub(delta);
@@ -710,10 +716,15 @@ fn run_chess_clock(mut inbox: Inbox, battle: Battle) {
             continue;
         }
         for &(unit, _) in awaiting.iter().filter(|(unit, at)| *at == side && !referee.pending.contains_key(unit)) {
-            let hold = crate::rules::components::Action::simple(crate::rules::components::ActionKind::Hold);
-            inbox.chosen.write(ActionChosen { unit, action: hold });
+            inbox.chosen.write(hold(unit));
         }
     }
+}
+
+/// The declaration a clock makes for a unit out of time.
+fn hold(unit: Entity) -> ActionChosen {
+    let action = crate::rules::components::Action::simple(crate::rules::components::ActionKind::Hold);
+    ActionChosen { unit, action }
 }
 
 /// Tells a client the rules refused its declaration.
