@@ -78,8 +78,8 @@ fn name_line(zoom: f32) -> f32 {
 
 /// How `count` tokens fill a zone's token area of `room` when the board is seen at `zoom`.
 /// Each token needs its disc and bars at its scale and a line for its name at the names' size
-/// on screen; the layouts that best serve both a good scale and a name of several characters
-/// win, and of those the one with the largest tokens.
+/// on screen; the layouts that best serve both a good size on screen and a name of several
+/// characters win, and of those the one with the largest tokens.
 pub fn crowd_fit(room: Vec2, count: usize, zoom: f32) -> CrowdFit {
     let count = count.max(1);
     let char_width = LABEL_PX * LABEL_CHAR_WIDTH * zoom;
@@ -91,7 +91,8 @@ pub fn crowd_fit(room: Vec2, count: usize, zoom: f32) -> CrowdFit {
             let named = across.min((cell.y - name_line(zoom)) / TOKEN_BODY.y).min(ZONE_TOKEN_MAX_SCALE);
             let chars = (cell.x / char_width).floor();
             if named >= LEAST_NAMED_SCALE && chars >= FEWEST_CHARS as f32 {
-                let quality = (named / GOOD_SCALE).min(chars / GOOD_NAME_CHARS).min(1.0);
+                let on_screen = TOKEN_BODY.x * named / zoom;
+                let quality = (on_screen / GOOD_TOKEN_PX).min(chars / GOOD_NAME_CHARS).min(1.0);
                 (CrowdFit { columns, rows, scale: named, named: true }, quality)
             } else {
                 // No name fits: the token takes the whole cell, its name is in the hover card.
@@ -157,8 +158,9 @@ mod tests {
 
     #[test]
     fn a_few_tokens_get_full_size_and_room_for_their_names() {
-        let fit = crowd_fit(area(ZONE_HEIGHT_MAX).size(), 2, 2.0);
-        assert!(fit.named && fit.scale >= GOOD_SCALE, "{fit:?}");
+        let zoom = 1.0;
+        let fit = crowd_fit(area(ZONE_HEIGHT_MAX).size(), 2, zoom);
+        assert!(fit.named && TOKEN_BODY.x * fit.scale / zoom >= GOOD_TOKEN_PX, "{fit:?}");
         // A crowd gives up names before its tokens shrink to nothing.
         let crowd = crowd_fit(area(ZONE_HEIGHT_MIN).size(), 40, 2.0);
         assert!(!crowd.named && crowd.scale > 0.0, "{crowd:?}");
@@ -223,11 +225,19 @@ mod tests {
 
     #[test]
     fn tokens_are_40_px_across_at_1280x800_wherever_their_zone_has_room() {
-        // Laid out for it so far: the ambush (two zones across, three down) and the levels
-        // whose boards were already compact. Still under 40 px, their zones set in a long row
-        // of columns: the Great Melee (eight zones of eight, about 37 px), reinforcements (39),
-        // zones_and_tests_mill (26 to 34) and zones_and_tests_skirmish (26 to 31).
-        let levels = ["ambush.ron", "duel.ron", "sealed_orders.ron", "tutorial.ron"];
+        // Every shipped level of zones; on a grid a token takes its square's size.
+        let levels: Vec<String> = std::fs::read_dir("levels")
+            .expect("the shipped levels")
+            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+            .filter(|name| name.ends_with(".ron"))
+            .filter(|name| {
+                !crate::levels::load_level(&std::path::Path::new("levels").join(name))
+                    .expect("a shipped level")
+                    .battlefield
+                    .is_grid()
+            })
+            .collect();
+        assert!(levels.len() >= 8, "zone levels found: {levels:?}");
         let small: Vec<String> = levels
             .iter()
             .flat_map(|level| {

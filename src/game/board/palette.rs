@@ -32,8 +32,9 @@ pub(super) const TOKEN_BODY: Vec2 = Vec2::new(52.0, 58.0);
 pub(super) const TOKEN_LIFT: f32 = 6.0;
 /// Room around a name line, in screen pixels.
 pub(super) const LABEL_ROOM: f32 = 3.0;
-/// Token scale that reads well.
-pub(super) const GOOD_SCALE: f32 = 1.0;
+/// Width on screen, in pixels, of a token that reads well: its portrait, bars and marks. A crowd
+/// gives its tokens this size before it gives their names more characters.
+pub(super) const GOOD_TOKEN_PX: f32 = 48.0;
 /// Characters of a name that read well.
 pub(super) const GOOD_NAME_CHARS: f32 = 8.0;
 /// Smallest token scale worth keeping a name line for.

@@ -109,7 +109,8 @@ fn spawn_zones(
     token_areas
 }
 
-/// A zone's label: its name, and a line of notes (how many it holds, its hazard) if it has any.
+/// A zone's label: its name, and a line of notes (how many it holds, its hazard) if it has any,
+/// each broken at spaces into lines that fit across the zone.
 pub(super) fn zone_label(zone: &crate::battlefield::ZoneDef) -> String {
     let mut notes = Vec::new();
     if let Some(capacity) = zone.capacity {
@@ -118,7 +119,25 @@ pub(super) fn zone_label(zone: &crate::battlefield::ZoneDef) -> String {
     if let Some(hazard) = &zone.hazard {
         notes.push(format!("{} (TN {})", hazard.name, hazard.tn));
     }
-    if notes.is_empty() { zone.name.clone() } else { format!("{}\n{}", zone.name, notes.join(", ")) }
+    let label = if notes.is_empty() { zone.name.clone() } else { format!("{}\n{}", zone.name, notes.join(", ")) };
+    let fits = ((ZONE_WIDTH - 2.0 * ZONE_PADDING) / (ZONE_LABEL_SIZE * LABEL_CHAR_WIDTH)).floor() as usize;
+    label.lines().flat_map(|line| wrap(line, fits)).collect::<Vec<_>>().join("\n")
+}
+
+/// `line` broken at spaces into lines of at most `width` characters; a word longer than that
+/// keeps a line of its own.
+fn wrap(line: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in line.split_whitespace() {
+        match lines.last_mut() {
+            Some(last) if last.chars().count() + 1 + word.chars().count() <= width => {
+                last.push(' ');
+                last.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines
 }
 
 /// The zones' adjacency as lines between their centres, drawn over the zones and under their
@@ -161,5 +180,18 @@ fn spawn_grid_numbers(commands: &mut Commands, width: i32, height: i32) {
     }
     for y in 0..height {
         commands.spawn(number(y.to_string(), square_centre(Square::new(0, y)) - Vec2::new(GRID_TILE * 0.75, 0.0)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_zone_labels_break_at_spaces_to_fit_across_the_zone() {
+        assert_eq!(wrap("The Collapsed Corridor", 18), ["The Collapsed", "Corridor"]);
+        assert_eq!(wrap("the cold race and the wheel (TN 10)", 18), ["the cold race and", "the wheel (TN 10)"]);
+        assert_eq!(wrap("Gate", 18), ["Gate"]);
+        assert_eq!(wrap("Supercalifragilistic road", 10), ["Supercalifragilistic", "road"]);
     }
 }
