@@ -21,13 +21,12 @@ pub fn layout(battlefield: &Battlefield) -> Vec<Vec2> {
         let column = if distance == crate::battlefield::UNREACHABLE { count as u32 } else { distance };
         columns.entry(column).or_default().push(zone);
     }
-    let widest = columns.keys().copied().max().unwrap_or(0) as f32;
+    let mut ordered: Vec<(u32, Vec<ZoneIdx>)> = columns.into_iter().collect();
+    ordered.sort_by_key(|(distance, _)| *distance);
     let mut steps = vec![Vec2::ZERO; count];
-    for (column, zones) in &columns {
-        let height = zones.len() as f32;
-        for (row, zone) in zones.iter().enumerate() {
-            steps[*zone as usize] = Vec2::new(*column as f32 - widest / 2.0, (height - 1.0) / 2.0 - row as f32);
-        }
+    for (at, step) in fold_columns(&ordered.iter().map(|(_, zones)| zones.len()).collect::<Vec<_>>()) {
+        let (column, row) = at;
+        steps[usize::from(ordered[column].1[row])] = step;
     }
     for (at, zone) in battlefield.zones().iter().enumerate() {
         if let Some((x, y)) = zone.position {
@@ -35,6 +34,34 @@ pub fn layout(battlefield: &Battlefield) -> Vec<Vec2> {
         }
     }
     steps
+}
+
+/// Most columns of zones side by side before the board folds into another band below: a
+/// long chain of zones in one row would leave every zone, and its tokens, tiny.
+const COLUMNS_PER_BAND: usize = 3;
+
+/// Where the zones of columns of these heights go, as `((column, place in it), step)`: the
+/// columns side by side, folded into bands of [`COLUMNS_PER_BAND`] that snake down the board
+/// (left to right, then right to left), so the last column of a band lies over the first of
+/// the next and neighbours stay side by side; the whole centred on the origin.
+fn fold_columns(heights: &[usize]) -> Vec<((usize, usize), Vec2)> {
+    let across = heights.len().min(COLUMNS_PER_BAND);
+    let mut places = Vec::new();
+    let mut top = 0.0;
+    for (band, chunk) in heights.chunks(COLUMNS_PER_BAND).enumerate() {
+        let tallest = chunk.iter().copied().max().unwrap_or(1) as f32;
+        for (within, height) in chunk.iter().enumerate() {
+            let slot = if band % 2 == 0 { within } else { across - 1 - within };
+            let x = slot as f32 - (across as f32 - 1.0) / 2.0;
+            for row in 0..*height {
+                let y = top - (tallest - *height as f32) / 2.0 - row as f32;
+                places.push(((band * COLUMNS_PER_BAND + within, row), Vec2::new(x, y)));
+            }
+        }
+        top -= tallest;
+    }
+    let lowest = places.iter().map(|(_, step)| step.y).fold(0.0, f32::min);
+    places.into_iter().map(|(at, step)| (at, step - Vec2::new(0.0, lowest / 2.0))).collect()
 }
 
 /// How tall zones are drawn so that the board, framed with a zone's room around it, has the
@@ -248,6 +275,20 @@ mod tests {
             })
             .collect();
         assert!(small.is_empty(), "tokens under {LEAST_TOKEN_PX} px: {small:#?}");
+    }
+
+    #[test]
+    fn a_long_chain_of_zones_folds_into_bands_that_snake_down_the_board() {
+        let steps: Vec<Vec2> = fold_columns(&[1; 7]).into_iter().map(|(_, step)| step).collect();
+        let widest = steps.iter().map(|step| step.x).fold(f32::MIN, f32::max);
+        assert!(widest <= 1.0, "{steps:?}");
+        // Each zone of the chain lies one step from the next, across or down.
+        for pair in steps.windows(2) {
+            assert!((pair[1] - pair[0]).length() <= 1.0 + f32::EPSILON, "{steps:?}");
+        }
+        // A short board keeps its one row.
+        let row: Vec<Vec2> = fold_columns(&[1, 2, 1]).into_iter().map(|(_, step)| step).collect();
+        assert_eq!(row, [Vec2::new(-1.0, 0.0), Vec2::new(0.0, 0.5), Vec2::new(0.0, -0.5), Vec2::new(1.0, 0.0)]);
     }
 
     #[test]
