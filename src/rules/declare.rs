@@ -14,7 +14,7 @@ use super::log::{CombatLog, LogEvent};
 use super::ruleset::{DeclarationOrder, InitiativeOrder, Ruleset};
 use super::state::{
     ActionChosen, CheckedChoices, CombatInfo, CombatPhase, CombatState, DeclarationQueue, DeclarationRejected,
-    PassSeeds, Slot, in_phase,
+    PassSeeds, Slot,
 };
 use super::unit::{self, ThreatAudit, TouchedUnits, Unit, UnitsMut};
 use super::{CombatSystems, DeclareSystems};
@@ -26,8 +26,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (DeclareSystems::Open, DeclareSystems::Choose, DeclareSystems::Record, DeclareSystems::Close)
             .chain()
-            .in_set(CombatSystems::Declare)
-            .run_if(in_phase(CombatPhase::Declare)),
+            .in_set(CombatSystems::Declare),
     );
     app.add_systems(
         Update,

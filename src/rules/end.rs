@@ -13,14 +13,14 @@ use super::equipment::{DamageType, Hindrance, InjuryTables, Lingering};
 use super::log::{Affliction, CombatLog, LogEvent};
 use super::resolve::{DamageHit, Harm};
 use super::ruleset::{ManeuverRules, Ruleset};
-use super::state::{CombatPhase, DamageDealt, Outcome, VictoryCondition, VictoryConditions, in_phase};
+use super::state::{CombatPhase, DamageDealt, Outcome, VictoryCondition, VictoryConditions};
 use super::unit::{self, Unit, UnitsMut};
 use crate::battlefield::{Battlefield, Hazard};
 use crate::rules::log::ManeuverOutcome;
 use crate::rules::log::line;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, end_round.in_set(CombatSystems::End).run_if(in_phase(CombatPhase::End)));
+    app.add_systems(Update, end_round.in_set(CombatSystems::End));
 }
 
 /// Cause of the dying's end-of-round loss.
@@ -30,7 +30,7 @@ const SUFFOCATION: &str = "suffocation";
 
 /// Ends a round: the dying bleed, hazards bite, grapples and lingering harm resolve, surprise
 /// wears off, and the battle ends or a new round begins.
-fn end_round(
+pub(super) fn end_round(
     mut commands: Commands,
     battle: Battle,
     mut dealt: MessageWriter<DamageDealt>,

@@ -14,13 +14,13 @@ use super::dice::{CombatRng, Dice, DiceRoll, Draw};
 use super::equipment::Attribute;
 use super::log::{CombatLog, LogEvent};
 use super::ruleset::{InitiativeOrder, Ruleset, TurnOrder};
-use super::state::{CombatPhase, CombatState, Sides, in_phase};
+use super::state::{CombatPhase, CombatState, Sides};
 use super::unit::{self, UnitItem, UnitsMut};
 use crate::battlefield::{Battlefield, ZoneIndex};
 use crate::rules::log::line;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, start_round.in_set(CombatSystems::Initiative).run_if(in_phase(CombatPhase::Initiative)));
+    app.add_systems(Update, start_round.in_set(CombatSystems::Initiative));
 }
 
 /// The Base Initiative dice of a unit with `agility_modifier`: 1d12−2 for +2, 1d12+1 for −1.

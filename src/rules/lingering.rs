@@ -11,15 +11,13 @@ use super::battle::Battle;
 use super::end;
 use super::equipment::InjuryTables;
 use super::resolve::Harm;
-use super::state::{CombatPhase, DamageDealt, DeclarationQueue, in_phase};
+use super::state::{DamageDealt, DeclarationQueue};
 use super::unit;
 use super::{CombatSystems, DeclareSystems};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<TurnUpkeep>().add_systems(
-        Update,
-        turn_upkeep.in_set(CombatSystems::Declare).before(DeclareSystems::Open).run_if(in_phase(CombatPhase::Declare)),
-    );
+    app.init_resource::<TurnUpkeep>()
+        .add_systems(Update, turn_upkeep.in_set(CombatSystems::Declare).before(DeclareSystems::Open));
 }
 
 /// Where the turn-by-turn upkeep stands in the round.

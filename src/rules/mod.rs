@@ -36,6 +36,8 @@ pub use state::{
     VictoryCondition, VictoryConditions,
 };
 
+use state::in_phase;
+
 /// The combat pipeline, one set per stage, run in this order every update.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CombatSystems {
@@ -66,17 +68,19 @@ pub enum DeclareSystems {
     Close,
 }
 
-/// Registers the rules: resources, messages and the six stages.
+/// Registers the rules: resources, messages and the six stages. Each stage runs only in its
+/// phase of the battle: the condition sits on the stage's set, once, and every system that
+/// joins the set (the stage's own, the record's, the controllers') takes it.
 pub fn plugin(app: &mut App) {
     app.configure_sets(
         Update,
         (
-            CombatSystems::Surprise,
-            CombatSystems::Initiative,
-            CombatSystems::Declare,
-            CombatSystems::Resolve,
-            CombatSystems::Morale,
-            CombatSystems::End,
+            CombatSystems::Surprise.run_if(in_phase(CombatPhase::Surprise)),
+            CombatSystems::Initiative.run_if(in_phase(CombatPhase::Initiative)),
+            CombatSystems::Declare.run_if(in_phase(CombatPhase::Declare)),
+            CombatSystems::Resolve.run_if(in_phase(CombatPhase::Resolve)),
+            CombatSystems::Morale.run_if(in_phase(CombatPhase::Morale)),
+            CombatSystems::End.run_if(in_phase(CombatPhase::End)),
         )
             .chain(),
     );

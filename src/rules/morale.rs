@@ -14,7 +14,7 @@ use super::dice::Draw;
 use super::equipment::Attribute;
 use super::log::{LogEvent, MoraleReason};
 use super::ruleset::{MoraleCheck, MoraleFailure, MoraleTrigger, Ruleset, Withdrawal};
-use super::state::{CombatPhase, DamageDealt, Fleeing, Intimidated, MoraleInbox, in_phase};
+use super::state::{CombatPhase, DamageDealt, Fleeing, Intimidated, MoraleInbox};
 use super::unit::{self, Unit};
 use crate::battlefield::ZoneIdx;
 use crate::rules::log::line;
@@ -25,7 +25,7 @@ pub(super) fn plugin(app: &mut App) {
         (
             // Every frame, whatever the phase: a message lives two frames, a round may take more.
             collect_pressure.after(CombatSystems::Resolve).before(CombatSystems::Morale),
-            check_morale.in_set(CombatSystems::Morale).run_if(in_phase(CombatPhase::Morale)),
+            check_morale.in_set(CombatSystems::Morale),
         ),
     );
 }

@@ -11,7 +11,7 @@ use super::dice::CombatRng;
 use super::equipment::Attribute;
 use super::log::{Arrival, CombatLog, LogEvent, UnitEntry, UnitStats};
 use super::ruleset::Ruleset;
-use super::state::{CombatInfo, CombatPhase, Sides, in_phase};
+use super::state::{CombatInfo, CombatPhase, Sides};
 use super::unit::{self, UnitView};
 use crate::battlefield::{Battlefield, ZoneIndex};
 use crate::rules::log::line;
@@ -91,7 +91,7 @@ fn roll_individual_surprise(
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, open_combat.in_set(CombatSystems::Surprise).run_if(in_phase(CombatPhase::Surprise)));
+    app.add_systems(Update, open_combat.in_set(CombatSystems::Surprise));
 }
 
 /// The shift of each side's own surprise range: its wariest unit's on the field (`C-SURP-1`; a

@@ -7,10 +7,7 @@ use super::format::{Declaration, SavedHeld};
 use crate::ai::AiRng;
 use crate::rules::components::{Action, Controller, Declared, HeldPlan, UnitId};
 use crate::rules::log::CombatLog;
-use crate::rules::state::in_phase;
-use crate::rules::{
-    ActionChosen, CombatInfo, CombatPhase, CombatState, CombatSystems, DeclarationQueue, DeclareSystems,
-};
+use crate::rules::{ActionChosen, CombatInfo, CombatState, CombatSystems, DeclarationQueue, DeclareSystems};
 
 /// Every declaration the rules accepted in this battle, in order.
 #[derive(Resource, Clone, Debug, Default)]
@@ -150,7 +147,6 @@ pub(super) fn plugin(app: &mut App) {
                 .after(DeclareSystems::Record)
                 .before(DeclareSystems::Close)
                 .in_set(CombatSystems::Declare)
-                .run_if(in_phase(CombatPhase::Declare))
                 .run_if(|recording: Res<Recording>| recording.is_on()),
         ),
     );

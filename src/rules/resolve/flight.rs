@@ -9,13 +9,10 @@ use crate::rules::CombatSystems;
 use crate::rules::components::*;
 use crate::rules::log::LogEvent;
 use crate::rules::log::line;
-use crate::rules::state::{CombatPhase, Fleeing, Slot, in_phase};
+use crate::rules::state::{Fleeing, Slot};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        strike_the_fleeing.after(CombatSystems::Morale).before(CombatSystems::End).run_if(in_phase(CombatPhase::End)),
-    );
+    app.add_systems(Update, strike_the_fleeing.in_set(CombatSystems::End).before(crate::rules::end::end_round));
 }
 
 /// The `initiative` of the attacks at a fleeing back: they come after every turn and count of

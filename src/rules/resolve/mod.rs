@@ -37,7 +37,6 @@ use super::log::{AttackKind, CombatLog, LogEvent};
 use super::ruleset::{InitiativeOrder, Ruleset};
 use super::state::{
     ActionLost, CombatPhase, CombatState, DamageDealt, DeclarationQueue, Intimidated, ResolveByCount, Sides, Slot,
-    in_phase,
 };
 use super::unit::{self, UnitItem, UnitView, UnitsMut};
 use crate::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
@@ -54,7 +53,7 @@ use performing::{is_strike, leaves_a_bonus_action};
 pub(super) use threats::SpentReactions;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, resolve_round.in_set(CombatSystems::Resolve).run_if(in_phase(CombatPhase::Resolve)));
+    app.add_systems(Update, resolve_round.in_set(CombatSystems::Resolve));
     flight::plugin(app);
 }
 
