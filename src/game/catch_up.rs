@@ -27,8 +27,10 @@ pub struct CatchUp {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<CatchUp>()
-        .add_systems(Update, (forget_on_new_battle, follow_the_seat).chain().after(super::controls::apply_commands));
+    app.init_resource::<CatchUp>().add_systems(
+        Update,
+        (forget_on_new_battle, follow_the_seat).chain().in_set(super::spine::GameSystems::Answers),
+    );
 }
 
 /// The window's part: the summary over the board until dismissed.

@@ -9,10 +9,11 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use bevy::sprite::Text2dShadow;
 
-use super::board::{BoardSystems, TOKEN_RADIUS, Token, TokenScale};
+use super::board::{TOKEN_RADIUS, Token, TokenScale};
 use super::camera::{BoardCamera, zoom_of};
 use super::playout::ShownLog;
 use super::session::Screen;
+use super::spine::GameSystems;
 use crate::rules::components::UnitId;
 use crate::rules::log::line;
 use crate::rules::log::{CombatLog, LogEntry, LogEvent};
@@ -250,7 +251,10 @@ struct Pulse {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LogCursor>().add_systems(
         Update,
-        (spawn_feedback, animate_floating, draw_pulses).chain().after(BoardSystems).run_if(in_state(Screen::Battle)),
+        (spawn_feedback, animate_floating, draw_pulses)
+            .chain()
+            .in_set(GameSystems::OverBoard)
+            .run_if(in_state(Screen::Battle)),
     );
 }
 

@@ -3,11 +3,10 @@
 //! The most important tokens (hovered, selected, declaring, targeted, then the living) claim
 //! their room first; the whole name is always in the hover card.
 
+use super::spine::GameSystems;
 use bevy::prelude::*;
 
-use super::board::{
-    BoardLayout, BoardSystems, Hovered, Look, NameLabel, TOKEN_RADIUS, Token, TokenDetail, TokenScale, token_body,
-};
+use super::board::{BoardLayout, Hovered, Look, NameLabel, TOKEN_RADIUS, Token, TokenDetail, TokenScale, token_body};
 use super::camera::{BoardCamera, zoom_of};
 use super::controls::{BattleUi, DeclarationOptions};
 use super::session::Screen;
@@ -41,7 +40,7 @@ const UNMARKED: u8 = u8::MAX;
 const FILLER_WORDS: [&str; 5] = ["the", "of", "a", "an", "de"];
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, place_labels.after(BoardSystems).run_if(in_state(Screen::Battle)));
+    app.add_systems(Update, place_labels.in_set(GameSystems::OverBoard).run_if(in_state(Screen::Battle)));
 }
 
 /// `name` cut to at most `most` characters, keeping what tells units apart: the whole name if

@@ -26,6 +26,7 @@ pub mod script;
 pub mod seats;
 pub mod session;
 pub mod settings;
+mod spine;
 pub mod standing_orders;
 mod terrain_art;
 mod token_art;
@@ -73,6 +74,7 @@ pub struct LaunchOptions {
 /// add it to a headless app with `MinimalPlugins` and drive it through [`UiCommand`]s).
 pub fn logic_plugin(app: &mut App) {
     app.add_plugins((
+        spine::plugin,
         session::plugin,
         controls::plugin,
         standing_orders::plugin,

@@ -6,9 +6,10 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use super::board::{BoardLayout, BoardSystems, GRID_TILE, HoveredZone, TOKEN_RADIUS, Token, TokenScale};
+use super::board::{BoardLayout, GRID_TILE, HoveredZone, TOKEN_RADIUS, Token, TokenScale};
 use super::controls::{self, BattleUi, DeclarationOptions};
 use super::session::Screen;
+use super::spine::GameSystems;
 use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};
 use crate::rules::CombatState;
 use crate::rules::actions::{ActionContext, ThreatMap};
@@ -77,7 +78,7 @@ struct ThreatenedSquares(Vec<ZoneIdx>);
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<BoardOverlays>().init_resource::<ThreatenedSquares>().add_systems(
         Update,
-        (tint_threats, draw_path_and_sight).chain().after(BoardSystems).run_if(in_state(Screen::Battle)),
+        (tint_threats, draw_path_and_sight).chain().in_set(GameSystems::OverBoard).run_if(in_state(Screen::Battle)),
     );
 }
 

@@ -9,12 +9,13 @@ use std::collections::HashMap;
 use bevy::prelude::*;
 use bevy::sprite::Text2dShadow;
 
-use super::board::{BoardLayout, BoardSystems, TOKEN_RADIUS, Token, TokenScale};
+use super::board::{BoardLayout, TOKEN_RADIUS, Token, TokenScale};
 use super::camera::{BoardCamera, zoom_of};
 use super::controls::BattleUi;
 use super::hover::declaration_visible;
 use super::playout::PlayingCount;
 use super::session::Screen;
+use super::spine::GameSystems;
 use crate::rules::components::{Action, Declared, Initiative, SideIndex};
 use crate::rules::{CombatPhase, CombatState, DeclarationQueue};
 
@@ -44,7 +45,7 @@ const DESTINATION_MARK: f32 = 0.35;
 struct PlanNumber(Entity);
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, show_plan.after(BoardSystems).run_if(in_state(Screen::Battle)));
+    app.add_systems(Update, show_plan.in_set(GameSystems::OverBoard).run_if(in_state(Screen::Battle)));
 }
 
 /// One planned action to draw: who, what, and its Round Initiative once known.

@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::spine::GameSystems;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -234,7 +235,7 @@ pub(super) fn plugin(app: &mut App) {
                 .run_if(resource_exists::<Playback>)
                 // Before the rounds, so a step's rebuild or count plays in the same frame; the
                 // keys' and buttons' commands of the frame before are read here.
-                .before(CombatSystems::Surprise),
+                .in_set(GameSystems::Session),
         )
         // The end of a round (morale, bleeding, fleeing) waits for its first event to be in
         // view too, not only the counts (`playout.rs`) and the next round (`session.rs`).

@@ -6,6 +6,7 @@
 
 use std::ops::Range;
 
+use super::spine::GameSystems;
 use bevy::prelude::*;
 
 use super::feedback::popups;
@@ -121,10 +122,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                play_on.before(CombatSystems::Surprise),
+                play_on.in_set(GameSystems::Session),
                 note_before_resolve.after(CombatSystems::Declare).before(CombatSystems::Resolve),
                 note_resolved_count.after(CombatSystems::Resolve).before(CombatSystems::Morale),
-                show_log.after(CombatSystems::End),
+                show_log.in_set(GameSystems::Aftermath),
             ),
         );
 }
@@ -323,9 +324,8 @@ pub(super) fn window_plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            (walk_tokens, strike_motions, show_vitals).before(super::board::BoardSystems),
-            draw_count.after(super::board::BoardSystems),
-            follow_the_actor.after(super::board::BoardSystems),
+            (walk_tokens, strike_motions, show_vitals).in_set(GameSystems::Motion),
+            (draw_count, follow_the_actor).in_set(GameSystems::OverBoard),
         )
             .run_if(in_state(super::session::Screen::Battle)),
     );

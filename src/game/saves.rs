@@ -141,8 +141,7 @@ pub(super) fn plugin(app: &mut App) {
                 finish_loading,
             )
                 .chain()
-                .after(super::controls::apply_commands)
-                .before(crate::rules::DeclareSystems::Record),
+                .in_set(super::spine::GameSystems::Answers),
         );
 }
 

@@ -18,7 +18,7 @@ const SEATS_WIDTH: f32 = 300.0;
 pub struct SeatsWindow(pub bool);
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<SeatsWindow>().add_systems(Update, hand_over.after(super::controls::apply_commands));
+    app.init_resource::<SeatsWindow>().add_systems(Update, hand_over.in_set(super::spine::GameSystems::Answers));
 }
 
 /// The window's part: the seats window.

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::spine::GameSystems;
 use bevy::prelude::*;
 
 use super::LaunchOptions;
@@ -292,7 +293,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<BattleStarted>()
         .configure_sets(Update, CombatSystems::Initiative.run_if(round_pacing_ready))
         .add_systems(Startup, (discover_levels, apply_launch_options).chain())
-        .add_systems(Update, (start_battle, back_to_menu, tick_pacing).chain().before(CombatSystems::Surprise))
+        .add_systems(Update, (start_battle, back_to_menu, tick_pacing).chain().in_set(GameSystems::Session))
         .add_systems(OnEnter(Screen::Menu), end_battle);
 }
 

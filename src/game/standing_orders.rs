@@ -5,13 +5,14 @@
 
 use std::collections::HashMap;
 
+use super::spine::GameSystems;
 use bevy::prelude::*;
 
-use super::controls::{self, BattleUi, DeclarationOptions, Draft, OptionEntry, UiCommand};
+use super::controls::{BattleUi, DeclarationOptions, Draft, OptionEntry, UiCommand};
 use super::online::Declarer;
 use super::session::BattleStarted;
+use crate::rules::DeclarationQueue;
 use crate::rules::components::{Action, ActionKind, Declared};
-use crate::rules::{DeclarationQueue, DeclareSystems};
 
 /// What each unit declared last: the order "repeat" gives it again.
 #[derive(Resource, Debug, Default)]
@@ -40,14 +41,9 @@ pub enum Order {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<LastOrders>().init_resource::<StandingOrder>().add_systems(
-        Update,
-        (remember_orders, follow_standing_order)
-            .chain()
-            .after(controls::apply_commands)
-            .after(DeclareSystems::Open)
-            .before(DeclareSystems::Record),
-    );
+    app.init_resource::<LastOrders>()
+        .init_resource::<StandingOrder>()
+        .add_systems(Update, (remember_orders, follow_standing_order).chain().in_set(GameSystems::Answers));
 }
 
 /// Keeps each unit's latest declaration; a new battle forgets them all.

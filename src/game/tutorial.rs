@@ -2,6 +2,7 @@
 //! the player to do what it teaches (declare an attack, watch a round...). While a lesson only
 //! asks to be read, the battle waits for its Continue; any lesson may be skipped.
 
+use super::spine::GameSystems;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -106,10 +107,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                start_tutorial.before(super::session::start_battle),
+                start_tutorial.in_set(GameSystems::Session).before(super::session::start_battle),
                 // As the battle starts, before its first round can: a first lesson to read holds it.
-                take_lessons.after(super::session::start_battle).before(CombatSystems::Surprise),
-                follow_lessons.after(super::controls::apply_commands),
+                take_lessons.in_set(GameSystems::Session).after(super::session::start_battle),
+                follow_lessons.in_set(GameSystems::Answers),
             ),
         );
 }

@@ -55,9 +55,7 @@ impl Thinning {
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (hear_the_log.after(crate::rules::CombatSystems::End), interface_sounds, call_to_declare)
-            .in_set(AudioSystems)
-            .run_if(in_state(Screen::Battle)),
+        (hear_the_log, interface_sounds, call_to_declare).in_set(AudioSystems).run_if(in_state(Screen::Battle)),
     );
 }
 

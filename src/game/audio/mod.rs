@@ -83,7 +83,7 @@ pub struct AudioSystems;
 /// The window game's sound.
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Sounds>()
-        .configure_sets(Update, AudioSystems.after(crate::rules::DeclareSystems::Record))
+        .configure_sets(Update, AudioSystems.in_set(super::spine::GameSystems::Aftermath))
         .add_systems(Startup, load_sounds)
         .add_systems(Update, (toggle_mute, end_effects).in_set(AudioSystems))
         .add_plugins((effects::plugin, music::plugin));

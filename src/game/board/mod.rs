@@ -15,6 +15,7 @@ use super::controls::{BattleUi, DeclarationOptions, Player, PlayerAction, UiComm
 use super::icons::Icons;
 use super::labels::{CHAR_WIDTH as LABEL_CHAR_WIDTH, FEWEST_CHARS, LABEL_PX, LINE_HEIGHT as LABEL_LINE_HEIGHT};
 use super::session::Screen;
+use super::spine::GameSystems;
 use super::terrain_art::TerrainArt;
 use super::token_art::{SIDE_SHAPES, TokenPictures, badge_parts, side_shape, side_speck, spawn_pictures};
 use crate::battlefield::{Battlefield, Cover, Square, ZoneIdx};
@@ -84,11 +85,7 @@ pub(super) fn plugin(app: &mut App) {
                 draw_rings,
             )
                 .chain()
-                .in_set(BoardSystems)
+                .in_set(GameSystems::Board)
                 .run_if(in_state(Screen::Battle)),
         );
 }
-
-/// The board's systems, for others to order themselves after (tokens placed, hover known).
-#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct BoardSystems;

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::game::spine::GameSystems;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
@@ -20,7 +21,7 @@ use crate::rules::forecast::{self, Forecast};
 use crate::rules::legal;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::UnitReadOnly;
-use crate::rules::{CombatPhase, CombatState, DeclarationQueue, DeclareSystems};
+use crate::rules::{CombatPhase, CombatState, DeclarationQueue};
 
 mod bindings;
 mod commands;
@@ -68,8 +69,7 @@ pub(super) fn plugin(app: &mut App) {
                 update_curtain,
             )
                 .chain()
-                .after(DeclareSystems::Open)
-                .before(DeclareSystems::Record),
+                .in_set(GameSystems::Commands),
         );
 }
 
