@@ -240,7 +240,13 @@ fn write_log(world: &World, path: Option<&Path>) -> Result<(), String> {
 /// Runs `fray join`.
 pub fn join(args: &JoinArgs) -> ExitCode {
     if !args.headless {
+        #[cfg(feature = "gui")]
         return join_in_window(args);
+        #[cfg(not(feature = "gui"))]
+        {
+            eprintln!("fray join: built without the window game; add --headless with --ai KIND or --spectate");
+            return ExitCode::from(2);
+        }
     }
     match try_join(args) {
         Ok(()) => ExitCode::SUCCESS,
@@ -269,6 +275,7 @@ fn hello_of(args: &JoinArgs) -> Hello {
     Hello::new(&args.name, role)
 }
 
+#[cfg(feature = "gui")]
 /// `fray join` in the window: the game follows the referee's battle, the player declares for
 /// their side with the mouse and keys.
 fn join_in_window(args: &JoinArgs) -> ExitCode {
