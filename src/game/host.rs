@@ -393,8 +393,12 @@ fn launch(form: &HostForm, source: &LevelSource, sides: &[String]) -> Result<Lau
     };
     args.extend(["--after-grace".into(), after.into()]);
     // Several seats marked Me are played hot-seat at this window, the curtain between them.
-    let own: Vec<String> =
-        sides.iter().zip(&form.seats).filter(|(_, seat)| **seat == HostSeat::Me).map(|(side, _)| side.clone()).collect();
+    let own: Vec<String> = sides
+        .iter()
+        .zip(&form.seats)
+        .filter(|(_, seat)| **seat == HostSeat::Me)
+        .map(|(side, _)| side.clone())
+        .collect();
     let role = match own.as_slice() {
         [] => Role::Spectator,
         [side] => Role::Side(side.clone()),
