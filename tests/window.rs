@@ -456,15 +456,12 @@ impl Drop for Referee {
     }
 }
 
-#[test]
-fn a_player_joins_a_referees_battle_in_the_window_and_declares_with_clicks() {
+/// Starts `fray serve sealed_orders.ron --port 0` with `seats`, and reads where it listens.
+fn serve_sealed_orders(seats: &[&str]) -> (Referee, String) {
     use std::io::BufRead;
-    if !has_display() {
-        return;
-    }
-    let _turn = window_turn();
     let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(["serve", "sealed_orders.ron", "--port", "0", "--seat", "bandits=ai:greedy"])
+        .args(["serve", "sealed_orders.ron", "--port", "0"])
+        .args(seats)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -474,21 +471,63 @@ fn a_player_joins_a_referees_battle_in_the_window_and_declares_with_clicks() {
     let mut first = String::new();
     std::io::BufReader::new(stdout).read_line(&mut first).expect("fray serve says where it listens");
     let address = first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("fray serve said {first:?}"));
-    let dir = shots_dir("online-join");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/online_join.ron");
-    let output = Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(["join", address, "--side", "wardens", "--name", "Tess", "--script"])
+    (referee, address.to_string())
+}
+
+/// Runs `fray join ADDRESS` with `args` and the script `name`, its screenshots in `dir`.
+fn join_with_script(address: &str, args: &[&str], name: &str, dir: &Path) -> std::process::Output {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts").join(name);
+    Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(["join", address])
+        .args(args)
+        .arg("--script")
         .arg(&script)
         .arg("--screenshots")
-        .arg(&dir)
+        .arg(dir)
         .output()
-        .expect("fray join runs");
+        .expect("fray join runs")
+}
+
+#[test]
+fn a_player_joins_a_referees_battle_in_the_window_and_declares_with_clicks() {
+    if !has_display() {
+        return;
+    }
+    let _turn = window_turn();
+    let (referee, address) = serve_sealed_orders(&["--seat", "bandits=ai:greedy"]);
+    let dir = shots_dir("online-join");
+    let output = join_with_script(&address, &["--side", "wardens", "--name", "Tess"], "online_join.ron", &dir);
     drop(referee);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "the join script failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     assert_drawn(
         &dir,
         &["online_declaring.png", "online_first_declared.png", "online_after_hold.png", "online_round_two.png"],
+    );
+}
+
+#[test]
+fn two_players_at_one_window_share_an_online_battle_with_the_curtain_between_them() {
+    if !has_display() {
+        return;
+    }
+    let _turn = window_turn();
+    let (referee, address) = serve_sealed_orders(&[]);
+    let dir = shots_dir("online-hot-seat");
+    let sides = ["--side", "wardens", "--side", "bandits", "--name", "Tess"];
+    let output = join_with_script(&address, &sides, "online_hot_seat.ron", &dir);
+    drop(referee);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "the script failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert_drawn(
+        &dir,
+        &[
+            "online_hot_seat_curtain.png",
+            "online_hot_seat_wardens.png",
+            "online_hot_seat_curtain_between.png",
+            "online_hot_seat_bandits.png",
+            "online_hot_seat_round_two.png",
+        ],
     );
 }
 

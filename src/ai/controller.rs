@@ -57,8 +57,8 @@ pub(super) fn plugin(app: &mut App) {
 /// rules, which hear of them when the referee releases them.
 #[derive(Resource, Clone, Debug)]
 pub struct Delegated {
-    /// The side the AI plays, by index.
-    pub side: usize,
+    /// The sides the AI plays, by index.
+    pub sides: Vec<usize>,
     /// How it plays.
     pub kind: AiKind,
     /// Choices made and not yet sent.
@@ -70,7 +70,12 @@ pub struct Delegated {
 impl Delegated {
     /// The AI of `kind` playing side `side`.
     pub fn new(side: usize, kind: AiKind) -> Self {
-        Self { side, kind, outbox: Vec::new(), chosen: Default::default() }
+        Self::for_sides(vec![side], kind)
+    }
+
+    /// The AI of `kind` playing every side in `sides` (a client holding several seats).
+    pub fn for_sides(sides: Vec<usize>, kind: AiKind) -> Self {
+        Self { sides, kind, outbox: Vec::new(), chosen: Default::default() }
     }
 }
 
@@ -229,7 +234,9 @@ fn declare_for_ai(
             continue;
         };
         let kind = match (outbox.delegated.as_deref(), *actor.controller) {
-            (Some(delegate), _) if delegate.side == actor.side.0 && !delegate.chosen.contains(&unit) => delegate.kind,
+            (Some(delegate), _) if delegate.sides.contains(&actor.side.0) && !delegate.chosen.contains(&unit) => {
+                delegate.kind
+            }
             (None, Controller::Ai(kind)) => kind,
             _ if view.queue.secret => continue,
             _ => break,

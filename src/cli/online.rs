@@ -79,9 +79,11 @@ pub struct JoinArgs {
     /// The name the other players see.
     #[arg(long, default_value = "player")]
     pub name: String,
-    /// The side to play (any free one if left out).
+    /// The side to play (any free one if left out). Repeat it to hold several sides at this
+    /// machine: in the window they are played hot-seat, the curtain between them; headless,
+    /// `--ai` plays them all.
     #[arg(long, conflicts_with = "spectate")]
-    pub side: Option<String>,
+    pub side: Vec<String>,
     /// Watch, declaring nothing.
     #[arg(long)]
     pub spectate: bool,
@@ -267,10 +269,11 @@ fn resolve(address: &str) -> Result<SocketAddr, String> {
 
 /// The hello of a client joining as `args` say.
 fn hello_of(args: &JoinArgs) -> Hello {
-    let role = match (&args.side, args.spectate) {
+    let role = match (args.side.as_slice(), args.spectate) {
         (_, true) => Role::Spectator,
-        (Some(side), false) => Role::Side(side.clone()),
-        (None, false) => Role::AnySide,
+        ([], false) => Role::AnySide,
+        ([side], false) => Role::Side(side.clone()),
+        (sides, false) => Role::Sides(sides.to_vec()),
     };
     Hello::new(&args.name, role)
 }

@@ -392,8 +392,18 @@ fn launch(form: &HostForm, source: &LevelSource, sides: &[String]) -> Result<Lau
         GraceChoice::Wait => "wait",
     };
     args.extend(["--after-grace".into(), after.into()]);
-    let own = sides.iter().zip(&form.seats).find(|(_, seat)| **seat == HostSeat::Me).map(|(side, _)| side.clone());
-    let role = own.map_or(Role::Spectator, Role::Side);
+    // Several seats marked Me are played hot-seat at this window, the curtain between them.
+    let own: Vec<String> = sides
+        .iter()
+        .zip(&form.seats)
+        .filter(|(_, seat)| **seat == HostSeat::Me)
+        .map(|(side, _)| side.clone())
+        .collect();
+    let role = match own.as_slice() {
+        [] => Role::Spectator,
+        [side] => Role::Side(side.clone()),
+        _ => Role::Sides(own),
+    };
     let hello = Hello { host_key, ..Hello::new(form.name.trim(), role) };
     let password_text = form.password.clone();
     Ok(Launch { args, hello, password: GamePassword::new(&password_text), password_text })
@@ -483,6 +493,15 @@ mod tests {
         assert_eq!(launch.hello.role, Role::Side("wardens".into()));
         assert_ne!(launch.hello.host_key, 0);
         assert!(launch.password.is_some());
+    }
+
+    #[test]
+    fn several_seats_marked_me_are_all_the_host_s_to_play_hot_seat() {
+        let form = HostForm { seats: vec![HostSeat::Me, HostSeat::Remote, HostSeat::Me], ..HostForm::default() };
+        let sides = ["wardens".to_string(), "bandits".to_string(), "crows".to_string()];
+        let launch = launch(&form, &LevelSource::Builtin("sealed_orders.ron"), &sides).expect("the form reads");
+        assert_eq!(launch.hello.role, Role::Sides(vec!["wardens".into(), "crows".into()]));
+        assert!(launch.args.join(" ").contains("--seat wardens=remote --seat bandits=remote --seat crows=remote"));
     }
 
     #[test]

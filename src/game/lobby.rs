@@ -55,7 +55,8 @@ fn draw_lobby(
                 let text = format!("You host this battle: players join at this machine's address, port {port}.");
                 ui.label(egui::RichText::new(text).small());
             }
-            seats_grid(ui, &follower.seats, follower.lobby.as_ref().and_then(|place| place.side.as_deref()));
+            let own = follower.lobby.as_ref().map_or(&[][..], |place| place.sides.as_slice());
+            seats_grid(ui, &follower.seats, own);
             ui.separator();
             own_controls(ui, &follower, &mut clicks);
             ui.separator();
@@ -77,11 +78,11 @@ fn draw_lobby(
 }
 
 /// Who sits where, and whether each player is ready.
-fn seats_grid(ui: &mut egui::Ui, seats: &[SeatInfo], own: Option<&str>) {
+fn seats_grid(ui: &mut egui::Ui, seats: &[SeatInfo], own: &[String]) {
     egui::Grid::new("lobby_seats").num_columns(3).striped(true).show(ui, |ui| {
         for (at, seat) in seats.iter().enumerate() {
             ui.label(egui::RichText::new(&seat.side).color(super::ui::side_colour(at)).strong());
-            let you = if own == Some(seat.side.as_str()) { " (you)" } else { "" };
+            let you = if own.contains(&seat.side) { " (you)" } else { "" };
             let who = seat.player.clone().unwrap_or_default();
             ui.label(format!("{who}{you}"));
             let state = match seat.state {
@@ -106,11 +107,17 @@ fn own_controls(ui: &mut egui::Ui, follower: &Follower, clicks: &mut Vec<LobbyCl
         .filter(|seat| !matches!(seat.state, crate::net::protocol::SeatState::Ai(_)) && !seat.ready)
         .map(|seat| seat.side.as_str())
         .collect();
-    if let Some(side) = &place.side {
+    // One mark for a single seat; with several at this machine, each side's player marks
+    // their own.
+    let several = place.sides.len() > 1;
+    for side in &place.sides {
         let mut ready = follower.seats.iter().any(|seat| &seat.side == side && seat.ready);
-        let mark = super::ui::tracked(ui.checkbox(&mut ready, READY_LABEL), READY_LABEL);
+        let label = if several { format!("{side}: {READY_LABEL}") } else { READY_LABEL.to_string() };
+        let mark = super::ui::tracked(ui.checkbox(&mut ready, &label), &label);
         if mark.changed() {
-            clicks.push(LobbyClick::Send(ToServer::Ready(ready)));
+            let message =
+                if several { ToServer::ReadyAs { side: side.clone(), ready } } else { ToServer::Ready(ready) };
+            clicks.push(LobbyClick::Send(message));
         }
     }
     let waiting = if not_ready.is_empty() {

@@ -70,7 +70,7 @@ impl Declarer<'_> {
 }
 
 /// Which units the person at this machine may give orders to: every human one offline; online,
-/// only those of our own side whose declaration is not already on its way.
+/// only those of our own sides whose declaration is not already on its way.
 #[derive(SystemParam)]
 pub struct OwnUnits<'w> {
     follower: Option<Res<'w, Follower>>,
@@ -84,14 +84,17 @@ impl OwnUnits<'_> {
             return true;
         };
         let pending = self.online.as_ref().is_some_and(|online| online.pending.contains(&unit));
-        own_side(follower) == Some(side) && !pending
+        own_sides(follower).contains(&side) && !pending
     }
 }
 
-/// Our side's index in the battle followed (none for a spectator, or before the welcome).
-fn own_side(follower: &Follower) -> Option<usize> {
-    let level = follower.level.as_ref()?;
-    level.side_index(follower.side.as_deref()?)
+/// Our sides' indices in the battle followed: none for a spectator or before the welcome,
+/// several when players share this machine (hot-seat).
+fn own_sides(follower: &Follower) -> Vec<usize> {
+    let Some(level) = follower.level.as_ref() else {
+        return Vec::new();
+    };
+    follower.sides.iter().filter_map(|side| level.side_index(side)).collect()
 }
 
 /// Whether the battle replays unseen to catch up (a loaded save, or a follower's record up to
@@ -181,13 +184,21 @@ impl JoinForm {
             .map_err(|error| format!("{address}: {error}"))?
             .next()
             .ok_or_else(|| format!("{address}: no address found"))?;
-        let role = match (self.spectate, self.side.trim()) {
-            (true, _) => Role::Spectator,
-            (false, "") => Role::AnySide,
-            (false, side) => Role::Side(side.to_string()),
-        };
+        let role = if self.spectate { Role::Spectator } else { role_for_sides(&self.side) };
         let hello = Hello::new(self.name.trim(), role);
         Ok(JoinOptions { server, hello, password: GamePassword::new(&self.password) })
+    }
+}
+
+/// The role for the sides a player typed, separated by commas: any free side for none, that
+/// side for one, and all of them, played hot-seat at this machine, for several.
+pub(super) fn role_for_sides(text: &str) -> Role {
+    let sides: Vec<String> =
+        text.split(',').map(str::trim).filter(|side| !side.is_empty()).map(str::to_string).collect();
+    match sides.as_slice() {
+        [] => Role::AnySide,
+        [side] => Role::Side(side.clone()),
+        _ => Role::Sides(sides),
     }
 }
 
@@ -202,7 +213,8 @@ pub(super) fn join_form_ui(ui: &mut egui::Ui, form: &mut JoinForm) -> Option<Joi
             ui.end_row();
         }
         ui.label("Side");
-        ui.add_enabled(!form.spectate, egui::TextEdit::singleline(&mut form.side).hint_text("any free side"));
+        let hint = "any free side; several, such as wardens, bandits, to share this machine";
+        ui.add_enabled(!form.spectate, egui::TextEdit::singleline(&mut form.side).hint_text(hint));
         ui.end_row();
         ui.label("Password");
         ui.add(egui::TextEdit::singleline(&mut form.password).password(true).hint_text("if the host set one"));
@@ -238,11 +250,12 @@ fn show_followed_battle(world: &mut World, mut shown: Local<u32>) {
     let Some(level) = follower.level.clone() else {
         return;
     };
-    let own = own_side(follower);
+    let own = own_sides(follower);
     let mut session = world.resource_mut::<Session>();
-    // Remote players count as AIs here: no hot-seat curtain for them, no orders from here.
+    // Remote players count as AIs here: no hot-seat curtain for them, no orders from here. Our
+    // own sides are human seats, so with two or more the curtain falls between them as offline.
     session.seats = (0..level.sides.len())
-        .map(|side| if Some(side) == own { Seat::Human } else { Seat::Ai(AiKind::Greedy) })
+        .map(|side| if own.contains(&side) { Seat::Human } else { Seat::Ai(AiKind::Greedy) })
         .collect();
     session.current = Some(level);
     session.battles += 1;
@@ -309,9 +322,9 @@ pub(super) fn connection_words(follower: &Follower, client: &ClientState) -> (St
         return (format!("The referee turned us away: {reason}"), true);
     }
     match client {
-        ClientState::Connected if follower.welcomed => match &follower.side {
-            Some(side) => (format!("Playing {side} online"), false),
-            None => ("Watching online".into(), false),
+        ClientState::Connected if follower.welcomed => match follower.sides.as_slice() {
+            [] => ("Watching online".into(), false),
+            sides => (format!("Playing {} online", and_list(sides)), false),
         },
         ClientState::Connected if follower.lobby.is_some() => ("In the lobby".into(), false),
         ClientState::Connected => ("Connected; waiting for the referee's welcome".into(), false),
@@ -322,6 +335,15 @@ pub(super) fn connection_words(follower: &Follower, client: &ClientState) -> (St
             (format!("The connection to the referee was lost; trying again every {every} s."), true)
         }
         ClientState::Disconnected => ("Could not reach the referee.".into(), true),
+    }
+}
+
+/// Names as a list a person reads: `a`, `a and b`, `a, b and c`.
+pub(super) fn and_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
@@ -401,4 +423,24 @@ fn draw_online_panel(
         commands.queue(move |world: &mut World| crate::net::say(world, text));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_join_form_reads_several_sides_separated_by_commas_as_one_machine_s_seats() {
+        assert_eq!(role_for_sides("  "), Role::AnySide);
+        assert_eq!(role_for_sides(" wardens "), Role::Side("wardens".into()));
+        assert_eq!(role_for_sides("wardens, bandits,"), Role::Sides(vec!["wardens".into(), "bandits".into()]));
+    }
+
+    #[test]
+    fn several_sides_are_named_as_a_person_would_list_them() {
+        let names = |list: &[&str]| and_list(&list.iter().map(|name| name.to_string()).collect::<Vec<_>>());
+        assert_eq!(names(&["wardens"]), "wardens");
+        assert_eq!(names(&["wardens", "bandits"]), "wardens and bandits");
+        assert_eq!(names(&["a", "b", "c"]), "a, b and c");
+    }
 }

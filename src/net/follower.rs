@@ -44,8 +44,8 @@ pub enum Notice {
 pub struct LobbyPlace {
     /// The level's title.
     pub level: String,
-    /// The side we play, if a player.
-    pub side: Option<String>,
+    /// The sides we play (none for a spectator; several when players share this machine).
+    pub sides: Vec<String>,
     /// Whether we are the host, who starts the battle.
     pub host: bool,
     /// How the battle starts.
@@ -57,8 +57,9 @@ pub struct LobbyPlace {
 pub struct Follower {
     /// What this client says when it connects.
     pub hello: Hello,
-    /// The side it plays, once welcomed (none for a spectator).
-    pub side: Option<String>,
+    /// The sides it plays, once welcomed (none for a spectator; several when players share
+    /// this machine, hot-seat).
+    pub sides: Vec<String>,
     /// Whether the referee welcomed it (and its battle follows the record).
     pub welcomed: bool,
     /// Why the referee, or the record, refused it.
@@ -92,7 +93,7 @@ impl Follower {
     pub fn new(hello: Hello, delegate: Option<AiKind>) -> Self {
         Self {
             hello,
-            side: None,
+            sides: Vec::new(),
             welcomed: false,
             refused: None,
             seats: Vec::new(),
@@ -208,13 +209,13 @@ fn apply_mail(world: &mut World) {
     let mail = std::mem::take(&mut world.resource_mut::<Mailbox>().0);
     for message in mail {
         match message {
-            ToClient::Welcome { side, token, record } => follow_record(world, side, token, &record),
+            ToClient::Welcome { sides, token, record } => follow_record(world, sides, token, &record),
             ToClient::Released(items) => release(world, items),
             ToClient::Declared { unit } => world.resource_mut::<Follower>().declared.push(unit),
             ToClient::Rejected { unit, reason } => rejected(world, unit, reason),
             ToClient::Seats(list) => seats_listed(world, list),
-            ToClient::Lobby { level, side, host, start } => {
-                world.resource_mut::<Follower>().lobby = Some(LobbyPlace { level, side, host, start });
+            ToClient::Lobby { level, sides, host, start } => {
+                world.resource_mut::<Follower>().lobby = Some(LobbyPlace { level, sides, host, start });
             }
             ToClient::Chat { from, text } => {
                 // The log window shows the line where it was said, between the battle's lines.
@@ -232,15 +233,15 @@ fn apply_mail(world: &mut World) {
 fn seats_listed(world: &mut World, list: Vec<SeatInfo>) {
     let mut follower = world.resource_mut::<Follower>();
     follower.seats = list;
-    let own = follower.lobby.as_ref().and_then(|place| place.side.clone());
-    let waiting = follower.seats.iter().any(|seat| Some(&seat.side) == own.as_ref() && !seat.ready);
+    let own = follower.lobby.as_ref().map(|place| place.sides.clone()).unwrap_or_default();
+    let waiting = follower.seats.iter().any(|seat| own.contains(&seat.side) && !seat.ready);
     if follower.delegate.is_some() && !follower.welcomed && waiting {
         world.write_message(FromWire::Read(ToServer::Ready(true)));
     }
 }
 
 /// Starts (or starts over) following from the match record.
-fn follow_record(world: &mut World, side: Option<String>, token: u64, record: &str) {
+fn follow_record(world: &mut World, sides: Vec<String>, token: u64, record: &str) {
     let path = Path::new(RECORD_PATH);
     let started = SaveFile::from_text(record, path).and_then(|save| {
         let template = crate::save::level_of(&save, path)?;
@@ -254,19 +255,19 @@ fn follow_record(world: &mut World, side: Option<String>, token: u64, record: &s
             return;
         }
     };
-    let side_index = side.as_deref().and_then(|side| template.side_index(side));
+    let side_indices: Vec<usize> = sides.iter().filter_map(|side| template.side_index(side)).collect();
     *world.resource_mut::<Declarations>() = Declarations::default();
     let mut follower = world.resource_mut::<Follower>();
     follower.welcomed = true;
     follower.welcomes += 1;
     follower.level = Some(template.clone());
     follower.hello.token = token;
-    follower.side = side;
+    follower.sides = sides;
     follower.checked_passes = 0;
     follower.declared.clear();
     let delegate = follower.delegate;
-    match (side_index, delegate) {
-        (Some(side), Some(kind)) => world.insert_resource(Delegated::new(side, kind)),
+    match delegate {
+        Some(kind) if !side_indices.is_empty() => world.insert_resource(Delegated::for_sides(side_indices, kind)),
         _ => {
             world.remove_resource::<Delegated>();
         }

@@ -18,7 +18,9 @@ use crate::save::Declaration;
 use crate::save::format::{SavedHeld, SavedKind};
 
 /// Bumped whenever a message changes shape: a client and a referee must speak the same one.
-pub const PROTOCOL_VERSION: u32 = 2;
+/// 3: a client may hold several seats ([`Role::Sides`], the welcome's and lobby's `sides`,
+/// [`ToServer::ReadyAs`]).
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The largest client message the referee reads, in bytes. A declaration is well under 200;
 /// anything past this is refused unread.
@@ -39,6 +41,9 @@ pub enum Role {
     AnySide,
     /// A spectator: sees what is public, declares nothing.
     Spectator,
+    /// The players of these sides, by name, played at one machine (hot-seat): every one of
+    /// them, or none.
+    Sides(Vec<String>),
 }
 
 /// The first thing a client says.
@@ -162,6 +167,14 @@ pub enum ToServer {
     Ready(bool),
     /// In the lobby: the host starts the battle.
     Start,
+    /// In the lobby: the player of this one of our sides is ready (or no longer is); `Ready`
+    /// marks every side we hold.
+    ReadyAs {
+        /// The side, by name.
+        side: String,
+        /// Ready or not.
+        ready: bool,
+    },
 }
 
 /// A client message as the referee reads it: a message, or why it could not be read.
@@ -237,8 +250,8 @@ pub enum LobbyStart {
 pub enum ToClient {
     /// The handshake's answer: the match record so far, as a save (RON), to follow from.
     Welcome {
-        /// The side the client plays, if a player.
-        side: Option<String>,
+        /// The sides the client plays (none for a spectator; several for a hot-seat machine).
+        sides: Vec<String>,
         /// The token that lets this player rejoin its seat.
         token: u64,
         /// The match record: the released declarations and seeds, as a save file's text.
@@ -249,8 +262,8 @@ pub enum ToClient {
     Lobby {
         /// The level's title.
         level: String,
-        /// The side the client plays, if a player.
-        side: Option<String>,
+        /// The sides the client plays (none for a spectator).
+        sides: Vec<String>,
         /// Whether this client is the host, who starts the battle.
         host: bool,
         /// How the battle starts.

@@ -144,8 +144,9 @@ impl Seat {
 pub struct Peer {
     /// Its name, once it said hello.
     pub name: Option<String>,
-    /// The seat it plays, by side index.
-    pub seat: Option<usize>,
+    /// The seats it plays, by side index: none for a spectator, several for a machine where
+    /// players share the keyboard (hot-seat).
+    pub seats: Vec<usize>,
     /// Whether it said hello and was given its place (it hears the seats and the chat).
     pub greeted: bool,
     /// Whether it was welcomed to the battle with the record (and follows it).
@@ -294,8 +295,9 @@ impl Referee {
             .collect()
     }
 
-    /// Seats `hello`'s sender, or says why not.
-    fn seat_for(&mut self, client: Entity, hello: &Hello) -> Result<(Option<usize>, u64), String> {
+    /// Seats `hello`'s sender, or says why not: the seats it now holds (none for a spectator)
+    /// and the token that takes all of them back.
+    fn seat_for(&mut self, client: Entity, hello: &Hello) -> Result<(Vec<usize>, u64), String> {
         if hello.protocol != PROTOCOL_VERSION || hello.fray != env!("CARGO_PKG_VERSION") {
             return Err(format!(
                 "this referee runs Fray {} (protocol {PROTOCOL_VERSION}); the client is Fray {} (protocol {})",
@@ -305,47 +307,78 @@ impl Referee {
             ));
         }
         let name: String = hello.name.chars().take(MAX_NAME_CHARS).collect();
-        if hello.token != 0
-            && let Some(at) =
-                self.seats.iter().position(|seat| seat.player.as_ref().is_some_and(|p| p.token == hello.token))
-        {
-            if self.seats[at].plan != SeatPlan::Remote {
-                return Err(format!("an AI took side {} over when its grace period ran out", self.seats[at].name));
+        if hello.token != 0 {
+            let held: Vec<usize> = (0..self.seats.len())
+                .filter(|&at| self.seats[at].player.as_ref().is_some_and(|p| p.token == hello.token))
+                .collect();
+            if !held.is_empty() {
+                return self.rejoin(client, held, hello.token);
             }
-            let player = self.seats[at].player.as_mut().expect("found by its player");
-            player.client = Some(client);
-            player.away_since = None;
-            return Ok((Some(at), hello.token));
         }
-        let at = match &hello.role {
-            Role::Spectator => return Ok((None, 0)),
-            Role::Side(side) => self
-                .seats
-                .iter()
-                .position(|seat| &seat.name == side)
-                .ok_or_else(|| format!("the battle has no side {side}: its sides are {}", self.side_names()))?,
-            Role::AnySide => self
-                .seats
-                .iter()
-                .position(|seat| seat.plan == SeatPlan::Remote && seat.player.is_none())
-                .ok_or_else(|| "every player's seat is taken".to_string())?,
+        let wanted = match &hello.role {
+            Role::Spectator => return Ok((Vec::new(), 0)),
+            Role::Side(side) => vec![self.side_at(side)?],
+            Role::Sides(sides) if sides.is_empty() => return Err("name at least one side to play".into()),
+            Role::Sides(sides) => sides.iter().map(|side| self.side_at(side)).collect::<Result<Vec<_>, _>>()?,
+            Role::AnySide => vec![
+                self.seats
+                    .iter()
+                    .position(|seat| seat.plan == SeatPlan::Remote && seat.player.is_none())
+                    .ok_or_else(|| "every player's seat is taken".to_string())?,
+            ],
         };
-        let seat = &self.seats[at];
-        match (&seat.player, seat.plan) {
-            (_, SeatPlan::Ai(_)) => return Err(format!("side {} is played by an AI", seat.name)),
-            (Some(player), _) => return Err(format!("side {} is taken by {}", seat.name, player.name)),
-            (None, SeatPlan::Remote) => {}
+        let mut seats = wanted;
+        seats.sort_unstable();
+        seats.dedup();
+        // Every seat asked for must be free, or the client takes none of them.
+        for &at in &seats {
+            let seat = &self.seats[at];
+            match (&seat.player, seat.plan) {
+                (_, SeatPlan::Ai(_)) => return Err(format!("side {} is played by an AI", seat.name)),
+                (Some(player), _) => return Err(format!("side {} is taken by {}", seat.name, player.name)),
+                (None, SeatPlan::Remote) => {}
+            }
         }
         let token = self.tokens.random::<u64>().max(1);
-        self.seats[at].player = Some(Player { name, token, client: Some(client), away_since: None, ready: false });
-        Ok((Some(at), token))
+        for &at in &seats {
+            let player = Player { name: name.clone(), token, client: Some(client), away_since: None, ready: false };
+            self.seats[at].player = Some(player);
+        }
+        Ok((seats, token))
     }
 
-    /// The welcome to the battle for a client in `seat` (none for a spectator), with `record`.
-    fn welcome(&self, seat: Option<usize>, record: String) -> ToClient {
-        let side = seat.map(|at| self.seats[at].name.clone());
-        let token = seat.and_then(|at| self.seats[at].player.as_ref()).map_or(0, |player| player.token);
-        ToClient::Welcome { side, token, record }
+    /// A player back with its token takes every seat it held again.
+    fn rejoin(&mut self, client: Entity, held: Vec<usize>, token: u64) -> Result<(Vec<usize>, u64), String> {
+        if let Some(seat) = held.iter().map(|&at| &self.seats[at]).find(|seat| seat.plan != SeatPlan::Remote) {
+            return Err(format!("an AI took side {} over when its grace period ran out", seat.name));
+        }
+        for &at in &held {
+            if let Some(player) = self.seats[at].player.as_mut() {
+                player.client = Some(client);
+                player.away_since = None;
+            }
+        }
+        Ok((held, token))
+    }
+
+    /// The seat of the side named `side`, or why there is none.
+    fn side_at(&self, side: &str) -> Result<usize, String> {
+        self.seats
+            .iter()
+            .position(|seat| seat.name == side)
+            .ok_or_else(|| format!("the battle has no side {side}: its sides are {}", self.side_names()))
+    }
+
+    /// The names of `seats`.
+    fn names_of(&self, seats: &[usize]) -> Vec<String> {
+        seats.iter().map(|&at| self.seats[at].name.clone()).collect()
+    }
+
+    /// The welcome to the battle for a client in `seats` (none for a spectator), with `record`.
+    fn welcome(&self, seats: &[usize], record: String) -> ToClient {
+        let sides = self.names_of(seats);
+        let token = seats.first().and_then(|&at| self.seats[at].player.as_ref()).map_or(0, |player| player.token);
+        ToClient::Welcome { sides, token, record }
     }
 
     fn side_names(&self) -> String {
@@ -448,7 +481,8 @@ fn receive(mut inbox: Inbox, battle: Battle) {
                 inbox.referee.notes.push(note);
                 resync(&mut inbox, client);
             }
-            FromWire::Read(ToServer::Ready(ready)) => mark_ready(&mut inbox, client, ready),
+            FromWire::Read(ToServer::Ready(ready)) => mark_ready(&mut inbox, client, None, ready),
+            FromWire::Read(ToServer::ReadyAs { side, ready }) => mark_ready(&mut inbox, client, Some(side), ready),
             FromWire::Read(ToServer::Start) => ask_to_start(&mut inbox, client),
             FromWire::Read(ToServer::Chat(text)) => {
                 let from = peer_name(&inbox.peers, client);
@@ -475,21 +509,30 @@ fn greeted(peers: &Query<(Entity, &mut Peer)>) -> Vec<Entity> {
     peers.iter().filter(|(_, peer)| peer.greeted).map(|(client, _)| client).collect()
 }
 
-/// A player in the lobby says they are ready, or no longer are.
-fn mark_ready(inbox: &mut Inbox, client: Entity, ready: bool) {
-    let seat = inbox.peers.get(client).ok().and_then(|(_, peer)| peer.seat);
-    let refusal = match seat {
-        _ if !inbox.referee.in_lobby => Some("the battle has already started"),
-        None => Some("only players say they are ready"),
-        Some(at) => {
+/// A player in the lobby says they are ready, or no longer are: for the side named, or for
+/// every side the client holds.
+fn mark_ready(inbox: &mut Inbox, client: Entity, side: Option<String>, ready: bool) {
+    let held = inbox.peers.get(client).map(|(_, peer)| peer.seats.clone()).unwrap_or_default();
+    let marked: Vec<usize> = match &side {
+        Some(side) => held.iter().copied().filter(|&at| inbox.referee.seats[at].name == *side).collect(),
+        None => held.clone(),
+    };
+    let refusal = if !inbox.referee.in_lobby {
+        Some("the battle has already started".to_string())
+    } else if held.is_empty() {
+        Some("only players say they are ready".to_string())
+    } else if marked.is_empty() {
+        Some(format!("side {} is not yours", side.unwrap_or_default()))
+    } else {
+        for at in marked {
             if let Some(player) = inbox.referee.seats[at].player.as_mut() {
                 player.ready = ready;
             }
-            None
         }
+        None
     };
     if let Some(reason) = refusal {
-        inbox.out.write(to(client, ToClient::Rejected { unit: None, reason: reason.into() }));
+        inbox.out.write(to(client, ToClient::Rejected { unit: None, reason }));
     }
 }
 
@@ -533,7 +576,7 @@ fn open_battle(
     let record = referee.record().to_text();
     for (client, mut peer) in peers.iter_mut().filter(|(_, peer)| peer.greeted) {
         peer.welcomed = true;
-        out.write(to(client, referee.welcome(peer.seat, record.clone())));
+        out.write(to(client, referee.welcome(&peer.seats, record.clone())));
     }
     referee.notes.push("every player is ready: the battle starts".into());
 }
@@ -563,23 +606,23 @@ fn welcome(inbox: &mut Inbox, client: Entity, hello: &Hello) {
         return;
     }
     match inbox.referee.seat_for(client, hello) {
-        Ok((seat, token)) => {
+        Ok((seats, token)) => {
             peer.name = Some(hello.name.chars().take(MAX_NAME_CHARS).collect());
-            peer.seat = seat;
+            let sides = inbox.referee.names_of(&seats);
+            peer.seats = seats;
             peer.greeted = true;
             peer.agreed_events = 0;
-            let side = seat.map(|at| inbox.referee.seats[at].name.clone());
             if let (Some(lobby), true) = (inbox.referee.config.lobby, inbox.referee.in_lobby) {
                 peer.host =
                     lobby.start == LobbyStart::ByHost && hello.host_key != 0 && hello.host_key == lobby.host_key;
                 let level = inbox.referee.template.level_name.clone();
-                let message = ToClient::Lobby { level, side, host: peer.host, start: lobby.start };
+                let message = ToClient::Lobby { level, sides, host: peer.host, start: lobby.start };
                 inbox.out.write(to(client, message));
                 return;
             }
             peer.welcomed = true;
             let record = inbox.referee.record().to_text();
-            inbox.out.write(to(client, ToClient::Welcome { side, token, record }));
+            inbox.out.write(to(client, ToClient::Welcome { sides, token, record }));
         }
         Err(reason) => {
             inbox.out.write(to(client, ToClient::Refused { reason }));
@@ -595,7 +638,7 @@ fn resync(inbox: &mut Inbox, client: Entity) {
     };
     peer.agreed_events = 0;
     let record = inbox.referee.record().to_text();
-    inbox.out.write(to(client, inbox.referee.welcome(peer.seat, record)));
+    inbox.out.write(to(client, inbox.referee.welcome(&peer.seats, record)));
 }
 
 /// Checks a declaration's sender and hands it to the rules, which check the declaration itself.
@@ -610,14 +653,11 @@ fn take_declaration(
     if !peer.greeted {
         return Err("say hello before declaring".into());
     }
-    let Some(seat) = peer.seat else {
+    if peer.seats.is_empty() {
         return Err("spectators do not declare".into());
-    };
+    }
     if inbox.referee.in_lobby {
         return Err("the battle has not started: the lobby is still open".into());
-    }
-    if inbox.referee.seats[seat].plan != SeatPlan::Remote {
-        return Err(format!("side {} is played by an AI now", inbox.referee.seats[seat].name));
     }
     let closed = battle.seeds.used().len() as u32;
     if pass != closed || order.round != battle.state.round {
@@ -632,8 +672,11 @@ fn take_declaration(
         .iter()
         .find(|(_, unit, _)| unit.0 == order.unit)
         .ok_or_else(|| format!("there is no unit {}", order.unit))?;
-    if side.0 != seat {
+    if !peer.seats.contains(&side.0) {
         return Err(format!("{} is not your unit", order.unit));
+    }
+    if inbox.referee.seats[side.0].plan != SeatPlan::Remote {
+        return Err(format!("side {} is played by an AI now", inbox.referee.seats[side.0].name));
     }
     if !battle.queue.open || !battle.queue.may_declare(entity) {
         return Err(format!("{} is not awaiting a declaration now", order.unit));

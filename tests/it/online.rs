@@ -459,7 +459,7 @@ fn a_player_who_leaves_the_lobby_frees_their_seat() {
     steps(&mut table, 10);
     let dee = table.clients[1].world().resource::<Follower>();
     assert!(dee.refused.is_none(), "the seat Ann left is open again: {:?}", dee.refused);
-    assert_eq!(dee.lobby.as_ref().and_then(|place| place.side.as_deref()), Some("wardens"));
+    assert_eq!(dee.lobby.as_ref().map(|place| place.sides.clone()), Some(vec!["wardens".to_string()]));
 }
 
 #[test]
@@ -497,4 +497,158 @@ fn a_side_out_of_chess_clock_time_holds_and_the_save_replays_it() {
     let _ = std::fs::remove_file(&path);
     let (_, _, battle) = replayed.expect("the save replays");
     assert_eq!(battle.log().to_json_lines(), Table::log(&table.referee));
+}
+
+/// One machine holding both sides (hot-seat online), its seats played by a local AI, and a
+/// spectator.
+fn one_machine_for_both_sides_and_a_spectator(first: &str, second: &str) -> Vec<(Hello, Option<AiKind>)> {
+    vec![
+        (hello("Ann", Role::Sides(vec![first.into(), second.into()])), Some(AiKind::Greedy)),
+        (hello("Cy", Role::Spectator), None),
+    ]
+}
+
+/// Writes the referee's save, replays it headless, and checks it writes the referee's log.
+fn assert_save_replays(table: &mut Table, level: &str, name: &str) {
+    let template = load_builtin_level(level).unwrap();
+    let save = fray::save::capture(table.referee.world_mut(), &template);
+    let path = std::env::temp_dir().join(format!("fray-{name}-{}.ron", std::process::id()));
+    save.write(&path).unwrap();
+    let replayed = fray::save::load_headless(&path);
+    let _ = std::fs::remove_file(&path);
+    let (_, _, battle) = replayed.expect("the save replays");
+    assert_eq!(battle.log().to_json_lines(), Table::log(&table.referee));
+}
+
+#[test]
+fn one_machine_holding_both_sides_of_a_secret_pass_battle_plays_it_to_the_end() {
+    let clients = one_machine_for_both_sides_and_a_spectator("wardens", "bandits");
+    let mut table = Table::new("sealed_orders.ron", config(2), clients);
+    table.play_out();
+    assert_same_logs(&table);
+    let ann = table.clients[0].world().resource::<Follower>();
+    assert_eq!(ann.sides, ["wardens", "bandits"], "one client holds both seats");
+    let seats = &ann.seats;
+    assert!(seats.iter().all(|seat| seat.player.as_deref() == Some("Ann")), "{seats:?}");
+    let log = Table::log(&table.referee);
+    assert!(!log.contains("\"controller\":\"ai"), "both sides stayed human seats: no AI took one over");
+    assert_save_replays(&mut table, "sealed_orders.ron", "hot-seat-secret");
+}
+
+#[test]
+fn one_machine_holding_both_sides_of_a_turn_order_grid_battle_plays_it_to_the_end() {
+    let level = "shock_and_cover_skirmish.ron";
+    let template = load_builtin_level(level).unwrap();
+    let sides: Vec<String> = template.sides.iter().map(|side| side.name.to_string()).collect();
+    let clients = one_machine_for_both_sides_and_a_spectator(&sides[0], &sides[1]);
+    let mut table = Table::new(level, config(sides.len()), clients);
+    table.play_out();
+    assert_same_logs(&table);
+    assert_save_replays(&mut table, level, "hot-seat-grid");
+}
+
+#[test]
+fn a_client_asking_for_several_seats_one_of_them_taken_gets_none_of_them() {
+    let clients = vec![
+        (hello("Ann", Role::Side("wardens".into())), None),
+        (hello("Bo", Role::Sides(vec!["bandits".into(), "wardens".into()])), None),
+    ];
+    let mut table = Table::new("sealed_orders.ron", config(2), clients);
+    steps(&mut table, 10);
+    let bo = table.clients[1].world().resource::<Follower>();
+    let refusal = bo.refused.clone().expect("Bo is refused");
+    assert!(refusal.contains("side wardens is taken by Ann"), "{refusal}");
+    assert!(bo.sides.is_empty() && !bo.welcomed, "Bo holds no seat");
+    // The bandits' seat was not kept for Bo: another player takes it.
+    let mut dee = fray::net::follower_app(hello("Dee", Role::Side("bandits".into())), None, Link::InProcess);
+    table.referee.connect_client(&mut dee);
+    table.clients.push(dee);
+    steps(&mut table, 10);
+    let dee = table.clients[2].world().resource::<Follower>();
+    assert!(dee.refused.is_none(), "the bandits' seat is still open: {:?}", dee.refused);
+    assert_eq!(dee.sides, ["bandits"]);
+}
+
+#[test]
+fn a_client_holding_two_seats_rejoins_both_with_its_one_token() {
+    let clients = one_machine_for_both_sides_and_a_spectator("wardens", "bandits");
+    let mut table = Table::new("sealed_orders.ron", config(2), clients);
+    steps(&mut table, 30);
+    let token = table.clients[0].world().resource::<Follower>().hello.token;
+    assert_ne!(token, 0, "the player was given a token");
+    let mut gone = table.clients.remove(0);
+    table.referee.disconnect_client(&mut gone);
+    steps(&mut table, 10);
+    let away = table.clients[0].world().resource::<Follower>().seats.clone();
+    assert!(away.iter().all(|seat| matches!(seat.state, fray::net::protocol::SeatState::Away { .. })), "{away:?}");
+    // Back with the token alone: the role it asks for does not matter.
+    let mut back = hello("Ann", Role::AnySide);
+    back.token = token;
+    let mut client = fray::net::follower_app(back, Some(AiKind::Greedy), Link::InProcess);
+    table.referee.connect_client(&mut client);
+    table.clients.insert(0, client);
+    table.play_out();
+    assert_same_logs(&table);
+    assert_eq!(table.clients[0].world().resource::<Follower>().sides, ["wardens", "bandits"]);
+    assert!(!Table::log(&table.referee).contains("\"controller\":\"ai"), "neither seat went to an AI");
+}
+
+#[test]
+fn each_seat_of_a_hot_seat_machine_has_its_own_ready_mark_in_the_lobby() {
+    use fray::net::protocol::SeatState;
+    use fray::net::{Lobby, LobbyStart};
+    let mut setup = config(2);
+    setup.lobby = Some(Lobby { start: LobbyStart::WhenReady, host_key: 0 });
+    let clients = vec![(hello("Ann", Role::Sides(vec!["wardens".into(), "bandits".into()])), None)];
+    let mut table = Table::new("sealed_orders.ron", setup, clients);
+    steps(&mut table, 10);
+    send(&mut table, 0, ToServer::ReadyAs { side: "bandits".into(), ready: true });
+    steps(&mut table, 10);
+    let ann = table.clients[0].world().resource::<Follower>();
+    let ready: Vec<bool> = ann.seats.iter().map(|seat| seat.ready).collect();
+    assert_eq!(ready, [false, true], "only the bandits' player is ready");
+    assert!(!ann.welcomed, "the battle waits for the wardens' player");
+    assert!(ann.seats.iter().all(|seat| seat.state == SeatState::Connected));
+    send(&mut table, 0, ToServer::ReadyAs { side: "wardens".into(), ready: true });
+    steps(&mut table, 10);
+    assert!(table.clients[0].world().resource::<Follower>().welcomed, "both are ready: the battle starts");
+}
+
+#[test]
+fn a_hot_seat_machine_s_first_side_declares_unseen_until_its_second_side_closes_the_pass() {
+    let clients = vec![(hello("Ann", Role::Sides(vec!["wardens".into(), "bandits".into()])), None)];
+    let mut table = Table::new("sealed_orders.ron", config(2), clients);
+    until_declaring(&mut table, 0);
+    let hold = fray::rules::components::Action::simple(fray::rules::components::ActionKind::Hold);
+    let declare_all = |table: &mut Table, side: usize| {
+        for (unit, _) in units_of(table, 0, side) {
+            table.clients[0].world_mut().resource_mut::<fray::net::Declarations>().outbox.push((unit, hold));
+        }
+    };
+    declare_all(&mut table, 0);
+    steps(&mut table, 30);
+    // The wardens' holds wait with the referee: this machine's copy of the battle has none of
+    // them, so the bandits' player cannot read them off it.
+    let client_log = Table::log(&table.clients[0]);
+    assert!(!client_log.contains("\"event\":\"declared\""), "nothing declared shows yet: {client_log}");
+    let released: usize = table
+        .received(0)
+        .iter()
+        .filter_map(|(_, message)| match message {
+            ToClient::Released(items) => Some(items.iter().filter(|item| matches!(item, Release::Order(_))).count()),
+            _ => None,
+        })
+        .sum();
+    assert_eq!(released, 0, "no declaration was released before the pass closed");
+    let declared = &table.clients[0].world().resource::<Follower>().declared;
+    assert_eq!(declared.len(), 2, "the referee said only who declared: {declared:?}");
+    assert_eq!(table.referee.world().resource::<CombatState>().round, 1, "the pass waits for the bandits");
+    declare_all(&mut table, 1);
+    steps(&mut table, 50);
+    let referee = Table::log(&table.referee);
+    for id in ["ruusa", "brand", "varro", "cutter"] {
+        let held = format!("\"event\":\"declared\",\"round\":1,\"unit\":\"{id}\",\"action\":\"hold\"");
+        assert!(referee.contains(&held), "the referee took {id}'s hold from the one machine: {referee}");
+    }
+    assert_eq!(Table::log(&table.clients[0]), referee, "the follower wrote the referee's log");
 }
