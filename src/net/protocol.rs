@@ -18,7 +18,7 @@ use crate::save::Declaration;
 use crate::save::format::{SavedHeld, SavedKind};
 
 /// Bumped whenever a message changes shape: a client and a referee must speak the same one.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The largest client message the referee reads, in bytes. A declaration is well under 200;
 /// anything past this is refused unread.
@@ -188,6 +188,16 @@ pub enum Release {
     Order(Order),
     /// A pass closed: the dice roll from this seed until the next one.
     Seed(u64),
+    /// A side gave up the battle, its player gone past the grace period: its units leave the
+    /// fight as round `round` ends.
+    Forfeit {
+        /// The round at whose end its units leave.
+        round: u32,
+        /// The side's name.
+        side: String,
+        /// Its player's name.
+        player: String,
+    },
 }
 
 /// What a seat is doing, for the players' list.
