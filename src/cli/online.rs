@@ -56,8 +56,9 @@ pub struct ServeArgs {
     /// Seconds a dropped player's seat waits for them, its clock stopped.
     #[arg(long, value_name = "SECONDS", default_value_t = 120.0)]
     pub grace: f64,
-    /// What then: `wait` (however long it takes) or `ai:KIND` (that AI plays the seat).
-    #[arg(long, value_name = "wait|ai:KIND", default_value = "ai:greedy")]
+    /// What then: `wait` (however long it takes), `ai:KIND` (that AI plays the seat) or
+    /// `forfeit` (the side gives up the battle as the round ends).
+    #[arg(long, value_name = "wait|ai:KIND|forfeit", default_value = "ai:greedy")]
     pub after_grace: String,
     /// A game password: only clients that know it get in, and every packet is encrypted
     /// (netcode's secure mode). Without one, anyone who reaches the port may join.
@@ -145,7 +146,8 @@ fn parse_ai(kind: &str) -> Result<AiKind, String> {
 fn after_grace(value: &str) -> Result<AfterGrace, String> {
     match value.strip_prefix("ai:") {
         None if value == "wait" => Ok(AfterGrace::Wait),
-        None => Err(format!("--after-grace {value}: expected wait or ai:KIND")),
+        None if value == "forfeit" => Ok(AfterGrace::Forfeit),
+        None => Err(format!("--after-grace {value}: expected wait, ai:KIND or forfeit")),
         Some(kind) => parse_ai(kind).map(AfterGrace::Ai).map_err(|error| format!("--after-grace {value}: {error}")),
     }
 }
@@ -348,4 +350,19 @@ fn try_join(args: &JoinArgs) -> Result<(), String> {
         std::thread::sleep(FRAME);
     }
     write_log(app.world(), args.log.as_deref())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn after_grace_reads_wait_an_ai_or_forfeit() {
+        assert_eq!(after_grace("wait"), Ok(AfterGrace::Wait));
+        assert_eq!(after_grace("ai:hard"), Ok(AfterGrace::Ai(AiKind::Hard)));
+        assert_eq!(after_grace("forfeit"), Ok(AfterGrace::Forfeit));
+        let wrong = after_grace("surrender").expect_err("not a choice");
+        assert!(wrong.contains("expected wait, ai:KIND or forfeit"), "{wrong}");
+        assert!(after_grace("ai:nobody").is_err());
+    }
 }

@@ -141,6 +141,7 @@ pub fn popups(event: &LogEvent) -> Vec<Popup> {
             "unconscious" => one(unit, "OUT COLD", Tone::Fall),
             "fled" => one(unit, "FLEES", Tone::Fall),
             "surrendered" => one(unit, "YIELDS", Tone::Fall),
+            crate::rules::FORFEITED => one(unit, "FORFEITS", Tone::Fall),
             _ => Vec::new(),
         },
         LogEvent::Wound(line::Wound { unit, .. }) => one(unit, "wounded", Tone::Note),

@@ -88,6 +88,8 @@ enum GraceChoice {
     Ai,
     /// The seat waits as long as it takes.
     Wait,
+    /// The side gives up the battle.
+    Forfeit,
 }
 
 /// The menu's Host form.
@@ -351,6 +353,7 @@ fn settings_grid(ui: &mut egui::Ui, form: &mut HostForm) {
         ui.horizontal(|ui| {
             ui.selectable_value(&mut form.after_grace, GraceChoice::Ai, "an AI plays the seat");
             ui.selectable_value(&mut form.after_grace, GraceChoice::Wait, "wait");
+            ui.selectable_value(&mut form.after_grace, GraceChoice::Forfeit, "the side forfeits");
         });
         ui.end_row();
     });
@@ -390,6 +393,7 @@ fn launch(form: &HostForm, source: &LevelSource, sides: &[String]) -> Result<Lau
     let after = match form.after_grace {
         GraceChoice::Ai => "ai:greedy",
         GraceChoice::Wait => "wait",
+        GraceChoice::Forfeit => "forfeit",
     };
     args.extend(["--after-grace".into(), after.into()]);
     // Several seats marked Me are played hot-seat at this window, the curtain between them.
@@ -502,6 +506,13 @@ mod tests {
         let launch = launch(&form, &LevelSource::Builtin("sealed_orders.ron"), &sides).expect("the form reads");
         assert_eq!(launch.hello.role, Role::Sides(vec!["wardens".into(), "crows".into()]));
         assert!(launch.args.join(" ").contains("--seat wardens=remote --seat bandits=remote --seat crows=remote"));
+    }
+
+    #[test]
+    fn the_host_form_can_have_a_dropped_player_s_side_forfeit() {
+        let form = HostForm { seats: vec![HostSeat::Me], after_grace: GraceChoice::Forfeit, ..HostForm::default() };
+        let launch = launch(&form, &LevelSource::Builtin("duel.ron"), &["a".to_string()]).expect("the form reads");
+        assert!(launch.args.join(" ").contains("--after-grace forfeit"), "{:?}", launch.args);
     }
 
     #[test]

@@ -363,6 +363,7 @@ pub(super) fn chat_box(ui: &mut egui::Ui, notices: &[Notice], line: &mut String)
                 ui.label(egui::RichText::new(format!("Refused: {why}")).color(super::ui::ERROR_COLOUR))
             }
             Notice::Resynced(why) => ui.label(egui::RichText::new(why).weak()),
+            Notice::Forfeited(what) => ui.label(egui::RichText::new(what).strong()),
         };
     }
     let mut send = None;

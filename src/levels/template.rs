@@ -277,6 +277,7 @@ impl BattleTemplate {
         world.insert_resource(if setup.record_log { CombatLog::default() } else { CombatLog::silent() });
         world.insert_resource(CombatState { phase: CombatPhase::Surprise, ..Default::default() });
         world.insert_resource(DeclarationQueue::default());
+        world.insert_resource(crate::rules::Forfeits::default());
         world.insert_resource(Sides(
             self.sides
                 .iter()

@@ -15,7 +15,7 @@ use crate::levels::BattleTemplate;
 use crate::rules::components::Action;
 use crate::rules::components::{AiKind, Controller, UnitId};
 use crate::rules::log::CombatLog;
-use crate::rules::{CombatState, CombatSystems, DeclareSystems, PassSeeds};
+use crate::rules::{CombatState, CombatSystems, DeclareSystems, PassSeeds, SideForfeited};
 use crate::save::{Replay, SaveFile};
 
 /// Where the match record says it came from, in refusals.
@@ -37,6 +37,9 @@ pub enum Notice {
     Rejected(String),
     /// Our copy went out of sync and was rebuilt from the record.
     Resynced(String),
+    /// A side gave up the battle: `<side> forfeited: <player> did not return within the grace
+    /// period`.
+    Forfeited(String),
 }
 
 /// Our place in the lobby, before the battle starts.
@@ -289,7 +292,20 @@ fn release(world: &mut World, items: Vec<Release>) {
                     seeds.give(seed);
                 }
             }
+            Release::Forfeit { round, side, player } => forfeited(world, round, &side, &player),
         }
+    }
+}
+
+/// A side gave up the battle: the rules take its units out as the round ends, and the player
+/// reads why.
+fn forfeited(world: &mut World, round: u32, side: &str, player: &str) {
+    let mut follower = world.resource_mut::<Follower>();
+    let text = format!("{side} forfeited: {player} did not return within the grace period");
+    follower.notices.push(Notice::Forfeited(text));
+    let index = follower.level.as_ref().and_then(|level| level.side_index(side));
+    if let Some(side) = index {
+        world.write_message(SideForfeited { side, round });
     }
 }
 

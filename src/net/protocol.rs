@@ -19,7 +19,8 @@ use crate::save::format::{SavedHeld, SavedKind};
 
 /// Bumped whenever a message changes shape: a client and a referee must speak the same one.
 /// 3: a client may hold several seats ([`Role::Sides`], the welcome's and lobby's `sides`,
-/// [`ToServer::ReadyAs`]).
+/// [`ToServer::ReadyAs`]), and a side may forfeit
+/// (`Release::Forfeit`, a seat's `forfeited`).
 pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The largest client message the referee reads, in bytes. A declaration is well under 200;
@@ -201,6 +202,16 @@ pub enum Release {
     Order(Order),
     /// A pass closed: the dice roll from this seed until the next one.
     Seed(u64),
+    /// A side gave up the battle, its player gone past the grace period: its units leave the
+    /// fight as round `round` ends.
+    Forfeit {
+        /// The round at whose end its units leave.
+        round: u32,
+        /// The side's name.
+        side: String,
+        /// Its player's name.
+        player: String,
+    },
 }
 
 /// What a seat is doing, for the players' list.

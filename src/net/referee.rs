@@ -18,9 +18,10 @@ use crate::levels::BattleTemplate;
 use crate::rules::components::{AiKind, Controller, SideIndex, UnitId};
 use crate::rules::log::CombatLog;
 use crate::rules::{
-    ActionChosen, CombatState, CombatSystems, DeclarationQueue, DeclarationRejected, DeclareSystems, PassSeeds,
+    ActionChosen, CombatPhase, CombatState, CombatSystems, DeclarationQueue, DeclarationRejected, DeclareSystems,
+    PassSeeds, SideForfeited,
 };
-use crate::save::{Declaration, Recording, SaveFile};
+use crate::save::{Declaration, Recording, SaveFile, SavedForfeit};
 
 /// Garbled or oversized messages a client may send before it is dropped.
 pub const MAX_STRIKES: u32 = 3;
@@ -44,6 +45,9 @@ pub enum AfterGrace {
     Wait,
     /// An AI of this kind takes it.
     Ai(AiKind),
+    /// Its side gives up the battle: its units hold for the rest of the round, then leave the
+    /// fight as the round ends.
+    Forfeit,
 }
 
 impl Default for AfterGrace {
@@ -129,6 +133,8 @@ struct Seat {
     name: String,
     plan: SeatPlan,
     player: Option<Player>,
+    /// Whether its side gave up the battle.
+    forfeited: bool,
 }
 
 impl Seat {
@@ -204,6 +210,7 @@ impl Referee {
                 name: side.name.to_string(),
                 plan: config.seats.get(at).copied().unwrap_or(SeatPlan::Remote),
                 player: None,
+                forfeited: false,
             })
             .collect();
         let tokens = ChaCha8Rng::seed_from_u64(config.secret ^ TOKEN_STREAM);
@@ -233,14 +240,19 @@ impl Referee {
         let mut record = self.header.clone();
         let mut seeds = Vec::new();
         let mut declarations = Vec::new();
+        let mut forfeits = Vec::new();
         for item in &self.released {
             match item {
                 Release::Order(order) => declarations.push(Declaration::from(order)),
                 Release::Seed(seed) => seeds.push(*seed),
+                Release::Forfeit { round, side, .. } => {
+                    forfeits.push(SavedForfeit { round: *round, side: side.clone() })
+                }
             }
         }
         record.declarations = declarations;
         record.pass_seeds = Some(seeds);
+        record.forfeits = forfeits;
         record
     }
 
@@ -276,6 +288,7 @@ impl Referee {
             .enumerate()
             .map(|(at, seat)| {
                 let state = match (&seat.player, seat.plan) {
+                    _ if seat.forfeited => SeatState::Forfeited,
                     (_, SeatPlan::Ai(kind)) => SeatState::Ai(kind),
                     (None, SeatPlan::Remote) => SeatState::Open,
                     (Some(Player { client: Some(_), .. }), _) => SeatState::Connected,
@@ -352,6 +365,9 @@ impl Referee {
         if let Some(seat) = held.iter().map(|&at| &self.seats[at]).find(|seat| seat.plan != SeatPlan::Remote) {
             return Err(format!("an AI took side {} over when its grace period ran out", seat.name));
         }
+        if let Some(seat) = held.iter().map(|&at| &self.seats[at]).find(|seat| seat.forfeited) {
+            return Err(format!("side {} forfeited when its grace period ran out", seat.name));
+        }
         for &at in &held {
             if let Some(player) = self.seats[at].player.as_mut() {
                 player.client = Some(client);
@@ -413,7 +429,9 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            (receive, open_battle, run_clock, run_chess_clock).chain().in_set(RefereeSystems::Receive),
+            (receive, open_battle, run_clock, run_chess_clock, hold_for_forfeited)
+                .chain()
+                .in_set(RefereeSystems::Receive),
             refuse_rejected.in_set(RefereeSystems::Refuse),
             (release, watch_seats, announce_end).chain().in_set(RefereeSystems::Release),
         ),
@@ -764,6 +782,20 @@ fn run_chess_clock(mut inbox: Inbox, battle: Battle) {
     }
 }
 
+/// A side that forfeited holds with every unit it is awaited for until the round ends, when
+/// its units leave the fight.
+fn hold_for_forfeited(mut inbox: Inbox, battle: Battle) {
+    if !battle.queue.open {
+        return;
+    }
+    for unit in battle.queue.awaiting() {
+        let forfeited = battle.units.get(unit).is_ok_and(|(_, _, side)| inbox.referee.seats[side.0].forfeited);
+        if forfeited && !inbox.referee.pending.contains_key(&unit) {
+            inbox.chosen.write(hold(unit));
+        }
+    }
+}
+
 /// The declaration a clock makes for a unit out of time.
 fn hold(unit: Entity) -> ActionChosen {
     let action = crate::rules::components::Action::simple(crate::rules::components::ActionKind::Hold);
@@ -834,6 +866,7 @@ fn release(
 
 /// Drops and returns: a seat whose player left waits its grace period, then is played as the
 /// host chose. Everyone hears of every change.
+#[expect(clippy::too_many_arguments, reason = "a system: each parameter is something it reads or writes")]
 fn watch_seats(
     mut referee: ResMut<Referee>,
     mut gone: RemovedComponents<ConnectedClient>,
@@ -841,6 +874,7 @@ fn watch_seats(
     mut controllers: Query<(&SideIndex, &mut Controller)>,
     time: Res<Time>,
     mut out: MessageWriter<ToClients<ToClient>>,
+    mut forfeit: Forfeiting,
     mut last: Local<(Vec<SeatInfo>, usize)>,
 ) {
     let now = time.elapsed();
@@ -864,11 +898,13 @@ fn watch_seats(
         let seat = &referee.seats[at];
         let away = seat.player.as_ref().and_then(|player| player.away_since);
         let overdue = seat.plan == SeatPlan::Remote && away.is_some_and(|since| now.saturating_sub(since) >= grace);
-        let kind = match after {
-            AfterGrace::Wait => None,
-            AfterGrace::Ai(kind) => Some(kind),
-        };
-        if let (true, Some(kind)) = (overdue, kind) {
+        if !overdue {
+            continue;
+        }
+        if after == AfterGrace::Forfeit {
+            forfeit.give_up(&mut referee, at, &peers, &mut out);
+        }
+        if let AfterGrace::Ai(kind) = after {
             referee.seats[at].plan = SeatPlan::Ai(kind);
             for (_, mut controller) in controllers.iter_mut().filter(|(side, _)| side.0 == at) {
                 *controller = Controller::Ai(kind);
@@ -888,6 +924,43 @@ fn watch_seats(
             out.write(to(client, ToClient::Seats(list.clone())));
         }
         *last = (list, greeted);
+    }
+}
+
+/// What a forfeit reads and tells.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Forfeiting<'w> {
+    state: Res<'w, CombatState>,
+    queue: Res<'w, DeclarationQueue>,
+    rules: MessageWriter<'w, SideForfeited>,
+}
+
+impl Forfeiting<'_> {
+    /// The side at `at` gives up the battle: its units leave the fight as the round being
+    /// declared ends. The forfeit waits for a declaration pass to be open, so that round's end
+    /// is still to come on the referee and on every follower.
+    fn give_up(
+        &mut self,
+        referee: &mut Referee,
+        at: usize,
+        peers: &Query<(Entity, &Peer)>,
+        out: &mut MessageWriter<ToClients<ToClient>>,
+    ) {
+        let declaring = self.state.phase == CombatPhase::Declare && self.queue.open;
+        if referee.seats[at].forfeited || referee.in_lobby || !declaring {
+            return;
+        }
+        let round = self.state.round;
+        let seat = &mut referee.seats[at];
+        seat.forfeited = true;
+        let (side, player) = (seat.name.clone(), seat.player.as_ref().map_or_else(String::new, |p| p.name.clone()));
+        self.rules.write(SideForfeited { side: at, round });
+        referee.notes.push(format!("{side} forfeited: {player} did not return within the grace period"));
+        let item = Release::Forfeit { round, side, player };
+        referee.released.push(item.clone());
+        for (client, _) in peers.iter().filter(|(_, peer)| peer.welcomed) {
+            out.write(to(client, ToClient::Released(vec![item.clone()])));
+        }
     }
 }
 

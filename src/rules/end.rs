@@ -10,6 +10,7 @@ use super::battle::Battle;
 use super::components::*;
 use super::dice::{Dice, Draw};
 use super::equipment::{DamageType, Hindrance, InjuryTables, Lingering};
+use super::forfeit::Forfeits;
 use super::log::{Affliction, CombatLog, LogEvent};
 use super::resolve::{DamageHit, Harm};
 use super::ruleset::{ManeuverRules, Ruleset};
@@ -28,8 +29,10 @@ const DYING: &str = "dying";
 /// Cause of suffocation's end-of-round loss.
 const SUFFOCATION: &str = "suffocation";
 
-/// Ends a round: the dying bleed, hazards bite, grapples and lingering harm resolve, surprise
-/// wears off, and the battle ends or a new round begins.
+/// Ends a round: the dying bleed, hazards bite, grapples and lingering harm resolve, a side
+/// that forfeited this round leaves, surprise wears off, and the battle ends or a new round
+/// begins.
+#[expect(clippy::too_many_arguments, reason = "a system: each parameter is something it reads or writes")]
 pub(super) fn end_round(
     mut commands: Commands,
     battle: Battle,
@@ -38,6 +41,7 @@ pub(super) fn end_round(
     summoned: Query<(Entity, &Summoned)>,
     tables: Res<InjuryTables>,
     victory: Res<VictoryConditions>,
+    forfeits: Res<Forfeits>,
 ) {
     let Battle { mut state, mut log, mut rng, mut index, mut units, ruleset, battlefield, sides } = battle;
     let round = state.round;
@@ -75,8 +79,13 @@ pub(super) fn end_round(
             commands.entity(entity).remove::<Surprised>();
         }
     }
+    // Online, a side whose player did not return gives up as the round ends.
+    let forfeited = super::forfeit::leave_the_fight(&forfeits, &mut units, &mut index, &mut log, round);
     log.record(round, || LogEvent::RoundEnded {});
-    let outcome = decide(&units, &victory, round, ruleset.end.max_rounds);
+    let outcome = decide(&units, &victory, round, ruleset.end.max_rounds).map(|outcome| match outcome.reason {
+        EndReason::SideDefeated if forfeited => Outcome { reason: EndReason::Forfeit, ..outcome },
+        _ => outcome,
+    });
     match outcome {
         Some(outcome) => {
             // Summons vanish first: `combat_ended` is the battle's last line.

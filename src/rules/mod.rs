@@ -11,6 +11,7 @@ mod declare;
 mod end;
 pub mod equipment;
 pub mod forecast;
+mod forfeit;
 pub mod gear_text;
 pub mod glossary;
 mod initiative;
@@ -30,6 +31,7 @@ pub use crate::vocabulary::dice;
 
 use bevy::prelude::*;
 
+pub use forfeit::{FORFEITED, Forfeits, SideForfeited};
 pub use state::{
     ActionChosen, ActionLost, CheckedChoices, CombatInfo, CombatPhase, CombatState, DamageDealt, DeclarationQueue,
     DeclarationRejected, Following, Intimidated, Outcome, PassSeeds, ResolveByCount, SideInfo, Sides, Slot,
@@ -93,5 +95,6 @@ pub fn plugin(app: &mut App) {
         resolve::plugin,
         morale::plugin,
         end::plugin,
+        forfeit::plugin,
     ));
 }

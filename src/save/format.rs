@@ -62,6 +62,10 @@ pub struct SaveFile {
     /// replay plays every one of them as made rather than asking the AI again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pass_seeds: Option<Vec<u64>>,
+    /// An online battle's forfeits: the sides whose players did not return, each with the round
+    /// at whose end its units left the fight (none offline, and in saves from before forfeits).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forfeits: Vec<SavedForfeit>,
 }
 
 /// Where a saved battle's level comes from.
@@ -232,6 +236,15 @@ pub struct Declaration {
     /// What a hold against a foe does when the foe comes, when the declaration named it (`S-ACT-2`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub held: Option<SavedHeld>,
+}
+
+/// A side that gave up an online battle (see [`SaveFile::forfeits`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedForfeit {
+    /// The round at whose end its units left the fight.
+    pub round: u32,
+    /// The side, by name.
+    pub side: String,
 }
 
 /// A held action's plan (`S-ACT-2`) as a save writes it: its action, target and destination.

@@ -13,14 +13,16 @@ use std::path::Path;
 use bevy::prelude::*;
 
 pub use error::SaveError;
-pub use format::{ContentHashes, Declaration, LevelRef, SaveFile};
+pub use format::{ContentHashes, Declaration, LevelRef, SaveFile, SavedForfeit};
 pub use record::{Recording, Replay, action_of, declaration_of};
 
 use crate::headless::{HeadlessBattle, UPDATES_PER_ROUND};
 use crate::levels::{BattleSetup, BattleTemplate};
 use crate::rules::components::{Controller, SideIndex, SpawnOrder};
 use crate::rules::log::CombatLog;
-use crate::rules::{CombatInfo, CombatPhase, CombatState, DeclarationQueue, Following, PassSeeds, Sides};
+use crate::rules::{
+    CombatInfo, CombatPhase, CombatState, DeclarationQueue, Following, Forfeits, PassSeeds, SideForfeited, Sides,
+};
 
 /// Registers the recorder and the replay feeder.
 pub fn plugin(app: &mut App) {
@@ -65,7 +67,34 @@ pub fn capture(world: &mut World, template: &BattleTemplate) -> SaveFile {
         declarations: world.resource::<Recording>().entries.clone(),
         mods: template.mods.clone(),
         pass_seeds: world.get_resource::<PassSeeds>().map(|seeds| seeds.used().to_vec()),
+        forfeits: forfeits_of(world),
     }
+}
+
+/// The battle's forfeits, by side name.
+fn forfeits_of(world: &World) -> Vec<SavedForfeit> {
+    let (Some(forfeits), Some(sides)) = (world.get_resource::<Forfeits>(), world.get_resource::<Sides>()) else {
+        return Vec::new();
+    };
+    forfeits
+        .0
+        .iter()
+        .filter_map(|forfeit| {
+            let side = sides.0.get(forfeit.side)?.name.to_string();
+            Some(SavedForfeit { round: forfeit.round, side })
+        })
+        .collect()
+}
+
+/// The save's forfeits, by side index, for the rules to apply as the replay reaches them.
+fn restore_forfeits(save: &SaveFile, template: &BattleTemplate, path: &Path) -> Result<Forfeits, SaveError> {
+    let forfeits = save.forfeits.iter().map(|forfeit| {
+        let side = template
+            .side_index(&forfeit.side)
+            .ok_or_else(|| SaveError::UnknownSide { path: path.into(), side: forfeit.side.clone() })?;
+        Ok(SideForfeited { side, round: forfeit.round })
+    });
+    Ok(Forfeits(forfeits.collect::<Result<_, SaveError>>()?))
 }
 
 /// Who played each side when the battle began, by side name: the controllers its log's first
@@ -175,7 +204,9 @@ pub fn begin_replay(
     path: &Path,
 ) -> Result<(), SaveError> {
     let setup = setup_of(save, template, path)?;
+    let forfeits = restore_forfeits(save, template, path)?;
     template.spawn(world, &setup);
+    world.insert_resource(forfeits);
     let mut replay = Replay::new(save.declarations.clone(), save.events);
     match &save.pass_seeds {
         Some(seeds) => {

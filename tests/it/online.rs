@@ -304,6 +304,41 @@ fn a_seat_left_past_its_grace_period_is_played_by_the_ai_to_the_end() {
 }
 
 #[test]
+fn a_side_whose_player_does_not_return_in_time_forfeits_and_the_save_replays_it() {
+    let mut setup = config(2);
+    setup.grace = std::time::Duration::ZERO;
+    setup.after_grace = fray::net::AfterGrace::Forfeit;
+    let mut table = Table::new("sealed_orders.ron", setup, two_players_and_a_spectator("wardens", "bandits"));
+    for _ in 0..30 {
+        table.step();
+    }
+    assert!(!Table::over(&table.referee), "the battle is still on when the wardens' player drops");
+    let mut gone = table.clients.remove(0);
+    table.referee.disconnect_client(&mut gone);
+    table.play_out();
+    assert_same_logs(&table);
+    let log = Table::log(&table.referee);
+    assert!(log.contains(r#""status":"forfeited""#), "the wardens' units forfeited:\n{log}");
+    let last = log.lines().last().unwrap_or_default();
+    assert!(last.ends_with(r#""reason":"forfeit","winner":"bandits"}"#), "the bandits won by forfeit: {last}");
+    let told = fray::net::Notice::Forfeited("wardens forfeited: Ann did not return within the grace period".into());
+    for at in 0..table.clients.len() {
+        let notices = &table.clients[at].world().resource::<Follower>().notices;
+        assert!(notices.contains(&told), "client {at} was told: {notices:?}");
+    }
+    let template = load_builtin_level("sealed_orders.ron").unwrap();
+    let save = fray::save::capture(table.referee.world_mut(), &template);
+    assert_eq!(save.forfeits.len(), 1, "the save carries the forfeit");
+    let record = table.referee.world().resource::<fray::net::Referee>().record();
+    assert_eq!(record.forfeits, save.forfeits, "a follower's match record carries it too");
+    let path = std::env::temp_dir().join(format!("fray-forfeit-{}.ron", std::process::id()));
+    save.write(&path).unwrap();
+    let verdict = fray::save::verify::verify_save(&path);
+    let _ = std::fs::remove_file(&path);
+    assert!(matches!(verdict, Ok(fray::save::verify::Verdict::Reproduced(1))), "{verdict:?}");
+}
+
+#[test]
 fn a_follower_that_goes_out_of_sync_is_told_the_first_differing_line_and_resynced() {
     let mut table = Table::new("sealed_orders.ron", config(2), two_players_and_a_spectator("wardens", "bandits"));
     until_declaring(&mut table, 2);

@@ -219,6 +219,8 @@ pub enum EndReason {
     TargetEliminated,
     /// The round limit was reached.
     MaxRounds,
+    /// Online: the other sides forfeited (their players did not return).
+    Forfeit,
 }
 
 impl EndReason {
@@ -230,6 +232,7 @@ impl EndReason {
             Self::Survived => "survived",
             Self::TargetEliminated => "target_eliminated",
             Self::MaxRounds => "max_rounds",
+            Self::Forfeit => "forfeit",
         }
     }
 }

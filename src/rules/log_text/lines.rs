@@ -230,6 +230,9 @@ fn harm_line(event: &LogEvent, names: &Names) -> Option<String> {
                 names.unit(source)
             )
         }
+        LogEvent::Status(line::Status { unit, status }) if *status == crate::rules::FORFEITED => {
+            format!("{} leaves the fight: its side forfeited", names.unit(unit))
+        }
         LogEvent::Status(line::Status { unit, status }) => format!("{} is now {status}", names.unit(unit)),
         LogEvent::Injury(line::Injury { unit, table, injury, damage, .. }) => match injury {
             Some(injury) => {
