@@ -304,7 +304,12 @@ fn host_form_ui(ui: &mut egui::Ui, form: &mut HostForm, session: &Session) -> Op
     }
     let sides: Vec<String> = template.sides.iter().map(|side| side.name.to_string()).collect();
     match launch(form, &choice.source, &sides) {
-        Ok(launch) => Some(launch),
+        Ok(mut launch) => {
+            // The server plays with the mods this window was started with (`--mod`), as well
+            // as the installed ones it finds itself.
+            launch.args.extend(mod_args(&crate::levels::mods::command_line()));
+            Some(launch)
+        }
         Err(problem) => {
             form.problem = Some(problem);
             None
@@ -357,6 +362,17 @@ fn settings_grid(ui: &mut egui::Ui, form: &mut HostForm) {
         });
         ui.end_row();
     });
+}
+
+/// `--mod DIR` for each of `dirs`, made absolute where it can be, so the server finds them
+/// wherever it runs.
+fn mod_args(dirs: &[std::path::PathBuf]) -> Vec<String> {
+    dirs.iter()
+        .flat_map(|dir| {
+            let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
+            ["--mod".to_string(), dir.display().to_string()]
+        })
+        .collect()
 }
 
 /// The `fray serve` command line and the host's hello the form asks for, or what is wrong.
@@ -506,6 +522,15 @@ mod tests {
         let launch = launch(&form, &LevelSource::Builtin("sealed_orders.ron"), &sides).expect("the form reads");
         assert_eq!(launch.hello.role, Role::Sides(vec!["wardens".into(), "crows".into()]));
         assert!(launch.args.join(" ").contains("--seat wardens=remote --seat bandits=remote --seat crows=remote"));
+    }
+
+    #[test]
+    fn the_window_s_mod_folders_go_to_the_server_it_starts() {
+        let args = mod_args(&["mods/marsh_folk".into(), "/srv/mods/crows".into()]);
+        assert_eq!(args.len(), 4, "{args:?}");
+        assert_eq!(args[0], "--mod");
+        assert!(args[1].ends_with("mods/marsh_folk") && std::path::Path::new(&args[1]).is_absolute(), "{args:?}");
+        assert_eq!(args[2..], ["--mod".to_string(), "/srv/mods/crows".to_string()]);
     }
 
     #[test]

@@ -34,6 +34,27 @@ const PANEL_OFFSET: egui::Vec2 = egui::vec2(super::ui::LEFT_PANEL_WIDTH + PANEL_
 /// Space between the online panel and what it sits beside, in points.
 const PANEL_MARGIN: f32 = 8.0;
 
+/// The seats this window left in battles still going: each referee's address and the session
+/// token of its welcome. Joining the same referee again from the menu sends the token, so the
+/// player takes back the seats they left (within the grace period) instead of new ones.
+#[derive(Resource, Debug, Default)]
+pub struct LeftSeats(std::collections::HashMap<SocketAddr, u64>);
+
+impl LeftSeats {
+    /// `hello` as sent to `server`: with the token of the seats left there, if any and if the
+    /// player asks for a seat at all (a spectator takes none back).
+    fn hello_for(&self, server: SocketAddr, hello: &Hello) -> Hello {
+        match self.0.get(&server) {
+            Some(&token) if hello.token == 0 && hello.role != Role::Spectator => Hello { token, ..hello.clone() },
+            _ => hello.clone(),
+        }
+    }
+}
+
+/// The referee the window follows now.
+#[derive(Resource, Debug, Clone, Copy)]
+struct FollowedServer(SocketAddr);
+
 /// Whom to join, from `fray join` or the menu.
 #[derive(Clone, Debug)]
 pub struct JoinOptions {
@@ -107,7 +128,7 @@ pub fn fast_forward(replay: Option<&Replay>, log: &CombatLog, following: bool) -
 /// (the menu's Play online window is `host`'s, the lobby `lobby`'s).
 pub(super) fn window_plugin(app: &mut App) {
     app.add_plugins(crate::net::window_follower_plugin);
-    app.init_resource::<ChatLine>().init_resource::<JoinForm>();
+    app.init_resource::<ChatLine>().init_resource::<JoinForm>().init_resource::<LeftSeats>();
     app.add_systems(Update, show_followed_battle.after(FollowerSystems::Receive).run_if(resource_exists::<Follower>));
     app.add_systems(
         EguiPrimaryContextPass,
@@ -118,7 +139,11 @@ pub(super) fn window_plugin(app: &mut App) {
 
 /// Starts following the referee at `options.server`: connects, and says hello once connected.
 pub fn start_joining(world: &mut World, options: &JoinOptions) {
-    world.insert_resource(Follower::new(options.hello.clone(), None));
+    let hello = world
+        .get_resource::<LeftSeats>()
+        .map_or(options.hello.clone(), |left| left.hello_for(options.server, &options.hello));
+    world.insert_resource(Follower::new(hello, None));
+    world.insert_resource(FollowedServer(options.server));
     world.insert_resource(bevy::winit::WinitSettings {
         focused_mode: bevy::winit::UpdateMode::reactive(NETWORK_WAKE),
         unfocused_mode: bevy::winit::UpdateMode::reactive(NETWORK_WAKE),
@@ -131,6 +156,7 @@ pub fn start_joining(world: &mut World, options: &JoinOptions) {
 /// Back in the menu, the followed battle is left: the referee hears us go, and nothing of the
 /// online battle (the record still feeding, its dice seeds) stays to steer the next battle here.
 pub(super) fn leave_referee(world: &mut World) {
+    remember_left_seats(world);
     if let Some(mut client) = world.get_resource_mut::<bevy_replicon_renet::RenetClient>() {
         client.disconnect();
     }
@@ -140,6 +166,24 @@ pub(super) fn leave_referee(world: &mut World) {
     world.remove_resource::<crate::rules::Following>();
     world.remove_resource::<crate::rules::PassSeeds>();
     *world.resource_mut::<Declarations>() = Declarations::default();
+}
+
+/// Keeps the token of the seats this window leaves in a battle still going, to take them back
+/// on joining again; forgets it once that battle is over.
+fn remember_left_seats(world: &mut World) {
+    let Some(FollowedServer(server)) = world.remove_resource::<FollowedServer>() else {
+        return;
+    };
+    let Some(follower) = world.get_resource::<Follower>() else {
+        return;
+    };
+    let keep =
+        (follower.hello.token != 0 && !follower.ended && !follower.sides.is_empty()).then_some(follower.hello.token);
+    let mut left = world.get_resource_or_init::<LeftSeats>();
+    match keep {
+        Some(token) => left.0.insert(server, token),
+        None => left.0.remove(&server),
+    };
 }
 
 /// The Join button's label, as scripts click it.
@@ -429,6 +473,19 @@ fn draw_online_panel(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn joining_a_referee_again_takes_back_the_seats_left_there() {
+        let server: SocketAddr = "127.0.0.1:5000".parse().expect("an address");
+        let elsewhere: SocketAddr = "127.0.0.1:5001".parse().expect("an address");
+        let mut left = LeftSeats::default();
+        left.0.insert(server, 77);
+        let player = Hello::new("Tess", Role::AnySide);
+        assert_eq!(left.hello_for(server, &player).token, 77);
+        assert_eq!(left.hello_for(elsewhere, &player).token, 0);
+        // A spectator takes no seat back.
+        assert_eq!(left.hello_for(server, &Hello::new("Tess", Role::Spectator)).token, 0);
+    }
 
     #[test]
     fn the_join_form_reads_several_sides_separated_by_commas_as_one_machine_s_seats() {
