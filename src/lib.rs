@@ -6,6 +6,7 @@
 pub mod ai;
 pub mod battlefield;
 pub mod cli;
+pub mod files;
 #[cfg(feature = "gui")]
 pub mod game;
 pub mod headless;

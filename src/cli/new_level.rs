@@ -65,7 +65,7 @@ pub fn run(args: &NewLevelArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Err(error) = std::fs::write(&args.file, text) {
+    if let Err(error) = crate::files::write_atomically(&args.file, text.as_bytes()) {
         eprintln!("fray new-level: cannot write {}: {error}", args.file.display());
         return ExitCode::FAILURE;
     }

@@ -238,7 +238,8 @@ fn write_log(world: &World, path: Option<&Path>) -> Result<(), String> {
         return Ok(());
     };
     let text = world.resource::<CombatLog>().to_json_lines();
-    std::fs::write(path, text).map_err(|error| format!("could not write the log {}: {error}", path.display()))
+    crate::files::write_atomically(path, text.as_bytes())
+        .map_err(|error| format!("could not write the log {}: {error}", path.display()))
 }
 
 /// Runs `fray join`.

@@ -67,7 +67,7 @@ struct HoverView<'w, 's> {
     index: Res<'w, ZoneIndex>,
     sides: Res<'w, Sides>,
     units: Query<'w, 's, UnitReadOnly>,
-    windows: Query<'w, 's, &'static Window>,
+    window: Option<Single<'w, 's, &'static Window>>,
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<super::camera::BoardCamera>>,
     options: Res<'w, super::controls::DeclarationOptions>,
     /// How each zone or square looks, to name its ground.
@@ -88,7 +88,7 @@ impl HoverView<'_, '_> {
     /// The grid square under the pointer, walls included (a wall has no zone to hover).
     fn square_under_pointer(&self) -> Option<Square> {
         let grid = self.battlefield.grid()?;
-        let pointer = self.windows.iter().next()?.cursor_position()?;
+        let pointer = self.window.as_ref()?.cursor_position()?;
         let (camera, transform) = self.cameras.iter().next()?;
         let world = camera.viewport_to_world_2d(transform, pointer).ok()?;
         let square = Square::new((world.x / GRID_TILE).round() as i32, (-world.y / GRID_TILE).round() as i32);
@@ -154,16 +154,14 @@ fn unit_card(ui: &mut egui::Ui, view: &HoverView, unit: &UnitView) {
     }
     if let Some(action) = unit.declared.action {
         let text = if declaration_visible(view.state.phase, view.queue.secret, view.ui.seated, side) {
-            let target = action.target.map(|target| view.unit_name(target));
-            let words = gear_text::declared_words(action.kind, target.as_deref(), unit.spells, unit.inventory);
-            let mut text = format!("declared: {words}");
-            if let Some(zone) = action.move_to {
-                text = format!("{text}, moving to {}", view.zone_name(zone));
-            }
-            if let Some(zone) = action.move_after {
-                text = format!("{text}, then moving on to {}", view.zone_name(zone));
-            }
-            text
+            let words = gear_text::declared_sentence(
+                &action,
+                unit.spells,
+                unit.inventory,
+                |unit| view.unit_name(unit),
+                |zone| view.zone_name(zone).to_string(),
+            );
+            format!("declared: {words}")
         } else {
             "declared (secret)".to_string()
         };

@@ -3,10 +3,13 @@
 //! declared spell, item or throw names what it uses, and what only some rulesets read (the
 //! shield's hold on Shock) is said only under them. Headless, so it is tested without a window.
 
-use super::components::{ActionKind, Inventory, ItemStack, Loadout, Spells};
+use bevy::prelude::Entity;
+
+use super::components::{Action, ActionKind, Inventory, ItemStack, Loadout, Spells};
 use super::equipment::Spell;
 use super::log_text::aim_words;
 use super::ruleset::Ruleset;
+use crate::battlefield::ZoneIdx;
 
 /// A catalog key in words: `healing_draught` reads "healing draught".
 pub fn catalog_words(key: &str) -> String {
@@ -36,6 +39,27 @@ pub fn item_line(stack: &ItemStack) -> String {
 /// A known spell with its casting TN and cost: `frost ray (TN 12, 2 mana)`.
 pub fn spell_line(name: &str, spell: &Spell) -> String {
     format!("{} (TN {}, {} mana)", catalog_words(name), spell.tn, spell.mana)
+}
+
+/// A declared action as the panels and the hover card show it: [`declared_words`], then where
+/// it moves (`attack Varro, moving to The Millyard`, `..., then moving on to The Lane`), units
+/// and places named by `unit_name` and `zone_name`.
+pub fn declared_sentence(
+    action: &Action,
+    spells: &Spells,
+    inventory: &Inventory,
+    unit_name: impl Fn(Entity) -> String,
+    zone_name: impl Fn(ZoneIdx) -> String,
+) -> String {
+    let target = action.target.map(unit_name);
+    let mut text = declared_words(action.kind, target.as_deref(), spells, inventory);
+    if let Some(zone) = action.move_to {
+        text = format!("{text}, moving to {}", zone_name(zone));
+    }
+    if let Some(zone) = action.move_after {
+        text = format!("{text}, then moving on to {}", zone_name(zone));
+    }
+    text
 }
 
 /// A declared action in words, naming the spell or item it uses and its target by `target`

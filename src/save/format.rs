@@ -2,7 +2,6 @@
 //! seats) and the declarations made so far. Loading replays them through the engine, so the
 //! file stays small and a save is exactly as good as the rules that play it back.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -402,25 +401,10 @@ impl SaveFile {
     }
 }
 
-/// Writes `bytes` to a temporary sibling of `path`, syncs it, then renames it over `path`: the
-/// previous file stays whole until the new one is complete.
+/// Writes `bytes` to `path` with [`crate::files::write_atomically`]: the previous file stays
+/// whole until the new one is complete.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
-    let io = |source| SaveError::Io { path: path.into(), source };
-    if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(io)?;
-    }
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    let temporary = PathBuf::from(temporary);
-    let written = std::fs::File::create(&temporary).and_then(|mut file| {
-        file.write_all(bytes)?;
-        file.sync_all()
-    });
-    if let Err(error) = written {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(io(error));
-    }
-    std::fs::rename(&temporary, path).map_err(io)
+    crate::files::write_atomically(path, bytes).map_err(|source| SaveError::Io { path: path.into(), source })
 }
 
 #[cfg(test)]

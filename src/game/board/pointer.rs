@@ -7,7 +7,7 @@ use super::*;
 /// else picks the zone (or grid square) under it as the destination of a move.
 #[expect(clippy::too_many_arguments, reason = "the pointer meets tokens, zones and squares")]
 pub(super) fn hover_and_pick(
-    windows: Query<&Window>,
+    window: Option<Single<&Window>>,
     cameras: Query<(&Camera, &GlobalTransform)>,
     tokens: Query<(&Token, &GlobalTransform)>,
     players: Query<&ActionState<PlayerAction>, With<Player>>,
@@ -17,7 +17,7 @@ pub(super) fn hover_and_pick(
     mut commands: MessageWriter<UiCommand>,
     ui: Res<BattleUi>,
 ) {
-    let pointer = windows.iter().next().and_then(Window::cursor_position);
+    let pointer = window.and_then(|window| window.cursor_position());
     let world = pointer.and_then(|pointer| {
         cameras.iter().find_map(|(camera, transform)| camera.viewport_to_world_2d(transform, pointer).ok())
     });

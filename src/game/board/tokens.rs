@@ -132,7 +132,7 @@ fn spawn_token_parts(
 pub(super) fn place_tokens(
     time: Res<Time>,
     board: Res<BoardLayout>,
-    windows: Query<&Window>,
+    window: Option<Single<&Window>>,
     units: Query<(&Zone, &SpawnOrder, &Status)>,
     mut tokens: Query<(&Token, &mut Transform, &mut TokenMemory)>,
     (shown, nudges): (Res<ShownPlaces>, Res<ShownNudges>),
@@ -152,7 +152,7 @@ pub(super) fn place_tokens(
     let grid = board.squares.is_some();
     // Laid out for the zoom that frames the board (at the default UI scale), so zooming in
     // gives names room, not reflow.
-    let window = windows.iter().next().map_or(crate::game::camera::DEFAULT_WINDOW, Window::size);
+    let window = window.map_or(crate::game::camera::DEFAULT_WINDOW, |window| window.size());
     let zoom = crate::game::camera::framing(&board, window, 1.0).map_or(1.0, |(_, zoom)| zoom);
     for (token, mut transform, mut memory) in &mut tokens {
         let Ok((zone, _, status)) = units.get(token.0) else {

@@ -9,7 +9,7 @@ pub(super) fn rebuild_zones(
     mut commands: Commands,
     battlefield: Res<Battlefield>,
     zones: Query<Entity, With<BoardZone>>,
-    windows: Query<&Window>,
+    window: Option<Single<&Window>>,
     mut resized: MessageReader<WindowResized>,
     mut board: ResMut<BoardLayout>,
     (mut images, looks, mut art): (ResMut<Assets<Image>>, Option<Res<BoardLooks>>, ResMut<TerrainArt>),
@@ -20,7 +20,7 @@ pub(super) fn rebuild_zones(
         return;
     }
     let steps = layout(&battlefield);
-    let window = windows.iter().next().map_or(crate::game::camera::DEFAULT_WINDOW, Window::size);
+    let window = window.map_or(crate::game::camera::DEFAULT_WINDOW, |window| window.size());
     let cell = if battlefield.is_grid() {
         Vec2::splat(GRID_TILE)
     } else {

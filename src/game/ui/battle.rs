@@ -121,15 +121,13 @@ impl BattleView<'_, '_> {
 
     /// A declared action of `actor` in words (`cast frost ray on Wren, moving to ford`).
     fn action_text(&self, actor: &UnitView, action: &Action) -> String {
-        let target = action.target.map(|target| self.unit_name(target));
-        let mut text = gear_text::declared_words(action.kind, target.as_deref(), actor.spells, actor.inventory);
-        if let Some(zone) = action.move_to {
-            text = format!("{text}, moving to {}", self.zone_name(zone));
-        }
-        if let Some(zone) = action.move_after {
-            text = format!("{text}, then moving on to {}", self.zone_name(zone));
-        }
-        text
+        gear_text::declared_sentence(
+            action,
+            actor.spells,
+            actor.inventory,
+            |unit| self.unit_name(unit),
+            |zone| self.zone_name(zone).to_string(),
+        )
     }
 }
 

@@ -312,7 +312,7 @@ fn export_log(log: &CombatLog, info: &CombatInfo) -> String {
         info.level.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
     let path = PathBuf::from(format!("fray-log-{level}-{}.jsonl", info.seed));
     let shown = std::env::current_dir().map_or_else(|_| path.clone(), |dir| dir.join(&path));
-    match std::fs::write(&path, log.to_json_lines()) {
+    match crate::files::write_atomically(&path, log.to_json_lines().as_bytes()) {
         Ok(()) => format!("saved to {}", shown.display()),
         Err(error) => format!("could not write {}: {error}", shown.display()),
     }

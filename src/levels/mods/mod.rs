@@ -529,9 +529,8 @@ pub fn attach_order_errors(entries: &mut [ModEntry]) {
 pub fn save_enabled(installed: &Path, entries: &[ModEntry]) -> std::io::Result<()> {
     let names: Vec<String> = entries.iter().filter(|entry| entry.enabled).map(ModEntry::folder_name).collect();
     let text = ron::ser::to_string_pretty(&names, ron::ser::PrettyConfig::default()).map_err(std::io::Error::other)?;
-    std::fs::create_dir_all(installed)?;
-    std::fs::write(
-        installed.join(ENABLED_FILE),
-        format!("// The enabled mods, in load order (Fray's Mods screen writes this).\n{text}\n"),
+    crate::files::write_atomically(
+        &installed.join(ENABLED_FILE),
+        format!("// The enabled mods, in load order (Fray's Mods screen writes this).\n{text}\n").as_bytes(),
     )
 }
