@@ -20,8 +20,6 @@ use crate::rules::log::CombatLog;
 use crate::rules::{ActionChosen, CombatPhase, CombatState, DeclarationQueue, Sides};
 use crate::save::Replay;
 
-/// Width of the online panel, in points.
-const PANEL_WIDTH: f32 = 280.0;
 /// How often the window wakes while following, to read the referee's messages: the window
 /// otherwise sleeps until input, and the battle would wait for a mouse move.
 const NETWORK_WAKE: std::time::Duration = std::time::Duration::from_millis(30);
@@ -29,10 +27,6 @@ const NETWORK_WAKE: std::time::Duration = std::time::Duration::from_millis(30);
 const CHAT_WIDTH: f32 = 180.0;
 /// The most notices (chat lines, refusals) the panel shows, the latest ones.
 const SHOWN_NOTICES: usize = 8;
-/// Where the panel sits: at the bottom left of the board, beside the initiative panel.
-const PANEL_OFFSET: egui::Vec2 = egui::vec2(super::ui::LEFT_PANEL_WIDTH + PANEL_MARGIN, -PANEL_MARGIN);
-/// Space between the online panel and what it sits beside, in points.
-const PANEL_MARGIN: f32 = 8.0;
 
 /// The seats this window left in battles still going: each referee's address and the session
 /// token of its welcome. Joining the same referee again from the menu sends the token, so the
@@ -445,25 +439,34 @@ fn draw_online_panel(
     mut commands: Commands,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let mut send = None;
-    egui::Window::new("Online")
-        .default_width(PANEL_WIDTH)
-        .anchor(egui::Align2::LEFT_BOTTOM, PANEL_OFFSET)
-        .collapsible(true)
-        .resizable(false)
-        .show(ctx, |ui| {
-            connection_label(ui, &view.follower, view.client.get());
-            for seat in &view.follower.seats {
-                let who = seat.player.as_deref().map_or(String::new(), |player| format!("{player}, "));
-                ui.label(format!("{}: {who}{}{}", seat.side, seat_words(seat.state), clock_words(seat.clock_left)));
-            }
-            let waiting = view.waiting_for();
-            if !waiting.is_empty() {
-                let names: Vec<String> = waiting.iter().map(|&side| view.player_of(side)).collect();
-                ui.label(egui::RichText::new(format!("Waiting for {}", names.join(", "))).italics());
-            }
-            send = chat_box(ui, &view.follower.notices, &mut chat.0);
-        });
+    let screen = ctx.content_rect();
+    let height = super::ui::ONLINE_PANEL_HEIGHT;
+    // Docked under the initiative panel, which leaves it this room (`ui/battle.rs`).
+    let rect = egui::Rect::from_min_size(
+        egui::pos2(screen.left(), screen.bottom() - height),
+        egui::vec2(super::ui::LEFT_PANEL_WIDTH, height),
+    );
+    let send = super::ui::dock(ctx, "online_panel", rect, |ui| {
+        ui.heading("Online");
+        egui::ScrollArea::vertical()
+            .id_salt("online_panel_scroll")
+            .stick_to_bottom(true)
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                connection_label(ui, &view.follower, view.client.get());
+                for seat in &view.follower.seats {
+                    let who = seat.player.as_deref().map_or(String::new(), |player| format!("{player}, "));
+                    ui.label(format!("{}: {who}{}{}", seat.side, seat_words(seat.state), clock_words(seat.clock_left)));
+                }
+                let waiting = view.waiting_for();
+                if !waiting.is_empty() {
+                    let names: Vec<String> = waiting.iter().map(|&side| view.player_of(side)).collect();
+                    ui.label(egui::RichText::new(format!("Waiting for {}", names.join(", "))).italics());
+                }
+                chat_box(ui, &view.follower.notices, &mut chat.0)
+            })
+            .inner
+    });
     if let Some(text) = send {
         commands.queue(move |world: &mut World| crate::net::say(world, text));
     }

@@ -138,7 +138,12 @@ fn draw_battle_panels(mut contexts: EguiContexts, view: BattleView, mut commands
     let mut out = Vec::new();
     let top = egui::Rect::from_min_size(screen.min, egui::vec2(screen.width(), TOP_BAR_HEIGHT));
     let below = screen.height() - TOP_BAR_HEIGHT;
-    let left = egui::Rect::from_min_size(egui::pos2(screen.left(), top.bottom()), egui::vec2(LEFT_PANEL_WIDTH, below));
+    // Online, the online panel takes the bottom of the left column.
+    let online = if view.online.is_some() { super::ONLINE_PANEL_HEIGHT } else { 0.0 };
+    let left = egui::Rect::from_min_size(
+        egui::pos2(screen.left(), top.bottom()),
+        egui::vec2(LEFT_PANEL_WIDTH, (below - online).max(0.0)),
+    );
     let right = egui::Rect::from_min_size(
         egui::pos2(screen.right() - RIGHT_PANEL_WIDTH, top.bottom()),
         egui::vec2(RIGHT_PANEL_WIDTH, below),
