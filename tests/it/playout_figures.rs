@@ -3,6 +3,8 @@
 //! window's pacing, not a timing: the same numbers on any machine. Run with
 //! `cargo test --test it -- --ignored playout_figures --nocapture`.
 
+#![cfg(feature = "gui")]
+
 use fray::game::playout::PlayingCount;
 use fray::headless::HeadlessBattle;
 use fray::levels::{BattleSetup, load_builtin_level};
