@@ -4,7 +4,7 @@
 use crate::rules::log::{EndReason, ManeuverKind};
 use bevy::prelude::*;
 
-use super::CombatSystems;
+use super::EndSystems;
 use super::actions::{self, ManeuverCheck};
 use super::battle::Battle;
 use super::components::*;
@@ -21,7 +21,7 @@ use crate::rules::log::ManeuverOutcome;
 use crate::rules::log::line;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, end_round.in_set(CombatSystems::End));
+    app.add_systems(Update, end_round.in_set(EndSystems::Close));
 }
 
 /// Cause of the dying's end-of-round loss.
@@ -33,7 +33,7 @@ const SUFFOCATION: &str = "suffocation";
 /// that forfeited this round leaves, surprise wears off, and the battle ends or a new round
 /// begins.
 #[expect(clippy::too_many_arguments, reason = "a system: each parameter is something it reads or writes")]
-pub(super) fn end_round(
+fn end_round(
     mut commands: Commands,
     battle: Battle,
     mut dealt: MessageWriter<DamageDealt>,

@@ -70,6 +70,16 @@ pub enum DeclareSystems {
     Close,
 }
 
+/// The steps of the end stage.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EndSystems {
+    /// Free strikes at the backs of the units that fled this round.
+    Strikes,
+    /// The round ends: the dying bleed, hazards bite, a forfeited side leaves, and the battle
+    /// ends or the next round begins.
+    Close,
+}
+
 /// Registers the rules: resources, messages and the six stages. Each stage runs only in its
 /// phase of the battle: the condition sits on the stage's set, once, and every system that
 /// joins the set (the stage's own, the record's, the controllers') takes it.
@@ -86,6 +96,7 @@ pub fn plugin(app: &mut App) {
         )
             .chain(),
     );
+    app.configure_sets(Update, (EndSystems::Strikes, EndSystems::Close).chain().in_set(CombatSystems::End));
     app.add_plugins((
         state::plugin,
         surprise::plugin,

@@ -5,14 +5,14 @@
 use bevy::prelude::*;
 
 use super::Resolver;
-use crate::rules::CombatSystems;
+use crate::rules::EndSystems;
 use crate::rules::components::*;
 use crate::rules::log::LogEvent;
 use crate::rules::log::line;
 use crate::rules::state::{Fleeing, Slot};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, strike_the_fleeing.in_set(CombatSystems::End).before(crate::rules::end::end_round));
+    app.add_systems(Update, strike_the_fleeing.in_set(EndSystems::Strikes));
 }
 
 /// The `initiative` of the attacks at a fleeing back: they come after every turn and count of
