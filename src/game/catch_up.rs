@@ -137,7 +137,9 @@ fn draw_catch_up(
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ctx, |ui| {
             let name = super::ui::side_name(&sides, *side);
-            ui.label(egui::RichText::new(format!("What {name} saw happen")).color(super::ui::side_colour(*side)));
+            ui.label(
+                egui::RichText::new(format!("What {name} saw happen")).color(super::ui::side_colour(ui.ctx(), *side)),
+            );
             for line in lines {
                 ui.label(line);
             }

@@ -286,7 +286,7 @@ fn host_form_ui(ui: &mut egui::Ui, form: &mut HostForm, session: &Session) -> Op
     ui.label(egui::RichText::new(format!("Level: {} (chosen in the menu)", choice.title)).strong());
     egui::Grid::new("host_seats").num_columns(2).show(ui, |ui| {
         for (at, (side, seat)) in template.sides.iter().zip(form.seats.iter_mut()).enumerate() {
-            ui.label(egui::RichText::new(&*side.name).color(super::ui::side_colour(at)));
+            ui.label(egui::RichText::new(&*side.name).color(super::ui::side_colour(ui.ctx(), at)));
             egui::ComboBox::from_id_salt(("host_seat", at)).selected_text(seat.label()).show_ui(ui, |ui| {
                 for choice in HostSeat::ALL {
                     ui.selectable_value(seat, choice, choice.label());

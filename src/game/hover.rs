@@ -130,7 +130,7 @@ fn draw_hover_card(mut contexts: EguiContexts, view: HoverView) -> Result {
 /// A unit's card: who, how hurt, what state, what it means to do.
 fn unit_card(ui: &mut egui::Ui, view: &HoverView, unit: &UnitView) {
     let side = unit.side.0;
-    ui.label(RichText::new(unit.name.as_str()).strong().color(side_colour(side)));
+    ui.label(RichText::new(unit.name.as_str()).strong().color(side_colour(ui.ctx(), side)));
     ui.label(RichText::new(format!("{} · {}", unit.id.0, side_name(&view.sides, side))).small().color(DETAIL_COLOUR));
     let preposition = if view.battlefield.is_grid() { "at" } else { "in" };
     let status = RichText::new(format!("{} {preposition} {}", unit.status.log_name(), view.zone_name(unit.zone.0)));
@@ -339,7 +339,7 @@ fn unit_list<'a, 'w: 'a, 's: 'a>(
     for (unit, note) in units.take(MOST_LISTED) {
         ui.horizontal(|ui| {
             ui.spacing_mut().item_spacing.x = 0.0;
-            ui.label(RichText::new(unit.name.as_str()).small().color(side_colour(unit.side.0)));
+            ui.label(RichText::new(unit.name.as_str()).small().color(side_colour(ui.ctx(), unit.side.0)));
             if *unit.status != Status::Active {
                 ui.label(RichText::new(format!(" {}", unit.status.log_name())).small().color(WARNING_COLOUR));
             }

@@ -81,7 +81,7 @@ fn draw_lobby(
 fn seats_grid(ui: &mut egui::Ui, seats: &[SeatInfo], own: &[String]) {
     egui::Grid::new("lobby_seats").num_columns(3).striped(true).show(ui, |ui| {
         for (at, seat) in seats.iter().enumerate() {
-            ui.label(egui::RichText::new(&seat.side).color(super::ui::side_colour(at)).strong());
+            ui.label(egui::RichText::new(&seat.side).color(super::ui::side_colour(ui.ctx(), at)).strong());
             let you = if own.contains(&seat.side) { " (you)" } else { "" };
             let who = seat.player.clone().unwrap_or_default();
             ui.label(format!("{who}{you}"));

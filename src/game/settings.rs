@@ -144,11 +144,12 @@ fn apply_display(
     mut contexts: EguiContexts,
     mut time: ResMut<Time<Virtual>>,
     (mut pacing, options): (ResMut<super::session::RoundPacing>, Res<LaunchOptions>),
+    mut palette: ResMut<super::board::SidePalette>,
 ) -> Result {
     if !screen.is_changed() {
         return Ok(());
     }
-    super::board::use_colour_blind_palette(screen.display.colour_blind_palette);
+    palette.set_if_neq(super::board::SidePalette::chosen(screen.display.colour_blind_palette));
     contexts.ctx_mut()?.set_zoom_factor(screen.display.ui_scale);
     // The board's animations and timers all run on virtual time.
     time.set_relative_speed(

@@ -47,9 +47,7 @@ use palette::{
 pub(crate) use palette::{
     DIFFICULT_TILE_COLOUR, GRID_GAP, GRID_LINE_COLOUR, OPEN_TILE_COLOUR, SLIT_GAP_COLOUR, WALL_TILE_COLOUR,
 };
-pub use palette::{
-    GRID_TILE, Look, TOKEN_RADIUS, ZONE_SPACING, ZONE_WIDTH, side_base_colour, token_colour, use_colour_blind_palette,
-};
+pub use palette::{GRID_TILE, Look, SidePalette, TOKEN_RADIUS, ZONE_SPACING, ZONE_WIDTH, token_colour};
 pub(super) use parts::BoardZone;
 pub use parts::{
     BoardLayout, DetailPart, Hovered, HoveredZone, NameLabel, ShownNudges, ShownPlaces, ShownVitals, Token,
@@ -65,6 +63,7 @@ use zone_sprites::zone_label;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<BoardLayout>()
+        .init_resource::<SidePalette>()
         .init_resource::<Hovered>()
         .init_resource::<HoveredZone>()
         .init_resource::<TokenPalette>()

@@ -125,23 +125,31 @@ pub const OKABE_ITO_COLOURS: [Color; 6] = [
     Color::srgb(0.337, 0.706, 0.914),
 ];
 
-/// Whether sides take the Okabe–Ito colours. A process-wide switch, because the panels colour
-/// side names in plain functions that have no world to read a resource from.
-static COLOUR_BLIND_PALETTE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Chooses the side palette (the settings screen's switch).
-pub fn use_colour_blind_palette(on: bool) {
-    COLOUR_BLIND_PALETTE.store(on, std::sync::atomic::Ordering::Relaxed);
+/// The colours the sides take, as the settings screen chooses: the board's tokens read it as
+/// a resource, and the panels from the egui context it is copied into (`ui::share_palette`).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SidePalette {
+    /// The standard side colours.
+    #[default]
+    Standard,
+    /// The Okabe–Ito colours, which stay apart for colour-blind players.
+    ColourBlind,
 }
 
-/// A side's colour in the palette in force.
-pub fn side_base_colour(side: usize) -> Color {
-    let palette = if COLOUR_BLIND_PALETTE.load(std::sync::atomic::Ordering::Relaxed) {
-        &OKABE_ITO_COLOURS
-    } else {
-        &SIDE_COLOURS
-    };
-    palette[side % palette.len()]
+impl SidePalette {
+    /// The palette the settings' switch chooses.
+    pub fn chosen(colour_blind: bool) -> Self {
+        if colour_blind { Self::ColourBlind } else { Self::Standard }
+    }
+
+    /// A side's colour in this palette.
+    pub fn colour(self, side: usize) -> Color {
+        let palette = match self {
+            Self::Standard => &SIDE_COLOURS,
+            Self::ColourBlind => &OKABE_ITO_COLOURS,
+        };
+        palette[side % palette.len()]
+    }
 }
 
 /// Adjacency lines.

@@ -16,7 +16,8 @@ pub(super) fn sync_tokens(
     icons: Res<Icons>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
-    mut palette: ResMut<TokenPalette>,
+    // The token materials, and the colours the sides take.
+    (mut palette, sides): (ResMut<TokenPalette>, Res<SidePalette>),
 ) {
     let palette = palette.as_mut();
     // Taken out while the palette lends materials, and put back: no copy each frame.
@@ -33,7 +34,7 @@ pub(super) fn sync_tokens(
         if have.contains_key(&unit) || *status == Status::Reserve {
             continue;
         }
-        let colour = side_base_colour(side.0);
+        let colour = sides.colour(side.0);
         let pictures = TokenPictures::of(&icon.0, &loadout.weapon_name, &loadout.weapon);
         let shape = side.0 % SIDE_SHAPES;
         commands
@@ -236,6 +237,8 @@ pub(super) struct TokenParts<'w, 's> {
     cameras: Query<'w, 's, (&'static Projection, &'static mut Msaa), With<crate::game::camera::BoardCamera>>,
     materials: ResMut<'w, Assets<ColorMaterial>>,
     palette: ResMut<'w, TokenPalette>,
+    /// The colours the sides take.
+    sides: Res<'w, SidePalette>,
 }
 
 /// One disc material per colour, shared by every token of that colour: a thousand tokens of a
@@ -307,7 +310,7 @@ pub(super) fn refresh_tokens(
             }
         }
         // The colour follows the look and the palette, which the settings may switch mid-battle.
-        let colour = token_colour(side_base_colour(side.0), look);
+        let colour = token_colour(parts.sides.colour(side.0), look);
         if memory.colour != Some(colour) {
             material.0 = parts.palette.material(colour, &mut parts.materials);
             memory.colour = Some(colour);

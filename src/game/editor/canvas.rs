@@ -228,7 +228,7 @@ fn token(
     state: &EditorState,
 ) {
     let painter = ui.painter();
-    painter.circle_filled(centre, radius, side_colour(side_index(draft, &unit.side)));
+    painter.circle_filled(centre, radius, side_colour(painter.ctx(), side_index(draft, &unit.side)));
     let outline = if state.flagged(&Concern::Unit(unit.id.clone())) {
         Some(ERROR_COLOUR)
     } else {

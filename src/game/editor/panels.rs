@@ -277,7 +277,7 @@ fn unit_tools(ui: &mut egui::Ui, state: &mut EditorState, draft: &mut LevelFile)
         let current = draft.sides.get(state.side).map_or("-".to_string(), |side| side.name.clone());
         egui::ComboBox::from_id_salt("new_unit_side").selected_text(current).show_ui(ui, |ui| {
             for (at, side) in draft.sides.iter().enumerate() {
-                ui.selectable_value(&mut state.side, at, RichText::new(&side.name).color(side_colour(at)));
+                ui.selectable_value(&mut state.side, at, RichText::new(&side.name).color(side_colour(ui.ctx(), at)));
             }
         });
     });
@@ -311,7 +311,7 @@ fn selected_unit(ui: &mut egui::Ui, state: &mut EditorState, draft: &mut LevelFi
     ui.strong(format!("Unit {id} ({})", unit.creature));
     egui::ComboBox::from_id_salt("unit_side").selected_text(unit.side.clone()).show_ui(ui, |ui| {
         for (at, side) in sides.iter().enumerate() {
-            ui.selectable_value(&mut unit.side, side.clone(), RichText::new(side).color(side_colour(at)));
+            ui.selectable_value(&mut unit.side, side.clone(), RichText::new(side).color(side_colour(ui.ctx(), at)));
         }
     });
     let mut name = unit.name.clone().unwrap_or_default();
@@ -391,7 +391,7 @@ fn sides_panel(ui: &mut egui::Ui, draft: &mut LevelFile) {
         let old = side.name.clone();
         ui.push_id(("side", at), |ui| {
             ui.horizontal(|ui| {
-                ui.label(RichText::new("■").color(side_colour(at)));
+                ui.label(RichText::new("■").color(side_colour(ui.ctx(), at)));
                 ui.add(egui::TextEdit::singleline(&mut side.name).desired_width(FIELD_WIDTH));
                 if ui.small_button(REMOVE_LABEL).on_hover_text("Remove side").clicked() {
                     remove = Some(at);

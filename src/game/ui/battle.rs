@@ -300,9 +300,10 @@ fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
             {
                 ui.separator();
                 ui.label("Declaring:").on_hover_text(declaring_order_words(&view.ruleset, &view.info));
-                ui.label(RichText::new(declarer.name.as_str()).strong().color(side_colour(declarer.side.0)));
+                ui.label(RichText::new(declarer.name.as_str()).strong().color(side_colour(ui.ctx(), declarer.side.0)));
                 ui.label(
-                    RichText::new(format!("({})", view.side_name(declarer.side.0))).color(side_colour(declarer.side.0)),
+                    RichText::new(format!("({})", view.side_name(declarer.side.0)))
+                        .color(side_colour(ui.ctx(), declarer.side.0)),
                 );
             } else if view.thinking.as_ref().is_some_and(|search| search.thinking()) {
                 ui.separator();
@@ -448,7 +449,7 @@ fn track_key(unit: &UnitView, order: InitiativeOrder) -> (bool, i32, u32) {
 /// One unit's line on the track; a click inspects (or targets) it.
 fn track_row(ui: &mut egui::Ui, view: &BattleView, entry: &TrackEntry, out: &mut Vec<UiCommand>) {
     let unit = &entry.view;
-    let colour = side_colour(unit.side.0);
+    let colour = side_colour(ui.ctx(), unit.side.0);
     let acting = view.playing.playing() && view.playing.slots.iter().any(|slot| slot.unit == unit.entity);
     ui.horizontal_wrapped(|ui| {
         let mark = if acting {

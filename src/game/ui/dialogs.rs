@@ -155,7 +155,7 @@ fn draw_curtain(
                 ui.set_max_size(screen.size());
                 ui.vertical_centered(|ui| {
                     ui.add_space(screen.height() * CURTAIN_TEXT_AT);
-                    ui.heading(RichText::new(format!("Pass to {name}")).color(side_colour(side)).strong());
+                    ui.heading(RichText::new(format!("Pass to {name}")).color(side_colour(ui.ctx(), side)).strong());
                     ui.add_space(CURTAIN_SPACING);
                     ui.label(curtain_words(queue.secret));
                     ui.add_space(CURTAIN_SPACING);

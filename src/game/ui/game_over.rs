@@ -56,7 +56,9 @@ fn draw_game_over(
         .show(ctx, |ui| {
             // "Winner: bandits" reads right whether a side's name is singular or plural.
             let winner = match outcome.winner {
-                Some(side) => RichText::new(format!("Winner: {}", side_name(&sides, side))).color(side_colour(side)),
+                Some(side) => {
+                    RichText::new(format!("Winner: {}", side_name(&sides, side))).color(side_colour(ui.ctx(), side))
+                }
                 None => RichText::new("No winner"),
             };
             ui.heading(winner.strong());
@@ -67,7 +69,7 @@ fn draw_game_over(
             for (side, _) in sides.0.iter().enumerate() {
                 let fallen = casualties(&units, side, summarise);
                 ui.horizontal_wrapped(|ui| {
-                    ui.label(RichText::new(format!("{}:", side_name(&sides, side))).color(side_colour(side)));
+                    ui.label(RichText::new(format!("{}:", side_name(&sides, side))).color(side_colour(ui.ctx(), side)));
                     ui.label(fallen);
                 });
             }

@@ -449,7 +449,7 @@ fn seat_choice(ui: &mut egui::Ui, session: &Session, seats: &mut [Seat]) {
         for (at, (side, seat)) in template.sides.iter().zip(seats.iter_mut()).enumerate() {
             // The board tells sides apart by shape too, so no one needs the colour alone.
             let shape = crate::game::token_art::side_shape_name(at);
-            ui.label(RichText::new(format!("{} ({shape} tokens)", side.name)).color(side_colour(at)));
+            ui.label(RichText::new(format!("{} ({shape} tokens)", side.name)).color(side_colour(ui.ctx(), at)));
             egui::ComboBox::from_id_salt(("seat", at)).selected_text(seat.label()).show_ui(ui, |ui| {
                 for choice in Seat::ALL {
                     ui.selectable_value(seat, choice, choice.label());

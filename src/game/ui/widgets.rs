@@ -7,6 +7,7 @@ use bevy_egui::egui::{self, Color32};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 use super::UiSystems;
+use crate::game::board::SidePalette;
 use crate::rules::Sides;
 
 /// How much lighter side names are than the board's side colours.
@@ -15,7 +16,9 @@ const TEXT_LIGHTEN: f32 = 0.08;
 /// Notes the buttons drawn each pass for the script driver, and keeps game keys off buttons.
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ButtonRects>()
-        .add_systems(EguiPrimaryContextPass, (drop_button_focus, note_button_rects).chain().in_set(UiSystems::Buttons));
+        .add_systems(EguiPrimaryContextPass, (drop_button_focus, note_button_rects).chain().in_set(UiSystems::Buttons))
+        // Before any panel draws, so the panels' first frame has the palette in force.
+        .add_systems(Update, share_palette);
 }
 
 /// A button whose place is noted under its label, so scripted real-window tests can click it
@@ -112,10 +115,26 @@ pub(crate) fn explained(response: egui::Response, term: Term, ruleset: &str) -> 
     }
 }
 
-/// The colour of a side.
-pub(crate) fn side_colour(side: usize) -> Color32 {
+/// Where the egui context keeps the side palette in force, for the panels' plain functions.
+fn palette_id() -> egui::Id {
+    egui::Id::new("fray_side_palette")
+}
+
+/// Copies the side palette into the egui context whenever the settings change it, where
+/// [`side_colour`] reads it.
+pub(crate) fn share_palette(palette: Res<SidePalette>, mut contexts: EguiContexts) -> Result {
+    if palette.is_changed() {
+        let palette = *palette;
+        contexts.ctx_mut()?.data_mut(|data| data.insert_temp(palette_id(), palette));
+    }
+    Ok(())
+}
+
+/// The colour of a side in the palette in force in `ctx`.
+pub(crate) fn side_colour(ctx: &egui::Context, side: usize) -> Color32 {
+    let palette = ctx.data(|data| data.get_temp::<SidePalette>(palette_id())).unwrap_or_default();
     // The board's palette, lightened a little so names read well on the dark panels.
-    let colour = crate::game::board::side_base_colour(side).to_srgba().lighter(TEXT_LIGHTEN);
+    let colour = palette.colour(side).to_srgba().lighter(TEXT_LIGHTEN);
     let channel = |value: f32| (value.clamp(0.0, 1.0) * f32::from(u8::MAX)).round() as u8;
     Color32::from_rgb(channel(colour.red), channel(colour.green), channel(colour.blue))
 }

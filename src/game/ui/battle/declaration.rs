@@ -25,7 +25,7 @@ pub(super) fn declaration_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut 
         return;
     };
     let side = options.side.unwrap_or_default();
-    ui.heading(RichText::new(format!("Declare: {}", view.unit_name(unit))).color(side_colour(side)));
+    ui.heading(RichText::new(format!("Declare: {}", view.unit_name(unit))).color(side_colour(ui.ctx(), side)));
     // Why this unit, now: the table's order of declaring.
     ui.label(RichText::new(crate::game::turn_flow::declaring_order_words(&view.ruleset, &view.info)).small().weak());
     kind_list(ui, view, out);

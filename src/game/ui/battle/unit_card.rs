@@ -35,7 +35,7 @@ pub(super) fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
         ui.label(RichText::new("Click a unit, or press Tab, to inspect it.").weak());
         return;
     };
-    let colour = side_colour(unit.side.0);
+    let colour = side_colour(ui.ctx(), unit.side.0);
     ui.heading(RichText::new(unit.name.as_str()).color(colour));
     ui.label(format!("{} · {}", unit.id.0, view.side_name(unit.side.0)));
     let rules = view.ruleset.name.as_str();
