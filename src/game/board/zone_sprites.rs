@@ -117,18 +117,19 @@ pub(super) fn zone_label(zone: &crate::battlefield::ZoneDef) -> String {
         notes.push(format!("holds {capacity}"));
     }
     if let Some(hazard) = &zone.hazard {
-        notes.push(format!("{} (TN {})", hazard.name, hazard.tn));
+        // A no-break space keeps "(TN 8)" on one line when the label wraps.
+        notes.push(format!("{} (TN\u{a0}{})", hazard.name, hazard.tn));
     }
     let label = if notes.is_empty() { zone.name.clone() } else { format!("{}\n{}", zone.name, notes.join(", ")) };
     let fits = ((ZONE_WIDTH - 2.0 * ZONE_PADDING) / (ZONE_LABEL_SIZE * LABEL_CHAR_WIDTH)).floor() as usize;
     label.lines().flat_map(|line| wrap(line, fits)).collect::<Vec<_>>().join("\n")
 }
 
-/// `line` broken at spaces into lines of at most `width` characters; a word longer than that
-/// keeps a line of its own.
+/// `line` broken at spaces (never at a no-break space) into lines of at most `width`
+/// characters; a word longer than that keeps a line of its own.
 fn wrap(line: &str, width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for word in line.split_whitespace() {
+    for word in line.split(' ').filter(|word| !word.is_empty()) {
         match lines.last_mut() {
             Some(last) if last.chars().count() + 1 + word.chars().count() <= width => {
                 last.push(' ');
@@ -192,6 +193,7 @@ mod tests {
         assert_eq!(wrap("The Collapsed Corridor", 18), ["The Collapsed", "Corridor"]);
         assert_eq!(wrap("the cold race and the wheel (TN 10)", 18), ["the cold race and", "the wheel (TN 10)"]);
         assert_eq!(wrap("Gate", 18), ["Gate"]);
+        assert_eq!(wrap("tearing thorns (TN\u{a0}8)", 18), ["tearing thorns", "(TN\u{a0}8)"]);
         assert_eq!(wrap("Supercalifragilistic road", 10), ["Supercalifragilistic", "road"]);
     }
 }
