@@ -304,12 +304,7 @@ fn host_form_ui(ui: &mut egui::Ui, form: &mut HostForm, session: &Session) -> Op
     }
     let sides: Vec<String> = template.sides.iter().map(|side| side.name.to_string()).collect();
     match launch(form, &choice.source, &sides) {
-        Ok(mut launch) => {
-            // The server plays with the mods this window was started with (`--mod`), as well
-            // as the installed ones it finds itself.
-            launch.args.extend(mod_args(&crate::levels::mods::command_line()));
-            Some(launch)
-        }
+        Ok(launch) => Some(launch),
         Err(problem) => {
             form.problem = Some(problem);
             None
@@ -412,6 +407,9 @@ fn launch(form: &HostForm, source: &LevelSource, sides: &[String]) -> Result<Lau
         GraceChoice::Forfeit => "forfeit",
     };
     args.extend(["--after-grace".into(), after.into()]);
+    // The server plays with the mods this window was started with (`--mod`), as well as the
+    // installed ones it finds itself.
+    args.extend(mod_args(&crate::levels::mods::command_line()));
     // Several seats marked Me are played hot-seat at this window, the curtain between them.
     let own: Vec<String> = sides
         .iter()

@@ -45,10 +45,6 @@ impl LeftSeats {
     }
 }
 
-/// The referee the window follows now.
-#[derive(Resource, Debug, Clone, Copy)]
-struct FollowedServer(SocketAddr);
-
 /// Whom to join, from `fray join` or the menu.
 #[derive(Clone, Debug)]
 pub struct JoinOptions {
@@ -137,7 +133,6 @@ pub fn start_joining(world: &mut World, options: &JoinOptions) {
         .get_resource::<LeftSeats>()
         .map_or(options.hello.clone(), |left| left.hello_for(options.server, &options.hello));
     world.insert_resource(Follower::new(hello, None));
-    world.insert_resource(FollowedServer(options.server));
     world.insert_resource(bevy::winit::WinitSettings {
         focused_mode: bevy::winit::UpdateMode::reactive(NETWORK_WAKE),
         unfocused_mode: bevy::winit::UpdateMode::reactive(NETWORK_WAKE),
@@ -165,7 +160,9 @@ pub(super) fn leave_referee(world: &mut World) {
 /// Keeps the token of the seats this window leaves in a battle still going, to take them back
 /// on joining again; forgets it once that battle is over.
 fn remember_left_seats(world: &mut World) {
-    let Some(FollowedServer(server)) = world.remove_resource::<FollowedServer>() else {
+    // The link's own record of the referee it dials.
+    let Some(server) = world.get_resource::<crate::net::transport::Reconnect>().map(|reconnect| reconnect.server)
+    else {
         return;
     };
     let Some(follower) = world.get_resource::<Follower>() else {
