@@ -233,8 +233,10 @@ fn declare_for_ai(
         let Some(actor) = units.get(unit) else {
             continue;
         };
-        let kind = match (outbox.delegated.as_deref(), *actor.controller) {
-            (Some(delegate), _) if delegate.sides.contains(&actor.side.0) && !delegate.chosen.contains(&unit) => {
+        let kind = match (outbox.delegated.as_deref(), *actor.standing.controller) {
+            (Some(delegate), _)
+                if delegate.sides.contains(&actor.standing.side.0) && !delegate.chosen.contains(&unit) =>
+            {
                 delegate.kind
             }
             (None, Controller::Ai(kind)) => kind,
@@ -247,7 +249,7 @@ fn declare_for_ai(
             break;
         };
         if let Some(started) = &started {
-            add_time(&mut spent, actor.side.0, started.elapsed());
+            add_time(&mut spent, actor.standing.side.0, started.elapsed());
         }
         pass.file(unit, action);
         // Checked here, where the actor and its target are already viewed: the declare stage
@@ -362,7 +364,9 @@ fn search_members(
         .iter()
         .copied()
         .filter(|&other| {
-            units.get(other).is_some_and(|other| other.side == actor.side && *other.controller == Controller::Ai(kind))
+            units.get(other).is_some_and(|other| {
+                other.standing.side == actor.standing.side && *other.standing.controller == Controller::Ai(kind)
+            })
         })
         .collect()
 }

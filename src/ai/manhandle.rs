@@ -23,13 +23,13 @@ const PAYOFF_ROUNDS: f64 = 2.0;
 
 /// What is left of a unit to take down.
 fn remaining(unit: &UnitView) -> f64 {
-    f64::from((unit.stress.current + unit.wounds.current).max(0))
+    f64::from((unit.body.stress.current + unit.body.wounds.current).max(0))
 }
 
 /// A prone unit gets up when the ruleset lets it, unless the free attacks it draws by rising
 /// are likely to drop it.
 pub(super) fn stand_up(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitView) -> Option<Action> {
-    if !actor.conditions.prone {
+    if !actor.round.conditions.prone {
         return None;
     }
     let action = Action::simple(ActionKind::StandUp);
@@ -38,7 +38,7 @@ pub(super) fn stand_up(view: &AiView, units: &ViewCache, threats: &ThreatMap, ac
         return Some(action);
     }
     let risk: f64 = threats
-        .threateners(view.ctx(), actor.zone.0, *actor.side)
+        .threateners(view.ctx(), actor.standing.zone.0, *actor.standing.side)
         .filter(|threat| threat.can_react)
         .filter_map(|threat| units.get(threat.unit))
         .map(|enemy| actions::attack_odds(&view.ruleset, enemy, actor).expected)
@@ -56,11 +56,11 @@ pub(super) fn manhandle(view: &AiView, units: &ViewCache, actor: &UnitView, blow
     {
         best = Some(haul);
     }
-    for &other in view.battlefield.within(actor.zone.0, 1).flat_map(|zone| view.index.occupants(zone).iter()) {
-        let Some(target) = units.get(other).filter(|target| target.side != actor.side) else {
+    for &other in view.battlefield.within(actor.standing.zone.0, 1).flat_map(|zone| view.index.occupants(zone).iter()) {
+        let Some(target) = units.get(other).filter(|target| target.standing.side != actor.standing.side) else {
             continue;
         };
-        if !unit::is_fighting(*target.status, target.conditions) {
+        if !unit::is_fighting(*target.standing.status, target.round.conditions) {
             continue;
         }
         let push = push_choice(view, units, rules, actor, target);
@@ -99,18 +99,18 @@ fn push_choice(
             .filter_map(|&other| units.get(other))
             .filter(|ally| {
                 ally.entity != target.entity
-                    && ally.side == target.side
-                    && unit::is_fighting(*ally.status, ally.conditions)
+                    && ally.standing.side == target.standing.side
+                    && unit::is_fighting(*ally.standing.status, ally.round.conditions)
             })
             .count()
     };
     let (zone, harm, _) = view
         .battlefield
-        .push_destinations(&view.index, actor.zone.0, target.zone.0)
+        .push_destinations(&view.index, actor.standing.zone.0, target.standing.zone.0)
         .map(|zone| (zone, hazard_harm(view, target, zone), allies_around(zone)))
         // Most harm first, then fewest allies; `min_by` keeps the first of equals, in level order.
         .min_by(|a, b| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2)))?;
-    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
+    let weapon = actor.arms.loadout.usable_weapon(actor.round.conditions).1;
     Some((zone, success_chance(view, rules, actor, target, weapon, ManeuverCheck::Shove) * harm))
 }
 
@@ -120,7 +120,7 @@ fn hazard_harm(view: &AiView, unit: &UnitView, zone: ZoneIdx) -> f64 {
     let Some(hazard) = &view.battlefield.zone(zone).hazard else {
         return 0.0;
     };
-    let modifier = unit::modifier(&view.ruleset, unit.attributes, hazard.attribute);
+    let modifier = unit::modifier(&view.ruleset, unit.body.attributes, hazard.attribute);
     fails_test(hazard.test, modifier, hazard.tn) * hazard.damage.mean().max(0.0)
 }
 
@@ -146,10 +146,10 @@ fn payoff_rounds(view: &AiView, actor: &UnitView, target: &UnitView) -> f64 {
 /// nor a second hold while the first lasts.
 fn grapple_value(view: &AiView, rules: &ManeuverRules, actor: &UnitView, target: &UnitView) -> f64 {
     // A second hold would let go of the first.
-    if !rules.grapple_damage || actor.conditions.grappling.is_some() {
+    if !rules.grapple_damage || actor.round.conditions.grappling.is_some() {
         return 0.0;
     }
-    let squeeze = actions::damage_dice(&view.ruleset, actor, &actor.loadout.unarmed, false).mean().max(0.0);
+    let squeeze = actions::damage_dice(&view.ruleset, actor, &actor.arms.loadout.unarmed, false).mean().max(0.0);
     let rounds = payoff_rounds(view, actor, target);
     // Where holds are fought bare-handed, the later rounds' blows are fists instead of the weapon.
     let fists_cost = if rules.unarmed_while_grappling {
@@ -158,14 +158,15 @@ fn grapple_value(view: &AiView, rules: &ManeuverRules, actor: &UnitView, target:
     } else {
         0.0
     };
-    success_chance(view, rules, actor, target, &actor.loadout.unarmed, ManeuverCheck::Hold)
+    success_chance(view, rules, actor, target, &actor.arms.loadout.unarmed, ManeuverCheck::Hold)
         * (squeeze * rounds - fists_cost)
 }
 
 /// The expected damage of `actor`'s bare-handed blow at `target`.
 fn fists_expected(view: &AiView, actor: &UnitView, target: &UnitView) -> f64 {
-    let fists = &actor.loadout.unarmed;
-    let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
+    let fists = &actor.arms.loadout.unarmed;
+    let defense =
+        unit::defense_score(&view.ruleset, target.body.attributes, target.arms.defense, target.round.conditions);
     let dice = actions::damage_dice(&view.ruleset, actor, fists, false);
     actions::odds_against(
         &view.ruleset,
@@ -173,7 +174,7 @@ fn fists_expected(view: &AiView, actor: &UnitView, target: &UnitView) -> f64 {
         fists,
         dice,
         defense,
-        target.armour.0,
+        target.arms.armour.0,
     )
     .expected
 }
@@ -187,20 +188,21 @@ fn break_free(
     actor: &UnitView,
     blow: f64,
 ) -> Option<(f64, Action)> {
-    if actor.conditions.grappled_by.is_empty() || !rules.grapple_damage {
+    if actor.round.conditions.grappled_by.is_empty() || !rules.grapple_damage {
         return None;
     }
     let action = Action::simple(ActionKind::BreakFree);
     actions::check(view.ctx(), actor, &action, units).ok()?;
     let own = actions::maneuver_bonus(&view.ruleset, rules, actor, ManeuverCheck::Hold, true);
     let value: f64 = actor
+        .round
         .conditions
         .grappled_by
         .iter()
         .filter_map(|grappler| units.get(grappler))
         .map(|grappler| {
             let squeeze =
-                actions::damage_dice(&view.ruleset, grappler, &grappler.loadout.unarmed, false).mean().max(0.0);
+                actions::damage_dice(&view.ruleset, grappler, &grappler.arms.loadout.unarmed, false).mean().max(0.0);
             let theirs = actions::maneuver_bonus(&view.ruleset, rules, grappler, ManeuverCheck::Hold, false);
             wins_opposed(rules.die, own - theirs) * squeeze * PAYOFF_ROUNDS
         })
@@ -215,9 +217,9 @@ fn break_free(
 /// A lost check frees the foe, so its squeezes are lost then too.
 fn haul(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &UnitView) -> Option<(f64, Action)> {
     rules.haul?;
-    let victim = units.get(actor.conditions.grappling?)?;
+    let victim = units.get(actor.round.conditions.grappling?)?;
     let squeeze = if rules.grapple_damage {
-        actions::damage_dice(&view.ruleset, actor, &actor.loadout.unarmed, false).mean().max(0.0) * PAYOFF_ROUNDS
+        actions::damage_dice(&view.ruleset, actor, &actor.arms.loadout.unarmed, false).mean().max(0.0) * PAYOFF_ROUNDS
     } else {
         0.0
     };
@@ -226,7 +228,7 @@ fn haul(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &UnitVie
     let theirs = actions::maneuver_bonus(&view.ruleset, rules, victim, ManeuverCheck::Hold, false);
     let wins = wins_opposed(rules.die, own - theirs);
     let ctx = view.ctx();
-    let (here, at) = (actor.zone.0, victim.zone.0);
+    let (here, at) = (actor.standing.zone.0, victim.standing.zone.0);
     let drags = actions::haul_destinations(ctx, here, at, ActionKind::Drag).into_iter().filter_map(|to| {
         let steps = rules.haul.map_or(0, |haul| haul.drag_steps);
         let steps = crate::rules::ruleset::HaulRules::steps_on(steps, &view.battlefield);
@@ -256,7 +258,7 @@ fn falling_worth(view: &AiView, units: &ViewCache, target: &UnitView, rounds: f6
 fn easier_blows(view: &AiView, units: &ViewCache, target: &UnitView) -> Option<(f64, f64)> {
     let penalty = view.ruleset.attack.prone_defense_penalty;
     let sides = view.ruleset.attack.die.sides;
-    if target.conditions.prone || penalty <= 0 || sides == 0 {
+    if target.round.conditions.prone || penalty <= 0 || sides == 0 {
         return None;
     }
     // Each blow lands that much more often; what a landed blow does is its expected damage over its odds.
@@ -265,7 +267,7 @@ fn easier_blows(view: &AiView, units: &ViewCache, target: &UnitView) -> Option<(
         let odds = actions::attack_odds(&view.ruleset, striker, target);
         if odds.hit > 0.0 { odds.expected / odds.hit } else { 0.0 }
     };
-    let allies: f64 = actions::threateners_of(view.ctx(), target.zone.0, *target.side, units)
+    let allies: f64 = actions::threateners_of(view.ctx(), target.standing.zone.0, *target.standing.side, units)
         .into_iter()
         .filter_map(|ally| units.get(ally))
         .map(landed)
@@ -279,7 +281,7 @@ fn prone_value(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &
     let Some((easier, allies)) = easier_blows(view, units, target) else {
         return 0.0;
     };
-    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
+    let weapon = actor.arms.loadout.usable_weapon(actor.round.conditions).1;
     success_chance(view, rules, actor, target, weapon, ManeuverCheck::Shove)
         * easier
         * allies
@@ -297,7 +299,8 @@ fn success_chance(
     check: ManeuverCheck,
 ) -> f64 {
     let lands = if rules.attack_roll_first {
-        let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
+        let defense =
+            unit::defense_score(&view.ruleset, target.body.attributes, target.arms.defense, target.round.conditions);
         let dice = actions::damage_dice(&view.ruleset, actor, weapon, false);
         let bonus = actions::roll_bonus(&view.ruleset, actor, weapon, false);
         actions::odds_against(&view.ruleset, bonus, weapon, dice, defense, 0).hit

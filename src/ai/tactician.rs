@@ -165,7 +165,7 @@ impl Tactician {
         request: &SearchRequest,
         rng: ChaCha8Rng,
     ) -> Option<SearchJob> {
-        let side = request.members.first().and_then(|&unit| units.get(unit)).map(|unit| unit.side.0)?;
+        let side = request.members.first().and_then(|&unit| units.get(unit)).map(|unit| unit.standing.side.0)?;
         let (plan, candidates) = portfolios(view, units, threats, request.members, request.just_declared);
         Some(SearchJob {
             model: self.model.take().unwrap_or_default(),
@@ -238,10 +238,10 @@ fn sources<'a>(view: &'a AiView) -> SnapshotSources<'a> {
 fn visible_declarations(view: &AiView, units: &ViewCache, side: usize, just_declared: &JustDeclared) -> Plan {
     let mut visible: Plan = just_declared
         .iter()
-        .filter(|(unit, _)| !view.queue.secret || units.get(**unit).is_some_and(|other| other.side.0 == side))
+        .filter(|(unit, _)| !view.queue.secret || units.get(**unit).is_some_and(|other| other.standing.side.0 == side))
         .map(|(&unit, &action)| (unit, action))
         .collect();
-    visible.sort_by_key(|(unit, _)| units.get(*unit).map_or(u32::MAX, |other| other.order.0));
+    visible.sort_by_key(|(unit, _)| units.get(*unit).map_or(u32::MAX, |other| other.standing.order.0));
     visible
 }
 
@@ -431,17 +431,17 @@ pub fn evaluate(world: &mut World, side: usize, result: RoundResult, power: &Ent
 /// (Lanchester's square law: a side's strength is its damage times its staying power).
 fn powers(view: &AiView, units: &ViewCache) -> EntityHashMap<f64> {
     let fighting: Vec<&UnitView> =
-        units.iter().filter(|unit| unit::is_fighting(*unit.status, unit.conditions)).collect();
+        units.iter().filter(|unit| unit::is_fighting(*unit.standing.status, unit.round.conditions)).collect();
     let dealt: Vec<(Entity, f64)> = units
         .iter()
         .map(|unit| {
-            let enemies = fighting.iter().filter(|enemy| enemy.side != unit.side).count();
+            let enemies = fighting.iter().filter(|enemy| enemy.standing.side != unit.standing.side).count();
             // An evenly spaced sample stands for a crowd of foes.
             let step = enemies.div_ceil(POWER_FOES).max(1);
             let kinds = attack_kinds(unit);
             let (dealt, weighed) = fighting
                 .iter()
-                .filter(|enemy| enemy.side != unit.side)
+                .filter(|enemy| enemy.standing.side != unit.standing.side)
                 .step_by(step)
                 .map(|enemy| {
                     kinds
@@ -547,8 +547,8 @@ fn other_bonus_uses(view: &AiView, actor: &UnitView, action: Action) -> Vec<Acti
     if !bonus::is_attack(action.kind) && !matches!(action.kind, ActionKind::Throw(_)) {
         return Vec::new();
     }
-    let left = bonus::left(rules, actor.conditions);
-    let spent_now = bonus::effective(&view.ruleset, actor.conditions, &action);
+    let left = bonus::left(rules, actor.round.conditions);
+    let spent_now = bonus::effective(&view.ruleset, actor.round.conditions, &action);
     let uses = [
         BonusUses { extra_attack: true, ..BonusUses::default() },
         BonusUses { hit: 1, dodge: 1, ..BonusUses::default() },
@@ -557,37 +557,46 @@ fn other_bonus_uses(view: &AiView, actor: &UnitView, action: Action) -> Vec<Acti
     uses.into_iter()
         .filter(|uses| bonus::cost(rules, uses) <= left)
         .map(|uses| Action { bonus: Some(uses), ..action })
-        .filter(|other| bonus::effective(&view.ruleset, actor.conditions, other) != spent_now)
+        .filter(|other| bonus::effective(&view.ruleset, actor.round.conditions, other) != spent_now)
         .collect()
 }
 
 /// What is left of a unit to take down.
 fn remaining(unit: &UnitView) -> i32 {
-    unit.stress.current.max(0) + unit.wounds.current.max(0) + 1
+    unit.body.stress.current.max(0) + unit.body.wounds.current.max(0) + 1
 }
 
 /// The best weapon, spell or thrown attack on each of the weakest enemies in reach this round.
 fn attacks(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitView) -> Vec<Action> {
     let ctx = view.ctx();
     let field = &view.battlefield;
-    let allowance =
-        unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Attack);
+    let allowance = unit::movement_allowance(
+        &view.ruleset,
+        *actor.body.speed,
+        *actor.standing.status,
+        actor.round.conditions,
+        ActionKind::Attack,
+    );
     let kinds = attack_kinds(actor);
     let mut enemies: Vec<&UnitView> = units
         .iter()
-        .filter(|enemy| enemy.side != actor.side && unit::is_fighting(*enemy.status, enemy.conditions))
         .filter(|enemy| {
-            field.distance(actor.zone.0, enemy.zone.0) <= allowance + 1 + kinds.iter().map(|k| k.1).max().unwrap_or(0)
+            enemy.standing.side != actor.standing.side
+                && unit::is_fighting(*enemy.standing.status, enemy.round.conditions)
+        })
+        .filter(|enemy| {
+            field.distance(actor.standing.zone.0, enemy.standing.zone.0)
+                <= allowance + 1 + kinds.iter().map(|k| k.1).max().unwrap_or(0)
         })
         .collect();
     // Pinned enemies first (one of ours is in their reach, or they stand where a blow lands
     // without a walk): an unpinned one usually walks off before a blade reaches it, and the
     // blow is lost. Then the weakest first: focus fire.
-    let reach = actions::weapon_range(actor.loadout.usable_weapon(actor.conditions).1);
+    let reach = actions::weapon_range(actor.arms.loadout.usable_weapon(actor.round.conditions).1);
     enemies.sort_by_key(|enemy| {
-        let stays = field.distance(actor.zone.0, enemy.zone.0) <= reach
-            || super::greedy::engaged(view, units, enemy, *actor.side);
-        (!stays, remaining(enemy), enemy.order.0)
+        let stays = field.distance(actor.standing.zone.0, enemy.standing.zone.0) <= reach
+            || super::greedy::engaged(view, units, enemy, *actor.standing.side);
+        (!stays, remaining(enemy), enemy.standing.order.0)
     });
     let mut found = Vec::new();
     for enemy in enemies {
@@ -595,12 +604,12 @@ fn attacks(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitVi
             break;
         }
         let attack = kinds.iter().find_map(|&(kind, range)| {
-            let target_zone = enemy.zone.0;
+            let target_zone = enemy.standing.zone.0;
             let spots: Vec<Option<ZoneIdx>> = std::iter::once(None)
                 .chain(
                     field
                         .within(target_zone, range)
-                        .map(|zone| (field.distance(actor.zone.0, zone), zone))
+                        .map(|zone| (field.distance(actor.standing.zone.0, zone), zone))
                         .filter(|&(distance, _)| distance <= allowance)
                         .map(|(_, zone)| Some(zone)),
                 )
@@ -624,9 +633,10 @@ fn attacks(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitVi
 /// it has left to throw.
 fn attack_kinds(actor: &UnitView) -> Vec<(ActionKind, u32)> {
     let mut kinds: Vec<(ActionKind, u32)> =
-        vec![(ActionKind::Attack, actions::weapon_range(actor.loadout.usable_weapon(actor.conditions).1))];
+        vec![(ActionKind::Attack, actions::weapon_range(actor.arms.loadout.usable_weapon(actor.round.conditions).1))];
     kinds.extend(
         actor
+            .magic
             .spells
             .0
             .iter()
@@ -636,6 +646,7 @@ fn attack_kinds(actor: &UnitView) -> Vec<(ActionKind, u32)> {
     );
     kinds.extend(
         actor
+            .arms
             .inventory
             .0
             .iter()
@@ -664,21 +675,24 @@ fn retreat(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action>
     let field = &view.battlefield;
     let allowance = unit::action_allowance(
         &view.ruleset,
-        *actor.speed,
-        *actor.status,
-        actor.conditions,
+        *actor.body.speed,
+        *actor.standing.status,
+        actor.round.conditions,
         &Action::simple(ActionKind::Move),
     );
     let enemies: Vec<ZoneIdx> = units
         .iter()
-        .filter(|enemy| enemy.side != actor.side && unit::is_fighting(*enemy.status, enemy.conditions))
-        .map(|enemy| enemy.zone.0)
+        .filter(|enemy| {
+            enemy.standing.side != actor.standing.side
+                && unit::is_fighting(*enemy.standing.status, enemy.round.conditions)
+        })
+        .map(|enemy| enemy.standing.zone.0)
         .collect();
     let nearest = |zone: ZoneIdx| enemies.iter().map(|&enemy| field.distance(zone, enemy)).min().unwrap_or(0);
-    let here = nearest(actor.zone.0);
+    let here = nearest(actor.standing.zone.0);
     let (distance, zone) = field
-        .within(actor.zone.0, allowance)
-        .filter(|&zone| zone != actor.zone.0)
+        .within(actor.standing.zone.0, allowance)
+        .filter(|&zone| zone != actor.standing.zone.0)
         .filter(|&zone| field.zone(zone).capacity.is_none_or(|capacity| (view.index.count(zone) as u32) < capacity))
         .map(|zone| (nearest(zone), zone))
         .max_by_key(|&(distance, zone)| (distance, std::cmp::Reverse(zone)))?;
@@ -694,6 +708,7 @@ fn retreat(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action>
 fn support(view: &AiView, units: &ViewCache, actor: &UnitView) -> Vec<Action> {
     let ctx = view.ctx();
     let mut kinds: Vec<ActionKind> = actor
+        .magic
         .spells
         .0
         .iter()
@@ -703,6 +718,7 @@ fn support(view: &AiView, units: &ViewCache, actor: &UnitView) -> Vec<Action> {
         .collect();
     kinds.extend(
         actor
+            .arms
             .inventory
             .0
             .iter()
@@ -710,9 +726,11 @@ fn support(view: &AiView, units: &ViewCache, actor: &UnitView) -> Vec<Action> {
             .filter(|(_, stack)| !stack.item.thrown && !stack.item.effect.is_hostile())
             .map(|(at, _)| ActionKind::UseItem(at)),
     );
-    let mut allies: Vec<&UnitView> =
-        units.iter().filter(|ally| ally.side == actor.side && ally.status.on_field()).collect();
-    allies.sort_by_key(|ally| (remaining(ally), ally.order.0));
+    let mut allies: Vec<&UnitView> = units
+        .iter()
+        .filter(|ally| ally.standing.side == actor.standing.side && ally.standing.status.on_field())
+        .collect();
+    allies.sort_by_key(|ally| (remaining(ally), ally.standing.order.0));
     let mut found = Vec::new();
     if let Some(action) = allies.iter().find_map(|ally| {
         kinds.iter().find_map(|&kind| {
@@ -722,7 +740,7 @@ fn support(view: &AiView, units: &ViewCache, actor: &UnitView) -> Vec<Action> {
     }) {
         found.push(action);
     }
-    if let Some(action) = allies.iter().filter(|ally| ally.status.is_down()).find_map(|ally| {
+    if let Some(action) = allies.iter().filter(|ally| ally.standing.status.is_down()).find_map(|ally| {
         let action = Action::new(ActionKind::Stabilize, Some(ally.entity), None);
         actions::check(ctx, actor, &action, units).is_ok().then_some(action)
     }) {
@@ -739,10 +757,12 @@ fn intimidate(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Acti
     let mut enemies: Vec<&UnitView> = units
         .iter()
         .filter(|enemy| {
-            enemy.side != actor.side && enemy.checks_morale && unit::is_fighting(*enemy.status, enemy.conditions)
+            enemy.standing.side != actor.standing.side
+                && enemy.body.checks_morale
+                && unit::is_fighting(*enemy.standing.status, enemy.round.conditions)
         })
         .collect();
-    enemies.sort_by_key(|enemy| (remaining(enemy), enemy.order.0));
+    enemies.sort_by_key(|enemy| (remaining(enemy), enemy.standing.order.0));
     enemies.into_iter().find_map(|enemy| {
         let action = Action::new(ActionKind::Intimidate, Some(enemy.entity), None);
         actions::check(view.ctx(), actor, &action, units).is_ok().then_some(action)

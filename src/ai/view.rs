@@ -74,7 +74,10 @@ impl AiView<'_, '_> {
         if self.queue.secret {
             return None;
         }
-        just_declared.get(&unit).copied().or_else(|| self.units.get(unit).ok().and_then(|view| view.declared.action))
+        just_declared
+            .get(&unit)
+            .copied()
+            .or_else(|| self.units.get(unit).ok().and_then(|view| view.round.declared.action))
     }
 
     /// The declarations already made in the open declaration window (this round's, or this
@@ -87,7 +90,9 @@ impl AiView<'_, '_> {
             .iter()
             .zip(&self.queue.done)
             .filter(|(_, done)| **done)
-            .filter_map(|(&unit, _)| self.units.get(unit).ok().and_then(|view| Some((unit, view.declared.action?))))
+            .filter_map(|(&unit, _)| {
+                self.units.get(unit).ok().and_then(|view| Some((unit, view.round.declared.action?)))
+            })
             .collect()
     }
 }

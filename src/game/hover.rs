@@ -77,7 +77,7 @@ struct HoverView<'w, 's> {
 impl HoverView<'_, '_> {
     /// A unit's name, or `?`.
     fn unit_name(&self, unit: Entity) -> String {
-        self.units.get(unit).map_or_else(|_| "?".into(), |view| view.name.as_str().to_string())
+        self.units.get(unit).map_or_else(|_| "?".into(), |view| view.standing.name.as_str().to_string())
     }
 
     /// A zone's name, or `?`.
@@ -129,35 +129,44 @@ fn draw_hover_card(mut contexts: EguiContexts, view: HoverView) -> Result {
 
 /// A unit's card: who, how hurt, what state, what it means to do.
 fn unit_card(ui: &mut egui::Ui, view: &HoverView, unit: &UnitView) {
-    let side = unit.side.0;
-    ui.label(RichText::new(unit.name.as_str()).strong().color(side_colour(ui.ctx(), side)));
-    ui.label(RichText::new(format!("{} · {}", unit.id.0, side_name(&view.sides, side))).small().color(DETAIL_COLOUR));
+    let side = unit.standing.side.0;
+    ui.label(RichText::new(unit.standing.name.as_str()).strong().color(side_colour(ui.ctx(), side)));
+    ui.label(
+        RichText::new(format!("{} · {}", unit.standing.id.0, side_name(&view.sides, side)))
+            .small()
+            .color(DETAIL_COLOUR),
+    );
     let preposition = if view.battlefield.is_grid() { "at" } else { "in" };
-    let status = RichText::new(format!("{} {preposition} {}", unit.status.log_name(), view.zone_name(unit.zone.0)));
-    ui.label(if *unit.status == Status::Active { status } else { status.color(WARNING_COLOUR) });
+    let status = RichText::new(format!(
+        "{} {preposition} {}",
+        unit.standing.status.log_name(),
+        view.zone_name(unit.standing.zone.0)
+    ));
+    ui.label(if *unit.standing.status == Status::Active { status } else { status.color(WARNING_COLOUR) });
     let bar = |ui: &mut egui::Ui, label: &str, current: i32, max: i32, colour: Color32| {
         let share = if max > 0 { (current as f32 / max as f32).clamp(0.0, 1.0) } else { 0.0 };
         let text = format!("{label} {current}/{max}");
         ui.add(egui::ProgressBar::new(share).desired_width(CARD_BAR_WIDTH).fill(colour).text(text));
     };
     // Rulesets without Stress give every unit a pool of 0.
-    if unit.stress.max > 0 {
-        bar(ui, "Stress", unit.stress.current, unit.stress.max, STRESS_COLOUR);
+    if unit.body.stress.max > 0 {
+        bar(ui, "Stress", unit.body.stress.current, unit.body.stress.max, STRESS_COLOUR);
     }
-    bar(ui, "Wounds", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR);
-    let mut conditions = unit.conditions.names().into_iter().map(|name| name.replace('_', " ")).collect::<Vec<_>>();
-    if unit.surprised {
+    bar(ui, "Wounds", unit.body.wounds.current, unit.body.wounds.max, WOUNDS_COLOUR);
+    let mut conditions =
+        unit.round.conditions.names().into_iter().map(|name| name.replace('_', " ")).collect::<Vec<_>>();
+    if unit.round.surprised {
         conditions.insert(0, "surprised".into());
     }
     if !conditions.is_empty() {
         ui.label(RichText::new(conditions.join(", ")).color(WARNING_COLOUR));
     }
-    if let Some(action) = unit.declared.action {
+    if let Some(action) = unit.round.declared.action {
         let text = if declaration_visible(view.state.phase, view.queue.secret, view.ui.seated, side) {
             let words = gear_text::declared_sentence(
                 &action,
-                unit.spells,
-                unit.inventory,
+                unit.magic.spells,
+                unit.arms.inventory,
                 |unit| view.unit_name(unit),
                 |zone| view.zone_name(zone).to_string(),
             );
@@ -243,8 +252,8 @@ fn forecast_lines(ui: &mut egui::Ui, target: &UnitView, forecast: &Forecast) {
 /// Where healing of `least` to `most` takes `target`'s pool, and whether it gets it back up.
 fn restore_words(target: &UnitView, pool: Pool, least: i32, most: i32) -> String {
     let (name, current, max) = match pool {
-        Pool::Stress => ("Stress", target.stress.current, target.stress.max),
-        Pool::Wounds => ("Wounds", target.wounds.current, target.wounds.max),
+        Pool::Stress => ("Stress", target.body.stress.current, target.body.stress.max),
+        Pool::Wounds => ("Wounds", target.body.wounds.current, target.body.wounds.max),
     };
     let (low, high) = (current + least, current + most);
     let range = if low == high { format!("{low}") } else { format!("{low}–{high}") };
@@ -260,11 +269,11 @@ fn restore_words(target: &UnitView, pool: Pool, least: i32, most: i32) -> String
 /// What the damage a hit may do means for `target`: damage wears its Stress away first, then
 /// its Wound Points, and a unit with none left falls.
 fn fall_words(target: &UnitView, least: i32, most: i32) -> String {
-    let left = target.stress.current.max(0) + target.wounds.current.max(0);
-    let pools = if target.stress.max > 0 {
-        format!("Stress {} and Wounds {}", target.stress.current, target.wounds.current)
+    let left = target.body.stress.current.max(0) + target.body.wounds.current.max(0);
+    let pools = if target.body.stress.max > 0 {
+        format!("Stress {} and Wounds {}", target.body.stress.current, target.body.wounds.current)
     } else {
-        format!("Wounds {}", target.wounds.current)
+        format!("Wounds {}", target.body.wounds.current)
     };
     if least >= left {
         format!("any hit takes {pools} to nothing: it falls")
@@ -315,13 +324,13 @@ fn sight_list(ui: &mut egui::Ui, view: &HoverView, zone: ZoneIdx) {
     let mut seers: Vec<(UnitView, Cover)> = view
         .units
         .iter()
-        .filter(|unit| unit.status.on_field() && unit.zone.0 != zone)
+        .filter(|unit| unit.standing.status.on_field() && unit.standing.zone.0 != zone)
         .filter_map(|unit| {
-            let cover = view.battlefield.sight(unit.zone.0, zone)?;
+            let cover = view.battlefield.sight(unit.standing.zone.0, zone)?;
             Some((unit, cover))
         })
         .collect();
-    seers.sort_by_key(|(unit, cover)| (unit.side.0, *cover, unit.order.0));
+    seers.sort_by_key(|(unit, cover)| (unit.standing.side.0, *cover, unit.standing.order.0));
     ui.label(RichText::new("Seen by").small().strong());
     if seers.is_empty() {
         ui.label(RichText::new("nobody").small().color(DETAIL_COLOUR));
@@ -339,9 +348,11 @@ fn unit_list<'a, 'w: 'a, 's: 'a>(
     for (unit, note) in units.take(MOST_LISTED) {
         ui.horizontal(|ui| {
             ui.spacing_mut().item_spacing.x = 0.0;
-            ui.label(RichText::new(unit.name.as_str()).small().color(side_colour(ui.ctx(), unit.side.0)));
-            if *unit.status != Status::Active {
-                ui.label(RichText::new(format!(" {}", unit.status.log_name())).small().color(WARNING_COLOUR));
+            ui.label(
+                RichText::new(unit.standing.name.as_str()).small().color(side_colour(ui.ctx(), unit.standing.side.0)),
+            );
+            if *unit.standing.status != Status::Active {
+                ui.label(RichText::new(format!(" {}", unit.standing.status.log_name())).small().color(WARNING_COLOUR));
             }
             ui.label(RichText::new(note).small().color(DETAIL_COLOUR));
         });

@@ -105,7 +105,7 @@ impl OverlayView<'_, '_> {
             return None;
         }
         let unit = self.units.get(self.options.unit.or(self.ui.selected)?).ok()?;
-        unit.status.on_field().then_some(unit)
+        unit.standing.status.on_field().then_some(unit)
     }
 
     /// Where the declaring unit would move: the drafted square, else the square under the
@@ -147,7 +147,7 @@ fn tint_threats(
     mut threatened: ResMut<ThreatenedSquares>,
 ) {
     let found = match view.subject() {
-        Some(subject) if view.overlays.threat || view.overlays.path => view.threatened(*subject.side),
+        Some(subject) if view.overlays.threat || view.overlays.path => view.threatened(*subject.standing.side),
         _ => Vec::new(),
     };
     if found != threatened.0 {
@@ -183,7 +183,7 @@ fn draw_path_and_sight(
     let Some(subject) = view.subject() else {
         return;
     };
-    let from = subject.zone.0;
+    let from = subject.standing.zone.0;
     let destination = view.destination(&subject);
     if view.overlays.threat {
         draw_provoking(&mut gizmos, &view);
@@ -219,9 +219,9 @@ fn draw_sight(
     let mut seen: Vec<(f32, Vec2, f32, Cover)> = view
         .units
         .iter()
-        .filter(|unit| unit.side != subject.side && unit.status.on_field())
+        .filter(|unit| unit.standing.side != subject.standing.side && unit.standing.status.on_field())
         .filter_map(|enemy| {
-            let cover = view.battlefield.sight(standing, enemy.zone.0)?;
+            let cover = view.battlefield.sight(standing, enemy.standing.zone.0)?;
             let &(end, radius) = token_at.get(&enemy.entity)?;
             Some((start.distance_squared(end), end, radius, cover))
         })

@@ -72,12 +72,12 @@ fn open_declarations(
     }
     let mut eligible: Vec<(u32, usize, i32, Entity)> = units
         .iter_mut()
-        .filter(|unit| unit::may_act(*unit.status, &unit.conditions, unit.surprised, state.round))
+        .filter(|unit| unit::may_act(*unit.standing.status, &unit.round.conditions, unit.round.surprised, state.round))
         .map(|mut unit| {
             // Last round's action stays visible to controllers that plan ahead.
-            let previous = unit.declared.action.map(|action| action.kind);
-            *unit.declared = Declared { previous, ..Declared::default() };
-            (unit.order.0, unit.side.0, unit.attributes.score(Attribute::Agility), unit.entity)
+            let previous = unit.round.declared.action.map(|action| action.kind);
+            *unit.round.declared = Declared { previous, ..Declared::default() };
+            (unit.standing.order.0, unit.standing.side.0, unit.body.attributes.score(Attribute::Agility), unit.entity)
         })
         .collect();
     eligible.sort_unstable_by_key(|&(order, ..)| order);
@@ -125,7 +125,9 @@ fn open_turn(
             .iter()
             .copied()
             .filter(|&entity| {
-                units.get(entity).is_ok_and(|unit| unit::may_act(*unit.status, unit.conditions, unit.surprised, round))
+                units.get(entity).is_ok_and(|unit| {
+                    unit::may_act(*unit.standing.status, unit.round.conditions, unit.round.surprised, round)
+                })
             })
             .collect();
         group.retain(|&entity| !lapse_unanswered_hold(ruleset, log, round, units, entity));
@@ -135,16 +137,16 @@ fn open_turn(
         }
         for &entity in &group {
             if let Ok(mut unit) = units.get_mut(entity) {
-                let previous = unit.declared.action.map(|action| action.kind).or(unit.declared.previous);
-                *unit.declared = Declared { previous, ..Declared::default() };
+                let previous = unit.round.declared.action.map(|action| action.kind).or(unit.round.declared.previous);
+                *unit.round.declared = Declared { previous, ..Declared::default() };
                 // Last round's total defense holds until now (`S-SPEC-1`).
                 if ruleset.attack.full_defense_until_next_turn {
-                    unit.conditions.full_defense = false;
+                    unit.round.conditions.full_defense = false;
                 }
-                let id = unit.id.0.clone();
+                let id = unit.standing.id.0.clone();
                 // A delayed turn already began once this round (`A-INIT-1`).
                 let begun = state.delayed.contains(&entity);
-                if !begun && spend_bonus_actions_first(ruleset, &mut unit.conditions) {
+                if !begun && spend_bonus_actions_first(ruleset, &mut unit.round.conditions) {
                     log.record(round, || LogEvent::Status(line::Status { unit: id, status: "standing" }));
                 }
             }
@@ -177,12 +179,12 @@ fn lapse_unanswered_hold(
     let Ok(mut unit) = units.get_mut(entity) else {
         return false;
     };
-    if !unit.conditions.held_action || unit.conditions.held_against.is_none() {
+    if !unit.round.conditions.held_action || unit.round.conditions.held_against.is_none() {
         return false;
     }
-    unit.conditions.held_against = None;
-    unit.conditions.held_plan = None;
-    let id = unit.id.0.clone();
+    unit.round.conditions.held_against = None;
+    unit.round.conditions.held_plan = None;
+    let id = unit.standing.id.0.clone();
     log.record(round, || LogEvent::ActionLost(line::ActionLost { unit: id, reason: LostReason::HeldActionLapsed }));
     true
 }
@@ -219,7 +221,7 @@ fn schedule_due_casts(state: &mut CombatState, units: &Query<Unit>, count: Optio
         cast.due = true;
         let action = Action::new(ActionKind::Cast(cast.spell), Some(cast.target), None);
         let initiative = cast.completes_at.map_or(after_last, |at| at.min(after_last));
-        slots.push(Slot { initiative, unit: cast.unit, order: unit.order.0, action });
+        slots.push(Slot { initiative, unit: cast.unit, order: unit.standing.order.0, action });
     }
     if slots.is_empty() {
         return false;
@@ -550,7 +552,8 @@ fn record_declarations(
             Err(reason) => {
                 rejected.write(DeclarationRejected { unit: choice.unit, action: choice.action, reason });
                 // An AI that errs must not stall the round: it holds instead.
-                let is_ai = units.p0().get(choice.unit).is_ok_and(|unit| matches!(unit.controller, Controller::Ai(_)));
+                let is_ai =
+                    units.p0().get(choice.unit).is_ok_and(|unit| matches!(unit.standing.controller, Controller::Ai(_)));
                 (is_ai && queue.may_declare(choice.unit)).then(|| {
                     let hold = Action::simple(ActionKind::Hold);
                     (hold, ruleset.declaration.hold_modifier)
@@ -671,7 +674,7 @@ impl Closing<'_, '_> {
             let Ok(unit) = units.get(carried.unit) else {
                 continue;
             };
-            if !unit.status.on_field() {
+            if !unit.standing.status.on_field() {
                 continue;
             }
             let line = DeclaredLine {
@@ -753,9 +756,9 @@ fn log_declared(
     let DeclaredLine { action, initiative, modifier, carried_over } = line;
     log.record(round, || {
         LogEvent::Declared(line::Declared {
-            unit: unit.id.0.clone(),
+            unit: unit.standing.id.0.clone(),
             action: action.kind.log_name(),
-            target: action.target.and_then(|target| units.get(target).ok()).map(|target| target.id.0.clone()),
+            target: action.target.and_then(|target| units.get(target).ok()).map(|target| target.standing.id.0.clone()),
             modifier,
             initiative,
             move_to: action.move_to.map(|zone| battlefield.place(zone)),
@@ -777,10 +780,12 @@ pub(super) fn action_tool(unit: &unit::UnitView, action: &Action) -> Option<std:
         ActionKind::Attack | ActionKind::DefensiveAttack | ActionKind::Charge | ActionKind::Aimed(_)
             if action.target.is_some() =>
         {
-            Some(unit.loadout.usable_weapon(unit.conditions).0.into())
+            Some(unit.arms.loadout.usable_weapon(unit.round.conditions).0.into())
         }
-        ActionKind::Cast(at) => unit.spells.0.get(at).map(|(name, _)| name.clone()),
-        ActionKind::UseItem(at) | ActionKind::Throw(at) => unit.inventory.0.get(at).map(|stack| stack.name.clone()),
+        ActionKind::Cast(at) => unit.magic.spells.0.get(at).map(|(name, _)| name.clone()),
+        ActionKind::UseItem(at) | ActionKind::Throw(at) => {
+            unit.arms.inventory.0.get(at).map(|stack| stack.name.clone())
+        }
         _ => None,
     }
 }

@@ -96,7 +96,7 @@ fn end_round(
             state.phase = CombatPhase::Over;
             // Combat is over: initiative is wiped (`W-END-1`).
             for mut unit in units.iter_mut() {
-                *unit.initiative = Initiative::default();
+                *unit.round.initiative = Initiative::default();
             }
         }
         None => state.phase = CombatPhase::Initiative,
@@ -128,16 +128,16 @@ fn round_end_exposure(units: &Query<Unit>, battlefield: &Battlefield) -> Exposur
     let mut exposed: Vec<Exposed> = Vec::new();
     let mut grapples = false;
     for view in units.iter() {
-        grapples |= view.conditions.grappling.is_some() || !view.conditions.grappled_by.is_empty();
-        if !view.status.on_field() {
+        grapples |= view.round.conditions.grappling.is_some() || !view.round.conditions.grappled_by.is_empty();
+        if !view.standing.status.on_field() {
             continue;
         }
-        let dying = *view.status == Status::Dying && !view.conditions.stabilised;
-        if dying || view.conditions.suffocating {
-            bleeding.push((view.order.0, view.entity, dying, view.conditions.suffocating));
+        let dying = *view.standing.status == Status::Dying && !view.round.conditions.stabilised;
+        if dying || view.round.conditions.suffocating {
+            bleeding.push((view.standing.order.0, view.entity, dying, view.round.conditions.suffocating));
         }
-        if battlefield.zone(view.zone.0).hazard.is_some() {
-            exposed.push((view.order.0, view.entity));
+        if battlefield.zone(view.standing.zone.0).hazard.is_some() {
+            exposed.push((view.standing.order.0, view.entity));
         }
     }
     bleeding.sort_unstable_by_key(|&(order, ..)| order);
@@ -167,16 +167,17 @@ pub(super) fn test_hazard(upkeep: &mut Harm, battlefield: &Battlefield, entity: 
     let Ok(view) = upkeep.units.get(entity) else {
         return;
     };
-    if !view.status.on_field() {
+    if !view.standing.status.on_field() {
         return;
     }
-    let zone = battlefield.zone(view.zone.0);
+    let zone = battlefield.zone(view.standing.zone.0);
     let Some(hazard) = zone.hazard.clone() else {
         return;
     };
-    let bonus = unit::modifier(upkeep.ruleset, view.attributes, hazard.attribute);
-    let id = view.id.0.clone();
-    let (roll, disadvantage_roll) = upkeep.rng.roll_test(hazard.test.plus(bonus), unit::weakened(view.conditions));
+    let bonus = unit::modifier(upkeep.ruleset, view.body.attributes, hazard.attribute);
+    let id = view.standing.id.0.clone();
+    let (roll, disadvantage_roll) =
+        upkeep.rng.roll_test(hazard.test.plus(bonus), unit::weakened(view.round.conditions));
     let passed = roll.total >= hazard.tn;
     let zone_id = zone.id.clone();
     upkeep.log.record(upkeep.round, || {
@@ -212,20 +213,21 @@ fn hazard_afflicts(upkeep: &mut Harm, entity: Entity, hazard: &Hazard) {
     let Ok(mut unit) = upkeep.units.get_mut(entity) else {
         return;
     };
-    if !unit.status.on_field() {
+    if !unit.standing.status.on_field() {
         return;
     }
     let lingering = Lingering { attribute: hazard.attribute, tn: hazard.tn };
     let mut effects = Vec::new();
     if let Some(amount) = hazard.ongoing {
-        unit.conditions.ongoing = Some((amount, lingering));
+        unit.round.conditions.ongoing = Some((amount, lingering));
         effects.push(Affliction::OngoingDamage);
     }
     if let Some(hindrance) = hazard.hinders {
-        unit.conditions.hinder(hindrance, lingering);
+        unit.round.conditions.hinder(hindrance, lingering);
         effects.push(Affliction::Hindrance(hindrance));
     }
-    let (id, source): (std::sync::Arc<str>, std::sync::Arc<str>) = (unit.id.0.clone(), hazard.name.as_str().into());
+    let (id, source): (std::sync::Arc<str>, std::sync::Arc<str>) =
+        (unit.standing.id.0.clone(), hazard.name.as_str().into());
     for effect in effects {
         let (unit, source) = (id.clone(), source.clone());
         upkeep.log.record(upkeep.round, || LogEvent::Afflicted(line::Afflicted { unit, effect, source }));
@@ -241,8 +243,8 @@ fn squeeze(upkeep: &mut Harm, battlefield: &Battlefield) {
         .units
         .iter()
         .flat_map(|view| {
-            let (order, entity) = (view.order.0, view.entity);
-            view.conditions.grappled_by.iter().map(move |grappler| (order, entity, grappler)).collect::<Vec<_>>()
+            let (order, entity) = (view.standing.order.0, view.entity);
+            view.round.conditions.grappled_by.iter().map(move |grappler| (order, entity, grappler)).collect::<Vec<_>>()
         })
         .collect();
     // Stable: each held unit's grapplers keep their order.
@@ -263,15 +265,15 @@ fn release_stale_grapples(upkeep: &mut Harm) {
         .units
         .iter()
         .filter(|view| {
-            view.conditions.grappling.is_some_and(|victim| {
-                upkeep.units.get(victim).map_or(true, |held| !held.conditions.grappled_by.contains(view.entity))
+            view.round.conditions.grappling.is_some_and(|victim| {
+                upkeep.units.get(victim).map_or(true, |held| !held.round.conditions.grappled_by.contains(view.entity))
             })
         })
         .map(|view| view.entity)
         .collect();
     for entity in stale {
         if let Ok(mut view) = upkeep.units.get_mut(entity) {
-            view.conditions.grappling = None;
+            view.round.conditions.grappling = None;
         }
     }
 }
@@ -289,16 +291,16 @@ fn grip(upkeep: &Harm, battlefield: &Battlefield, victim: Entity, grappler: Enti
     let (Ok(victim), Ok(holder)) = (upkeep.units.get(victim), upkeep.units.get(grappler)) else {
         return None;
     };
-    let reach = battlefield.melee_reach(0).max(holder.loadout.unarmed.reach);
-    let holding = unit::is_fighting(*holder.status, holder.conditions)
-        && victim.status.on_field()
-        && battlefield.distance(holder.zone.0, victim.zone.0) <= reach;
+    let reach = battlefield.melee_reach(0).max(holder.arms.loadout.unarmed.reach);
+    let holding = unit::is_fighting(*holder.standing.status, holder.round.conditions)
+        && victim.standing.status.on_field()
+        && battlefield.distance(holder.standing.zone.0, victim.standing.zone.0) <= reach;
     holding.then(|| {
         // As if hit with an unarmed attack: Strength, and Brawl where the ruleset adds it (`S-DMG-1`).
         Grip {
-            dice: crate::rules::actions::damage_dice(upkeep.ruleset, &holder, &holder.loadout.unarmed, false),
-            damage_type: holder.loadout.unarmed.damage_type,
-            source: holder.id.0.clone(),
+            dice: crate::rules::actions::damage_dice(upkeep.ruleset, &holder, &holder.arms.loadout.unarmed, false),
+            damage_type: holder.arms.loadout.unarmed.damage_type,
+            source: holder.standing.id.0.clone(),
         }
     })
 }
@@ -328,10 +330,10 @@ pub(super) fn break_free(upkeep: &mut Harm, entity: Entity) {
     let Ok(held) = upkeep.units.get(entity) else {
         return;
     };
-    if held.conditions.grappled_by.is_empty() {
+    if held.round.conditions.grappled_by.is_empty() {
         return;
     }
-    if !unit::may_act(*held.status, held.conditions, held.surprised, upkeep.round) {
+    if !unit::may_act(*held.standing.status, held.round.conditions, held.round.surprised, upkeep.round) {
         return;
     }
     contest_hold(upkeep, entity, rules);
@@ -347,20 +349,20 @@ pub(in crate::rules) fn contest_hold(upkeep: &mut Harm, entity: Entity, rules: &
     let Ok(held) = upkeep.units.get(entity) else {
         return;
     };
-    let grapplers: Vec<Entity> = held.conditions.grappled_by.iter().collect();
+    let grapplers: Vec<Entity> = held.round.conditions.grappled_by.iter().collect();
     if grapplers.is_empty() {
         return;
     }
     let own = actions::maneuver_bonus(ruleset, rules, &held, ManeuverCheck::Hold, true);
-    let unit = held.id.0.clone();
-    let (roll, disadvantage_roll) = upkeep.rng.roll_test(rules.die.plus(own), unit::weakened(held.conditions));
+    let unit = held.standing.id.0.clone();
+    let (roll, disadvantage_roll) = upkeep.rng.roll_test(rules.die.plus(own), unit::weakened(held.round.conditions));
     for grappler in grapplers {
         let Ok(holder) = upkeep.units.get(grappler) else {
             continue;
         };
         let theirs = actions::maneuver_bonus(ruleset, rules, &holder, ManeuverCheck::Hold, false);
-        let target = holder.id.0.clone();
-        let weak = unit::weakened(holder.conditions);
+        let target = holder.standing.id.0.clone();
+        let weak = unit::weakened(holder.round.conditions);
         let (against, against_disadvantage_roll) = upkeep.rng.roll_test(rules.die.plus(theirs), weak);
         let won = roll.total > against.total;
         if won {
@@ -386,16 +388,16 @@ pub(in crate::rules) fn contest_hold(upkeep: &mut Harm, entity: Entity, rules: &
 /// The grapple between `victim` and `grappler` ends.
 pub(in crate::rules) fn let_go(upkeep: &mut Harm, victim: Entity, grappler: Entity) {
     if let Ok(mut view) = upkeep.units.get_mut(victim) {
-        view.conditions.grappled_by.remove(grappler);
+        view.round.conditions.grappled_by.remove(grappler);
     }
     // Where one grappler holds a foe at a time, a grappler that seized a second foe kept its
     // hold on the first until that one lapsed, and the lapse cost it both: kept so, as the
     // rulesets without `many_grapplers` (Z-STUNT-1) have always played it.
     let many = upkeep.ruleset.attack.maneuvers.as_ref().is_some_and(|rules| rules.many_grapplers);
     if let Ok(mut view) = upkeep.units.get_mut(grappler)
-        && (view.conditions.grappling == Some(victim) || !many)
+        && (view.round.conditions.grappling == Some(victim) || !many)
     {
-        view.conditions.grappling = None;
+        view.round.conditions.grappling = None;
     }
 }
 
@@ -411,33 +413,36 @@ fn settle_after_battle(
 ) {
     if ruleset.end.victors_regain_mana {
         for mut unit in units.iter_mut() {
-            if Some(unit.side.0) == winner && unit.status.on_field() && unit.mana.current < unit.mana.max {
-                unit.mana.current = unit.mana.max;
+            if Some(unit.standing.side.0) == winner
+                && unit.standing.status.on_field()
+                && unit.magic.mana.current < unit.magic.mana.max
+            {
+                unit.magic.mana.current = unit.magic.mana.max;
             }
         }
     }
     let mut called: Vec<(u32, Entity, Summoned)> = summoned
         .iter()
-        .filter_map(|(entity, summoned)| units.get(entity).ok().map(|view| (view.order.0, entity, *summoned)))
+        .filter_map(|(entity, summoned)| units.get(entity).ok().map(|view| (view.standing.order.0, entity, *summoned)))
         .collect();
     called.sort_unstable_by_key(|&(order, ..)| order);
     for (_, entity, summoned) in called {
         let Ok(view) = units.get(entity) else { continue };
-        if !view.status.on_field() {
+        if !view.standing.status.on_field() {
             continue;
         }
-        let cost = ruleset.end.thrall_cost_per_level * view.level.map_or(1, |level| level.0) as i32;
+        let cost = ruleset.end.thrall_cost_per_level * view.body.level.map_or(1, |level| level.0) as i32;
         let kept = summoned.thrall
             && units.get_mut(summoned.summoner).is_ok_and(|mut summoner| {
-                let pays = summoner.status.on_field() && summoner.mana.current >= cost;
+                let pays = summoner.standing.status.on_field() && summoner.magic.mana.current >= cost;
                 if pays {
-                    summoner.mana.current -= cost;
+                    summoner.magic.mana.current -= cost;
                 }
                 pays
             });
         if !kept && let Ok(mut unit) = units.get_mut(entity) {
-            *unit.status = Status::Fled;
-            let id = unit.id.0.clone();
+            *unit.standing.status = Status::Fled;
+            let id = unit.standing.id.0.clone();
             log.record(round, || LogEvent::Status(line::Status { unit: id, status: "vanished" }));
         }
     }
@@ -453,9 +458,10 @@ fn linger(upkeep: &mut Harm) {
         .units
         .iter()
         .filter(|view| {
-            view.status.on_field() && (view.conditions.ongoing.is_some() || view.conditions.hindrance.is_some())
+            view.standing.status.on_field()
+                && (view.round.conditions.ongoing.is_some() || view.round.conditions.hindrance.is_some())
         })
-        .map(|view| (view.order.0, view.entity))
+        .map(|view| (view.standing.order.0, view.entity))
         .collect();
     afflicted.sort_unstable();
     for (_, entity) in afflicted {
@@ -466,7 +472,7 @@ fn linger(upkeep: &mut Harm) {
 
 /// Deals a unit's ongoing damage, if it has any (`Z-ONGO-1`).
 pub(super) fn suffer_ongoing(upkeep: &mut Harm, entity: Entity) {
-    let ongoing = upkeep.units.get(entity).ok().and_then(|view| view.conditions.ongoing);
+    let ongoing = upkeep.units.get(entity).ok().and_then(|view| view.round.conditions.ongoing);
     if let Some((amount, _)) = ongoing {
         let hit = DamageHit {
             target: entity,
@@ -486,22 +492,22 @@ pub(super) fn shake_off(upkeep: &mut Harm, entity: Entity) {
     let Ok(mut unit) = upkeep.units.get_mut(entity) else {
         return;
     };
-    if !unit.status.on_field() {
+    if !unit.standing.status.on_field() {
         return;
     }
     let tests = [
-        unit.conditions.ongoing.map(|(_, lingering)| (Affliction::OngoingDamage, lingering)),
-        unit.conditions.hindrance.map(|(hindrance, lingering)| (Affliction::Hindrance(hindrance), lingering)),
+        unit.round.conditions.ongoing.map(|(_, lingering)| (Affliction::OngoingDamage, lingering)),
+        unit.round.conditions.hindrance.map(|(hindrance, lingering)| (Affliction::Hindrance(hindrance), lingering)),
     ];
     for (effect, lingering) in tests.into_iter().flatten() {
-        let bonus = unit::modifier(upkeep.ruleset, &unit.attributes, lingering.attribute);
-        let weakened = unit::weakened(&unit.conditions);
+        let bonus = unit::modifier(upkeep.ruleset, &unit.body.attributes, lingering.attribute);
+        let weakened = unit::weakened(&unit.round.conditions);
         let (roll, disadvantage_roll) = upkeep.rng.roll_test(upkeep.ruleset.attack.die.plus(bonus), weakened);
         let shaken_off = roll.total >= lingering.tn;
         if shaken_off {
-            end_affliction(&mut unit.conditions, effect);
+            end_affliction(&mut unit.round.conditions, effect);
         }
-        let id = unit.id.0.clone();
+        let id = unit.standing.id.0.clone();
         upkeep.log.record(upkeep.round, || {
             LogEvent::Lingering(line::Lingering {
                 unit: id,
@@ -534,10 +540,10 @@ fn decide(units: &Query<Unit>, victory: &VictoryConditions, round: u32, max_roun
         .iter()
         // Reinforcements on their way still count; a summoned unit nobody called does not.
         .filter(|view| {
-            unit::is_fighting(*view.status, view.conditions)
-                || (*view.status == Status::Reserve && view.reinforcement.is_some())
+            unit::is_fighting(*view.standing.status, view.round.conditions)
+                || (*view.standing.status == Status::Reserve && view.standing.reinforcement.is_some())
         })
-        .map(|view| view.side.0)
+        .map(|view| view.standing.side.0)
         .collect();
     in_fight.sort_unstable();
     in_fight.dedup();
@@ -545,7 +551,8 @@ fn decide(units: &Query<Unit>, victory: &VictoryConditions, round: u32, max_roun
         match *condition {
             VictoryCondition::Eliminate { unit, side } => {
                 let gone = units.get(unit).is_ok_and(|view| {
-                    !unit::is_fighting(*view.status, view.conditions) && *view.status != Status::Reserve
+                    !unit::is_fighting(*view.standing.status, view.round.conditions)
+                        && *view.standing.status != Status::Reserve
                 });
                 if gone {
                     return Some(Outcome { winner: Some(side), reason: EndReason::TargetEliminated, rounds: round });

@@ -149,7 +149,7 @@ pub fn forecast(ruleset: &Ruleset, actor: &UnitView, target: &UnitView, action: 
     match action.kind {
         ActionKind::Cast(at) => cast_forecast(ruleset, actor, target, at),
         ActionKind::UseItem(at) => {
-            let stack = actor.inventory.0.get(at)?;
+            let stack = actor.arms.inventory.0.get(at)?;
             let outcome = effect_outcome(ruleset, &stack.item.effect, target, 0);
             Some(Forecast { chance: None, outcome, caveat: None })
         }
@@ -157,8 +157,8 @@ pub fn forecast(ruleset: &Ruleset, actor: &UnitView, target: &UnitView, action: 
             maneuver_forecast(ruleset, actor, target, action.kind)
         }
         ActionKind::Stabilize => {
-            let tn = ruleset.wounds.stabilise_tn_base + target.wounds.highest_injury();
-            let chance = check_chance(ruleset.wounds.heal_die.plus(actor.skills.heal), false, tn);
+            let tn = ruleset.wounds.stabilise_tn_base + target.body.wounds.highest_injury();
+            let chance = check_chance(ruleset.wounds.heal_die.plus(actor.body.skills.heal), false, tn);
             Some(Forecast { chance, outcome: Outcome::Stabilises, caveat: None })
         }
         ActionKind::Intimidate => Some(Forecast {
@@ -175,10 +175,10 @@ pub fn forecast(ruleset: &Ruleset, actor: &UnitView, target: &UnitView, action: 
 
 /// A spell (`C-CAST-1`): a casting check against its TN, then its effect.
 fn cast_forecast(ruleset: &Ruleset, caster: &UnitView, target: &UnitView, at: usize) -> Option<Forecast> {
-    let (_, spell) = caster.spells.0.get(at)?;
-    let check = ruleset.spells.casting_die.plus(caster.skills.spellcasting);
-    let chance = check_chance(check, unit::weakened(caster.conditions), spell.tn);
-    let armour = if ruleset.spells.armour_stops_spells { target.armour.0 } else { 0 };
+    let (_, spell) = caster.magic.spells.0.get(at)?;
+    let check = ruleset.spells.casting_die.plus(caster.body.skills.spellcasting);
+    let chance = check_chance(check, unit::weakened(caster.round.conditions), spell.tn);
+    let armour = if ruleset.spells.armour_stops_spells { target.arms.armour.0 } else { 0 };
     let outcome = effect_outcome(ruleset, &spell.effect, target, armour);
     let caveat = ruleset.spells.damage_disrupts.then_some("a hit on the caster before it casts spoils the spell");
     Some(Forecast { chance, outcome, caveat })
@@ -195,9 +195,9 @@ fn effect_outcome(ruleset: &Ruleset, effect: &Effect, target: &UnitView, armour:
             // With one pool of hit points, whatever restores Stress restores hit points.
             let wounds = matches!(effect, Effect::RestoreWounds { .. }) || ruleset.damage.pools == Pools::HitPoints;
             let (pool, current, max) = if wounds {
-                (Pool::Wounds, target.wounds.current, target.wounds.max)
+                (Pool::Wounds, target.body.wounds.current, target.body.wounds.max)
             } else {
-                (Pool::Stress, target.stress.current, target.stress.max)
+                (Pool::Stress, target.body.stress.current, target.body.stress.max)
             };
             let room = (max - current).max(0);
             Outcome::Restore { pool, least: dice.min().max(0).min(room), most: dice.max().max(0).min(room) }
@@ -212,10 +212,15 @@ fn maneuver_forecast(ruleset: &Ruleset, actor: &UnitView, target: &UnitView, kin
     let rules = ruleset.attack.maneuvers.as_ref()?;
     let grapple = kind == ActionKind::Grapple;
     let lands = if rules.attack_roll_first {
-        let weapon = if grapple { &actor.loadout.unarmed } else { actor.loadout.usable_weapon(actor.conditions).1 };
+        let weapon = if grapple {
+            &actor.arms.loadout.unarmed
+        } else {
+            actor.arms.loadout.usable_weapon(actor.round.conditions).1
+        };
         let charge = ruleset.attack.charge.as_ref().map_or(0, |charge| charge.defense_penalty);
-        let defense = unit::defense_score(ruleset, target.attributes, target.defense, target.conditions)
-            - if target.conditions.charging { charge } else { 0 };
+        let defense =
+            unit::defense_score(ruleset, target.body.attributes, target.arms.defense, target.round.conditions)
+                - if target.round.conditions.charging { charge } else { 0 };
         check_chance(ruleset.attack.die.plus(actions::roll_bonus(ruleset, actor, weapon, false)), false, defense)?
     } else {
         1.0
@@ -224,7 +229,7 @@ fn maneuver_forecast(ruleset: &Ruleset, actor: &UnitView, target: &UnitView, kin
     let ours =
         actions::maneuver_bonus(ruleset, rules, actor, check, true) - actions::size_penalty(rules, actor, target);
     let theirs = actions::maneuver_bonus(ruleset, rules, target, check, false);
-    let weak = (unit::weakened(actor.conditions), unit::weakened(target.conditions));
+    let weak = (unit::weakened(actor.round.conditions), unit::weakened(target.round.conditions));
     let wins = opposed_chance(rules.die.plus(ours), weak.0, rules.die.plus(theirs), weak.1)?;
     let outcome = match kind {
         ActionKind::Grapple => Outcome::Held,
@@ -239,10 +244,10 @@ fn maneuver_forecast(ruleset: &Ruleset, actor: &UnitView, target: &UnitView, kin
 /// roll depends on the distance at the time, so it is not counted in.
 fn execute_forecast(ruleset: &Ruleset, actor: &UnitView, target: &UnitView) -> Option<Forecast> {
     let rules = ruleset.attack.execution.as_ref()?;
-    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
-    let saves = check_chance(rules.save_die.plus(-actor.skills.attack), false, rules.save_tn)?;
+    let weapon = actor.arms.loadout.usable_weapon(actor.round.conditions).1;
+    let saves = check_chance(rules.save_die.plus(-actor.body.skills.attack), false, rules.save_tn)?;
     let dice = actions::damage_dice(ruleset, actor, weapon, false);
-    let saved = damage::damage_after_armour(ruleset, dice.max(), 1, target.armour.0);
+    let saved = damage::damage_after_armour(ruleset, dice.max(), 1, target.arms.armour.0);
     let caveat = weapon.is_ranged().then_some("a ranged execution must first hit");
     Some(Forecast { chance: Some(1.0 - saves), outcome: Outcome::Executed { saved }, caveat })
 }
@@ -256,17 +261,17 @@ pub fn throw_odds(
     target: &UnitView,
     (at, cover): (usize, Cover),
 ) -> Option<AttackOdds> {
-    let weapon = attacker.inventory.0.get(at)?.item.as_thrown_weapon()?;
+    let weapon = attacker.arms.inventory.0.get(at)?.item.as_thrown_weapon()?;
     let dice = actions::damage_dice(ruleset, attacker, &weapon, true);
     let (bonus, defense) = match &ruleset.attack.style {
         AttackStyle::VsDefense => (
             actions::roll_bonus(ruleset, attacker, &weapon, true),
-            unit::defense_score(ruleset, target.attributes, target.defense, target.conditions),
+            unit::defense_score(ruleset, target.body.attributes, target.arms.defense, target.round.conditions),
         ),
         AttackStyle::Test { tn, ranged, .. } => (thrown_test_bonus(ruleset, attacker, &weapon, *ranged), *tn),
     };
     let bonus = bonus - actions::cover_penalty(ruleset, cover);
-    Some(actions::odds_against(ruleset, bonus, &weapon, dice, defense, target.armour.0))
+    Some(actions::odds_against(ruleset, bonus, &weapon, dice, defense, target.arms.armour.0))
 }
 
 /// A throw's test bonus where attacks are tests, as [`actions::AttackerOdds`] reads a missile's.
@@ -276,7 +281,7 @@ fn thrown_test_bonus(
     weapon: &Weapon,
     ranged: super::equipment::Attribute,
 ) -> i32 {
-    actions::attack_bonus(attacker, weapon) + unit::modifier(ruleset, attacker.attributes, ranged)
+    actions::attack_bonus(attacker, weapon) + unit::modifier(ruleset, attacker.body.attributes, ranged)
 }
 
 /// A percentage from a share.

@@ -67,20 +67,23 @@ pub(super) fn leave_the_fight(
     }
     let mut leaving: Vec<(u32, Entity)> = units
         .iter()
-        .filter(|view| sides.contains(&view.side.0))
-        .filter(|view| view.status.on_field() || (*view.status == Status::Reserve && view.reinforcement.is_some()))
-        .map(|view| (view.order.0, view.entity))
+        .filter(|view| sides.contains(&view.standing.side.0))
+        .filter(|view| {
+            view.standing.status.on_field()
+                || (*view.standing.status == Status::Reserve && view.standing.reinforcement.is_some())
+        })
+        .map(|view| (view.standing.order.0, view.entity))
         .collect();
     leaving.sort_unstable();
     for (_, entity) in leaving {
         let Ok(mut unit) = units.get_mut(entity) else {
             continue;
         };
-        if unit.status.on_field() {
-            index.remove(entity, unit.zone.0);
+        if unit.standing.status.on_field() {
+            index.remove(entity, unit.standing.zone.0);
         }
-        *unit.status = Status::Surrendered;
-        let id = unit.id.0.clone();
+        *unit.standing.status = Status::Surrendered;
+        let id = unit.standing.id.0.clone();
         log.record(round, || LogEvent::Status(line::Status { unit: id, status: FORFEITED }));
     }
     true

@@ -39,19 +39,19 @@ pub(super) fn roll_base_initiative(
     groups: &Query<&InitiativeGroup>,
 ) {
     let mut shared: HashMap<(usize, Arc<str>), DiceRoll> = HashMap::new();
-    arrivals.sort_by_key(|unit| *unit.order);
-    for unit in arrivals.iter_mut().filter(|unit| unit.initiative.base.is_none()) {
+    arrivals.sort_by_key(|unit| *unit.standing.order);
+    for unit in arrivals.iter_mut().filter(|unit| unit.round.initiative.base.is_none()) {
         let group = groups.get(unit.entity).ok().map(|group| group.0.clone());
-        let agility = unit::modifier(ruleset, &unit.attributes, Attribute::Agility);
+        let agility = unit::modifier(ruleset, &unit.body.attributes, Attribute::Agility);
         let roll = match &group {
             Some(name) => shared
-                .entry((unit.side.0, name.clone()))
+                .entry((unit.standing.side.0, name.clone()))
                 .or_insert_with(|| rng.roll(initiative_dice(ruleset, agility)))
                 .clone(),
             None => rng.roll(initiative_dice(ruleset, agility)),
         };
-        unit.initiative.base = Some(roll.total);
-        let id = unit.id.0.clone();
+        unit.round.initiative.base = Some(roll.total);
+        let id = unit.standing.id.0.clone();
         log.record(round, || LogEvent::Initiative(line::Initiative { unit: id, base: roll.total, roll, group }));
     }
 }
@@ -64,10 +64,10 @@ pub(super) fn arrive(
     log: &mut CombatLog,
     round: u32,
 ) {
-    *unit.status = Status::Active;
-    index.insert(unit.entity, unit.zone.0);
-    let zone = battlefield.place(unit.zone.0);
-    let id = unit.id.0.clone();
+    *unit.standing.status = Status::Active;
+    index.insert(unit.entity, unit.standing.zone.0);
+    let zone = battlefield.place(unit.standing.zone.0);
+    let id = unit.standing.id.0.clone();
     log.record(round, || LogEvent::Arrived(line::Arrived { unit: id, zone }));
 }
 
@@ -81,7 +81,7 @@ fn start_round(
     let on_turn = battle.ruleset.turns.order.on_turn();
     if battle.state.round == 0 && !on_turn {
         let Battle { log, rng, units, ruleset, .. } = &mut battle;
-        let mut starters: Vec<UnitItem> = units.iter_mut().filter(|unit| unit.status.on_field()).collect();
+        let mut starters: Vec<UnitItem> = units.iter_mut().filter(|unit| unit.standing.status.on_field()).collect();
         roll_base_initiative(ruleset, rng, log, 0, &mut starters, &groups);
     }
     battle.state.round += 1;
@@ -132,13 +132,14 @@ fn bring_reinforcements(
         .collect();
     // Units a spell created last round (`A-SUMM-1`) have no Base Initiative yet: they roll with
     // this round's arrivals. Every other unit on the field rolled when it came.
-    let conjured = |unit: &UnitItem| !on_turn && *unit.status != Status::Reserve && unit.initiative.base.is_none();
+    let conjured =
+        |unit: &UnitItem| !on_turn && *unit.standing.status != Status::Reserve && unit.round.initiative.base.is_none();
     let mut arrivals: Vec<UnitItem> = units
         .iter_mut()
-        .filter(|unit| (*unit.status == Status::Reserve && arriving.contains(&unit.entity)) || conjured(unit))
+        .filter(|unit| (*unit.standing.status == Status::Reserve && arriving.contains(&unit.entity)) || conjured(unit))
         .collect();
-    arrivals.sort_by_key(|unit| *unit.order);
-    for unit in arrivals.iter_mut().filter(|unit| *unit.status == Status::Reserve) {
+    arrivals.sort_by_key(|unit| *unit.standing.order);
+    for unit in arrivals.iter_mut().filter(|unit| *unit.standing.status == Status::Reserve) {
         arrive(unit, index, battlefield, log, round);
     }
     if !on_turn {
@@ -148,22 +149,22 @@ fn bring_reinforcements(
 
 /// A unit's per-round reset: its Repostes, its round record, and the conditions that last a round.
 fn refresh_unit(ruleset: &Ruleset, unit: &mut UnitItem) {
-    unit.reactions.0 = match ruleset.reposte.reactions_from_agility {
+    unit.round.reactions.0 = match ruleset.reposte.reactions_from_agility {
         // Never used up: each one taken comes off a count no round reaches (`S-AOO-1`).
         _ if ruleset.reposte.unlimited_reactions => u32::MAX,
         Some(extra) => {
-            let agility =
-                unit::modifier(ruleset, &unit.attributes, Attribute::Agility) - unit.conditions.agility_penalty;
+            let agility = unit::modifier(ruleset, &unit.body.attributes, Attribute::Agility)
+                - unit.round.conditions.agility_penalty;
             (agility + extra).max(0) as u32
         }
         None => ruleset.reposte.reactions_per_round,
     };
-    *unit.record = RoundRecord::default();
-    let conditions = &mut unit.conditions;
+    *unit.round.record = RoundRecord::default();
+    let conditions = &mut unit.round.conditions;
     // Where it lasts to the unit's next turn, that turn's opening ends it (`S-SPEC-1`); a unit
     // down since has no turn to wait for.
     let lasts = ruleset.attack.full_defense_until_next_turn && ruleset.turns.order.on_turn();
-    if !lasts || unit.status.is_down() {
+    if !lasts || unit.standing.status.is_down() {
         conditions.full_defense = false;
     }
     conditions.disengaged = false;
@@ -177,7 +178,7 @@ fn refresh_unit(ruleset: &Ruleset, unit: &mut UnitItem) {
     conditions.held_against = None;
     conditions.held_plan = None;
     conditions.turn_taken = false;
-    unit.initiative.round = None;
+    unit.round.initiative.round = None;
 }
 
 /// Room for tie-break keys under one initiative count.
@@ -190,16 +191,17 @@ const TIE_FACTOR: i64 = 1 << 8;
 /// (or the weapon's speed) — read from what the unit has ready, since turn orders are set before
 /// anyone declares.
 fn tie_key(ruleset: &Ruleset, unit: &UnitItem, round: u32) -> i64 {
-    let weapon = unit.loadout.usable_weapon(&unit.conditions).1;
+    let weapon = unit.arms.loadout.usable_weapon(&unit.round.conditions).1;
     let mut key = 0;
     for tie_break in &ruleset.turns.tie_breaks {
         let part = match tie_break {
             super::ruleset::TieBreak::WeaponSpeed => weapon.speed as i64,
             super::ruleset::TieBreak::MoreAttacks => {
-                let class = unit.class.map(|class| &*class.0);
-                -(attacks_per_round(ruleset, unit.level.map_or(1, |level| level.0), class, round) as i64)
+                let class = unit.body.class.map(|class| &*class.0);
+                -(attacks_per_round(ruleset, unit.body.level.map_or(1, |level| level.0), class, round) as i64)
             }
             super::ruleset::TieBreak::CastingTime => unit
+                .magic
                 .spells
                 .0
                 .iter()
@@ -256,9 +258,9 @@ struct TurnOrdering<'a, 'w, 's> {
 fn order_turns(ordering: TurnOrdering, initiators: &Query<(), With<Initiator>>) -> Vec<(i32, Vec<Entity>)> {
     let TurnOrdering { ruleset, rng, log, state, units, sides, battlefield } = ordering;
     let round = state.round;
-    let mut present: Vec<UnitItem> = units.iter_mut().filter(|unit| unit.status.on_field()).collect();
-    present.sort_by_key(|unit| *unit.order);
-    let side_count = sides.0.len().max(present.iter().map(|unit| unit.side.0 + 1).max().unwrap_or(0));
+    let mut present: Vec<UnitItem> = units.iter_mut().filter(|unit| unit.standing.status.on_field()).collect();
+    present.sort_by_key(|unit| *unit.standing.order);
+    let side_count = sides.0.len().max(present.iter().map(|unit| unit.standing.side.0 + 1).max().unwrap_or(0));
     let ready_missiles = if ruleset.turns.ready_missiles_first && round == 1 {
         ready_missiles(battlefield, &present)
     } else {
@@ -306,7 +308,7 @@ fn order_turns(ordering: TurnOrdering, initiators: &Query<(), With<Initiator>>) 
     for (count, group) in &turns {
         for &entity in group {
             if let Ok(mut unit) = units.get_mut(entity) {
-                unit.initiative.round = Some(*count);
+                unit.round.initiative.round = Some(*count);
             }
         }
     }
@@ -318,14 +320,15 @@ fn order_turns(ordering: TurnOrdering, initiators: &Query<(), With<Initiator>>) 
 fn ready_missiles(battlefield: &Battlefield, present: &[UnitItem]) -> Vec<Entity> {
     present
         .iter()
-        .filter(|unit| !unit.surprised && unit::is_fighting(*unit.status, &unit.conditions))
+        .filter(|unit| !unit.round.surprised && unit::is_fighting(*unit.standing.status, &unit.round.conditions))
         .filter(|unit| {
-            let weapon = unit.loadout.usable_weapon(&unit.conditions).1;
+            let weapon = unit.arms.loadout.usable_weapon(&unit.round.conditions).1;
             weapon.is_ranged()
                 && present.iter().any(|other| {
-                    other.side != unit.side
-                        && battlefield.sight(unit.zone.0, other.zone.0).is_some()
-                        && battlefield.line_distance(unit.zone.0, other.zone.0) <= actions::weapon_range(weapon)
+                    other.standing.side != unit.standing.side
+                        && battlefield.sight(unit.standing.zone.0, other.standing.zone.0).is_some()
+                        && battlefield.line_distance(unit.standing.zone.0, other.standing.zone.0)
+                            <= actions::weapon_range(weapon)
                 })
         })
         .map(|unit| unit.entity)
@@ -417,18 +420,22 @@ impl Rolls<'_> {
     ) -> Vec<TurnKey> {
         let mut keys = Vec::with_capacity(present.len());
         for unit in present.iter_mut() {
-            if unit.initiative.base.is_none() {
-                let bonus = unit::modifier(self.ruleset, &unit.attributes, attribute);
+            if unit.round.initiative.base.is_none() {
+                let bonus = unit::modifier(self.ruleset, &unit.body.attributes, attribute);
                 let roll = self.rng.roll(individual.plus(bonus));
-                unit.initiative.base = Some(roll.total);
-                let id = unit.id.0.clone();
+                unit.round.initiative.base = Some(roll.total);
+                let id = unit.standing.id.0.clone();
                 self.log.record(self.round, || {
                     LogEvent::Initiative(line::Initiative { unit: id, base: roll.total, roll, group: None })
                 });
             }
-            let side_rank = if unit.side.0 == first { 0 } else { 1 + unit.side.0 as i64 };
-            let score = unit.initiative.base.unwrap_or(0) as i64;
-            keys.push(TurnKey { entity: unit.entity, key: (0, side_rank, -score, unit.order.0), together: None });
+            let side_rank = if unit.standing.side.0 == first { 0 } else { 1 + unit.standing.side.0 as i64 };
+            let score = unit.round.initiative.base.unwrap_or(0) as i64;
+            keys.push(TurnKey {
+                entity: unit.entity,
+                key: (0, side_rank, -score, unit.standing.order.0),
+                together: None,
+            });
         }
         keys
     }
@@ -454,8 +461,8 @@ impl Rolls<'_> {
     fn best_modifier(&self, side: usize, present: &[UnitItem], attribute: Attribute) -> i32 {
         present
             .iter()
-            .filter(|unit| unit.side.0 == side)
-            .map(|unit| unit::modifier(self.ruleset, &unit.attributes, attribute))
+            .filter(|unit| unit.standing.side.0 == side)
+            .map(|unit| unit::modifier(self.ruleset, &unit.body.attributes, attribute))
             .max()
             .unwrap_or(0)
     }
@@ -476,13 +483,13 @@ impl Rolls<'_> {
                 InitiativeOrder::HighestFirst => -(score as i64),
                 InitiativeOrder::LowestFirst => score as i64,
             };
-            let party_rank = if self.sides.is_party(unit.side.0) { 0 } else { 1 };
+            let party_rank = if self.sides.is_party(unit.standing.side.0) { 0 } else { 1 };
             let ready = i64::from(!ready_missiles.contains(&unit.entity));
             let tie = tie_key(self.ruleset, unit, self.round);
             let key = if rule.party_wins_ties {
-                (ready, ordered, party_rank, unit.order.0)
+                (ready, ordered, party_rank, unit.standing.order.0)
             } else {
-                (ready, ordered, tie, unit.order.0)
+                (ready, ordered, tie, unit.standing.order.0)
             };
             // Still tied after the tie-breaks: simultaneous.
             let together = (!rule.party_wins_ties).then_some((ready, ordered * TIE_SPREAD + tie));
@@ -497,18 +504,18 @@ impl Rolls<'_> {
         if rule.individual_rolls {
             return self.individual_roll(unit, rule);
         }
-        let side_score = side_scores.get(unit.side.0).copied().unwrap_or(0);
+        let side_score = side_scores.get(unit.standing.side.0).copied().unwrap_or(0);
         let score = if rule.individual_adjustment {
-            side_score + rule.sign() * unit::modifier(self.ruleset, &unit.attributes, rule.attribute)
+            side_score + rule.sign() * unit::modifier(self.ruleset, &unit.body.attributes, rule.attribute)
         } else {
             side_score
         };
-        if unit.initiative.base != Some(score) {
-            unit.initiative.base = Some(score);
+        if unit.round.initiative.base != Some(score) {
+            unit.round.initiative.base = Some(score);
             if rule.individual_adjustment {
                 // The unit's own count: its side's roll adjusted by its modifier; no die of its own.
                 let roll = self.rng.roll(Dice::flat(score));
-                let id = unit.id.0.clone();
+                let id = unit.standing.id.0.clone();
                 self.log.record(self.round, || {
                     LogEvent::Initiative(line::Initiative { unit: id, base: score, roll, group: None })
                 });
@@ -521,14 +528,14 @@ impl Rolls<'_> {
     /// side's die adjusted by the unit's modifier, rolled the first time and again every round
     /// where the ruleset re-rolls, each roll an `initiative` line.
     fn individual_roll(&mut self, unit: &mut UnitItem, rule: &SideRoll) -> i32 {
-        if let Some(score) = unit.initiative.base.filter(|_| !rule.reroll_each_round) {
+        if let Some(score) = unit.round.initiative.base.filter(|_| !rule.reroll_each_round) {
             return score;
         }
-        let bonus = rule.sign() * unit::modifier(self.ruleset, &unit.attributes, rule.attribute);
+        let bonus = rule.sign() * unit::modifier(self.ruleset, &unit.body.attributes, rule.attribute);
         let roll = self.rng.roll(rule.die.plus(bonus));
         let score = roll.total;
-        unit.initiative.base = Some(score);
-        let id = unit.id.0.clone();
+        unit.round.initiative.base = Some(score);
+        let id = unit.standing.id.0.clone();
         self.log
             .record(self.round, || LogEvent::Initiative(line::Initiative { unit: id, base: score, roll, group: None }));
         score
@@ -544,11 +551,12 @@ impl Rolls<'_> {
     ) -> Vec<TurnKey> {
         let mut keys = Vec::with_capacity(present.len());
         for unit in present.iter_mut() {
-            let modifier = unit::modifier(self.ruleset, &unit.attributes, attribute) - unit.conditions.agility_penalty;
-            if unit.initiative.base.is_none() {
+            let modifier =
+                unit::modifier(self.ruleset, &unit.body.attributes, attribute) - unit.round.conditions.agility_penalty;
+            if unit.round.initiative.base.is_none() {
                 let roll = self.rng.roll(Dice::flat(modifier));
-                unit.initiative.base = Some(modifier);
-                let id = unit.id.0.clone();
+                unit.round.initiative.base = Some(modifier);
+                let id = unit.standing.id.0.clone();
                 self.log.record(self.round, || {
                     LogEvent::Initiative(line::Initiative { unit: id, base: modifier, roll, group: None })
                 });
@@ -557,7 +565,7 @@ impl Rolls<'_> {
             let last = i64::from(initiators.contains(unit.entity));
             keys.push(TurnKey {
                 entity: unit.entity,
-                key: (0, last, -(modifier as i64), unit.order.0),
+                key: (0, last, -(modifier as i64), unit.standing.order.0),
                 together: None,
             });
         }

@@ -106,14 +106,14 @@ impl TargetIndex {
             for &unit in ctx.index.occupants(zone) {
                 melee_threats.extend(units.with_view(unit, |view| melee_threat(zone, view)).flatten());
                 let facts = units.with_view(unit, |view| {
-                    debug_assert_eq!(view.zone.0, zone, "the zone index agrees with the unit");
-                    view.status.on_field().then(|| Filed {
+                    debug_assert_eq!(view.standing.zone.0, zone, "the zone index agrees with the unit");
+                    view.standing.status.on_field().then(|| Filed {
                         zone,
                         unit,
-                        side: view.side.0,
-                        fearful: view.checks_morale,
-                        surprised: view.surprised,
-                        fallen: view.status.is_down() && !view.conditions.stabilised,
+                        side: view.standing.side.0,
+                        fearful: view.body.checks_morale,
+                        surprised: view.round.surprised,
+                        fallen: view.standing.status.is_down() && !view.round.conditions.stabilised,
                     })
                 });
                 filed.extend(facts.flatten());
@@ -179,10 +179,10 @@ pub struct LegalActions<'t> {
 
 /// A unit's melee threat as [`actions::threateners_of`] counts it: fighting, a melee weapon in hand.
 fn melee_threat(zone: ZoneIdx, view: &UnitView) -> Option<(ZoneIdx, usize, u32)> {
-    let weapon = view.loadout.usable_weapon(view.conditions).1;
-    (unit::is_fighting(*view.status, view.conditions) && !weapon.is_ranged()).then_some((
+    let weapon = view.arms.loadout.usable_weapon(view.round.conditions).1;
+    (unit::is_fighting(*view.standing.status, view.round.conditions) && !weapon.is_ranged()).then_some((
         zone,
-        view.side.0,
+        view.standing.side.0,
         weapon.reach,
     ))
 }
@@ -195,11 +195,11 @@ fn kinds_of(ctx: ActionContext, actor: &UnitView) -> Vec<ActionKind> {
     for offer in offers {
         match offer {
             Offer::Aimed => kinds.extend(AimPoint::ALL.map(ActionKind::Aimed)),
-            Offer::Cast => kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast)),
+            Offer::Cast => kinds.extend((0..actor.magic.spells.0.len()).map(ActionKind::Cast)),
             // Items come in the inventory's order, thrown or used.
             Offer::UseItem => {
                 kinds.extend(
-                    actor.inventory.0.iter().enumerate().map(|(at, stack)| {
+                    actor.arms.inventory.0.iter().enumerate().map(|(at, stack)| {
                         if stack.item.thrown { ActionKind::Throw(at) } else { ActionKind::UseItem(at) }
                     }),
                 )
@@ -248,11 +248,17 @@ fn listing_place(offer: Offer) -> u8 {
 
 /// Where `actor` may declare from: staying, then every zone a move or a charge could reach.
 fn destinations(ctx: ActionContext, actor: &UnitView) -> Vec<Option<ZoneIdx>> {
-    let here = actor.zone.0;
+    let here = actor.standing.zone.0;
     let allowance = [ActionKind::Move, ActionKind::Charge]
         .into_iter()
         .map(|kind| {
-            unit::action_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, &Action::simple(kind))
+            unit::action_allowance(
+                ctx.ruleset,
+                *actor.body.speed,
+                *actor.standing.status,
+                actor.round.conditions,
+                &Action::simple(kind),
+            )
         })
         .max()
         .unwrap_or(0);
@@ -274,7 +280,7 @@ impl<'t> LegalActions<'t> {
     /// The legal actions of `actor`, their targets taken from `targets`.
     pub fn of(ctx: ActionContext, actor: &UnitView, targets: &'t TargetIndex) -> Self {
         let mut legal = Self { groups: Vec::new(), segments: Vec::new(), len: 0 };
-        if !unit::may_act(*actor.status, actor.conditions, actor.surprised, ctx.round) {
+        if !unit::may_act(*actor.standing.status, actor.round.conditions, actor.round.surprised, ctx.round) {
             return legal;
         }
         let kinds = kinds_of(ctx, actor);
@@ -319,7 +325,7 @@ impl<'t> LegalActions<'t> {
         let standing = actions::standing_after(actor, move_to);
         // A bow or crossbow is never fired in melee (`S-ATK-2`), as `actions::check` refuses it.
         let bow = actions::fires_forbidden_bow(ctx.ruleset, actor, kind);
-        if bow && targets.threatened(ctx, standing, actor.side.0) {
+        if bow && targets.threatened(ctx, standing, actor.standing.side.0) {
             return;
         }
         let untargeted = matches!(reach.rule, TargetRule::None | TargetRule::Enemy { optional: true, .. });
@@ -330,7 +336,7 @@ impl<'t> LegalActions<'t> {
             for &zone in zones {
                 let adjacent = ctx.battlefield.distance(standing, zone) <= ctx.battlefield.melee_reach(0);
                 if reach.reaches(ctx.battlefield, standing, zone) && !(bow && adjacent) {
-                    let list = targets.list(zone, actor.side.0, wanted);
+                    let list = targets.list(zone, actor.standing.side.0, wanted);
                     if !list.is_empty() {
                         self.segments.push(list);
                     }
@@ -422,11 +428,16 @@ pub fn held_plans(ctx: ActionContext, actor: &UnitView, foe: (Entity, ZoneIdx), 
             add(HeldPlan { kind, target: Some(foe), move_to: None });
         }
     }
-    let mut held = actor.conditions.clone();
+    let mut held = actor.round.conditions.clone();
     held.held_action = true;
-    let reach =
-        unit::action_allowance(ctx.ruleset, *actor.speed, *actor.status, &held, &Action::simple(ActionKind::Move));
-    let here = actor.zone.0;
+    let reach = unit::action_allowance(
+        ctx.ruleset,
+        *actor.body.speed,
+        *actor.standing.status,
+        &held,
+        &Action::simple(ActionKind::Move),
+    );
+    let here = actor.standing.zone.0;
     let away = ctx
         .battlefield
         .within(here, reach)

@@ -69,7 +69,7 @@ fn turn_upkeep(
         let ending: Vec<Entity> = group
             .iter()
             .copied()
-            .filter(|&entity| !harm.units.get(entity).is_ok_and(|view| view.conditions.held_action))
+            .filter(|&entity| !harm.units.get(entity).is_ok_and(|view| view.round.conditions.held_action))
             .filter(|entity| !state.turn_parts.contains(entity))
             .collect();
         // A delayed turn (`A-INIT-1`) began once already this round.
@@ -81,7 +81,9 @@ fn turn_upkeep(
             end::break_free(&mut harm, entity);
         }
         let acts = group.iter().any(|&entity| {
-            harm.units.get(entity).is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))
+            harm.units.get(entity).is_ok_and(|view| {
+                unit::may_act(*view.standing.status, view.round.conditions, view.round.surprised, round)
+            })
         });
         if acts {
             upkeep.ending = ending;
@@ -97,7 +99,7 @@ fn turn_upkeep(
 /// The loss of a unit still on the field with ongoing damage: a `damage` line that Armour does
 /// not reduce.
 fn lose_ongoing(harm: &mut Harm, entity: Entity) {
-    if harm.units.get(entity).is_ok_and(|view| view.status.on_field()) {
+    if harm.units.get(entity).is_ok_and(|view| view.standing.status.on_field()) {
         end::suffer_ongoing(harm, entity);
     }
 }

@@ -100,7 +100,7 @@ fn big_hits(units: &Query<Unit>, dealt: &[DamageDealt], round: u32) -> EntityHas
     // End-of-round bleeding and hazards land after this stage; they count in no later round.
     for hit in dealt.iter().filter(|hit| hit.round == round) {
         if let Ok(view) = units.get(hit.unit)
-            && hit.wounds_lost * 2 > view.wounds.max
+            && hit.wounds_lost * 2 > view.body.wounds.max
         {
             big_hits.insert(hit.unit);
         }
@@ -139,24 +139,24 @@ fn take_census(battle: &mut Battle, aside: &Query<(), With<StoodAside>>) -> Cens
     let mut checkers: Vec<(u32, Entity, usize)> = Vec::new();
     let party_never_checks = battle.ruleset.morale.party_never_checks;
     for mut view in battle.units.iter_mut() {
-        let side = view.side.0;
+        let side = view.standing.side.0;
         if side >= sides {
             // A battle put together without its `Sides` (tests do) still counts every side.
             present.resize(side + 1, 0);
             fighting.resize(side + 1, 0);
         }
-        if *view.status != Status::Reserve && !aside.contains(view.entity) {
+        if *view.standing.status != Status::Reserve && !aside.contains(view.entity) {
             present[side] += 1;
         }
-        if unit::is_fighting(*view.status, &view.conditions) {
+        if unit::is_fighting(*view.standing.status, &view.round.conditions) {
             fighting[side] += 1;
             // Players decide their characters' morale (`C-WDRAW-1`).
-            if view.checks_morale && !(party_never_checks && battle.sides.is_party(side)) {
-                checkers.push((view.order.0, view.entity, side));
+            if view.body.checks_morale && !(party_never_checks && battle.sides.is_party(side)) {
+                checkers.push((view.standing.order.0, view.entity, side));
             }
         }
-        if view.conditions.falling_back {
-            view.conditions.falling_back = false;
+        if view.round.conditions.falling_back {
+            view.round.conditions.falling_back = false;
         }
     }
     checkers.sort_unstable();
@@ -173,7 +173,7 @@ fn test_morale(
     fleeing: &mut MessageWriter<Fleeing>,
 ) {
     let round = battle.state.round;
-    battle.rng.key(round, || battle.units.get(entity).ok().map(|unit| unit.order.0), Draw::Morale);
+    battle.rng.key(round, || battle.units.get(entity).ok().map(|unit| unit.standing.order.0), Draw::Morale);
     let own = pressure.fighting.get(side).copied().unwrap_or(0);
     let opponents = pressure.total - own;
     let allies = own.saturating_sub(1);
@@ -184,8 +184,8 @@ fn test_morale(
         return;
     };
     let test = morale_test(&battle.ruleset, pressure, &unit, reason, opponents, allies);
-    let id = unit.id.0.clone();
-    let weakened = unit::weakened(unit.conditions);
+    let id = unit.standing.id.0.clone();
+    let weakened = unit::weakened(unit.round.conditions);
     let ruleset = &battle.ruleset;
     let (roll, disadvantage_roll) = if test.automatic && ruleset.morale.check == MoraleCheck::Automatic {
         (battle.rng.roll(crate::rules::dice::Dice::flat(0)), None)
@@ -247,14 +247,14 @@ fn morale_test(
     };
     match &ruleset.morale.check {
         MoraleCheck::Seed000 => MoraleTest {
-            bonus: unit::modifier(ruleset, unit.attributes, Attribute::Insight)
-                + unit.hit_dice.0.count as i32
+            bonus: unit::modifier(ruleset, unit.body.attributes, Attribute::Insight)
+                + unit.body.hit_dice.0.count as i32
                 + allies as i32,
             tn,
             automatic: opponents >= ruleset.morale.obvious_defeat_ratio.max(1) * (allies + 1),
         },
         MoraleCheck::Test { attribute } => MoraleTest {
-            bonus: unit::modifier(ruleset, unit.attributes, *attribute),
+            bonus: unit::modifier(ruleset, unit.body.attributes, *attribute),
             tn: ruleset.morale.tn_base,
             automatic: false,
         },
@@ -299,8 +299,8 @@ fn failure_response(battle: &mut Battle, entity: Entity, id: &Arc<str>) -> Optio
 fn parley(battle: &mut Battle, entity: Entity, id: &Arc<str>) {
     let round = battle.state.round;
     if let Ok(mut unit) = battle.units.get_mut(entity) {
-        *unit.status = Status::Surrendered;
-        battle.index.remove(entity, unit.zone.0);
+        *unit.standing.status = Status::Surrendered;
+        battle.index.remove(entity, unit.standing.zone.0);
     }
     let unit = id.clone();
     battle.log.record(round, || LogEvent::Status(line::Status { unit, status: "parley" }));
@@ -312,10 +312,12 @@ fn engaged(battle: &Battle, entity: Entity) -> bool {
     let Ok(unit) = battle.units.get(entity) else {
         return false;
     };
-    let (here, side) = (unit.zone.0, *unit.side);
+    let (here, side) = (unit.standing.zone.0, *unit.standing.side);
     let reach = battle.battlefield.melee_reach(0);
     battle.battlefield.within(here, reach).flat_map(|zone| battle.index.occupants(zone).iter()).any(|&other| {
-        battle.units.get(other).is_ok_and(|view| *view.side != side && unit::is_fighting(*view.status, view.conditions))
+        battle.units.get(other).is_ok_and(|view| {
+            *view.standing.side != side && unit::is_fighting(*view.standing.status, view.round.conditions)
+        })
     })
 }
 
@@ -337,14 +339,14 @@ fn fall_back(battle: &mut Battle, entity: Entity) {
     let Ok(unit) = units.get(entity) else {
         return;
     };
-    let (id, here, side) = (unit.id.0.clone(), unit.zone.0, *unit.side);
+    let (id, here, side) = (unit.standing.id.0.clone(), unit.standing.zone.0, *unit.standing.side);
     if let Ok(mut unit) = units.get_mut(entity) {
-        unit.conditions.falling_back = true;
+        unit.round.conditions.falling_back = true;
     }
     let enemies: Vec<ZoneIdx> = units
         .iter()
-        .filter(|view| *view.side != side && unit::is_fighting(*view.status, view.conditions))
-        .map(|view| view.zone.0)
+        .filter(|view| *view.standing.side != side && unit::is_fighting(*view.standing.status, view.round.conditions))
+        .map(|view| view.standing.zone.0)
         .collect();
     let nearest =
         |zone: ZoneIdx| enemies.iter().map(|&enemy| battlefield.distance(zone, enemy)).min().unwrap_or(u32::MAX);
@@ -359,7 +361,7 @@ fn fall_back(battle: &mut Battle, entity: Entity) {
         && let Ok(mut unit) = units.get_mut(entity)
     {
         index.relocate(entity, here, to);
-        unit.zone.0 = to;
+        unit.standing.zone.0 = to;
         let (from, to) = (battlefield.place(here), battlefield.place(to));
         log.record(state.round, || LogEvent::Moved(line::Moved { unit: id, from, to }));
     }
@@ -371,9 +373,9 @@ fn leave(battle: &mut Battle, entity: Entity, status: Status) {
     let Ok(mut unit) = battle.units.get_mut(entity) else {
         return;
     };
-    *unit.status = status;
-    battle.index.remove(entity, unit.zone.0);
-    let id = unit.id.0.clone();
+    *unit.standing.status = status;
+    battle.index.remove(entity, unit.standing.zone.0);
+    let id = unit.standing.id.0.clone();
     battle.log.record(round, || LogEvent::Status(line::Status { unit: id, status: status.log_name() }));
 }
 

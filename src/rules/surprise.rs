@@ -108,7 +108,7 @@ fn open_combat(mut commands: Commands, battle: Battle, info: Res<CombatInfo>, sh
     // Statuses are inserted below through commands, which the threat marking cannot see.
     units.touch_everyone();
     let mut ordered: Vec<_> = units.iter().collect();
-    ordered.sort_by_key(|view| *view.order);
+    ordered.sort_by_key(|view| *view.standing.order);
     log.record(0, || {
         LogEvent::CombatStarted(line::CombatStarted {
             level: info.level.clone(),
@@ -119,21 +119,22 @@ fn open_combat(mut commands: Commands, battle: Battle, info: Res<CombatInfo>, sh
     });
     let rolling: Vec<Roller> = ordered
         .iter()
-        .filter(|view| *view.status == Status::Active)
+        .filter(|view| *view.standing.status == Status::Active)
         .map(|view| {
             let own = shifts.get(view.entity).map_or(0, |shift| shift.0);
-            (view.entity, view.id.0.clone(), view.side.0, view.surprised, own)
+            (view.entity, view.standing.id.0.clone(), view.standing.side.0, view.round.surprised, own)
         })
         .collect();
     let rolled = roll_surprise(&ruleset, &sides, &side_shifts(&sides, &rolling), &mut rng, &mut log);
     let caught = roll_individual_surprise(&ruleset, &sides, &mut rng, &mut log, &rolling);
-    for view in ordered.iter().filter(|view| *view.status == Status::Active) {
-        let surprised =
-            view.surprised || rolled.get(view.side.0).copied().unwrap_or(false) || caught.contains(&view.entity);
-        if surprised && !view.surprised {
+    for view in ordered.iter().filter(|view| *view.standing.status == Status::Active) {
+        let surprised = view.round.surprised
+            || rolled.get(view.standing.side.0).copied().unwrap_or(false)
+            || caught.contains(&view.entity);
+        if surprised && !view.round.surprised {
             commands.entity(view.entity).insert(Surprised);
         }
-        log.record(0, || LogEvent::Surprise(line::Surprise { unit: view.id.0.clone(), surprised }));
+        log.record(0, || LogEvent::Surprise(line::Surprise { unit: view.standing.id.0.clone(), surprised }));
     }
     let mut reactions = Reactions { commands: &mut commands, rng: &mut rng, log: &mut log, index: &mut index };
     reactions.roll(&ruleset, &sides, &ordered);
@@ -143,25 +144,28 @@ fn open_combat(mut commands: Commands, battle: Battle, info: Res<CombatInfo>, sh
 /// A unit's line in `combat_started`: who it is, its numbers, where it stands and when it arrives.
 fn unit_entry(view: &UnitView, ruleset: &Ruleset, sides: &Sides, battlefield: &Battlefield) -> UnitEntry {
     UnitEntry {
-        id: view.id.0.clone(),
-        name: view.name.as_str().to_string(),
-        side: sides.0.get(view.side.0).map(|side| side.name.clone()).unwrap_or_else(|| "?".into()),
-        controller: view.controller.log_name(),
+        id: view.standing.id.0.clone(),
+        name: view.standing.name.as_str().to_string(),
+        side: sides.0.get(view.standing.side.0).map(|side| side.name.clone()).unwrap_or_else(|| "?".into()),
+        controller: view.standing.controller.log_name(),
         stats: UnitStats {
-            agility_mod: unit::modifier(ruleset, view.attributes, Attribute::Agility),
-            strength: view.attributes.score(Attribute::Strength),
-            hd: view.hit_dice.0.to_string(),
-            defense: unit::defense_score(ruleset, view.attributes, view.defense, view.conditions),
-            armour: view.armour.0,
-            stress: view.stress.current,
-            stress_max: view.stress.max,
-            wounds: view.wounds.current,
-            wounds_max: view.wounds.max,
-            speed: view.speed.0,
-            weapon: view.loadout.weapon_name.clone(),
+            agility_mod: unit::modifier(ruleset, view.body.attributes, Attribute::Agility),
+            strength: view.body.attributes.score(Attribute::Strength),
+            hd: view.body.hit_dice.0.to_string(),
+            defense: unit::defense_score(ruleset, view.body.attributes, view.arms.defense, view.round.conditions),
+            armour: view.arms.armour.0,
+            stress: view.body.stress.current,
+            stress_max: view.body.stress.max,
+            wounds: view.body.wounds.current,
+            wounds_max: view.body.wounds.max,
+            speed: view.body.speed.0,
+            weapon: view.arms.loadout.weapon_name.clone(),
         },
-        zone: battlefield.place(view.zone.0),
-        arrives: view.reinforcement.map(|&Reinforcement { round, at_initiative }| Arrival { round, at_initiative }),
+        zone: battlefield.place(view.standing.zone.0),
+        arrives: view
+            .standing
+            .reinforcement
+            .map(|&Reinforcement { round, at_initiative }| Arrival { round, at_initiative }),
     }
 }
 
@@ -181,19 +185,19 @@ impl Reactions<'_, '_, '_> {
         let Some(table) = &ruleset.surprise.reaction else {
             return;
         };
-        for view in ordered.iter().filter(|view| *view.status == Status::Active) {
-            if !sides.0.get(view.side.0).is_some_and(|side| side.unscripted) {
+        for view in ordered.iter().filter(|view| *view.standing.status == Status::Active) {
+            if !sides.0.get(view.standing.side.0).is_some_and(|side| side.unscripted) {
                 continue;
             }
             let roll = self.rng.roll(table.die);
             let row = table.rows.iter().find(|(up_to, ..)| roll.total <= *up_to).or(table.rows.last());
             let (reaction, fights) =
                 row.map_or(("hostile".to_string(), true), |(_, name, fights)| (name.clone(), *fights));
-            let id = view.id.0.clone();
+            let id = view.standing.id.0.clone();
             self.log.record(0, || LogEvent::Reaction(line::Reaction { unit: id.clone(), roll, reaction, fights }));
             if !fights {
                 self.commands.entity(view.entity).insert((Status::Surrendered, StoodAside));
-                self.index.remove(view.entity, view.zone.0);
+                self.index.remove(view.entity, view.standing.zone.0);
                 self.log.record(0, || LogEvent::Status(line::Status { unit: id, status: "stands_aside" }));
             }
         }

@@ -10,12 +10,30 @@ use super::components::*;
 use super::equipment::Attribute;
 use super::ruleset::Ruleset;
 
-/// Everything the stages read or change on a unit.
+/// Everything the stages read or change on a unit, in parts a stage or a view may also fetch
+/// alone (`Query<Standing>`, `Query<(Entity, BodyReadOnly)>`): a look-up sets up only the
+/// columns of the parts asked for.
 #[derive(QueryData)]
 #[query_data(mutable)]
 pub struct Unit {
     /// The entity.
     pub entity: Entity,
+    /// Who it is and where it stands.
+    pub standing: Standing,
+    /// The creature's own numbers.
+    pub body: Body,
+    /// What it fights with.
+    pub arms: Arms,
+    /// Its spells and the mana to cast them.
+    pub magic: Magic,
+    /// What it has done and may still do this round.
+    pub round: RoundState,
+}
+
+/// Who a unit is, whose it is, and where and how it stands.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub struct Standing {
     /// Level id.
     pub id: &'static UnitId,
     /// Display name.
@@ -30,8 +48,14 @@ pub struct Unit {
     pub status: &'static mut Status,
     /// Zone.
     pub zone: &'static mut Zone,
-    /// Initiative.
-    pub initiative: &'static mut Initiative,
+    /// Not arrived yet.
+    pub reinforcement: Option<&'static Reinforcement>,
+}
+
+/// The creature's own numbers: what it can take and what it is made of.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub struct Body {
     /// Stress.
     pub stress: &'static mut Stress,
     /// Wound Points.
@@ -40,26 +64,52 @@ pub struct Unit {
     pub attributes: &'static mut Attributes,
     /// Hit Dice.
     pub hit_dice: &'static HitDice,
-    /// Defense bonus.
-    pub defense: &'static Defense,
-    /// Armour.
-    pub armour: &'static Armour,
     /// Speed.
     pub speed: &'static Speed,
-    /// Weapons.
-    pub loadout: &'static Loadout,
-    /// Conditions.
-    pub conditions: &'static mut Conditions,
     /// Skills.
     pub skills: &'static Skills,
     /// Size (`S-MAN-1`).
     pub size: &'static Size,
+    /// Checks morale.
+    pub checks_morale: Has<ChecksMorale>,
+    /// Character level, where the level gives one.
+    pub level: Option<&'static Level>,
+    /// Character class, where the creature has one (`C-MULTI-1`).
+    pub class: Option<&'static CharacterClass>,
+}
+
+/// What a unit fights and protects itself with.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub struct Arms {
+    /// Defense bonus.
+    pub defense: &'static Defense,
+    /// Armour.
+    pub armour: &'static Armour,
+    /// Weapons.
+    pub loadout: &'static Loadout,
+    /// Items.
+    pub inventory: &'static mut Inventory,
+}
+
+/// A unit's spells and mana.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub struct Magic {
     /// Mana.
     pub mana: &'static mut Mana,
     /// Spells.
     pub spells: &'static Spells,
-    /// Items.
-    pub inventory: &'static mut Inventory,
+}
+
+/// What a unit has done and may still do this round.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub struct RoundState {
+    /// Initiative.
+    pub initiative: &'static mut Initiative,
+    /// Conditions.
+    pub conditions: &'static mut Conditions,
     /// Reactions left.
     pub reactions: &'static mut Reactions,
     /// This round so far.
@@ -68,14 +118,6 @@ pub struct Unit {
     pub declared: &'static mut Declared,
     /// Surprised now.
     pub surprised: Has<Surprised>,
-    /// Not arrived yet.
-    pub reinforcement: Option<&'static Reinforcement>,
-    /// Checks morale.
-    pub checks_morale: Has<ChecksMorale>,
-    /// Character level, where the level gives one.
-    pub level: Option<&'static Level>,
-    /// Character class, where the creature has one (`C-MULTI-1`).
-    pub class: Option<&'static CharacterClass>,
 }
 
 /// The units a stage may have written since the declare stage last marked threats
@@ -294,35 +336,42 @@ pub fn may_act(status: Status, conditions: &Conditions, surprised: bool, round: 
 pub fn copy_view<'a, 'w: 'a, 's: 'a>(view: &'a UnitView<'w, 's>) -> UnitView<'a, 'a> {
     UnitReadOnlyItem {
         entity: view.entity,
-        id: view.id,
-        name: view.name,
-        side: view.side,
-        order: view.order,
-        controller: view.controller,
-        status: view.status,
-        zone: view.zone,
-        initiative: view.initiative,
-        stress: view.stress,
-        wounds: view.wounds,
-        attributes: view.attributes,
-        hit_dice: view.hit_dice,
-        defense: view.defense,
-        armour: view.armour,
-        speed: view.speed,
-        loadout: view.loadout,
-        conditions: view.conditions,
-        skills: view.skills,
-        size: view.size,
-        mana: view.mana,
-        spells: view.spells,
-        inventory: view.inventory,
-        reactions: view.reactions,
-        record: view.record,
-        declared: view.declared,
-        surprised: view.surprised,
-        reinforcement: view.reinforcement,
-        checks_morale: view.checks_morale,
-        level: view.level,
-        class: view.class,
+        standing: StandingReadOnlyItem {
+            id: view.standing.id,
+            name: view.standing.name,
+            side: view.standing.side,
+            order: view.standing.order,
+            controller: view.standing.controller,
+            status: view.standing.status,
+            zone: view.standing.zone,
+            reinforcement: view.standing.reinforcement,
+        },
+        body: BodyReadOnlyItem {
+            stress: view.body.stress,
+            wounds: view.body.wounds,
+            attributes: view.body.attributes,
+            hit_dice: view.body.hit_dice,
+            speed: view.body.speed,
+            skills: view.body.skills,
+            size: view.body.size,
+            checks_morale: view.body.checks_morale,
+            level: view.body.level,
+            class: view.body.class,
+        },
+        arms: ArmsReadOnlyItem {
+            defense: view.arms.defense,
+            armour: view.arms.armour,
+            loadout: view.arms.loadout,
+            inventory: view.arms.inventory,
+        },
+        magic: MagicReadOnlyItem { mana: view.magic.mana, spells: view.magic.spells },
+        round: RoundStateReadOnlyItem {
+            initiative: view.round.initiative,
+            conditions: view.round.conditions,
+            reactions: view.round.reactions,
+            record: view.round.record,
+            declared: view.round.declared,
+            surprised: view.round.surprised,
+        },
     }
 }

@@ -91,35 +91,35 @@ fn counted_attack(
 }
 
 fn check_attacks(ruleset: &Ruleset, name: &str, caster: &UnitView, target: &UnitView) {
-    let weapon = caster.loadout.usable_weapon(caster.conditions).1;
+    let weapon = caster.arms.loadout.usable_weapon(caster.round.conditions).1;
     let (bonus, defense) = match &ruleset.attack.style {
         AttackStyle::VsDefense => (
             actions::roll_bonus(ruleset, caster, weapon, false),
-            unit::defense_score(ruleset, target.attributes, target.defense, target.conditions),
+            unit::defense_score(ruleset, target.body.attributes, target.arms.defense, target.round.conditions),
         ),
         AttackStyle::Test { tn, melee, .. } => {
-            (actions::attack_bonus(caster, weapon) + unit::modifier(ruleset, caster.attributes, *melee), *tn)
+            (actions::attack_bonus(caster, weapon) + unit::modifier(ruleset, caster.body.attributes, *melee), *tn)
         }
     };
     let dice = actions::damage_dice(ruleset, caster, weapon, false);
-    let (hit, critical, least, most) = counted_attack(ruleset, weapon, dice, bonus, defense, target.armour.0);
+    let (hit, critical, least, most) = counted_attack(ruleset, weapon, dice, bonus, defense, target.arms.armour.0);
     let odds = actions::attack_odds(ruleset, caster, target);
     close(hit, odds.hit, &format!("{name}: the blade's hit chance"));
     close(critical, odds.critical, &format!("{name}: the blade's critical chance"));
     assert_eq!((least, most), (odds.damage_min, odds.damage_max), "{name}: the blade's damage");
 
-    let knife = caster.inventory.0[0].item.as_thrown_weapon().expect("a knife is thrown");
+    let knife = caster.arms.inventory.0[0].item.as_thrown_weapon().expect("a knife is thrown");
     let (bonus, defense) = match &ruleset.attack.style {
         AttackStyle::VsDefense => (
             actions::roll_bonus(ruleset, caster, &knife, true),
-            unit::defense_score(ruleset, target.attributes, target.defense, target.conditions),
+            unit::defense_score(ruleset, target.body.attributes, target.arms.defense, target.round.conditions),
         ),
         AttackStyle::Test { tn, ranged, .. } => {
-            (actions::attack_bonus(caster, &knife) + unit::modifier(ruleset, caster.attributes, *ranged), *tn)
+            (actions::attack_bonus(caster, &knife) + unit::modifier(ruleset, caster.body.attributes, *ranged), *tn)
         }
     };
     let dice = actions::damage_dice(ruleset, caster, &knife, true);
-    let (hit, critical, least, most) = counted_attack(ruleset, &knife, dice, bonus, defense, target.armour.0);
+    let (hit, critical, least, most) = counted_attack(ruleset, &knife, dice, bonus, defense, target.arms.armour.0);
     let odds = forecast::throw_odds(ruleset, caster, target, (0, Cover::None)).expect("a knife throw has odds");
     close(hit, odds.hit, &format!("{name}: the knife's hit chance"));
     close(critical, odds.critical, &format!("{name}: the knife's critical chance"));
@@ -129,7 +129,7 @@ fn check_attacks(ruleset: &Ruleset, name: &str, caster: &UnitView, target: &Unit
     for (cover, penalty) in
         [(Cover::Half, ruleset.attack.half_cover_penalty), (Cover::Full, ruleset.attack.full_cover_penalty)]
     {
-        let (hit, critical, ..) = counted_attack(ruleset, &knife, dice, bonus - penalty, defense, target.armour.0);
+        let (hit, critical, ..) = counted_attack(ruleset, &knife, dice, bonus - penalty, defense, target.arms.armour.0);
         let odds = forecast::throw_odds(ruleset, caster, target, (0, cover)).expect("a knife throw has odds");
         close(hit, odds.hit, &format!("{name}: the knife's hit chance through {cover:?} cover"));
         close(critical, odds.critical, &format!("{name}: the knife's critical chance through {cover:?} cover"));
@@ -140,8 +140,8 @@ fn check_attacks(ruleset: &Ruleset, name: &str, caster: &UnitView, target: &Unit
 }
 
 fn check_spells(ruleset: &Ruleset, name: &str, caster: &UnitView, target: &UnitView) {
-    let casting = every_fall(ruleset.spells.casting_die.plus(caster.skills.spellcasting));
-    for (at, (spell_name, spell)) in caster.spells.0.iter().enumerate() {
+    let casting = every_fall(ruleset.spells.casting_die.plus(caster.body.skills.spellcasting));
+    for (at, (spell_name, spell)) in caster.magic.spells.0.iter().enumerate() {
         let action = Action::new(ActionKind::Cast(at), Some(target.entity), None);
         let told = forecast::forecast(ruleset, caster, target, &action).expect("a spell has a forecast");
         close(
@@ -151,7 +151,7 @@ fn check_spells(ruleset: &Ruleset, name: &str, caster: &UnitView, target: &UnitV
         );
         match (&spell.effect, &told.outcome) {
             (Effect::Damage { dice, .. }, Outcome::Damage { least, most }) => {
-                let armour = if ruleset.spells.armour_stops_spells { target.armour.0 } else { 0 };
+                let armour = if ruleset.spells.armour_stops_spells { target.arms.armour.0 } else { 0 };
                 let falls: Vec<i32> =
                     every_fall(*dice).iter().map(|&roll| damage_after_armour(ruleset, roll, 1, armour)).collect();
                 let counted = (*falls.iter().min().expect("falls"), *falls.iter().max().expect("falls"));
@@ -159,8 +159,8 @@ fn check_spells(ruleset: &Ruleset, name: &str, caster: &UnitView, target: &UnitV
             }
             (Effect::RestoreStress { dice }, Outcome::Restore { pool, least, most }) => {
                 let (expected, room) = match ruleset.damage.pools {
-                    Pools::HitPoints => (Pool::Wounds, target.wounds.max - target.wounds.current),
-                    _ => (Pool::Stress, target.stress.max - target.stress.current),
+                    Pools::HitPoints => (Pool::Wounds, target.body.wounds.max - target.body.wounds.current),
+                    _ => (Pool::Stress, target.body.stress.max - target.body.stress.current),
                 };
                 assert_eq!(*pool, expected, "{name}: {spell_name} restores the ruleset's pool");
                 let falls: Vec<i32> = every_fall(*dice).iter().map(|&roll| roll.min(room)).collect();
@@ -179,8 +179,8 @@ fn check_spells(ruleset: &Ruleset, name: &str, caster: &UnitView, target: &UnitV
 fn check_help(ruleset: &Ruleset, name: &str, caster: &UnitView, target: &UnitView) {
     let stabilise = Action::new(ActionKind::Stabilize, Some(target.entity), None);
     let told = forecast::forecast(ruleset, caster, target, &stabilise).expect("a heal check has a forecast");
-    let tn = ruleset.wounds.stabilise_tn_base + target.wounds.highest_injury();
-    let heal = every_fall(ruleset.wounds.heal_die.plus(caster.skills.heal));
+    let tn = ruleset.wounds.stabilise_tn_base + target.body.wounds.highest_injury();
+    let heal = every_fall(ruleset.wounds.heal_die.plus(caster.body.skills.heal));
     close(share(&heal, |total| total >= tn), told.chance.expect("a heal check"), &format!("{name}: stabilise"));
 
     let Some(rules) = &ruleset.attack.maneuvers else {
@@ -189,9 +189,10 @@ fn check_help(ruleset: &Ruleset, name: &str, caster: &UnitView, target: &UnitVie
     let shove = Action::new(ActionKind::Shove, Some(target.entity), None);
     let told = forecast::forecast(ruleset, caster, target, &shove).expect("a shove has a forecast");
     let lands = if rules.attack_roll_first {
-        let weapon = caster.loadout.usable_weapon(caster.conditions).1;
+        let weapon = caster.arms.loadout.usable_weapon(caster.round.conditions).1;
         let roll = every_fall(ruleset.attack.die.plus(actions::roll_bonus(ruleset, caster, weapon, false)));
-        let defense = unit::defense_score(ruleset, target.attributes, target.defense, target.conditions);
+        let defense =
+            unit::defense_score(ruleset, target.body.attributes, target.arms.defense, target.round.conditions);
         share(&roll, |total| total >= defense)
     } else {
         1.0

@@ -23,14 +23,20 @@ use fray::rules::unit::{self, ThreatAudit, UnitReadOnly, UnitView};
 /// kind, every destination, and every unit in the zones within the longest range, each checked.
 fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -> Vec<Action> {
     let mut found = Vec::new();
-    if !unit::may_act(*actor.status, actor.conditions, actor.surprised, ctx.round) {
+    if !unit::may_act(*actor.standing.status, actor.round.conditions, actor.round.surprised, ctx.round) {
         return found;
     }
-    let here = actor.zone.0;
+    let here = actor.standing.zone.0;
     let allowance = [ActionKind::Move, ActionKind::Charge]
         .into_iter()
         .map(|kind| {
-            unit::action_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, &Action::simple(kind))
+            unit::action_allowance(
+                ctx.ruleset,
+                *actor.body.speed,
+                *actor.standing.status,
+                actor.round.conditions,
+                &Action::simple(kind),
+            )
         })
         .max()
         .unwrap_or(0);
@@ -62,8 +68,8 @@ fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -
         ActionKind::Hurl,
     ];
     kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
-    kinds.extend((0..actor.spells.0.len()).map(ActionKind::Cast));
-    for (at, stack) in actor.inventory.0.iter().enumerate() {
+    kinds.extend((0..actor.magic.spells.0.len()).map(ActionKind::Cast));
+    for (at, stack) in actor.arms.inventory.0.iter().enumerate() {
         kinds.push(if stack.item.thrown { ActionKind::Throw(at) } else { ActionKind::UseItem(at) });
     }
     kinds.retain(|&kind| actions::offered(ctx.ruleset, kind));
@@ -111,10 +117,10 @@ fn compare_listings(
         let expected = listed_by_checking(ctx, actor, &cache);
         let legal = LegalActions::of(ctx, actor, cache.targets(ctx).index());
         let listed: Vec<Action> = legal.iter().collect();
-        assert_eq!(listed, expected, "{} in round {}", actor.id.0, state.round);
+        assert_eq!(listed, expected, "{} in round {}", actor.standing.id.0, state.round);
         assert_eq!(legal.len(), expected.len());
         for (at, action) in expected.iter().enumerate() {
-            assert_eq!(legal.get(at), Some(*action), "{}: action {at}", actor.id.0);
+            assert_eq!(legal.get(at), Some(*action), "{}: action {at}", actor.standing.id.0);
         }
         assert_eq!(legal.get(expected.len()), None);
         compared += expected.len();
@@ -180,7 +186,7 @@ fn compare_threat_tables(
         assert_eq!(cache.get(view.entity).map(|found| found.entity), Some(view.entity));
     }
     let threats = ThreatMap::build(battlefield.len(), cache.iter());
-    let sides = cache.iter().map(|view| view.side.0 + 1).max().unwrap_or(0);
+    let sides = cache.iter().map(|view| view.standing.side.0 + 1).max().unwrap_or(0);
     // A fresh cache answers enemies from its briefs alone, never from a built index.
     let fresh = ViewCache::new(&units);
     let whole_index = TargetIndex::build(ctx, &cache);
@@ -197,15 +203,15 @@ fn compare_threat_tables(
             let mut filed: Vec<Entity> = threats.threateners(ctx, zone, side).map(|threat| threat.unit).collect();
             let mut asked: Vec<Entity> = actions::threateners_of(ctx, zone, side, &cache)
                 .into_iter()
-                .filter(|&unit| cache.get(unit).is_some_and(|view| view.status.on_field()))
+                .filter(|&unit| cache.get(unit).is_some_and(|view| view.standing.status.on_field()))
                 .collect();
             filed.sort();
             asked.sort();
             assert_eq!(filed, asked, "threats on zone {zone} against side {}", side.0);
             let fighting_here = index.occupants(zone).iter().any(|&other| {
-                cache
-                    .get(other)
-                    .is_some_and(|view| *view.side == side && unit::is_fighting(*view.status, view.conditions))
+                cache.get(other).is_some_and(|view| {
+                    *view.standing.side == side && unit::is_fighting(*view.standing.status, view.round.conditions)
+                })
             });
             assert_eq!(cache.has_fighting(ctx, zone, side), fighting_here, "side {} in zone {zone}", side.0);
             compared += 1;
@@ -318,7 +324,7 @@ fn compare_lazy_caches(mut inputs: CacheInputs) -> usize {
     let CacheInputs { units, parts, battlefield, scratch, .. } = &inputs;
     let eager = ViewCache::new(units);
     let ctx = inputs.ctx();
-    let sides = eager.iter().map(|view| view.side.0 + 1).max().unwrap_or(0);
+    let sides = eager.iter().map(|view| view.standing.side.0 + 1).max().unwrap_or(0);
     let mut compared = 0;
     // The second cache starts with the sides the first one read, as a pass after a pass does.
     for _ in 0..2 {
@@ -334,7 +340,13 @@ fn compare_lazy_caches(mut inputs: CacheInputs) -> usize {
         for view in eager.iter() {
             for side in (0..=sides).map(SideIndex) {
                 let lazy_foe = lazy.fighting_foe_at(view.entity, side);
-                assert_eq!(lazy_foe, eager.fighting_foe_at(view.entity, side), "{} against {}", view.id.0, side.0);
+                assert_eq!(
+                    lazy_foe,
+                    eager.fighting_foe_at(view.entity, side),
+                    "{} against {}",
+                    view.standing.id.0,
+                    side.0
+                );
             }
             assert_eq!(lazy.side_and_status(view.entity), eager.side_and_status(view.entity));
             assert_eq!(lazy.get(view.entity).map(|seen| seen.entity), Some(view.entity));
@@ -372,7 +384,7 @@ fn check_foe_distance_floors(mut inputs: CacheInputs) -> usize {
     // Where every unit the index holds stands, with its side.
     let standing: Vec<(ZoneIdx, usize)> = (0..battlefield.len() as ZoneIdx)
         .flat_map(|zone| index.occupants(zone).iter().map(move |&unit| (zone, unit)))
-        .filter_map(|(zone, unit)| units.get(unit).ok().map(|view| (zone, view.side.0)))
+        .filter_map(|(zone, unit)| units.get(unit).ok().map(|view| (zone, view.standing.side.0)))
         .collect();
     let sides = standing.iter().map(|&(_, side)| side + 1).max().unwrap_or(0);
     let mut checked = 0;

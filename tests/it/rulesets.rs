@@ -1060,7 +1060,8 @@ mod shock_and_cover {
         assert!(get::<Conditions>(&mut app, "b1").grappled_by.is_empty());
         assert_eq!(get::<Conditions>(&mut app, "r1").grappling, None);
         for id in ["r1", "b1"] {
-            let weapon = with_view(&mut app, id, |view, _| view.loadout.usable_weapon(view.conditions).0.to_string());
+            let weapon =
+                with_view(&mut app, id, |view, _| view.arms.loadout.usable_weapon(view.round.conditions).0.to_string());
             assert_eq!(weapon, "blade", "{id} fights with its weapon again");
         }
     }
@@ -1082,7 +1083,7 @@ mod shock_and_cover {
         finish_round(&mut app);
         assert_eq!(state(&app).round, 2, "the hold outlasts the round");
         assert_eq!(
-            with_view(&mut app, "r1", |view, _| view.loadout.usable_weapon(view.conditions).0.to_string()),
+            with_view(&mut app, "r1", |view, _| view.arms.loadout.usable_weapon(view.round.conditions).0.to_string()),
             "unarmed",
             "the grappler too"
         );

@@ -54,12 +54,12 @@ fn human_stand_in(
     let Some(actor) = queue
         .awaiting()
         .filter_map(|unit| cache.get(unit))
-        .find(|actor| *actor.controller == Controller::Human && queue.may_declare(actor.entity))
+        .find(|actor| *actor.standing.controller == Controller::Human && queue.may_declare(actor.entity))
     else {
         return;
     };
     let legal = actions::legal_actions(ctx, actor, &cache);
-    let mut rng = ChaCha8Rng::seed_from_u64(fnv1a(format!("{}/{}", state.round, actor.id.0).as_bytes()));
+    let mut rng = ChaCha8Rng::seed_from_u64(fnv1a(format!("{}/{}", state.round, actor.standing.id.0).as_bytes()));
     let mut action = if legal.is_empty() {
         fray::rules::components::Action::simple(fray::rules::components::ActionKind::Hold)
     } else {
@@ -70,7 +70,7 @@ fn human_stand_in(
     if action.kind == fray::rules::components::ActionKind::HoldAction
         && let Some(foe) = action.target.and_then(|foe| cache.get(foe))
     {
-        let plans = fray::rules::legal::held_plans(ctx, actor, (foe.entity, foe.zone.0), &legal);
+        let plans = fray::rules::legal::held_plans(ctx, actor, (foe.entity, foe.standing.zone.0), &legal);
         let pick = rng.random_range(0..=plans.len());
         action.held = plans.get(pick).copied();
     }

@@ -352,7 +352,7 @@ fn w_hit_1_an_attack_hits_when_its_total_reaches_defense() {
     with_view(&mut app, "b1", |view, _| {
         let ruleset = Ruleset::default();
         assert_eq!(
-            unit::defense_score(&ruleset, view.attributes, view.defense, view.conditions),
+            unit::defense_score(&ruleset, view.body.attributes, view.arms.defense, view.round.conditions),
             13,
             "10 + Agility 2 + bonus 1"
         );

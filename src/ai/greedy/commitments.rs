@@ -19,15 +19,15 @@ impl Commitments<'_> {
         // Summed in a fixed order (level order), so the same pass always gives the same sums.
         let mut declared: Vec<(u32, &UnitView, Action)> = just_declared
             .iter()
-            .filter_map(|(&unit, &action)| units.get(unit).map(|ally| (ally.order.0, ally, action)))
-            .filter(|(_, ally, _)| ally.side == actor.side && ally.entity != actor.entity)
+            .filter_map(|(&unit, &action)| units.get(unit).map(|ally| (ally.standing.order.0, ally, action)))
+            .filter(|(_, ally, _)| ally.standing.side == actor.standing.side && ally.entity != actor.entity)
             .collect();
         declared.sort_by_key(|(order, ..)| *order);
         for (_, ally, action) in declared {
             let Some(target) = action.target.and_then(|target| units.get(target)) else {
                 continue;
             };
-            if target.side == actor.side {
+            if target.standing.side == actor.standing.side {
                 *healing.entry(target.entity).or_default() += expected_healing(view, ally, action.kind);
             } else {
                 *damage.entry(target.entity).or_default() += expected_damage(view, ally, target, action.kind);
@@ -80,14 +80,14 @@ impl CommitmentBook {
         let Some(target) = action.target.and_then(|target| units.get(target)) else {
             return;
         };
-        let (filed, amount) = if target.side == ally.side {
+        let (filed, amount) = if target.standing.side == ally.standing.side {
             (&mut self.healing, expected_healing(view, ally, action.kind))
         } else {
             (&mut self.damage, expected_damage(view, ally, target, action.kind))
         };
         let pledges = filed.entry(target.entity).or_default();
-        let at = pledges.partition_point(|pledge| pledge.order <= ally.order.0);
-        pledges.insert(at, Pledge { order: ally.order.0, ally: unit, side: *ally.side, amount });
+        let at = pledges.partition_point(|pledge| pledge.order <= ally.standing.order.0);
+        pledges.insert(at, Pledge { order: ally.standing.order.0, ally: unit, side: *ally.standing.side, amount });
     }
 
     /// What `side`'s units other than `actor` pledged, added up in level order.
@@ -111,7 +111,7 @@ pub(super) fn ally_claims(
     let mut claims = std::collections::HashMap::new();
     for (unit, action) in just_declared {
         if let Some(zone) = action.move_to
-            && units.get(*unit).is_some_and(|ally| ally.side == actor.side)
+            && units.get(*unit).is_some_and(|ally| ally.standing.side == actor.standing.side)
         {
             *claims.entry(zone).or_default() += 1;
         }

@@ -61,12 +61,12 @@ const MAX_NEIGHBOURS: usize = 64;
 
 /// What is left of a unit to take down.
 fn remaining(unit: &UnitView) -> f64 {
-    (unit.stress.current.max(0) + unit.wounds.current.max(0) + 1) as f64
+    (unit.body.stress.current.max(0) + unit.body.wounds.current.max(0) + 1) as f64
 }
 
 fn health_share(unit: &UnitView) -> f64 {
-    let max = (unit.stress.max + unit.wounds.max).max(1) as f64;
-    (unit.stress.current.max(0) + unit.wounds.current.max(0)) as f64 / max
+    let max = (unit.body.stress.max + unit.body.wounds.max).max(1) as f64;
+    (unit.body.stress.current.max(0) + unit.body.wounds.current.max(0)) as f64 / max
 }
 
 /// The greedy AI's choice for `actor`.
@@ -92,7 +92,7 @@ pub(super) fn choose_in_pass(
     just_declared: &JustDeclared,
     book: &CommitmentBook,
 ) -> Action {
-    let commitments = || Commitments::Booked { book, side: *actor.side, actor: actor.entity };
+    let commitments = || Commitments::Booked { book, side: *actor.standing.side, actor: actor.entity };
     choose_with(view, units, threats, actor, just_declared, commitments)
 }
 
@@ -106,7 +106,7 @@ fn choose_with<'c>(
 ) -> Action {
     let ctx = view.ctx();
     let hold = Action::simple(ActionKind::Hold);
-    if actor.status.is_down() {
+    if actor.standing.status.is_down() {
         return self_rescue(view, units, actor).unwrap_or(hold);
     }
     if let Some(action) = super::manhandle::stand_up(view, units, threats, actor) {
@@ -129,9 +129,9 @@ fn choose_with<'c>(
     let outgoing = best_attack.as_ref().map_or(0.0, |(_, expected, _)| *expected);
     // Losing the exchange: badly hurt, and it would go down before its best target does. Never
     // twice running, so two defenders facing each other do not stall the fight for ever.
-    let defended_last_round = actor.declared.previous == Some(ActionKind::FullDefense);
+    let defended_last_round = actor.round.declared.previous == Some(ActionKind::FullDefense);
     let losing = health_share(actor) < BADLY_HURT && !defended_last_round && {
-        let incoming = incoming_damage(view, units, actor, actor.zone.0);
+        let incoming = incoming_damage(view, units, actor, actor.standing.zone.0);
         let rounds_to_fall = remaining(actor) / incoming.max(f64::EPSILON);
         let rounds_to_win =
             best_attack.as_ref().map_or(f64::INFINITY, |(_, _, left)| left / outgoing.max(f64::EPSILON));

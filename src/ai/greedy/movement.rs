@@ -11,8 +11,8 @@ pub(in crate::ai) fn engaged(
     target: &UnitView,
     side: crate::rules::components::SideIndex,
 ) -> bool {
-    let reach = actions::weapon_range(target.loadout.usable_weapon(target.conditions).1);
-    view.battlefield.within(target.zone.0, reach).any(|zone| units.has_fighting(view.ctx(), zone, side))
+    let reach = actions::weapon_range(target.arms.loadout.usable_weapon(target.round.conditions).1);
+    view.battlefield.within(target.standing.zone.0, reach).any(|zone| units.has_fighting(view.ctx(), zone, side))
 }
 
 /// Chance a melee target is still in reach when the blow falls: certain when its (visible)
@@ -26,9 +26,11 @@ pub(super) fn stay_chance(
     declared: Option<Action>,
 ) -> f64 {
     if let Some(action) = declared {
-        return if action.move_to.is_none_or(|to| to == target.zone.0) { 1.0 } else { UNENGAGED_STAY_CHANCE };
+        return if action.move_to.is_none_or(|to| to == target.standing.zone.0) { 1.0 } else { UNENGAGED_STAY_CHANCE };
     }
-    if !unit::is_fighting(*target.status, target.conditions) || engaged(view, units, target, *actor.side) {
+    if !unit::is_fighting(*target.standing.status, target.round.conditions)
+        || engaged(view, units, target, *actor.standing.side)
+    {
         1.0
     } else {
         UNENGAGED_STAY_CHANCE
@@ -57,7 +59,7 @@ pub(super) fn take_cover(
     full: &impl Fn(ZoneIdx) -> bool,
 ) -> Option<ZoneIdx> {
     let field = &view.battlefield;
-    let here = actor.zone.0;
+    let here = actor.standing.zone.0;
     let cover_at = |zone: ZoneIdx| field.sight(target_zone, zone).map_or(Cover::Full, |cover| cover);
     let planned_spot = planned.unwrap_or(here);
     let planned_cover = cover_at(planned_spot);
@@ -105,9 +107,9 @@ pub(super) fn take_cover(
 pub(super) fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitView) -> Option<Action> {
     let allowance = unit::action_allowance(
         &view.ruleset,
-        *actor.speed,
-        *actor.status,
-        actor.conditions,
+        *actor.body.speed,
+        *actor.standing.status,
+        actor.round.conditions,
         &Action::simple(ActionKind::Move),
     );
     if allowance == 0 {
@@ -119,13 +121,13 @@ pub(super) fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, ac
     let nearest = |zone: ZoneIdx| {
         enemy_zones.iter().map(|&enemy| view.battlefield.distance(enemy, zone)).min().unwrap_or(UNREACHABLE)
     };
-    let here = nearest(actor.zone.0);
+    let here = nearest(actor.standing.zone.0);
     let mut closer: Vec<(u32, u32, ZoneIdx)> = view
         .battlefield
-        .within(actor.zone.0, allowance)
-        .filter(|&zone| zone != actor.zone.0)
+        .within(actor.standing.zone.0, allowance)
+        .filter(|&zone| zone != actor.standing.zone.0)
         .filter(|&zone| view.battlefield.has_room(&view.index, zone))
-        .map(|zone| (nearest(zone), view.battlefield.distance(actor.zone.0, zone), zone))
+        .map(|zone| (nearest(zone), view.battlefield.distance(actor.standing.zone.0, zone), zone))
         .filter(|&(distance, ..)| distance < here)
         .collect();
     // Difficult ground costs double on a grid: a square in walking distance may be out of a
@@ -133,7 +135,7 @@ pub(super) fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, ac
     closer.sort_unstable();
     let destination = closer
         .into_iter()
-        .find(|&(.., zone)| actions::move_cost(&view.battlefield, actor, actor.zone.0, zone) <= allowance)?
+        .find(|&(.., zone)| actions::move_cost(&view.battlefield, actor, actor.standing.zone.0, zone) <= allowance)?
         .2;
     guarded_walk(view, units, threats, actor, Action::new(ActionKind::Move, None, Some(destination)))
 }
@@ -144,19 +146,22 @@ fn nearest_enemy_zones(view: &AiView, units: &ViewCache, actor: &UnitView) -> Ve
     let ctx = view.ctx();
     let has_enemy = |zone: ZoneIdx| {
         // The side and standing suffice: no need to view every ally on the way.
-        view.index.occupants(zone).iter().any(|&other| units.is_fighting_foe(other, *actor.side))
+        view.index.occupants(zone).iter().any(|&other| units.is_fighting_foe(other, *actor.standing.side))
     };
     // `within` goes nearest first: the first zone with an enemy is the nearest, and the others
     // as near follow it up to the end of `within` that distance. No distance is read on the way:
     // on a 64x64 grid the table is 64 MiB, and a read a square was most of this search.
     let mut enemy_zones: Vec<ZoneIdx> = Vec::new();
     // Zones nearer than the nearest unit of another side hold no enemy: counted as looked at.
-    let nearest_foe = units.foe_distance_floor(ctx, actor.zone.0, actor.side.0);
-    let mut around = view.battlefield.within_from(actor.zone.0, nearest_foe, UNREACHABLE - 1);
+    let nearest_foe = units.foe_distance_floor(ctx, actor.standing.zone.0, actor.standing.side.0);
+    let mut around = view.battlefield.within_from(actor.standing.zone.0, nearest_foe, UNREACHABLE - 1);
     let mut looked =
-        nearest_foe.checked_sub(1).map_or(0, |nearer| view.battlefield.within(actor.zone.0, nearer).count());
+        nearest_foe.checked_sub(1).map_or(0, |nearer| view.battlefield.within(actor.standing.zone.0, nearer).count());
     if let Some(first) = around.by_ref().inspect(|_| looked += 1).find(|&zone| has_enemy(zone)) {
-        let as_near = view.battlefield.within(actor.zone.0, view.battlefield.distance(actor.zone.0, first)).count();
+        let as_near = view
+            .battlefield
+            .within(actor.standing.zone.0, view.battlefield.distance(actor.standing.zone.0, first))
+            .count();
         enemy_zones.push(first);
         enemy_zones.extend(around.take(as_near.saturating_sub(looked)).filter(|&zone| has_enemy(zone)));
     }
@@ -209,13 +214,14 @@ pub(in crate::ai) fn step_away_after(
     if !ranged && health_share(actor) >= BADLY_HURT {
         return action;
     }
-    let side = *actor.side;
+    let side = *actor.standing.side;
     let standing = actions::standing_after(actor, action.move_to);
     if threats.threateners(ctx, standing, side).next().is_none() {
         return action;
     }
-    let allowance = unit::action_allowance(ruleset, *actor.speed, *actor.status, actor.conditions, &action);
-    let left = allowance.saturating_sub(actions::move_cost(field, actor, actor.zone.0, standing));
+    let allowance =
+        unit::action_allowance(ruleset, *actor.body.speed, *actor.standing.status, actor.round.conditions, &action);
+    let left = allowance.saturating_sub(actions::move_cost(field, actor, actor.standing.zone.0, standing));
     if left == 0 {
         return action;
     }
@@ -254,9 +260,14 @@ pub(super) fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
         return None;
     }
     let ctx = view.ctx();
-    let allowance =
-        unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Charge);
-    let reach = actor.loadout.usable_weapon(actor.conditions).1.reach;
+    let allowance = unit::movement_allowance(
+        &view.ruleset,
+        *actor.body.speed,
+        *actor.standing.status,
+        actor.round.conditions,
+        ActionKind::Charge,
+    );
+    let reach = actor.arms.loadout.usable_weapon(actor.round.conditions).1.reach;
     let mut best: Option<(f64, Action)> = None;
     // An army's enemies are mostly alike: their odds are worked out once per kind.
     let mut alike = AlikeTargets::default();
@@ -264,14 +275,14 @@ pub(super) fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
     let spots = |target_zone: ZoneIdx| {
         view.battlefield
             .within(target_zone, reach)
-            .filter(|&spot| spot != actor.zone.0)
+            .filter(|&spot| spot != actor.standing.zone.0)
             .filter(|&spot| view.battlefield.has_room(&view.index, spot))
-            .map(|spot| (view.battlefield.distance(actor.zone.0, spot), spot))
+            .map(|spot| (view.battlefield.distance(actor.standing.zone.0, spot), spot))
             .filter(|&(distance, _)| distance <= allowance)
     };
     // Zones nearer than the nearest unit of another side hold no foe: passed over.
-    let nearest = units.foe_distance_floor(ctx, actor.zone.0, actor.side.0);
-    for zone in view.battlefield.within_from(actor.zone.0, nearest, allowance + reach) {
+    let nearest = units.foe_distance_floor(ctx, actor.standing.zone.0, actor.standing.side.0);
+    for zone in view.battlefield.within_from(actor.standing.zone.0, nearest, allowance + reach) {
         // Whether the zone has a free spot to charge a foe standing there from, asked once and
         // only for a unit not known to be an ally.
         let mut has_spot = None;
@@ -280,11 +291,13 @@ pub(super) fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
             // a foe with no free spot to charge it from (on a grid, a reach of 0 leaves only its
             // own square, which it fills): it could never be the charge. The index files each
             // unit under the zone it stands in, so this zone is where it would be charged.
-            if units.seen_ally(other, *actor.side) || !*has_spot.get_or_insert_with(|| spots(zone).next().is_some()) {
+            if units.seen_ally(other, *actor.standing.side)
+                || !*has_spot.get_or_insert_with(|| spots(zone).next().is_some())
+            {
                 continue;
             }
             // The fallen are passed over too.
-            if units.fighting_foe_at(other, *actor.side).is_none() {
+            if units.fighting_foe_at(other, *actor.standing.side).is_none() {
                 continue;
             }
             let Some(target) = units.get(other) else { continue };
@@ -292,7 +305,7 @@ pub(super) fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
             if best.as_ref().is_some_and(|(score, _)| *score >= expected) {
                 continue;
             }
-            let spot = spots(target.zone.0)
+            let spot = spots(target.standing.zone.0)
                 .filter(|&(_, spot)| {
                     let action = Action::new(ActionKind::Charge, Some(other), Some(spot));
                     actions::check(ctx, actor, &action, units).is_ok()

@@ -18,21 +18,26 @@ pub(super) fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitVi
 pub(in crate::ai) fn expected_damage(view: &AiView, actor: &UnitView, target: &UnitView, kind: ActionKind) -> f64 {
     match kind {
         kind if is_weapon_blow(kind) => actions::attack_odds(&view.ruleset, actor, target).expected,
-        ActionKind::Cast(at) => actor.spells.0.get(at).map_or(0.0, |(_, spell)| {
-            let chance = cast_chance(view, actor.skills.spellcasting, spell.tn);
+        ActionKind::Cast(at) => actor.magic.spells.0.get(at).map_or(0.0, |(_, spell)| {
+            let chance = cast_chance(view, actor.body.skills.spellcasting, spell.tn);
             match spell.effect {
                 Effect::Damage { dice, .. } => chance * dice.mean(),
                 _ => 0.0,
             }
         }),
         ActionKind::Throw(at) => {
-            let Some(weapon) = actor.inventory.0.get(at).and_then(|stack| stack.item.as_thrown_weapon()) else {
+            let Some(weapon) = actor.arms.inventory.0.get(at).and_then(|stack| stack.item.as_thrown_weapon()) else {
                 return 0.0;
             };
             let dice = actions::damage_dice(&view.ruleset, actor, &weapon, true);
-            let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
+            let defense = unit::defense_score(
+                &view.ruleset,
+                target.body.attributes,
+                target.arms.defense,
+                target.round.conditions,
+            );
             let bonus = actions::roll_bonus(&view.ruleset, actor, &weapon, true);
-            actions::odds_against(&view.ruleset, bonus, &weapon, dice, defense, target.armour.0).expected
+            actions::odds_against(&view.ruleset, bonus, &weapon, dice, defense, target.arms.armour.0).expected
         }
         _ => 0.0,
     }
@@ -58,7 +63,7 @@ pub(in crate::ai) fn refine_attack(view: &AiView, units: &ViewCache, actor: &Uni
         return action;
     }
     // An unsuspecting foe in reach: an execution attack (`S-EXEC-1`).
-    if target.surprised {
+    if target.round.surprised {
         let execution = Action { kind: ActionKind::Execute, ..action };
         if actions::check(ctx, actor, &execution, units).is_ok() {
             return execution;
@@ -72,7 +77,7 @@ pub(in crate::ai) fn refine_attack(view: &AiView, units: &ViewCache, actor: &Uni
         // most telling spot, otherwise take centre mass's surer hit.
         let aim = if odds.damage_max < aiming.wound_threshold || odds.hit < AIM_FOR_WOUNDS_HIT_CHANCE {
             AimPoint::CentreMass
-        } else if target.wounds.current <= aiming.fatal_damage {
+        } else if target.body.wounds.current <= aiming.fatal_damage {
             AimPoint::Fatal
         } else {
             AimPoint::Slowing
@@ -84,20 +89,20 @@ pub(in crate::ai) fn refine_attack(view: &AiView, units: &ViewCache, actor: &Uni
     }
     if odds.hit < SWARM_BELOW_HIT_CHANCE && actions::offered(&view.ruleset, ActionKind::Swarm) {
         // Another ally who acts later this round and can reach the target takes the boosted blow.
-        let my_turn = actor.initiative.round.unwrap_or(i32::MAX);
-        let reach = actions::weapon_range(actor.loadout.usable_weapon(actor.conditions).1);
-        let later_ally = view.battlefield.within(target.zone.0, reach.max(1)).any(|zone| {
+        let my_turn = actor.round.initiative.round.unwrap_or(i32::MAX);
+        let reach = actions::weapon_range(actor.arms.loadout.usable_weapon(actor.round.conditions).1);
+        let later_ally = view.battlefield.within(target.standing.zone.0, reach.max(1)).any(|zone| {
             view.index.occupants(zone).iter().any(|&other| {
                 units.get(other).is_some_and(|ally| {
                     ally.entity != actor.entity
-                        && ally.side == actor.side
-                        && unit::is_fighting(*ally.status, ally.conditions)
-                        && ally.initiative.round.is_some_and(|turn| turn > my_turn)
+                        && ally.standing.side == actor.standing.side
+                        && unit::is_fighting(*ally.standing.status, ally.round.conditions)
+                        && ally.round.initiative.round.is_some_and(|turn| turn > my_turn)
                 })
             })
         });
         let swarm = Action { kind: ActionKind::Swarm, ..action };
-        let full = view.state.swarm_full(&view.ruleset, target.entity, actor.side.0);
+        let full = view.state.swarm_full(&view.ruleset, target.entity, actor.standing.side.0);
         if later_ally && !full && actions::check(ctx, actor, &swarm, units).is_ok() {
             return swarm;
         }

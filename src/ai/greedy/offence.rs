@@ -36,22 +36,22 @@ fn offence_options(actor: &UnitView) -> Vec<OffenceOption> {
 
 /// A blow or shot with the weapon in hand.
 fn weapon_attack(actor: &UnitView) -> OffenceOption {
-    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
+    let weapon = actor.arms.loadout.usable_weapon(actor.round.conditions).1;
     OffenceOption { kind: ActionKind::Attack, range: actions::weapon_range(weapon) }
 }
 
 /// Hostile spells the actor has the Mana for.
 fn hostile_spells<'a>(actor: &'a UnitView) -> impl Iterator<Item = OffenceOption> + 'a {
-    actor.spells.0.iter().enumerate().filter_map(|(at, (_, spell))| {
+    actor.magic.spells.0.iter().enumerate().filter_map(|(at, (_, spell))| {
         // Spend Mana, not Stress: Stress is what keeps the caster standing.
-        (spell.effect.is_hostile() && actor.mana.current >= spell.mana)
+        (spell.effect.is_hostile() && actor.magic.mana.current >= spell.mana)
             .then_some(OffenceOption { kind: ActionKind::Cast(at), range: spell.range })
     })
 }
 
 /// Thrown items the actor still carries.
 fn throwables<'a>(actor: &'a UnitView) -> impl Iterator<Item = OffenceOption> + 'a {
-    actor.inventory.0.iter().enumerate().filter_map(|(at, stack)| {
+    actor.arms.inventory.0.iter().enumerate().filter_map(|(at, stack)| {
         (stack.item.thrown && stack.count > 0)
             .then_some(OffenceOption { kind: ActionKind::Throw(at), range: stack.item.range })
     })
@@ -93,8 +93,13 @@ pub(super) fn best_offence(
     just_declared: &JustDeclared,
     commitments: &Commitments,
 ) -> Option<(Action, f64, f64)> {
-    let allowance =
-        unit::movement_allowance(&view.ruleset, *actor.speed, *actor.status, actor.conditions, ActionKind::Attack);
+    let allowance = unit::movement_allowance(
+        &view.ruleset,
+        *actor.body.speed,
+        *actor.standing.status,
+        actor.round.conditions,
+        ActionKind::Attack,
+    );
     let options = offence_options(actor);
     let claims = std::cell::OnceCell::new();
     let offence = Offence { view, units, threats, actor, just_declared, allowance, options, claims };
@@ -142,7 +147,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
     fn prospects(&self, commitments: &Commitments) -> (Vec<Prospect<'a, 'w, 's>>, Vec<f64>) {
         let (view, units, actor, just_declared) = (self.view, self.units, self.actor, self.just_declared);
         let max_range = self.options.iter().map(|option| option.range).max().unwrap_or(0);
-        let melee = !actor.loadout.usable_weapon(actor.conditions).1.is_ranged();
+        let melee = !actor.arms.loadout.usable_weapon(actor.round.conditions).1.is_ranged();
         let mut alike = AlikeTargets::default();
         let targets = units.targets(view.ctx());
         // The nearest enemies first, and no more of them than the budget weighs: the lists after
@@ -150,12 +155,12 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         let mut reachable: Vec<&[Entity]> = Vec::new();
         let mut listed = 0;
         // Zones nearer than the nearest unit of another side hold no enemy: passed over.
-        let nearest = units.foe_distance_floor(view.ctx(), actor.zone.0, actor.side.0);
-        for zone in view.battlefield.within_from(actor.zone.0, nearest, self.allowance + max_range) {
+        let nearest = units.foe_distance_floor(view.ctx(), actor.standing.zone.0, actor.standing.side.0);
+        for zone in view.battlefield.within_from(actor.standing.zone.0, nearest, self.allowance + max_range) {
             if listed >= MAX_PROSPECTS {
                 break;
             }
-            let enemies = targets.enemies(zone, actor.side.0);
+            let enemies = targets.enemies(zone, actor.standing.side.0);
             if !enemies.is_empty() {
                 listed += enemies.len();
                 reachable.push(enemies);
@@ -171,7 +176,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
             let declared = if melee { visible_declaration(view, units, target.entity, just_declared) } else { None };
             Prospect {
                 view: target,
-                weight: if target.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },
+                weight: if target.standing.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },
                 remaining: remaining(target),
                 left_after_allies: (remaining(target) - commitments.damage_on(target.entity))
                     .max(OVERKILL_FLOOR * remaining(target)),
@@ -211,7 +216,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
     /// enough along the shortest path; `None` when it cannot get there or it is not worth it.
     fn candidate(&self, prospect: &Prospect, option: OffenceOption, expected: f64) -> Option<Candidate> {
         let OffenceOption { kind, range } = option;
-        let target_zone = prospect.view.zone.0;
+        let target_zone = prospect.view.standing.zone.0;
         // Missiles and spells fly straight and need sight; blades walk.
         let shoots = actions::is_ranged(self.actor, kind);
         let move_to = self.strike_from(target_zone, shoots, range)?;
@@ -235,7 +240,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
     /// actor stands, `None` when no free spot in reach this round will do.
     fn strike_from(&self, target_zone: ZoneIdx, shoots: bool, range: u32) -> Option<Option<ZoneIdx>> {
         let field = &self.view.battlefield;
-        let here = self.actor.zone.0;
+        let here = self.actor.standing.zone.0;
         let walking = field.distance(here, target_zone);
         let distance_now = if !shoots {
             walking
@@ -313,20 +318,21 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         if move_to.is_some() && !shoots {
             score *= prospect.stay_chance;
         }
-        let standing = move_to.unwrap_or(actor.zone.0);
+        let standing = move_to.unwrap_or(actor.standing.zone.0);
         // Shooting or casting from inside an enemy's reach draws its attack where the ruleset
         // says so: weigh that like a Reposte.
         if shoots && view.ruleset.attack.ranged_in_melee == crate::rules::ruleset::RangedInMelee::Provokes {
             let risk: f64 = self
                 .threats
-                .threateners(view.ctx(), standing, *actor.side)
+                .threateners(view.ctx(), standing, *actor.standing.side)
                 .filter(|threat| threat.can_react)
                 .filter_map(|threat| self.units.get(threat.unit))
                 .map(|enemy| actions::attack_odds(&view.ruleset, enemy, actor).expected)
                 .sum();
             score -= REPOSTE_AVERSION * risk / remaining(actor).sqrt();
         }
-        if matches!(kind, ActionKind::Attack) && view.battlefield.distance(standing, prospect.view.zone.0) == 0 {
+        if matches!(kind, ActionKind::Attack) && view.battlefield.distance(standing, prospect.view.standing.zone.0) == 0
+        {
             score -= prospect.full_defense_risk;
         }
         score
@@ -433,8 +439,9 @@ impl<'a> AlikeTargets<'a> {
         option: usize,
         kind: ActionKind,
     ) -> f64 {
-        let defense = unit::defense_score(&view.ruleset, target.attributes, target.defense, target.conditions);
-        let key = (option, defense, target.armour.0);
+        let defense =
+            unit::defense_score(&view.ruleset, target.body.attributes, target.arms.defense, target.round.conditions);
+        let key = (option, defense, target.arms.armour.0);
         if let Some(&(_, expected)) = self.seen.iter().find(|(seen, _)| *seen == key) {
             return expected;
         }
@@ -442,7 +449,7 @@ impl<'a> AlikeTargets<'a> {
         let expected = if is_weapon_blow(kind) {
             let ruleset = &view.ruleset;
             let blow = self.blow.get_or_insert_with(|| actions::AttackerOdds::of(ruleset, actor));
-            blow.against(ruleset, defense, target.armour.0).expected
+            blow.against(ruleset, defense, target.arms.armour.0).expected
         } else {
             expected_damage(view, actor, target, kind)
         };
@@ -474,7 +481,7 @@ pub(super) fn visible_declaration(
     if view.queue.secret {
         return None;
     }
-    just_declared.get(&unit).copied().or_else(|| units.get(unit).and_then(|seen| seen.declared.action))
+    just_declared.get(&unit).copied().or_else(|| units.get(unit).and_then(|seen| seen.round.declared.action))
 }
 
 #[cfg(test)]

@@ -10,12 +10,10 @@ pub(super) fn expected_healing(view: &AiView, actor: &UnitView, kind: ActionKind
         _ => 0.0,
     };
     match kind {
-        ActionKind::Cast(at) => {
-            actor.spells.0.get(at).map_or(0.0, |(_, spell)| {
-                cast_chance(view, actor.skills.spellcasting, spell.tn) * restore(&spell.effect)
-            })
-        }
-        ActionKind::UseItem(at) => actor.inventory.0.get(at).map_or(0.0, |stack| restore(&stack.item.effect)),
+        ActionKind::Cast(at) => actor.magic.spells.0.get(at).map_or(0.0, |(_, spell)| {
+            cast_chance(view, actor.body.skills.spellcasting, spell.tn) * restore(&spell.effect)
+        }),
+        ActionKind::UseItem(at) => actor.arms.inventory.0.get(at).map_or(0.0, |stack| restore(&stack.item.effect)),
         _ => 0.0,
     }
 }
@@ -23,7 +21,7 @@ pub(super) fn expected_healing(view: &AiView, actor: &UnitView, kind: ActionKind
 /// A unit falling back after failed morale parries instead of attacking while a foe can reach
 /// it this round (`C-WDRAW-1`: "you can parry instead of attack").
 pub(super) fn parry_while_falling_back(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
-    if !actor.conditions.falling_back || incoming_damage(view, units, actor, actor.zone.0) <= 0.0 {
+    if !actor.round.conditions.falling_back || incoming_damage(view, units, actor, actor.standing.zone.0) <= 0.0 {
         return None;
     }
     let parry = Action::simple(ActionKind::FullDefense);
@@ -32,7 +30,7 @@ pub(super) fn parry_while_falling_back(view: &AiView, units: &ViewCache, actor: 
 
 /// A downed unit drinks a restoring draught if it has one (the Wound Point it costs is worth it).
 pub(super) fn self_rescue(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
-    actor.inventory.0.iter().enumerate().find_map(|(at, stack)| {
+    actor.arms.inventory.0.iter().enumerate().find_map(|(at, stack)| {
         let heals = matches!(stack.item.effect, Effect::RestoreWounds { .. }) && !stack.item.thrown && stack.count > 0;
         let action = Action::new(ActionKind::UseItem(at), Some(actor.entity), None);
         (heals && actions::check(view.ctx(), actor, &action, units).is_ok()).then_some(action)
@@ -41,10 +39,10 @@ pub(super) fn self_rescue(view: &AiView, units: &ViewCache, actor: &UnitView) ->
 
 /// A healer Close to a fallen ally tries to stabilise it, when it has the skill for it.
 pub(super) fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
-    if actor.skills.heal <= 0 {
+    if actor.body.skills.heal <= 0 {
         return None;
     }
-    view.index.occupants(actor.zone.0).iter().find_map(|&other| {
+    view.index.occupants(actor.standing.zone.0).iter().find_map(|&other| {
         // Only a fallen unit can be stabilised (`check_target`): the standing ones are passed
         // over on the cache's brief, without checking or viewing them.
         if !units.side_and_status(other).is_some_and(|(_, status)| status.is_down()) {
@@ -63,12 +61,12 @@ pub(super) fn restore_an_ally(
     commitments: &Commitments,
 ) -> Option<Action> {
     let mut kinds: Vec<ActionKind> = Vec::new();
-    for (at, (_, spell)) in actor.spells.0.iter().enumerate() {
-        if !spell.effect.is_hostile() && !spell.effect.summons() && actor.mana.current >= spell.mana {
+    for (at, (_, spell)) in actor.magic.spells.0.iter().enumerate() {
+        if !spell.effect.is_hostile() && !spell.effect.summons() && actor.magic.mana.current >= spell.mana {
             kinds.push(ActionKind::Cast(at));
         }
     }
-    for (at, stack) in actor.inventory.0.iter().enumerate() {
+    for (at, stack) in actor.arms.inventory.0.iter().enumerate() {
         if !stack.item.effect.is_hostile() && !stack.item.thrown {
             kinds.push(ActionKind::UseItem(at));
         }
@@ -78,30 +76,33 @@ pub(super) fn restore_an_ally(
     }
     let mut best: Option<(f64, Action)> = None;
     let nearby: Vec<&[Entity]> =
-        view.battlefield.within(actor.zone.0, 1).map(|zone| view.index.occupants(zone)).collect();
+        view.battlefield.within(actor.standing.zone.0, 1).map(|zone| view.index.occupants(zone)).collect();
     for other in within_budget(&nearby, actor.entity, MAX_NEIGHBOURS) {
         // Enemies, the fallen and those off the field are passed over on the cache's brief,
         // without viewing them.
         let Some((side, status)) = units.side_and_status(other) else {
             continue;
         };
-        if side != actor.side.0 || !status.on_field() || status.is_down() {
+        if side != actor.standing.side.0 || !status.on_field() || status.is_down() {
             continue;
         }
         let Some(ally) = units.get(other) else {
             continue;
         };
         // One-pool rulesets heal hit points: judge by the whole of what is left.
-        let share =
-            if ally.stress.max > 0 { ally.stress.current as f64 / ally.stress.max as f64 } else { health_share(ally) };
+        let share = if ally.body.stress.max > 0 {
+            ally.body.stress.current as f64 / ally.body.stress.max as f64
+        } else {
+            health_share(ally)
+        };
         if share >= HEAL_STRESS_SHARE {
             continue;
         }
         // Healing beyond what it is missing is wasted: leave it to the allies already on it.
-        let missing = if ally.stress.max > 0 {
-            ally.stress.max - ally.stress.current
+        let missing = if ally.body.stress.max > 0 {
+            ally.body.stress.max - ally.body.stress.current
         } else {
-            ally.wounds.max - ally.wounds.current
+            ally.body.wounds.max - ally.body.wounds.current
         };
         if commitments.healing_on(other) >= HEALING_ENOUGH * missing.max(0) as f64 {
             continue;
@@ -131,17 +132,19 @@ pub(super) fn incoming_damage(view: &AiView, units: &ViewCache, actor: &UnitView
         let Some(enemy) = units.get(other) else {
             continue;
         };
-        let distance = view.battlefield.distance(enemy.zone.0, zone);
-        if enemy.side == actor.side || !unit::is_fighting(*enemy.status, enemy.conditions) {
+        let distance = view.battlefield.distance(enemy.standing.zone.0, zone);
+        if enemy.standing.side == actor.standing.side
+            || !unit::is_fighting(*enemy.standing.status, enemy.round.conditions)
+        {
             continue;
         }
-        let weapon = enemy.loadout.usable_weapon(enemy.conditions).1;
+        let weapon = enemy.arms.loadout.usable_weapon(enemy.round.conditions).1;
         let reach = actions::weapon_range(weapon)
             + unit::movement_allowance(
                 &view.ruleset,
-                *enemy.speed,
-                *enemy.status,
-                enemy.conditions,
+                *enemy.body.speed,
+                *enemy.standing.status,
+                enemy.round.conditions,
                 ActionKind::Attack,
             );
         if reach >= distance {
@@ -160,7 +163,7 @@ pub(super) fn summon(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
     };
     let waiting = mine(|status| *status == Status::Reserve);
     let fielded = mine(|status| status.on_field());
-    actor.spells.0.iter().enumerate().find_map(|(at, (_, spell))| {
+    actor.magic.spells.0.iter().enumerate().find_map(|(at, (_, spell))| {
         let wanted = match spell.effect {
             Effect::Summon => waiting,
             Effect::Conjure { .. } => !fielded,

@@ -26,12 +26,14 @@ pub fn current_declarer(
         return None;
     }
     let human = |unit: &Entity| {
-        units.get(*unit).is_ok_and(|view| *view.controller == Controller::Human && own.takes_orders(*unit, view.side.0))
+        units.get(*unit).is_ok_and(|view| {
+            *view.standing.controller == Controller::Human && own.takes_orders(*unit, view.standing.side.0)
+        })
     };
     if !queue.secret {
         return queue.awaiting().next().filter(human);
     }
-    let side_of = |unit: &Entity| units.get(*unit).map(|view| view.side.0).ok();
+    let side_of = |unit: &Entity| units.get(*unit).map(|view| view.standing.side.0).ok();
     let waiting: Vec<Entity> = queue.awaiting().filter(human).collect();
     waiting.iter().copied().find(|unit| side_of(unit) == seated).or_else(|| waiting.first().copied())
 }
@@ -64,7 +66,7 @@ pub(super) fn compute_options(
     };
     let cache = ViewCache::new(&view.units);
     let threats = ThreatMap::build(view.battlefield.len(), cache.iter());
-    let base = actor.initiative.base.unwrap_or(0);
+    let base = actor.round.initiative.base.unwrap_or(0);
     let mut kinds: Vec<(String, Vec<OptionEntry>)> = Vec::new();
     let legal = actions::legal_actions(ctx, &actor, &cache);
     let choices = legal.iter().flat_map(|&action| with_push_choices(&view, &actor, action));
@@ -76,10 +78,10 @@ pub(super) fn compute_options(
         };
         let kind_label = kind_label(&actor, action.kind);
         let target = action.target.and_then(|target| view.units.get(target).ok());
-        let standing = action.move_to.unwrap_or(actor.zone.0);
+        let standing = action.move_to.unwrap_or(actor.standing.zone.0);
         let cover = match &target {
             Some(target) if view.battlefield.is_grid() && actions::is_ranged(&actor, action.kind) => {
-                view.battlefield.sight(standing, target.zone.0)
+                view.battlefield.sight(standing, target.standing.zone.0)
             }
             _ => None,
         };
@@ -95,7 +97,7 @@ pub(super) fn compute_options(
         };
         let forecast = target.as_ref().and_then(|target| forecast::forecast(&view.ruleset, &actor, target, &action));
         let mut label = match &target {
-            Some(target) => format!("{} ({})", target.name.as_str(), target.id.0),
+            Some(target) => format!("{} ({})", target.standing.name.as_str(), target.standing.id.0),
             None => match action.kind {
                 ActionKind::DefensiveAttack => "no attack".to_string(),
                 _ => String::new(),
@@ -133,7 +135,7 @@ pub(super) fn compute_options(
     kinds.sort_by_key(|(_, entries)| entries.first().map_or(usize::MAX, |entry| kind_rank(entry.action.kind)));
     let drafted = kinds.get(ui.draft.kind.unwrap_or(usize::MAX)).and_then(|(_, entries)| entries.get(ui.draft.option?));
     let after = drafted.map_or_else(Vec::new, |entry| moves_after(ctx, &actor, &cache, entry.action));
-    *options = DeclarationOptions { unit: Some(unit), side: Some(actor.side.0), kinds, after };
+    *options = DeclarationOptions { unit: Some(unit), side: Some(actor.standing.side.0), kinds, after };
 }
 
 /// Where `action`'s unit may move once it has acted, each checked by the rules (`C-MOVE-1`);
@@ -148,8 +150,13 @@ fn moves_after(
         return Vec::new();
     }
     let standing = actions::standing_after(actor, action.move_to);
-    let allowance =
-        crate::rules::unit::action_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, &action);
+    let allowance = crate::rules::unit::action_allowance(
+        ctx.ruleset,
+        *actor.body.speed,
+        *actor.standing.status,
+        actor.round.conditions,
+        &action,
+    );
     ctx.battlefield
         .within(standing, allowance)
         .filter(|&zone| {
@@ -164,7 +171,12 @@ fn moves_after(
 /// other action, or one with nowhere to go, as it is.
 fn with_push_choices(view: &OptionsView, actor: &crate::rules::unit::UnitView, action: Action) -> Vec<Action> {
     if matches!(action.kind, ActionKind::Drag | ActionKind::Hurl) {
-        let victim = actor.conditions.grappling.and_then(|victim| view.units.get(victim).ok()).map(|view| view.zone.0);
+        let victim = actor
+            .round
+            .conditions
+            .grappling
+            .and_then(|victim| view.units.get(victim).ok())
+            .map(|view| view.standing.zone.0);
         let ctx = ActionContext {
             ruleset: &view.ruleset,
             battlefield: &view.battlefield,
@@ -172,14 +184,14 @@ fn with_push_choices(view: &OptionsView, actor: &crate::rules::unit::UnitView, a
             round: view.state.round,
         };
         let choices: Vec<Action> = victim
-            .map(|at| actions::haul_destinations(ctx, actor.zone.0, at, action.kind))
+            .map(|at| actions::haul_destinations(ctx, actor.standing.zone.0, at, action.kind))
             .unwrap_or_default()
             .into_iter()
             .map(|zone| Action { push_to: Some(zone), ..action })
             .collect();
         return if choices.is_empty() { vec![action] } else { choices };
     }
-    let target_zone = action.target.and_then(|target| view.units.get(target).ok()).map(|target| target.zone.0);
+    let target_zone = action.target.and_then(|target| view.units.get(target).ok()).map(|target| target.standing.zone.0);
     let (ActionKind::Shove, Some(at)) = (action.kind, target_zone) else {
         return vec![action];
     };
@@ -202,7 +214,10 @@ fn with_held_choices(
     legal: &[Action],
     action: Action,
 ) -> Vec<Action> {
-    let foe = action.target.and_then(|target| view.units.get(target).ok()).map(|target| (target.entity, target.zone.0));
+    let foe = action
+        .target
+        .and_then(|target| view.units.get(target).ok())
+        .map(|target| (target.entity, target.standing.zone.0));
     let (ActionKind::HoldAction, Some(foe)) = (action.kind, foe) else {
         return vec![action];
     };
@@ -217,7 +232,7 @@ fn held_plan_label(view: &OptionsView, actor: &crate::rules::unit::UnitView, pla
     };
     let mut text = kind_label(actor, plan.kind).to_lowercase();
     if let Some(target) = plan.target.and_then(|target| view.units.get(target).ok()) {
-        text = format!("{text} on {} ({})", target.name.as_str(), target.id.0);
+        text = format!("{text} on {} ({})", target.standing.name.as_str(), target.standing.id.0);
     }
     if let Some(zone) = plan.move_to {
         text = format!("{text} to {}", view.battlefield.zone(zone).name);

@@ -63,9 +63,9 @@ pub fn aim_label(aim: AimPoint) -> &'static str {
 /// The label of a kind of action for a unit (`Attack with spear`, `Cast firebolt`).
 pub(super) fn kind_label(actor: &crate::rules::unit::UnitView, kind: ActionKind) -> String {
     // Catalog keys read as words in the panel: `throwing_knife` is "throwing knife".
-    let weapon = actor.loadout.usable_weapon(actor.conditions).0.replace('_', " ");
-    let spell = |at: usize| actor.spells.0.get(at).map_or("?".into(), |(name, _)| name.replace('_', " "));
-    let item = |at: usize| actor.inventory.0.get(at).map_or("?".into(), |stack| stack.name.replace('_', " "));
+    let weapon = actor.arms.loadout.usable_weapon(actor.round.conditions).0.replace('_', " ");
+    let spell = |at: usize| actor.magic.spells.0.get(at).map_or("?".into(), |(name, _)| name.replace('_', " "));
+    let item = |at: usize| actor.arms.inventory.0.get(at).map_or("?".into(), |stack| stack.name.replace('_', " "));
     match kind {
         ActionKind::Attack => format!("Attack with {weapon}"),
         ActionKind::DefensiveAttack => format!("Defensive attack with {weapon}"),

@@ -94,7 +94,7 @@ impl BattleView<'_, '_> {
 
     /// A unit's display name.
     fn unit_name(&self, unit: Entity) -> String {
-        self.units.get(unit).map_or_else(|_| "?".to_string(), |view| view.name.as_str().to_string())
+        self.units.get(unit).map_or_else(|_| "?".to_string(), |view| view.standing.name.as_str().to_string())
     }
 
     /// A zone's display name.
@@ -123,8 +123,8 @@ impl BattleView<'_, '_> {
     fn action_text(&self, actor: &UnitView, action: &Action) -> String {
         gear_text::declared_sentence(
             action,
-            actor.spells,
-            actor.inventory,
+            actor.magic.spells,
+            actor.arms.inventory,
             |unit| self.unit_name(unit),
             |zone| self.zone_name(zone).to_string(),
         )
@@ -227,7 +227,7 @@ fn count_words(view: &BattleView) -> (String, Vec<String>) {
         .take(MOST_BANNER_SLOTS)
         .filter_map(|slot| {
             let actor = view.units.get(slot.unit).ok()?;
-            Some(format!("{}: {}", actor.name.as_str(), view.action_text(&actor, &slot.action)))
+            Some(format!("{}: {}", actor.standing.name.as_str(), view.action_text(&actor, &slot.action)))
         })
         .collect();
     if let Some(more) = playing.slots.len().checked_sub(MOST_BANNER_SLOTS).filter(|more| *more > 0) {
@@ -300,10 +300,14 @@ fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
             {
                 ui.separator();
                 ui.label("Declaring:").on_hover_text(declaring_order_words(&view.ruleset, &view.info));
-                ui.label(RichText::new(declarer.name.as_str()).strong().color(side_colour(ui.ctx(), declarer.side.0)));
                 ui.label(
-                    RichText::new(format!("({})", view.side_name(declarer.side.0)))
-                        .color(side_colour(ui.ctx(), declarer.side.0)),
+                    RichText::new(declarer.standing.name.as_str())
+                        .strong()
+                        .color(side_colour(ui.ctx(), declarer.standing.side.0)),
+                );
+                ui.label(
+                    RichText::new(format!("({})", view.side_name(declarer.standing.side.0)))
+                        .color(side_colour(ui.ctx(), declarer.standing.side.0)),
                 );
             } else if view.thinking.as_ref().is_some_and(|search| search.thinking()) {
                 ui.separator();
@@ -385,7 +389,7 @@ fn initiative_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiComman
     let mut track: Vec<TrackEntry> = view
         .units
         .iter()
-        .filter(|unit| *unit.status != Status::Reserve)
+        .filter(|unit| *unit.standing.status != Status::Reserve)
         .map(|unit| TrackEntry { acted: acted.contains(&unit.entity), view: unit })
         .collect();
     // Turn counts run 1, 2, 3… whichever way the ruleset's initiative count runs.
@@ -399,8 +403,8 @@ fn initiative_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiComman
         let mut heights: HashMap<Entity, f32> = ui.data_mut(|data| data.get_temp(heights_id)).unwrap_or_default();
         let mut rest = track.as_slice();
         while let Some(first) = rest.first() {
-            let together = match first.view.initiative.round {
-                Some(round) => rest.iter().take_while(|entry| entry.view.initiative.round == Some(round)).count(),
+            let together = match first.view.round.initiative.round {
+                Some(round) => rest.iter().take_while(|entry| entry.view.round.initiative.round == Some(round)).count(),
                 None => 1,
             };
             let (group, tail) = rest.split_at(together);
@@ -436,20 +440,20 @@ fn initiative_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiComman
 /// Sort key on the track: known Round Initiatives first, in count order, then by Base
 /// Initiative, then level order.
 fn track_key(unit: &UnitView, order: InitiativeOrder) -> (bool, i32, u32) {
-    let value = unit.initiative.round.or(unit.initiative.base);
+    let value = unit.round.initiative.round.or(unit.round.initiative.base);
     let in_count_order = match (value, order) {
         (Some(value), InitiativeOrder::LowestFirst) => value,
         (Some(value), InitiativeOrder::HighestFirst) => -value,
         // Not rolled yet: after everyone who has.
         (None, _) => i32::MAX,
     };
-    (unit.initiative.round.is_none(), in_count_order, unit.order.0)
+    (unit.round.initiative.round.is_none(), in_count_order, unit.standing.order.0)
 }
 
 /// One unit's line on the track; a click inspects (or targets) it.
 fn track_row(ui: &mut egui::Ui, view: &BattleView, entry: &TrackEntry, out: &mut Vec<UiCommand>) {
     let unit = &entry.view;
-    let colour = side_colour(ui.ctx(), unit.side.0);
+    let colour = side_colour(ui.ctx(), unit.standing.side.0);
     let acting = view.playing.playing() && view.playing.slots.iter().any(|slot| slot.unit == unit.entity);
     ui.horizontal_wrapped(|ui| {
         let mark = if acting {
@@ -460,18 +464,18 @@ fn track_row(ui: &mut egui::Ui, view: &BattleView, entry: &TrackEntry, out: &mut
             "•"
         };
         ui.label(RichText::new(mark).color(colour));
-        let name = RichText::new(unit.name.as_str()).color(colour).strong();
+        let name = RichText::new(unit.standing.name.as_str()).color(colour).strong();
         if ui.selectable_label(view.ui.selected == Some(unit.entity), name).clicked() {
             out.push(UiCommand::Select(unit.entity));
         }
-        ui.label(RichText::new(view.side_name(unit.side.0)).small().color(colour));
+        ui.label(RichText::new(view.side_name(unit.standing.side.0)).small().color(colour));
     });
     ui.horizontal_wrapped(|ui| {
         if view.turn_based() {
             // The turn counts are rolled before anyone declares, so they give nothing away.
-            let turn = unit.initiative.round.map_or("—".to_string(), |turn| turn.to_string());
+            let turn = unit.round.initiative.round.map_or("—".to_string(), |turn| turn.to_string());
             let mut text = format!("Turn {turn}");
-            if let Some(base) = unit.initiative.base {
+            if let Some(base) = unit.round.initiative.base {
                 text = format!("{text} · Base {base}");
             }
             ui.label(RichText::new(text).small());
@@ -481,10 +485,10 @@ fn track_row(ui: &mut egui::Ui, view: &BattleView, entry: &TrackEntry, out: &mut
                 ui.label(RichText::new("turn now").small().strong());
             }
         } else {
-            let base = unit.initiative.base.map_or("—".to_string(), |base| base.to_string());
+            let base = unit.round.initiative.base.map_or("—".to_string(), |base| base.to_string());
             // Round Initiative is only set once declarations have closed, so it never gives a
             // secret declaration away.
-            let round = unit.initiative.round.map_or("—".to_string(), |round| round.to_string());
+            let round = unit.round.initiative.round.map_or("—".to_string(), |round| round.to_string());
             ui.label(RichText::new(format!("Base {base} · Round {round}")).small());
         }
         if acting {
@@ -492,15 +496,15 @@ fn track_row(ui: &mut egui::Ui, view: &BattleView, entry: &TrackEntry, out: &mut
         } else if entry.acted {
             ui.label(RichText::new("acted").small().weak());
         }
-        if unit.surprised {
+        if unit.round.surprised {
             ui.label(RichText::new("surprised").small().color(ERROR_COLOUR));
         }
-        if *unit.status != Status::Active {
-            ui.label(RichText::new(unit.status.log_name()).small().color(ERROR_COLOUR));
+        if *unit.standing.status != Status::Active {
+            ui.label(RichText::new(unit.standing.status.log_name()).small().color(ERROR_COLOUR));
         }
     });
-    if let Some(action) = unit.declared.action {
-        let text = if view.declarations_visible(unit.side.0) {
+    if let Some(action) = unit.round.declared.action {
+        let text = if view.declarations_visible(unit.standing.side.0) {
             format!("declared: {}", view.action_text(unit, &action))
         } else {
             "declared (secret)".to_string()

@@ -20,7 +20,7 @@ pub fn check(
     action: &Action,
     units: &impl UnitLookup,
 ) -> Result<i32, IllegalAction> {
-    crate::rules::bonus::check(ctx.ruleset, actor.conditions, action)?;
+    crate::rules::bonus::check(ctx.ruleset, actor.round.conditions, action)?;
     let reach = check_untargeted_with(ctx, actor, action)?;
     match (reach.rule, action.target) {
         (TargetRule::None, Some(_)) => return Err(IllegalAction::UnexpectedTarget),
@@ -39,7 +39,7 @@ pub fn check(
     check_move_after(ctx, actor, action)?;
     check_held_plan(ctx, actor, action, units)?;
     if action.kind == ActionKind::Execute
-        && units.with_view(action.target.unwrap_or(Entity::PLACEHOLDER), |target| target.surprised) == Some(false)
+        && units.with_view(action.target.unwrap_or(Entity::PLACEHOLDER), |target| target.round.surprised) == Some(false)
     {
         return Err(IllegalAction::TargetAlert);
     }
@@ -68,7 +68,7 @@ fn check_held_plan(
     if !fits {
         return Err(IllegalAction::BadHeldPlan);
     }
-    let side = |target: Entity| units.with_view(target, |other| *other.side == *actor.side);
+    let side = |target: Entity| units.with_view(target, |other| *other.standing.side == *actor.standing.side);
     let target_fits = match (target_rule(actor, plan.kind)?, plan.target) {
         (TargetRule::None, None) | (TargetRule::Enemy { optional: true, .. }, None) => true,
         (TargetRule::Enemy { .. }, Some(target)) => side(target) == Some(false),
@@ -99,10 +99,10 @@ fn check_charge_throw(
         return Ok(());
     };
     let standing = standing_after(actor, action.move_to);
-    let Some(zone) = units.with_view(target, |other| other.zone.0) else {
+    let Some(zone) = units.with_view(target, |other| other.standing.zone.0) else {
         return Err(IllegalAction::TargetGone);
     };
-    if ctx.battlefield.distance(standing, zone) <= actor.loadout.usable_weapon(actor.conditions).1.reach {
+    if ctx.battlefield.distance(standing, zone) <= actor.arms.loadout.usable_weapon(actor.round.conditions).1.reach {
         return Ok(());
     }
     let allowed = ctx.ruleset.attack.charge.as_ref().is_some_and(|charge| charge.thrown);
@@ -117,7 +117,7 @@ fn check_charge_throw(
 /// ruleset forbids firing one in melee (`S-ATK-2`).
 pub fn fires_forbidden_bow(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind) -> bool {
     let forbidden = ruleset.attack.situational.as_ref().is_some_and(|rules| rules.forbid_two_handed_missiles_in_melee);
-    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
+    let weapon = actor.arms.loadout.usable_weapon(actor.round.conditions).1;
     forbidden
         && weapon.is_ranged()
         && weapon.two_handed
@@ -149,10 +149,10 @@ fn check_bow_in_melee(
         return Ok(());
     }
     let standing = standing_after(actor, action.move_to);
-    let target_zone = action.target.and_then(|target| units.with_view(target, |view| view.zone.0));
+    let target_zone = action.target.and_then(|target| units.with_view(target, |view| view.standing.zone.0));
     let pressed = match target_zone {
-        Some(zone) => shooting_in_melee(ctx, standing, zone, *actor.side, units),
-        None => is_threatened(ctx, standing, *actor.side, units),
+        Some(zone) => shooting_in_melee(ctx, standing, zone, *actor.standing.side, units),
+        None => is_threatened(ctx, standing, *actor.standing.side, units),
     };
     if pressed { Err(IllegalAction::BowInMelee) } else { Ok(()) }
 }
@@ -174,8 +174,10 @@ fn check_push(
     if action.kind != ActionKind::Shove {
         return Err(IllegalAction::PushNotShove);
     }
-    let at =
-        action.target.and_then(|target| units.with_view(target, |view| view.zone.0)).ok_or(IllegalAction::NoTarget)?;
+    let at = action
+        .target
+        .and_then(|target| units.with_view(target, |view| view.standing.zone.0))
+        .ok_or(IllegalAction::NoTarget)?;
     let from = standing_after(actor, action.move_to);
     if ctx.battlefield.push_destinations(ctx.index, from, at).any(|allowed| allowed == zone) {
         Ok(())
@@ -193,9 +195,13 @@ fn check_haul(
     zone: ZoneIdx,
     units: &impl UnitLookup,
 ) -> Result<(), IllegalAction> {
-    let victim = actor.conditions.grappling.ok_or(IllegalAction::NotGrappling)?;
-    let at = units.with_view(victim, |view| view.zone.0).ok_or(IllegalAction::TargetGone)?;
-    if haul_destinations(ctx, actor.zone.0, at, kind).contains(&zone) { Ok(()) } else { Err(IllegalAction::BadHaul) }
+    let victim = actor.round.conditions.grappling.ok_or(IllegalAction::NotGrappling)?;
+    let at = units.with_view(victim, |view| view.standing.zone.0).ok_or(IllegalAction::TargetGone)?;
+    if haul_destinations(ctx, actor.standing.zone.0, at, kind).contains(&zone) {
+        Ok(())
+    } else {
+        Err(IllegalAction::BadHaul)
+    }
 }
 
 /// Where a drag (the grappler's destinations) or a hurl (the victim's landings) from `grappler`
@@ -240,16 +246,18 @@ pub fn maneuver_bonus(
     check: ManeuverCheck,
     aggressor: bool,
 ) -> i32 {
-    let attribute = unit::modifier(ruleset, unit.attributes, rules.attribute);
+    let attribute = unit::modifier(ruleset, unit.body.attributes, rules.attribute);
     match rules.check_skill {
-        crate::rules::ruleset::ManeuverSkill::AttackSkill => attribute + if aggressor { unit.skills.attack } else { 0 },
+        crate::rules::ruleset::ManeuverSkill::AttackSkill => {
+            attribute + if aggressor { unit.body.skills.attack } else { 0 }
+        }
         crate::rules::ruleset::ManeuverSkill::BrawlOrExert { npc_hit_dice } => {
-            if let Some(npc) = unit.skills.npc_attack.filter(|_| npc_hit_dice) {
+            if let Some(npc) = unit.body.skills.npc_attack.filter(|_| npc_hit_dice) {
                 return npc;
             }
             let skill = match check {
-                ManeuverCheck::Hold => unit.skills.brawl,
-                ManeuverCheck::Shove => unit.skills.brawl.max(unit.skills.exert),
+                ManeuverCheck::Hold => unit.body.skills.brawl,
+                ManeuverCheck::Shove => unit.body.skills.brawl.max(unit.body.skills.exert),
             };
             attribute + skill
         }
@@ -269,6 +277,7 @@ pub fn may_move_after(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind) -> 
         ActionKind::Cast(at) => {
             !ruleset.spells.casting_times
                 || actor
+                    .magic
                     .spells
                     .0
                     .get(at)
@@ -282,7 +291,7 @@ pub fn may_move_after(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind) -> 
 /// turn, to a zone with room, the two legs together no longer than the unit may move this
 /// round, each measured as a single move is.
 fn check_move_after(ctx: ActionContext, actor: &UnitView, action: &Action) -> Result<(), IllegalAction> {
-    if action.move_to.is_some_and(|to| to != actor.zone.0) && short_mover(ctx, actor, action) {
+    if action.move_to.is_some_and(|to| to != actor.standing.zone.0) && short_mover(ctx, actor, action) {
         return Err(IllegalAction::ShortMoveComesAfter);
     }
     let Some(after) = action.move_after else {
@@ -301,22 +310,23 @@ fn check_move_after(ctx: ActionContext, actor: &UnitView, action: &Action) -> Re
     if after as usize >= ctx.battlefield.len() {
         return Err(IllegalAction::NoSuchZone);
     }
-    if *actor.status == Status::Dying {
+    if *actor.standing.status == Status::Dying {
         return Err(IllegalAction::DyingCannotMoveAndAct);
     }
-    if actor.conditions.held_action {
+    if actor.round.conditions.held_action {
         return Err(IllegalAction::MoveSpent);
     }
     if ctx.battlefield.distance(first, after) == UNREACHABLE {
         return Err(IllegalAction::TooFar);
     }
-    let allowance = unit::action_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, action);
-    let walked = move_cost(ctx.battlefield, actor, actor.zone.0, first);
+    let allowance =
+        unit::action_allowance(ctx.ruleset, *actor.body.speed, *actor.standing.status, actor.round.conditions, action);
+    let walked = move_cost(ctx.battlefield, actor, actor.standing.zone.0, first);
     if walked + move_cost(ctx.battlefield, actor, first, after) > allowance {
         return Err(IllegalAction::SplitTooFar);
     }
     // The unit's own place, if it comes back to it, is not taken by itself.
-    let own = u32::from(after == actor.zone.0);
+    let own = u32::from(after == actor.standing.zone.0);
     if let Some(capacity) = ctx.battlefield.capacity(after)
         && (ctx.index.count(after) as u32).saturating_sub(own) >= capacity
     {
@@ -327,7 +337,7 @@ fn check_move_after(ctx: ActionContext, actor: &UnitView, action: &Action) -> Re
 
 /// Where `actor` stands once it has moved to `move_to`.
 pub fn standing_after(actor: &UnitView, move_to: Option<ZoneIdx>) -> ZoneIdx {
-    move_to.unwrap_or(actor.zone.0)
+    move_to.unwrap_or(actor.standing.zone.0)
 }
 
 /// Everything a declaration of `kind` with `move_to` needs before its target is looked at: the
@@ -345,7 +355,7 @@ pub fn check_untargeted(
 /// [`check_untargeted`] for a whole declaration, whose Bonus Actions may stride further (`A-BONUS-1`).
 fn check_untargeted_with(ctx: ActionContext, actor: &UnitView, action: &Action) -> Result<Reach, IllegalAction> {
     let kind = action.kind;
-    if !unit::may_act(*actor.status, actor.conditions, actor.surprised, ctx.round) {
+    if !unit::may_act(*actor.standing.status, actor.round.conditions, actor.round.surprised, ctx.round) {
         return Err(IllegalAction::CannotAct);
     }
     // Only a turn-based order has a later turn to delay to (`A-INIT-1`).
@@ -353,7 +363,7 @@ fn check_untargeted_with(ctx: ActionContext, actor: &UnitView, action: &Action) 
         return Err(IllegalAction::NotOffered);
     }
     // Distracted: may move, nothing else (`Z-HIND-1`).
-    if matches!(actor.conditions.hindrance, Some((crate::rules::equipment::Hindrance::Distracted, _)))
+    if matches!(actor.round.conditions.hindrance, Some((crate::rules::equipment::Hindrance::Distracted, _)))
         && !matches!(kind, ActionKind::Move | ActionKind::Hold)
     {
         return Err(IllegalAction::CannotAct);
@@ -364,7 +374,7 @@ fn check_untargeted_with(ctx: ActionContext, actor: &UnitView, action: &Action) 
     let move_or_free = (kind == ActionKind::StandUp && turns.stand_up_is_move)
         || (kind == ActionKind::Screen && turns.screen_is_move)
         || (kind == ActionKind::GoProne && turns.go_prone_is_free);
-    if actor.conditions.snapped && !matches!(kind, ActionKind::Move | ActionKind::Hold) && !move_or_free {
+    if actor.round.conditions.snapped && !matches!(kind, ActionKind::Move | ActionKind::Hold) && !move_or_free {
         return Err(IllegalAction::MainActionSpent);
     }
     check_held(ctx, actor, kind, action.move_to)?;
@@ -391,7 +401,7 @@ fn check_held(
     move_to: Option<ZoneIdx>,
 ) -> Result<(), IllegalAction> {
     if kind == ActionKind::HoldAction {
-        if !ctx.ruleset.turns.order.on_turn() || actor.conditions.held_action {
+        if !ctx.ruleset.turns.order.on_turn() || actor.round.conditions.held_action {
             return Err(IllegalAction::CannotHold);
         }
         if move_to.is_some() {
@@ -399,7 +409,7 @@ fn check_held(
         }
     }
     let needs_the_move = kind == ActionKind::Charge || (move_to.is_some() && kind != ActionKind::Move);
-    if actor.conditions.held_action && needs_the_move {
+    if actor.round.conditions.held_action && needs_the_move {
         return Err(IllegalAction::MoveSpent);
     }
     Ok(())
@@ -409,7 +419,7 @@ fn check_held(
 /// (`S-GRID-1` terrain; the water, climbs and crawls that halve speed, `A-MOVE-1`), except for a
 /// Maneuverer, who moves through it normally (`A-FEAT-1`); zones cost one each.
 pub fn move_cost(battlefield: &Battlefield, actor: &UnitView, here: ZoneIdx, to: ZoneIdx) -> u32 {
-    if battlefield.is_grid() && !actor.loadout.maneuverer {
+    if battlefield.is_grid() && !actor.arms.loadout.maneuverer {
         battlefield.path_cost(here, to)
     } else {
         battlefield.distance(here, to)
@@ -419,7 +429,7 @@ pub fn move_cost(battlefield: &Battlefield, actor: &UnitView, here: ZoneIdx, to:
 /// The move part of a declaration (`W-MOVE-1`): where to, how far, into what room.
 fn check_move(ctx: ActionContext, actor: &UnitView, action: &Action) -> Result<(), IllegalAction> {
     let (kind, move_to) = (action.kind, action.move_to);
-    let here = actor.zone.0;
+    let here = actor.standing.zone.0;
     let Some(to) = move_to.filter(|&to| to != here) else {
         return match kind {
             ActionKind::Move | ActionKind::Disengage => Err(IllegalAction::NoDestination),
@@ -433,7 +443,8 @@ fn check_move(ctx: ActionContext, actor: &UnitView, action: &Action) -> Result<(
     if to as usize >= ctx.battlefield.len() {
         return Err(IllegalAction::NoSuchZone);
     }
-    let allowance = unit::action_allowance(ctx.ruleset, *actor.speed, *actor.status, actor.conditions, action);
+    let allowance =
+        unit::action_allowance(ctx.ruleset, *actor.body.speed, *actor.standing.status, actor.round.conditions, action);
     let distance = ctx.battlefield.distance(here, to);
     let cost = move_cost(ctx.battlefield, actor, here, to);
     if distance == UNREACHABLE || cost > allowance {
@@ -444,13 +455,13 @@ fn check_move(ctx: ActionContext, actor: &UnitView, action: &Action) -> Result<(
     {
         return Err(IllegalAction::ZoneFull);
     }
-    if *actor.status == Status::Dying && !matches!(kind, ActionKind::Move | ActionKind::Hold) {
+    if *actor.standing.status == Status::Dying && !matches!(kind, ActionKind::Move | ActionKind::Hold) {
         return Err(IllegalAction::DyingCannotMoveAndAct);
     }
     // A charge runs straight: on a grid its path is as short as the line (`S-SPEC-1`).
     if kind == ActionKind::Charge
         && (ctx.battlefield.line_distance(here, to) != distance
-            || actor.loadout.usable_weapon(actor.conditions).1.is_ranged())
+            || actor.arms.loadout.usable_weapon(actor.round.conditions).1.is_ranged())
     {
         return Err(IllegalAction::BadCharge);
     }
@@ -467,33 +478,33 @@ pub fn check_target(
     standing: ZoneIdx,
     other: &UnitView,
 ) -> Result<(), IllegalAction> {
-    if !other.status.on_field() {
+    if !other.standing.status.on_field() {
         return Err(IllegalAction::TargetGone);
     }
-    if reach.ranged && ctx.battlefield.sight(standing, other.zone.0).is_none() {
+    if reach.ranged && ctx.battlefield.sight(standing, other.standing.zone.0).is_none() {
         return Err(IllegalAction::OutOfSight);
     }
     let wants_enemy = match reach.rule {
         TargetRule::Enemy { .. } => true,
         TargetRule::Ally { .. } => false,
         TargetRule::FallenAlly => {
-            if !other.status.is_down() || other.conditions.stabilised || other.entity == actor.entity {
+            if !other.standing.status.is_down() || other.round.conditions.stabilised || other.entity == actor.entity {
                 return Err(IllegalAction::NotDown);
             }
             false
         }
         TargetRule::None => return Err(IllegalAction::UnexpectedTarget),
     };
-    if (other.side != actor.side) != wants_enemy {
+    if (other.standing.side != actor.standing.side) != wants_enemy {
         return Err(IllegalAction::WrongSide);
     }
-    if kind == ActionKind::Intimidate && !other.checks_morale {
+    if kind == ActionKind::Intimidate && !other.body.checks_morale {
         return Err(IllegalAction::Fearless);
     }
     if kind == ActionKind::Screen && other.entity == actor.entity {
         return Err(IllegalAction::ScreenSelf);
     }
-    if !reach.reaches(ctx.battlefield, standing, other.zone.0) {
+    if !reach.reaches(ctx.battlefield, standing, other.standing.zone.0) {
         return Err(IllegalAction::OutOfReach);
     }
     Ok(())
@@ -502,25 +513,27 @@ pub fn check_target(
 /// What the action itself needs of the actor, whatever the target: a prone body to stand up,
 /// Mana and Stress to pay for a spell.
 pub fn check_needs(actor: &UnitView, kind: ActionKind) -> Result<(), IllegalAction> {
-    if kind == ActionKind::StandUp && !actor.conditions.prone {
+    if kind == ActionKind::StandUp && !actor.round.conditions.prone {
         return Err(IllegalAction::NotProne);
     }
-    if kind == ActionKind::GoProne && actor.conditions.prone {
+    if kind == ActionKind::GoProne && actor.round.conditions.prone {
         return Err(IllegalAction::AlreadyProne);
     }
-    if kind == ActionKind::BreakFree && actor.conditions.grappled_by.is_empty() {
+    if kind == ActionKind::BreakFree && actor.round.conditions.grappled_by.is_empty() {
         return Err(IllegalAction::NotHeld);
     }
-    if matches!(kind, ActionKind::LetGo | ActionKind::Drag | ActionKind::Hurl) && actor.conditions.grappling.is_none() {
+    if matches!(kind, ActionKind::LetGo | ActionKind::Drag | ActionKind::Hurl)
+        && actor.round.conditions.grappling.is_none()
+    {
         return Err(IllegalAction::NotGrappling);
     }
     // A grappler someone else holds cannot move from its place (`S-MAN-1`).
-    if kind == ActionKind::Drag && !actor.conditions.grappled_by.is_empty() {
+    if kind == ActionKind::Drag && !actor.round.conditions.grappled_by.is_empty() {
         return Err(IllegalAction::HeldInPlace);
     }
     if let ActionKind::Cast(at) = kind {
-        let (_, spell) = &actor.spells.0[at];
-        if actor.mana.current + actor.stress.current < spell.mana {
+        let (_, spell) = &actor.magic.spells.0[at];
+        if actor.magic.mana.current + actor.body.stress.current < spell.mana {
             return Err(IllegalAction::CannotPay);
         }
     }

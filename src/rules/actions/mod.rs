@@ -233,7 +233,7 @@ impl UnitLookup for Query<'_, '_, UnitReadOnly> {
 /// The Initiative modifier of `kind` for `actor` (`W-DECL-2`).
 pub fn modifier(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind, has_target: bool) -> i32 {
     let rules = &ruleset.declaration;
-    let weapon_speed = actor.loadout.usable_weapon(actor.conditions).1.speed;
+    let weapon_speed = actor.arms.loadout.usable_weapon(actor.round.conditions).1.speed;
     match kind {
         ActionKind::Attack | ActionKind::Charge | ActionKind::Aimed(_) | ActionKind::Swarm => weapon_speed,
         ActionKind::Disengage | ActionKind::StandUp | ActionKind::Screen | ActionKind::GoProne => rules.move_modifier,
@@ -241,17 +241,20 @@ pub fn modifier(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind, has_targe
         ActionKind::LetGo => rules.move_modifier,
         ActionKind::Shove | ActionKind::KnockDown | ActionKind::Grapple | ActionKind::Execute => weapon_speed,
         // Breaking a hold, dragging or hurling the held is bare-handed struggling, as quick as fists.
-        ActionKind::BreakFree | ActionKind::Drag | ActionKind::Hurl => actor.loadout.unarmed.speed,
+        ActionKind::BreakFree | ActionKind::Drag | ActionKind::Hurl => actor.arms.loadout.unarmed.speed,
         ActionKind::DefensiveAttack => (if has_target { weapon_speed } else { 0 }) + rules.defensive_attack_extra,
         ActionKind::FullDefense => rules.full_defense_modifier,
-        ActionKind::Cast(at) => {
-            actor.spells.0.get(at).map_or(0, |(_, spell)| spell.speed.unwrap_or(spell.tn + rules.spell_speed_offset))
-        }
+        ActionKind::Cast(at) => actor
+            .magic
+            .spells
+            .0
+            .get(at)
+            .map_or(0, |(_, spell)| spell.speed.unwrap_or(spell.tn + rules.spell_speed_offset)),
         ActionKind::UseItem(at) => {
-            actor.inventory.0.get(at).and_then(|stack| stack.item.modifier).unwrap_or(rules.use_item_modifier)
+            actor.arms.inventory.0.get(at).and_then(|stack| stack.item.modifier).unwrap_or(rules.use_item_modifier)
         }
         ActionKind::Throw(at) => {
-            actor.inventory.0.get(at).and_then(|stack| stack.item.modifier).unwrap_or(rules.throw_modifier)
+            actor.arms.inventory.0.get(at).and_then(|stack| stack.item.modifier).unwrap_or(rules.throw_modifier)
         }
         ActionKind::Move => rules.move_modifier,
         ActionKind::Hold | ActionKind::Delay => rules.hold_modifier,

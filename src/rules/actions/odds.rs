@@ -24,9 +24,9 @@ pub struct AttackOdds {
 /// The attack skill and the weapon's bonus, less the attacker's accuracy penalties: the whole
 /// attack bonus unless the ruleset adds more ([`roll_bonus`]).
 pub fn attack_bonus(attacker: &UnitView, weapon: &Weapon) -> i32 {
-    attacker.skills.attack + weapon.attack_bonus
-        - attacker.conditions.accuracy_penalty
-        - attacker.conditions.round_accuracy_penalty
+    attacker.body.skills.attack + weapon.attack_bonus
+        - attacker.round.conditions.accuracy_penalty
+        - attacker.round.conditions.round_accuracy_penalty
 }
 
 /// The attack roll's total bonus for `attacker` with `weapon` under `ruleset` (`S-ATK-1`): the
@@ -37,8 +37,8 @@ pub fn roll_bonus(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, throw
     let Some(parts) = ruleset.attack.attack_roll else {
         return base;
     };
-    if let Some(npc) = attacker.skills.npc_attack.filter(|_| parts.npc_hit_dice) {
-        return base - attacker.skills.attack + npc;
+    if let Some(npc) = attacker.body.skills.npc_attack.filter(|_| parts.npc_hit_dice) {
+        return base - attacker.body.skills.attack + npc;
     }
     let attribute =
         if parts.attribute_modifier { attack_attribute_modifier(ruleset, attacker, weapon, thrown) } else { 0 };
@@ -52,8 +52,8 @@ pub fn roll_bonus(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, throw
 fn attack_attribute_modifier(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
     // A weakening wound lowers the Strength modifier (`A-AIM-1`), as it does for damage.
     let modifier = |attribute: Attribute| {
-        let penalty = if attribute == Attribute::Strength { attacker.conditions.strength_penalty } else { 0 };
-        unit::modifier(ruleset, attacker.attributes, attribute) - penalty
+        let penalty = if attribute == Attribute::Strength { attacker.round.conditions.strength_penalty } else { 0 };
+        unit::modifier(ruleset, attacker.body.attributes, attribute) - penalty
     };
     let choices: &[Attribute] = if !weapon.attributes.is_empty() {
         &weapon.attributes
@@ -71,17 +71,17 @@ fn attack_attribute_modifier(ruleset: &Ruleset, attacker: &UnitView, weapon: &We
 /// missiles and throws, Stab otherwise.
 fn combat_skill(attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
     if thrown || weapon.is_ranged() {
-        attacker.skills.shoot
-    } else if *weapon == attacker.loadout.unarmed {
-        attacker.skills.brawl
+        attacker.body.skills.shoot
+    } else if *weapon == attacker.arms.loadout.unarmed {
+        attacker.body.skills.brawl
     } else {
-        attacker.skills.stab
+        attacker.body.skills.stab
     }
 }
 
 /// What the attacker of a shove or grapple takes off its check for the target's size (`S-MAN-1`).
 pub fn size_penalty(rules: &crate::rules::ruleset::ManeuverRules, attacker: &UnitView, target: &UnitView) -> i32 {
-    match attacker.size.steps_below(*target.size) {
+    match attacker.body.size.steps_below(*target.body.size) {
         0 => 0,
         1 => rules.larger_target_penalty,
         _ => rules.much_larger_target_penalty,
@@ -94,12 +94,12 @@ pub fn size_penalty(rules: &crate::rules::ruleset::ManeuverRules, attacker: &Uni
 /// otherwise the attack skill, which holds the whole bonus.
 pub fn weapon_skill(ruleset: &Ruleset, unit: &UnitView) -> i32 {
     let Some(parts) = ruleset.attack.attack_roll else {
-        return unit.skills.attack;
+        return unit.body.skills.attack;
     };
-    match unit.skills.npc_attack.filter(|_| parts.npc_hit_dice) {
+    match unit.body.skills.npc_attack.filter(|_| parts.npc_hit_dice) {
         Some(npc) => npc,
-        None if parts.combat_skill => unit.skills.stab,
-        None => unit.skills.attack,
+        None if parts.combat_skill => unit.body.skills.stab,
+        None => unit.body.skills.attack,
     }
 }
 
@@ -134,8 +134,8 @@ pub fn magic_damage_bonus(ruleset: &Ruleset, weapon: &Weapon) -> i32 {
 pub fn damage_attribute_bonus(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
     // A weakening wound lowers the Strength modifier (`A-AIM-1`).
     let modifier = |attribute: Attribute| {
-        let penalty = if attribute == Attribute::Strength { attacker.conditions.strength_penalty } else { 0 };
-        unit::modifier(ruleset, attacker.attributes, attribute) - penalty
+        let penalty = if attribute == Attribute::Strength { attacker.round.conditions.strength_penalty } else { 0 };
+        unit::modifier(ruleset, attacker.body.attributes, attribute) - penalty
     };
     if ruleset.damage.weapon_attributes && !weapon.attributes.is_empty() {
         return weapon.attributes.iter().map(|&attribute| modifier(attribute)).max().unwrap_or(0);
@@ -145,8 +145,8 @@ pub fn damage_attribute_bonus(ruleset: &Ruleset, attacker: &UnitView, weapon: &W
 
 /// The Brawl skill added to a purely unarmed blow where the ruleset says so (`S-DMG-1`).
 pub fn brawl_bonus(ruleset: &Ruleset, attacker: &UnitView, weapon: &Weapon, thrown: bool) -> i32 {
-    let bare_hands = !thrown && *weapon == attacker.loadout.unarmed;
-    if ruleset.damage.unarmed_skill_to_damage && bare_hands { attacker.skills.brawl } else { 0 }
+    let bare_hands = !thrown && *weapon == attacker.arms.loadout.unarmed;
+    if ruleset.damage.unarmed_skill_to_damage && bare_hands { attacker.body.skills.brawl } else { 0 }
 }
 
 /// The natural roll from which `weapon` scores a critical: its own range, or the ruleset's. A
@@ -167,12 +167,14 @@ pub fn attack_odds(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView) ->
 /// ([`cover_penalty`]) the odds count.
 pub fn attack_odds_in_cover(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView, cover: Cover) -> AttackOdds {
     let defense = match &ruleset.attack.style {
-        AttackStyle::VsDefense => unit::defense_score(ruleset, target.attributes, target.defense, target.conditions),
+        AttackStyle::VsDefense => {
+            unit::defense_score(ruleset, target.body.attributes, target.arms.defense, target.round.conditions)
+        }
         AttackStyle::Test { tn, .. } => *tn,
     };
     let mut attacker = AttackerOdds::of(ruleset, attacker);
     attacker.bonus -= cover_penalty(ruleset, cover);
-    attacker.against(ruleset, defense, target.armour.0)
+    attacker.against(ruleset, defense, target.arms.armour.0)
 }
 
 /// What `cover` takes from a ranged attack's roll to hit (`S-COVER-1`).
@@ -196,14 +198,14 @@ pub struct AttackerOdds<'a> {
 impl<'a> AttackerOdds<'a> {
     /// `attacker`'s half of the odds under `ruleset`.
     pub fn of(ruleset: &Ruleset, attacker: &'a UnitView) -> Self {
-        let weapon = attacker.loadout.usable_weapon(attacker.conditions).1;
+        let weapon = attacker.arms.loadout.usable_weapon(attacker.round.conditions).1;
         let dice = damage_dice(ruleset, attacker, weapon, false);
         let bonus = match &ruleset.attack.style {
             AttackStyle::VsDefense => roll_bonus(ruleset, attacker, weapon, false),
             AttackStyle::Test { melee, ranged, .. } => {
                 // Avoid tests mirror the attack test closely enough for planning; the roll is the target's.
                 let attribute = if weapon.is_ranged() { *ranged } else { *melee };
-                attack_bonus(attacker, weapon) + unit::modifier(ruleset, attacker.attributes, attribute)
+                attack_bonus(attacker, weapon) + unit::modifier(ruleset, attacker.body.attributes, attribute)
             }
         };
         Self { weapon, dice, bonus }

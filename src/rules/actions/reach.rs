@@ -83,7 +83,7 @@ pub fn is_ranged(actor: &UnitView, kind: ActionKind) -> bool {
         | ActionKind::Aimed(_)
         | ActionKind::Swarm
         | ActionKind::DefensiveAttack
-        | ActionKind::Execute => actor.loadout.usable_weapon(actor.conditions).1.is_ranged(),
+        | ActionKind::Execute => actor.arms.loadout.usable_weapon(actor.round.conditions).1.is_ranged(),
         ActionKind::FullDefense
         | ActionKind::Move
         | ActionKind::Hold
@@ -106,7 +106,7 @@ pub fn is_ranged(actor: &UnitView, kind: ActionKind) -> bool {
 }
 
 pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRule, IllegalAction> {
-    let weapon = actor.loadout.usable_weapon(actor.conditions).1;
+    let weapon = actor.arms.loadout.usable_weapon(actor.round.conditions).1;
     let weapon_range = weapon_range(weapon);
     Ok(match kind {
         ActionKind::Attack | ActionKind::Aimed(_) | ActionKind::Swarm => {
@@ -118,7 +118,7 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         // A missile weapon executes at its range, where the ruleset allows it (`S-EXEC-1`).
         ActionKind::Execute => TargetRule::Enemy { range: weapon_range, optional: false },
         // Grappling is done with bare hands.
-        ActionKind::Grapple => TargetRule::Enemy { range: actor.loadout.unarmed.reach, optional: false },
+        ActionKind::Grapple => TargetRule::Enemy { range: actor.arms.loadout.unarmed.reach, optional: false },
         // A held unit struggles against whoever holds it: the grappler needs no naming.
         // A grappler drags or hurls the one foe it holds: it needs no naming either.
         ActionKind::StandUp
@@ -129,17 +129,17 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         | ActionKind::Hurl => TargetRule::None,
         // A held action may wait for a foe that could come into reach in its turn (`S-ACT-2`).
         ActionKind::HoldAction => TargetRule::Enemy {
-            range: weapon_range.saturating_add(actor.speed.0.saturating_mul(HELD_WATCH_SPEEDS)),
+            range: weapon_range.saturating_add(actor.body.speed.0.saturating_mul(HELD_WATCH_SPEEDS)),
             optional: true,
         },
         // A screener stands where its bare hands reach the ward: beside it (`S-SPEC-1`).
-        ActionKind::Screen => TargetRule::Ally { range: actor.loadout.unarmed.reach },
+        ActionKind::Screen => TargetRule::Ally { range: actor.arms.loadout.unarmed.reach },
         ActionKind::DefensiveAttack => TargetRule::Enemy { range: weapon_range, optional: true },
         ActionKind::FullDefense | ActionKind::Move | ActionKind::Hold | ActionKind::Disengage | ActionKind::Delay => {
             TargetRule::None
         }
         ActionKind::Cast(at) => {
-            let (_, spell) = actor.spells.0.get(at).ok_or(IllegalAction::NothingToUse)?;
+            let (_, spell) = actor.magic.spells.0.get(at).ok_or(IllegalAction::NothingToUse)?;
             if spell.effect.is_hostile() {
                 TargetRule::Enemy { range: spell.range, optional: false }
             } else {
@@ -148,6 +148,7 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         }
         ActionKind::UseItem(at) => {
             let stack = actor
+                .arms
                 .inventory
                 .0
                 .get(at)
@@ -161,6 +162,7 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         }
         ActionKind::Throw(at) => {
             let stack = actor
+                .arms
                 .inventory
                 .0
                 .get(at)
@@ -176,6 +178,7 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
 /// The farthest any throwable item `actor` carries flies; 0 with none.
 fn throw_reach(actor: &UnitView) -> u32 {
     actor
+        .arms
         .inventory
         .0
         .iter()
@@ -188,7 +191,7 @@ fn throw_reach(actor: &UnitView) -> u32 {
 /// The first throwable item `actor` carries that flies `distance`, by its place in the inventory:
 /// what a charge at a foe beyond melee reach throws (`S-SPEC-1`).
 pub fn charge_throw_item(actor: &UnitView, distance: u32) -> Option<usize> {
-    actor.inventory.0.iter().position(|stack| stack.count > 0 && stack.item.thrown && stack.item.range >= distance)
+    actor.arms.inventory.0.iter().position(|stack| stack.count > 0 && stack.item.thrown && stack.item.range >= distance)
 }
 
 /// Zones a weapon's attack reaches.
@@ -205,6 +208,6 @@ pub fn short_mover(ctx: ActionContext, actor: &UnitView, action: &Action) -> boo
         && ctx.battlefield.is_grid()
         && rules.reposte.free_step > 0
         && action.kind != ActionKind::Move
-        && unit::action_allowance(rules, *actor.speed, *actor.status, actor.conditions, action)
+        && unit::action_allowance(rules, *actor.body.speed, *actor.standing.status, actor.round.conditions, action)
             <= rules.reposte.free_step
 }

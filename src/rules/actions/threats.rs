@@ -16,12 +16,12 @@ use crate::rules::unit::{self, UnitView};
 /// already threaten the zone left. A defensive attack provokes none. Resolution applies the
 /// same rule step by step.
 pub fn repostes_on_path(ctx: ActionContext, threats: &ThreatMap, actor: &UnitView, action: &Action) -> Vec<Entity> {
-    let Some(to) = action.move_to.filter(|&to| to != actor.zone.0) else {
+    let Some(to) = action.move_to.filter(|&to| to != actor.standing.zone.0) else {
         return Vec::new();
     };
     // The 5-ft step is a lone short shift before acting (`C-MOVE-1`).
     let free = action.move_after.is_none() && !short_mover(ctx, actor, action);
-    repostes_between(ctx, threats, actor, action.kind, (actor.zone.0, to), free)
+    repostes_between(ctx, threats, actor, action.kind, (actor.standing.zone.0, to), free)
 }
 
 /// Enemies whose Reposte `actor` would provoke by walking `from` to `to` with an action of
@@ -38,12 +38,12 @@ pub fn repostes_between(
     let mut provoked = Vec::new();
     let rules = &ctx.ruleset.reposte;
     let entering = rules.when_threat_range_entered && kind != ActionKind::DefensiveAttack;
-    let leaving = rules.when_reach_left && kind != ActionKind::Disengage && !actor.conditions.disengaged;
+    let leaving = rules.when_reach_left && kind != ActionKind::Disengage && !actor.round.conditions.disengaged;
     let free_step = free_step && ctx.battlefield.distance(from, to) <= rules.free_step && kind != ActionKind::Move;
     if !(entering || leaving) || free_step {
         return provoked;
     }
-    let side = *actor.side;
+    let side = *actor.standing.side;
     let mut here = from;
     // Each zone's threats are listed once and kept for the next step, where that zone is the
     // one being left: listing them takes most of an AI's look at a walk.
@@ -122,7 +122,7 @@ trait ThreatSource {
 impl ThreatSource for ViewCache<'_, '_> {
     fn threat_of(&self, unit: Entity) -> Option<(ZoneIdx, Option<Threat>)> {
         let view = self.get(unit)?;
-        Some((view.zone.0, threat(view)))
+        Some((view.standing.zone.0, threat(view)))
     }
 
     fn place_of(&self, unit: Entity) -> u32 {
@@ -137,12 +137,9 @@ impl ThreatSource for ViewCache<'_, '_> {
 /// A unit's melee threat as a [`ThreatMap`] files it: on the field, fighting, armed with a melee
 /// weapon ([`Loadout::threatening_weapon`]).
 fn threat(view: &UnitView) -> Option<Threat> {
-    let weapon = view.loadout.threatening_weapon(view.conditions)?;
-    (view.status.on_field() && unit::is_fighting(*view.status, view.conditions)).then(|| Threat {
-        unit: view.entity,
-        side: *view.side,
-        reach: weapon.reach,
-        can_react: can_react(view),
+    let weapon = view.arms.loadout.threatening_weapon(view.round.conditions)?;
+    (view.standing.status.on_field() && unit::is_fighting(*view.standing.status, view.round.conditions)).then(|| {
+        Threat { unit: view.entity, side: *view.standing.side, reach: weapon.reach, can_react: can_react(view) }
     })
 }
 
@@ -152,9 +149,9 @@ impl FiledThreats {
         let mut filed: Vec<(ZoneIdx, Threat)> = Vec::new();
         for view in units {
             if let Some(threat) = threat(view)
-                && (view.zone.0 as usize) < zones
+                && (view.standing.zone.0 as usize) < zones
             {
-                filed.push((view.zone.0, threat));
+                filed.push((view.standing.zone.0, threat));
             }
         }
         // A counting sort by zone that keeps the units' order within each zone.
@@ -258,8 +255,16 @@ impl<'c> ThreatMap<'c> {
 /// (`W-DECL-4`), found through the zone index within the longest reach on the field.
 pub fn threateners_of(ctx: ActionContext, zone: ZoneIdx, side: SideIndex, units: &impl UnitLookup) -> Vec<Entity> {
     threateners_by(ctx, zone, |other, distance| {
-        units
-            .with_view(other, |view| threatens(*view.side, *view.status, view.conditions, view.loadout, side, distance))
+        units.with_view(other, |view| {
+            threatens(
+                *view.standing.side,
+                *view.standing.status,
+                view.round.conditions,
+                view.arms.loadout,
+                side,
+                distance,
+            )
+        })
     })
 }
 
@@ -267,8 +272,16 @@ pub fn threateners_of(ctx: ActionContext, zone: ZoneIdx, side: SideIndex, units:
 /// without listing them all (in a crowd the first one looked at usually is one).
 pub fn is_threatened(ctx: ActionContext, zone: ZoneIdx, side: SideIndex, units: &impl UnitLookup) -> bool {
     threatened_by(ctx, zone, |other, distance| {
-        units
-            .with_view(other, |view| threatens(*view.side, *view.status, view.conditions, view.loadout, side, distance))
+        units.with_view(other, |view| {
+            threatens(
+                *view.standing.side,
+                *view.standing.status,
+                view.round.conditions,
+                view.arms.loadout,
+                side,
+                distance,
+            )
+        })
     })
 }
 
@@ -321,5 +334,5 @@ pub fn threatens(
 
 /// Whether `unit` can make a Reposte now: a reaction left and not caught by surprise.
 pub fn can_react(unit: &UnitView) -> bool {
-    unit.reactions.0 > 0 && !unit.surprised
+    unit.round.reactions.0 > 0 && !unit.round.surprised
 }

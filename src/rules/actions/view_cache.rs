@@ -122,13 +122,13 @@ impl<'w> Walk<'w> {
             order.push(view.entity);
             len = len.max(view.entity.index_u32() as usize + 1);
             briefs.push(Brief {
-                side: view.side.0,
-                zone: view.zone.0,
-                status: *view.status,
-                conditions: view.conditions,
+                side: view.standing.side.0,
+                zone: view.standing.zone.0,
+                status: *view.standing.status,
+                conditions: view.round.conditions,
             });
-            if view.status.on_field() {
-                sides_on_field = sides_on_field.max(view.side.0 + 1);
+            if view.standing.status.on_field() {
+                sides_on_field = sides_on_field.max(view.standing.side.0 + 1);
             }
         }
         let mut slots = vec![NO_VIEW; len];
@@ -302,8 +302,12 @@ impl<'w, 's> ViewCache<'w, 's> {
             return *known;
         }
         let found = self.units.iter().any(|view| {
-            let brief =
-                Brief { side: view.side.0, zone: view.zone.0, status: *view.status, conditions: view.conditions };
+            let brief = Brief {
+                side: view.standing.side.0,
+                zone: view.standing.zone.0,
+                status: *view.standing.status,
+                conditions: view.round.conditions,
+            };
             brief.side >= side && Self::filed(ctx, view.entity, &brief)
         });
         let mut known = self.filed_from.borrow_mut();

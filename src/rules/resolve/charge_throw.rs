@@ -19,8 +19,8 @@ impl Resolver<'_, '_> {
             return false;
         };
         allowed
-            && self.battlefield.distance(actor.zone.0, other.zone.0)
-                > actor.loadout.usable_weapon(actor.conditions).1.reach
+            && self.battlefield.distance(actor.standing.zone.0, other.standing.zone.0)
+                > actor.arms.loadout.usable_weapon(actor.round.conditions).1.reach
     }
 
     /// Throws the first carried item that flies to `target` at it, with the charge's +2 (its
@@ -28,9 +28,10 @@ impl Resolver<'_, '_> {
     /// item that flies that far, the action is lost (`target_out_of_reach`).
     pub(super) fn charge_throw(&mut self, slot: &Slot, target: Entity, pending: &mut Vec<Pending>) -> bool {
         let item = match (self.units.get(slot.unit), self.units.get(target)) {
-            (Ok(actor), Ok(other)) => {
-                actions::charge_throw_item(&actor, self.battlefield.line_distance(actor.zone.0, other.zone.0))
-            }
+            (Ok(actor), Ok(other)) => actions::charge_throw_item(
+                &actor,
+                self.battlefield.line_distance(actor.standing.zone.0, other.standing.zone.0),
+            ),
             _ => None,
         };
         let Some(weapon) = item.and_then(|at| self.take_item(slot.unit, at)).and_then(|item| item.as_thrown_weapon())

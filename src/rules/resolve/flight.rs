@@ -34,7 +34,7 @@ impl Resolver<'_, '_> {
         let Some(view) = self.unit(unit, "striking at a fleeing back") else {
             return;
         };
-        let (zone, side, order) = (view.zone.0, *view.side, view.order.0);
+        let (zone, side, order) = (view.standing.zone.0, *view.standing.side, view.standing.order.0);
         let foes = self.threateners_of(zone, side);
         let running = Action::new(ActionKind::Move, None, None);
         let slot = Slot { initiative: AFTER_THE_TURNS, unit, order, action: running };
@@ -45,12 +45,12 @@ impl Resolver<'_, '_> {
             return;
         };
         // Struck down, it goes nowhere.
-        if *fled.status != Status::Active {
+        if *fled.standing.status != Status::Active {
             return;
         }
-        *fled.status = Status::Fled;
+        *fled.standing.status = Status::Fled;
         self.index.remove(unit, zone);
-        let id = fled.id.0.clone();
+        let id = fled.standing.id.0.clone();
         self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: Status::Fled.log_name() }));
     }
 }

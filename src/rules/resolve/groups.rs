@@ -65,10 +65,10 @@ impl<'w, 's> Resolver<'w, 's> {
         roll_base_initiative(&self.ruleset, &mut self.rng, &mut self.log, round, &mut arrivals, &self.groups);
         let mut late: Vec<(u32, Entity)> = arrivals
             .iter_mut()
-            .filter(|unit| !unit.surprised)
+            .filter(|unit| !unit.round.surprised)
             .map(|unit| {
-                *unit.declared = Declared::default();
-                (unit.order.0, unit.entity)
+                *unit.round.declared = Declared::default();
+                (unit.standing.order.0, unit.entity)
             })
             .collect();
         late.sort_unstable();
@@ -94,7 +94,7 @@ impl<'w, 's> Resolver<'w, 's> {
                 let at = arrival.at_initiative?;
                 (arrival.round == round && due_at(at)).then_some((at, entity))
             })
-            .filter(|&(_, entity)| self.units.get(entity).is_ok_and(|view| *view.status == Status::Reserve))
+            .filter(|&(_, entity)| self.units.get(entity).is_ok_and(|view| *view.standing.status == Status::Reserve))
             .collect();
         let first = match order {
             InitiativeOrder::LowestFirst => due.iter().map(|&(at, _)| at).min(),
@@ -118,27 +118,27 @@ impl<'w, 's> Resolver<'w, 's> {
                 turns.push(GroupTurn::default());
                 continue;
             };
-            let able = unit::may_act(*unit.status, &unit.conditions, unit.surprised, round);
+            let able = unit::may_act(*unit.standing.status, &unit.round.conditions, unit.round.surprised, round);
             let measured = slot.action.move_after.is_some() || self.ruleset.movement.pursue_target;
-            turns.push(GroupTurn { able, set_off: measured.then_some(unit.zone.0), ..default() });
+            turns.push(GroupTurn { able, set_off: measured.then_some(unit.standing.zone.0), ..default() });
             // Chosen Bonus Actions (`A-BONUS-1`): dodging lasts until the next turn.
-            let uses = crate::rules::bonus::effective(&self.ruleset, &unit.conditions, &slot.action);
-            unit.conditions.dodge_bonus = match chosen {
+            let uses = crate::rules::bonus::effective(&self.ruleset, &unit.round.conditions, &slot.action);
+            unit.round.conditions.dodge_bonus = match chosen {
                 Some(rules) if able => rules.dodge * i32::from(uses.dodge),
                 _ => 0,
             };
-            unit.conditions.disengaged |= kind == ActionKind::Disengage || uses.disengage;
-            unit.conditions.charging |= kind == ActionKind::Charge;
+            unit.round.conditions.disengaged |= kind == ActionKind::Disengage || uses.disengage;
+            unit.round.conditions.charging |= kind == ActionKind::Charge;
             // Its turn starts: last turn's screen lapses (`S-SPEC-1`); not the one just
             // made in the first part of this turn (`S-ACT-2`).
             if !self.state.turn_parts.contains(&slot.unit) {
-                unit.conditions.screening = None;
+                unit.round.conditions.screening = None;
             }
-            unit.conditions.turn_taken = true;
+            unit.round.conditions.turn_taken = true;
             // The turn starts: last turn's dodge is over, and this one may dodge anew.
-            unit.conditions.dodging = able
+            unit.round.conditions.dodging = able
                 && dodge_bonus.is_some()
-                && unit.conditions.bonus_actions_left() > 0
+                && unit.round.conditions.bonus_actions_left() > 0
                 && leaves_a_bonus_action(&slot.action, standing_bonus);
         }
         turns
@@ -208,7 +208,9 @@ impl<'w, 's> Resolver<'w, 's> {
             return 0;
         };
         match self.units.get(unit) {
-            Ok(view) if view.zone.0 != from => actions::move_cost(&self.battlefield, &view, from, view.zone.0),
+            Ok(view) if view.standing.zone.0 != from => {
+                actions::move_cost(&self.battlefield, &view, from, view.standing.zone.0)
+            }
             _ => 0,
         }
     }
@@ -225,7 +227,7 @@ impl<'w, 's> Resolver<'w, 's> {
         self.state.casting.retain(|cast| !cast.due);
         for caster in lost {
             if let Ok(mut unit) = self.units.get_mut(caster) {
-                unit.conditions.channelling = false;
+                unit.round.conditions.channelling = false;
             }
         }
     }

@@ -44,13 +44,13 @@ impl Resolver<'_, '_> {
             .iter()
             .filter_map(|&holder| self.units.get(holder).ok())
             .filter(|view| {
-                view.conditions.held_against == Some(foe)
-                    && view.conditions.held_action
-                    && !view.conditions.snapped
-                    && unit::may_act(*view.status, view.conditions, view.surprised, round)
-                    && unit::is_fighting(*view.status, view.conditions)
+                view.round.conditions.held_against == Some(foe)
+                    && view.round.conditions.held_action
+                    && !view.round.conditions.snapped
+                    && unit::may_act(*view.standing.status, view.round.conditions, view.round.surprised, round)
+                    && unit::is_fighting(*view.standing.status, view.round.conditions)
             })
-            .map(|view| (view.order.0, view.entity))
+            .map(|view| (view.standing.order.0, view.entity))
             .collect();
         holders.sort_unstable();
         holders.dedup();
@@ -61,10 +61,10 @@ impl Resolver<'_, '_> {
     /// plan passes the declaration's own check from where everyone stands now.
     fn held_plan_now(&self, holder: Entity, foe: Entity) -> Option<Action> {
         let (h, f) = (self.units.get(holder).ok()?, self.units.get(foe).ok()?);
-        if !f.status.on_field() {
+        if !f.standing.status.on_field() {
             return None;
         }
-        let plan = h.conditions.held_plan.unwrap_or(HeldPlan::strike(foe)).action();
+        let plan = h.round.conditions.held_plan.unwrap_or(HeldPlan::strike(foe)).action();
         actions::check(self.ctx(), &h, &plan, &*self.units).is_ok().then_some(plan)
     }
 
@@ -74,18 +74,18 @@ impl Resolver<'_, '_> {
         let foe = slot.unit;
         // The foe's turn has come: too late for it to snap back or take total defense.
         if let Ok(mut unit) = self.units.get_mut(foe) {
-            unit.conditions.turn_taken = true;
+            unit.round.conditions.turn_taken = true;
         }
         let Ok(mut unit) = self.units.get_mut(holder) else {
             return;
         };
-        unit.conditions.turn_taken = true;
-        unit.conditions.held_against = None;
-        unit.conditions.held_plan = None;
+        unit.round.conditions.turn_taken = true;
+        unit.round.conditions.held_against = None;
+        unit.round.conditions.held_plan = None;
         if plan.kind == ActionKind::FullDefense {
-            unit.conditions.full_defense = true;
+            unit.round.conditions.full_defense = true;
         }
-        let order = unit.order.0;
+        let order = unit.standing.order.0;
         let cursor = self.state.turn_cursor.min(self.state.turns.len());
         for (_, units) in &mut self.state.turns[cursor..] {
             units.retain(|&entity| entity != holder);
@@ -118,8 +118,9 @@ impl Resolver<'_, '_> {
         };
         let action = held.action;
         let using = crate::rules::declare::action_tool(&view, &action);
-        let unit = view.id.0.clone();
-        let target = action.target.and_then(|target| self.units.get(target).ok()).map(|target| target.id.0.clone());
+        let unit = view.standing.id.0.clone();
+        let target =
+            action.target.and_then(|target| self.units.get(target).ok()).map(|target| target.standing.id.0.clone());
         let move_to = action.move_to.map(|zone| self.battlefield.place(zone));
         let aim = match action.kind {
             ActionKind::Aimed(aim) => Some(aim.log_name()),

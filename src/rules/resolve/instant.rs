@@ -29,10 +29,10 @@ impl Resolver<'_, '_> {
         let Ok(mut unit) = self.units.get_mut(actor) else {
             return;
         };
-        unit.conditions.held_action = true;
-        unit.conditions.held_against = action.target;
-        unit.conditions.held_plan = action.target.map(|foe| action.held.unwrap_or(HeldPlan::strike(foe)));
-        unit.conditions.turn_taken = false;
+        unit.round.conditions.held_action = true;
+        unit.round.conditions.held_against = action.target;
+        unit.round.conditions.held_plan = action.target.map(|foe| action.held.unwrap_or(HeldPlan::strike(foe)));
+        unit.round.conditions.turn_taken = false;
         self.state.holding.push(actor);
         let count = self.state.turns.last().map_or(0, |(count, _)| *count) + 1;
         self.state.turns.push((count, vec![actor]));
@@ -42,21 +42,21 @@ impl Resolver<'_, '_> {
 /// A unit's bonus to a screen's opposed check: its better of Strength and Dexterity, and its
 /// attack skill standing in for the most fitting combat skill.
 fn screen_bonus(ruleset: &Ruleset, view: &UnitView) -> i32 {
-    let strength = unit::modifier(ruleset, view.attributes, Attribute::Strength);
-    let dexterity = unit::modifier(ruleset, view.attributes, Attribute::Dexterity);
-    strength.max(dexterity) + view.skills.attack
+    let strength = unit::modifier(ruleset, view.body.attributes, Attribute::Strength);
+    let dexterity = unit::modifier(ruleset, view.body.attributes, Attribute::Dexterity);
+    strength.max(dexterity) + view.body.skills.attack
 }
 
 /// Hit points left before the unit goes down.
 pub(super) fn standing(view: &UnitView) -> i32 {
-    view.stress.current.max(0) + view.wounds.current.max(0)
+    view.body.stress.current.max(0) + view.body.wounds.current.max(0)
 }
 
 /// The most the attack of `attacker` with its weapon in hand can deal `target` on a hit.
 pub(super) fn heaviest_blow(ruleset: &Ruleset, attacker: &UnitView, target: &UnitView) -> i32 {
-    let weapon = attacker.loadout.usable_weapon(attacker.conditions).1;
+    let weapon = attacker.arms.loadout.usable_weapon(attacker.round.conditions).1;
     let most = actions::damage_dice(ruleset, attacker, weapon, false).max();
-    damage::damage_after_armour(ruleset, most, 1, target.armour.0)
+    damage::damage_after_armour(ruleset, most, 1, target.arms.armour.0)
 }
 
 /// One screener's opposed check against the attacker.
@@ -70,7 +70,7 @@ impl Resolver<'_, '_> {
     /// `actor` screens `ward` until its own next turn (`S-SPEC-1`).
     pub(super) fn screen(&mut self, actor: Entity, ward: Entity) {
         if let Ok(mut unit) = self.units.get_mut(actor) {
-            unit.conditions.screening = Some(ward);
+            unit.round.conditions.screening = Some(ward);
         }
     }
 
@@ -85,7 +85,7 @@ impl Resolver<'_, '_> {
         // to look the two units up (missing ones are still reported below, as before).
         if self.units.contains(slot.unit)
             && self.units.contains(target)
-            && !self.units.iter().any(|view| view.conditions.screening == Some(target))
+            && !self.units.iter().any(|view| view.round.conditions.screening == Some(target))
         {
             return target;
         }
@@ -94,13 +94,13 @@ impl Resolver<'_, '_> {
             return target;
         };
         let against_bonus = screen_bonus(&self.ruleset, &attacker);
-        let attacker_id = attacker.id.0.clone();
+        let attacker_id = attacker.standing.id.0.clone();
         let mut checks = Vec::with_capacity(screeners.len());
         for (screener, bonus) in screeners {
             let roll = self.rng.roll(rules.die.plus(bonus));
             let against = self.rng.roll(rules.die.plus(against_bonus));
             if let Ok(mut unit) = self.units.get_mut(screener) {
-                unit.conditions.screens_made += 1;
+                unit.round.conditions.screens_made += 1;
             }
             checks.push(ScreenCheck { screener, roll, against });
         }
@@ -148,15 +148,16 @@ impl Resolver<'_, '_> {
             .units
             .iter()
             .filter(|view| {
-                view.conditions.screening == Some(target)
-                    && view.side == ward.side
+                view.round.conditions.screening == Some(target)
+                    && view.standing.side == ward.standing.side
                     && view.entity != target
-                    && unit::is_fighting(*view.status, view.conditions)
-                    && view.conditions.screens_made < view.skills.attack
-                    && self.battlefield.distance(view.zone.0, ward.zone.0) <= view.loadout.unarmed.reach
-                    && reach.reaches(&self.battlefield, attacker.zone.0, view.zone.0)
+                    && unit::is_fighting(*view.standing.status, view.round.conditions)
+                    && view.round.conditions.screens_made < view.body.skills.attack
+                    && self.battlefield.distance(view.standing.zone.0, ward.standing.zone.0)
+                        <= view.arms.loadout.unarmed.reach
+                    && reach.reaches(&self.battlefield, attacker.standing.zone.0, view.standing.zone.0)
             })
-            .map(|view| (view.order.0, view.entity, screen_bonus(&self.ruleset, &view)))
+            .map(|view| (view.standing.order.0, view.entity, screen_bonus(&self.ruleset, &view)))
             .collect();
         found.sort_unstable_by_key(|&(order, ..)| order);
         found.into_iter().map(|(_, entity, bonus)| (entity, bonus)).collect()
@@ -172,14 +173,16 @@ impl Resolver<'_, '_> {
             return true;
         }
         if let Ok(mut unit) = self.units.get_mut(target) {
-            unit.conditions.snapped = true;
+            unit.round.conditions.snapped = true;
         }
         let mut reaction = Vec::new();
         self.attack(AttackRequest::new(target, slot.unit, slot.initiative, AttackKind::Snap), &mut reaction);
         for effect in reaction {
             self.apply(effect);
         }
-        self.units.get(slot.unit).is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))
+        self.units
+            .get(slot.unit)
+            .is_ok_and(|view| unit::may_act(*view.standing.status, view.round.conditions, view.round.surprised, round))
     }
 
     /// Whether `target` snaps at `attacker`: the ruleset has snap attacks, it is trained
@@ -192,16 +195,22 @@ impl Resolver<'_, '_> {
         let (Some(a), Some(t)) = (self.unit(attacker, "a snap attack"), self.unit(target, "a snap attack")) else {
             return false;
         };
-        let ready = unit::may_act(*t.status, t.conditions, t.surprised, self.round())
-            && unit::is_fighting(*t.status, t.conditions)
-            && !t.conditions.snapped
-            && !t.conditions.turn_taken
-            && t.skills.attack >= rules.min_attack_skill;
+        let ready = unit::may_act(*t.standing.status, t.round.conditions, t.round.surprised, self.round())
+            && unit::is_fighting(*t.standing.status, t.round.conditions)
+            && !t.round.conditions.snapped
+            && !t.round.conditions.turn_taken
+            && t.body.skills.attack >= rules.min_attack_skill;
         let reaches = actions::reach(&t, ActionKind::Attack)
-            .is_ok_and(|reach| reach.reaches(&self.battlefield, t.zone.0, a.zone.0));
+            .is_ok_and(|reach| reach.reaches(&self.battlefield, t.standing.zone.0, a.standing.zone.0));
         // No bow or crossbow snaps in melee (`S-ATK-2`).
         let bow_in_melee = actions::fires_forbidden_bow(&self.ruleset, &t, ActionKind::Attack)
-            && actions::shooting_in_melee(self.ctx(), t.zone.0, a.zone.0, *t.side, &*self.units);
+            && actions::shooting_in_melee(
+                self.ctx(),
+                t.standing.zone.0,
+                a.standing.zone.0,
+                *t.standing.side,
+                &*self.units,
+            );
         ready
             && reaches
             && !bow_in_melee

@@ -34,17 +34,18 @@ impl Resolver<'_, '_> {
             .filter(|(_, summoned)| summoned.summoner == summoner)
             .map(|(entity, _)| entity)
             .collect();
-        let active = mine.iter().filter(|&&unit| self.units.get(unit).is_ok_and(|view| view.status.on_field())).count();
+        let active =
+            mine.iter().filter(|&&unit| self.units.get(unit).is_ok_and(|view| view.standing.status.on_field())).count();
         let waiting = mine
             .iter()
             .copied()
-            .filter(|&unit| self.units.get(unit).is_ok_and(|view| *view.status == Status::Reserve))
-            .min_by_key(|&unit| self.units.get(unit).map_or(u32::MAX, |view| view.order.0));
+            .filter(|&unit| self.units.get(unit).is_ok_and(|view| *view.standing.status == Status::Reserve))
+            .min_by_key(|&unit| self.units.get(unit).map_or(u32::MAX, |view| view.standing.order.0));
         let (Some(called), true) = (waiting, active < slots) else {
             self.lose(summoner, LostReason::NoSummoningSlot);
             return;
         };
-        let Some(origin) = self.unit(summoner, "summoning").map(|view| view.zone.0) else {
+        let Some(origin) = self.unit(summoner, "summoning").map(|view| view.standing.zone.0) else {
             return;
         };
         let spot = self.battlefield.within(origin, SUMMON_RANGE).find(|&zone| {
@@ -64,8 +65,8 @@ impl Resolver<'_, '_> {
         let Some(mut unit) = self.faults.found(self.units.get_mut(called), called, "summoning") else {
             return;
         };
-        unit.zone.0 = spot;
-        unit.conditions.sick_until = Some(round + 1);
+        unit.standing.zone.0 = spot;
+        unit.round.conditions.sick_until = Some(round + 1);
         arrive(&mut unit, &mut self.index, &self.battlefield, &mut self.log, round);
         if !on_turn {
             let mut arrivals = vec![unit];
@@ -82,7 +83,7 @@ impl Resolver<'_, '_> {
         let Some(view) = self.unit(summoner, "conjuring") else {
             return;
         };
-        let (side, origin, controller) = (view.side.0, view.zone.0, *view.controller);
+        let (side, origin, controller) = (view.standing.side.0, view.standing.zone.0, *view.standing.controller);
         let free = self.free_summoning_slots(summoner);
         let spawner = self.conjurable.as_ref().and_then(|conjurable| conjurable.spawner(creature, side));
         // A forward-model world (the search AI's) has no spawners: it cannot foresee new units.
@@ -133,7 +134,7 @@ impl Resolver<'_, '_> {
     }
 
     fn on_field(&self, unit: Entity) -> bool {
-        self.units.get(unit).is_ok_and(|view| view.status.on_field())
+        self.units.get(unit).is_ok_and(|view| view.standing.status.on_field())
     }
 
     /// `origin` if it has room, else the nearest place within reach of it that has.
@@ -164,7 +165,7 @@ impl Resolver<'_, '_> {
         let Some(view) = self.unit(actor, "joining a swarm") else {
             return;
         };
-        let side = view.side.0;
+        let side = view.standing.side.0;
         if self.state.swarm_full(&self.ruleset, target, side) {
             self.lose(actor, LostReason::SwarmFull);
             return;
@@ -188,10 +189,10 @@ impl Resolver<'_, '_> {
             return;
         };
         // The declaration checked the spell exists; a caster's spells never change in battle.
-        let Some((name, spell)) = unit.spells.0.get(at).cloned() else {
+        let Some((name, spell)) = unit.magic.spells.0.get(at).cloned() else {
             return;
         };
-        let (id, damage_taken) = (unit.id.0.clone(), unit.record.damage_taken);
+        let (id, damage_taken) = (unit.standing.id.0.clone(), unit.round.record.damage_taken);
         if self.ruleset.spells.damage_disrupts && damage_taken > 0 {
             // Struck while casting, the spell is lost and its Mana spent with it; hurt before
             // starting, the caster simply cannot cast.
@@ -215,7 +216,7 @@ impl Resolver<'_, '_> {
         let (skill, weakened) = self
             .units
             .get(caster)
-            .map_or((0, false), |view| (view.skills.spellcasting, unit::weakened(view.conditions)));
+            .map_or((0, false), |view| (view.body.skills.spellcasting, unit::weakened(view.round.conditions)));
         let (roll, disadvantage_roll) = self.rng.roll_test(self.ruleset.spells.casting_die.plus(skill), weakened);
         let success = roll.total >= spell.tn;
         let target_id = self.id(target);
@@ -255,7 +256,7 @@ impl Resolver<'_, '_> {
         };
         self.state.casting.push(CastInProgress { unit: caster, spell, target, completes_at, due: false });
         if let Ok(mut unit) = self.units.get_mut(caster) {
-            unit.conditions.channelling = true;
+            unit.round.conditions.channelling = true;
         }
     }
 
@@ -267,7 +268,7 @@ impl Resolver<'_, '_> {
         };
         self.state.casting.remove(at);
         if let Ok(mut unit) = self.units.get_mut(caster) {
-            unit.conditions.channelling = false;
+            unit.round.conditions.channelling = false;
         }
         true
     }
@@ -275,8 +276,8 @@ impl Resolver<'_, '_> {
     /// Whether `caster` can still pay `cost`: Mana, and Stress where it stands in (`W-STRESS-1`).
     fn can_pay(&self, caster: Entity, cost: i32) -> bool {
         self.units.get(caster).is_ok_and(|unit| {
-            let stress = if self.ruleset.spells.stress_pays_for_mana { unit.stress.current } else { 0 };
-            unit.mana.current.max(0) + stress.max(0) >= cost
+            let stress = if self.ruleset.spells.stress_pays_for_mana { unit.body.stress.current } else { 0 };
+            unit.magic.mana.current.max(0) + stress.max(0) >= cost
         })
     }
 
@@ -287,10 +288,10 @@ impl Resolver<'_, '_> {
         let Ok(mut unit) = self.units.get_mut(caster) else {
             return (0, 0);
         };
-        let mana_spent = cost.min(unit.mana.current).max(0);
-        let stress_spent = if stress_pays { (cost - mana_spent).min(unit.stress.current).max(0) } else { 0 };
-        unit.mana.current -= mana_spent;
-        unit.stress.current -= stress_spent;
+        let mana_spent = cost.min(unit.magic.mana.current).max(0);
+        let stress_spent = if stress_pays { (cost - mana_spent).min(unit.body.stress.current).max(0) } else { 0 };
+        unit.magic.mana.current -= mana_spent;
+        unit.body.stress.current -= stress_spent;
         (mana_spent, stress_spent)
     }
 
@@ -305,7 +306,7 @@ impl Resolver<'_, '_> {
             self.units
                 .get(user)
                 .ok()
-                .and_then(|view| view.inventory.0.get(at).map(|stack| stack.name.clone()))
+                .and_then(|view| view.arms.inventory.0.get(at).map(|stack| stack.name.clone()))
                 .unwrap_or_else(|| "item".into()),
         );
         let target_id = self.id(target);
@@ -321,7 +322,7 @@ impl Resolver<'_, '_> {
     /// Takes one item from the stack at `at`, if any is left.
     pub(super) fn take_item(&mut self, user: Entity, at: usize) -> Option<Item> {
         let mut unit = self.units.get_mut(user).ok()?;
-        let stack = unit.inventory.0.get_mut(at).filter(|stack| stack.count > 0)?;
+        let stack = unit.arms.inventory.0.get_mut(at).filter(|stack| stack.count > 0)?;
         stack.count -= 1;
         Some(stack.item.clone())
     }
@@ -337,7 +338,8 @@ impl Resolver<'_, '_> {
         match *effect {
             Effect::Damage { dice, damage_type } => {
                 let roll = self.rng.roll(dice);
-                let armour = if ignore_armour { 0 } else { self.units.get(target).map_or(0, |view| view.armour.0) };
+                let armour =
+                    if ignore_armour { 0 } else { self.units.get(target).map_or(0, |view| view.arms.armour.0) };
                 let amount = damage::damage_after_armour(&self.ruleset, roll.total, 1, armour);
                 pending.push(Pending::Damage(DamageHit {
                     target,
@@ -365,9 +367,9 @@ impl Resolver<'_, '_> {
         let (Some(h), Some(t)) = (self.unit(healer, "stabilising"), self.unit(target, "stabilising")) else {
             return;
         };
-        let tn = self.ruleset.wounds.stabilise_tn_base + t.wounds.highest_injury();
-        let skill = h.skills.heal;
-        let (healer_id, target_id) = (h.id.0.clone(), t.id.0.clone());
+        let tn = self.ruleset.wounds.stabilise_tn_base + t.body.wounds.highest_injury();
+        let skill = h.body.skills.heal;
+        let (healer_id, target_id) = (h.standing.id.0.clone(), t.standing.id.0.clone());
         let roll = self.rng.roll(self.ruleset.wounds.heal_die.plus(skill));
         let success = roll.total >= tn;
         self.log.record(round, || {
@@ -383,8 +385,8 @@ impl Resolver<'_, '_> {
         let (Some(a), Some(t)) = (self.unit(actor, "intimidating"), self.unit(target, "intimidating")) else {
             return;
         };
-        let skill = a.skills.intimidation;
-        let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
+        let skill = a.body.skills.intimidation;
+        let (actor_id, target_id) = (a.standing.id.0.clone(), t.standing.id.0.clone());
         let roll = self.rng.roll(self.ruleset.morale.intimidation_die.plus(skill));
         self.intimidated.write(Intimidated { unit: target, result: roll.total });
         self.log
@@ -397,9 +399,9 @@ impl Resolver<'_, '_> {
         let Some(mut unit) = self.faults.found(self.units.get_mut(target), target, "stabilising it") else {
             return;
         };
-        if unit.status.is_down() && !unit.conditions.stabilised {
-            unit.conditions.stabilised = true;
-            let id = unit.id.0.clone();
+        if unit.standing.status.is_down() && !unit.round.conditions.stabilised {
+            unit.round.conditions.stabilised = true;
+            let id = unit.standing.id.0.clone();
             self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "stabilized" }));
         }
     }
@@ -409,7 +411,7 @@ impl Resolver<'_, '_> {
         let Some(mut unit) = self.faults.found(self.units.get_mut(target), target, "restoring it") else {
             return;
         };
-        if !unit.status.on_field() {
+        if !unit.standing.status.on_field() {
             return;
         }
         let amount = roll.total.max(0);
@@ -417,25 +419,25 @@ impl Resolver<'_, '_> {
         // With one pool of hit points, whatever restores Stress restores hit points.
         let wounds = wounds || self.ruleset.damage.pools == Pools::HitPoints;
         if wounds {
-            let before = unit.wounds.current;
-            unit.wounds.current = before.saturating_add(amount).min(unit.wounds.max.max(before));
-            wounds_restored = unit.wounds.current - before;
+            let before = unit.body.wounds.current;
+            unit.body.wounds.current = before.saturating_add(amount).min(unit.body.wounds.max.max(before));
+            wounds_restored = unit.body.wounds.current - before;
         } else {
-            let before = unit.stress.current;
-            unit.stress.current = before.saturating_add(amount).min(unit.stress.max.max(before));
-            stress_restored = unit.stress.current - before;
+            let before = unit.body.stress.current;
+            unit.body.stress.current = before.saturating_add(amount).min(unit.body.stress.max.max(before));
+            stress_restored = unit.body.stress.current - before;
         }
         // Healing enough in one go closes a wound, and its lasting penalties go with it (`A-WOUND-1`).
         let mut wound_closed = None;
         if let Some(aiming) = &self.ruleset.attack.aiming
-            && unit.conditions.aimed_wounds > 0
+            && unit.round.conditions.aimed_wounds > 0
             && stress_restored + wounds_restored >= aiming.heal_threshold
         {
-            unit.conditions.aimed_wounds -= 1;
-            wound_closed = super::wounds::close_wound(&mut unit.conditions, aiming).map(AimPoint::log_name);
+            unit.round.conditions.aimed_wounds -= 1;
+            wound_closed = super::wounds::close_wound(&mut unit.round.conditions, aiming).map(AimPoint::log_name);
         }
-        let id = unit.id.0.clone();
-        let (stress, wounds_now) = (unit.stress.current, unit.wounds.current);
+        let id = unit.standing.id.0.clone();
+        let (stress, wounds_now) = (unit.body.stress.current, unit.body.wounds.current);
         self.log.record(round, || {
             LogEvent::Healed(line::Healed {
                 unit: id.clone(),
@@ -448,12 +450,12 @@ impl Resolver<'_, '_> {
                 wound_closed,
             })
         });
-        let strength = unit.attributes.score(Attribute::Strength);
-        let status = damage::status_under(&self.ruleset, *unit.status, wounds_now, strength);
-        if status != *unit.status {
-            *unit.status = status;
+        let strength = unit.body.attributes.score(Attribute::Strength);
+        let status = damage::status_under(&self.ruleset, *unit.standing.status, wounds_now, strength);
+        if status != *unit.standing.status {
+            *unit.standing.status = status;
             if status == Status::Active {
-                unit.conditions.stabilised = false;
+                unit.round.conditions.stabilised = false;
             }
             self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: status.log_name() }));
         }

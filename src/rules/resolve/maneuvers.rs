@@ -41,9 +41,9 @@ impl Resolver<'_, '_> {
         let own =
             actions::maneuver_bonus(&self.ruleset, &rules, &a, check, true) - actions::size_penalty(&rules, &a, &t);
         let theirs = actions::maneuver_bonus(&self.ruleset, &rules, &t, check, false);
-        let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
+        let (actor_id, target_id) = (a.standing.id.0.clone(), t.standing.id.0.clone());
         // A weakened side rolls its test with disadvantage (`Z-HIND-1`).
-        let weak = (unit::weakened(a.conditions), unit::weakened(t.conditions));
+        let weak = (unit::weakened(a.round.conditions), unit::weakened(t.round.conditions));
         let (roll, disadvantage_roll) = self.rng.roll_test(rules.die.plus(own), weak.0);
         let (against, against_disadvantage_roll) = self.rng.roll_test(rules.die.plus(theirs), weak.1);
         let won = roll.total > against.total;
@@ -77,13 +77,16 @@ impl Resolver<'_, '_> {
         let (Some(a), Some(t)) = (self.unit(actor, "a manoeuvre"), self.unit(target, "a manoeuvre")) else {
             return false;
         };
-        let weapon =
-            if kind == AttackKind::Grapple { &a.loadout.unarmed } else { a.loadout.usable_weapon(a.conditions).1 };
+        let weapon = if kind == AttackKind::Grapple {
+            &a.arms.loadout.unarmed
+        } else {
+            a.arms.loadout.usable_weapon(a.round.conditions).1
+        };
         // A charger's lowered Defense holds against shoves and grapples too (`S-SPEC-1`).
-        let defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions)
-            - self.charge_penalty(t.conditions);
+        let defense = unit::defense_score(&self.ruleset, t.body.attributes, t.arms.defense, t.round.conditions)
+            - self.charge_penalty(t.round.conditions);
         let dice = self.ruleset.attack.die.plus(actions::roll_bonus(&self.ruleset, &a, weapon, false));
-        let (attacker, target) = (a.id.0.clone(), t.id.0.clone());
+        let (attacker, target) = (a.standing.id.0.clone(), t.standing.id.0.clone());
         let roll = self.rng.roll(dice);
         let (total, hit, round) = (roll.total, roll.total >= defense, self.round());
         self.log.record(round, || {
@@ -112,7 +115,7 @@ impl Resolver<'_, '_> {
         let many = rules.is_some_and(|rules| rules.many_grapplers);
         if many {
             // One target at a time: seizing another lets go of the first.
-            let holding = self.units.get(actor).ok().and_then(|view| view.conditions.grappling);
+            let holding = self.units.get(actor).ok().and_then(|view| view.round.conditions.grappling);
             if let Some(old) = holding.filter(|&old| old != target) {
                 crate::rules::end::let_go(&mut self.harm(), old, actor);
             }
@@ -120,16 +123,16 @@ impl Resolver<'_, '_> {
         if let Ok(mut unit) = self.units.get_mut(target) {
             if !many {
                 // The hold passes to the newest grappler; the one before lets go at the round's end.
-                unit.conditions.grappled_by = Grapplers::default();
+                unit.round.conditions.grappled_by = Grapplers::default();
             }
-            if !unit.conditions.grappled_by.insert(actor) {
+            if !unit.round.conditions.grappled_by.insert(actor) {
                 return ManeuverOutcome::NoRoom;
             }
-            unit.conditions.bare_hands_in_holds |= bare_hands;
+            unit.round.conditions.bare_hands_in_holds |= bare_hands;
         }
         if let Ok(mut unit) = self.units.get_mut(actor) {
-            unit.conditions.grappling = Some(target);
-            unit.conditions.bare_hands_in_holds |= bare_hands;
+            unit.round.conditions.grappling = Some(target);
+            unit.round.conditions.bare_hands_in_holds |= bare_hands;
         }
         ManeuverOutcome::Grappled
     }
@@ -138,7 +141,7 @@ impl Resolver<'_, '_> {
     /// cost of its action. Returns whether the action was carried out (the unit still held).
     pub(super) fn break_free(&mut self, actor: Entity) -> bool {
         let rules = self.ruleset.attack.maneuvers.clone();
-        let held = self.units.get(actor).is_ok_and(|view| !view.conditions.grappled_by.is_empty());
+        let held = self.units.get(actor).is_ok_and(|view| !view.round.conditions.grappled_by.is_empty());
         let Some(rules) = rules.filter(|_| held) else {
             // Let go of before its turn came: nothing left to struggle against.
             self.lose(actor, LostReason::TargetOutOfReach);
@@ -151,7 +154,7 @@ impl Resolver<'_, '_> {
     /// A grappler releases its hold (`S-MAN-1`); from then on both may move and take up their
     /// weapons again.
     pub(super) fn let_go(&mut self, actor: Entity) {
-        let victim = self.units.get(actor).ok().and_then(|view| view.conditions.grappling);
+        let victim = self.units.get(actor).ok().and_then(|view| view.round.conditions.grappling);
         if let Some(victim) = victim {
             crate::rules::end::let_go(&mut self.harm(), victim, actor);
         }
@@ -163,10 +166,10 @@ impl Resolver<'_, '_> {
     /// whether the action was carried out.
     pub(super) fn haul(&mut self, actor: Entity, action: &Action) -> bool {
         let rules = self.ruleset.attack.maneuvers.clone().filter(|rules| rules.haul.is_some());
-        let victim = self.units.get(actor).ok().and_then(|view| view.conditions.grappling).filter(|&victim| {
+        let victim = self.units.get(actor).ok().and_then(|view| view.round.conditions.grappling).filter(|&victim| {
             self.units
                 .get(victim)
-                .is_ok_and(|view| view.status.on_field() && view.conditions.grappled_by.contains(actor))
+                .is_ok_and(|view| view.standing.status.on_field() && view.round.conditions.grappled_by.contains(actor))
         });
         let (Some(rules), Some(victim)) = (rules, victim) else {
             // Let go of, or torn away, before its turn came: nothing left to haul.
@@ -179,8 +182,8 @@ impl Resolver<'_, '_> {
         let own = actions::maneuver_bonus(&self.ruleset, &rules, &a, ManeuverCheck::Hold, true)
             - actions::size_penalty(&rules, &a, &t);
         let theirs = actions::maneuver_bonus(&self.ruleset, &rules, &t, ManeuverCheck::Hold, false);
-        let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
-        let weak = (unit::weakened(a.conditions), unit::weakened(t.conditions));
+        let (actor_id, target_id) = (a.standing.id.0.clone(), t.standing.id.0.clone());
+        let weak = (unit::weakened(a.round.conditions), unit::weakened(t.round.conditions));
         let (roll, disadvantage_roll) = self.rng.roll_test(rules.die.plus(own), weak.0);
         let (against, against_disadvantage_roll) = self.rng.roll_test(rules.die.plus(theirs), weak.1);
         let won = roll.total > against.total;
@@ -215,7 +218,7 @@ impl Resolver<'_, '_> {
     /// there is room), and the victim with it, keeping its place beside it; anyone else holding
     /// the victim loses its grip. Both moves are logged; nothing is provoked.
     fn drag(&mut self, actor: Entity, victim: Entity, chosen: Option<ZoneIdx>) -> ManeuverOutcome {
-        let zone_of = |battle: &Self, unit: Entity| battle.unit(unit, "a drag").map(|view| view.zone.0);
+        let zone_of = |battle: &Self, unit: Entity| battle.unit(unit, "a drag").map(|view| view.standing.zone.0);
         let (Some(from), Some(at)) = (zone_of(self, actor), zone_of(self, victim)) else {
             return ManeuverOutcome::NoRoom;
         };
@@ -236,7 +239,7 @@ impl Resolver<'_, '_> {
     /// A won hurl: the victim lands in `chosen` where it still may (else the nearest place there
     /// is room, or where it is when there is none), prone and free of every hold.
     fn hurl(&mut self, actor: Entity, victim: Entity, chosen: Option<ZoneIdx>) -> ManeuverOutcome {
-        let zone_of = |battle: &Self, unit: Entity| battle.unit(unit, "a hurl").map(|view| view.zone.0);
+        let zone_of = |battle: &Self, unit: Entity| battle.unit(unit, "a hurl").map(|view| view.standing.zone.0);
         let (Some(from), Some(at)) = (zone_of(self, actor), zone_of(self, victim)) else {
             return ManeuverOutcome::Thrown;
         };
@@ -251,7 +254,7 @@ impl Resolver<'_, '_> {
         let round = self.round();
         let id = self.id(victim);
         if let Ok(mut unit) = self.units.get_mut(victim) {
-            unit.conditions.prone = true;
+            unit.round.conditions.prone = true;
         }
         self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
         ManeuverOutcome::Thrown
@@ -264,7 +267,7 @@ impl Resolver<'_, '_> {
         }
         self.index.relocate(unit, at, to);
         if let Ok(mut view) = self.units.get_mut(unit) {
-            view.zone.0 = to;
+            view.standing.zone.0 = to;
         }
         let (round, id) = (self.round(), self.id(unit));
         let (left, entered) = (self.battlefield.place(at), self.battlefield.place(to));
@@ -274,7 +277,7 @@ impl Resolver<'_, '_> {
     /// Every hold on `victim` but `keep`'s ends.
     fn tear_free(&mut self, victim: Entity, keep: Option<Entity>) {
         let holders: Vec<Entity> =
-            self.units.get(victim).map(|view| view.conditions.grappled_by.iter().collect()).unwrap_or_default();
+            self.units.get(victim).map(|view| view.round.conditions.grappled_by.iter().collect()).unwrap_or_default();
         for holder in holders.into_iter().filter(|&holder| Some(holder) != keep) {
             crate::rules::end::let_go(&mut self.harm(), victim, holder);
         }
@@ -285,7 +288,7 @@ impl Resolver<'_, '_> {
         let round = self.round();
         let id = self.id(target);
         if let Ok(mut unit) = self.units.get_mut(target) {
-            unit.conditions.prone = true;
+            unit.round.conditions.prone = true;
         }
         self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
         ManeuverOutcome::KnockedProne
@@ -296,7 +299,7 @@ impl Resolver<'_, '_> {
     /// there is no room.
     fn shove(&mut self, actor: Entity, target: Entity, push_to: Option<ZoneIdx>) -> ManeuverOutcome {
         let round = self.round();
-        let zone_of = |battle: &Self, unit: Entity| battle.unit(unit, "a shove").map(|view| view.zone.0);
+        let zone_of = |battle: &Self, unit: Entity| battle.unit(unit, "a shove").map(|view| view.standing.zone.0);
         // A fault, recorded by `unit`.
         let (Some(from), Some(at)) = (zone_of(self, actor), zone_of(self, target)) else {
             return ManeuverOutcome::KnockedProne;
@@ -306,7 +309,7 @@ impl Resolver<'_, '_> {
             Some(to) => {
                 self.index.relocate(target, at, to);
                 if let Ok(mut unit) = self.units.get_mut(target) {
-                    unit.zone.0 = to;
+                    unit.standing.zone.0 = to;
                 }
                 let (left, entered) = (self.battlefield.place(at), self.battlefield.place(to));
                 self.log.record(round, || LogEvent::Moved(line::Moved { unit: id, from: left, to: entered }));
@@ -314,7 +317,7 @@ impl Resolver<'_, '_> {
             }
             None => {
                 if let Ok(mut unit) = self.units.get_mut(target) {
-                    unit.conditions.prone = true;
+                    unit.round.conditions.prone = true;
                 }
                 self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
                 ManeuverOutcome::KnockedProne
@@ -328,16 +331,16 @@ impl Resolver<'_, '_> {
             return;
         };
         if self.ruleset.reposte.when_reach_left && !self.ruleset.reposte.standing_up_is_free {
-            let foes = self.threateners_of(view.zone.0, *view.side);
+            let foes = self.threateners_of(view.standing.zone.0, *view.standing.side);
             let kind = self.ruleset.reposte.name.attack_kind();
             self.provoked_attacks(slot, &foes, kind);
         }
         let round = self.round();
         if let Ok(mut unit) = self.units.get_mut(slot.unit)
-            && unit.status.on_field()
+            && unit.standing.status.on_field()
         {
-            unit.conditions.prone = false;
-            let id = unit.id.0.clone();
+            unit.round.conditions.prone = false;
+            let id = unit.standing.id.0.clone();
             self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "standing" }));
         }
     }
@@ -346,10 +349,10 @@ impl Resolver<'_, '_> {
     pub(super) fn go_prone(&mut self, actor: Entity) {
         let round = self.round();
         if let Ok(mut unit) = self.units.get_mut(actor)
-            && unit.status.on_field()
+            && unit.standing.status.on_field()
         {
-            unit.conditions.prone = true;
-            let id = unit.id.0.clone();
+            unit.round.conditions.prone = true;
+            let id = unit.standing.id.0.clone();
             self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
         }
     }
@@ -366,14 +369,14 @@ impl Resolver<'_, '_> {
         let (Some(a), Some(t)) = (self.unit(actor, "an execution"), self.unit(target, "an execution")) else {
             return;
         };
-        let weapon = a.loadout.usable_weapon(a.conditions).1.clone();
+        let weapon = a.arms.loadout.usable_weapon(a.round.conditions).1.clone();
         let dice = actions::damage_dice(&self.ruleset, &a, &weapon, false);
-        let (actor_id, target_id) = (a.id.0.clone(), t.id.0.clone());
-        let to_zero = t.stress.current.max(0) + t.wounds.current.max(0);
-        let armour = t.armour.0;
-        let skill = a.skills.attack;
+        let (actor_id, target_id) = (a.standing.id.0.clone(), t.standing.id.0.clone());
+        let to_zero = t.body.stress.current.max(0) + t.body.wounds.current.max(0);
+        let armour = t.arms.armour.0;
+        let skill = a.body.skills.attack;
         let aim = self.ranged_execution_aim(&a, &t, &weapon, &rules);
-        let defense = unit::defense_score(&self.ruleset, t.attributes, t.defense, t.conditions);
+        let defense = unit::defense_score(&self.ruleset, t.body.attributes, t.arms.defense, t.round.conditions);
         let (roll, defense) = match aim {
             Some((bonus, tn)) => (self.rng.roll(self.ruleset.attack.die.plus(bonus)), tn),
             // No roll to hit: the blow lands.
@@ -429,10 +432,10 @@ impl Resolver<'_, '_> {
     fn knock_out(&mut self, target: Entity) {
         let round = self.round();
         if let Ok(mut unit) = self.units.get_mut(target)
-            && unit.status.on_field()
+            && unit.standing.status.on_field()
         {
-            *unit.status = Status::Unconscious;
-            let id = unit.id.0.clone();
+            *unit.standing.status = Status::Unconscious;
+            let id = unit.standing.id.0.clone();
             self.log
                 .record(round, || LogEvent::Status(line::Status { unit: id, status: Status::Unconscious.log_name() }));
         }
@@ -450,7 +453,7 @@ impl Resolver<'_, '_> {
         rules: &ExecutionRules,
     ) -> Option<(i32, i32)> {
         let ranged = rules.ranged.as_ref().filter(|_| weapon.is_ranged())?;
-        let distance = self.battlefield.line_distance(attacker.zone.0, target.zone.0);
+        let distance = self.battlefield.line_distance(attacker.standing.zone.0, target.standing.zone.0);
         let percent = self.ruleset.attack.situational.as_ref().map_or(100, |rules| rules.normal_range_percent);
         let normal = weapon.range.unwrap_or(0).saturating_mul(percent) / 100;
         let bonus = if distance <= ranged.point_blank {

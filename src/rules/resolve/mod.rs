@@ -209,7 +209,7 @@ impl<'w, 's> Resolver<'w, 's> {
     /// Starts `unit`'s draws for `draw` this round afresh on a keyed stream (the search's
     /// simulations); the real battle's plain stream is left alone, with no look-up.
     fn key_dice(&mut self, unit: Entity, draw: Draw) {
-        self.rng.key(self.state.round, || self.units.get(unit).ok().map(|unit| unit.order.0), draw);
+        self.rng.key(self.state.round, || self.units.get(unit).ok().map(|unit| unit.standing.order.0), draw);
     }
 
     /// Logs that `unit` lost its action, and why, and tells whoever listens (the search AI

@@ -64,11 +64,19 @@ impl Resolver<'_, '_> {
         let Some(view) = self.unit(slot.unit, "moving it after its action") else {
             return;
         };
-        if !unit::may_act(*view.status, view.conditions, view.surprised, round) || view.zone.0 == to {
+        if !unit::may_act(*view.standing.status, view.round.conditions, view.round.surprised, round)
+            || view.standing.zone.0 == to
+        {
             return;
         }
-        let allowance = unit::action_allowance(&self.ruleset, *view.speed, *view.status, view.conditions, &slot.action);
-        let here = view.zone.0;
+        let allowance = unit::action_allowance(
+            &self.ruleset,
+            *view.body.speed,
+            *view.standing.status,
+            view.round.conditions,
+            &slot.action,
+        );
+        let here = view.standing.zone.0;
         let reachable = self.battlefield.distance(here, to) != crate::battlefield::UNREACHABLE;
         if !reachable || walked + actions::move_cost(&self.battlefield, &view, here, to) > allowance {
             return;
@@ -88,14 +96,20 @@ impl Resolver<'_, '_> {
         }
         let target = slot.action.target?;
         let view = self.unit(slot.unit, "following its target")?;
-        let target_zone = self.units.get(target).ok().filter(|other| other.status.on_field())?.zone.0;
+        let target_zone = self.units.get(target).ok().filter(|other| other.standing.status.on_field())?.standing.zone.0;
         let reach = actions::reach(&view, kind).ok().filter(|reach| !reach.ranged)?;
-        let here = view.zone.0;
+        let here = view.standing.zone.0;
         if reach.reaches(&self.battlefield, here, target_zone) {
             return None;
         }
-        let left = unit::action_allowance(&self.ruleset, *view.speed, *view.status, view.conditions, &slot.action)
-            .saturating_sub(self.walked(slot.unit, Some(from)));
+        let left = unit::action_allowance(
+            &self.ruleset,
+            *view.body.speed,
+            *view.standing.status,
+            view.round.conditions,
+            &slot.action,
+        )
+        .saturating_sub(self.walked(slot.unit, Some(from)));
         let free = |zone: ZoneIdx| {
             self.battlefield.zone(zone).capacity.is_none_or(|capacity| (self.index.count(zone) as u32) < capacity)
         };
@@ -147,16 +161,16 @@ impl Resolver<'_, '_> {
         let view = self.unit(slot.unit, "moving it")?;
         let kind = slot.action.kind;
         let rules = self.ruleset.reposte.clone();
-        let here = view.zone.0;
+        let here = view.standing.zone.0;
         // The 5-ft step: a short shift before acting, as the unit's only movement (`C-MOVE-1`).
         let free_step =
             free_step && self.battlefield.path(here, to).len() as u32 <= rules.free_step && kind != ActionKind::Move;
         let entering = rules.when_threat_range_entered && kind != ActionKind::DefensiveAttack;
-        let leaving = rules.when_reach_left && !view.conditions.disengaged;
+        let leaving = rules.when_reach_left && !view.round.conditions.disengaged;
         Some(Walk {
             here,
-            side: *view.side,
-            status_before: *view.status,
+            side: *view.standing.side,
+            status_before: *view.standing.status,
             watched: (entering || leaving) && !free_step,
             entering,
             leaving,
@@ -195,7 +209,7 @@ impl Resolver<'_, '_> {
         let now = (self.index.changed_at(walk.here), self.index.changed_at(step));
         self.spent.stepped((slot.unit, side.0), (walk.here, step), was, now);
         if let Ok(mut unit) = self.units.get_mut(slot.unit) {
-            unit.zone.0 = step;
+            unit.standing.zone.0 = step;
         }
         let (round, id) = (self.round(), self.id(slot.unit));
         let (from, to) = (self.battlefield.place(walk.here), self.battlefield.place(step));
@@ -210,7 +224,7 @@ impl Resolver<'_, '_> {
 
     /// Whether `unit` still has the status it set off with.
     fn unchanged(&self, unit: Entity, status: Status) -> bool {
-        self.units.get(unit).is_ok_and(|view| *view.status == status)
+        self.units.get(unit).is_ok_and(|view| *view.standing.status == status)
     }
 
     /// The enemies a step leaves behind (reach left, or too many steps walked inside it), each
@@ -220,7 +234,7 @@ impl Resolver<'_, '_> {
         let close_only = walk.rules.only_close_enemies;
         let after = Among::new(after);
         for &other in before {
-            if close_only && !self.units.get(other).is_ok_and(|view| view.zone.0 == walk.here) {
+            if close_only && !self.units.get(other).is_ok_and(|view| view.standing.zone.0 == walk.here) {
                 // A reach weapon from the next zone is not Close: leaving its reach provokes nothing.
                 continue;
             }
@@ -265,7 +279,7 @@ impl Resolver<'_, '_> {
     /// The reach of the weapon `unit` fights with now, and whether that is its bare hands.
     fn strike_length(&self, unit: Entity) -> Option<(u32, bool)> {
         let view = self.units.get(unit).ok()?;
-        let (name, weapon) = view.loadout.usable_weapon(view.conditions);
+        let (name, weapon) = view.arms.loadout.usable_weapon(view.round.conditions);
         Some((weapon.reach, name == UNARMED))
     }
 
@@ -280,18 +294,20 @@ impl Resolver<'_, '_> {
         };
         let shoots = match slot.action.kind {
             ActionKind::Cast(_) | ActionKind::Throw(_) => true,
-            ActionKind::Attack | ActionKind::Aimed(_) => view.loadout.usable_weapon(view.conditions).1.is_ranged(),
+            ActionKind::Attack | ActionKind::Aimed(_) => {
+                view.arms.loadout.usable_weapon(view.round.conditions).1.is_ranged()
+            }
             _ => false,
         };
         let shoots_provoke = shoots && self.ruleset.attack.ranged_in_melee == RangedInMelee::Provokes;
         // Using a skill beside an armed foe (`S-AOO-1`); a unit that disengaged provokes nothing.
         let uses_skill = matches!(slot.action.kind, ActionKind::Stabilize | ActionKind::Intimidate)
             && self.ruleset.reposte.when_using_skill
-            && !view.conditions.disengaged;
+            && !view.round.conditions.disengaged;
         if !(shoots_provoke || uses_skill) {
             return;
         }
-        let (zone, side) = (view.zone.0, *view.side);
+        let (zone, side) = (view.standing.zone.0, *view.standing.side);
         let foes = self.threateners_of(zone, side);
         let kind = self.ruleset.reposte.name.attack_kind();
         self.provoked_attacks(slot, &foes, kind);
@@ -300,14 +316,14 @@ impl Resolver<'_, '_> {
     /// Free attacks provoked by a move, each by an enemy that can still react, until the mover falls.
     pub(super) fn provoked_attacks(&mut self, slot: &Slot, attackers: &[Entity], kind: AttackKind) {
         for &threatener in attackers {
-            if !self.units.get(slot.unit).is_ok_and(|view| view.status.on_field()) {
+            if !self.units.get(slot.unit).is_ok_and(|view| view.standing.status.on_field()) {
                 break;
             }
             if !self.units.get(threatener).is_ok_and(|view| actions::can_react(&view)) {
                 continue;
             }
             if let Ok(mut other) = self.units.get_mut(threatener) {
-                other.reactions.0 = other.reactions.0.saturating_sub(1);
+                other.round.reactions.0 = other.round.reactions.0.saturating_sub(1);
             }
             let mut reaction = Vec::new();
             self.attack(AttackRequest::new(threatener, slot.unit, slot.initiative, kind), &mut reaction);
@@ -326,15 +342,15 @@ impl Resolver<'_, '_> {
         else {
             return false;
         };
-        let reach = if close_only { 0 } else { enemy_view.loadout.usable_weapon(enemy_view.conditions).1.reach };
-        let side = *mover_view.side;
-        self.battlefield.within(enemy_view.zone.0, reach).chain(std::iter::once(zone)).any(|near| {
+        let reach =
+            if close_only { 0 } else { enemy_view.arms.loadout.usable_weapon(enemy_view.round.conditions).1.reach };
+        let side = *mover_view.standing.side;
+        self.battlefield.within(enemy_view.standing.zone.0, reach).chain(std::iter::once(zone)).any(|near| {
             self.index.occupants(near).iter().any(|&other| {
                 other != mover
-                    && self
-                        .units
-                        .get(other)
-                        .is_ok_and(|view| *view.side == side && unit::is_fighting(*view.status, view.conditions))
+                    && self.units.get(other).is_ok_and(|view| {
+                        *view.standing.side == side && unit::is_fighting(*view.standing.status, view.round.conditions)
+                    })
             })
         })
     }

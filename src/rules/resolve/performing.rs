@@ -114,7 +114,10 @@ impl<'w, 's> Resolver<'w, 's> {
         if !self.completes_a_cast(actor) {
             self.provoke_by_acting(slot);
         }
-        if !self.units.get(actor).is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))
+        if !self
+            .units
+            .get(actor)
+            .is_ok_and(|view| unit::may_act(*view.standing.status, view.round.conditions, view.round.surprised, round))
         {
             return false;
         }
@@ -171,8 +174,8 @@ impl<'w, 's> Resolver<'w, 's> {
             None => no_bonus,
             Some(_) => self.units.get(slot.unit).map_or(no_bonus, |view| {
                 (
-                    crate::rules::bonus::attack_bonus(&self.ruleset, view.conditions, &slot.action),
-                    crate::rules::bonus::effective(&self.ruleset, view.conditions, &slot.action).extra_attack,
+                    crate::rules::bonus::attack_bonus(&self.ruleset, view.round.conditions, &slot.action),
+                    crate::rules::bonus::effective(&self.ruleset, view.round.conditions, &slot.action).extra_attack,
                 )
             }),
         };
@@ -196,7 +199,7 @@ impl<'w, 's> Resolver<'w, 's> {
             }
             Some(true) => {
                 if let Ok(mut other) = self.units.get_mut(target) {
-                    other.reactions.0 = other.reactions.0.saturating_sub(1);
+                    other.round.reactions.0 = other.round.reactions.0.saturating_sub(1);
                 }
                 self.attack(AttackRequest::new(target, slot.unit, slot.initiative, AttackKind::Reposte), pending);
             }
@@ -218,7 +221,9 @@ impl<'w, 's> Resolver<'w, 's> {
     /// Whether `actor` may still act this round (a fumble's free hit may have felled it).
     pub(super) fn still_able(&self, actor: Entity) -> bool {
         let round = self.round();
-        self.units.get(actor).is_ok_and(|view| unit::may_act(*view.status, view.conditions, view.surprised, round))
+        self.units
+            .get(actor)
+            .is_ok_and(|view| unit::may_act(*view.standing.status, view.round.conditions, view.round.surprised, round))
     }
 
     /// Whether `target` is still active with more left than the damage queued against it.
@@ -230,9 +235,9 @@ impl<'w, 's> Resolver<'w, 's> {
                 _ => 0,
             })
             .sum();
-        self.units
-            .get(target)
-            .is_ok_and(|view| *view.status == Status::Active && view.stress.current + view.wounds.current > queued)
+        self.units.get(target).is_ok_and(|view| {
+            *view.standing.status == Status::Active && view.body.stress.current + view.body.wounds.current > queued
+        })
     }
 
     /// Throws one item from the stack at `at`. Returns whether anything was thrown.
@@ -265,9 +270,9 @@ impl<'w, 's> Resolver<'w, 's> {
             return false;
         };
         // The same reach the declaration was checked against, from where the actor stands now.
-        other.status.on_field()
+        other.standing.status.on_field()
             && actions::reach(&actor, slot.action.kind)
-                .is_ok_and(|reach| reach.reaches(&self.battlefield, actor.zone.0, other.zone.0))
+                .is_ok_and(|reach| reach.reaches(&self.battlefield, actor.standing.zone.0, other.standing.zone.0))
     }
 
     /// Incapacitated and dying units pay Wound Points for exertion (`W-WOUND-1`, `W-WOUND-4`).
@@ -280,8 +285,10 @@ impl<'w, 's> Resolver<'w, 's> {
         let Some(mut unit) = self.faults.found(self.units.get_mut(slot.unit), slot.unit, "paying for exertion") else {
             return;
         };
-        unit.record.actions_taken += 1;
-        if !unit.status.is_down() || (unit.conditions.stabilised && unit.record.actions_taken <= free) {
+        unit.round.record.actions_taken += 1;
+        if !unit.standing.status.is_down()
+            || (unit.round.conditions.stabilised && unit.round.record.actions_taken <= free)
+        {
             return;
         }
         pending.push(Pending::Damage(DamageHit {

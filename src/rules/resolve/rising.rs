@@ -25,16 +25,16 @@ impl Resolver<'_, '_> {
             .units
             .iter()
             .filter(|unit| {
-                let conditions = unit.conditions;
+                let conditions = unit.round.conditions;
                 let next_turn_left = BONUS_ACTIONS_PER_TURN
                     .saturating_sub(conditions.bonus_actions_lost)
                     .saturating_sub(conditions.bonus_actions_owed);
-                let lay_down = unit.declared.action.is_some_and(|action| action.kind == ActionKind::GoProne);
+                let lay_down = unit.round.declared.action.is_some_and(|action| action.kind == ActionKind::GoProne);
                 conditions.prone
                     && next_turn_left > 0
                     && !lay_down
                     && !acting.contains(&unit.entity)
-                    && crate::rules::unit::is_fighting(*unit.status, conditions)
+                    && crate::rules::unit::is_fighting(*unit.standing.status, conditions)
             })
             .map(|unit| unit.entity)
             .collect();
@@ -42,9 +42,9 @@ impl Resolver<'_, '_> {
             let Ok(mut unit) = self.units.get_mut(entity) else {
                 continue;
             };
-            unit.conditions.prone = false;
-            unit.conditions.bonus_actions_owed += 1;
-            let id = unit.id.0.clone();
+            unit.round.conditions.prone = false;
+            unit.round.conditions.bonus_actions_owed += 1;
+            let id = unit.standing.id.0.clone();
             self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "standing" }));
         }
     }

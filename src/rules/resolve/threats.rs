@@ -243,10 +243,17 @@ impl<'w, 's> Resolver<'w, 's> {
                     return true;
                 };
                 let can_react = actions::can_react(&unit);
-                seen.note(other, unit.side.0, !can_react, longest_melee_reach(unit.loadout));
-                *its = unit.side.0;
+                seen.note(other, unit.standing.side.0, !can_react, longest_melee_reach(unit.arms.loadout));
+                *its = unit.standing.side.0;
                 if can_react
-                    && actions::threatens(*unit.side, *unit.status, unit.conditions, unit.loadout, side, distance)
+                    && actions::threatens(
+                        *unit.standing.side,
+                        *unit.standing.status,
+                        unit.round.conditions,
+                        unit.arms.loadout,
+                        side,
+                        distance,
+                    )
                 {
                     found.push(other);
                 }

@@ -39,12 +39,12 @@ impl Resolver<'_, '_> {
         let Ok(view) = self.units.get(slot.unit) else {
             return false;
         };
-        let Some((_, spell)) = view.spells.0.get(at) else {
+        let Some((_, spell)) = view.magic.spells.0.get(at) else {
             return false;
         };
         let completes_now = !self.ruleset.spells.casting_times || spell.casting_time == CastingTime::Instant;
         let casting_time = spell.speed.unwrap_or(spell.tn + self.ruleset.declaration.spell_speed_offset);
-        let die = self.state.side_scores.get(view.side.0).copied().or(view.initiative.base).unwrap_or(0);
+        let die = self.state.side_scores.get(view.standing.side.0).copied().or(view.round.initiative.base).unwrap_or(0);
         completes_now && casting_time > die
     }
 }

@@ -23,10 +23,10 @@ impl Resolver<'_, '_> {
         let Ok(mut unit) = self.units.get_mut(slot.unit) else {
             return;
         };
-        if !unit::may_act(*unit.status, &unit.conditions, unit.surprised, round) {
+        if !unit::may_act(*unit.standing.status, &unit.round.conditions, unit.round.surprised, round) {
             return;
         }
-        let conditions = &mut *unit.conditions;
+        let conditions = &mut *unit.round.conditions;
         let move_spent = conditions.held_action || moved;
         let goes_on = match slot.action.kind {
             // Rising spends the Move; a unit that had already spent it rose with its Main action.

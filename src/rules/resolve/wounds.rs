@@ -69,14 +69,20 @@ impl Harm<'_, '_, '_, '_> {
         let Ok(mut unit) = units.get_mut(hit.target) else {
             return DamageTaken::default();
         };
-        if !unit.status.on_field() {
+        if !unit.standing.status.on_field() {
             return DamageTaken::default();
         }
         let bypass = damage::bypasses_stress(ruleset, hit.damage_type, hit.critical);
-        let taken =
-            damage::apply_damage(&mut unit.stress, &mut unit.wounds, hit.amount, hit.damage_type, bypass, round);
-        let id = unit.id.0.clone();
-        let (stress, wounds) = (unit.stress.current, unit.wounds.current);
+        let taken = damage::apply_damage(
+            &mut unit.body.stress,
+            &mut unit.body.wounds,
+            hit.amount,
+            hit.damage_type,
+            bypass,
+            round,
+        );
+        let id = unit.standing.id.0.clone();
+        let (stress, wounds) = (unit.body.stress.current, unit.body.wounds.current);
         log.record(round, || {
             LogEvent::Damage(line::Damage {
                 unit: id.clone(),
@@ -91,7 +97,7 @@ impl Harm<'_, '_, '_, '_> {
                 roll: hit.roll.clone(),
             })
         });
-        unit.record.damage_taken += taken.stress_lost + taken.wounds_lost;
+        unit.round.record.damage_taken += taken.stress_lost + taken.wounds_lost;
         dealt.write(DamageDealt {
             unit: hit.target,
             round,
@@ -100,17 +106,17 @@ impl Harm<'_, '_, '_, '_> {
         });
         // A fresh wound undoes stabilising; the bleeding and strain of the down do not.
         if taken.wounds_lost > 0 && &*hit.source != EXERTION && hit.damage_type != DamageType::Bleeding {
-            unit.conditions.stabilised = false;
+            unit.round.conditions.stabilised = false;
         }
         if hit.critical && taken.wounds_lost > 0 && ruleset.injuries.enabled {
             InjuryRoller { log, rng, ruleset, tables, round }.roll(&mut unit, hit.amount, hit.damage_type);
         }
-        let strength = unit.attributes.score(Attribute::Strength);
-        let status = damage::status_under(ruleset, *unit.status, unit.wounds.current, strength);
-        if status != *unit.status {
-            *unit.status = status;
+        let strength = unit.body.attributes.score(Attribute::Strength);
+        let status = damage::status_under(ruleset, *unit.standing.status, unit.body.wounds.current, strength);
+        if status != *unit.standing.status {
+            *unit.standing.status = status;
             if status == Status::Dead {
-                index.remove(hit.target, unit.zone.0);
+                index.remove(hit.target, unit.standing.zone.0);
             }
             log.record(round, || LogEvent::Status(line::Status { unit: id, status: status.log_name() }));
         }
@@ -123,7 +129,7 @@ impl InjuryRoller<'_> {
     fn roll(&mut self, unit: &mut UnitItem, damage: i32, damage_type: DamageType) {
         let (ruleset, round) = (self.ruleset, self.round);
         let chance = self.rng.roll(ruleset.injuries.chance_die);
-        let id = unit.id.0.clone();
+        let id = unit.standing.id.0.clone();
         let table = damage_type.as_str();
         if chance.total > damage {
             let effects = Vec::new();
@@ -139,7 +145,7 @@ impl InjuryRoller<'_> {
             for effect in &row.effects {
                 apply_injury_effect(unit, effect, self.rng, ruleset, round, &mut effects);
             }
-            if let Some(last) = unit.wounds.injuries.last_mut() {
+            if let Some(last) = unit.body.wounds.injuries.last_mut() {
                 last.combat_injury = Some(row.name.clone());
             }
         }
@@ -159,12 +165,12 @@ fn apply_injury_effect(
     round: u32,
     rolls: &mut Vec<InjuryRoll>,
 ) {
-    let conditions = &mut unit.conditions;
+    let conditions = &mut unit.round.conditions;
     match effect {
         InjuryEffect::AttributeDamage { attributes, dice } => {
             let roll = rng.roll(*dice);
             for attribute in attributes {
-                let score = &mut unit.attributes.0[attribute.index()];
+                let score = &mut unit.body.attributes.0[attribute.index()];
                 *score = (*score - roll.total).max(0);
             }
             let what = attributes
@@ -218,7 +224,10 @@ pub(super) fn close_wound(conditions: &mut Conditions, rules: &AimRules) -> Opti
 
 /// Damage that takes anyone down whatever they have left: "defeated outright".
 pub(super) fn lethal(view: &unit::UnitView) -> i32 {
-    view.stress.current.max(0) + view.wounds.current.max(0) + view.attributes.score(Attribute::Strength).max(0) + 1
+    view.body.stress.current.max(0)
+        + view.body.wounds.current.max(0)
+        + view.body.attributes.score(Attribute::Strength).max(0)
+        + 1
 }
 
 impl Resolver<'_, '_> {
@@ -242,7 +251,7 @@ impl Resolver<'_, '_> {
         let Some(mut unit) = self.faults.found(self.units.get_mut(target), target, "wounding it") else {
             return extra_damage;
         };
-        let conditions = &mut unit.conditions;
+        let conditions = &mut unit.round.conditions;
         conditions.aimed_wounds += 1;
         conditions.wound_aims.push(aim);
         match aim {
@@ -260,7 +269,7 @@ impl Resolver<'_, '_> {
             }
             AimPoint::Fatal | AimPoint::CentreMass => {}
         }
-        let (unit, wounds, source) = (unit.id.0.clone(), unit.conditions.aimed_wounds, source.clone());
+        let (unit, wounds, source) = (unit.standing.id.0.clone(), unit.round.conditions.aimed_wounds, source.clone());
         let (aim, roll) = (aim.log_name(), fatal_roll);
         self.log.record(round, || LogEvent::Wound(line::Wound { unit, source, aim, wounds, roll, extra_damage }));
         extra_damage
@@ -291,14 +300,14 @@ impl Resolver<'_, '_> {
         };
         let mut effects = Vec::new();
         if let Some(lingering) = lasting.0 {
-            unit.conditions.ongoing = Some((level, lingering));
+            unit.round.conditions.ongoing = Some((level, lingering));
             effects.push(Affliction::OngoingDamage);
         }
         if let Some((hindrance, lingering)) = lasting.1 {
-            unit.conditions.hinder(hindrance, lingering);
+            unit.round.conditions.hinder(hindrance, lingering);
             effects.push(Affliction::Hindrance(hindrance));
         }
-        let id = unit.id.0.clone();
+        let id = unit.standing.id.0.clone();
         for effect in effects {
             let (id, source) = (id.clone(), source.clone());
             self.log.record(round, || LogEvent::Afflicted(line::Afflicted { unit: id, effect, source }));

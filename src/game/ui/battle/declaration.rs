@@ -220,12 +220,14 @@ fn self_harm(view: &BattleView, entry: &OptionEntry) -> Vec<String> {
     };
     let mut warnings = Vec::new();
     let wounds = &view.ruleset.wounds;
-    let free = actor.conditions.stabilised && actor.record.actions_taken < wounds.stabilised_free_actions;
-    if actor.status.is_down() && entry.action.kind.is_exertion() && wounds.action_cost_when_down > 0 && !free {
+    let free = actor.round.conditions.stabilised && actor.round.record.actions_taken < wounds.stabilised_free_actions;
+    if actor.standing.status.is_down() && entry.action.kind.is_exertion() && wounds.action_cost_when_down > 0 && !free {
         let cost = wounds.action_cost_when_down;
         let plural = if cost == 1 { "" } else { "s" };
-        warnings
-            .push(format!("you are {}: this exertion costs you {cost} Wound Point{plural}", actor.status.log_name()));
+        warnings.push(format!(
+            "you are {}: this exertion costs you {cost} Wound Point{plural}",
+            actor.standing.status.log_name()
+        ));
     }
     let casting = matches!(entry.action.kind, crate::rules::components::ActionKind::Cast(_));
     if casting && view.ruleset.spells.damage_disrupts && view.threatened.contains(actor.entity) {

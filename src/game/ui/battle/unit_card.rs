@@ -35,32 +35,36 @@ pub(super) fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
         ui.label(RichText::new("Click a unit, or press Tab, to inspect it.").weak());
         return;
     };
-    let colour = side_colour(ui.ctx(), unit.side.0);
-    ui.heading(RichText::new(unit.name.as_str()).color(colour));
-    ui.label(format!("{} · {}", unit.id.0, view.side_name(unit.side.0)));
+    let colour = side_colour(ui.ctx(), unit.standing.side.0);
+    ui.heading(RichText::new(unit.standing.name.as_str()).color(colour));
+    ui.label(format!("{} · {}", unit.standing.id.0, view.side_name(unit.standing.side.0)));
     let rules = view.ruleset.name.as_str();
-    let status = ui.label(format!("{} {}", unit.status.log_name(), view.whereabouts(unit.zone.0)));
-    explained(status, Term::for_status(*unit.status), rules);
+    let status = ui.label(format!("{} {}", unit.standing.status.log_name(), view.whereabouts(unit.standing.zone.0)));
+    explained(status, Term::for_status(*unit.standing.status), rules);
     // Only the pools the ruleset uses: one of hit points (kept as Wound Points) has no Stress.
     match view.ruleset.damage.pools {
         Pools::StressAndWounds => {
-            explained(meter(ui, "Stress", unit.stress.current, unit.stress.max, STRESS_COLOUR), Term::Stress, rules);
-            let wounds = meter(ui, "Wound Points", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR);
+            explained(
+                meter(ui, "Stress", unit.body.stress.current, unit.body.stress.max, STRESS_COLOUR),
+                Term::Stress,
+                rules,
+            );
+            let wounds = meter(ui, "Wound Points", unit.body.wounds.current, unit.body.wounds.max, WOUNDS_COLOUR);
             explained(wounds, Term::WoundPoints, rules);
         }
         Pools::HitPoints => {
-            let hit_points = meter(ui, "Hit points", unit.wounds.current, unit.wounds.max, WOUNDS_COLOUR);
+            let hit_points = meter(ui, "Hit points", unit.body.wounds.current, unit.body.wounds.max, WOUNDS_COLOUR);
             explained(hit_points, Term::HitPoints, rules);
         }
     }
     ui.add_space(SECTION_SPACING);
-    let defense = unit::defense_score(&view.ruleset, unit.attributes, unit.defense, unit.conditions);
-    ui.label(format!("Defense {defense} · Armour {} · Speed {}", unit.armour.0, unit.speed.0));
+    let defense = unit::defense_score(&view.ruleset, unit.body.attributes, unit.arms.defense, unit.round.conditions);
+    ui.label(format!("Defense {defense} · Armour {} · Speed {}", unit.arms.armour.0, unit.body.speed.0));
     egui::Grid::new("attributes").num_columns(3).striped(true).show(ui, |ui| {
         for (attribute, name) in ATTRIBUTES {
             ui.label(name);
-            ui.label(unit.attributes.score(attribute).to_string());
-            ui.label(format!("{:+}", unit::modifier(&view.ruleset, unit.attributes, attribute)));
+            ui.label(unit.body.attributes.score(attribute).to_string());
+            ui.label(format!("{:+}", unit::modifier(&view.ruleset, unit.body.attributes, attribute)));
             ui.end_row();
         }
     });
@@ -71,10 +75,10 @@ pub(super) fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
 /// What the unit carries and suffers: loadout, conditions, injuries, items, spells and mana.
 fn unit_gear(ui: &mut egui::Ui, unit: &UnitView, ruleset: &Ruleset) {
     let rules = ruleset.name.as_str();
-    for line in gear_text::gear_lines(unit.loadout, ruleset) {
+    for line in gear_text::gear_lines(unit.arms.loadout, ruleset) {
         ui.label(line);
     }
-    let conditions = unit.conditions.names();
+    let conditions = unit.round.conditions.names();
     ui.horizontal_wrapped(|ui| {
         ui.label("Conditions:");
         if conditions.is_empty() {
@@ -88,13 +92,13 @@ fn unit_gear(ui: &mut egui::Ui, unit: &UnitView, ruleset: &Ruleset) {
             }
         }
     });
-    if unit.surprised {
+    if unit.round.surprised {
         ui.label(RichText::new("Surprised").color(ERROR_COLOUR));
     }
     list(
         ui,
         "Injuries",
-        unit.wounds.injuries.iter().map(|injury| {
+        unit.body.wounds.injuries.iter().map(|injury| {
             let mut text = format!("{} {} (round {})", injury.amount, injury.damage_type.as_str(), injury.round);
             if let Some(combat_injury) = &injury.combat_injury {
                 text = format!("{text}: {combat_injury}");
@@ -102,10 +106,10 @@ fn unit_gear(ui: &mut egui::Ui, unit: &UnitView, ruleset: &Ruleset) {
             text
         }),
     );
-    list(ui, "Items", unit.inventory.0.iter().map(gear_text::item_line));
-    list(ui, "Spells", unit.spells.0.iter().map(|(name, spell)| gear_text::spell_line(name, spell)));
-    if unit.mana.max > 0 || !unit.spells.0.is_empty() {
-        ui.label(format!("Mana {}/{}", unit.mana.current, unit.mana.max));
+    list(ui, "Items", unit.arms.inventory.0.iter().map(gear_text::item_line));
+    list(ui, "Spells", unit.magic.spells.0.iter().map(|(name, spell)| gear_text::spell_line(name, spell)));
+    if unit.magic.mana.max > 0 || !unit.magic.spells.0.is_empty() {
+        ui.label(format!("Mana {}/{}", unit.magic.mana.current, unit.magic.mana.max));
     }
 }
 

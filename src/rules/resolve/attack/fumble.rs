@@ -35,19 +35,19 @@ impl Resolver<'_, '_> {
         else {
             return;
         };
-        let hand = unit.loadout.usable_hand(&unit.conditions);
+        let hand = unit.arms.loadout.usable_hand(&unit.round.conditions);
         let marks = {
-            let slot = &mut unit.conditions.usage_marks[hand.index()];
+            let slot = &mut unit.round.conditions.usage_marks[hand.index()];
             *slot += 1;
             *slot
         };
         // Bare hands take marks but never break.
         let breaks_at = self.ruleset.attack.weapon_wear.map(|wear| wear.breaks_at);
         let broken = hand != Hand::Bare && breaks_at.is_some_and(|breaks_at| marks >= breaks_at);
-        if let Some(slot) = unit.conditions.broken.get_mut(hand.index()) {
+        if let Some(slot) = unit.round.conditions.broken.get_mut(hand.index()) {
             *slot |= broken;
         }
-        let id = unit.id.0.clone();
+        let id = unit.standing.id.0.clone();
         let weapon = engagement.weapon_name.clone();
         self.log.record(round, || LogEvent::WeaponUsage(line::WeaponUsage { unit: id, weapon, marks, broken }));
     }
@@ -80,7 +80,7 @@ impl Resolver<'_, '_> {
             return;
         }
         if !tragedy && let Ok(mut other) = self.units.get_mut(target) {
-            other.reactions.0 = other.reactions.0.saturating_sub(1);
+            other.round.reactions.0 = other.round.reactions.0.saturating_sub(1);
         }
         let strike = Strike { forced_critical: tragedy, ..Strike::default() };
         self.attack(

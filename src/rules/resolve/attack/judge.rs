@@ -85,12 +85,12 @@ impl Resolver<'_, '_> {
             AttackStyle::Test { tn, melee, ranged, player_facing, avoid } => {
                 let (attacker_side, target_side) = engagement.sides;
                 if *player_facing && self.sides.is_party(target_side) && !self.sides.is_party(attacker_side) {
-                    let modifier = unit::modifier(&self.ruleset, target.attributes, *avoid);
-                    let avoider_weakened = unit::weakened(target.conditions);
+                    let modifier = unit::modifier(&self.ruleset, target.body.attributes, *avoid);
+                    let avoider_weakened = unit::weakened(target.round.conditions);
                     Test { dice: rules.die.plus(modifier), needed: *tn, avoid: true, avoider_weakened }
                 } else {
                     let attribute = if engagement.ranged { *ranged } else { *melee };
-                    let modifier = unit::modifier(&self.ruleset, attacker.attributes, attribute);
+                    let modifier = unit::modifier(&self.ruleset, attacker.body.attributes, attribute);
                     Test { dice: rules.die.plus(modifier + bonus), needed: *tn, avoid: false, avoider_weakened: false }
                 }
             }
@@ -100,22 +100,24 @@ impl Resolver<'_, '_> {
     /// The target's Defense: flat-footed, prone or charging where the ruleset says so (`A-COND-1`, `S-SPEC-1`).
     fn defense_against(&self, target: &UnitView) -> i32 {
         let rules = &self.ruleset.attack;
-        let mut defense = unit::defense_score(&self.ruleset, target.attributes, target.defense, target.conditions);
+        let mut defense =
+            unit::defense_score(&self.ruleset, target.body.attributes, target.arms.defense, target.round.conditions);
         // Flat-footed: hit on a fixed number; prone: that number plus Agility (`A-COND-1`).
         if let Some(conditions) = &rules.conditions {
-            let sick = target.conditions.sick_until.is_some_and(|last| self.state.round <= last);
+            let sick = target.round.conditions.sick_until.is_some_and(|last| self.state.round <= last);
             // Channelling a spell leaves the caster unable to dodge, unless it is a Battle Caster.
-            let channelling =
-                conditions.channelling_flat_footed && target.conditions.channelling && !target.loadout.battle_caster;
-            if target.surprised || target.conditions.paralysed || sick || channelling {
+            let channelling = conditions.channelling_flat_footed
+                && target.round.conditions.channelling
+                && !target.arms.loadout.battle_caster;
+            if target.round.surprised || target.round.conditions.paralysed || sick || channelling {
                 defense = conditions.flat_footed_defense;
-            } else if target.conditions.prone {
+            } else if target.round.conditions.prone {
                 defense = conditions.prone_defense
-                    + unit::modifier(&self.ruleset, target.attributes, Attribute::Agility)
-                    - target.conditions.agility_penalty;
+                    + unit::modifier(&self.ruleset, target.body.attributes, Attribute::Agility)
+                    - target.round.conditions.agility_penalty;
             }
         }
-        defense - self.charge_penalty(target.conditions)
+        defense - self.charge_penalty(target.round.conditions)
     }
 
     /// How much a charge this round lowers the charger's Defense, against every roll made at it (`S-SPEC-1`).

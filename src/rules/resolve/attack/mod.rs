@@ -165,35 +165,44 @@ impl Resolver<'_, '_> {
     /// weapon's range or out of sight (or either is not a unit, a fault).
     fn engage(&self, request: &AttackRequest, a: &UnitView, t: &UnitView) -> Option<Engagement> {
         let thrown = request.thrown.is_some();
-        let weapon = request.thrown.clone().unwrap_or_else(|| a.loadout.usable_weapon(a.conditions).1.clone());
+        let weapon =
+            request.thrown.clone().unwrap_or_else(|| a.arms.loadout.usable_weapon(a.round.conditions).1.clone());
         let ranged = weapon.is_ranged();
-        let walking = self.battlefield.distance(a.zone.0, t.zone.0);
-        let distance = if ranged { self.battlefield.line_distance(a.zone.0, t.zone.0) } else { walking };
-        if !t.status.on_field() || distance > actions::weapon_range(&weapon) {
+        let walking = self.battlefield.distance(a.standing.zone.0, t.standing.zone.0);
+        let distance =
+            if ranged { self.battlefield.line_distance(a.standing.zone.0, t.standing.zone.0) } else { walking };
+        if !t.standing.status.on_field() || distance > actions::weapon_range(&weapon) {
             return None;
         }
-        let cover = if ranged { self.battlefield.sight(a.zone.0, t.zone.0)? } else { Cover::None };
+        let cover = if ranged { self.battlefield.sight(a.standing.zone.0, t.standing.zone.0)? } else { Cover::None };
         // A bow or crossbow cannot be fired in melee at all (`S-ATK-2`): declaration refuses it,
         // and a shot whose shooter is pressed by the time it comes is lost.
         if !thrown
             && actions::fires_forbidden_bow(&self.ruleset, a, ActionKind::Attack)
-            && actions::shooting_in_melee(self.ctx(), a.zone.0, t.zone.0, *a.side, &*self.units)
+            && actions::shooting_in_melee(
+                self.ctx(),
+                a.standing.zone.0,
+                t.standing.zone.0,
+                *a.standing.side,
+                &*self.units,
+            )
         {
             return None;
         }
-        let target_weapon = t.loadout.usable_weapon(t.conditions).1;
+        let target_weapon = t.arms.loadout.usable_weapon(t.round.conditions).1;
         let reposte = !ranged && self.reposte_ready(request, t, target_weapon, distance);
-        let in_target_zone =
-            !target_weapon.is_ranged() && target_weapon.reach >= walking && unit::is_fighting(*t.status, t.conditions);
+        let in_target_zone = !target_weapon.is_ranged()
+            && target_weapon.reach >= walking
+            && unit::is_fighting(*t.standing.status, t.round.conditions);
         let offhand = if ranged || thrown { None } else { self.second_weapon(a) };
         // The Bonus Actions' extra attack rolls the weapon's own dice: no Strength, no feats (`A-BONUS-1`).
         let damage_dice = if request.strike.bonus_attack {
-            weapon.damage.without_dice(a.loadout.focus_dice)
+            weapon.damage.without_dice(a.arms.loadout.focus_dice)
         } else {
             actions::damage_dice(&self.ruleset, a, &weapon, thrown)
         };
         Some(Engagement {
-            weapon_name: a.loadout.usable_weapon(a.conditions).0.into(),
+            weapon_name: a.arms.loadout.usable_weapon(a.round.conditions).0.into(),
             thrown,
             ranged,
             walking,
@@ -209,12 +218,12 @@ impl Resolver<'_, '_> {
                 .shock
                 .filter(|_| self.ruleset.attack.shock)
                 .map(|shock| (shock, shock_bonus(&self.ruleset, a, &weapon, thrown))),
-            armour: t.armour.0,
-            sides: (a.side.0, t.side.0),
-            attacker_id: a.id.0.clone(),
-            target_id: t.id.0.clone(),
-            target_full_defense: t.conditions.full_defense,
-            target_shield: t.loadout.shield && !t.conditions.shield_used,
+            armour: t.arms.armour.0,
+            sides: (a.standing.side.0, t.standing.side.0),
+            attacker_id: a.standing.id.0.clone(),
+            target_id: t.standing.id.0.clone(),
+            target_full_defense: t.round.conditions.full_defense,
+            target_shield: t.arms.loadout.shield && !t.round.conditions.shield_used,
             target_lethal: lethal(t),
             attacker_lethal: lethal(a),
             swarm: (0, 0),
@@ -229,9 +238,9 @@ impl Resolver<'_, '_> {
     fn reposte_ready(&self, request: &AttackRequest, t: &UnitView, target_weapon: &Weapon, distance: u32) -> bool {
         request.kind == AttackKind::Normal
             && self.ruleset.reposte.when_attacked_in_full_defense
-            && t.conditions.full_defense
+            && t.round.conditions.full_defense
             && actions::can_react(t)
-            && unit::is_fighting(*t.status, t.conditions)
+            && unit::is_fighting(*t.standing.status, t.round.conditions)
             && !target_weapon.is_ranged()
             && target_weapon.reach >= distance
     }
@@ -241,14 +250,15 @@ impl Resolver<'_, '_> {
     /// (a hold's, `S-DUAL-1`: the target is not "within range of both wielded weapons") or the
     /// off-hand weapon alone wield no second weapon.
     fn second_weapon(&self, a: &UnitView) -> Option<Weapon> {
-        a.loadout
+        a.arms
+            .loadout
             .offhand
             .as_ref()
             .map(|(_, weapon)| weapon.clone())
             .filter(|second| !second.is_ranged())
-            .filter(|_| a.loadout.usable_hand(a.conditions) == Hand::Main)
+            .filter(|_| a.arms.loadout.usable_hand(a.round.conditions) == Hand::Main)
             // A broken weapon is no second weapon.
-            .filter(|_| !a.conditions.is_broken(Hand::Off))
+            .filter(|_| !a.round.conditions.is_broken(Hand::Off))
             // Only the trained fight with two (`S-DUAL-1`).
             .filter(|_| actions::may_dual_wield(&self.ruleset, a))
     }
@@ -259,8 +269,8 @@ impl Resolver<'_, '_> {
             .attack
             .conditions
             .as_ref()
-            .filter(|_| target.surprised)
-            .map(|conditions| conditions.sneak_damage.times_dice(1 + attacker.loadout.sneak_dice))
+            .filter(|_| target.round.surprised)
+            .map(|conditions| conditions.sneak_damage.times_dice(1 + attacker.arms.loadout.sneak_dice))
     }
 
     /// The attack's line in the log.

@@ -156,9 +156,10 @@ impl Resolver<'_, '_> {
     /// Whether an ally of the attacker stands on the far side of the target, in reach of it.
     fn flanked(&self, attacker: &UnitView, target: &UnitView) -> bool {
         // Flanking needs squares: zones have no far side.
-        let (Some(from), Some(at)) =
-            (self.battlefield.zone(attacker.zone.0).square, self.battlefield.zone(target.zone.0).square)
-        else {
+        let (Some(from), Some(at)) = (
+            self.battlefield.zone(attacker.standing.zone.0).square,
+            self.battlefield.zone(target.standing.zone.0).square,
+        ) else {
             return false;
         };
         let opposite = Square { x: 2 * at.x - from.x, y: 2 * at.y - from.y };
@@ -167,9 +168,10 @@ impl Resolver<'_, '_> {
             return false;
         };
         self.index.occupants(zone).iter().any(|&other| {
-            self.units
-                .get(other)
-                .is_ok_and(|view| view.side == attacker.side && unit::is_fighting(*view.status, view.conditions))
+            self.units.get(other).is_ok_and(|view| {
+                view.standing.side == attacker.standing.side
+                    && unit::is_fighting(*view.standing.status, view.round.conditions)
+            })
         })
     }
 }
@@ -235,7 +237,7 @@ fn stood_still(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
     let strike = m.request.strike;
     (strike.primary && strike.stood_still).then_some(())?;
     // One Bonus Action buys the +hit, the second the +damage; a weakened unit keeps the first (`A-AIM-1`).
-    let left = m.attacker.conditions.bonus_actions_left();
+    let left = m.attacker.round.conditions.bonus_actions_left();
     (left > 0).then_some(())?;
     let damage = if left >= BONUS_ACTIONS_PER_TURN { damage } else { 0 };
     Some(Modifier { source: ModifierSource::StoodStill, to_hit: hit, damage, disadvantage: false })
@@ -263,7 +265,7 @@ fn flanking(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
 
 /// A weakened attacker rolls every test with disadvantage (`Z-HIND-1`).
 fn weakened(_: &Resolver, m: &Matchup) -> Option<Modifier> {
-    unit::weakened(m.attacker.conditions).then(|| Modifier::disadvantage(ModifierSource::Weakened))
+    unit::weakened(m.attacker.round.conditions).then(|| Modifier::disadvantage(ModifierSource::Weakened))
 }
 
 /// Shooting with a foe in melee reach (`C-AOO-1`): disadvantage or a penalty, as the ruleset says.
@@ -271,7 +273,7 @@ fn ranged_in_melee(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
     let engagement = m.engagement;
     let pressed = engagement.ranged
         && (engagement.walking <= battle.battlefield.melee_reach(0)
-            || battle.is_threatened(m.attacker.zone.0, *m.attacker.side));
+            || battle.is_threatened(m.attacker.standing.zone.0, *m.attacker.standing.side));
     pressed.then_some(())?;
     match battle.ruleset.attack.ranged_in_melee {
         RangedInMelee::Disadvantage => Some(Modifier::disadvantage(ModifierSource::RangedInMelee)),
@@ -293,7 +295,7 @@ fn snap(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
 fn prone_target_afar(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
     let rules = battle.ruleset.attack.situational.as_ref()?;
     let afar = m.engagement.walking > battle.battlefield.melee_reach(0);
-    (m.target.conditions.prone && afar).then(|| {
+    (m.target.round.conditions.prone && afar).then(|| {
         let undo = battle.ruleset.attack.prone_defense_penalty;
         let distant = if m.engagement.ranged { rules.distant_prone_penalty } else { 0 };
         Modifier::to_hit(ModifierSource::Prone, -(undo + distant))
@@ -303,7 +305,7 @@ fn prone_target_afar(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
 /// A melee attack made from the ground (`S-ATK-2`).
 fn prone_attacker(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
     let rules = battle.ruleset.attack.situational.as_ref()?;
-    (m.attacker.conditions.prone && !m.engagement.ranged)
+    (m.attacker.round.conditions.prone && !m.engagement.ranged)
         .then(|| Modifier::to_hit(ModifierSource::Prone, -rules.attacking_prone_penalty))
 }
 
@@ -312,6 +314,6 @@ fn long_range(battle: &Resolver, m: &Matchup) -> Option<Modifier> {
     let rules = battle.ruleset.attack.situational.as_ref()?;
     let long = m.engagement.weapon.range?;
     let normal = long.saturating_mul(rules.normal_range_percent) / 100;
-    let distance = battle.battlefield.line_distance(m.attacker.zone.0, m.target.zone.0);
+    let distance = battle.battlefield.line_distance(m.attacker.standing.zone.0, m.target.standing.zone.0);
     (distance > normal).then(|| Modifier::to_hit(ModifierSource::LongRange, -rules.long_range_penalty))
 }

@@ -56,7 +56,7 @@ impl Resolver<'_, '_> {
         if absorbed_by == Some(ShockAbsorber::Shield)
             && let Ok(mut unit) = self.units.get_mut(request.target)
         {
-            unit.conditions.shield_used = true;
+            unit.round.conditions.shield_used = true;
         }
         let amount = if absorbed_by.is_some() { 0 } else { shock.max(0) };
         let (round, attacker, target) = (self.round(), engagement.attacker_id.clone(), engagement.target_id.clone());

@@ -33,9 +33,9 @@ impl Resolver<'_, '_> {
             return;
         }
         if let Ok(mut target) = self.units.get_mut(request.target) {
-            target.conditions.full_defense = true;
+            target.round.conditions.full_defense = true;
             // The Main action is gone: the unit's own turn keeps only its move, as after a snap.
-            target.conditions.snapped = true;
+            target.round.conditions.snapped = true;
         }
         let round = self.round();
         let unit = engagement.target_id.clone();
@@ -64,11 +64,12 @@ impl Resolver<'_, '_> {
         else {
             return false;
         };
-        let ready = unit::may_act(*target.status, target.conditions, target.surprised, self.round())
-            && unit::is_fighting(*target.status, target.conditions)
-            && !target.conditions.full_defense
-            && !target.conditions.snapped
-            && !target.conditions.turn_taken;
+        let ready =
+            unit::may_act(*target.standing.status, target.round.conditions, target.round.surprised, self.round())
+                && unit::is_fighting(*target.standing.status, target.round.conditions)
+                && !target.round.conditions.full_defense
+                && !target.round.conditions.snapped
+                && !target.round.conditions.turn_taken;
         ready && heaviest_blow(&self.ruleset, &attacker, &target) >= standing(&target)
     }
 }
