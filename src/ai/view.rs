@@ -100,46 +100,19 @@ impl AiView<'_, '_> {
 /// Every component a unit carries in the rules, read-only: what a snapshot copies.
 #[derive(QueryData)]
 pub struct SnapshotData {
-    pub(super) entity: Entity,
-    pub(super) id: &'static UnitId,
-    pub(super) name: &'static Name,
-    pub(super) side: &'static SideIndex,
-    pub(super) order: &'static SpawnOrder,
-    pub(super) status: &'static Status,
-    pub(super) zone: &'static Zone,
-    pub(super) initiative: &'static Initiative,
-    pub(super) stress: &'static Stress,
-    pub(super) wounds: &'static Wounds,
-    pub(super) attributes: &'static Attributes,
-    pub(super) hit_dice: &'static HitDice,
-    pub(super) defense: &'static Defense,
-    pub(super) armour: &'static Armour,
-    pub(super) speed: &'static Speed,
-    pub(super) loadout: &'static Loadout,
-    pub(super) conditions: &'static Conditions,
-    pub(super) skills: &'static Skills,
-    pub(super) mana: &'static Mana,
-    pub(super) spells: &'static Spells,
-    pub(super) inventory: &'static Inventory,
-    pub(super) reactions: &'static Reactions,
-    pub(super) record: &'static RoundRecord,
-    pub(super) declared: &'static Declared,
-    pub(super) size: &'static Size,
+    /// The unit as the stages see it.
+    pub(super) unit: UnitReadOnly,
+    /// What the stages' query leaves out.
     pub(super) markers: Markers,
 }
 
-/// The marker and optional components of a unit.
+/// The marker and optional components of a unit that [`UnitReadOnly`] does not read.
 #[derive(QueryData)]
 pub struct Markers {
-    pub(super) surprised: Has<Surprised>,
-    pub(super) checks_morale: Has<ChecksMorale>,
     pub(super) initiator: Has<Initiator>,
     pub(super) threatened: Has<Threatened>,
     pub(super) stood_aside: Has<StoodAside>,
-    pub(super) level: Option<&'static Level>,
     pub(super) group: Option<&'static InitiativeGroup>,
     pub(super) slots: Option<&'static SummoningSlots>,
-    pub(super) reinforcement: Option<&'static Reinforcement>,
     pub(super) summoned: Option<&'static Summoned>,
-    pub(super) class: Option<&'static CharacterClass>,
 }
