@@ -37,14 +37,7 @@ impl Default for HeadlessBattle {
 impl HeadlessBattle {
     /// An app with the rules, the battlefield and the AI controllers, and nothing else.
     pub fn new() -> Self {
-        let mut app = App::new();
-        app.add_plugins(crate::headless_plugin);
-        // A handful of small systems per round: threads would cost more than they save, and
-        // one thread keeps every battle on one core.
-        let mut schedules = app.world_mut().resource_mut::<Schedules>();
-        for (_, schedule) in schedules.iter_mut() {
-            schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
-        }
+        let mut app = crate::single_threaded_headless_app();
         let units = app.world_mut().query_filtered::<(), With<UnitId>>();
         Self { app, units, walked: WalkedPaths::default() }
     }

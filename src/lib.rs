@@ -24,6 +24,19 @@ pub fn headless_plugin(app: &mut App) {
     app.add_plugins((rules::plugin, battlefield::plugin, ai::plugin, save::plugin));
 }
 
+/// An app of the headless engine whose schedules run on the calling thread: a round is a
+/// handful of small systems, so threads would cost more than they save, and one thread keeps
+/// every battle (and every search simulation) on one core.
+pub fn single_threaded_headless_app() -> App {
+    let mut app = App::new();
+    app.add_plugins(headless_plugin);
+    let mut schedules = app.world_mut().resource_mut::<Schedules>();
+    for (_, schedule) in schedules.iter_mut() {
+        schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+    }
+    app
+}
+
 #[cfg(test)]
 mod tests {
     /// Every file under `assets/` (the game's data, icons, sounds and music) has its line in

@@ -264,12 +264,7 @@ impl ForwardModel {
     /// A world with the rules, the battlefield and the greedy AI (the model of every unit the
     /// search does not declare for itself); no window, one thread.
     pub fn new() -> Self {
-        let mut app = App::new();
-        app.add_plugins(crate::headless_plugin);
-        let mut schedules = app.world_mut().resource_mut::<Schedules>();
-        for (_, schedule) in schedules.iter_mut() {
-            schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
-        }
+        let mut app = crate::single_threaded_headless_app();
         app.finish();
         app.cleanup();
         Self {
