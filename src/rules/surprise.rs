@@ -14,6 +14,7 @@ use super::ruleset::Ruleset;
 use super::state::{CombatInfo, CombatPhase, Sides};
 use super::unit::{self, UnitView};
 use crate::battlefield::{Battlefield, ZoneIndex};
+use crate::rules::log::StatusChange;
 use crate::rules::log::line;
 
 /// `C-SURP-1`: each side rolls; at or under its range (shifted by its enemies' abilities, and by
@@ -146,7 +147,7 @@ fn unit_entry(view: &UnitView, ruleset: &Ruleset, sides: &Sides, battlefield: &B
         id: view.id.0.clone(),
         name: view.name.as_str().to_string(),
         side: sides.0.get(view.side.0).map(|side| side.name.clone()).unwrap_or_else(|| "?".into()),
-        controller: view.controller.log_name(),
+        controller: *view.controller,
         stats: UnitStats {
             agility_mod: unit::modifier(ruleset, view.attributes, Attribute::Agility),
             strength: view.attributes.score(Attribute::Strength),
@@ -194,7 +195,7 @@ impl Reactions<'_, '_, '_> {
             if !fights {
                 self.commands.entity(view.entity).insert((Status::Surrendered, StoodAside));
                 self.index.remove(view.entity, view.zone.0);
-                self.log.record(0, || LogEvent::Status(line::Status { unit: id, status: "stands_aside" }));
+                self.log.record(0, || LogEvent::Status(line::Status { unit: id, status: StatusChange::StandsAside }));
             }
         }
     }

@@ -3,6 +3,7 @@
 //! queue, stabilising and healing, and intimidation.
 
 use crate::rules::log::LostReason;
+use crate::rules::log::StatusChange;
 use std::sync::Arc;
 
 use bevy::prelude::*;
@@ -400,7 +401,7 @@ impl Resolver<'_, '_> {
         if unit.status.is_down() && !unit.conditions.stabilised {
             unit.conditions.stabilised = true;
             let id = unit.id.0.clone();
-            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "stabilized" }));
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Stabilized }));
         }
     }
 
@@ -432,7 +433,7 @@ impl Resolver<'_, '_> {
             && stress_restored + wounds_restored >= aiming.heal_threshold
         {
             unit.conditions.aimed_wounds -= 1;
-            wound_closed = super::wounds::close_wound(&mut unit.conditions, aiming).map(AimPoint::log_name);
+            wound_closed = super::wounds::close_wound(&mut unit.conditions, aiming);
         }
         let id = unit.id.0.clone();
         let (stress, wounds_now) = (unit.stress.current, unit.wounds.current);
@@ -455,7 +456,7 @@ impl Resolver<'_, '_> {
             if status == Status::Active {
                 unit.conditions.stabilised = false;
             }
-            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: status.log_name() }));
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: status.into() }));
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Manoeuvres (`S-MAN-1`, `Z-STUNT-1`, `S-EXEC-1`): shoving, grappling, dragging and hurling
 //! the held, standing up from prone, and executing an unaware foe.
 
+use crate::rules::log::StatusChange;
 use crate::rules::log::{LostReason, ManeuverKind};
 use bevy::prelude::*;
 
@@ -253,7 +254,7 @@ impl Resolver<'_, '_> {
         if let Ok(mut unit) = self.units.get_mut(victim) {
             unit.conditions.prone = true;
         }
-        self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
+        self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Prone }));
         ManeuverOutcome::Thrown
     }
 
@@ -287,7 +288,7 @@ impl Resolver<'_, '_> {
         if let Ok(mut unit) = self.units.get_mut(target) {
             unit.conditions.prone = true;
         }
-        self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
+        self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Prone }));
         ManeuverOutcome::KnockedProne
     }
 
@@ -316,7 +317,7 @@ impl Resolver<'_, '_> {
                 if let Ok(mut unit) = self.units.get_mut(target) {
                     unit.conditions.prone = true;
                 }
-                self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
+                self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Prone }));
                 ManeuverOutcome::KnockedProne
             }
         }
@@ -338,7 +339,7 @@ impl Resolver<'_, '_> {
         {
             unit.conditions.prone = false;
             let id = unit.id.0.clone();
-            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "standing" }));
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Standing }));
         }
     }
 
@@ -350,7 +351,7 @@ impl Resolver<'_, '_> {
         {
             unit.conditions.prone = true;
             let id = unit.id.0.clone();
-            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Prone }));
         }
     }
 
@@ -433,8 +434,7 @@ impl Resolver<'_, '_> {
         {
             *unit.status = Status::Unconscious;
             let id = unit.id.0.clone();
-            self.log
-                .record(round, || LogEvent::Status(line::Status { unit: id, status: Status::Unconscious.log_name() }));
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: Status::Unconscious.into() }));
         }
     }
 
