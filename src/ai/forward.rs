@@ -306,7 +306,7 @@ impl ForwardModel {
         let world = &mut self.world;
         world.insert_resource(state);
         world.insert_resource(queue);
-        world.insert_resource(index);
+        crate::battlefield::install_zone_index(world, index);
         world.insert_resource(victory);
         world.insert_resource(rng);
         world.insert_resource(if record_log { CombatLog::default() } else { CombatLog::silent() });

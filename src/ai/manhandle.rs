@@ -6,7 +6,7 @@
 //! the ruleset offers it and the declaration is legal, and a manoeuvre is chosen over the best
 //! blow only when it is expected to be worth more.
 
-use super::view::AiView;
+use super::view::{AiView, OddsMemo};
 use crate::battlefield::ZoneIdx;
 use crate::rules::actions::{self, ManeuverCheck, ThreatMap, ViewCache};
 use crate::rules::components::*;
@@ -121,17 +121,17 @@ fn hazard_harm(view: &AiView, unit: &UnitView, zone: ZoneIdx) -> f64 {
         return 0.0;
     };
     let modifier = unit::modifier(&view.ruleset, unit.body.attributes, hazard.attribute);
-    fails_test(hazard.test, modifier, hazard.tn) * hazard.damage.mean().max(0.0)
+    fails_test(&view.odds, hazard.test, modifier, hazard.tn) * hazard.damage.mean().max(0.0)
 }
 
-/// The chance that `test` + `modifier` falls short of `tn`, remembered on this thread like
+/// The chance that `test` + `modifier` falls short of `tn`, remembered in `memo` like
 /// [`wins_opposed`]: asked for every square a foe could be shoved into.
-fn fails_test(test: Dice, modifier: i32, tn: i32) -> f64 {
-    FAILED_TESTS.with_borrow_mut(|known| {
-        *known.entry((test, modifier, tn)).or_insert_with(|| {
-            distribution(test).iter().filter(|&&(total, _)| total + modifier < tn).map(|(_, p)| p).sum()
-        })
-    })
+fn fails_test(memo: &OddsMemo, test: Dice, modifier: i32, tn: i32) -> f64 {
+    *memo
+        .failed_tests
+        .borrow_mut()
+        .entry((test, modifier, tn))
+        .or_insert_with(|| distribution(test).iter().filter(|&&(total, _)| total + modifier < tn).map(|(_, p)| p).sum())
 }
 
 /// How many rounds a lasting edge over `target` is worth: until the actor's blows would drop
@@ -204,7 +204,7 @@ fn break_free(
             let squeeze =
                 actions::damage_dice(&view.ruleset, grappler, &grappler.arms.loadout.unarmed, false).mean().max(0.0);
             let theirs = actions::maneuver_bonus(&view.ruleset, rules, grappler, ManeuverCheck::Hold, false);
-            wins_opposed(rules.die, own - theirs) * squeeze * PAYOFF_ROUNDS
+            wins_opposed(&view.odds, rules.die, own - theirs) * squeeze * PAYOFF_ROUNDS
         })
         .sum();
     (value > blow).then_some((value, action))
@@ -226,7 +226,7 @@ fn haul(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &UnitVie
     let own = actions::maneuver_bonus(&view.ruleset, rules, actor, ManeuverCheck::Hold, true)
         - actions::size_penalty(rules, actor, victim);
     let theirs = actions::maneuver_bonus(&view.ruleset, rules, victim, ManeuverCheck::Hold, false);
-    let wins = wins_opposed(rules.die, own - theirs);
+    let wins = wins_opposed(&view.odds, rules.die, own - theirs);
     let ctx = view.ctx();
     let (here, at) = (actor.standing.zone.0, victim.standing.zone.0);
     let drags = actions::haul_destinations(ctx, here, at, ActionKind::Drag).into_iter().filter_map(|to| {
@@ -310,27 +310,13 @@ fn success_chance(
     let own =
         actions::maneuver_bonus(&view.ruleset, rules, actor, check, true) - actions::size_penalty(rules, actor, target);
     let theirs = actions::maneuver_bonus(&view.ruleset, rules, target, check, false);
-    lands * wins_opposed(rules.die, own - theirs)
+    lands * wins_opposed(&view.odds, rules.die, own - theirs)
 }
 
-/// Opposed-check odds already worked out on this thread, by die and edge: a pure function of
-/// the two, asked for every foe a manoeuvre is weighed against (thousands of times a battle on
-/// the grid skirmishes, each a d20's totals against a d20's, 400 products).
-type OpposedOdds = std::collections::HashMap<(Dice, i32), f64>;
-
-/// Chances of failing a test already worked out on this thread, by die, modifier and target.
-type FailedTests = std::collections::HashMap<(Dice, i32, i32), f64>;
-
-thread_local! {
-    /// The memo of [`wins_opposed`]: the same value, bit for bit, as working it out again.
-    static OPPOSED_ODDS: std::cell::RefCell<OpposedOdds> = std::cell::RefCell::new(OpposedOdds::new());
-    /// The memo of [`fails_test`].
-    static FAILED_TESTS: std::cell::RefCell<FailedTests> = std::cell::RefCell::new(FailedTests::new());
-}
-
-/// The chance that `die` + `edge` beats another roll of `die`.
-fn wins_opposed(die: Dice, edge: i32) -> f64 {
-    OPPOSED_ODDS.with_borrow_mut(|known| *known.entry((die, edge)).or_insert_with(|| opposed_odds(die, edge)))
+/// The chance that `die` + `edge` beats another roll of `die`, remembered in `memo`: the same
+/// value, bit for bit, as working it out again.
+fn wins_opposed(memo: &OddsMemo, die: Dice, edge: i32) -> f64 {
+    *memo.opposed_odds.borrow_mut().entry((die, edge)).or_insert_with(|| opposed_odds(die, edge))
 }
 
 /// [`wins_opposed`] worked out: every pair of totals.
@@ -368,9 +354,10 @@ mod tests {
 
     #[test]
     fn an_even_opposed_d20_is_won_less_than_half_the_time_since_ties_go_to_the_target() {
+        let memo = OddsMemo::default();
         let d20 = Dice { count: 1, sides: 20, modifier: 0 };
-        assert!((wins_opposed(d20, 0) - 190.0 / 400.0).abs() < 1e-9);
-        assert!((wins_opposed(d20, 20) - 1.0).abs() < 1e-9);
+        assert!((wins_opposed(&memo, d20, 0) - 190.0 / 400.0).abs() < 1e-9);
+        assert!((wins_opposed(&memo, d20, 20) - 1.0).abs() < 1e-9);
         let two_d6 = Dice { count: 2, sides: 6, modifier: 0 };
         let total: f64 = distribution(two_d6).iter().map(|(_, p)| p).sum();
         assert!((total - 1.0).abs() < 1e-9);
@@ -378,20 +365,21 @@ mod tests {
 
     #[test]
     fn remembered_odds_are_the_worked_out_ones_bit_for_bit() {
+        let memo = OddsMemo::default();
         let dice = [Dice { count: 1, sides: 20, modifier: 0 }, Dice { count: 2, sides: 6, modifier: 1 }];
         // Twice over: the first asks fill the memo, the second read it.
         for _ in 0..2 {
             for die in dice {
                 for edge in -25..25 {
-                    assert_eq!(wins_opposed(die, edge).to_bits(), opposed_odds(die, edge).to_bits());
+                    assert_eq!(wins_opposed(&memo, die, edge).to_bits(), opposed_odds(die, edge).to_bits());
                     let worked_out: f64 =
                         distribution(die).iter().filter(|&&(total, _)| total + edge < 11).map(|(_, p)| p).sum();
-                    assert_eq!(fails_test(die, edge, 11).to_bits(), worked_out.to_bits());
+                    assert_eq!(fails_test(&memo, die, edge, 11).to_bits(), worked_out.to_bits());
                 }
             }
         }
         // Different asks are told apart.
-        assert_ne!(wins_opposed(dice[0], 3), wins_opposed(dice[0], -3));
-        assert_ne!(fails_test(dice[0], 0, 5), fails_test(dice[0], 0, 15));
+        assert_ne!(wins_opposed(&memo, dice[0], 3), wins_opposed(&memo, dice[0], -3));
+        assert_ne!(fails_test(&memo, dice[0], 0, 5), fails_test(&memo, dice[0], 0, 15));
     }
 }

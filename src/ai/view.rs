@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use crate::battlefield::{Battlefield, ZoneIndex};
 use crate::rules::actions::ActionContext;
 use crate::rules::components::*;
+use crate::rules::dice::Dice;
 use crate::rules::equipment::InjuryTables;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::UnitReadOnly;
@@ -22,6 +23,17 @@ pub type JustDeclared = bevy::ecs::entity::EntityHashMap<Action>;
 /// as its own choices, so the units after it weigh it exactly as they weigh any ally's choice.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct ForcedDeclarations(pub JustDeclared);
+
+/// Odds of dice the greedy AI's manhandling asks for again and again, once worked out: pure
+/// functions of their keys, so a remembered value is the one working it out again would give.
+#[derive(Debug, Default)]
+pub struct OddsMemo {
+    /// The chance a die plus an edge beats another roll of it, by die and edge: asked for every
+    /// foe a manoeuvre is weighed against (thousands of times a battle on the grid skirmishes).
+    pub opposed_odds: std::cell::RefCell<std::collections::HashMap<(Dice, i32), f64>>,
+    /// The chance a test falls short, by die, modifier and target number.
+    pub failed_tests: std::cell::RefCell<std::collections::HashMap<(Dice, i32, i32), f64>>,
+}
 
 /// What an AI reads: the battle, read-only.
 #[derive(SystemParam)]
@@ -55,6 +67,8 @@ pub struct AiView<'w, 's> {
     pub info: Res<'w, CombatInfo>,
     /// Injury tables.
     pub injuries: Res<'w, InjuryTables>,
+    /// Dice odds worked out so far, kept by the system that reads this view.
+    pub odds: Local<'s, OddsMemo>,
 }
 
 impl AiView<'_, '_> {

@@ -5,7 +5,9 @@ pub mod grid;
 mod zones;
 
 pub use grid::{Cover, GridMap, Square, Terrain};
-pub use zones::{Battlefield, DistanceBand, Hazard, Place, UNREACHABLE, ZoneDef, ZoneIdx, ZoneIndex};
+pub use zones::{
+    Battlefield, DistanceBand, Hazard, Place, UNREACHABLE, ZoneDef, ZoneIdx, ZoneIndex, install_zone_index,
+};
 
 use bevy::prelude::*;
 

@@ -14,9 +14,9 @@ use super::camera::{BoardCamera, zoom_of};
 use super::playout::ShownLog;
 use super::session::Screen;
 use super::spine::GameSystems;
-use crate::rules::components::UnitId;
+use crate::rules::components::{Status, UnitId};
 use crate::rules::log::line;
-use crate::rules::log::{CombatLog, LogEntry, LogEvent};
+use crate::rules::log::{CombatLog, LogEntry, LogEvent, StatusChange};
 
 /// Size of a floating text on screen, in logical pixels.
 const FLOAT_PX: f32 = 16.0;
@@ -135,14 +135,23 @@ pub fn popups(event: &LogEvent) -> Vec<Popup> {
             one(unit, &format!("+{}", stress_restored + wounds_restored), Tone::Heal)
         }
         LogEvent::Status(line::Status { unit, status }) => match *status {
-            "dead" => one(unit, "DEAD", Tone::Fall),
-            "dying" => one(unit, "DYING", Tone::Fall),
-            "incapacitated" => one(unit, "DOWN", Tone::Fall),
-            "unconscious" => one(unit, "OUT COLD", Tone::Fall),
-            "fled" => one(unit, "FLEES", Tone::Fall),
-            "surrendered" => one(unit, "YIELDS", Tone::Fall),
-            crate::rules::FORFEITED => one(unit, "FORFEITS", Tone::Fall),
-            _ => Vec::new(),
+            StatusChange::Became(Status::Dead) => one(unit, "DEAD", Tone::Fall),
+            StatusChange::Became(Status::Dying) => one(unit, "DYING", Tone::Fall),
+            StatusChange::Became(Status::Incapacitated) => one(unit, "DOWN", Tone::Fall),
+            StatusChange::Became(Status::Unconscious) => one(unit, "OUT COLD", Tone::Fall),
+            StatusChange::Became(Status::Fled) => one(unit, "FLEES", Tone::Fall),
+            StatusChange::Became(Status::Surrendered) => one(unit, "YIELDS", Tone::Fall),
+            StatusChange::Forfeited => one(unit, "FORFEITS", Tone::Fall),
+            // Getting back up, or a change another line already shows (the Heal check's
+            // `stabilise`, the `maneuver` that knocked it down): nothing more over the unit.
+            StatusChange::Became(Status::Active | Status::Reserve)
+            | StatusChange::Parley
+            | StatusChange::Vanished
+            | StatusChange::StandsAside
+            | StatusChange::Stabilized
+            | StatusChange::Prone
+            | StatusChange::Standing
+            | StatusChange::FullDefense => Vec::new(),
         },
         LogEvent::Wound(line::Wound { unit, .. }) => one(unit, "wounded", Tone::Note),
         LogEvent::Stabilise(line::Stabilise { target, success: true, .. }) => one(target, "stabilised", Tone::Heal),
@@ -415,7 +424,7 @@ mod tests {
             unit: "wren".into(),
             source: "orc".into(),
             amount,
-            damage_type: "slashing",
+            damage_type: crate::rules::equipment::DamageType::Slashing,
             critical,
             stress_lost: amount,
             wounds_lost: 0,
@@ -457,11 +466,11 @@ mod tests {
             wound_closed: None,
         });
         assert_eq!(texts(&healed), [("+4".to_string(), Tone::Heal)]);
-        let dead = LogEvent::Status(line::Status { unit: "wren".into(), status: "dead" });
+        let dead = LogEvent::Status(line::Status { unit: "wren".into(), status: Status::Dead.into() });
         assert_eq!(texts(&dead), [("DEAD".to_string(), Tone::Fall)]);
-        let knocked_out = LogEvent::Status(line::Status { unit: "wren".into(), status: "unconscious" });
+        let knocked_out = LogEvent::Status(line::Status { unit: "wren".into(), status: Status::Unconscious.into() });
         assert_eq!(texts(&knocked_out), [("OUT COLD".to_string(), Tone::Fall)]);
-        let back = LogEvent::Status(line::Status { unit: "wren".into(), status: "active" });
+        let back = LogEvent::Status(line::Status { unit: "wren".into(), status: Status::Active.into() });
         assert!(texts(&back).is_empty());
         assert!(texts(&LogEvent::RoundStarted {}).is_empty());
         let shield = LogEvent::Shock(line::Shock {

@@ -12,7 +12,7 @@ use bevy::prelude::*;
 use super::feedback::popups;
 use super::session::{Pace, ROUND_PAUSE, RoundPacing};
 use crate::rules::components::{Status, Stress, Wounds};
-use crate::rules::log::{CombatLog, LogEntry, LogEvent, line};
+use crate::rules::log::{CombatLog, LogEntry, LogEvent, StatusChange, line};
 use crate::rules::{CombatPhase, CombatState, CombatSystems, ResolveByCount, Slot};
 
 /// The least time a count stays on the board at 1x, in seconds: long enough to see who acts
@@ -434,7 +434,9 @@ fn vitals_before(entries: &[LogEntry], id: &str, at: usize, now: super::board::V
                 pools_known = true;
             }
             LogEvent::Status(change) if !status_known && &*change.unit == id => {
-                vitals.status = Status::from_log_name(change.status).unwrap_or(vitals.status);
+                if let StatusChange::Became(status) = change.status {
+                    vitals.status = status;
+                }
                 status_known = true;
             }
             _ => {}
@@ -605,7 +607,10 @@ mod tests {
     }
 
     fn fell() -> LogEntry {
-        LogEntry { round: 1, event: LogEvent::Status(line::Status { unit: "wren".into(), status: "dying" }) }
+        LogEntry {
+            round: 1,
+            event: LogEvent::Status(line::Status { unit: "wren".into(), status: Status::Dying.into() }),
+        }
     }
 
     #[test]
@@ -686,7 +691,7 @@ mod tests {
             unit: unit.into(),
             source: "wolf".into(),
             amount: stress_lost + wounds_lost,
-            damage_type: "slashing",
+            damage_type: crate::rules::equipment::DamageType::Slashing,
             critical: false,
             stress_lost,
             wounds_lost,

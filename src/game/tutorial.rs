@@ -10,7 +10,7 @@ use super::controls::UiCommand;
 use super::session::{BattleStarted, LevelSource, Screen, Session, StartBattle};
 use crate::battlefield::{Battlefield, Place, Square, ZoneIdx};
 use crate::levels::lessons::{Lesson, LessonGoal, TaughtCover};
-use crate::rules::components::{ActionKind, Conditions, Controller, Loadout, UnitId, Zone};
+use crate::rules::components::{ActionKind, Conditions, Controller, Loadout, Offer, UnitId, Zone};
 use crate::rules::log::{CombatLog, LogEntry, LogEvent, line};
 use crate::rules::{CombatState, CombatSystems};
 
@@ -162,12 +162,12 @@ fn follow_lessons(
         let done = match lesson.until {
             LessonGoal::Continue => false,
             LessonGoal::Declare(action) => {
-                let kind = action.kind().log_name();
+                let kind = Offer::from(action.kind());
                 let human = |id: &str| {
                     units.iter().any(|(unit, controller, ..)| &*unit.0 == id && *controller == Controller::Human)
                 };
                 declarations(log.entries(), tutorial.since)
-                    .any(|declared| declared.action == kind && human(&declared.unit))
+                    .any(|declared| Offer::from(declared.action) == kind && human(&declared.unit))
             }
             LessonGoal::Shoot(cover) => declarations(log.entries(), tutorial.since)
                 .any(|declared| shot_at_cover(declared, cover, &battlefield, &units)),
@@ -209,7 +209,7 @@ fn shot_at_cover(
     let Some((_, _, target_zone, ..)) = declared.target.as_deref().and_then(find) else {
         return false;
     };
-    let shooting = declared.action == ActionKind::Attack.log_name() && loadout.usable_weapon(conditions).1.is_ranged();
+    let shooting = declared.action == ActionKind::Attack && loadout.usable_weapon(conditions).1.is_ranged();
     let standing = declared.move_to.as_ref().and_then(|place| zone_of(battlefield, place)).unwrap_or(zone.0);
     *controller == Controller::Human && shooting && battlefield.sight(standing, target_zone.0) == Some(cover.cover())
 }

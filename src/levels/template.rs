@@ -246,7 +246,7 @@ impl BattleTemplate {
                 world.entity_mut(entity).insert(Summoned { summoner, thrall });
             }
         }
-        world.insert_resource(index);
+        crate::battlefield::install_zone_index(world, index);
         // Every unit is new: the declare stage marks threats afresh for all of them.
         world.insert_resource(crate::rules::unit::TouchedUnits::default());
         world.insert_resource(self.victory_conditions(&entities));

@@ -2,6 +2,7 @@
 //! controllers' choices, and once everyone has declared fixes the round's resolution order.
 
 use crate::rules::log::LostReason;
+use crate::rules::log::StatusChange;
 use bevy::ecs::entity::Entities;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -147,7 +148,7 @@ fn open_turn(
                 // A delayed turn already began once this round (`A-INIT-1`).
                 let begun = state.delayed.contains(&entity);
                 if !begun && spend_bonus_actions_first(ruleset, &mut unit.round.conditions) {
-                    log.record(round, || LogEvent::Status(line::Status { unit: id, status: "standing" }));
+                    log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Standing }));
                 }
             }
         }
@@ -757,13 +758,13 @@ fn log_declared(
     log.record(round, || {
         LogEvent::Declared(line::Declared {
             unit: unit.standing.id.0.clone(),
-            action: action.kind.log_name(),
+            action: action.kind,
             target: action.target.and_then(|target| units.get(target).ok()).map(|target| target.standing.id.0.clone()),
             modifier,
             initiative,
             move_to: action.move_to.map(|zone| battlefield.place(zone)),
             aim: match action.kind {
-                ActionKind::Aimed(aim) => Some(aim.log_name()),
+                ActionKind::Aimed(aim) => Some(aim),
                 _ => None,
             },
             using: action_tool(unit, action),

@@ -1,6 +1,7 @@
 //! End stage (`W-WOUND-2`, `Z-ZONE-3`, `W-END-1`): the dying bleed, hazards bite, surprise wears
 //! off, and the battle ends when at most one side is still fighting.
 
+use crate::rules::log::StatusChange;
 use crate::rules::log::{EndReason, ManeuverKind};
 use bevy::prelude::*;
 
@@ -443,7 +444,7 @@ fn settle_after_battle(
         if !kept && let Ok(mut unit) = units.get_mut(entity) {
             *unit.standing.status = Status::Fled;
             let id = unit.standing.id.0.clone();
-            log.record(round, || LogEvent::Status(line::Status { unit: id, status: "vanished" }));
+            log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Vanished }));
         }
     }
 }

@@ -9,10 +9,7 @@ use super::components::Status;
 use super::log::{CombatLog, LogEvent, line};
 use super::unit::UnitsMut;
 use crate::battlefield::ZoneIndex;
-
-/// The status the log writes for a unit whose side forfeited. The unit itself counts as
-/// surrendered, as a parley does.
-pub const FORFEITED: &str = "forfeited";
+use crate::rules::log::StatusChange;
 
 /// A side gives up the battle: its units leave the fight as round `round` ends.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,7 +81,7 @@ pub(super) fn leave_the_fight(
         }
         *unit.standing.status = Status::Surrendered;
         let id = unit.standing.id.0.clone();
-        log.record(round, || LogEvent::Status(line::Status { unit: id, status: FORFEITED }));
+        log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Forfeited }));
     }
     true
 }

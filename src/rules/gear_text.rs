@@ -73,7 +73,7 @@ pub fn declared_words(kind: ActionKind, target: Option<&str>, spells: &Spells, i
         ActionKind::Cast(at) => (format!("cast {}", spell(at)), " on "),
         ActionKind::UseItem(at) => (format!("use {}", item(at)), " on "),
         ActionKind::Throw(at) => (format!("throw {}", item(at)), " at "),
-        ActionKind::Aimed(aim) => (format!("aimed attack ({})", aim_words(aim.log_name())), " "),
+        ActionKind::Aimed(aim) => (format!("aimed attack ({})", aim_words(aim)), " "),
         other => (catalog_words(other.log_name()), " "),
     };
     match target {

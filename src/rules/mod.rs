@@ -31,7 +31,7 @@ pub use crate::vocabulary::dice;
 
 use bevy::prelude::*;
 
-pub use forfeit::{FORFEITED, Forfeits, SideForfeited};
+pub use forfeit::{Forfeits, SideForfeited};
 pub use state::{
     ActionChosen, ActionLost, CheckedChoices, CombatInfo, CombatPhase, CombatState, DamageDealt, DeclarationQueue,
     DeclarationRejected, Following, Intimidated, Outcome, PassSeeds, ResolveByCount, SideInfo, Sides, Slot,

@@ -17,6 +17,7 @@ use super::ruleset::{MoraleCheck, MoraleFailure, MoraleTrigger, Ruleset, Withdra
 use super::state::{CombatPhase, DamageDealt, Fleeing, Intimidated, MoraleInbox};
 use super::unit::{self, Unit};
 use crate::battlefield::ZoneIdx;
+use crate::rules::log::StatusChange;
 use crate::rules::log::line;
 
 pub(super) fn plugin(app: &mut App) {
@@ -303,7 +304,7 @@ fn parley(battle: &mut Battle, entity: Entity, id: &Arc<str>) {
         battle.index.remove(entity, unit.standing.zone.0);
     }
     let unit = id.clone();
-    battle.log.record(round, || LogEvent::Status(line::Status { unit, status: "parley" }));
+    battle.log.record(round, || LogEvent::Status(line::Status { unit, status: StatusChange::Parley }));
 }
 
 /// Whether a fighting enemy stands Close to the unit, within bare-handed melee reach: running
@@ -376,7 +377,7 @@ fn leave(battle: &mut Battle, entity: Entity, status: Status) {
     *unit.standing.status = status;
     battle.index.remove(entity, unit.standing.zone.0);
     let id = unit.standing.id.0.clone();
-    battle.log.record(round, || LogEvent::Status(line::Status { unit: id, status: status.log_name() }));
+    battle.log.record(round, || LogEvent::Status(line::Status { unit: id, status: status.into() }));
 }
 
 #[cfg(test)]

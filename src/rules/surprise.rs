@@ -14,6 +14,7 @@ use super::ruleset::Ruleset;
 use super::state::{CombatInfo, CombatPhase, Sides};
 use super::unit::{self, UnitView};
 use crate::battlefield::{Battlefield, ZoneIndex};
+use crate::rules::log::StatusChange;
 use crate::rules::log::line;
 
 /// `C-SURP-1`: each side rolls; at or under its range (shifted by its enemies' abilities, and by
@@ -147,7 +148,7 @@ fn unit_entry(view: &UnitView, ruleset: &Ruleset, sides: &Sides, battlefield: &B
         id: view.standing.id.0.clone(),
         name: view.standing.name.as_str().to_string(),
         side: sides.0.get(view.standing.side.0).map(|side| side.name.clone()).unwrap_or_else(|| "?".into()),
-        controller: view.standing.controller.log_name(),
+        controller: *view.standing.controller,
         stats: UnitStats {
             agility_mod: unit::modifier(ruleset, view.body.attributes, Attribute::Agility),
             strength: view.body.attributes.score(Attribute::Strength),
@@ -198,7 +199,7 @@ impl Reactions<'_, '_, '_> {
             if !fights {
                 self.commands.entity(view.entity).insert((Status::Surrendered, StoodAside));
                 self.index.remove(view.entity, view.standing.zone.0);
-                self.log.record(0, || LogEvent::Status(line::Status { unit: id, status: "stands_aside" }));
+                self.log.record(0, || LogEvent::Status(line::Status { unit: id, status: StatusChange::StandsAside }));
             }
         }
     }

@@ -108,13 +108,8 @@ fn seats_at_start(world: &mut World, template: &BattleTemplate) -> Vec<(String, 
         .map(|(order, side, controller)| (*order, side.0, *controller))
         .collect();
     controllers.sort_by_key(|(order, ..)| *order);
-    let logged = |side: &str| {
-        let entry = started.as_ref()?.units.iter().find(|unit| &*unit.side == side)?;
-        match entry.controller {
-            "human" => Some(Controller::Human),
-            name => crate::rules::components::AiKind::parse(name).map(Controller::Ai),
-        }
-    };
+    let logged =
+        |side: &str| started.as_ref()?.units.iter().find(|unit| &*unit.side == side).map(|entry| entry.controller);
     let sides = world.resource::<Sides>();
     sides
         .0

@@ -8,7 +8,7 @@ use fray::battlefield::Place;
 use fray::headless::HeadlessBattle;
 use fray::levels::{BattleSetup, load_builtin_level};
 use fray::rules::DeclarationRejected;
-use fray::rules::components::{AiKind, Controller};
+use fray::rules::components::{ActionKind, AiKind, Controller};
 use fray::rules::log::AttackKind;
 
 fn ai_level(units: &str) -> String {
@@ -32,7 +32,7 @@ fn the_random_ai_only_declares_legal_actions_and_tries_them_all() {
             }
             assert_eq!(rejected, 0, "{level} seed {seed}: the random AI declared an illegal action");
             for declared in battle.log().lines::<line::Declared>() {
-                kinds.insert(declared.action);
+                kinds.insert(declared.action.log_name());
             }
         }
     }
@@ -56,7 +56,7 @@ fn the_greedy_ai_attacks_an_enemy_in_reach() {
     );
     app.update();
     let declared = lines::<line::Declared>(&app);
-    assert!(declared.iter().all(|declaration| declaration.action == "attack"), "{declared:?}");
+    assert!(declared.iter().all(|declaration| declaration.action == ActionKind::Attack), "{declared:?}");
 }
 
 #[test]
@@ -73,7 +73,7 @@ fn the_greedy_ai_closes_in_without_provoking_repostes() {
     app.update();
     let declared = lines::<line::Declared>(&app);
     let red = declared.iter().find(|declaration| &*declaration.unit == "r1").unwrap();
-    assert_eq!(red.action, "defensive_attack", "moving into b1's zone would provoke a Reposte: {red:?}");
+    assert_eq!(red.action, ActionKind::DefensiveAttack, "moving into b1's zone would provoke a Reposte: {red:?}");
     assert_eq!(red.move_to, Some(Place::Zone("b".into())));
     assert!(lines::<line::Attack>(&app).iter().all(|attack| attack.kind != AttackKind::Reposte));
 }
@@ -110,7 +110,7 @@ fn the_greedy_ai_defends_when_losing_the_exchange() {
     set::<fray::rules::components::Wounds>(&mut app, "r1", |wounds| wounds.current = 3);
     app.update();
     let red = lines::<line::Declared>(&app).into_iter().find(|declared| &*declared.unit == "r1").unwrap();
-    assert_eq!(red.action, "full_defense", "{red:?}");
+    assert_eq!(red.action, ActionKind::FullDefense, "{red:?}");
 }
 
 #[test]
@@ -129,7 +129,7 @@ fn the_greedy_ai_stabilises_a_dying_friend() {
     set::<fray::rules::components::Wounds>(&mut app, "r2", |wounds| wounds.current = -2);
     app.update();
     let red = lines::<line::Declared>(&app).into_iter().find(|declared| &*declared.unit == "r1").unwrap();
-    assert_eq!(red.action, "stabilize");
+    assert_eq!(red.action, ActionKind::Stabilize);
     assert_eq!(red.target.as_deref(), Some("r2"));
 }
 
@@ -167,7 +167,7 @@ fn the_greedy_ai_never_full_defends_two_rounds_running() {
                 let Some(declared) = line::Declared::of(&entry.event).filter(|declared| !declared.carried_over) else {
                     continue;
                 };
-                let (unit, action, round) = (&*declared.unit, declared.action, entry.round);
+                let (unit, action, round) = (&*declared.unit, declared.action.log_name(), entry.round);
                 if action == "full_defense" {
                     assert_ne!(
                         last.get(unit),
@@ -184,7 +184,7 @@ fn the_greedy_ai_never_full_defends_two_rounds_running() {
 /// Round 1's declarations in a fight of two against two in one zone, where `b1` has one Wound
 /// Point left; `r1` declares through the UI (attacking `b1`) when `by_hand`, else greedy does.
 fn declarations_around_a_weak_foe(by_hand: bool) -> Vec<line::Declared> {
-    use fray::rules::components::{ActionKind, Stress, Wounds};
+    use fray::rules::components::{Stress, Wounds};
     let text = ai_level(
         r#"
         (id: "r1", creature: "soldier", side: "red", zone: "a"),

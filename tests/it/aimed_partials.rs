@@ -210,8 +210,10 @@ fn a_init_1_a_unit_may_delay_its_turn_until_after_the_next() {
     // b2 is the last turn of the round: there is nothing to delay to.
     declare_with(&mut app, "b2", ActionKind::Delay, None, None, None);
     app.update();
-    let declared: Vec<(String, &str)> =
-        lines::<line::Declared>(&app).iter().map(|declared| (declared.unit.to_string(), declared.action)).collect();
+    let declared: Vec<(String, &str)> = lines::<line::Declared>(&app)
+        .iter()
+        .map(|declared| (declared.unit.to_string(), declared.action.log_name()))
+        .collect();
     let expected = [("r1", "delay"), ("b1", "hold"), ("r1", "attack")];
     assert_eq!(declared, expected.map(|(unit, action)| (unit.to_string(), action)));
     assert_eq!(attacks_by(&app, "r1").len(), 1, "r1 acts after b1");
@@ -241,7 +243,7 @@ fn a_wound_1_closing_a_wound_by_healing_lifts_its_penalties() {
     app.update();
     let healed = &lines::<line::Healed>(&app)[0];
     assert_eq!(healed.wounds_restored, 8);
-    assert_eq!(healed.wound_closed, Some("slowing"));
+    assert_eq!(healed.wound_closed, Some(AimPoint::Slowing));
     let closed = get::<Conditions>(&mut app, "b1");
     assert_eq!((closed.aimed_wounds, closed.speed_penalty, closed.agility_penalty), (0, 0, 0), "the legs work again");
 }

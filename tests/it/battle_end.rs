@@ -11,6 +11,7 @@ use fray::headless::HeadlessBattle;
 use fray::levels::{BattleSetup, BattleTemplate, load_level};
 use fray::rules::components::*;
 use fray::rules::dice::CombatRng;
+use fray::rules::log::StatusChange;
 use fray::rules::log::{LogEntry, LogEvent};
 
 /// The reasons `combat_ended` may give (docs/combat-log.md).
@@ -177,7 +178,8 @@ fn a_summ_1_an_unkept_summon_vanishes_before_combat_ended_the_last_line() {
     }
     assert!(state(&app).is_over());
     let log = log_entries(&app);
-    let vanished = line_position(&log, |status: &line::Status| status.status == "vanished" && &*status.unit == "s1");
+    let vanished =
+        line_position(&log, |status: &line::Status| status.status == StatusChange::Vanished && &*status.unit == "s1");
     let ended = line_position(&log, |_: &line::CombatEnded| true);
     assert!(vanished.is_some() && ended.is_some(), "both lines are written");
     assert!(vanished < ended, "the summon vanishes before the battle's last line");
@@ -233,7 +235,8 @@ fn a_summ_1_a_spell_creates_a_new_unit_that_fights_and_vanishes_before_combat_en
         log.iter().find(|entry| line::Declared::of(&entry.event).is_some_and(|declared| &*declared.unit == id));
     let sick_through = arrived_in + 1;
     assert!(first_turn.is_some_and(|entry| entry.round > sick_through), "sick in its first round");
-    let vanished = line_position(&log, |status: &line::Status| status.status == "vanished" && &*status.unit == id);
+    let vanished =
+        line_position(&log, |status: &line::Status| status.status == StatusChange::Vanished && &*status.unit == id);
     let ended = line_position(&log, |_: &line::CombatEnded| true);
     assert!(vanished.is_some(), "the new unit vanishes as the battle ends");
     assert!(vanished < ended, "before the battle's last line");

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use fray::battlefield::{Battlefield, Place, Square};
 use fray::rules::ActionChosen;
 use fray::rules::components::*;
-use fray::rules::log::ManeuverOutcome;
+use fray::rules::log::{ManeuverOutcome, StatusChange};
 
 const RULESET: &str = "shock_and_cover";
 const OPEN: [&str; 3] = ["......", "......", "......"];
@@ -199,7 +199,7 @@ fn s_man_1_a_thrown_victim_lands_prone_and_free() {
     let moved = line::Moved::of(&log[at - 2].event).expect("a move two lines before the hurl's check");
     assert_eq!((&moved.from, &moved.to), (&Place::Square([2, 1]), &Place::Square([3, 2])));
     let fell = line::Status::of(&log[at - 1].event).map(|change| change.status);
-    assert_eq!(fell, Some("prone"));
+    assert_eq!(fell, Some(StatusChange::Prone));
     assert_eq!(square_of(&mut app, "b1"), [3, 2]);
     let held = get::<Conditions>(&mut app, "b1");
     assert!(held.prone);
@@ -310,7 +310,7 @@ fn s_man_1_the_greedy_ai_hurls_its_victim_into_a_hazard() {
     app.update();
     app.update();
     let declared = &lines::<line::Declared>(&app)[0];
-    assert_eq!(declared.action, "hurl", "the spores beat a blow that cannot get through: {declared:?}");
+    assert_eq!(declared.action, ActionKind::Hurl, "the spores beat a blow that cannot get through: {declared:?}");
     let hurl = lines::<line::Maneuver>(&app).pop().expect("the hurl's check");
     assert_eq!((hurl.maneuver.as_str(), hurl.outcome), ("hurl", Some(ManeuverOutcome::Thrown)));
     assert_eq!(lines::<line::Moved>(&app)[0].to, Place::Zone("d".into()), "into the spores, not the first zone");
@@ -324,8 +324,8 @@ fn s_man_1_the_greedy_ai_keeps_squeezing_where_no_hazard_waits() {
     app.update();
     app.update();
     let declared = &lines::<line::Declared>(&app)[0];
-    assert_ne!(declared.action, "hurl", "{declared:?}");
-    assert_ne!(declared.action, "drag", "{declared:?}");
+    assert_ne!(declared.action, ActionKind::Hurl, "{declared:?}");
+    assert_ne!(declared.action, ActionKind::Drag, "{declared:?}");
     let r1 = unit(&mut app, "r1");
     assert_eq!(holders(&mut app, "b1"), [r1], "the hold goes on");
 }

@@ -82,7 +82,7 @@ fn s_act_2_a_held_spell_goes_off_before_the_awaited_foe_acts() {
     let (cast, _) = position(&log, "the cast", |cast: &line::Cast| &*cast.unit == "b1");
     let (moved, _) = position(&log, "r1's move", |moved: &line::Moved| &*moved.unit == "r1");
     assert!(r1_declared < held && held < cast && cast < moved, "r1 declares, b1's spell goes off, then r1 moves");
-    assert_eq!(held_line.action, "cast");
+    assert!(matches!(held_line.action, ActionKind::Cast(_)), "{held_line:?}");
     assert_eq!(held_line.target.as_deref(), Some("r1"));
     assert_eq!(held_line.initiative, r1_line.initiative, "at the foe's place");
     assert!(get::<Wounds>(&mut app, "r1").current < 20, "the firebolt burnt r1");
@@ -119,7 +119,7 @@ fn s_act_2_a_held_first_aid_answers_the_foe() {
     let (aid, _) = position(&log, "the first aid", |aid: &line::Stabilise| &*aid.unit == "b1");
     let (moved, _) = position(&log, "r1's move", |moved: &line::Moved| &*moved.unit == "r1");
     let (blow, _) = position(&log, "r1's blow", |attack: &line::Attack| &*attack.attacker == "r1");
-    assert_eq!((held_line.action, held_line.target.as_deref()), ("stabilize", Some("b2")));
+    assert_eq!((held_line.action, held_line.target.as_deref()), (ActionKind::Stabilize, Some("b2")));
     assert!(held < aid && aid < moved && moved < blow, "the first aid comes before r1's move and blow");
     assert!(get::<Conditions>(&mut app, "b2").stabilised, "b2 is stabilised");
 }
@@ -227,7 +227,7 @@ fn s_act_2_an_unanswered_hold_is_taken_after_the_last_turn_where_it_does_not_lap
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     finish(&mut app);
     let turns: Vec<(&str, i32)> =
-        declared_by(&app, "b1").iter().map(|declared| (declared.action, declared.initiative)).collect();
+        declared_by(&app, "b1").iter().map(|declared| (declared.action.log_name(), declared.initiative)).collect();
     assert_eq!(turns, vec![("hold_action", 1), ("hold", 3)]);
     assert!(lines::<line::ActionLost>(&app).is_empty());
 }

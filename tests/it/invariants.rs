@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use fray::headless::{HeadlessBattle, UPDATES_PER_ROUND};
 use fray::levels::{BattleSetup, load_builtin_level};
 use fray::rules::components::{AiKind, Controller, Status, Stress, UnitId, Wounds};
-use fray::rules::log::LogEvent;
+use fray::rules::log::{LogEvent, StatusChange};
 use proptest::prelude::*;
 
 const LEVELS: [&str; 3] = ["ambush.ron", "duel.ron", "reinforcements.ron"];
@@ -65,7 +65,7 @@ proptest! {
             if let Some(actor) = actor {
                 prop_assert!(!gone.contains(&**actor), "{} acted after leaving the fight: {:?}", actor, entry);
             }
-            if let LogEvent::Status(line) = &entry.event && matches!(line.status, "dead" | "fled" | "surrendered") {
+            if let LogEvent::Status(line) = &entry.event && matches!(line.status, StatusChange::Became(Status::Dead | Status::Fled | Status::Surrendered)) {
                 gone.insert(line.unit.to_string());
             }
         }

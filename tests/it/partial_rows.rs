@@ -13,6 +13,7 @@ use fray::rules::ActionChosen;
 use fray::rules::components::*;
 use fray::rules::equipment::Hindrance;
 use fray::rules::log::Affliction;
+use fray::rules::log::StatusChange;
 
 /// The test catalog's weapons plus creatures with a class and a level.
 const CATALOG: &str = r#"
@@ -131,7 +132,7 @@ mod crucible {
         app.update();
         let declared = lines::<line::Declared>(&app);
         let last = declared.iter().rfind(|declaration| &*declaration.unit == "b1").expect("b1 declared in round 2");
-        assert_eq!(last.action, "full_defense", "falling back, it parries: {last:?}");
+        assert_eq!(last.action, ActionKind::FullDefense, "falling back, it parries: {last:?}");
     }
 
     /// r1 (bow) and b1 (firebolt, casting time 13) act in the same turn (both sides roll 5)
@@ -366,7 +367,7 @@ mod aimed_wounds {
     fn vanished(app: &App) -> Vec<String> {
         lines::<line::Status>(app)
             .iter()
-            .filter(|change| change.status == "vanished")
+            .filter(|change| change.status == StatusChange::Vanished)
             .map(|change| change.unit.to_string())
             .collect()
     }
@@ -412,7 +413,7 @@ mod aimed_wounds {
             .iter()
             .position(|entry| {
                 line::Status::of(&entry.event)
-                    .is_some_and(|change| change.status == "standing" && &*change.unit == "b1")
+                    .is_some_and(|change| change.status == StatusChange::Standing && &*change.unit == "b1")
             })
             .expect("b1 stands up");
         let r2_declares = log

@@ -8,6 +8,7 @@ use fray::battlefield::{Battlefield, Place, Square};
 use fray::rules::components::*;
 use fray::rules::dice::CombatRng;
 use fray::rules::equipment::{Attribute, Hindrance, Lingering, Shock};
+use fray::rules::log::StatusChange;
 use fray::rules::log::{
     Affliction, AttackKind, CombatLog, EscalationChain, LogEvent, ManeuverOutcome, MoraleReason, ShockAbsorber,
     Withdrawal,
@@ -428,7 +429,7 @@ mod zones_and_tests {
         assert_eq!(morale[0].tn, 12);
         assert!(!morale[0].passed);
         assert_eq!(status(&mut app, "b1"), Status::Surrendered);
-        assert!(lines::<line::Status>(&app).iter().any(|line| line.status == "parley"));
+        assert!(lines::<line::Status>(&app).iter().any(|line| line.status == StatusChange::Parley));
     }
 }
 
@@ -889,7 +890,9 @@ mod shock_and_cover {
         declare(&mut app, "r1", ActionKind::GoProne, None, None);
         app.update();
         assert!(get::<Conditions>(&mut app, "r1").prone);
-        assert!(lines::<line::Status>(&app).iter().any(|line| &*line.unit == "r1" && line.status == "prone"));
+        assert!(
+            lines::<line::Status>(&app).iter().any(|line| &*line.unit == "r1" && line.status == StatusChange::Prone)
+        );
         assert!(attacks_by(&app, "b1").is_empty(), "going prone draws no attack of opportunity");
         // Going prone is a Free action: the turn goes on.
         declare(&mut app, "r1", ActionKind::Hold, None, None);
@@ -924,7 +927,8 @@ mod shock_and_cover {
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         let declared = lines::<line::Declared>(&app);
-        let turns: Vec<_> = declared.iter().map(|line| (&*line.unit, line.action, line.initiative)).collect();
+        let turns: Vec<_> =
+            declared.iter().map(|line| (&*line.unit, line.action.log_name(), line.initiative)).collect();
         let expected = [("r1", "hold_action", 1), ("b1", "attack", 2), ("r1", "attack", 3)];
         assert_eq!(turns, expected, "r1 acts after b1, in a turn of its own");
         let attacks = lines::<line::Attack>(&app);
@@ -1155,7 +1159,7 @@ mod shock_and_cover {
         app.world_mut().entity_mut(entity).insert(Controller::Ai(AiKind::Greedy));
     }
 
-    fn declared_action(app: &App, id: &str) -> &'static str {
+    fn declared_action(app: &App, id: &str) -> ActionKind {
         lines::<line::Declared>(app).into_iter().find(|declared| &*declared.unit == id).expect("it declared").action
     }
 
@@ -1169,7 +1173,7 @@ mod shock_and_cover {
         set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
         greedy(&mut app, "r1");
         app.update();
-        assert_eq!(declared_action(&app, "r1"), "stand_up");
+        assert_eq!(declared_action(&app, "r1"), ActionKind::StandUp);
         assert!(!get::<Conditions>(&mut app, "r1").prone);
     }
 
@@ -1184,7 +1188,7 @@ mod shock_and_cover {
         hit_points(&mut app, "b1", 100);
         greedy(&mut app, "r1");
         app.update();
-        assert_eq!(declared_action(&app, "r1"), "grapple");
+        assert_eq!(declared_action(&app, "r1"), ActionKind::Grapple);
 
         // With a real blade the blow is worth more.
         let units = units.replace(r#", weapon: Some("tap")"#, "");
@@ -1192,7 +1196,7 @@ mod shock_and_cover {
         hit_points(&mut app, "b1", 100);
         greedy(&mut app, "r1");
         app.update();
-        assert_eq!(declared_action(&app, "r1"), "attack");
+        assert_eq!(declared_action(&app, "r1"), ActionKind::Attack);
     }
 
     #[test]
@@ -1208,7 +1212,11 @@ mod shock_and_cover {
         hit_points(&mut app, "b1", 100);
         greedy(&mut app, "r1");
         app.update();
-        assert_eq!(declared_action(&app, "r1"), "shove", "no room behind: it falls, and two axes strike easier");
+        assert_eq!(
+            declared_action(&app, "r1"),
+            ActionKind::Shove,
+            "no room behind: it falls, and two axes strike easier"
+        );
         assert!(get::<Conditions>(&mut app, "b1").prone);
     }
 
@@ -1446,12 +1454,16 @@ mod aimed_wounds {
         declare(&mut app, "r1", ActionKind::StandUp, None, None);
         app.update();
         assert_eq!(attacks_by(&app, "b1")[0].kind, AttackKind::FreeHit);
-        assert!(lines::<line::Status>(&app).iter().any(|line| &*line.unit == "r1" && line.status == "standing"));
+        assert!(
+            lines::<line::Status>(&app).iter().any(|line| &*line.unit == "r1" && line.status == StatusChange::Standing)
+        );
         assert!(!get::<Conditions>(&mut app, "r1").prone);
         declare(&mut app, "b1", ActionKind::StandUp, None, None);
         app.update();
         assert!(
-            !lines::<line::Status>(&app).iter().any(|line| &*line.unit == "b1" && line.status == "standing"),
+            !lines::<line::Status>(&app)
+                .iter()
+                .any(|line| &*line.unit == "b1" && line.status == StatusChange::Standing),
             "only a prone unit may stand up"
         );
         assert_eq!(state(&app).round, 1, "the refused declaration leaves b1 to choose again");
@@ -1465,7 +1477,9 @@ mod aimed_wounds {
         set::<Conditions>(&mut app, "r1", |conditions| conditions.prone = true);
         app.update();
         assert!(!get::<Conditions>(&mut app, "r1").prone);
-        assert!(lines::<line::Status>(&app).iter().any(|line| &*line.unit == "r1" && line.status == "standing"));
+        assert!(
+            lines::<line::Status>(&app).iter().any(|line| &*line.unit == "r1" && line.status == StatusChange::Standing)
+        );
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
         assert!(attacks_by(&app, "b1").is_empty(), "getting up with a Bonus Action draws no free hit");
@@ -1493,7 +1507,7 @@ mod aimed_wounds {
         declare(&mut app, "r1", ActionKind::Aimed(AimPoint::Slowing), Some("b1"), None);
         app.update();
         let wound = &lines::<line::Wound>(&app)[0];
-        assert_eq!(wound.aim, "slowing");
+        assert_eq!(wound.aim, AimPoint::Slowing);
         assert_eq!(wound.wounds, 1);
         let conditions = get::<Conditions>(&mut app, "b1");
         assert_eq!((conditions.speed_penalty, conditions.agility_penalty), (2, 1));
@@ -1826,7 +1840,9 @@ mod aimed_wounds {
         assert!(state(&app).is_over());
         assert_eq!(get::<Mana>(&mut app, "r1").current, 20, "the victor's MP is full again");
         assert_eq!(get::<Status>(&mut app, "s1"), Status::Fled);
-        assert!(lines::<line::Status>(&app).iter().any(|line| &*line.unit == "s1" && line.status == "vanished"));
+        assert!(
+            lines::<line::Status>(&app).iter().any(|line| &*line.unit == "s1" && line.status == StatusChange::Vanished)
+        );
     }
 
     #[test]
@@ -2127,7 +2143,10 @@ mod crucible {
         assert_eq!(get::<Wounds>(&mut app, "b1").current, 27);
         assert_eq!(status(&mut app, "b1"), Status::Fled, "then it is gone");
         let struck = position(&app, |event| matches!(event, LogEvent::Attack(_)));
-        let fled = position(&app, |event| matches!(event, LogEvent::Status(line) if line.status == "fled"));
+        let fled = position(
+            &app,
+            |event| matches!(event, LogEvent::Status(line) if line.status == StatusChange::Became(Status::Fled)),
+        );
         assert!(struck < fled, "struck before it leaves");
 
         // A blow that drops it ends its flight where it falls.
@@ -2473,7 +2492,7 @@ fn the_greedy_ai_uses_each_presets_actions_and_declares_only_legal_ones() {
                 rejected += messages.iter_current_update_messages().count();
             }
             assert_eq!(rejected, 0, "{level} seed {seed}: the greedy AI declared an illegal action");
-            kinds.extend(battle.log().lines::<line::Declared>().map(|declared| declared.action));
+            kinds.extend(battle.log().lines::<line::Declared>().map(|declared| declared.action.log_name()));
         }
         for kind in wanted {
             assert!(kinds.contains(*kind), "{level}: the AI never used {kind}; it used {kinds:?}");

@@ -6,6 +6,7 @@ use crate::*;
 use bevy::prelude::*;
 use fray::battlefield::{Battlefield, Square};
 use fray::rules::components::*;
+use fray::rules::log::StatusChange;
 use fray::rules::log::{AttackKind, ManeuverOutcome};
 use fray::rules::{ActionChosen, CombatPhase};
 
@@ -28,7 +29,7 @@ fn declared_by(app: &App, id: &str) -> Vec<(&'static str, i32)> {
     lines::<line::Declared>(app)
         .into_iter()
         .filter(|declared| &*declared.unit == id)
-        .map(|declared| (declared.action, declared.initiative))
+        .map(|declared| (declared.action.log_name(), declared.initiative))
         .collect()
 }
 
@@ -71,7 +72,7 @@ fn s_spec_1_total_defense_is_taken_after_the_attack_roll_and_spends_the_main_act
     // Main action for +2 AC, and the blow meets AC 12 and misses.
     let mut app = red_strikes_a_weak_b1(&[9, 4]);
     let statuses = lines::<line::Status>(&app);
-    assert_eq!((&*statuses[0].unit, statuses[0].status), ("b1", "full_defense"));
+    assert_eq!((&*statuses[0].unit, statuses[0].status), ("b1", StatusChange::FullDefense));
     let attack = &attacks_by(&app, "r1")[0];
     assert_eq!((attack.defense, attack.hit), (12, false));
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 5, "no damage");
@@ -87,7 +88,7 @@ fn s_spec_1_total_defense_is_taken_after_the_attack_roll_and_spends_the_main_act
 fn s_spec_1_total_defense_is_not_taken_when_it_cannot_turn_the_blow() {
     // 15 + 2 = 17 hits AC 12 all the same: b1 keeps its Main action and takes the blow.
     let mut app = red_strikes_a_weak_b1(&[15, 4]);
-    assert!(lines::<line::Status>(&app).iter().all(|status| status.status != "full_defense"));
+    assert!(lines::<line::Status>(&app).iter().all(|status| status.status != StatusChange::FullDefense));
     assert_eq!(get::<Wounds>(&mut app, "b1").current, 1);
     assert!(!get::<Conditions>(&mut app, "b1").snapped);
 

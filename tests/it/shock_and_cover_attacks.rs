@@ -9,6 +9,7 @@ use fray::rules::CombatState;
 use fray::rules::actions::{self, ActionContext, ViewCache};
 use fray::rules::components::*;
 use fray::rules::log::AttackKind;
+use fray::rules::log::StatusChange;
 use fray::rules::ruleset::Ruleset;
 use fray::rules::unit::UnitReadOnly;
 use fray::rules::{ActionChosen, CombatPhase};
@@ -268,8 +269,9 @@ fn s_exec_1_a_non_lethal_weapon_knocks_the_victim_unconscious() {
     assert!(!lines::<line::Execution>(&app)[0].saved);
     assert_eq!(get::<Status>(&mut app, "b1"), Status::Unconscious, "knocked out, not mortally injured");
     assert_eq!(get::<Wounds>(&mut app, "b1").current, before, "a knock-out takes no hit points");
-    let knocked_out =
-        lines::<line::Status>(&app).iter().any(|status| &*status.unit == "b1" && status.status == "unconscious");
+    let knocked_out = lines::<line::Status>(&app)
+        .iter()
+        .any(|status| &*status.unit == "b1" && status.status == StatusChange::Became(Status::Unconscious));
     assert!(knocked_out, "the log says so");
 }
 

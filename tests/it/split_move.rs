@@ -119,7 +119,7 @@ fn describe(event: &LogEvent) -> String {
     match event {
         LogEvent::Moved(moved) => format!("moved {} {}->{}", moved.unit, moved.from, moved.to),
         LogEvent::Attack(attack) => format!("attack {}->{} {}", attack.attacker, attack.target, attack.kind.as_str()),
-        LogEvent::Declared(declared) => format!("declared {} {}", declared.unit, declared.action),
+        LogEvent::Declared(declared) => format!("declared {} {}", declared.unit, declared.action.log_name()),
         other => other.name().to_string(),
     }
 }
@@ -282,7 +282,7 @@ fn c_move_1_a_shooter_steps_out_of_reach_after_shooting() {
     app.update();
     let declared = lines::<line::Declared>(&app);
     let shot = declared.iter().find(|declaration| &*declaration.unit == "r1").expect("r1 declared");
-    assert_eq!(shot.action, "attack", "{shot:?}");
+    assert_eq!(shot.action, ActionKind::Attack, "{shot:?}");
     assert!(shot.move_after.is_some(), "it plans to step away: {shot:?}");
     let turn = turn_of(&app, "r1");
     let opportunity = at(&turn, "attack b1->r1 opportunity");

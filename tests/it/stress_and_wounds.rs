@@ -6,6 +6,7 @@ use fray::battlefield::{Battlefield, Place, ZoneIndex};
 use fray::rules::actions::{self, ActionContext, IllegalAction};
 use fray::rules::components::*;
 use fray::rules::equipment::Attribute;
+use fray::rules::log::StatusChange;
 use fray::rules::log::{AttackKind, MoraleReason};
 use fray::rules::ruleset::Ruleset;
 use fray::rules::unit::{self, UnitReadOnly};
@@ -448,7 +449,7 @@ fn w_crit_2_a_critical_can_break_a_shin() {
     declare(&mut app, "b1", ActionKind::Hold, None, None);
     app.update();
     let injury = &lines::<line::Injury>(&app)[0];
-    assert_eq!(injury.table, "blunt");
+    assert_eq!(injury.table, fray::rules::equipment::DamageType::Blunt);
     assert_eq!(injury.injury.as_deref(), Some("Broken Shin"));
     assert_eq!(injury.effects[0].roll.total, 3);
     assert_eq!(get::<Attributes>(&mut app, "b1").score(Attribute::Agility), 7, "1d8 Agility damage");
@@ -558,7 +559,11 @@ fn w_wound_3_death_at_minus_the_strength_score() {
     app.update();
     assert_eq!(get::<Wounds>(&mut app, "b1").current, -10);
     assert_eq!(status(&mut app, "b1"), Status::Dead, "Strength 10: dead at -10");
-    assert!(lines::<line::Status>(&app).iter().any(|change| &*change.unit == "b1" && change.status == "dead"));
+    assert!(
+        lines::<line::Status>(&app)
+            .iter()
+            .any(|change| &*change.unit == "b1" && change.status == StatusChange::Became(Status::Dead))
+    );
 }
 
 #[test]

@@ -67,7 +67,7 @@ fn the_search_walks_over_for_a_killing_blow_the_greedy_ai_passes_up() {
     let search = first_declaration_on(ROOTED_SEED, "hard", ROOTED_WEAKLING, "r1", |_| {});
     assert_eq!(search.target.as_deref(), Some("b2"), "the search should go for the rooted weakling: {search:?}");
     assert_eq!(search.move_to, Some(Place::Zone("b".into())), "{search:?}");
-    assert_eq!(search.action, "defensive_attack", "walking in must not provoke b2's Reposte: {search:?}");
+    assert_eq!(search.action, ActionKind::DefensiveAttack, "walking in must not provoke b2's Reposte: {search:?}");
     let greedy = first_declaration_on(ROOTED_SEED, "greedy", ROOTED_WEAKLING, "r1", |_| {});
     assert_eq!(greedy.target.as_deref(), Some("b1"), "the greedy AI discounts the unpinned weakling: {greedy:?}");
 }
@@ -84,14 +84,14 @@ const ONE_BLOW_FROM_DEATH: &str = r#"
 #[test]
 fn the_search_takes_a_unit_one_blow_from_death_out_of_reach() {
     let search = first_declaration("hard", ONE_BLOW_FROM_DEATH, "r1", |_| {});
-    assert_eq!(search.action, "move", "the search should retreat: {search:?}");
+    assert_eq!(search.action, ActionKind::Move, "the search should retreat: {search:?}");
     assert_eq!(
         search.move_to,
         Some(Place::Zone("d".into())),
         "out of the axeman's reach (it walks one zone): {search:?}"
     );
     let greedy = first_declaration("greedy", ONE_BLOW_FROM_DEATH, "r1", |_| {});
-    assert_eq!(greedy.action, "attack", "the greedy AI trades blows: {greedy:?}");
+    assert_eq!(greedy.action, ActionKind::Attack, "the greedy AI trades blows: {greedy:?}");
 }
 
 /// Blue declares first here, and its wounded b1 has declared full defense with an axe: any

@@ -69,7 +69,7 @@ fn declared(app: &App) -> Vec<(String, String)> {
     app.world()
         .resource::<CombatLog>()
         .lines::<line::Declared>()
-        .map(|declared| (declared.unit.to_string(), declared.action.to_string()))
+        .map(|declared| (declared.unit.to_string(), declared.action.log_name().to_string()))
         .collect()
 }
 
@@ -319,7 +319,7 @@ fn declared_in_round(app: &App, round: u32) -> Vec<(String, String)> {
         .iter()
         .filter(|entry| entry.round == round)
         .filter_map(|entry| line::Declared::of(&entry.event))
-        .map(|declared| (declared.unit.to_string(), declared.action.to_string()))
+        .map(|declared| (declared.unit.to_string(), declared.action.log_name().to_string()))
         .collect()
 }
 

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use fray::battlefield::Place;
 use fray::rules::components::*;
 use fray::rules::equipment::{Attribute, Hindrance, Lingering};
+use fray::rules::log::StatusChange;
 use fray::rules::log::{Affliction, ManeuverOutcome};
 
 const RULESET: &str = "zones_and_tests";
@@ -222,14 +223,20 @@ fn losing_side(r1_zone: &str) -> App {
 fn z_mor_1_a_failing_unit_with_no_foe_close_flees() {
     let mut app = losing_side("a");
     assert_eq!(get::<Status>(&mut app, "b1"), Status::Fled);
-    assert!(lines::<line::Status>(&app).iter().any(|change| &*change.unit == "b1" && change.status == "fled"));
+    assert!(
+        lines::<line::Status>(&app)
+            .iter()
+            .any(|change| &*change.unit == "b1" && change.status == StatusChange::Became(Status::Fled))
+    );
 }
 
 #[test]
 fn z_mor_1_a_failing_unit_with_a_foe_close_parleys() {
     let mut app = losing_side("d");
     assert_eq!(get::<Status>(&mut app, "b1"), Status::Surrendered);
-    assert!(lines::<line::Status>(&app).iter().any(|change| &*change.unit == "b1" && change.status == "parley"));
+    assert!(
+        lines::<line::Status>(&app).iter().any(|change| &*change.unit == "b1" && change.status == StatusChange::Parley)
+    );
 }
 
 /// Makes `id` weakened until it passes a Strength test it cannot pass.

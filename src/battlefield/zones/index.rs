@@ -20,16 +20,28 @@ pub struct ZoneIndex {
     /// The zones the last [`RECENT_CHANGES`] changes touched: the change that set the clock to
     /// `c` touched `recent[c % RECENT_CHANGES]`.
     pub(super) recent: Vec<ZoneIdx>,
-    /// Which index this is: each new, reset or cloned index gets its own, so a reader that kept
-    /// what it saw of one never takes another's changes for its own.
+    /// Which index this is in the world that holds it: [`install_zone_index`] numbers each index after
+    /// the one it replaces and [`Self::reset`] numbers it anew, so a reader that kept what it saw
+    /// of one never takes another's changes for its own. 0 (a new or cloned index not yet
+    /// installed) is never trusted.
     pub(super) id: u64,
 }
 
 /// How many of the last changes a [`ZoneIndex`] remembers the zones of: more than a turn makes.
 const RECENT_CHANGES: usize = 256;
 
-/// The next [`ZoneIndex::id`] (0 is never given: an index with it is never trusted).
-static NEXT_INDEX_ID: AtomicU64 = AtomicU64::new(1);
+/// The [`ZoneIndex::id`] after `id`, never the untrusted 0.
+fn next_id(id: u64) -> u64 {
+    id.wrapping_add(1).max(1)
+}
+
+/// Puts `index` in `world` as its [`ZoneIndex`], numbered after the one it replaces: a reader
+/// that kept what it saw of the old index then starts afresh on the new one.
+pub fn install_zone_index(world: &mut World, mut index: ZoneIndex) {
+    let replaced = world.get_resource::<ZoneIndex>().map_or(0, |old| old.id);
+    index.id = next_id(replaced);
+    world.insert_resource(index);
+}
 
 impl Default for ZoneIndex {
     fn default() -> Self {
@@ -38,7 +50,8 @@ impl Default for ZoneIndex {
 }
 
 impl Clone for ZoneIndex {
-    /// A copy of the occupants, as another index: the two change apart from here on.
+    /// A copy of the occupants, as another index not yet installed: the two change apart from
+    /// here on.
     fn clone(&self) -> Self {
         Self {
             occupants: self.occupants.clone(),
@@ -46,13 +59,13 @@ impl Clone for ZoneIndex {
             changes: self.changes,
             changed_at: self.changed_at.clone(),
             recent: self.recent.clone(),
-            id: NEXT_INDEX_ID.fetch_add(1, Ordering::Relaxed),
+            id: 0,
         }
     }
 }
 
 impl ZoneIndex {
-    /// An empty index for `zones` zones.
+    /// An empty index for `zones` zones, not yet installed ([`install_zone_index`]).
     pub fn new(zones: usize) -> Self {
         Self {
             occupants: vec![Occupants::new(); zones],
@@ -60,7 +73,7 @@ impl ZoneIndex {
             changes: 0,
             changed_at: vec![0; zones],
             recent: vec![0; RECENT_CHANGES],
-            id: NEXT_INDEX_ID.fetch_add(1, Ordering::Relaxed),
+            id: 0,
         }
     }
 
@@ -116,7 +129,7 @@ impl ZoneIndex {
         self.changed_at.clear();
         self.changed_at.resize(zones, self.changes);
         // Every zone changed at once: readers start afresh.
-        self.id = NEXT_INDEX_ID.fetch_add(1, Ordering::Relaxed);
+        self.id = next_id(self.id);
     }
 
     /// Units in `zone`, in the order they entered.
@@ -151,5 +164,30 @@ impl ZoneIndex {
     pub fn relocate(&mut self, unit: Entity, from: ZoneIdx, to: ZoneIdx) {
         self.remove(unit, from);
         self.insert(unit, to);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_index_installed_in_anothers_place_is_told_apart_from_it() {
+        let mut world = World::new();
+        install_zone_index(&mut world, ZoneIndex::new(2));
+        let first = world.resource::<ZoneIndex>().version();
+        // The same changes on a new index: only its number tells it from the first.
+        install_zone_index(&mut world, ZoneIndex::new(2));
+        let second = world.resource::<ZoneIndex>().version();
+        assert_ne!(first.0, 0);
+        assert_ne!(first.0, second.0);
+        assert_eq!(first.1, second.1);
+        let mut index = world.resource::<ZoneIndex>().clone();
+        assert_eq!(index.version().0, 0, "a copy not installed is never trusted");
+        let before = world.resource::<ZoneIndex>().version().0;
+        world.resource_mut::<ZoneIndex>().reset(2);
+        assert_ne!(world.resource::<ZoneIndex>().version().0, before);
+        index.reset(2);
+        assert_ne!(index.version().0, 0, "a reset index is numbered anew");
     }
 }

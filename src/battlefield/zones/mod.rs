@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -16,7 +16,7 @@ mod index;
 mod queries;
 
 use distances::{BANDS_KEPT, DistanceTable};
-pub use index::ZoneIndex;
+pub use index::{ZoneIndex, install_zone_index};
 use queries::SIGHT_UNKNOWN;
 
 /// Index of a zone in the [`Battlefield`].

@@ -132,7 +132,7 @@ pub fn keys(event: &LogEvent, ranged: bool) -> Vec<String> {
             }
             keys
         }
-        LogEvent::Damage(damage) => vec![format!("damage.{}", damage.damage_type)],
+        LogEvent::Damage(damage) => vec![format!("damage.{}", damage.damage_type.as_str())],
         LogEvent::Shock(shock) => match shock.absorbed_by {
             Some(absorber) => vec![format!("shock.{}", absorber.as_str())],
             None => vec!["shock".into()],
@@ -149,7 +149,7 @@ pub fn keys(event: &LogEvent, ranged: bool) -> Vec<String> {
         },
         LogEvent::Execution(execution) if execution.saved => vec!["execution.saved".into()],
         LogEvent::Afflicted(afflicted) => vec![format!("afflicted.{}", afflicted.effect.as_str())],
-        LogEvent::Status(change) => vec![format!("status.{}", change.status)],
+        LogEvent::Status(change) => vec![format!("status.{}", change.status.as_str())],
         LogEvent::Cast(cast) if !cast.success => vec!["cast.failed".into()],
         LogEvent::Cast(cast) => vec![format!("cast.{}", cast.spell)],
         LogEvent::Stabilise(aid) => vec![format!("stabilise.{}", outcome(aid.success))],

@@ -327,7 +327,7 @@ mod tests {
     fn declared(round: u32, unit: &str, turn: i32, held: bool) -> LogEntry {
         let event = LogEvent::Declared(line::Declared {
             unit: unit.into(),
-            action: "attack",
+            action: crate::rules::components::ActionKind::Attack,
             target: None,
             modifier: 0,
             initiative: turn,

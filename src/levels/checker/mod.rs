@@ -12,15 +12,17 @@ use super::error::{LoadError, LoadErrors, LoadWarning, SourceMap, not_found};
 use super::icons::unknown_icon;
 use super::schema::{ControllerFile, CreatureFile, GridFile, LevelFile, SideFile, UnitFile, VictoryFile, party_sides};
 use super::template::{BattleTemplate, SideTemplate, UnitTemplate, VictoryTemplate};
-use super::terrain::{BoardLooks, board_looks};
+use super::terrain::BoardLooks;
 use super::unit_parts::UnitSource;
 use crate::battlefield::{Battlefield, GridMap, Square, ZoneDef, ZoneIdx};
 use crate::rules::components::{AiKind, Controller};
 use crate::rules::equipment::Effect;
 use crate::rules::ruleset::Ruleset;
+use looks::board_looks;
 
 mod battlefield;
 mod entries;
+mod looks;
 mod sides;
 mod units;
 

@@ -136,11 +136,6 @@ impl Status {
         Self::Unconscious,
     ];
 
-    /// The status the log names `name` ([`Self::log_name`]), if any.
-    pub fn from_log_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|status| status.log_name() == name)
-    }
-
     /// The name the log uses.
     pub fn log_name(self) -> &'static str {
         match self {

@@ -112,8 +112,9 @@ pub struct Arrived {
 pub struct Declared {
     /// Unit id.
     pub unit: Arc<str>,
-    /// Action kind.
-    pub action: &'static str,
+    /// Action kind, written by its log name.
+    #[serde(serialize_with = "super::write_action_name")]
+    pub action: ActionKind,
     /// Target unit id.
     pub target: Option<Arc<str>>,
     /// Initiative modifier.
@@ -125,7 +126,7 @@ pub struct Declared {
     pub move_to: Option<crate::battlefield::Place>,
     /// Where an aimed attack aims (`A-AIM-1`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub aim: Option<&'static str>,
+    pub aim: Option<AimPoint>,
     /// Weapon, spell or item used, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub using: Option<Arc<str>>,
@@ -234,7 +235,7 @@ pub struct Wound {
     /// Who dealt it.
     pub source: Arc<str>,
     /// Where the attack aimed.
-    pub aim: &'static str,
+    pub aim: AimPoint,
     /// The unit's wounds now.
     pub wounds: u32,
     /// The fatal aim's chance roll.
@@ -388,7 +389,7 @@ pub struct Damage {
     /// Damage after armour.
     pub amount: i32,
     /// Damage type.
-    pub damage_type: &'static str,
+    pub damage_type: DamageType,
     /// From a critical hit.
     pub critical: bool,
     /// Stress lost.
@@ -410,7 +411,7 @@ pub struct Status {
     /// Unit id.
     pub unit: Arc<str>,
     /// New status.
-    pub status: &'static str,
+    pub status: StatusChange,
 }
 
 /// A combat injury.
@@ -426,7 +427,7 @@ pub struct Injury {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roll: Option<DiceRoll>,
     /// Table (damage type).
-    pub table: &'static str,
+    pub table: DamageType,
     /// The injury's name, if one was suffered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub injury: Option<String>,
@@ -478,7 +479,7 @@ pub struct Healed {
     pub wounds: i32,
     /// The aim of the wound the healing closed, if it closed one (`A-WOUND-1`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub wound_closed: Option<&'static str>,
+    pub wound_closed: Option<AimPoint>,
 }
 
 /// A consumable used.

@@ -6,7 +6,9 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use serde::Serialize;
 
+use super::components::{ActionKind, AimPoint, Controller, Status};
 use super::dice::DiceRoll;
+use super::equipment::DamageType;
 use super::equipment::Hindrance;
 pub mod line;
 pub use super::ruleset::Withdrawal;
@@ -237,6 +239,66 @@ impl EndReason {
     }
 }
 
+/// What a `status` line says became of a unit: a new [`Status`] or one of the changes that
+/// leave its status as it was (or that the log names apart from it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, strum::EnumIter)]
+#[serde(rename_all = "snake_case")]
+pub enum StatusChange {
+    /// A failed morale check ended in talks: the unit leaves the fight, counted as surrendered.
+    Parley,
+    /// Online: its side forfeited, so it leaves the fight, counted as surrendered.
+    Forfeited,
+    /// A summoned unit leaves with the battle's end (`A-SUMM-1`).
+    Vanished,
+    /// Its reaction roll says it does not fight (`Z-REACT-1`).
+    StandsAside,
+    /// A Heal check stabilised it; it is still down.
+    Stabilized,
+    /// It was knocked down, or dropped of its own accord.
+    Prone,
+    /// A prone unit stood up.
+    Standing,
+    /// It took total defense out of turn (`S-SPEC-1`).
+    FullDefense,
+    /// Its status became this one, written by the status's own name (`dead`, `fled`, ...).
+    #[serde(untagged)]
+    Became(Status),
+}
+
+impl StatusChange {
+    /// The snake_case name the log writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Parley => "parley",
+            Self::Forfeited => "forfeited",
+            Self::Vanished => "vanished",
+            Self::StandsAside => "stands_aside",
+            Self::Stabilized => "stabilized",
+            Self::Prone => "prone",
+            Self::Standing => "standing",
+            Self::FullDefense => "full_defense",
+            Self::Became(status) => status.log_name(),
+        }
+    }
+}
+
+impl From<Status> for StatusChange {
+    fn from(status: Status) -> Self {
+        Self::Became(status)
+    }
+}
+
+/// Writes an action kind by its log name (`aimed_attack`, `cast`...), which leaves out the
+/// payload the kind carries (which spell, item or aim).
+fn write_action_name<S: serde::Serializer>(kind: &ActionKind, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(kind.log_name())
+}
+
+/// Writes a controller by its log name (`human`, `greedy`...), not by its save-file form.
+fn write_controller_name<S: serde::Serializer>(controller: &Controller, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(controller.log_name())
+}
+
 /// A log enum equals the name the log writes for it, so a reader may compare it with a line's text.
 macro_rules! equals_its_log_name {
     ($($kind:ty),*) => {$(
@@ -296,8 +358,9 @@ pub struct UnitEntry {
     pub name: String,
     /// Side name.
     pub side: Arc<str>,
-    /// `human`, `random` or `greedy`.
-    pub controller: &'static str,
+    /// Who chooses its actions, written `human`, `random`, `easy`, `greedy`, `hard` or `master`.
+    #[serde(serialize_with = "write_controller_name")]
+    pub controller: Controller,
     /// Combat numbers at the start.
     pub stats: UnitStats,
     /// Zone it starts in (or arrives in).
@@ -471,7 +534,7 @@ pub struct AttackExtra {
     pub cover: Option<crate::battlefield::Cover>,
     /// Where an aimed attack aimed.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub aim: Option<&'static str>,
+    pub aim: Option<AimPoint>,
     /// The roll was the target's avoid test (`Z-ATK-2`): `hit` is true when it failed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub avoid: bool,
@@ -618,11 +681,51 @@ mod tests {
         for cover in [crate::battlefield::Cover::Half, crate::battlefield::Cover::Full] {
             assert_eq!(written(cover), cover.as_str());
         }
+        let changes = StatusChange::iter().filter(|change| !matches!(change, StatusChange::Became(_)));
+        for change in changes.chain(Status::iter().map(StatusChange::Became)) {
+            assert_eq!(written(change), change.as_str());
+        }
+        for damage_type in DamageType::ALL {
+            assert_eq!(written(damage_type), damage_type.as_str());
+        }
+        for aim in AimPoint::ALL {
+            assert_eq!(written(aim), aim.log_name());
+        }
+    }
+
+    #[test]
+    fn actions_and_controllers_are_written_by_their_log_names() {
+        let declared = line::Declared {
+            unit: "a".into(),
+            action: ActionKind::Aimed(AimPoint::CentreMass),
+            target: None,
+            modifier: 0,
+            initiative: 4,
+            move_to: None,
+            aim: Some(AimPoint::CentreMass),
+            using: None,
+            carried_over: false,
+            move_after: None,
+            held: false,
+        };
+        let entry = LogEntry { round: 1, event: LogEvent::Declared(declared) };
+        let expected = r#"{"event":"declared","round":1,"unit":"a","action":"aimed_attack","target":null,"modifier":0,"initiative":4,"aim":"centre_mass"}"#;
+        assert_eq!(entry.to_json(), expected);
+        /// A controller as the log writes it.
+        #[derive(Serialize)]
+        struct Logged(#[serde(serialize_with = "write_controller_name")] Controller);
+        let hard = Controller::Ai(crate::rules::components::AiKind::Hard);
+        for (controller, name) in [(Controller::Human, "human"), (hard, "hard")] {
+            assert_eq!(written(Logged(controller)), name);
+        }
     }
 
     #[test]
     fn round_follows_the_event_tag() {
-        let entry = LogEntry { round: 3, event: LogEvent::Status(line::Status { unit: "a".into(), status: "dead" }) };
+        let entry = LogEntry {
+            round: 3,
+            event: LogEvent::Status(line::Status { unit: "a".into(), status: Status::Dead.into() }),
+        };
         assert_eq!(entry.to_json(), r#"{"event":"status","round":3,"unit":"a","status":"dead"}"#);
         let empty = LogEntry { round: 1, event: LogEvent::RoundStarted {} };
         assert_eq!(empty.to_json(), r#"{"event":"round_started","round":1}"#);

@@ -84,9 +84,9 @@ fn declared_line(event: &LogEvent, names: &Names) -> Option<String> {
     };
     // A held action taken in answer to a foe's turn (`S-ACT-2`).
     let verb = if *held { "takes its held action:" } else { "declares" };
-    let mut text = format!("{} {verb} {}", names.unit(unit), words(action));
+    let mut text = format!("{} {verb} {}", names.unit(unit), words(action.log_name()));
     if let Some(aim) = aim {
-        text = format!("{text} ({})", aim_words(aim));
+        text = format!("{text} ({})", aim_words(*aim));
     }
     if let Some(using) = using {
         text = format!("{text} with {}", words(using));
@@ -154,7 +154,7 @@ fn blow_line(event: &LogEvent, names: &Names) -> Option<String> {
         LogEvent::Wound(line::Wound { unit, source, aim, wounds, extra_damage, .. }) => {
             let plural = if *wounds == 1 { "" } else { "s" };
             let (unit, source) = (names.unit(unit), names.unit(source));
-            let mut text = format!("{source} wounds {unit} ({}): now {wounds} wound{plural}", aim_words(aim));
+            let mut text = format!("{source} wounds {unit} ({}): now {wounds} wound{plural}", aim_words(*aim));
             if *extra_damage > 0 {
                 text.push_str(&format!(", +{extra_damage} damage"));
             }
@@ -224,21 +224,26 @@ fn harm_line(event: &LogEvent, names: &Names) -> Option<String> {
         }) => {
             let critical = if *critical { " critical" } else { "" };
             format!(
-                "{} takes {amount}{critical} {damage_type} damage from {}: loses {stress_lost} Stress \
+                "{} takes {amount}{critical} {} damage from {}: loses {stress_lost} Stress \
                  and {wounds_lost} Wound Points (now {stress} Stress, {wounds} Wound Points)",
                 names.unit(unit),
+                damage_type.as_str(),
                 names.unit(source)
             )
         }
-        LogEvent::Status(line::Status { unit, status }) if *status == crate::rules::FORFEITED => {
+        LogEvent::Status(line::Status { unit, status: StatusChange::Forfeited }) => {
             format!("{} leaves the fight: its side forfeited", names.unit(unit))
         }
-        LogEvent::Status(line::Status { unit, status }) => format!("{} is now {status}", names.unit(unit)),
+        LogEvent::Status(line::Status { unit, status }) => format!("{} is now {}", names.unit(unit), status.as_str()),
         LogEvent::Injury(line::Injury { unit, table, injury, damage, .. }) => match injury {
             Some(injury) => {
-                format!("{} suffers {injury} ({table} injury from {damage} critical damage)", names.unit(unit))
+                format!(
+                    "{} suffers {injury} ({} injury from {damage} critical damage)",
+                    names.unit(unit),
+                    table.as_str()
+                )
             }
-            None => format!("{} escapes a {table} injury", names.unit(unit)),
+            None => format!("{} escapes a {} injury", names.unit(unit), table.as_str()),
         },
         LogEvent::Lingering(line::Lingering { unit, effect, roll, tn, shaken_off, .. }) => {
             let result = if *shaken_off { "shaken off" } else { "lingers" };

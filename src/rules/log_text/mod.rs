@@ -9,7 +9,7 @@ use super::components::AimPoint;
 use super::dice::DiceRoll;
 use super::log::{
     AttackExtra, AttackKind, EscalationChain, LogEntry, LogEvent, ManeuverKind, ManeuverOutcome, ShockAbsorber,
-    Withdrawal,
+    StatusChange, Withdrawal,
 };
 use crate::battlefield::{Battlefield, Place};
 use crate::rules::log::line;

@@ -2,15 +2,14 @@
 
 use super::*;
 
-/// Where an aimed attack aims, in words (`legs`, `centre mass`), from its log name (`slowing`).
-pub fn aim_words(log_name: &str) -> &str {
-    match AimPoint::ALL.into_iter().find(|aim| aim.log_name() == log_name) {
-        Some(AimPoint::Fatal) => "vitals",
-        Some(AimPoint::Slowing) => "legs",
-        Some(AimPoint::Weakening) => "arms",
-        Some(AimPoint::Disrupting) => "eyes and hands",
-        Some(AimPoint::CentreMass) => "centre mass",
-        None => log_name,
+/// Where an aimed attack aims, in words (`legs`, `centre mass`).
+pub fn aim_words(aim: AimPoint) -> &'static str {
+    match aim {
+        AimPoint::Fatal => "vitals",
+        AimPoint::Slowing => "legs",
+        AimPoint::Weakening => "arms",
+        AimPoint::Disrupting => "eyes and hands",
+        AimPoint::CentreMass => "centre mass",
     }
 }
 

@@ -2,7 +2,9 @@
 
 use super::*;
 use crate::battlefield::ZoneDef;
+use crate::rules::components::{ActionKind, AiKind, Controller, Status};
 use crate::rules::dice::Dice;
+use crate::rules::equipment::DamageType;
 use crate::rules::log::{InjuryRoll, UnitEntry, UnitStats};
 
 /// Faces of a d20, the die every sample roll uses.
@@ -34,7 +36,7 @@ fn unit_entry(id: &str, name: &str) -> UnitEntry {
         id: id.into(),
         name: name.into(),
         side: "red".into(),
-        controller: "greedy",
+        controller: Controller::Ai(AiKind::Greedy),
         stats,
         zone: Place::Zone("ford".into()),
         arrives: None,
@@ -234,7 +236,7 @@ fn flow_samples() -> Vec<LogEvent> {
         LogEvent::Arrived(line::Arrived { unit: "orc".into(), zone: ford() }),
         LogEvent::Declared(line::Declared {
             unit: "orc".into(),
-            action: "attack",
+            action: ActionKind::Attack,
             target: Some("nell".into()),
             modifier: 0,
             initiative: 4,
@@ -272,7 +274,7 @@ fn blow_samples() -> Vec<LogEvent> {
         LogEvent::Wound(line::Wound {
             unit: "nell".into(),
             source: "orc".into(),
-            aim: "slowing",
+            aim: AimPoint::Slowing,
             wounds: 1,
             roll: None,
             extra_damage: 0,
@@ -337,7 +339,7 @@ fn other_samples() -> Vec<LogEvent> {
             unit: "orc".into(),
             source: "nell".into(),
             amount: 5,
-            damage_type: "fire",
+            damage_type: DamageType::Fire,
             critical: true,
             stress_lost: 3,
             wounds_lost: 2,
@@ -345,13 +347,13 @@ fn other_samples() -> Vec<LogEvent> {
             wounds: 3,
             roll: None,
         }),
-        LogEvent::Status(line::Status { unit: "orc".into(), status: "dying" }),
+        LogEvent::Status(line::Status { unit: "orc".into(), status: Status::Dying.into() }),
         LogEvent::Injury(line::Injury {
             unit: "orc".into(),
             chance: roll(10),
             damage: 5,
             roll: Some(roll(7)),
-            table: "fire",
+            table: DamageType::Fire,
             injury: Some("scorched hands".into()),
             effects: vec![InjuryRoll { what: "arm".into(), roll: roll(1) }],
         }),
@@ -415,7 +417,7 @@ fn other_samples() -> Vec<LogEvent> {
 fn the_log_reads_the_new_events_and_attack_extras() {
     let extra = AttackExtra {
         cover: Some(crate::battlefield::Cover::Half),
-        aim: Some("slowing"),
+        aim: Some(AimPoint::Slowing),
         charge: true,
         ..AttackExtra::default()
     };
@@ -465,7 +467,7 @@ fn the_log_reads_the_new_events_and_attack_extras() {
     let wound = line(LogEvent::Wound(line::Wound {
         unit: "orc".into(),
         source: "nell".into(),
-        aim: "fatal",
+        aim: AimPoint::Fatal,
         wounds: 2,
         roll: Some(roll(6)),
         extra_damage: 6,
@@ -534,12 +536,12 @@ fn the_log_reads_the_new_events_and_attack_extras() {
     assert_eq!(moved, "orc moves from (3, 4) to ford");
     let declared = line(LogEvent::Declared(line::Declared {
         unit: "nell".into(),
-        action: "aimed_attack",
+        action: ActionKind::Aimed(AimPoint::Weakening),
         target: Some("orc".into()),
         modifier: 2,
         initiative: 5,
         move_to: Some(Place::Square([1, 2])),
-        aim: Some("weakening"),
+        aim: Some(AimPoint::Weakening),
         using: None,
         carried_over: false,
         move_after: None,

@@ -51,6 +51,6 @@ impl Resolver<'_, '_> {
         *fled.standing.status = Status::Fled;
         self.index.remove(unit, zone);
         let id = fled.standing.id.0.clone();
-        self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: Status::Fled.log_name() }));
+        self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: Status::Fled.into() }));
     }
 }

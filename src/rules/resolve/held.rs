@@ -123,14 +123,14 @@ impl Resolver<'_, '_> {
             action.target.and_then(|target| self.units.get(target).ok()).map(|target| target.standing.id.0.clone());
         let move_to = action.move_to.map(|zone| self.battlefield.place(zone));
         let aim = match action.kind {
-            ActionKind::Aimed(aim) => Some(aim.log_name()),
+            ActionKind::Aimed(aim) => Some(aim),
             _ => None,
         };
         let (round, initiative) = (self.round(), held.initiative);
         self.log.record(round, || {
             LogEvent::Declared(line::Declared {
                 unit,
-                action: action.kind.log_name(),
+                action: action.kind,
                 target,
                 modifier: 0,
                 initiative,

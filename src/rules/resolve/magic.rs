@@ -3,6 +3,7 @@
 //! queue, stabilising and healing, and intimidation.
 
 use crate::rules::log::LostReason;
+use crate::rules::log::StatusChange;
 use std::sync::Arc;
 
 use bevy::prelude::*;
@@ -402,7 +403,7 @@ impl Resolver<'_, '_> {
         if unit.standing.status.is_down() && !unit.round.conditions.stabilised {
             unit.round.conditions.stabilised = true;
             let id = unit.standing.id.0.clone();
-            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "stabilized" }));
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Stabilized }));
         }
     }
 
@@ -434,7 +435,7 @@ impl Resolver<'_, '_> {
             && stress_restored + wounds_restored >= aiming.heal_threshold
         {
             unit.round.conditions.aimed_wounds -= 1;
-            wound_closed = super::wounds::close_wound(&mut unit.round.conditions, aiming).map(AimPoint::log_name);
+            wound_closed = super::wounds::close_wound(&mut unit.round.conditions, aiming);
         }
         let id = unit.standing.id.0.clone();
         let (stress, wounds_now) = (unit.body.stress.current, unit.body.wounds.current);
@@ -457,7 +458,7 @@ impl Resolver<'_, '_> {
             if status == Status::Active {
                 unit.round.conditions.stabilised = false;
             }
-            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: status.log_name() }));
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: status.into() }));
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Manoeuvres (`S-MAN-1`, `Z-STUNT-1`, `S-EXEC-1`): shoving, grappling, dragging and hurling
 //! the held, standing up from prone, and executing an unaware foe.
 
+use crate::rules::log::StatusChange;
 use crate::rules::log::{LostReason, ManeuverKind};
 use bevy::prelude::*;
 
@@ -256,7 +257,7 @@ impl Resolver<'_, '_> {
         if let Ok(mut unit) = self.units.get_mut(victim) {
             unit.round.conditions.prone = true;
         }
-        self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
+        self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Prone }));
         ManeuverOutcome::Thrown
     }
 
@@ -290,7 +291,7 @@ impl Resolver<'_, '_> {
         if let Ok(mut unit) = self.units.get_mut(target) {
             unit.round.conditions.prone = true;
         }
-        self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
+        self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Prone }));
         ManeuverOutcome::KnockedProne
     }
 
@@ -319,7 +320,7 @@ impl Resolver<'_, '_> {
                 if let Ok(mut unit) = self.units.get_mut(target) {
                     unit.round.conditions.prone = true;
                 }
-                self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
+                self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Prone }));
                 ManeuverOutcome::KnockedProne
             }
         }
@@ -341,7 +342,7 @@ impl Resolver<'_, '_> {
         {
             unit.round.conditions.prone = false;
             let id = unit.standing.id.0.clone();
-            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "standing" }));
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Standing }));
         }
     }
 
@@ -353,7 +354,7 @@ impl Resolver<'_, '_> {
         {
             unit.round.conditions.prone = true;
             let id = unit.standing.id.0.clone();
-            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "prone" }));
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Prone }));
         }
     }
 
@@ -436,8 +437,7 @@ impl Resolver<'_, '_> {
         {
             *unit.standing.status = Status::Unconscious;
             let id = unit.standing.id.0.clone();
-            self.log
-                .record(round, || LogEvent::Status(line::Status { unit: id, status: Status::Unconscious.log_name() }));
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: Status::Unconscious.into() }));
         }
     }
 

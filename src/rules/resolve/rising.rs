@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use super::Resolver;
 use crate::rules::components::*;
 use crate::rules::log::LogEvent;
+use crate::rules::log::StatusChange;
 use crate::rules::log::line;
 use crate::rules::state::Slot;
 
@@ -45,7 +46,7 @@ impl Resolver<'_, '_> {
             unit.round.conditions.prone = false;
             unit.round.conditions.bonus_actions_owed += 1;
             let id = unit.standing.id.0.clone();
-            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: "standing" }));
+            self.log.record(round, || LogEvent::Status(line::Status { unit: id, status: StatusChange::Standing }));
         }
     }
 }

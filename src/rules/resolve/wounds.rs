@@ -88,7 +88,7 @@ impl Harm<'_, '_, '_, '_> {
                 unit: id.clone(),
                 source: hit.source.clone(),
                 amount: hit.amount,
-                damage_type: hit.damage_type.as_str(),
+                damage_type: hit.damage_type,
                 critical: hit.critical,
                 stress_lost: taken.stress_lost,
                 wounds_lost: taken.wounds_lost,
@@ -118,7 +118,7 @@ impl Harm<'_, '_, '_, '_> {
             if status == Status::Dead {
                 index.remove(hit.target, unit.standing.zone.0);
             }
-            log.record(round, || LogEvent::Status(line::Status { unit: id, status: status.log_name() }));
+            log.record(round, || LogEvent::Status(line::Status { unit: id, status: status.into() }));
         }
         taken
     }
@@ -130,7 +130,7 @@ impl InjuryRoller<'_> {
         let (ruleset, round) = (self.ruleset, self.round);
         let chance = self.rng.roll(ruleset.injuries.chance_die);
         let id = unit.standing.id.0.clone();
-        let table = damage_type.as_str();
+        let table = damage_type;
         if chance.total > damage {
             let effects = Vec::new();
             self.log.record(round, || {
@@ -270,7 +270,7 @@ impl Resolver<'_, '_> {
             AimPoint::Fatal | AimPoint::CentreMass => {}
         }
         let (unit, wounds, source) = (unit.standing.id.0.clone(), unit.round.conditions.aimed_wounds, source.clone());
-        let (aim, roll) = (aim.log_name(), fatal_roll);
+        let roll = fatal_roll;
         self.log.record(round, || LogEvent::Wound(line::Wound { unit, source, aim, wounds, roll, extra_damage }));
         extra_damage
     }

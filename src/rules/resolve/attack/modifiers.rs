@@ -122,7 +122,7 @@ impl Modifiers {
         for modifier in &self.0 {
             match modifier.source {
                 ModifierSource::Cover(cover @ (Cover::Half | Cover::Full)) => extra.cover = Some(cover),
-                ModifierSource::Aim(aim) => extra.aim = Some(aim.log_name()),
+                ModifierSource::Aim(aim) => extra.aim = Some(aim),
                 ModifierSource::Charge => extra.charge = true,
                 ModifierSource::Swarm => extra.swarm_bonus = Some(modifier.to_hit),
                 ModifierSource::Flanking => extra.flanking = true,

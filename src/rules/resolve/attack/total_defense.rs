@@ -4,15 +4,13 @@
 
 use super::judge::Judgement;
 use super::{AttackRequest, Engagement};
+use crate::rules::log::StatusChange;
 use crate::rules::log::line;
 use crate::rules::log::{AttackKind, LogEvent};
 use crate::rules::resolve::Resolver;
 use crate::rules::resolve::instant::{heaviest_blow, standing};
 use crate::rules::ruleset::AttackStyle;
 use crate::rules::unit;
-
-/// The `status` line written when a unit takes total defense out of turn.
-const FULL_DEFENSE: &str = "full_defense";
 
 impl Resolver<'_, '_> {
     /// Lets the target of `request` answer the roll just judged with total defense, when it wants
@@ -39,7 +37,7 @@ impl Resolver<'_, '_> {
         }
         let round = self.round();
         let unit = engagement.target_id.clone();
-        self.log.record(round, || LogEvent::Status(line::Status { unit, status: FULL_DEFENSE }));
+        self.log.record(round, || LogEvent::Status(line::Status { unit, status: StatusChange::FullDefense }));
         judgement.needed += bonus;
         judgement.hit = false;
         judgement.critical = false;
