@@ -10,8 +10,9 @@ use bevy_egui::input::{EguiWantsInput, egui_wants_any_keyboard_input};
 use leafwing_input_manager::prelude::ActionState;
 
 use super::board::BoardLayout;
-use super::controls::{Player, PlayerAction};
-use super::session::Screen;
+use super::model::battle_ui::Player;
+use super::model::player_action::PlayerAction;
+use super::model::screen::Screen;
 use super::ui::{LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, TOP_BAR_HEIGHT};
 
 /// Pan speed, in board pixels per second at zoom 1.

@@ -6,8 +6,9 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use serde_json::Value;
 
-use super::controls::BattleUi;
-use super::session::{BattleStarted, Screen, Session};
+use super::model::battle_ui::BattleUi;
+use super::model::screen::Screen;
+use super::model::session::{BattleStarted, Session};
 use crate::rules::components::{SideIndex, UnitId};
 use crate::rules::log::{CombatLog, LogEntry, LogEvent};
 use crate::rules::log_text::{self, Names};

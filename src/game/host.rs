@@ -12,8 +12,10 @@ use std::sync::mpsc::{Receiver, channel};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::online::{JoinForm, JoinOptions, start_joining};
-use super::session::{LevelSource, PlayOnlineOpen, Screen, Seat, Session};
+use super::model::launch::JoinOptions;
+use super::model::screen::Screen;
+use super::model::session::{LevelSource, PlayOnlineOpen, Seat, Session};
+use super::online::{JoinForm, start_joining};
 use crate::net::transport::GamePassword;
 use crate::net::{Follower, Hello, Role};
 use crate::rules::components::AiKind;

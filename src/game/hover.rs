@@ -9,8 +9,8 @@ use bevy_egui::egui::{self, Color32, RichText};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 use super::board::{GRID_TILE, Hovered, HoveredZone};
-use super::controls::{BattleUi, OptionEntry};
-use super::session::Screen;
+use super::model::battle_ui::{BattleUi, OptionEntry};
+use super::model::screen::Screen;
 use super::ui::{side_colour, side_name};
 use crate::battlefield::{Battlefield, Cover, Square, Terrain, ZoneIdx, ZoneIndex};
 use crate::rules::components::Status;
@@ -69,7 +69,7 @@ struct HoverView<'w, 's> {
     units: Query<'w, 's, UnitReadOnly>,
     window: Option<Single<'w, 's, &'static Window>>,
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<super::camera::BoardCamera>>,
-    options: Res<'w, super::controls::DeclarationOptions>,
+    options: Res<'w, super::model::battle_ui::DeclarationOptions>,
     /// How each zone or square looks, to name its ground.
     looks: Option<Res<'w, crate::levels::terrain::BoardLooks>>,
 }

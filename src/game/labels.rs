@@ -8,8 +8,8 @@ use bevy::prelude::*;
 
 use super::board::{BoardLayout, Hovered, Look, NameLabel, TOKEN_RADIUS, Token, TokenDetail, TokenScale, token_body};
 use super::camera::{BoardCamera, zoom_of};
-use super::controls::{BattleUi, DeclarationOptions};
-use super::session::Screen;
+use super::model::battle_ui::{BattleUi, DeclarationOptions};
+use super::model::screen::Screen;
 use crate::rules::components::{SpawnOrder, Status};
 
 /// Size of a name on screen, in logical pixels (the text is drawn at this size and scaled
@@ -164,7 +164,7 @@ fn place_labels(
     mut labels: Query<(&NameLabel, &mut Text2d, &mut Transform, &mut Visibility)>,
     board: Res<BoardLayout>,
     priorities: Priorities,
-    settings: Option<Res<super::settings::SettingsScreen>>,
+    settings: Option<Res<super::model::settings::SettingsScreen>>,
 ) {
     if settings.is_some_and(|settings| !settings.display.show_names) {
         for (.., mut visibility) in &mut labels {

@@ -5,8 +5,8 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use bevy_replicon::prelude::ClientState;
 
+use super::model::screen::Screen;
 use super::online::{ChatLine, chat_box, clock_words, connection_label, seat_words};
-use super::session::Screen;
 use crate::net::protocol::SeatInfo;
 use crate::net::{Follower, LobbyStart, ToServer};
 

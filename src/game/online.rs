@@ -10,13 +10,15 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use bevy_replicon::prelude::ClientState;
 
-use super::session::{BattleStarted, RoundPacing, Screen, Seat, Session};
+use super::model::launch::JoinOptions;
+use super::model::pace::RoundPacing;
+use super::model::screen::Screen;
+use super::model::session::{BattleStarted, Seat, Session};
 use crate::net::follower::FollowerSystems;
 use crate::net::protocol::{SeatInfo, SeatState};
 use crate::net::transport::GamePassword;
 use crate::net::{Declarations, Follower, Hello, Notice, Role};
 use crate::rules::components::{Action, AiKind, SideIndex, UnitId};
-use crate::rules::log::CombatLog;
 use crate::rules::{ActionChosen, CombatPhase, CombatState, DeclarationQueue, Sides};
 use crate::save::Replay;
 
@@ -43,17 +45,6 @@ impl LeftSeats {
             _ => hello.clone(),
         }
     }
-}
-
-/// Whom to join, from `fray join` or the menu.
-#[derive(Clone, Debug)]
-pub struct JoinOptions {
-    /// The referee's address.
-    pub server: SocketAddr,
-    /// What we say when we connect.
-    pub hello: Hello,
-    /// The game's password, if the host set one.
-    pub password: Option<GamePassword>,
 }
 
 /// The chat line being typed.
@@ -106,12 +97,6 @@ fn own_sides(follower: &Follower) -> Vec<usize> {
         return Vec::new();
     };
     follower.sides.iter().filter_map(|side| level.side_index(side)).collect()
-}
-
-/// Whether the battle replays unseen to catch up (a loaded save, or a follower's record up to
-/// the moment it joined); once caught up, a follower's battle is paced and shown as any other.
-pub fn fast_forward(replay: Option<&Replay>, log: &CombatLog, following: bool) -> bool {
-    replay.is_some_and(|replay| !following || log.entries().len() < replay.target_events)
 }
 
 /// The window's online parts: the follower (idle until a game is joined) and the online panel

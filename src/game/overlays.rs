@@ -7,8 +7,9 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::board::{BoardLayout, GRID_TILE, HoveredZone, TOKEN_RADIUS, Token, TokenScale};
-use super::controls::{self, BattleUi, DeclarationOptions};
-use super::session::Screen;
+use super::controls;
+use super::model::battle_ui::{BattleUi, DeclarationOptions};
+use super::model::screen::Screen;
 use super::spine::GameSystems;
 use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};
 use crate::rules::CombatState;

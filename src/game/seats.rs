@@ -5,8 +5,9 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::controls::{BattleUi, UiCommand};
-use super::session::{Screen, Seat, Session};
+use super::model::battle_ui::{BattleUi, UiCommand};
+use super::model::screen::Screen;
+use super::model::session::{Seat, Session};
 use crate::rules::Sides;
 use crate::rules::components::{Controller, SideIndex, UnitId};
 

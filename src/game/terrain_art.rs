@@ -10,7 +10,7 @@ use bevy::image::{CompressedImageFormats, ImageAddressMode, ImageSampler, ImageS
 use bevy::prelude::*;
 
 use super::board::{BoardZone, GRID_GAP, GRID_LINE_COLOUR, GRID_TILE, SLIT_GAP_COLOUR, square_centre};
-use super::session::Screen;
+use super::model::screen::Screen;
 use crate::battlefield::grid::{SCALE, SLIT_HALF_WIDTH};
 use crate::battlefield::{GridMap, Square, Terrain};
 use crate::levels::terrain::{Looks, SquareTerrain, ZoneTerrain};

@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::session::BattleStarted;
+use super::model::session::BattleStarted;
 use crate::rules::components::{SideIndex, Status, Surprised};
 use crate::rules::ruleset::{DeclarationOrder, Ruleset};
 use crate::rules::{CombatInfo, CombatState, CombatSystems, Sides};

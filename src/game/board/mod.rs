@@ -11,10 +11,11 @@ use bevy::window::WindowResized;
 use bevy_egui::input::egui_wants_any_pointer_input;
 use leafwing_input_manager::prelude::ActionState;
 
-use super::controls::{BattleUi, DeclarationOptions, Player, PlayerAction, UiCommand};
 use super::icons::Icons;
 use super::labels::{CHAR_WIDTH as LABEL_CHAR_WIDTH, FEWEST_CHARS, LABEL_PX, LINE_HEIGHT as LABEL_LINE_HEIGHT};
-use super::session::Screen;
+use super::model::battle_ui::{BattleUi, DeclarationOptions, Player, UiCommand};
+use super::model::player_action::PlayerAction;
+use super::model::screen::Screen;
 use super::spine::GameSystems;
 use super::terrain_art::TerrainArt;
 use super::token_art::{SIDE_SHAPES, TokenPictures, badge_parts, side_shape, side_speck, spawn_pictures};

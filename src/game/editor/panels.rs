@@ -13,7 +13,7 @@ use super::check::save_level;
 use super::test_play::TestPlay;
 use super::{EditorState, Tool, canvas};
 use crate::game::icons::Icons;
-use crate::game::session::Screen;
+use crate::game::model::screen::Screen;
 use crate::game::ui::{ERROR_COLOUR, UiSystems, screen_ui, side_colour, tracked, tracked_button};
 use crate::levels::edit::{self, Terrain};
 use crate::levels::schema::{ControllerFile, LevelFile, SideFile, VictoryFile};
