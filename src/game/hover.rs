@@ -8,8 +8,9 @@ use bevy::prelude::*;
 use bevy_egui::egui::{self, Color32, RichText};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
-use super::board::{GRID_TILE, Hovered, HoveredZone};
+use super::board::{Hovered, HoveredZone};
 use super::model::battle_ui::{BattleUi, OptionEntry};
+use super::model::board::GRID_TILE;
 use super::model::screen::Screen;
 use super::ui::{side_colour, side_name};
 use crate::battlefield::{Battlefield, Cover, Square, Terrain, ZoneIdx, ZoneIndex};

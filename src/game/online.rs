@@ -422,11 +422,11 @@ fn draw_online_panel(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let screen = ctx.content_rect();
-    let height = super::ui::ONLINE_PANEL_HEIGHT;
+    let height = super::model::screen::ONLINE_PANEL_HEIGHT;
     // Docked under the initiative panel, which leaves it this room (`ui/battle.rs`).
     let rect = egui::Rect::from_min_size(
         egui::pos2(screen.left(), screen.bottom() - height),
-        egui::vec2(super::ui::LEFT_PANEL_WIDTH, height),
+        egui::vec2(super::model::screen::LEFT_PANEL_WIDTH, height),
     );
     let send = super::ui::dock(ctx, "online_panel", rect, |ui| {
         ui.heading("Online");

@@ -6,9 +6,10 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use super::board::{BoardLayout, GRID_TILE, HoveredZone, TOKEN_RADIUS, Token, TokenScale};
+use super::board::{HoveredZone, TOKEN_RADIUS, Token, TokenScale};
 use super::controls;
 use super::model::battle_ui::{BattleUi, DeclarationOptions};
+use super::model::board::{BoardLayout, GRID_TILE};
 use super::model::screen::Screen;
 use super::spine::GameSystems;
 use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};

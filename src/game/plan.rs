@@ -9,10 +9,11 @@ use std::collections::HashMap;
 use bevy::prelude::*;
 use bevy::sprite::Text2dShadow;
 
-use super::board::{BoardLayout, TOKEN_RADIUS, Token, TokenScale};
+use super::board::{TOKEN_RADIUS, Token, TokenScale};
 use super::camera::{BoardCamera, zoom_of};
 use super::hover::declaration_visible;
 use super::model::battle_ui::BattleUi;
+use super::model::board::BoardLayout;
 use super::model::playing_count::PlayingCount;
 use super::model::screen::Screen;
 use super::spine::GameSystems;

@@ -152,8 +152,8 @@ fn draw_playback(
     let event = playback.cursor.checked_sub(1).and_then(|at| log.entries().get(at));
     let screen = ctx.content_rect();
     let bar = egui::Rect::from_min_max(
-        egui::pos2(screen.left() + super::ui::LEFT_PANEL_WIDTH, screen.bottom() - BAR_HEIGHT),
-        egui::pos2(screen.right() - super::ui::RIGHT_PANEL_WIDTH, screen.bottom()),
+        egui::pos2(screen.left() + super::model::screen::LEFT_PANEL_WIDTH, screen.bottom() - BAR_HEIGHT),
+        egui::pos2(screen.right() - super::model::screen::RIGHT_PANEL_WIDTH, screen.bottom()),
     );
     super::ui::dock(ctx, "replay_bar", bar, |ui| {
         ui.horizontal(|ui| {

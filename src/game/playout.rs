@@ -207,7 +207,7 @@ struct Blow {
 
 impl Blow {
     /// Whether it shows as a lunge (else a missile's flight) between tokens at `from` and `to`.
-    fn lunges(&self, board: &super::board::BoardLayout, from: Vec2, to: Vec2) -> bool {
+    fn lunges(&self, board: &super::model::board::BoardLayout, from: Vec2, to: Vec2) -> bool {
         !self.thrown && self.attacker != self.target && from.distance(to) <= board.cell.max_element() * LUNGE_PLACES
     }
 }
@@ -405,7 +405,7 @@ fn vitals_before(entries: &[LogEntry], id: &str, at: usize, now: super::board::V
 #[derive(bevy::ecs::system::SystemParam)]
 struct PlaceFinder<'w, 's> {
     units: Query<'w, 's, (Entity, &'static crate::rules::components::UnitId)>,
-    board: Res<'w, super::board::BoardLayout>,
+    board: Res<'w, super::model::board::BoardLayout>,
     battlefield: Res<'w, crate::battlefield::Battlefield>,
 }
 
@@ -419,7 +419,7 @@ impl PlaceFinder<'_, '_> {
     fn point(&self, place: &crate::battlefield::Place) -> Option<Vec2> {
         match place {
             crate::battlefield::Place::Square([x, y]) => {
-                Some(super::board::square_centre(crate::battlefield::Square::new(*x, *y)))
+                Some(super::model::board::square_centre(crate::battlefield::Square::new(*x, *y)))
             }
             crate::battlefield::Place::Zone(id) => {
                 let zone = usize::from(self.battlefield.find(id)?);
@@ -615,7 +615,7 @@ mod tests {
         assert_eq!(blows.len(), 1);
         let through = into / STRIKE_SECONDS;
         assert!((blows[0].through - through).abs() < 1e-4 && blows[0].attacker == wolf && blows[0].target == wren);
-        let board = crate::game::board::BoardLayout { cell: Vec2::splat(80.0), ..Default::default() };
+        let board = super::model::board::BoardLayout { cell: Vec2::splat(80.0), ..Default::default() };
         assert!(blows[0].lunges(&board, Vec2::ZERO, Vec2::new(80.0, 0.0)), "a blow next door lunges");
         assert!(!blows[0].lunges(&board, Vec2::ZERO, Vec2::new(400.0, 0.0)), "a blow from afar flies");
         playing.age = playing.at[2] + STRIKE_SECONDS / 2.0;

@@ -15,9 +15,10 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::{CursorMoved, PrimaryWindow, WindowEvent};
 use serde::Deserialize;
 
-use super::board::{BoardLayout, BoardZone, GRID_TILE, Token};
+use super::board::Token;
 use super::controls::{self, Binding};
 use super::model::battle_ui::{BattleUi, DeclarationOptions};
+use super::model::board::{BoardLayout, BoardZone, GRID_TILE};
 use super::model::launch::LaunchOptions;
 use super::model::pace::Pace;
 use super::model::screen::Screen;

@@ -239,7 +239,7 @@ fn draw_lesson(
     }
     let ctx = contexts.ctx_mut()?;
     let title = format!("Learn to play · {} of {}", tutorial.at + 1, tutorial.lessons.len());
-    let offset = egui::vec2(super::ui::LEFT_PANEL_WIDTH + LESSON_GAP, -LESSON_GAP);
+    let offset = egui::vec2(super::model::screen::LEFT_PANEL_WIDTH + LESSON_GAP, -LESSON_GAP);
     egui::Window::new(title)
         .id(egui::Id::new("lesson"))
         .anchor(egui::Align2::LEFT_BOTTOM, offset)

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use bevy::audio::{AudioSource, PlaybackSettings, Volume};
 use bevy::prelude::*;
 
-use crate::game::model::settings::AudioSettings;
+use super::model::settings::AudioSettings;
 
 pub use cues::{Channel, SoundMap};
 

@@ -4,6 +4,7 @@
 //! of them reaches back up.
 
 pub mod battle_ui;
+pub mod board;
 pub mod launch;
 pub mod pace;
 pub mod playback;

@@ -21,15 +21,6 @@ pub(super) use widgets::{ButtonRects, dock, screen_ui, side_colour, side_name, t
 /// Errors and warnings.
 pub(super) const ERROR_COLOUR: Color32 = Color32::from_rgb(235, 85, 75);
 
-/// Height of the battle's top bar, in points.
-pub(super) const TOP_BAR_HEIGHT: f32 = 34.0;
-/// Width of the initiative panel, in points.
-pub(super) const LEFT_PANEL_WIDTH: f32 = 250.0;
-/// Height of the online panel, docked under the initiative panel while the window follows a
-/// referee's battle, in points: the board keeps its whole area at any UI scale.
-pub(super) const ONLINE_PANEL_HEIGHT: f32 = 230.0;
-/// Width of the unit card and declaration panel, in points.
-pub(super) const RIGHT_PANEL_WIDTH: f32 = 320.0;
 /// Gap between the top bar and the notices under it, in points.
 const NOTICE_GAP: f32 = 8.0;
 /// Space between sections of a panel, in points.
