@@ -12,7 +12,7 @@ use super::board::{Hovered, HoveredZone};
 use super::model::battle_ui::{BattleUi, OptionEntry};
 use super::model::board::GRID_TILE;
 use super::model::screen::Screen;
-use super::ui::{side_colour, side_name};
+use super::ui::widgets::{side_colour, side_name};
 use crate::battlefield::{Battlefield, Cover, Square, Terrain, ZoneIdx, ZoneIndex};
 use crate::rules::components::Status;
 use crate::rules::forecast::{Forecast, Outcome, Pool};

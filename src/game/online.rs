@@ -242,9 +242,9 @@ pub(super) fn join_form_ui(ui: &mut egui::Ui, form: &mut JoinForm) -> Option<Joi
     });
     ui.checkbox(&mut form.spectate, "Only watch");
     if let Some(problem) = &form.problem {
-        ui.label(egui::RichText::new(problem).color(super::ui::ERROR_COLOUR));
+        ui.label(egui::RichText::new(problem).color(super::ui::widgets::ERROR_COLOUR));
     }
-    if !super::ui::tracked_button(ui, JOIN_LABEL).clicked() {
+    if !super::ui::widgets::tracked_button(ui, JOIN_LABEL).clicked() {
         return None;
     }
     match form.options() {
@@ -318,7 +318,9 @@ impl PanelView<'_, '_> {
     }
 
     fn side_name(&self, side: usize) -> String {
-        self.sides.as_ref().map_or_else(|| format!("side {}", side + 1), |sides| super::ui::side_name(sides, side))
+        self.sides
+            .as_ref()
+            .map_or_else(|| format!("side {}", side + 1), |sides| super::ui::widgets::side_name(sides, side))
     }
 
     /// Who plays `side`, from the referee's list of seats.
@@ -371,7 +373,7 @@ pub(super) fn and_list(names: &[String]) -> String {
 pub(super) fn connection_label(ui: &mut egui::Ui, follower: &Follower, client: &ClientState) {
     let (status, bad) = connection_words(follower, client);
     let text = egui::RichText::new(status);
-    ui.label(if bad { text.color(super::ui::ERROR_COLOUR).strong() } else { text.strong() });
+    ui.label(if bad { text.color(super::ui::widgets::ERROR_COLOUR).strong() } else { text.strong() });
 }
 
 /// The latest notices (chat, refusals, resyncs) and a chat line; returns a line to send.
@@ -380,7 +382,7 @@ pub(super) fn chat_box(ui: &mut egui::Ui, notices: &[Notice], line: &mut String)
         match notice {
             Notice::Chat { from, text, .. } => ui.label(format!("{from}: {text}")),
             Notice::Rejected(why) => {
-                ui.label(egui::RichText::new(format!("Refused: {why}")).color(super::ui::ERROR_COLOUR))
+                ui.label(egui::RichText::new(format!("Refused: {why}")).color(super::ui::widgets::ERROR_COLOUR))
             }
             Notice::Resynced(why) => ui.label(egui::RichText::new(why).weak()),
             Notice::Forfeited(what) => ui.label(egui::RichText::new(what).strong()),
@@ -390,7 +392,7 @@ pub(super) fn chat_box(ui: &mut egui::Ui, notices: &[Notice], line: &mut String)
     ui.horizontal(|ui| {
         let field = ui.add(egui::TextEdit::singleline(line).hint_text("Say something").desired_width(CHAT_WIDTH));
         let entered = field.lost_focus() && ui.input(|input| input.key_pressed(egui::Key::Enter));
-        if (super::ui::tracked_button(ui, "Send").clicked() || entered) && !line.trim().is_empty() {
+        if (super::ui::widgets::tracked_button(ui, "Send").clicked() || entered) && !line.trim().is_empty() {
             send = Some(std::mem::take(line));
         }
     });
@@ -428,7 +430,7 @@ fn draw_online_panel(
         egui::pos2(screen.left(), screen.bottom() - height),
         egui::vec2(super::model::screen::LEFT_PANEL_WIDTH, height),
     );
-    let send = super::ui::dock(ctx, "online_panel", rect, |ui| {
+    let send = super::ui::widgets::dock(ctx, "online_panel", rect, |ui| {
         ui.heading("Online");
         egui::ScrollArea::vertical()
             .id_salt("online_panel_scroll")

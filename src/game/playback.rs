@@ -16,7 +16,7 @@ use super::model::playback::{Drive, Playback, PlaybackSource, ReplayStep, playba
 use super::model::playing_count::PlayingCount;
 use super::model::screen::Screen;
 use super::spine::GameSystems;
-use super::ui::tracked_button;
+use super::ui::widgets::tracked_button;
 use crate::rules::CombatSystems;
 use crate::rules::log::CombatLog;
 use crate::rules::log_text::{self, Names};
@@ -155,7 +155,7 @@ fn draw_playback(
         egui::pos2(screen.left() + super::model::screen::LEFT_PANEL_WIDTH, screen.bottom() - BAR_HEIGHT),
         egui::pos2(screen.right() - super::model::screen::RIGHT_PANEL_WIDTH, screen.bottom()),
     );
-    super::ui::dock(ctx, "replay_bar", bar, |ui| {
+    super::ui::widgets::dock(ctx, "replay_bar", bar, |ui| {
         ui.horizontal(|ui| {
             ui.strong("Replay");
             ui.label(format!(

@@ -23,7 +23,7 @@ use super::model::launch::LaunchOptions;
 use super::model::pace::Pace;
 use super::model::screen::Screen;
 use super::model::session::Session;
-use super::ui::ButtonRects;
+use super::ui::widgets::ButtonRects;
 use crate::battlefield::Battlefield;
 use crate::rules::CombatState;
 use crate::rules::components::{Status, UnitId};

@@ -78,7 +78,7 @@ fn draw_seats(
                 let Some(&seat) = session.seats.get(side) else {
                     continue;
                 };
-                ui.label(egui::RichText::new(&*info.name).color(super::ui::side_colour(ui.ctx(), side)));
+                ui.label(egui::RichText::new(&*info.name).color(super::ui::widgets::side_colour(ui.ctx(), side)));
                 egui::ComboBox::from_id_salt(("battle_seat", side)).selected_text(seat.label()).show_ui(ui, |ui| {
                     for choice in Seat::ALL {
                         if ui.selectable_label(choice == seat, choice.label()).clicked() && choice != seat {

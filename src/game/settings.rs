@@ -264,7 +264,7 @@ fn bindings_grid(ui: &mut egui::Ui, path: &Path, waiting: Option<PlayerAction>) 
                 if shared.is_empty() {
                     ui.label(text);
                 } else {
-                    ui.label(text.color(super::ui::ERROR_COLOUR))
+                    ui.label(text.color(super::ui::widgets::ERROR_COLOUR))
                         .on_hover_text(format!("Shared: {}", shared.join("; ")));
                 }
                 let label = if waiting == Some(action) { "Press a key…" } else { "Rebind" };

@@ -251,7 +251,7 @@ fn draw_lesson(
             ui.label(&lesson.text);
             ui.add_space(LESSON_GAP / 2.0);
             let label = if lesson.until == LessonGoal::Continue { "Continue" } else { "Skip" };
-            if super::ui::tracked_button(ui, label).clicked() {
+            if super::ui::widgets::tracked_button(ui, label).clicked() {
                 commands.write(UiCommand::NextLesson);
             }
         });

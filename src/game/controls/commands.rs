@@ -13,7 +13,7 @@ pub struct CommandTargets<'w, 's> {
     menu: MessageWriter<'w, BackToMenu>,
     exit: MessageWriter<'w, AppExit>,
     pace: ResMut<'w, Pace>,
-    overlays: ResMut<'w, crate::game::overlays::BoardOverlays>,
+    overlays: ResMut<'w, crate::game::model::board::BoardOverlays>,
     state: Res<'w, CombatState>,
     screen: Res<'w, State<Screen>>,
     /// Present while a replay plays back: leaving one loses nothing, its file stays.

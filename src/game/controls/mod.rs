@@ -48,7 +48,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<BattleUi>()
         .init_resource::<KeyCapture>()
         .init_resource::<DeclarationOptions>()
-        .init_resource::<super::overlays::BoardOverlays>()
+        .init_resource::<super::model::board::BoardOverlays>()
         .add_message::<UiCommand>()
         .add_message::<BindingsChanged>()
         .add_systems(Startup, spawn_player)

@@ -9,7 +9,7 @@ use bevy::color::{ColorToPacked, Mix};
 
 use super::{EditorState, Tool};
 use crate::game::board;
-use crate::game::ui::{ERROR_COLOUR, side_colour, tracked};
+use crate::game::ui::widgets::{ERROR_COLOUR, side_colour, tracked};
 use crate::levels::edit::{self, Concern, Place, Square, Terrain};
 use crate::levels::schema::LevelFile;
 

@@ -1,6 +1,6 @@
 //! The board's geometry that the board, its camera, the terrain and token art and the name
 //! labels share: the grid's tile and lines, where zones and squares are drawn, the zone and
-//! detail markers, and the size of a name label's text.
+//! detail markers, which grid overlays show, and the size of a name label's text.
 
 use bevy::prelude::*;
 
@@ -66,6 +66,31 @@ impl BoardLayout {
                 })
                 .map(|at| at as ZoneIdx),
         }
+    }
+}
+
+/// Which grid overlays show.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardOverlays {
+    /// The path to the drafted or hovered square.
+    pub path: bool,
+    /// Sight lines to the enemies in view, coloured by cover.
+    pub sight: bool,
+    /// Squares where moving would provoke a free attack.
+    pub threat: bool,
+}
+
+impl BoardOverlays {
+    /// All off when any is on, else all on.
+    pub fn toggle(&mut self) {
+        let on = !(self.path || self.sight || self.threat);
+        *self = Self { path: on, sight: on, threat: on };
+    }
+}
+
+impl Default for BoardOverlays {
+    fn default() -> Self {
+        Self { path: true, sight: true, threat: true }
     }
 }
 
