@@ -172,9 +172,9 @@ fn pan_and_zoom(
 
 #[cfg(test)]
 mod tests {
-    use super::model::board::{GRID_TILE, square_centre};
     use super::*;
     use crate::battlefield::Square;
+    use crate::game::model::board::{GRID_TILE, square_centre};
 
     /// Millbrook's grid (`levels/crucible_skirmish.ron`), walls included.
     const MILLBROOK: (i32, i32) = (28, 18);

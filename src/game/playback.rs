@@ -188,9 +188,12 @@ fn draw_playback(
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
+    use std::time::Duration;
 
     use super::*;
     use crate::battlefield::Place;
+    use crate::game::model::playback::EVENT_INTERVAL;
+    use crate::levels::BattleSetup;
     use crate::rules::Slot;
     use crate::rules::components::{Action, ActionKind};
     use crate::rules::log::{LogEntry, LogEvent, line};

@@ -540,6 +540,7 @@ mod tests {
 
     use super::*;
     use crate::battlefield::Place;
+    use crate::game::model::playing_count::{COUNT_SECONDS, QUIET_COUNT_SECONDS};
 
     fn moved(x: i32) -> LogEntry {
         let unit: Arc<str> = "wren".into();
@@ -615,7 +616,7 @@ mod tests {
         assert_eq!(blows.len(), 1);
         let through = into / STRIKE_SECONDS;
         assert!((blows[0].through - through).abs() < 1e-4 && blows[0].attacker == wolf && blows[0].target == wren);
-        let board = super::model::board::BoardLayout { cell: Vec2::splat(80.0), ..Default::default() };
+        let board = crate::game::model::board::BoardLayout { cell: Vec2::splat(80.0), ..Default::default() };
         assert!(blows[0].lunges(&board, Vec2::ZERO, Vec2::new(80.0, 0.0)), "a blow next door lunges");
         assert!(!blows[0].lunges(&board, Vec2::ZERO, Vec2::new(400.0, 0.0)), "a blow from afar flies");
         playing.age = playing.at[2] + STRIKE_SECONDS / 2.0;

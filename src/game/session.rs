@@ -235,6 +235,8 @@ fn round_pacing_ready(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::model::session::Seat;
+    use crate::rules::components::AiKind;
 
     #[test]
     fn seats_chosen_in_the_menu_carry_over_to_the_next_level_picked() {

@@ -237,7 +237,7 @@ fn the_key_pressed_for_a_rebind_does_not_also_act_in_the_game() {
     use fray::game::model::settings::KeyCapture;
     let greedy = Seat::Ai(fray::rules::components::AiKind::Greedy);
     let mut app = game(level_file("rebind-key", FACE_OFF), &[("red", Seat::Human), ("blue", greedy)], None);
-    let paused = |app: &App| app.world().resource::<fray::game::session::Pace>().paused;
+    let paused = |app: &App| app.world().resource::<fray::game::model::pace::Pace>().paused;
     let before = paused(&app);
     app.insert_resource(KeyCapture(true));
     app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(KeyCode::KeyP);
@@ -494,13 +494,13 @@ fn replay_app(path: &std::path::Path) -> App {
 }
 
 /// Steps the replay and lets the board catch up; returns the events in view.
-fn replay_step(app: &mut App, step: fray::game::playback::ReplayStep) -> usize {
+fn replay_step(app: &mut App, step: fray::game::model::playback::ReplayStep) -> usize {
     const FRAMES_TO_CATCH_UP: usize = 30;
     app.world_mut().write_message(UiCommand::Replay(step));
     for _ in 0..FRAMES_TO_CATCH_UP {
         app.update();
     }
-    app.world().resource::<fray::game::playback::Playback>().cursor
+    app.world().resource::<fray::game::model::playback::Playback>().cursor
 }
 
 fn logged_lines(app: &App) -> Vec<String> {
@@ -513,7 +513,7 @@ fn a_replay_shows_the_logged_battle_and_steps_back_by_playing_it_again() {
     let (path, lines) = logged_duel("replay");
     let mut app = replay_app(&path);
     assert_eq!(screen(&app), Screen::Battle);
-    assert!(app.world().resource::<fray::game::session::Pace>().paused, "a replay opens paused");
+    assert!(app.world().resource::<fray::game::model::pace::Pace>().paused, "a replay opens paused");
     let mut cursor = 0;
     for _ in 0..4 {
         cursor = replay_step(&mut app, ReplayStep::RoundForward);
@@ -521,7 +521,7 @@ fn a_replay_shows_the_logged_battle_and_steps_back_by_playing_it_again() {
     let shown = logged_lines(&app);
     assert!(shown.len() >= cursor, "the board has played every event in view");
     assert_eq!(shown[..], lines[..shown.len()], "the board plays the logged battle");
-    let round = app.world().resource::<fray::game::playback::Playback>().round();
+    let round = app.world().resource::<fray::game::model::playback::Playback>().round();
     assert_eq!(round, 3, "four round steps: the opening, then rounds 1 to 3");
     let back = replay_step(&mut app, ReplayStep::RoundBack);
     assert!(back < cursor);

@@ -11,7 +11,7 @@ use crate::rules::Slot;
 /// and at whom.
 pub const COUNT_SECONDS: f32 = 1.0;
 /// How long a count in which nothing happened stays on the board (a hold), in seconds at 1x.
-const QUIET_COUNT_SECONDS: f32 = 0.4;
+pub(in crate::game) const QUIET_COUNT_SECONDS: f32 = 0.4;
 /// Time left to read a count's results once its last line has shown, in seconds at 1x.
 const READING_SECONDS: f32 = 0.6;
 
