@@ -301,7 +301,7 @@ fn join_in_window(args: &JoinArgs) -> ExitCode {
     let options = crate::game::LaunchOptions {
         screenshots: args.screenshots.clone(),
         script: args.script.clone(),
-        join: Some(crate::game::online::JoinOptions {
+        join: Some(crate::game::model::launch::JoinOptions {
             server,
             hello: hello_of(args),
             password: password(&args.password),

@@ -74,7 +74,7 @@ pub fn run(args: &ReplayArgs) -> ExitCode {
 /// broken one is a `file:line:column` message before any window opens.
 #[cfg(feature = "gui")]
 fn view(args: &ReplayArgs) -> ExitCode {
-    let source = match crate::game::playback::PlaybackSource::open(&args.file, args.level.as_deref()) {
+    let source = match crate::game::model::playback::PlaybackSource::open(&args.file, args.level.as_deref()) {
         Ok(source) => source,
         Err(error) => {
             eprintln!("{error}");

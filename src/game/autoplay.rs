@@ -10,9 +10,12 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 
-use super::controls::{DeclarationOptions, Draft};
-use super::session::{RoundPacing, Screen, Seat, Session, StartBattle};
-use super::{BattleUi, LaunchOptions, UiCommand};
+use super::model::battle_ui::{BattleUi, UiCommand};
+use super::model::battle_ui::{DeclarationOptions, Draft};
+use super::model::launch::LaunchOptions;
+use super::model::pace::RoundPacing;
+use super::model::screen::Screen;
+use super::model::session::{Seat, Session, StartBattle};
 use crate::battlefield::Cover;
 use crate::rules::CombatState;
 use crate::rules::components::{AiKind, Controller};
@@ -192,7 +195,7 @@ fn declare_for_human(
 
 /// The draft autoplay makes for a human seat.
 fn autoplay_choice(declaration: &DeclarationOptions) -> Option<Draft> {
-    let find = |wanted: &dyn Fn(&super::controls::OptionEntry) -> bool| {
+    let find = |wanted: &dyn Fn(&super::model::battle_ui::OptionEntry) -> bool| {
         declaration.kinds.iter().enumerate().find_map(|(kind, (_, entries))| {
             entries.iter().position(wanted).map(|option| Draft {
                 kind: Some(kind),

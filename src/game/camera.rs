@@ -9,10 +9,11 @@ use bevy_egui::EguiContexts;
 use bevy_egui::input::{EguiWantsInput, egui_wants_any_keyboard_input};
 use leafwing_input_manager::prelude::ActionState;
 
-use super::board::BoardLayout;
-use super::controls::{Player, PlayerAction};
-use super::session::Screen;
-use super::ui::{LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, TOP_BAR_HEIGHT};
+use super::model::battle_ui::Player;
+use super::model::board::BoardLayout;
+use super::model::player_action::PlayerAction;
+use super::model::screen::Screen;
+use super::model::screen::{LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, TOP_BAR_HEIGHT};
 
 /// Pan speed, in board pixels per second at zoom 1.
 const PAN_SPEED: f32 = 700.0;
@@ -173,7 +174,7 @@ fn pan_and_zoom(
 mod tests {
     use super::*;
     use crate::battlefield::Square;
-    use crate::game::board::{GRID_TILE, square_centre};
+    use crate::game::model::board::{GRID_TILE, square_centre};
 
     /// Millbrook's grid (`levels/crucible_skirmish.ron`), walls included.
     const MILLBROOK: (i32, i32) = (28, 18);

@@ -6,8 +6,9 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use serde_json::Value;
 
-use super::controls::BattleUi;
-use super::session::{BattleStarted, Screen, Session};
+use super::model::battle_ui::BattleUi;
+use super::model::screen::Screen;
+use super::model::session::{BattleStarted, Session};
 use crate::rules::components::{SideIndex, UnitId};
 use crate::rules::log::{CombatLog, LogEntry, LogEvent};
 use crate::rules::log_text::{self, Names};
@@ -136,14 +137,15 @@ fn draw_catch_up(
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ctx, |ui| {
-            let name = super::ui::side_name(&sides, *side);
+            let name = super::ui::widgets::side_name(&sides, *side);
             ui.label(
-                egui::RichText::new(format!("What {name} saw happen")).color(super::ui::side_colour(ui.ctx(), *side)),
+                egui::RichText::new(format!("What {name} saw happen"))
+                    .color(super::ui::widgets::side_colour(ui.ctx(), *side)),
             );
             for line in lines {
                 ui.label(line);
             }
-            dismissed = super::ui::tracked_button(ui, "Got it").clicked();
+            dismissed = super::ui::widgets::tracked_button(ui, "Got it").clicked();
         });
     if dismissed {
         catch_up.summary = None;

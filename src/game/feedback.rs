@@ -11,8 +11,8 @@ use bevy::sprite::Text2dShadow;
 
 use super::board::{TOKEN_RADIUS, Token, TokenScale};
 use super::camera::{BoardCamera, zoom_of};
-use super::playout::ShownLog;
-use super::session::Screen;
+use super::model::playing_count::ShownLog;
+use super::model::screen::Screen;
 use super::spine::GameSystems;
 use crate::rules::components::{Status, UnitId};
 use crate::rules::log::line;
@@ -276,7 +276,7 @@ fn spawn_feedback(
         Res<CombatLog>,
         Res<ShownLog>,
         ResMut<LogCursor>,
-        Option<Res<super::playback::Playback>>,
+        Option<Res<super::model::playback::Playback>>,
     ),
     units: Query<(Entity, &UnitId)>,
     tokens: Query<(Entity, &Token, &Transform)>,

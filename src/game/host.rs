@@ -12,8 +12,10 @@ use std::sync::mpsc::{Receiver, channel};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::online::{JoinForm, JoinOptions, start_joining};
-use super::session::{LevelSource, PlayOnlineOpen, Screen, Seat, Session};
+use super::model::launch::JoinOptions;
+use super::model::screen::Screen;
+use super::model::session::{LevelSource, PlayOnlineOpen, Seat, Session};
+use super::online::{JoinForm, start_joining};
 use crate::net::transport::GamePassword;
 use crate::net::{Follower, Hello, Role};
 use crate::rules::components::AiKind;
@@ -274,7 +276,8 @@ fn host_form_ui(ui: &mut egui::Ui, form: &mut HostForm, session: &Session) -> Op
     };
     let Some(template) = choice.template.as_ref() else {
         ui.label(
-            egui::RichText::new("This level cannot be played until its file is fixed.").color(super::ui::ERROR_COLOUR),
+            egui::RichText::new("This level cannot be played until its file is fixed.")
+                .color(super::ui::widgets::ERROR_COLOUR),
         );
         return None;
     };
@@ -286,7 +289,7 @@ fn host_form_ui(ui: &mut egui::Ui, form: &mut HostForm, session: &Session) -> Op
     ui.label(egui::RichText::new(format!("Level: {} (chosen in the menu)", choice.title)).strong());
     egui::Grid::new("host_seats").num_columns(2).show(ui, |ui| {
         for (at, (side, seat)) in template.sides.iter().zip(form.seats.iter_mut()).enumerate() {
-            ui.label(egui::RichText::new(&*side.name).color(super::ui::side_colour(ui.ctx(), at)));
+            ui.label(egui::RichText::new(&*side.name).color(super::ui::widgets::side_colour(ui.ctx(), at)));
             egui::ComboBox::from_id_salt(("host_seat", at)).selected_text(seat.label()).show_ui(ui, |ui| {
                 for choice in HostSeat::ALL {
                     ui.selectable_value(seat, choice, choice.label());
@@ -297,9 +300,9 @@ fn host_form_ui(ui: &mut egui::Ui, form: &mut HostForm, session: &Session) -> Op
     });
     settings_grid(ui, form);
     if let Some(problem) = &form.problem {
-        ui.label(egui::RichText::new(problem).color(super::ui::ERROR_COLOUR));
+        ui.label(egui::RichText::new(problem).color(super::ui::widgets::ERROR_COLOUR));
     }
-    if !super::ui::tracked_button(ui, HOST_LABEL).clicked() {
+    if !super::ui::widgets::tracked_button(ui, HOST_LABEL).clicked() {
         return None;
     }
     let sides: Vec<String> = template.sides.iter().map(|side| side.name.to_string()).collect();

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 
 use super::board::{NameLabel, Token};
-use super::playback::Playback;
-use super::session::{BattleStarted, LevelChoice, LevelSource, Screen, Session};
+use super::model::playback::Playback;
+use super::model::screen::Screen;
+use super::model::session::{BattleStarted, LevelChoice, LevelSource, Session};
 use super::watch::{CatalogChanged, LEVELS_DIR, LevelFileChanged, same_file};
 use crate::battlefield::Battlefield;
 use crate::levels::change::{LevelChange, classify};

@@ -8,10 +8,11 @@ use bevy::prelude::*;
 use bevy_egui::egui::{self, Color32, RichText};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
-use super::board::{GRID_TILE, Hovered, HoveredZone};
-use super::controls::{BattleUi, OptionEntry};
-use super::session::Screen;
-use super::ui::{side_colour, side_name};
+use super::board::{Hovered, HoveredZone};
+use super::model::battle_ui::{BattleUi, OptionEntry};
+use super::model::board::GRID_TILE;
+use super::model::screen::Screen;
+use super::ui::widgets::{side_colour, side_name};
 use crate::battlefield::{Battlefield, Cover, Square, Terrain, ZoneIdx, ZoneIndex};
 use crate::rules::components::Status;
 use crate::rules::forecast::{Forecast, Outcome, Pool};
@@ -69,7 +70,7 @@ struct HoverView<'w, 's> {
     units: Query<'w, 's, UnitReadOnly>,
     window: Option<Single<'w, 's, &'static Window>>,
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<super::camera::BoardCamera>>,
-    options: Res<'w, super::controls::DeclarationOptions>,
+    options: Res<'w, super::model::battle_ui::DeclarationOptions>,
     /// How each zone or square looks, to name its ground.
     looks: Option<Res<'w, crate::levels::terrain::BoardLooks>>,
 }

@@ -6,19 +6,13 @@
 use super::spine::GameSystems;
 use bevy::prelude::*;
 
-use super::board::{BoardLayout, Hovered, Look, NameLabel, TOKEN_RADIUS, Token, TokenDetail, TokenScale, token_body};
+use super::board::{Hovered, Look, NameLabel, TOKEN_RADIUS, Token, TokenDetail, TokenScale, token_body};
 use super::camera::{BoardCamera, zoom_of};
-use super::controls::{BattleUi, DeclarationOptions};
-use super::session::Screen;
+use super::model::battle_ui::{BattleUi, DeclarationOptions};
+use super::model::board::{BoardLayout, CHAR_WIDTH, FEWEST_CHARS, LABEL_PX, LINE_HEIGHT};
+use super::model::screen::Screen;
 use crate::rules::components::{SpawnOrder, Status};
 
-/// Size of a name on screen, in logical pixels (the text is drawn at this size and scaled
-/// with the zoom, so it stays sharp).
-pub const LABEL_PX: f32 = 13.0;
-/// Advance of one character as a share of the font size (the default font is monospaced).
-pub const CHAR_WIDTH: f32 = 0.6;
-/// Height of a line of name, as a share of the font size.
-pub const LINE_HEIGHT: f32 = 1.2;
 /// Screen pixels between a token's disc and its name.
 const LABEL_GAP: f32 = 1.0;
 /// Room kept clear around a name, in screen pixels.
@@ -29,8 +23,6 @@ const LABEL_SPACING: f32 = 6.0;
 const ZONE_EDGE: f32 = 8.0;
 /// Longest name shown under a token, in characters.
 const MOST_CHARS: usize = 18;
-/// Shortest cut of a name worth showing, in characters (a shorter name shows whole).
-pub const FEWEST_CHARS: usize = 5;
 /// Depth of a name over its token.
 const LABEL_Z: f32 = 3.0;
 /// The first key of a name's priority when its token is neither hovered, selected, declaring nor
@@ -164,7 +156,7 @@ fn place_labels(
     mut labels: Query<(&NameLabel, &mut Text2d, &mut Transform, &mut Visibility)>,
     board: Res<BoardLayout>,
     priorities: Priorities,
-    settings: Option<Res<super::settings::SettingsScreen>>,
+    settings: Option<Res<super::model::settings::SettingsScreen>>,
 ) {
     if settings.is_some_and(|settings| !settings.display.show_names) {
         for (.., mut visibility) in &mut labels {

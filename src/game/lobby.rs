@@ -5,8 +5,8 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use bevy_replicon::prelude::ClientState;
 
+use super::model::screen::Screen;
 use super::online::{ChatLine, chat_box, clock_words, connection_label, seat_words};
-use super::session::Screen;
 use crate::net::protocol::SeatInfo;
 use crate::net::{Follower, LobbyStart, ToServer};
 
@@ -64,7 +64,7 @@ fn draw_lobby(
                 clicks.push(LobbyClick::Send(ToServer::Chat(line)));
             }
             ui.separator();
-            if super::ui::tracked_button(ui, LEAVE_LABEL).clicked() {
+            if super::ui::widgets::tracked_button(ui, LEAVE_LABEL).clicked() {
                 clicks.push(LobbyClick::Leave);
             }
         });
@@ -81,7 +81,7 @@ fn draw_lobby(
 fn seats_grid(ui: &mut egui::Ui, seats: &[SeatInfo], own: &[String]) {
     egui::Grid::new("lobby_seats").num_columns(3).striped(true).show(ui, |ui| {
         for (at, seat) in seats.iter().enumerate() {
-            ui.label(egui::RichText::new(&seat.side).color(super::ui::side_colour(ui.ctx(), at)).strong());
+            ui.label(egui::RichText::new(&seat.side).color(super::ui::widgets::side_colour(ui.ctx(), at)).strong());
             let you = if own.contains(&seat.side) { " (you)" } else { "" };
             let who = seat.player.clone().unwrap_or_default();
             ui.label(format!("{who}{you}"));
@@ -113,7 +113,7 @@ fn own_controls(ui: &mut egui::Ui, follower: &Follower, clicks: &mut Vec<LobbyCl
     for side in &place.sides {
         let mut ready = follower.seats.iter().any(|seat| &seat.side == side && seat.ready);
         let label = if several { format!("{side}: {READY_LABEL}") } else { READY_LABEL.to_string() };
-        let mark = super::ui::tracked(ui.checkbox(&mut ready, &label), &label);
+        let mark = super::ui::widgets::tracked(ui.checkbox(&mut ready, &label), &label);
         if mark.changed() {
             let message =
                 if several { ToServer::ReadyAs { side: side.clone(), ready } } else { ToServer::Ready(ready) };
@@ -130,7 +130,7 @@ fn own_controls(ui: &mut egui::Ui, follower: &Follower, clicks: &mut Vec<LobbyCl
         (LobbyStart::ByHost, true) => {
             let start =
                 ui.add_enabled(not_ready.is_empty(), egui::Button::new(egui::RichText::new(START_LABEL).strong()));
-            if super::ui::tracked(start, START_LABEL).clicked() {
+            if super::ui::widgets::tracked(start, START_LABEL).clicked() {
                 clicks.push(LobbyClick::Send(ToServer::Start));
             }
         }

@@ -15,6 +15,7 @@ mod hover;
 pub mod icons;
 mod labels;
 mod lobby;
+pub mod model;
 pub mod online;
 mod overlays;
 mod plan;
@@ -35,40 +36,15 @@ pub mod tutorial;
 mod ui;
 pub mod watch;
 
-use std::path::PathBuf;
-
 use bevy::prelude::*;
 use bevy_egui::EguiPlugin;
 
-pub use controls::{BattleUi, Draft, PlayerAction, UiCommand};
 pub use hot_reload::HotReload;
-pub use session::{LevelChoice, LevelSource, Screen, Seat, Session, StartBattle};
-
-/// How the window game starts.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct LaunchOptions {
-    /// Skip the menu and start this level (a path, or a built-in file name).
-    pub level: Option<LevelSource>,
-    /// Seats chosen on the command line: (side name, seat).
-    pub seats: Vec<(String, Seat)>,
-    /// Seed of the first battle.
-    pub seed: Option<u64>,
-    /// Save menu, mid-battle and game-over screenshots here and quit (the real-window test);
-    /// with a script, where its screenshots go.
-    pub screenshots: Option<PathBuf>,
-    /// Play this script of key presses, clicks and checks, then quit (real-window tests).
-    pub script: Option<PathBuf>,
-    /// The key bindings file.
-    pub settings: Option<PathBuf>,
-    /// Start with every sound off (`--mute`; the real-window tests).
-    pub mute: bool,
-    /// Go on with this saved battle (`fray play --load`).
-    pub load: Option<PathBuf>,
-    /// Play this recorded battle back (`fray replay FILE`).
-    pub playback: Option<playback::PlaybackSource>,
-    /// Follow this referee's battle (`fray join` in the window).
-    pub join: Option<online::JoinOptions>,
-}
+pub use model::battle_ui::{BattleUi, Draft, UiCommand};
+pub use model::launch::LaunchOptions;
+pub use model::player_action::PlayerAction;
+pub use model::screen::Screen;
+pub use model::session::{LevelChoice, LevelSource, Seat, Session, StartBattle};
 
 /// Everything the window game adds to the headless engine, without the window itself (tests
 /// add it to a headless app with `MinimalPlugins` and drive it through [`UiCommand`]s).

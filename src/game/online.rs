@@ -10,13 +10,15 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use bevy_replicon::prelude::ClientState;
 
-use super::session::{BattleStarted, RoundPacing, Screen, Seat, Session};
+use super::model::launch::JoinOptions;
+use super::model::pace::RoundPacing;
+use super::model::screen::Screen;
+use super::model::session::{BattleStarted, Seat, Session};
 use crate::net::follower::FollowerSystems;
 use crate::net::protocol::{SeatInfo, SeatState};
 use crate::net::transport::GamePassword;
 use crate::net::{Declarations, Follower, Hello, Notice, Role};
 use crate::rules::components::{Action, AiKind, SideIndex, UnitId};
-use crate::rules::log::CombatLog;
 use crate::rules::{ActionChosen, CombatPhase, CombatState, DeclarationQueue, Sides};
 use crate::save::Replay;
 
@@ -43,17 +45,6 @@ impl LeftSeats {
             _ => hello.clone(),
         }
     }
-}
-
-/// Whom to join, from `fray join` or the menu.
-#[derive(Clone, Debug)]
-pub struct JoinOptions {
-    /// The referee's address.
-    pub server: SocketAddr,
-    /// What we say when we connect.
-    pub hello: Hello,
-    /// The game's password, if the host set one.
-    pub password: Option<GamePassword>,
 }
 
 /// The chat line being typed.
@@ -106,12 +97,6 @@ fn own_sides(follower: &Follower) -> Vec<usize> {
         return Vec::new();
     };
     follower.sides.iter().filter_map(|side| level.side_index(side)).collect()
-}
-
-/// Whether the battle replays unseen to catch up (a loaded save, or a follower's record up to
-/// the moment it joined); once caught up, a follower's battle is paced and shown as any other.
-pub fn fast_forward(replay: Option<&Replay>, log: &CombatLog, following: bool) -> bool {
-    replay.is_some_and(|replay| !following || log.entries().len() < replay.target_events)
 }
 
 /// The window's online parts: the follower (idle until a game is joined) and the online panel
@@ -257,9 +242,9 @@ pub(super) fn join_form_ui(ui: &mut egui::Ui, form: &mut JoinForm) -> Option<Joi
     });
     ui.checkbox(&mut form.spectate, "Only watch");
     if let Some(problem) = &form.problem {
-        ui.label(egui::RichText::new(problem).color(super::ui::ERROR_COLOUR));
+        ui.label(egui::RichText::new(problem).color(super::ui::widgets::ERROR_COLOUR));
     }
-    if !super::ui::tracked_button(ui, JOIN_LABEL).clicked() {
+    if !super::ui::widgets::tracked_button(ui, JOIN_LABEL).clicked() {
         return None;
     }
     match form.options() {
@@ -333,7 +318,9 @@ impl PanelView<'_, '_> {
     }
 
     fn side_name(&self, side: usize) -> String {
-        self.sides.as_ref().map_or_else(|| format!("side {}", side + 1), |sides| super::ui::side_name(sides, side))
+        self.sides
+            .as_ref()
+            .map_or_else(|| format!("side {}", side + 1), |sides| super::ui::widgets::side_name(sides, side))
     }
 
     /// Who plays `side`, from the referee's list of seats.
@@ -386,7 +373,7 @@ pub(super) fn and_list(names: &[String]) -> String {
 pub(super) fn connection_label(ui: &mut egui::Ui, follower: &Follower, client: &ClientState) {
     let (status, bad) = connection_words(follower, client);
     let text = egui::RichText::new(status);
-    ui.label(if bad { text.color(super::ui::ERROR_COLOUR).strong() } else { text.strong() });
+    ui.label(if bad { text.color(super::ui::widgets::ERROR_COLOUR).strong() } else { text.strong() });
 }
 
 /// The latest notices (chat, refusals, resyncs) and a chat line; returns a line to send.
@@ -395,7 +382,7 @@ pub(super) fn chat_box(ui: &mut egui::Ui, notices: &[Notice], line: &mut String)
         match notice {
             Notice::Chat { from, text, .. } => ui.label(format!("{from}: {text}")),
             Notice::Rejected(why) => {
-                ui.label(egui::RichText::new(format!("Refused: {why}")).color(super::ui::ERROR_COLOUR))
+                ui.label(egui::RichText::new(format!("Refused: {why}")).color(super::ui::widgets::ERROR_COLOUR))
             }
             Notice::Resynced(why) => ui.label(egui::RichText::new(why).weak()),
             Notice::Forfeited(what) => ui.label(egui::RichText::new(what).strong()),
@@ -405,7 +392,7 @@ pub(super) fn chat_box(ui: &mut egui::Ui, notices: &[Notice], line: &mut String)
     ui.horizontal(|ui| {
         let field = ui.add(egui::TextEdit::singleline(line).hint_text("Say something").desired_width(CHAT_WIDTH));
         let entered = field.lost_focus() && ui.input(|input| input.key_pressed(egui::Key::Enter));
-        if (super::ui::tracked_button(ui, "Send").clicked() || entered) && !line.trim().is_empty() {
+        if (super::ui::widgets::tracked_button(ui, "Send").clicked() || entered) && !line.trim().is_empty() {
             send = Some(std::mem::take(line));
         }
     });
@@ -437,13 +424,13 @@ fn draw_online_panel(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let screen = ctx.content_rect();
-    let height = super::ui::ONLINE_PANEL_HEIGHT;
+    let height = super::model::screen::ONLINE_PANEL_HEIGHT;
     // Docked under the initiative panel, which leaves it this room (`ui/battle.rs`).
     let rect = egui::Rect::from_min_size(
         egui::pos2(screen.left(), screen.bottom() - height),
-        egui::vec2(super::ui::LEFT_PANEL_WIDTH, height),
+        egui::vec2(super::model::screen::LEFT_PANEL_WIDTH, height),
     );
-    let send = super::ui::dock(ctx, "online_panel", rect, |ui| {
+    let send = super::ui::widgets::dock(ctx, "online_panel", rect, |ui| {
         ui.heading("Online");
         egui::ScrollArea::vertical()
             .id_salt("online_panel_scroll")

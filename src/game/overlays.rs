@@ -6,9 +6,11 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use super::board::{BoardLayout, GRID_TILE, HoveredZone, TOKEN_RADIUS, Token, TokenScale};
-use super::controls::{self, BattleUi, DeclarationOptions};
-use super::session::Screen;
+use super::board::{HoveredZone, TOKEN_RADIUS, Token, TokenScale};
+use super::controls;
+use super::model::battle_ui::{BattleUi, DeclarationOptions};
+use super::model::board::{BoardLayout, BoardOverlays, GRID_TILE};
+use super::model::screen::Screen;
 use super::spine::GameSystems;
 use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};
 use crate::rules::CombatState;
@@ -16,31 +18,6 @@ use crate::rules::actions::{ActionContext, ThreatMap};
 use crate::rules::components::SideIndex;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::{UnitReadOnly, UnitView};
-
-/// Which grid overlays show.
-#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BoardOverlays {
-    /// The path to the drafted or hovered square.
-    pub path: bool,
-    /// Sight lines to the enemies in view, coloured by cover.
-    pub sight: bool,
-    /// Squares where moving would provoke a free attack.
-    pub threat: bool,
-}
-
-impl BoardOverlays {
-    /// All off when any is on, else all on.
-    pub fn toggle(&mut self) {
-        let on = !(self.path || self.sight || self.threat);
-        *self = Self { path: on, sight: on, threat: on };
-    }
-}
-
-impl Default for BoardOverlays {
-    fn default() -> Self {
-        Self { path: true, sight: true, threat: true }
-    }
-}
 
 /// A threatened square's tint: under the tokens, over the ground.
 const THREAT_TILE_COLOUR: Color = Color::srgba(0.95, 0.2, 0.15, 0.22);

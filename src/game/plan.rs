@@ -9,12 +9,13 @@ use std::collections::HashMap;
 use bevy::prelude::*;
 use bevy::sprite::Text2dShadow;
 
-use super::board::{BoardLayout, TOKEN_RADIUS, Token, TokenScale};
+use super::board::{TOKEN_RADIUS, Token, TokenScale};
 use super::camera::{BoardCamera, zoom_of};
-use super::controls::BattleUi;
 use super::hover::declaration_visible;
-use super::playout::PlayingCount;
-use super::session::Screen;
+use super::model::battle_ui::BattleUi;
+use super::model::board::BoardLayout;
+use super::model::playing_count::PlayingCount;
+use super::model::screen::Screen;
 use super::spine::GameSystems;
 use crate::rules::components::{Action, Declared, Initiative, SideIndex};
 use crate::rules::{CombatPhase, CombatState, DeclarationQueue};

@@ -10,18 +10,12 @@ use super::spine::GameSystems;
 use bevy::prelude::*;
 
 use super::feedback::popups;
-use super::session::{Pace, ROUND_PAUSE, RoundPacing};
+use super::model::pace::{Pace, ROUND_PAUSE, RoundPacing};
+use super::model::playing_count::{PlayingCount, ShownLog};
 use crate::rules::components::{Status, Stress, Wounds};
 use crate::rules::log::{CombatLog, LogEntry, LogEvent, StatusChange, line};
 use crate::rules::{CombatPhase, CombatState, CombatSystems, ResolveByCount, Slot};
 
-/// The least time a count stays on the board at 1x, in seconds: long enough to see who acts
-/// and at whom.
-pub const COUNT_SECONDS: f32 = 1.0;
-/// How long a count in which nothing happened stays on the board (a hold), in seconds at 1x.
-const QUIET_COUNT_SECONDS: f32 = 0.4;
-/// Time left to read a count's results once its last line has shown, in seconds at 1x.
-const READING_SECONDS: f32 = 0.6;
 /// One step of a walk, in seconds at 1x.
 const STEP_SECONDS: f32 = 0.16;
 /// A line that shows something over a token (a hit, a miss, a fall), in seconds at 1x.
@@ -29,57 +23,11 @@ const SHOWN_LINE_SECONDS: f32 = 0.4;
 /// A line with nothing to show on the board (a roll folded into the next), in seconds at 1x.
 const QUIET_LINE_SECONDS: f32 = 0.1;
 
-/// The count being played out, with the timeline of its log lines.
-#[derive(Resource, Debug, Default, Clone)]
-pub struct PlayingCount {
-    /// The round it belongs to.
-    pub round: u32,
-    /// The initiative count (`None` before the first of a battle).
-    pub count: Option<i32>,
-    /// Its slots: one, or several resolving together.
-    pub slots: Vec<Slot>,
-    /// Its lines in the combat log.
-    pub lines: Range<usize>,
-    /// When each line shows, in seconds at 1x from the count's start.
-    pub at: Vec<f32>,
-    /// Seconds at 1x since the count resolved.
-    pub age: f32,
-}
-
 impl PlayingCount {
     /// A count that resolved just now, its lines laid out in time.
     pub fn new(round: u32, count: Option<i32>, slots: Vec<Slot>, lines: Range<usize>, entries: &[LogEntry]) -> Self {
         let at = timeline(entries.get(lines.clone()).unwrap_or_default());
         Self { round, count, slots, lines, at, age: 0.0 }
-    }
-
-    /// How long the count holds the board, in seconds at 1x: its lines, then time to read them.
-    pub fn length(&self) -> f32 {
-        match self.at.last() {
-            Some(last) => (last + READING_SECONDS).max(COUNT_SECONDS),
-            // Nothing happened (a hold, an action that came to nothing): a glance is enough.
-            None => QUIET_COUNT_SECONDS,
-        }
-    }
-
-    /// Whether it is still on show.
-    pub fn playing(&self) -> bool {
-        !self.slots.is_empty() && self.age < self.length()
-    }
-
-    /// How many entries of a log of `logged` the board shows now: all but this count's lines
-    /// still to come, and anything logged after them.
-    pub fn shown(&self, logged: usize) -> usize {
-        if !self.playing() || self.lines.end > logged {
-            return logged;
-        }
-        let due = self.at.iter().take_while(|at| **at <= self.age).count();
-        self.lines.start + due
-    }
-
-    /// Whether `line` (a log index) is one of this count's lines.
-    pub fn holds(&self, line: usize) -> bool {
-        self.playing() && self.lines.contains(&line)
     }
 }
 
@@ -100,11 +48,6 @@ pub fn timeline(entries: &[LogEntry]) -> Vec<f32> {
         })
         .collect()
 }
-
-/// How much of the combat log the board, its floating texts and the log window show: all of
-/// it, but for the lines of the count being played out that have not come up yet.
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct ShownLog(pub usize);
 
 /// Where the resolve stage stood before it last ran: the round, its cursor and the log's length.
 #[derive(Resource, Debug, Default, Clone, Copy)]
@@ -155,16 +98,16 @@ fn count_pacing_ready(
     playing: Res<PlayingCount>,
     pace: Res<Pace>,
     replay: Option<Res<crate::save::Replay>>,
-    (playback, log): (Option<Res<super::playback::Playback>>, Res<CombatLog>),
+    (playback, log): (Option<Res<super::model::playback::Playback>>, Res<CombatLog>),
     following: Option<Res<crate::rules::Following>>,
 ) -> bool {
     if by_count.is_none() {
         return true;
     }
-    if let Some(wanted) = super::playback::playback_wants_round(playback.as_deref(), log.entries().len()) {
+    if let Some(wanted) = super::model::playback::playback_wants_round(playback.as_deref(), log.entries().len()) {
         return wanted;
     }
-    if super::online::fast_forward(replay.as_deref(), &log, following.is_some()) {
+    if super::model::pace::fast_forward(replay.as_deref(), &log, following.is_some()) {
         return true;
     }
     if pace.paused {
@@ -180,7 +123,7 @@ fn note_before_resolve(state: Res<CombatState>, log: Res<CombatLog>, mut before:
 /// A count that resolved this frame goes on show; paused, it used up the Step.
 fn note_resolved_count(
     (by_count, replay): (Option<Res<ResolveByCount>>, Option<Res<crate::save::Replay>>),
-    playback: Option<Res<super::playback::Playback>>,
+    playback: Option<Res<super::model::playback::Playback>>,
     state: Res<CombatState>,
     log: Res<CombatLog>,
     before: Res<BeforeResolve>,
@@ -189,7 +132,7 @@ fn note_resolved_count(
 ) {
     // A loaded save's rounds replay unseen, up to where it was saved; in the replay viewer they
     // are what is watched.
-    let catching_up = super::online::fast_forward(replay.as_deref(), &log, following.is_some());
+    let catching_up = super::model::pace::fast_forward(replay.as_deref(), &log, following.is_some());
     let shown = by_count.is_some() && (!catching_up || playback.is_some());
     let resolved = state.round == before.round && state.cursor > before.cursor && state.phase != CombatPhase::Idle;
     if !shown || !resolved {
@@ -208,7 +151,7 @@ fn note_resolved_count(
 fn show_log(
     log: Res<CombatLog>,
     mut playing: ResMut<PlayingCount>,
-    (playback, pace): (Option<Res<super::playback::Playback>>, Res<Pace>),
+    (playback, pace): (Option<Res<super::model::playback::Playback>>, Res<Pace>),
     mut shown: ResMut<ShownLog>,
 ) {
     let logged = log.entries().len();
@@ -216,7 +159,7 @@ fn show_log(
         shown.set_if_neq(ShownLog(playing.shown(logged)));
         return;
     };
-    let stepping = pace.paused || pace.speed == super::session::Speed::Instant;
+    let stepping = pace.paused || pace.speed == super::model::pace::Speed::Instant;
     if stepping
         && let Some(age) = playback.count_age(&playing)
         && playing.age != age
@@ -264,7 +207,7 @@ struct Blow {
 
 impl Blow {
     /// Whether it shows as a lunge (else a missile's flight) between tokens at `from` and `to`.
-    fn lunges(&self, board: &super::board::BoardLayout, from: Vec2, to: Vec2) -> bool {
+    fn lunges(&self, board: &super::model::board::BoardLayout, from: Vec2, to: Vec2) -> bool {
         !self.thrown && self.attacker != self.target && from.distance(to) <= board.cell.max_element() * LUNGE_PLACES
     }
 }
@@ -327,7 +270,7 @@ pub(super) fn window_plugin(app: &mut App) {
             (walk_tokens, strike_motions, show_vitals).in_set(GameSystems::Motion),
             (draw_count, follow_the_actor).in_set(GameSystems::OverBoard),
         )
-            .run_if(in_state(super::session::Screen::Battle)),
+            .run_if(in_state(super::model::screen::Screen::Battle)),
     );
 }
 
@@ -464,7 +407,7 @@ fn vitals_before(entries: &[LogEntry], id: &str, at: usize, now: super::board::V
 #[derive(bevy::ecs::system::SystemParam)]
 struct PlaceFinder<'w, 's> {
     units: Query<'w, 's, (Entity, &'static crate::rules::components::UnitId)>,
-    board: Res<'w, super::board::BoardLayout>,
+    board: Res<'w, super::model::board::BoardLayout>,
     battlefield: Res<'w, crate::battlefield::Battlefield>,
 }
 
@@ -478,7 +421,7 @@ impl PlaceFinder<'_, '_> {
     fn point(&self, place: &crate::battlefield::Place) -> Option<Vec2> {
         match place {
             crate::battlefield::Place::Square([x, y]) => {
-                Some(super::board::square_centre(crate::battlefield::Square::new(*x, *y)))
+                Some(super::model::board::square_centre(crate::battlefield::Square::new(*x, *y)))
             }
             crate::battlefield::Place::Zone(id) => {
                 let zone = usize::from(self.battlefield.find(id)?);
@@ -599,6 +542,7 @@ mod tests {
 
     use super::*;
     use crate::battlefield::Place;
+    use crate::game::model::playing_count::{COUNT_SECONDS, QUIET_COUNT_SECONDS};
 
     fn moved(x: i32) -> LogEntry {
         let unit: Arc<str> = "wren".into();
@@ -677,7 +621,7 @@ mod tests {
         assert_eq!(blows.len(), 1);
         let through = into / STRIKE_SECONDS;
         assert!((blows[0].through - through).abs() < 1e-4 && blows[0].attacker == wolf && blows[0].target == wren);
-        let board = crate::game::board::BoardLayout { cell: Vec2::splat(80.0), ..Default::default() };
+        let board = crate::game::model::board::BoardLayout { cell: Vec2::splat(80.0), ..Default::default() };
         assert!(blows[0].lunges(&board, Vec2::ZERO, Vec2::new(80.0, 0.0)), "a blow next door lunges");
         assert!(!blows[0].lunges(&board, Vec2::ZERO, Vec2::new(400.0, 0.0)), "a blow from afar flies");
         playing.age = playing.at[2] + STRIKE_SECONDS / 2.0;

@@ -18,9 +18,10 @@ use bevy::window::RequestRedraw;
 use bevy::winit::{UpdateMode, WinitSettings};
 use bevy_egui::{EguiFullOutput, EguiInput, EguiPostUpdateSet, EguiPreUpdateSet, egui};
 
-use super::LaunchOptions;
-use super::controls::{BattleUi, DeclarationOptions};
-use super::session::{Pace, Screen};
+use super::model::battle_ui::{BattleUi, DeclarationOptions};
+use super::model::launch::LaunchOptions;
+use super::model::pace::Pace;
+use super::model::screen::Screen;
 use crate::rules::log::CombatLog;
 use crate::rules::{CombatPhase, CombatState};
 
@@ -119,7 +120,7 @@ struct Activity<'w> {
     screen: Res<'w, State<Screen>>,
     launch: Res<'w, LaunchOptions>,
     replay: Option<Res<'w, crate::save::Replay>>,
-    playback: Option<Res<'w, super::playback::Playback>>,
+    playback: Option<Res<'w, super::model::playback::Playback>>,
     keys: Res<'w, ButtonInput<KeyCode>>,
     buttons: Res<'w, ButtonInput<MouseButton>>,
 }
@@ -140,7 +141,7 @@ impl Activity<'_> {
     fn replaying(&self) -> bool {
         self.playback.as_ref().is_some_and(|playback| {
             let playing = !self.pace.paused && playback.cursor < playback.total();
-            playing || playback.drive(self.log.entries().len()) != super::playback::Drive::Hold
+            playing || playback.drive(self.log.entries().len()) != super::model::playback::Drive::Hold
         })
     }
 

@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 
-use super::LaunchOptions;
-use super::controls::{BattleUi, DeclarationOptions, UiCommand};
-use super::session::{LevelSource, Screen, Seat, Session};
+use super::model::battle_ui::{BattleUi, DeclarationOptions, UiCommand};
+use super::model::launch::LaunchOptions;
+use super::model::screen::Screen;
+use super::model::session::{LevelSource, Seat, Session};
 use crate::levels::catalog::builtin;
 use crate::rules::components::{Controller, SideIndex, UnitId};
 use crate::rules::log::CombatLog;
@@ -164,7 +165,7 @@ fn collect_requests(
     mut commands: MessageReader<UiCommand>,
     mut requests: ResMut<Requests>,
     ui: Res<BattleUi>,
-    playback: Option<Res<super::playback::Playback>>,
+    playback: Option<Res<super::model::playback::Playback>>,
     online: Option<Res<crate::net::Follower>>,
 ) {
     // A replay is watched, not played: there is nothing of the viewer's own to save or undo.
@@ -336,7 +337,7 @@ fn choose_in_menu(world: &mut World, save: &SaveFile, template: &crate::levels::
     let at = match at {
         Some(at) => at,
         None => {
-            session.levels.push(super::session::LevelChoice {
+            session.levels.push(super::model::session::LevelChoice {
                 title: template.level_name.clone(),
                 source,
                 template: Some(template.clone()),

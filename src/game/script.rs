@@ -15,11 +15,15 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::{CursorMoved, PrimaryWindow, WindowEvent};
 use serde::Deserialize;
 
-use super::LaunchOptions;
-use super::board::{BoardLayout, BoardZone, GRID_TILE, Token};
-use super::controls::{self, BattleUi, Binding, DeclarationOptions};
-use super::session::{Pace, Screen, Session};
-use super::ui::ButtonRects;
+use super::board::Token;
+use super::controls::{self, Binding};
+use super::model::battle_ui::{BattleUi, DeclarationOptions};
+use super::model::board::{BoardLayout, BoardZone, GRID_TILE};
+use super::model::launch::LaunchOptions;
+use super::model::pace::Pace;
+use super::model::screen::Screen;
+use super::model::session::Session;
+use super::ui::widgets::ButtonRects;
 use crate::battlefield::Battlefield;
 use crate::rules::CombatState;
 use crate::rules::components::{Status, UnitId};
@@ -247,12 +251,12 @@ struct GameView<'w, 's> {
     tokens: Query<'w, 's, (), With<Token>>,
     units: Query<'w, 's, &'static Status, With<UnitId>>,
     saves: Res<'w, super::saves::SaveList>,
-    playback: Option<Res<'w, super::playback::Playback>>,
+    playback: Option<Res<'w, super::model::playback::Playback>>,
     log: Res<'w, crate::rules::log::CombatLog>,
     rects: Res<'w, ButtonRects>,
     hot: Option<Res<'w, super::HotReload>>,
     editor: Res<'w, super::editor::EditorState>,
-    playing: Res<'w, super::playout::PlayingCount>,
+    playing: Res<'w, super::model::playing_count::PlayingCount>,
     tutorial: Res<'w, super::tutorial::Tutorial>,
     token_places: Query<'w, 's, (&'static Token, &'static GlobalTransform)>,
     unit_ids: Query<'w, 's, (Entity, &'static UnitId)>,
@@ -328,9 +332,9 @@ impl GameView<'_, '_> {
     }
 
     /// Whether a replay is on, its view passes `test`, and its board has caught up with it.
-    fn replay_shows(&self, test: impl Fn(&super::playback::Playback) -> bool) -> bool {
+    fn replay_shows(&self, test: impl Fn(&super::model::playback::Playback) -> bool) -> bool {
         self.playback.as_ref().is_some_and(|playback| {
-            test(playback) && playback.drive(self.log.entries().len()) == super::playback::Drive::Hold
+            test(playback) && playback.drive(self.log.entries().len()) == super::model::playback::Drive::Hold
         })
     }
 

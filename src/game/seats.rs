@@ -5,8 +5,9 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::controls::{BattleUi, UiCommand};
-use super::session::{Screen, Seat, Session};
+use super::model::battle_ui::{BattleUi, UiCommand};
+use super::model::screen::Screen;
+use super::model::session::{Seat, Session};
 use crate::rules::Sides;
 use crate::rules::components::{Controller, SideIndex, UnitId};
 
@@ -77,7 +78,7 @@ fn draw_seats(
                 let Some(&seat) = session.seats.get(side) else {
                     continue;
                 };
-                ui.label(egui::RichText::new(&*info.name).color(super::ui::side_colour(ui.ctx(), side)));
+                ui.label(egui::RichText::new(&*info.name).color(super::ui::widgets::side_colour(ui.ctx(), side)));
                 egui::ComboBox::from_id_salt(("battle_seat", side)).selected_text(seat.label()).show_ui(ui, |ui| {
                     for choice in Seat::ALL {
                         if ui.selectable_label(choice == seat, choice.label()).clicked() && choice != seat {

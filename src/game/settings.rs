@@ -2,20 +2,18 @@
 //! palette, names on the board, the volumes and mute, and the key bindings; kept in
 //! `fray-settings.ron` in the platform's config folder.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use serde::{Deserialize, Serialize};
 
-use super::LaunchOptions;
-use super::controls::{
-    BindingsChanged, PlayerAction, SETTINGS_FILE, Settings, UiCommand, binding_conflicts, binding_name,
-    default_bindings,
-};
+use super::controls::{binding_conflicts, binding_name, default_bindings};
+use super::model::battle_ui::UiCommand;
+use super::model::launch::LaunchOptions;
+use super::model::player_action::PlayerAction;
+use super::model::settings::{BindingsChanged, Settings};
+use super::model::settings::{DisplaySettings, SettingsScreen, settings_path};
 
-/// Set to keep settings in this folder instead of the platform's config folder.
-pub const CONFIG_DIR_VARIABLE: &str = "FRAY_CONFIG_DIR";
 /// The smallest and largest UI scale the slider offers.
 const UI_SCALE_RANGE: std::ops::RangeInclusive<f32> = 0.75..=2.0;
 /// The slowest and fastest animation speed the slider offers (1 is normal).
@@ -26,54 +24,6 @@ const ROUND_PAUSE_RANGE: std::ops::RangeInclusive<f32> = 0.0..=6.0;
 const VOLUME_RANGE: std::ops::RangeInclusive<f32> = 0.0..=1.0;
 /// Default width of the settings window, in points.
 const SETTINGS_WIDTH: f32 = 420.0;
-
-/// How the game looks, as the settings file keeps it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct DisplaySettings {
-    /// Size of the panels' text and buttons (1 is the default).
-    pub ui_scale: f32,
-    /// Side colours from the Okabe–Ito palette, which stay apart with every common colour-vision
-    /// deficiency; sides also keep their token shapes, so colour is never the only cue.
-    pub colour_blind_palette: bool,
-    /// Names under the tokens.
-    pub show_names: bool,
-    /// How fast the board's animations play: moves, floating numbers, tumbling dice (1 is
-    /// normal, 2 twice as fast).
-    pub animation_speed: f32,
-    /// Resolution speed: how long a resolved round stays on screen before the next starts,
-    /// in seconds at 1x (the top bar's 2x and Instant shorten it further). Set below the
-    /// default, each initiative count of a round plays out faster in proportion too.
-    pub round_pause: f32,
-}
-
-impl Default for DisplaySettings {
-    fn default() -> Self {
-        Self {
-            ui_scale: 1.0,
-            colour_blind_palette: false,
-            show_names: true,
-            animation_speed: 1.0,
-            round_pause: super::session::ROUND_PAUSE.as_secs_f32(),
-        }
-    }
-}
-
-/// The settings file to read and write: `--settings FILE`, else `fray-settings.ron` in the
-/// working folder if one is there (as older versions kept it), else in the config folder.
-pub fn settings_path(options: &LaunchOptions) -> PathBuf {
-    if let Some(path) = &options.settings {
-        return path.clone();
-    }
-    let beside = PathBuf::from(SETTINGS_FILE);
-    if beside.is_file() {
-        return beside;
-    }
-    if let Some(dir) = std::env::var_os(CONFIG_DIR_VARIABLE) {
-        return PathBuf::from(dir).join(SETTINGS_FILE);
-    }
-    directories::ProjectDirs::from("", "", "Fray").map_or(beside, |dirs| dirs.config_dir().join(SETTINGS_FILE))
-}
 
 /// Reads a settings file; errors read `file:line:column: what`.
 pub fn read_settings(path: &Path) -> Result<Settings, String> {
@@ -87,23 +37,6 @@ pub fn write_settings(path: &Path, settings: &Settings) -> Result<(), crate::sav
     let config = ron::ser::PrettyConfig::new().struct_names(false);
     let text = ron::ser::to_string_pretty(settings, config).unwrap_or_default();
     crate::save::format::write_atomically(path, text.as_bytes())
-}
-
-/// The settings screen's state.
-#[derive(Resource, Debug, Default)]
-pub struct SettingsScreen {
-    /// The display settings in force.
-    pub display: DisplaySettings,
-    /// The volumes and mute in force (`--mute` mutes them from the start).
-    pub audio: super::audio::AudioSettings,
-    /// Whether the window shows.
-    pub open: bool,
-    /// The file they are kept in.
-    pub path: PathBuf,
-    /// What the last Save did.
-    pub status: Option<String>,
-    /// The action waiting for its new key ("press a key").
-    pub rebinding: Option<PlayerAction>,
 }
 
 /// Binds `action` to the key `name` alone in `settings` (the file's bindings) and returns the
@@ -143,7 +76,7 @@ fn apply_display(
     screen: Res<SettingsScreen>,
     mut contexts: EguiContexts,
     mut time: ResMut<Time<Virtual>>,
-    (mut pacing, options): (ResMut<super::session::RoundPacing>, Res<LaunchOptions>),
+    (mut pacing, options): (ResMut<super::model::pace::RoundPacing>, Res<LaunchOptions>),
     mut palette: ResMut<super::board::SidePalette>,
 ) -> Result {
     if !screen.is_changed() {
@@ -164,8 +97,8 @@ fn apply_display(
 }
 
 /// Tells the game's controls when a key press is a new binding, so it does not also act.
-fn mirror_key_capture(screen: Res<SettingsScreen>, mut capture: ResMut<super::controls::KeyCapture>) {
-    capture.set_if_neq(super::controls::KeyCapture(screen.rebinding.is_some()));
+fn mirror_key_capture(screen: Res<SettingsScreen>, mut capture: ResMut<super::model::settings::KeyCapture>) {
+    capture.set_if_neq(super::model::settings::KeyCapture(screen.rebinding.is_some()));
 }
 
 /// While an action waits for its key: the next key pressed becomes its binding, written to the
@@ -277,7 +210,7 @@ fn draw_settings(mut contexts: EguiContexts, mut screen: ResMut<SettingsScreen>)
 }
 
 /// The volume sliders and the mute box.
-fn audio_controls(ui: &mut egui::Ui, audio: &mut super::audio::AudioSettings) {
+fn audio_controls(ui: &mut egui::Ui, audio: &mut super::model::settings::AudioSettings) {
     ui.strong("Sound");
     ui.checkbox(&mut audio.muted, "Mute every sound").on_hover_text("toggle_mute in fray-settings.ron; Ctrl+M");
     ui.add_enabled_ui(!audio.muted, |ui| {
@@ -297,7 +230,7 @@ fn audio_controls(ui: &mut egui::Ui, audio: &mut super::audio::AudioSettings) {
 }
 
 /// Writes the display and audio settings, keeping the file's bindings.
-fn save_display(path: &Path, display: &DisplaySettings, audio: &super::audio::AudioSettings) -> String {
+fn save_display(path: &Path, display: &DisplaySettings, audio: &super::model::settings::AudioSettings) -> String {
     let mut settings =
         read_settings(path).unwrap_or(Settings { bindings: Default::default(), display: default(), audio: default() });
     settings.display = display.clone();
@@ -331,7 +264,7 @@ fn bindings_grid(ui: &mut egui::Ui, path: &Path, waiting: Option<PlayerAction>) 
                 if shared.is_empty() {
                     ui.label(text);
                 } else {
-                    ui.label(text.color(super::ui::ERROR_COLOUR))
+                    ui.label(text.color(super::ui::widgets::ERROR_COLOUR))
                         .on_hover_text(format!("Shared: {}", shared.join("; ")));
                 }
                 let label = if waiting == Some(action) { "Press a key…" } else { "Rebind" };

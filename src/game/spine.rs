@@ -1,6 +1,6 @@
 //! The window game's ordering spine: the steps of an update, in order, that its systems join,
-//! anchored to the combat pipeline's stages. A system says which step it belongs to, not
-//! which other system it follows.
+//! anchored to the combat pipeline's stages, and the steps in which the panels draw. A system
+//! says which step it belongs to, not which other system it follows.
 
 use bevy::prelude::*;
 
@@ -26,6 +26,32 @@ pub enum GameSystems {
     Board,
     /// Over the board: names, feedback, the plan and the overlays.
     OverBoard,
+}
+
+/// The panels' drawing steps, in the order they draw: later ones sit over earlier ones, and the
+/// button bookkeeping reads what every one of them drew.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(in crate::game) enum UiSystems {
+    /// The main menu.
+    Menu,
+    /// The level editor.
+    Editor,
+    /// The battle's top bar and side panels.
+    Panels,
+    /// The combat log window.
+    Log,
+    /// The game-over window.
+    GameOver,
+    /// The help window.
+    Help,
+    /// Load errors and settings notices, over the menu or the battle.
+    Notices,
+    /// The hot-seat curtain, over everything drawn before it.
+    Curtain,
+    /// The leave confirmation, over the curtain.
+    Confirm,
+    /// Focus and button places, once every button is drawn.
+    Buttons,
 }
 
 pub(super) fn plugin(app: &mut App) {

@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use super::spine::GameSystems;
 use bevy::prelude::*;
 
-use super::controls::{BattleUi, DeclarationOptions, Draft, OptionEntry, UiCommand};
+use super::model::battle_ui::{BattleUi, DeclarationOptions, Draft, OptionEntry, UiCommand};
+use super::model::session::BattleStarted;
 use super::online::Declarer;
-use super::session::BattleStarted;
 use crate::rules::DeclarationQueue;
 use crate::rules::components::{Action, ActionKind, Declared};
 

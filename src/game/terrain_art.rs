@@ -9,8 +9,8 @@ use bevy::asset::RenderAssetUsages;
 use bevy::image::{CompressedImageFormats, ImageAddressMode, ImageSampler, ImageSamplerDescriptor, ImageType};
 use bevy::prelude::*;
 
-use super::board::{BoardZone, GRID_GAP, GRID_LINE_COLOUR, GRID_TILE, SLIT_GAP_COLOUR, square_centre};
-use super::session::Screen;
+use super::model::board::{BoardZone, GRID_GAP, GRID_LINE_COLOUR, GRID_TILE, SLIT_GAP_COLOUR, square_centre};
+use super::model::screen::Screen;
 use crate::battlefield::grid::{SCALE, SLIT_HALF_WIDTH};
 use crate::battlefield::{GridMap, Square, Terrain};
 use crate::levels::terrain::{Looks, SquareTerrain, ZoneTerrain};

@@ -4,8 +4,8 @@
 use bevy::ecs::hierarchy::ChildSpawnerCommands;
 use bevy::prelude::*;
 
-use super::board::DetailPart;
 use super::icons::Icons;
+use super::model::board::DetailPart;
 use crate::levels::icons::weapon_icon;
 
 /// How many outline shapes the sides take in turn.

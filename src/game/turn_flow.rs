@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::session::BattleStarted;
+use super::model::session::BattleStarted;
 use crate::rules::components::{SideIndex, Status, Surprised};
 use crate::rules::ruleset::{DeclarationOrder, Ruleset};
 use crate::rules::{CombatInfo, CombatState, CombatSystems, Sides};
@@ -65,7 +65,7 @@ fn announce_round(
         units.iter().filter(|(_, status)| status.on_field()).map(|(side, _)| side.0).collect();
     surprised.sort_unstable();
     surprised.dedup();
-    let name = |side: usize| super::ui::side_name(&sides, side);
+    let name = |side: usize| super::ui::widgets::side_name(&sides, side);
     let lines = surprised
         .into_iter()
         .map(|side| format!("Surprise! The {} are caught unaware and cannot act this round.", name(side)))

@@ -2,17 +2,17 @@
 //! the player to do what it teaches (declare an attack, watch a round...). While a lesson only
 //! asks to be read, the battle waits for its Continue; any lesson may be skipped.
 
+use super::model::battle_ui::UiCommand;
+use super::model::screen::Screen;
+use super::model::session::{BattleStarted, LevelSource, Session, StartBattle};
 use super::spine::GameSystems;
-use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-
-use super::controls::UiCommand;
-use super::session::{BattleStarted, LevelSource, Screen, Session, StartBattle};
 use crate::battlefield::{Battlefield, Place, Square, ZoneIdx};
 use crate::levels::lessons::{Lesson, LessonGoal, TaughtCover};
 use crate::rules::components::{ActionKind, Conditions, Controller, Loadout, Offer, UnitId, Zone};
 use crate::rules::log::{CombatLog, LogEntry, LogEvent, line};
 use crate::rules::{CombatState, CombatSystems};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 /// The built-in level of the first lesson: the basics, on zones.
 pub const TUTORIAL_LEVEL: &str = "tutorial.ron";
@@ -227,7 +227,7 @@ fn zone_of(battlefield: &Battlefield, place: &Place) -> Option<ZoneIdx> {
 fn draw_lesson(
     mut contexts: EguiContexts,
     tutorial: Res<Tutorial>,
-    ui_state: Res<super::controls::BattleUi>,
+    ui_state: Res<super::model::battle_ui::BattleUi>,
     mut commands: MessageWriter<UiCommand>,
 ) -> Result {
     let Some(lesson) = tutorial.current() else {
@@ -239,7 +239,7 @@ fn draw_lesson(
     }
     let ctx = contexts.ctx_mut()?;
     let title = format!("Learn to play · {} of {}", tutorial.at + 1, tutorial.lessons.len());
-    let offset = egui::vec2(super::ui::LEFT_PANEL_WIDTH + LESSON_GAP, -LESSON_GAP);
+    let offset = egui::vec2(super::model::screen::LEFT_PANEL_WIDTH + LESSON_GAP, -LESSON_GAP);
     egui::Window::new(title)
         .id(egui::Id::new("lesson"))
         .anchor(egui::Align2::LEFT_BOTTOM, offset)
@@ -251,7 +251,7 @@ fn draw_lesson(
             ui.label(&lesson.text);
             ui.add_space(LESSON_GAP / 2.0);
             let label = if lesson.until == LessonGoal::Continue { "Continue" } else { "Skip" };
-            if super::ui::tracked_button(ui, label).clicked() {
+            if super::ui::widgets::tracked_button(ui, label).clicked() {
                 commands.write(UiCommand::NextLesson);
             }
         });

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
-use super::session::{LevelSource, Session};
+use super::model::session::{LevelSource, Session};
 use crate::levels::catalog::{AssetSource, read_text};
 use crate::levels::load::{FileKind, file_kind};
 use crate::levels::mods;

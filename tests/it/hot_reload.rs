@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use bevy::input::InputPlugin;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
-use fray::game::session::Session;
+use fray::game::model::session::Session;
 use fray::game::watch::{LevelFileChanged, WatchedFolders};
 use fray::game::{HotReload, LaunchOptions, LevelChoice, LevelSource, Screen, Seat};
 use fray::rules::components::UnitId;

@@ -5,7 +5,7 @@
 
 #![cfg(feature = "gui")]
 
-use fray::game::playout::PlayingCount;
+use fray::game::model::playing_count::PlayingCount;
 use fray::headless::HeadlessBattle;
 use fray::levels::{BattleSetup, load_builtin_level};
 use fray::rules::ResolveByCount;

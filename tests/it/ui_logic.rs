@@ -9,8 +9,10 @@ use std::time::Duration;
 use bevy::input::InputPlugin;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
-use fray::game::controls::{DeclarationOptions, load_bindings};
-use fray::game::session::{RoundPacing, Session};
+use fray::game::controls::load_bindings;
+use fray::game::model::battle_ui::DeclarationOptions;
+use fray::game::model::pace::RoundPacing;
+use fray::game::model::session::Session;
 use fray::game::{BattleUi, LaunchOptions, LevelSource, PlayerAction, Screen, Seat, UiCommand};
 use fray::rules::CombatState;
 use fray::rules::log::CombatLog;
@@ -232,10 +234,10 @@ fn leaving_a_battle_in_progress_asks_first() {
 
 #[test]
 fn the_key_pressed_for_a_rebind_does_not_also_act_in_the_game() {
-    use fray::game::controls::KeyCapture;
+    use fray::game::model::settings::KeyCapture;
     let greedy = Seat::Ai(fray::rules::components::AiKind::Greedy);
     let mut app = game(level_file("rebind-key", FACE_OFF), &[("red", Seat::Human), ("blue", greedy)], None);
-    let paused = |app: &App| app.world().resource::<fray::game::session::Pace>().paused;
+    let paused = |app: &App| app.world().resource::<fray::game::model::pace::Pace>().paused;
     let before = paused(&app);
     app.insert_resource(KeyCapture(true));
     app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(KeyCode::KeyP);
@@ -381,8 +383,10 @@ fn same_for_all_stops_at_a_unit_that_cannot_take_the_order() {
 
 #[test]
 fn settings_round_trip_through_the_file_and_keep_their_bindings() {
-    use fray::game::controls::{Settings, default_bindings};
-    use fray::game::settings::{DisplaySettings, read_settings, write_settings};
+    use fray::game::controls::default_bindings;
+    use fray::game::model::settings::DisplaySettings;
+    use fray::game::model::settings::Settings;
+    use fray::game::settings::{read_settings, write_settings};
     let dir = std::env::temp_dir().join(format!("fray-ui-{}-settings", std::process::id()));
     let path = dir.join("fray-settings.ron");
     let mut bindings = default_bindings();
@@ -410,8 +414,8 @@ fn settings_round_trip_through_the_file_and_keep_their_bindings() {
 
 #[test]
 fn audio_settings_persist_and_load() {
-    use fray::game::audio::AudioSettings;
-    use fray::game::controls::Settings;
+    use fray::game::model::settings::AudioSettings;
+    use fray::game::model::settings::Settings;
     use fray::game::settings::{read_settings, write_settings};
     let dir = std::env::temp_dir().join(format!("fray-ui-{}-audio", std::process::id()));
     let path = dir.join("fray-settings.ron");
@@ -435,7 +439,8 @@ fn audio_settings_persist_and_load() {
 
 #[test]
 fn rebinding_a_key_round_trips_through_the_file_and_reports_conflicts() {
-    use fray::game::controls::{Settings, binding_conflicts, binding_name, default_bindings};
+    use fray::game::controls::{binding_conflicts, binding_name, default_bindings};
+    use fray::game::model::settings::Settings;
     use fray::game::settings::{read_settings, rebind, write_settings};
     assert!(binding_conflicts(&default_bindings()).is_empty(), "the defaults share no key");
     assert_eq!(binding_name(KeyCode::KeyK, false).as_deref(), Some("K"));
@@ -476,7 +481,7 @@ fn logged_duel(name: &str) -> (PathBuf, Vec<String>) {
 }
 
 fn replay_app(path: &std::path::Path) -> App {
-    let source = fray::game::playback::PlaybackSource::open(path, None).expect("the log opens");
+    let source = fray::game::model::playback::PlaybackSource::open(path, None).expect("the log opens");
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, InputPlugin, StatesPlugin))
         .add_plugins(fray::headless_plugin)
@@ -489,13 +494,13 @@ fn replay_app(path: &std::path::Path) -> App {
 }
 
 /// Steps the replay and lets the board catch up; returns the events in view.
-fn replay_step(app: &mut App, step: fray::game::playback::ReplayStep) -> usize {
+fn replay_step(app: &mut App, step: fray::game::model::playback::ReplayStep) -> usize {
     const FRAMES_TO_CATCH_UP: usize = 30;
     app.world_mut().write_message(UiCommand::Replay(step));
     for _ in 0..FRAMES_TO_CATCH_UP {
         app.update();
     }
-    app.world().resource::<fray::game::playback::Playback>().cursor
+    app.world().resource::<fray::game::model::playback::Playback>().cursor
 }
 
 fn logged_lines(app: &App) -> Vec<String> {
@@ -504,11 +509,11 @@ fn logged_lines(app: &App) -> Vec<String> {
 
 #[test]
 fn a_replay_shows_the_logged_battle_and_steps_back_by_playing_it_again() {
-    use fray::game::playback::ReplayStep;
+    use fray::game::model::playback::ReplayStep;
     let (path, lines) = logged_duel("replay");
     let mut app = replay_app(&path);
     assert_eq!(screen(&app), Screen::Battle);
-    assert!(app.world().resource::<fray::game::session::Pace>().paused, "a replay opens paused");
+    assert!(app.world().resource::<fray::game::model::pace::Pace>().paused, "a replay opens paused");
     let mut cursor = 0;
     for _ in 0..4 {
         cursor = replay_step(&mut app, ReplayStep::RoundForward);
@@ -516,7 +521,7 @@ fn a_replay_shows_the_logged_battle_and_steps_back_by_playing_it_again() {
     let shown = logged_lines(&app);
     assert!(shown.len() >= cursor, "the board has played every event in view");
     assert_eq!(shown[..], lines[..shown.len()], "the board plays the logged battle");
-    let round = app.world().resource::<fray::game::playback::Playback>().round();
+    let round = app.world().resource::<fray::game::model::playback::Playback>().round();
     assert_eq!(round, 3, "four round steps: the opening, then rounds 1 to 3");
     let back = replay_step(&mut app, ReplayStep::RoundBack);
     assert!(back < cursor);
@@ -530,7 +535,7 @@ fn a_replay_shows_the_logged_battle_and_steps_back_by_playing_it_again() {
 
 #[test]
 fn leaving_a_replay_half_way_asks_nothing_and_loses_nothing() {
-    use fray::game::playback::ReplayStep;
+    use fray::game::model::playback::ReplayStep;
     let (path, _) = logged_duel("leave-replay");
     let mut app = replay_app(&path);
     replay_step(&mut app, ReplayStep::RoundForward);
@@ -545,7 +550,7 @@ fn leaving_a_replay_half_way_asks_nothing_and_loses_nothing() {
 fn a_catch_up_shows_only_what_the_side_may_see() {
     use fray::game::catch_up::{CATCH_UP_LINES, summary};
     let (path, _) = logged_duel("catch-up");
-    let source = fray::game::playback::PlaybackSource::open(&path, None).unwrap();
+    let source = fray::game::model::playback::PlaybackSource::open(&path, None).unwrap();
     let mut battle = fray::headless::HeadlessBattle::new();
     battle.start(&source.template, &source.setup);
     battle.run_to_end();
@@ -565,9 +570,9 @@ mod replay_stepping {
     use std::time::Duration;
 
     use bevy::prelude::default;
-    use fray::game::playback::{Drive, EVENT_INTERVAL, Playback, PlaybackSource, ReplayStep};
-    use fray::game::playout::PlayingCount;
-    use fray::game::session::{Pace, Speed};
+    use fray::game::model::pace::{Pace, Speed};
+    use fray::game::model::playback::{Drive, EVENT_INTERVAL, Playback, PlaybackSource, ReplayStep};
+    use fray::game::model::playing_count::PlayingCount;
     use fray::levels::{BattleSetup, load_builtin_level};
 
     fn playback(rounds: &[u32]) -> Playback {
@@ -842,8 +847,8 @@ fn stand(app: &App) -> (u32, fray::rules::CombatPhase, usize) {
 
 #[test]
 fn the_window_resolves_a_round_count_by_count_and_a_step_plays_one() {
-    use fray::game::playout::PlayingCount;
-    use fray::game::session::{Pace, ROUND_PAUSE};
+    use fray::game::model::pace::{Pace, ROUND_PAUSE};
+    use fray::game::model::playing_count::PlayingCount;
     use fray::rules::{CombatPhase, ResolveByCount};
     let greedy = Seat::Ai(fray::rules::components::AiKind::Greedy);
     let mut app = game(level_file("by-count", FACE_OFF), &[("red", greedy), ("blue", greedy)], None);

@@ -8,9 +8,11 @@ use std::collections::{HashSet, VecDeque};
 use bevy::prelude::*;
 
 use super::{AudioSystems, Sounds, cues, play};
-use crate::game::playout::ShownLog;
-use crate::game::session::{Pace, Screen, Seat, Session, Speed};
-use crate::game::{BattleUi, UiCommand};
+use crate::game::model::battle_ui::{BattleUi, UiCommand};
+use crate::game::model::pace::{Pace, Speed};
+use crate::game::model::playing_count::ShownLog;
+use crate::game::model::screen::Screen;
+use crate::game::model::session::{Seat, Session};
 use crate::rules::components::{Loadout, UnitId};
 use crate::rules::log::{AttackKind, CombatLog, LogEvent};
 use crate::rules::{CombatPhase, CombatState};
@@ -76,7 +78,7 @@ fn hear_the_log(
     mut commands: Commands,
     view: LogView,
     mut sounds: ResMut<Sounds>,
-    screen: Res<crate::game::settings::SettingsScreen>,
+    screen: Res<crate::game::model::settings::SettingsScreen>,
     time: Res<Time<Real>>,
     mut heard: Local<usize>,
     mut thinning: Local<Thinning>,
@@ -134,7 +136,7 @@ fn interface_sounds(
     mut read: MessageReader<UiCommand>,
     ui: Res<BattleUi>,
     mut sounds: ResMut<Sounds>,
-    screen: Res<crate::game::settings::SettingsScreen>,
+    screen: Res<crate::game::model::settings::SettingsScreen>,
 ) {
     for command in read.read() {
         let key = match command {
@@ -165,7 +167,7 @@ fn call_to_declare(
     session: Res<Session>,
     replay: Option<Res<crate::save::Replay>>,
     mut sounds: ResMut<Sounds>,
-    screen: Res<crate::game::settings::SettingsScreen>,
+    screen: Res<crate::game::model::settings::SettingsScreen>,
     mut was: Local<Option<CombatPhase>>,
 ) {
     let now = state.phase;

@@ -12,31 +12,10 @@ use std::collections::HashMap;
 
 use bevy::audio::{AudioSource, PlaybackSettings, Volume};
 use bevy::prelude::*;
-use serde::{Deserialize, Serialize};
+
+use super::model::settings::AudioSettings;
 
 pub use cues::{Channel, SoundMap};
-
-/// The volume settings, as the settings file keeps them (each 0 to 1).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct AudioSettings {
-    /// Everything.
-    pub master: f32,
-    /// The menu and battle themes and the end-of-battle stingers.
-    pub music: f32,
-    /// Blows, falls, steps and spells.
-    pub effects: f32,
-    /// Clicks and the call to declare.
-    pub interface: f32,
-    /// No sound at all (the mute key, `--mute`).
-    pub muted: bool,
-}
-
-impl Default for AudioSettings {
-    fn default() -> Self {
-        Self { master: 0.8, music: 0.5, effects: 0.9, interface: 0.7, muted: false }
-    }
-}
 
 impl AudioSettings {
     /// How loud `channel` plays, 0 to 1, with the master volume and mute counted.
@@ -171,7 +150,10 @@ fn end_effects(mut commands: Commands, time: Res<Time<Real>>, mut effects: Query
 }
 
 /// The mute key (or button) turns every sound off or back on.
-fn toggle_mute(mut commands: MessageReader<super::UiCommand>, mut screen: ResMut<super::settings::SettingsScreen>) {
+fn toggle_mute(
+    mut commands: MessageReader<super::UiCommand>,
+    mut screen: ResMut<super::model::settings::SettingsScreen>,
+) {
     if commands.read().filter(|command| **command == super::UiCommand::ToggleMute).count() % 2 == 1 {
         screen.audio.muted = !screen.audio.muted;
         let state = if screen.audio.muted { "Sound off" } else { "Sound on" };

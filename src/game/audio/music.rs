@@ -6,7 +6,7 @@ use bevy::audio::{AudioSinkPlayback, PlaybackSettings, Volume};
 use bevy::prelude::*;
 
 use super::{AudioSystems, Channel, Sounds};
-use crate::game::session::Screen;
+use crate::game::model::screen::Screen;
 use crate::rules::CombatState;
 
 /// How long one theme takes to fade out as the other fades in, in seconds.
@@ -57,7 +57,7 @@ fn crossfade(
     screen: Res<State<Screen>>,
     (time, state): (Res<Time<Real>>, Res<CombatState>),
     sounds: Res<Sounds>,
-    settings: Res<crate::game::settings::SettingsScreen>,
+    settings: Res<crate::game::model::settings::SettingsScreen>,
     mut tracks: Query<(Entity, &mut Track, Option<&mut AudioSink>)>,
 ) {
     let wanted = theme_for(*screen.get());

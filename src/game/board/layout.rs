@@ -3,11 +3,6 @@
 
 use super::*;
 
-/// Where a grid square is drawn: column x to the right, row 0 at the top.
-pub fn square_centre(square: Square) -> Vec2 {
-    Vec2::new(square.x as f32, -(square.y as f32)) * GRID_TILE
-}
-
 /// Where zones lie, in steps (columns across, rows up): on a grid, each square where it lies;
 /// else the level's positions where given, else columns by distance from the first zone.
 pub fn layout(battlefield: &Battlefield) -> Vec<Vec2> {

@@ -11,10 +11,14 @@ use bevy::window::WindowResized;
 use bevy_egui::input::egui_wants_any_pointer_input;
 use leafwing_input_manager::prelude::ActionState;
 
-use super::controls::{BattleUi, DeclarationOptions, Player, PlayerAction, UiCommand};
 use super::icons::Icons;
-use super::labels::{CHAR_WIDTH as LABEL_CHAR_WIDTH, FEWEST_CHARS, LABEL_PX, LINE_HEIGHT as LABEL_LINE_HEIGHT};
-use super::session::Screen;
+use super::model::battle_ui::{BattleUi, DeclarationOptions, Player, UiCommand};
+use super::model::board::{
+    BoardLayout, BoardZone, CHAR_WIDTH as LABEL_CHAR_WIDTH, DetailPart, FEWEST_CHARS, GRID_TILE, LABEL_PX,
+    LINE_HEIGHT as LABEL_LINE_HEIGHT, square_centre,
+};
+use super::model::player_action::PlayerAction;
+use super::model::screen::Screen;
 use super::spine::GameSystems;
 use super::terrain_art::TerrainArt;
 use super::token_art::{SIDE_SHAPES, TokenPictures, badge_parts, side_shape, side_speck, spawn_pictures};
@@ -31,7 +35,7 @@ mod tokens;
 mod zone_sprites;
 
 use layout::token_area;
-pub use layout::{crowd_slot, layout, square_centre, zone_height};
+pub use layout::{crowd_slot, layout, zone_height};
 use palette::{
     BAR_HEIGHT, BAR_WIDTH, COVER_TAG_SIZE, CROSS_COLOUR, CROSS_LENGTH, CROSS_WIDTH, CROSS_Z, DECLARER_COLOUR,
     DESTINATION_COLOUR, DETAIL_RADIUS_PX, DRAFTED_DESTINATION_COLOUR, FALLEN_CORNER, FALLEN_SCALE, FALLEN_Z,
@@ -44,16 +48,13 @@ use palette::{
     TOKEN_LIFT, TOKEN_Z, WOUND_BAR_COLOUR, WOUND_BAR_RISE, ZONE_GAP_DOWN, ZONE_HEIGHT_MAX, ZONE_HEIGHT_MIN,
     ZONE_LABEL_COLOUR, ZONE_LABEL_SIZE, ZONE_PADDING, ZONE_TOKEN_MAX_SCALE,
 };
-pub(crate) use palette::{
-    DIFFICULT_TILE_COLOUR, GRID_GAP, GRID_LINE_COLOUR, OPEN_TILE_COLOUR, SLIT_GAP_COLOUR, WALL_TILE_COLOUR,
-};
-pub use palette::{GRID_TILE, Look, SidePalette, TOKEN_RADIUS, ZONE_SPACING, ZONE_WIDTH, token_colour};
-pub(super) use parts::BoardZone;
-pub use parts::{
-    BoardLayout, DetailPart, Hovered, HoveredZone, NameLabel, ShownNudges, ShownPlaces, ShownVitals, Token,
-    TokenDetail, TokenScale, Vitals, token_body,
-};
+pub(crate) use palette::{DIFFICULT_TILE_COLOUR, OPEN_TILE_COLOUR, WALL_TILE_COLOUR};
+pub use palette::{Look, SidePalette, TOKEN_RADIUS, ZONE_SPACING, ZONE_WIDTH, token_colour};
 use parts::{CoverTag, FallenCross, StatusMark, StressBar, TokenMemory, WoundBar};
+pub use parts::{
+    Hovered, HoveredZone, NameLabel, ShownNudges, ShownPlaces, ShownVitals, Token, TokenDetail, TokenScale, Vitals,
+    token_body,
+};
 use pointer::{draw_rings, forget_hover, hover_and_pick, show_cover};
 pub use tokens::TokenPalette;
 use tokens::{place_tokens, refresh_tokens, sync_tokens};

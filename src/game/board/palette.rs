@@ -17,10 +17,6 @@ pub(super) const ZONE_HEIGHT_MAX: f32 = 450.0;
 pub(super) const ZONE_PADDING: f32 = 8.0;
 /// Height of a line of zone label, as a share of its font size.
 pub(super) const LINE_HEIGHT: f32 = 1.25;
-/// A grid square's drawn size, in board pixels.
-pub const GRID_TILE: f32 = 80.0;
-/// Gap between grid tiles, which draws the grid lines.
-pub(crate) const GRID_GAP: f32 = 2.0;
 /// Size of the grid's row and column numbers, in board pixels: two fifths of a square, so they stay
 /// readable (about 10 screen pixels) when a 28-square-wide field is seen whole.
 pub(super) const GRID_NUMBER_SIZE: f32 = GRID_TILE * 0.4;
@@ -172,10 +168,6 @@ pub(crate) const OPEN_TILE_COLOUR: Color = Color::srgb(0.4, 0.42, 0.37);
 pub(crate) const DIFFICULT_TILE_COLOUR: Color = Color::srgb(0.42, 0.34, 0.2);
 /// A wall, and the solid part of a slit.
 pub(crate) const WALL_TILE_COLOUR: Color = Color::srgb(0.08, 0.08, 0.1);
-/// The opening of an arrow slit.
-pub(crate) const SLIT_GAP_COLOUR: Color = Color::srgb(0.3, 0.32, 0.28);
-/// The lines between grid squares.
-pub(crate) const GRID_LINE_COLOUR: Color = Color::srgb(0.16, 0.17, 0.15);
 /// Row and column numbers.
 pub(super) const GRID_NUMBER_COLOUR: Color = Color::srgba(0.85, 0.85, 0.8, 0.75);
 /// Outline of the places the drafted action can move to.

@@ -3,10 +3,6 @@
 
 use super::*;
 
-/// A zone's drawn area, or a grid tile (anything rebuilt with the battlefield).
-#[derive(Component, Debug)]
-pub(in crate::game) struct BoardZone;
-
 /// The tag naming the drafted target's cover, on a grid.
 #[derive(Component, Debug)]
 pub(super) struct CoverTag;
@@ -30,11 +26,6 @@ impl Default for TokenDetail {
         Self(true)
     }
 }
-
-/// A part of a token drawn only while the token shows detail: its rim, icon, weapon badge and
-/// status mark.
-#[derive(Component, Debug, Default)]
-pub struct DetailPart;
 
 impl Default for TokenScale {
     fn default() -> Self {
@@ -89,43 +80,6 @@ pub(super) struct TokenMemory {
 impl Default for TokenMemory {
     fn default() -> Self {
         Self { health: i32::MIN, flash: 0.0, crowd_scale: 1.0, colour: None }
-    }
-}
-
-/// Where each zone is drawn.
-#[derive(Resource, Debug, Default)]
-pub struct BoardLayout {
-    /// Zone centres, by zone index.
-    pub centres: Vec<Vec2>,
-    /// The drawn size of one zone (of one square, on a grid).
-    pub cell: Vec2,
-    /// On a grid: its width, and the zone on each square in row-major order (`None` for walls).
-    pub squares: Option<(u16, Vec<Option<ZoneIdx>>)>,
-    /// On zones: where each zone's tokens stand (its box under its label), by zone index.
-    pub token_areas: Vec<Rect>,
-}
-
-impl BoardLayout {
-    /// The zone (or grid square) drawn under the board point `at`, if any.
-    pub fn zone_at(&self, at: Vec2) -> Option<ZoneIdx> {
-        match &self.squares {
-            Some((width, zones)) => {
-                let (x, y) = ((at.x / GRID_TILE).round(), (-at.y / GRID_TILE).round());
-                if x < 0.0 || y < 0.0 || x >= f32::from(*width) {
-                    return None;
-                }
-                let cell = y as usize * usize::from(*width) + x as usize;
-                zones.get(cell).copied().flatten()
-            }
-            None => self
-                .centres
-                .iter()
-                .position(|centre| {
-                    let offset = (at - *centre).abs();
-                    offset.x <= self.cell.x / 2.0 && offset.y <= self.cell.y / 2.0
-                })
-                .map(|at| at as ZoneIdx),
-        }
     }
 }
 

@@ -13,11 +13,11 @@ pub struct CommandTargets<'w, 's> {
     menu: MessageWriter<'w, BackToMenu>,
     exit: MessageWriter<'w, AppExit>,
     pace: ResMut<'w, Pace>,
-    overlays: ResMut<'w, crate::game::overlays::BoardOverlays>,
+    overlays: ResMut<'w, crate::game::model::board::BoardOverlays>,
     state: Res<'w, CombatState>,
     screen: Res<'w, State<Screen>>,
     /// Present while a replay plays back: leaving one loses nothing, its file stays.
-    playback: Option<Res<'w, crate::game::playback::Playback>>,
+    playback: Option<Res<'w, crate::game::model::playback::Playback>>,
     /// Present while the battle follows a referee: the referee, not this window, restarts it.
     online: Option<Res<'w, crate::net::Follower>>,
 }
@@ -353,7 +353,7 @@ fn lift_curtain(ui: &mut BattleUi) {
 pub(super) fn update_curtain(
     mut ui: ResMut<BattleUi>,
     options: Res<DeclarationOptions>,
-    session: Res<crate::game::session::Session>,
+    session: Res<crate::game::model::session::Session>,
 ) {
     let Some(side) = options.side else {
         return;

@@ -9,15 +9,16 @@ use crate::game::spine::GameSystems;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use super::LaunchOptions;
-use super::playback::ReplayStep;
-use super::session::{BackToMenu, BattleStarted, Pace, Screen, Speed, StartBattle};
+use super::model::launch::LaunchOptions;
+use super::model::pace::Pace;
+use super::model::playback::ReplayStep;
+use super::model::screen::Screen;
+use super::model::session::{BackToMenu, BattleStarted, StartBattle};
 use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};
-use crate::rules::actions::{self, ActionContext, AttackOdds, ThreatMap, ViewCache};
+use crate::rules::actions::{self, ActionContext, ThreatMap, ViewCache};
 use crate::rules::components::*;
-use crate::rules::forecast::{self, Forecast};
+use crate::rules::forecast;
 use crate::rules::legal;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::UnitReadOnly;
@@ -26,19 +27,19 @@ use crate::rules::{CombatPhase, CombatState, DeclarationQueue};
 mod bindings;
 mod commands;
 mod options;
-mod ui_model;
 mod wording;
 
+use super::model::battle_ui::{BattleUi, DeclarationOptions, Draft, Leave, OptionEntry, Player, UiCommand};
+use super::model::player_action::PlayerAction;
+use super::model::settings::{BindingsChanged, KeyCapture, Settings};
 pub use bindings::{
-    Binding, MOUSE_BINDINGS, NUMBERED_KINDS, PlayerAction, SETTINGS_FILE, Settings, binding_conflicts, binding_name,
-    default_bindings, key_names, load_bindings, parse_binding,
+    Binding, MOUSE_BINDINGS, binding_conflicts, binding_name, default_bindings, key_names, load_bindings, parse_binding,
 };
 pub use commands::CommandTargets;
 pub(super) use commands::apply_commands;
 use commands::update_curtain;
 use options::compute_options;
 pub use options::{OptionsView, current_declarer, option_for_zone};
-pub use ui_model::{BattleUi, DeclarationOptions, Draft, Leave, OptionEntry, Player, UiCommand};
 pub use wording::{aim_label, kind_description};
 use wording::{kind_label, kind_rank};
 
@@ -47,7 +48,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<BattleUi>()
         .init_resource::<KeyCapture>()
         .init_resource::<DeclarationOptions>()
-        .init_resource::<super::overlays::BoardOverlays>()
+        .init_resource::<super::model::board::BoardOverlays>()
         .add_message::<UiCommand>()
         .add_message::<BindingsChanged>()
         .add_systems(Startup, spawn_player)
@@ -73,11 +74,6 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// Set while the settings wait for the key of a new binding: that key press is the binding,
-/// not an order to the game.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct KeyCapture(pub bool);
-
 /// Whether keys are the settings' to capture: while they wait for a new binding, and after, until
 /// every key held is let go (the captured key must not act once the wait ends).
 fn capturing_key(capture: Res<KeyCapture>, keys: Res<ButtonInput<KeyCode>>, mut held_over: Local<bool>) -> bool {
@@ -92,15 +88,11 @@ fn typing(wants: Option<Res<bevy_egui::input::EguiWantsInput>>) -> bool {
 }
 
 fn spawn_player(mut commands: Commands, options: Res<LaunchOptions>, mut ui: ResMut<BattleUi>) {
-    let path = super::settings::settings_path(&options);
+    let path = super::model::settings::settings_path(&options);
     let (map, problem) = load_bindings(Some(&path));
     ui.notice = problem;
     commands.spawn((Player, map, ActionState::<PlayerAction>::default()));
 }
-
-/// The settings file's key bindings were rewritten (a key rebound in the settings window).
-#[derive(Message, Clone, Copy, Debug, Default)]
-pub struct BindingsChanged;
 
 /// Reads the bindings again after the settings window rewrote them, so a rebound key works
 /// at once.
@@ -113,7 +105,7 @@ fn reload_bindings(
     if changed.read().count() == 0 {
         return;
     }
-    let (map, problem) = load_bindings(Some(&super::settings::settings_path(&options)));
+    let (map, problem) = load_bindings(Some(&super::model::settings::settings_path(&options)));
     for mut current in &mut maps {
         *current = map.clone();
     }

@@ -9,7 +9,7 @@ use bevy::color::{ColorToPacked, Mix};
 
 use super::{EditorState, Tool};
 use crate::game::board;
-use crate::game::ui::{ERROR_COLOUR, side_colour, tracked};
+use crate::game::ui::widgets::{ERROR_COLOUR, side_colour, tracked};
 use crate::levels::edit::{self, Concern, Place, Square, Terrain};
 use crate::levels::schema::LevelFile;
 
@@ -45,7 +45,7 @@ fn terrain_colour(symbol: char) -> Color32 {
     let colour = match Terrain::from_symbol(symbol) {
         Some(Terrain::Floor) => board::OPEN_TILE_COLOUR,
         Some(Terrain::Wall) => board::WALL_TILE_COLOUR,
-        Some(Terrain::Slit) => board::WALL_TILE_COLOUR.mix(&board::SLIT_GAP_COLOUR, HALF),
+        Some(Terrain::Slit) => board::WALL_TILE_COLOUR.mix(&crate::game::model::board::SLIT_GAP_COLOUR, HALF),
         Some(Terrain::Difficult) => board::DIFFICULT_TILE_COLOUR,
         None => return UNKNOWN_TERRAIN_COLOUR,
     };

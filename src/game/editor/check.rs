@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 
 use super::{CHECK_DELAY, CheckLine, EditorState};
-use crate::game::session::Screen;
+use crate::game::model::screen::Screen;
 use crate::levels::catalog::AssetSource;
 use crate::levels::edit;
 use crate::levels::load::check_level_text;

@@ -8,8 +8,10 @@ use bevy_egui::egui::{self, RichText};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 use super::{EditorState, LEVELS_FOLDER, new_level_path};
-use crate::game::session::{LevelSource, Screen, Session};
-use crate::game::ui::{ERROR_COLOUR, UiSystems, screen_ui, tracked, tracked_button};
+use crate::game::model::screen::Screen;
+use crate::game::model::session::{LevelSource, Session};
+use crate::game::spine::UiSystems;
+use crate::game::ui::widgets::{ERROR_COLOUR, screen_ui, tracked, tracked_button};
 use crate::levels::catalog::{AssetSource, builtin, parse, read_text};
 use crate::levels::edit;
 use crate::levels::schema::LevelFile;

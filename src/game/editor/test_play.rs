@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 
 use super::EditorState;
-use crate::game::session::{LevelChoice, LevelSource, Screen, Session, StartBattle};
+use crate::game::model::screen::Screen;
+use crate::game::model::session::{LevelChoice, LevelSource, Session, StartBattle};
 use crate::levels::catalog::AssetSource;
 use crate::levels::edit;
 

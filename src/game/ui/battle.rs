@@ -12,13 +12,16 @@ use bevy_egui::egui::{self, RichText};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 use super::widgets::{dock, side_colour, side_name, tracked, tracked_button};
-use super::{ERROR_COLOUR, LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, SECTION_SPACING, TOP_BAR_HEIGHT, UiSystems};
+use super::{ERROR_COLOUR, SECTION_SPACING, UiSystems};
 use crate::battlefield::Battlefield;
-use crate::game::controls::DeclarationOptions;
-use crate::game::playout::PlayingCount;
-use crate::game::session::{Pace, Screen, Session, Speed};
+use crate::game::model::battle_ui::DeclarationOptions;
+use crate::game::model::battle_ui::{BattleUi, UiCommand};
+use crate::game::model::pace::{Pace, Speed};
+use crate::game::model::playing_count::PlayingCount;
+use crate::game::model::screen::Screen;
+use crate::game::model::screen::{LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, TOP_BAR_HEIGHT};
+use crate::game::model::session::Session;
 use crate::game::turn_flow::{Announcement, declaring_order_words};
-use crate::game::{BattleUi, UiCommand};
 use crate::rules::components::{Action, Status};
 use crate::rules::gear_text;
 use crate::rules::ruleset::{InitiativeOrder, Ruleset};
@@ -71,7 +74,7 @@ struct BattleView<'w, 's> {
     units: Query<'w, 's, UnitReadOnly>,
     pace: Res<'w, Pace>,
     /// Present while a replay plays back: nothing can be saved, undone or restarted in it.
-    playback: Option<Res<'w, crate::game::playback::Playback>>,
+    playback: Option<Res<'w, crate::game::model::playback::Playback>>,
     /// A search AI planning in the background, if one is.
     thinking: Option<Res<'w, crate::ai::SearchInFlight>>,
     /// Present while the battle follows a referee online: the other sides are other players.
@@ -139,7 +142,7 @@ fn draw_battle_panels(mut contexts: EguiContexts, view: BattleView, mut commands
     let top = egui::Rect::from_min_size(screen.min, egui::vec2(screen.width(), TOP_BAR_HEIGHT));
     let below = screen.height() - TOP_BAR_HEIGHT;
     // Online, the online panel takes the bottom of the left column.
-    let online = if view.online.is_some() { super::ONLINE_PANEL_HEIGHT } else { 0.0 };
+    let online = if view.online.is_some() { crate::game::model::screen::ONLINE_PANEL_HEIGHT } else { 0.0 };
     let left = egui::Rect::from_min_size(
         egui::pos2(screen.left(), top.bottom()),
         egui::vec2(LEFT_PANEL_WIDTH, (below - online).max(0.0)),

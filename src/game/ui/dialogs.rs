@@ -7,9 +7,12 @@ use bevy_egui::egui::{self, Color32, RichText};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 use super::widgets::{side_colour, side_name, tracked, tracked_button};
-use super::{ERROR_COLOUR, NOTICE_GAP, SECTION_SPACING, TOP_BAR_HEIGHT, UiSystems};
-use crate::game::session::{Screen, Session};
-use crate::game::{BattleUi, HotReload, UiCommand};
+use super::{ERROR_COLOUR, NOTICE_GAP, SECTION_SPACING, UiSystems};
+use crate::game::HotReload;
+use crate::game::model::battle_ui::{BattleUi, UiCommand};
+use crate::game::model::screen::Screen;
+use crate::game::model::screen::TOP_BAR_HEIGHT;
+use crate::game::model::session::Session;
 use crate::rules::{DeclarationQueue, Sides};
 
 /// Background of the notices window, dark enough for the red text to read.

@@ -6,8 +6,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 use super::widgets::{side_colour, side_name, tracked_button};
 use super::{SECTION_SPACING, UiSystems};
-use crate::game::UiCommand;
-use crate::game::session::Screen;
+use crate::game::model::battle_ui::UiCommand;
+use crate::game::model::screen::Screen;
 use crate::rules::components::Status;
 use crate::rules::{CombatState, Sides};
 

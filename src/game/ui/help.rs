@@ -7,9 +7,11 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use leafwing_input_manager::prelude::{ButtonlikeChord, InputMap, ModifierKey, MouseScrollDirection};
 
 use super::UiSystems;
-use crate::game::controls::{self, Binding, Player};
-use crate::game::session::Screen;
-use crate::game::{BattleUi, PlayerAction, UiCommand};
+use crate::game::controls::{self, Binding};
+use crate::game::model::battle_ui::Player;
+use crate::game::model::battle_ui::{BattleUi, UiCommand};
+use crate::game::model::player_action::PlayerAction;
+use crate::game::model::screen::Screen;
 use crate::rules::glossary::Glossary;
 use crate::rules::ruleset::Ruleset;
 

@@ -11,11 +11,12 @@ use bevy_egui::egui::{self, RichText};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 use super::widgets::tracked_button;
-use super::{LEFT_PANEL_WIDTH, NOTICE_GAP, TOP_BAR_HEIGHT, UiSystems};
+use super::{NOTICE_GAP, UiSystems};
 use crate::battlefield::Battlefield;
-use crate::game::playout::{PlayingCount, ShownLog};
-use crate::game::session::Screen;
-use crate::game::{BattleUi, UiCommand};
+use crate::game::model::battle_ui::{BattleUi, UiCommand};
+use crate::game::model::playing_count::{PlayingCount, ShownLog};
+use crate::game::model::screen::Screen;
+use crate::game::model::screen::{LEFT_PANEL_WIDTH, TOP_BAR_HEIGHT};
 use crate::rules::CombatInfo;
 use crate::rules::glossary::Glossary;
 use crate::rules::log::{CombatLog, LogEntry, LogEvent, line};

@@ -9,9 +9,10 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 use super::mods::{ModsScreen, mods_section, relist_levels};
 use super::widgets::{screen_ui, side_colour, tracked, tracked_button};
 use super::{ERROR_COLOUR, SECTION_SPACING, UiSystems};
-use crate::game::UiCommand;
+use crate::game::model::battle_ui::UiCommand;
+use crate::game::model::screen::Screen;
+use crate::game::model::session::{LevelChoice, LevelSource, Seat, Session, StartBattle};
 use crate::game::saves::{LoadSave, SaveList};
-use crate::game::session::{LevelChoice, LevelSource, Screen, Seat, Session, StartBattle};
 use crate::game::tutorial::{Course, StartTutorial};
 use crate::levels::BattleTemplate;
 use crate::levels::mods::{self, ModSet};
@@ -105,7 +106,7 @@ fn draw_menu(
         MessageWriter<UiCommand>,
         ResMut<ModsScreen>,
     ),
-    (mut how_to_play_open, mut play_online): (Local<bool>, ResMut<crate::game::session::PlayOnlineOpen>),
+    (mut how_to_play_open, mut play_online): (Local<bool>, ResMut<crate::game::model::session::PlayOnlineOpen>),
     (frames, mut last_drawn, mut next_screen): (Res<FrameCount>, Local<u32>, ResMut<NextState<Screen>>),
 ) -> Result {
     // On coming back to the menu its list shows the level just played, wherever it was scrolled.

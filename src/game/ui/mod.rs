@@ -10,56 +10,18 @@ mod help;
 mod log;
 mod menu;
 mod mods;
-mod widgets;
+pub(super) mod widgets;
 
 use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
-use bevy_egui::egui::Color32;
 
-pub(super) use widgets::{ButtonRects, dock, screen_ui, side_colour, side_name, tracked, tracked_button};
+use super::spine::UiSystems;
+use widgets::ERROR_COLOUR;
 
-/// Errors and warnings.
-pub(super) const ERROR_COLOUR: Color32 = Color32::from_rgb(235, 85, 75);
-
-/// Height of the battle's top bar, in points.
-pub(super) const TOP_BAR_HEIGHT: f32 = 34.0;
-/// Width of the initiative panel, in points.
-pub(super) const LEFT_PANEL_WIDTH: f32 = 250.0;
-/// Height of the online panel, docked under the initiative panel while the window follows a
-/// referee's battle, in points: the board keeps its whole area at any UI scale.
-pub(super) const ONLINE_PANEL_HEIGHT: f32 = 230.0;
-/// Width of the unit card and declaration panel, in points.
-pub(super) const RIGHT_PANEL_WIDTH: f32 = 320.0;
 /// Gap between the top bar and the notices under it, in points.
 const NOTICE_GAP: f32 = 8.0;
 /// Space between sections of a panel, in points.
 const SECTION_SPACING: f32 = 6.0;
-
-/// The panels' drawing steps, in the order they draw: later ones sit over earlier ones, and the
-/// button bookkeeping reads what every one of them drew.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(super) enum UiSystems {
-    /// The main menu.
-    Menu,
-    /// The level editor.
-    Editor,
-    /// The battle's top bar and side panels.
-    Panels,
-    /// The combat log window.
-    Log,
-    /// The game-over window.
-    GameOver,
-    /// The help window.
-    Help,
-    /// Load errors and settings notices, over the menu or the battle.
-    Notices,
-    /// The hot-seat curtain, over everything drawn before it.
-    Curtain,
-    /// The leave confirmation, over the curtain.
-    Confirm,
-    /// Focus and button places, once every button is drawn.
-    Buttons,
-}
 
 /// Draws the menu, the battle panels and the overlays, each only on its screen.
 pub(super) fn plugin(app: &mut App) {

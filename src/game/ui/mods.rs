@@ -10,7 +10,8 @@ use bevy_egui::egui::{self, RichText};
 
 use super::ERROR_COLOUR;
 use super::widgets::tracked;
-use crate::game::session::{Session, level_choices};
+use crate::game::model::session::Session;
+use crate::game::session::level_choices;
 use crate::levels::mods::{self, ModEntry, ModSet};
 
 /// The section's heading, by which scripted tests open it.
@@ -148,7 +149,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ModsScreen>().add_systems(
         Update,
         rescan_installed
-            .run_if(in_state(crate::game::session::Screen::Menu))
+            .run_if(in_state(crate::game::model::screen::Screen::Menu))
             .run_if(bevy::time::common_conditions::on_real_timer(std::time::Duration::from_secs_f32(RESCAN_SECONDS))),
     );
 }

@@ -6,10 +6,12 @@ use bevy::prelude::*;
 use bevy_egui::egui::{self, Color32};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
-use super::UiSystems;
 use crate::game::board::SidePalette;
+use crate::game::spine::UiSystems;
 use crate::rules::Sides;
 
+/// Errors and warnings.
+pub(in crate::game) const ERROR_COLOUR: Color32 = Color32::from_rgb(235, 85, 75);
 /// How much lighter side names are than the board's side colours.
 const TEXT_LIGHTEN: f32 = 0.08;
 

@@ -5,8 +5,10 @@ use bevy_egui::egui::{self, Color32, RichText};
 
 use super::BattleView;
 use crate::battlefield::Cover;
-use crate::game::UiCommand;
-use crate::game::controls::{self, OptionEntry};
+use crate::game::controls;
+use crate::game::model::battle_ui::OptionEntry;
+use crate::game::model::battle_ui::UiCommand;
+use crate::game::model::player_action::NUMBERED_KINDS;
 use crate::game::ui::widgets::{side_colour, tracked, tracked_button};
 use crate::game::ui::{ERROR_COLOUR, SECTION_SPACING};
 use crate::rules::glossary::{Glossary, Term};
@@ -52,8 +54,8 @@ pub(super) fn declaration_footer(ui: &mut egui::Ui, view: &BattleView, out: &mut
 fn kind_list(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
     for (at, (label, entries)) in view.options.kinds.iter().enumerate() {
         let text = match at + 1 {
-            number if number < controls::NUMBERED_KINDS => format!("{number}. {label}"),
-            controls::NUMBERED_KINDS => format!("{TENTH_KIND_KEY}. {label}"),
+            number if number < NUMBERED_KINDS => format!("{number}. {label}"),
+            NUMBERED_KINDS => format!("{TENTH_KIND_KEY}. {label}"),
             _ => label.clone(),
         };
         let kind = entries.first().map(|entry| entry.action.kind);

@@ -1,7 +1,15 @@
 //! The battle UI model: the commands every input sends, the selection and declaration draft,
 //! the hot-seat curtain and the options on offer.
 
-use super::*;
+use bevy::prelude::*;
+
+use super::pace::Speed;
+use super::playback::ReplayStep;
+use super::session::Seat;
+use crate::battlefield::{Cover, ZoneIdx};
+use crate::rules::actions::AttackOdds;
+use crate::rules::components::Action;
+use crate::rules::forecast::Forecast;
 
 /// The player's input entity.
 #[derive(Component, Debug, Default)]
@@ -15,7 +23,7 @@ pub enum UiCommand {
     /// Open or close the battle's seats window.
     ToggleSeats,
     /// Hand a side (by index) to this seat from its next declaration on.
-    SetSeat(usize, crate::game::session::Seat),
+    SetSeat(usize, Seat),
     /// Inspect this unit (or, while picking a target, target it).
     Select(Entity),
     /// Inspect the next unit.
