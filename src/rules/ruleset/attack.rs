@@ -456,8 +456,9 @@ pub enum DualWield {
         /// Added to damage on a hit.
         damage: i32,
         /// The weapon skill a unit needs to fight with two weapons (`S-DUAL-1`: Stab-1 for a
-        /// mace and a sword); below it the off-hand weapon does nothing. See
-        /// [`actions::weapon_skill`](super::actions::weapon_skill) for the skill read.
+        /// mace and a sword); below it the off-hand weapon does nothing. The skill read is Stab
+        /// where the ruleset adds combat skills, an NPC's attack bonus where it reads Hit Dice,
+        /// and otherwise the attack skill.
         #[serde(default)]
         min_skill: i32,
     },

@@ -7,10 +7,6 @@ use serde::{Deserialize, Serialize};
 use super::dice::Dice;
 use super::equipment::Attribute;
 use super::log::AttackKind;
-// For rustdoc only: `attack.rs` links `super::actions::weapon_skill`, words the ruleset's JSON
-// schema quotes from its doc comment, so the link is kept as written and resolved here.
-#[cfg(doc)]
-use super::actions;
 
 mod attack;
 mod harm;
