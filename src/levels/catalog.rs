@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
-use super::error::{LoadError, LoadErrors, syntax_error};
+use super::error::{LoadError, LoadErrors};
 use super::mods::{Mod, ModSet};
+pub use super::ron_file::{parse, read_text};
 use super::schema::CreatureFile;
 use crate::rules::equipment::{ArmourPiece, InjuryTables, Item, Spell, Weapon};
 use crate::rules::ruleset::Ruleset;
@@ -154,34 +155,6 @@ impl AssetSource {
         names.sort();
         names
     }
-}
-
-/// Reads a file as UTF-8 text.
-pub fn read_text(path: &Path) -> Result<String, LoadError> {
-    let bytes = std::fs::read(path)
-        .map_err(|error| LoadError::Unreadable { path: path.to_path_buf(), reason: error.to_string() })?;
-    String::from_utf8(bytes).map_err(|error| LoadError::Syntax {
-        path: path.to_path_buf(),
-        line: 1,
-        column: 1,
-        message: format!(
-            "the file is not UTF-8 text (invalid byte at offset {}); expected a RON text file",
-            error.utf8_error().valid_up_to()
-        ),
-    })
-}
-
-/// Parses RON text into `T`, reporting errors at `path`.
-pub fn parse<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, LoadError> {
-    if text.trim().is_empty() {
-        return Err(LoadError::Syntax {
-            path: path.to_path_buf(),
-            line: 1,
-            column: 1,
-            message: "the file is empty; expected a RON value".into(),
-        });
-    }
-    ron::Options::default().from_str(text).map_err(|error| syntax_error(path, text, &error))
 }
 
 /// Everything levels can reference by name.

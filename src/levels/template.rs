@@ -199,7 +199,7 @@ pub struct BattleTemplate {
     /// The ruleset.
     pub ruleset: Ruleset,
     /// The mods its catalog and ruleset were loaded with, for saves to name.
-    pub mods: Vec<crate::levels::mods::ModStamp>,
+    pub mods: Vec<crate::levels::stamp::ModStamp>,
     /// Its lessons, if it teaches.
     pub lessons: Vec<crate::levels::lessons::Lesson>,
 }

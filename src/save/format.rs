@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 use super::error::SaveError;
 use crate::battlefield::ZoneIdx;
 use crate::levels::BattleTemplate;
-use crate::levels::mods::ModStamp;
+use crate::levels::stamp::ModStamp;
+pub use crate::levels::stamp::{fnv1a, hash_bytes};
 use crate::rules::components::{ActionKind, AimPoint, BonusUses, Controller};
 
 /// The save format this build writes and reads.
@@ -184,21 +185,9 @@ impl ContentHashes {
     }
 }
 
-/// FNV-1a, 64 bits: the same on every platform and Rust version.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    bytes.iter().fold(OFFSET, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(PRIME))
-}
-
 /// A hash as the save writes it.
 pub fn hash_text(text: &str) -> String {
     hash_bytes(text.as_bytes())
-}
-
-/// [`fnv1a`] of any bytes, as the save writes it.
-pub fn hash_bytes(bytes: &[u8]) -> String {
-    format!("{:016x}", fnv1a(bytes))
 }
 
 fn hash_debug(value: &impl std::fmt::Debug) -> String {

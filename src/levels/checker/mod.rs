@@ -7,9 +7,10 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::catalog::{Catalog, Origin, read_text};
+use super::catalog::{Catalog, Origin};
 use super::error::{LoadError, LoadErrors, LoadWarning, SourceMap, not_found};
 use super::icons::unknown_icon;
+use super::ron_file::read_text;
 use super::schema::{ControllerFile, CreatureFile, GridFile, LevelFile, SideFile, UnitFile, VictoryFile, party_sides};
 use super::template::{BattleTemplate, SideTemplate, UnitTemplate, VictoryTemplate};
 use super::terrain::BoardLooks;

@@ -11,8 +11,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use self::order::load_order;
-use super::catalog::{parse, read_text};
 use super::error::{LoadError, SourceMap};
+use super::ron_file::{parse, read_text};
+pub use super::stamp::ModStamp;
 
 /// The manifest's file name inside a mod folder.
 pub const MANIFEST_FILE: &str = "mod.ron";
@@ -288,7 +289,7 @@ impl Mod {
             bytes.extend(std::fs::read(&path).unwrap_or_default());
             bytes.push(0);
         }
-        crate::save::format::hash_bytes(&bytes)
+        super::stamp::hash_bytes(&bytes)
     }
 
     /// What a save records of this mod.
@@ -306,17 +307,6 @@ fn collect_files(dir: &Path, into: &mut Vec<PathBuf>) {
             into.push(path);
         }
     }
-}
-
-/// A mod as a save names it: id, version and the hash of its files.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ModStamp {
-    /// The mod's id.
-    pub id: String,
-    /// Its version.
-    pub version: String,
-    /// [`Mod::content_hash`].
-    pub hash: String,
 }
 
 /// The mods in play, in load order (later ones win).
