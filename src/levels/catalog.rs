@@ -225,8 +225,9 @@ impl std::fmt::Display for Override {
 }
 
 impl Catalog {
-    /// Loads every catalog file, collecting all errors.
-    pub fn load(source: &AssetSource) -> Result<Self, LoadErrors> {
+    /// Reads every catalog file and lays the mods' entries over them, collecting all errors.
+    /// [`Catalog::load`] (in `checker/`) reads and then checks the mods' entries.
+    pub(super) fn read(source: &AssetSource) -> Result<Self, LoadErrors> {
         let mut errors = Vec::new();
         let mut catalog = Catalog { injuries: InjuryTables(Default::default()), ..Default::default() };
         load_into(source, "creatures.ron", builtin::CREATURES, &mut catalog.creatures, &mut errors);
@@ -240,9 +241,6 @@ impl Catalog {
         }
         for one in source.mods.iter() {
             catalog.lay_over(one, &mut errors);
-        }
-        if errors.is_empty() {
-            super::checker::check_mod_entries(&catalog, &mut errors);
         }
         if errors.is_empty() { Ok(catalog) } else { Err(LoadErrors(errors)) }
     }

@@ -45,9 +45,20 @@ fn check_catalog_entries(catalog: &Catalog, invalid: &mut EntryInvalid) {
     }
 }
 
+impl Catalog {
+    /// Loads every catalog file with the mods' entries laid over them, and checks the mods'
+    /// entries, collecting all errors.
+    pub fn load(source: &crate::levels::catalog::AssetSource) -> Result<Self, LoadErrors> {
+        let catalog = Catalog::read(source)?;
+        let mut errors = Vec::new();
+        check_mod_entries(&catalog, &mut errors);
+        if errors.is_empty() { Ok(catalog) } else { Err(LoadErrors(errors)) }
+    }
+}
+
 /// The catalog checks for entries that come from mods, reported in the mod's file and naming
 /// the mod; problems in built-in entries are left to the level that uses them.
-pub(in crate::levels) fn check_mod_entries(catalog: &Catalog, errors: &mut Vec<LoadError>) {
+fn check_mod_entries(catalog: &Catalog, errors: &mut Vec<LoadError>) {
     check_catalog_entries(catalog, &mut |kind, name: &str, field: &str, value: &str, nth: usize, message| {
         let Some(Origin::Mod { id, path }) = catalog.origins.get(&(kind, name.to_string())) else {
             return;

@@ -27,7 +27,7 @@ mod looks;
 mod sides;
 mod units;
 
-pub(super) use entries::{check_catalog, check_mod_entries};
+pub(super) use entries::check_catalog;
 use sides::side_templates;
 
 /// Most zones a level may have: the battlefield keeps all-pairs distances, so this bounds its
