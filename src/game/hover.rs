@@ -13,12 +13,13 @@ use super::model::battle_ui::{BattleUi, OptionEntry};
 use super::model::board::GRID_TILE;
 use super::model::screen::Screen;
 use super::ui::widgets::{side_colour, side_name};
-use crate::battlefield::{Battlefield, Cover, Square, Terrain, ZoneIdx, ZoneIndex};
+use crate::battlefield::{Cover, Square, Terrain, ZoneIdx};
+use crate::game::model::battle_read::BattleRead;
+use crate::rules::CombatPhase;
 use crate::rules::components::Status;
 use crate::rules::forecast::{Forecast, Outcome, Pool};
 use crate::rules::gear_text;
-use crate::rules::unit::{UnitReadOnly, UnitView};
-use crate::rules::{CombatPhase, CombatState, DeclarationQueue, Sides};
+use crate::rules::unit::UnitView;
 
 /// How far from the pointer a card opens, in points, so it never sits under the pointer.
 const CARD_OFFSET: egui::Vec2 = egui::vec2(18.0, 18.0);
@@ -62,12 +63,8 @@ struct HoverView<'w, 's> {
     hovered: Res<'w, Hovered>,
     hovered_zone: Res<'w, HoveredZone>,
     ui: Res<'w, BattleUi>,
-    state: Res<'w, CombatState>,
-    queue: Res<'w, DeclarationQueue>,
-    battlefield: Res<'w, Battlefield>,
-    index: Res<'w, ZoneIndex>,
-    sides: Res<'w, Sides>,
-    units: Query<'w, 's, UnitReadOnly>,
+    /// The battle, read-only, with its naming helpers.
+    battle: BattleRead<'w, 's>,
     window: Option<Single<'w, 's, &'static Window>>,
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<super::camera::BoardCamera>>,
     options: Res<'w, super::model::battle_ui::DeclarationOptions>,
@@ -76,19 +73,9 @@ struct HoverView<'w, 's> {
 }
 
 impl HoverView<'_, '_> {
-    /// A unit's name, or `?`.
-    fn unit_name(&self, unit: Entity) -> String {
-        self.units.get(unit).map_or_else(|_| "?".into(), |view| view.standing.name.as_str().to_string())
-    }
-
-    /// A zone's name, or `?`.
-    fn zone_name(&self, zone: ZoneIdx) -> &str {
-        self.battlefield.zones().get(usize::from(zone)).map_or("?", |zone| zone.name.as_str())
-    }
-
     /// The grid square under the pointer, walls included (a wall has no zone to hover).
     fn square_under_pointer(&self) -> Option<Square> {
-        let grid = self.battlefield.grid()?;
+        let grid = self.battle.battlefield.grid()?;
         let pointer = self.window.as_ref()?.cursor_position()?;
         let (camera, transform) = self.cameras.iter().next()?;
         let world = camera.viewport_to_world_2d(transform, pointer).ok()?;
@@ -103,7 +90,7 @@ fn draw_hover_card(mut contexts: EguiContexts, view: HoverView) -> Result {
     if view.ui.curtain.is_some() {
         return Ok(());
     }
-    let unit = view.hovered.0.and_then(|unit| view.units.get(unit).ok());
+    let unit = view.hovered.0.and_then(|unit| view.battle.units.get(unit).ok());
     let wall = if view.hovered_zone.0.is_none() && unit.is_none() { view.square_under_pointer() } else { None };
     if unit.is_none() && view.hovered_zone.0.is_none() && wall.is_none() {
         return Ok(());
@@ -133,15 +120,15 @@ fn unit_card(ui: &mut egui::Ui, view: &HoverView, unit: &UnitView) {
     let side = unit.standing.side.0;
     ui.label(RichText::new(unit.standing.name.as_str()).strong().color(side_colour(ui.ctx(), side)));
     ui.label(
-        RichText::new(format!("{} · {}", unit.standing.id.0, side_name(&view.sides, side)))
+        RichText::new(format!("{} · {}", unit.standing.id.0, side_name(&view.battle.sides, side)))
             .small()
             .color(DETAIL_COLOUR),
     );
-    let preposition = if view.battlefield.is_grid() { "at" } else { "in" };
+    let preposition = if view.battle.battlefield.is_grid() { "at" } else { "in" };
     let status = RichText::new(format!(
         "{} {preposition} {}",
         unit.standing.status.log_name(),
-        view.zone_name(unit.standing.zone.0)
+        view.battle.zone_name(unit.standing.zone.0)
     ));
     ui.label(if *unit.standing.status == Status::Active { status } else { status.color(WARNING_COLOUR) });
     let bar = |ui: &mut egui::Ui, label: &str, current: i32, max: i32, colour: Color32| {
@@ -163,13 +150,13 @@ fn unit_card(ui: &mut egui::Ui, view: &HoverView, unit: &UnitView) {
         ui.label(RichText::new(conditions.join(", ")).color(WARNING_COLOUR));
     }
     if let Some(action) = unit.round.declared.action {
-        let text = if declaration_visible(view.state.phase, view.queue.secret, view.ui.seated, side) {
+        let text = if declaration_visible(view.battle.state.phase, view.battle.queue.secret, view.ui.seated, side) {
             let words = gear_text::declared_sentence(
                 &action,
                 unit.magic.spells,
                 unit.arms.inventory,
-                |unit| view.unit_name(unit),
-                |zone| view.zone_name(zone).to_string(),
+                |unit| view.battle.unit_name(unit),
+                |zone| view.battle.zone_name(zone).to_string(),
             );
             format!("declared: {words}")
         } else {
@@ -287,10 +274,10 @@ fn fall_words(target: &UnitView, least: i32, most: i32) -> String {
 
 /// A zone's or square's card: its name and ground, who stands there, and on a grid who sees it.
 fn zone_card(ui: &mut egui::Ui, view: &HoverView, zone: ZoneIdx) {
-    let def = view.battlefield.zone(zone);
+    let def = view.battle.battlefield.zone(zone);
     ui.label(RichText::new(&def.name).strong());
     if let Some(square) = def.square
-        && let Some(grid) = view.battlefield.grid()
+        && let Some(grid) = view.battle.battlefield.grid()
     {
         let looks = view.looks.as_ref().and_then(|looks| looks.squares.get(grid.index(square)?));
         let ground = looks.map_or("open ground", |looks| looks.terrain.words());
@@ -302,20 +289,21 @@ fn zone_card(ui: &mut egui::Ui, view: &HoverView, zone: ZoneIdx) {
     } else if let Some(looks) = view.looks.as_ref().and_then(|looks| looks.zones.get(usize::from(zone))) {
         ui.label(RichText::new(looks.terrain.words()).color(DETAIL_COLOUR));
     }
-    if let Some(capacity) = def.capacity.filter(|_| !view.battlefield.is_grid()) {
-        ui.label(format!("holds {capacity} ({} here now)", view.index.count(zone)));
+    if let Some(capacity) = def.capacity.filter(|_| !view.battle.battlefield.is_grid()) {
+        ui.label(format!("holds {capacity} ({} here now)", view.battle.index.count(zone)));
     }
     if let Some(hazard) = &def.hazard {
         let text =
             format!("hazard: {} (TN {} {:?}, {} damage)", hazard.name, hazard.tn, hazard.attribute, hazard.damage);
         ui.label(RichText::new(text).color(WARNING_COLOUR));
     }
-    let here: Vec<UnitView> = view.index.occupants(zone).iter().filter_map(|unit| view.units.get(*unit).ok()).collect();
+    let here: Vec<UnitView> =
+        view.battle.index.occupants(zone).iter().filter_map(|unit| view.battle.units.get(*unit).ok()).collect();
     if !here.is_empty() {
         ui.label(RichText::new("Here").small().strong());
         unit_list(ui, here.iter().map(|unit| (unit, String::new())));
     }
-    if view.battlefield.is_grid() {
+    if view.battle.battlefield.is_grid() {
         sight_list(ui, view, zone);
     }
 }
@@ -323,11 +311,12 @@ fn zone_card(ui: &mut egui::Ui, view: &HoverView, zone: ZoneIdx) {
 /// The units on the field that can see `zone`, with the cover it has from each.
 fn sight_list(ui: &mut egui::Ui, view: &HoverView, zone: ZoneIdx) {
     let mut seers: Vec<(UnitView, Cover)> = view
+        .battle
         .units
         .iter()
         .filter(|unit| unit.standing.status.on_field() && unit.standing.zone.0 != zone)
         .filter_map(|unit| {
-            let cover = view.battlefield.sight(unit.standing.zone.0, zone)?;
+            let cover = view.battle.battlefield.sight(unit.standing.zone.0, zone)?;
             Some((unit, cover))
         })
         .collect();
@@ -365,7 +354,7 @@ fn unit_list<'a, 'w: 'a, 's: 'a>(
 
 /// A wall's or slit's card: what it stops.
 fn wall_card(ui: &mut egui::Ui, view: &HoverView, square: Square) {
-    let Some(grid) = view.battlefield.grid() else {
+    let Some(grid) = view.battle.battlefield.grid() else {
         return;
     };
     let (name, note) = match grid.terrain(square) {

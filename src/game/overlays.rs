@@ -12,12 +12,11 @@ use super::model::battle_ui::{BattleUi, DeclarationOptions};
 use super::model::board::{BoardLayout, BoardOverlays, GRID_TILE};
 use super::model::screen::Screen;
 use super::spine::GameSystems;
-use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};
-use crate::rules::CombatState;
-use crate::rules::actions::{ActionContext, ThreatMap};
+use crate::battlefield::{Cover, ZoneIdx};
+use crate::game::model::battle_read::BattleRead;
+use crate::rules::actions::ThreatMap;
 use crate::rules::components::SideIndex;
-use crate::rules::ruleset::Ruleset;
-use crate::rules::unit::{UnitReadOnly, UnitView};
+use crate::rules::unit::UnitView;
 
 /// A threatened square's tint: under the tokens, over the ground.
 const THREAT_TILE_COLOUR: Color = Color::srgba(0.95, 0.2, 0.15, 0.22);
@@ -67,21 +66,18 @@ struct OverlayView<'w, 's> {
     options: Res<'w, DeclarationOptions>,
     hovered_zone: Res<'w, HoveredZone>,
     board: Res<'w, BoardLayout>,
-    battlefield: Res<'w, Battlefield>,
-    index: Res<'w, ZoneIndex>,
-    ruleset: Res<'w, Ruleset>,
-    state: Res<'w, CombatState>,
-    units: Query<'w, 's, UnitReadOnly>,
+    /// The battle, read-only.
+    battle: BattleRead<'w, 's>,
 }
 
 impl OverlayView<'_, '_> {
     /// The unit the overlays are for: the one declaring, else the one selected; on a grid, with
     /// the curtain up, only.
     fn subject(&self) -> Option<UnitView<'_, '_>> {
-        if !self.battlefield.is_grid() || self.ui.curtain.is_some() {
+        if !self.battle.battlefield.is_grid() || self.ui.curtain.is_some() {
             return None;
         }
-        let unit = self.units.get(self.options.unit.or(self.ui.selected)?).ok()?;
+        let unit = self.battle.units.get(self.options.unit.or(self.ui.selected)?).ok()?;
         unit.standing.status.on_field().then_some(unit)
     }
 
@@ -101,15 +97,10 @@ impl OverlayView<'_, '_> {
 
     /// The squares where a unit of `side` meets an enemy's reach, with a free attack ready.
     fn threatened(&self, side: SideIndex) -> Vec<ZoneIdx> {
-        let views: Vec<UnitView> = self.units.iter().collect();
-        let threats = ThreatMap::build(self.battlefield.len(), views.iter());
-        let ctx = ActionContext {
-            ruleset: &self.ruleset,
-            battlefield: &self.battlefield,
-            index: &self.index,
-            round: self.state.round,
-        };
-        (0..self.battlefield.len() as ZoneIdx)
+        let views: Vec<UnitView> = self.battle.units.iter().collect();
+        let threats = ThreatMap::build(self.battle.battlefield.len(), views.iter());
+        let ctx = self.battle.ctx();
+        (0..self.battle.battlefield.len() as ZoneIdx)
             .filter(|&zone| threats.threateners(ctx, zone, side).any(|threat| threat.can_react))
             .collect()
     }
@@ -194,11 +185,12 @@ fn draw_sight(
         .collect();
     let own_radius = token_at.get(&subject.entity).map_or(TOKEN_RADIUS, |&(_, radius)| radius);
     let mut seen: Vec<(f32, Vec2, f32, Cover)> = view
+        .battle
         .units
         .iter()
         .filter(|unit| unit.standing.side != subject.standing.side && unit.standing.status.on_field())
         .filter_map(|enemy| {
-            let cover = view.battlefield.sight(standing, enemy.standing.zone.0)?;
+            let cover = view.battle.battlefield.sight(standing, enemy.standing.zone.0)?;
             let &(end, radius) = token_at.get(&enemy.entity)?;
             Some((start.distance_squared(end), end, radius, cover))
         })
@@ -251,7 +243,7 @@ fn draw_path(gizmos: &mut Gizmos, view: &OverlayView, from: ZoneIdx, to: ZoneIdx
     let Some(mut here) = centre(from) else {
         return;
     };
-    for step in view.battlefield.path(from, to) {
+    for step in view.battle.battlefield.path(from, to) {
         let Some(next) = centre(step) else {
             return;
         };

@@ -15,12 +15,11 @@ use super::model::pace::Pace;
 use super::model::playback::ReplayStep;
 use super::model::screen::Screen;
 use super::model::session::{BackToMenu, BattleStarted, StartBattle};
-use crate::battlefield::{Battlefield, Cover, ZoneIdx, ZoneIndex};
+use crate::battlefield::{Cover, ZoneIdx};
 use crate::rules::actions::{self, ActionContext, ThreatMap, ViewCache};
 use crate::rules::components::*;
 use crate::rules::forecast;
 use crate::rules::legal;
-use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::UnitReadOnly;
 use crate::rules::{CombatPhase, CombatState, DeclarationQueue};
 

@@ -2,17 +2,10 @@
 //! frame.
 
 use super::*;
+use crate::game::model::battle_read::BattleRead;
 
-/// What the options system reads.
-#[derive(SystemParam)]
-pub struct OptionsView<'w, 's> {
-    units: Query<'w, 's, UnitReadOnly>,
-    queue: Res<'w, DeclarationQueue>,
-    state: Res<'w, CombatState>,
-    ruleset: Res<'w, Ruleset>,
-    battlefield: Res<'w, Battlefield>,
-    index: Res<'w, ZoneIndex>,
-}
+/// What the options system reads: the battle, read-only.
+pub type OptionsView<'w, 's> = BattleRead<'w, 's>;
 
 /// The human unit that declares now: the next in turn, or in secret declaration the first
 /// undeclared unit of the seated side (then of any human side).
@@ -58,12 +51,7 @@ pub(super) fn compute_options(
     let Ok(actor) = view.units.get(unit) else {
         return;
     };
-    let ctx = ActionContext {
-        ruleset: &view.ruleset,
-        battlefield: &view.battlefield,
-        index: &view.index,
-        round: view.state.round,
-    };
+    let ctx = view.ctx();
     let cache = ViewCache::new(&view.units);
     let threats = ThreatMap::build(view.battlefield.len(), cache.iter());
     let base = actor.round.initiative.base.unwrap_or(0);
@@ -177,12 +165,7 @@ fn with_push_choices(view: &OptionsView, actor: &crate::rules::unit::UnitView, a
             .grappling
             .and_then(|victim| view.units.get(victim).ok())
             .map(|view| view.standing.zone.0);
-        let ctx = ActionContext {
-            ruleset: &view.ruleset,
-            battlefield: &view.battlefield,
-            index: &view.index,
-            round: view.state.round,
-        };
+        let ctx = view.ctx();
         let choices: Vec<Action> = victim
             .map(|at| actions::haul_destinations(ctx, actor.standing.zone.0, at, action.kind))
             .unwrap_or_default()

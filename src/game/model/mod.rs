@@ -3,6 +3,7 @@
 //! in view). Its files import nothing else of the game, so any plugin may read them and none
 //! of them reaches back up.
 
+pub mod battle_read;
 pub mod battle_ui;
 pub mod board;
 pub mod launch;

@@ -11,9 +11,9 @@ use bevy::prelude::*;
 use bevy_egui::egui::{self, RichText};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
-use super::widgets::{dock, side_colour, side_name, tracked, tracked_button};
+use super::widgets::{dock, side_colour, tracked, tracked_button};
 use super::{ERROR_COLOUR, SECTION_SPACING, UiSystems};
-use crate::battlefield::Battlefield;
+use crate::game::model::battle_read::BattleRead;
 use crate::game::model::battle_ui::DeclarationOptions;
 use crate::game::model::battle_ui::{BattleUi, UiCommand};
 use crate::game::model::pace::{Pace, Speed};
@@ -22,11 +22,11 @@ use crate::game::model::screen::Screen;
 use crate::game::model::screen::{LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, TOP_BAR_HEIGHT};
 use crate::game::model::session::Session;
 use crate::game::turn_flow::{Announcement, declaring_order_words};
+use crate::rules::CombatPhase;
 use crate::rules::components::{Action, Status};
 use crate::rules::gear_text;
-use crate::rules::ruleset::{InitiativeOrder, Ruleset};
-use crate::rules::unit::{UnitReadOnly, UnitView};
-use crate::rules::{CombatPhase, CombatState, DeclarationQueue, Sides};
+use crate::rules::ruleset::InitiativeOrder;
+use crate::rules::unit::UnitView;
 use declaration::{declaration_footer, declaration_panel};
 use unit_card::unit_card;
 
@@ -64,14 +64,10 @@ fn expire_status(time: Res<Time<Real>>, mut ui: ResMut<BattleUi>, mut shown: Loc
 #[derive(SystemParam)]
 struct BattleView<'w, 's> {
     session: Res<'w, Session>,
-    state: Res<'w, CombatState>,
-    queue: Res<'w, DeclarationQueue>,
+    /// The battle, read-only, with its naming helpers.
+    battle: BattleRead<'w, 's>,
     options: Res<'w, DeclarationOptions>,
     ui: Res<'w, BattleUi>,
-    sides: Res<'w, Sides>,
-    ruleset: Res<'w, Ruleset>,
-    battlefield: Res<'w, Battlefield>,
-    units: Query<'w, 's, UnitReadOnly>,
     pace: Res<'w, Pace>,
     /// Present while a replay plays back: nothing can be saved, undone or restarted in it.
     playback: Option<Res<'w, crate::game::model::playback::Playback>>,
@@ -90,36 +86,21 @@ struct BattleView<'w, 's> {
 }
 
 impl BattleView<'_, '_> {
-    /// A side's name.
-    fn side_name(&self, side: usize) -> String {
-        side_name(&self.sides, side)
-    }
-
-    /// A unit's display name.
-    fn unit_name(&self, unit: Entity) -> String {
-        self.units.get(unit).map_or_else(|_| "?".to_string(), |view| view.standing.name.as_str().to_string())
-    }
-
-    /// A zone's display name.
-    fn zone_name(&self, zone: crate::battlefield::ZoneIdx) -> &str {
-        self.battlefield.zones().get(usize::from(zone)).map_or("?", |zone| zone.name.as_str())
-    }
-
     /// Whether `side`'s declared actions may show: in secret declaration nobody learns another
     /// side's choices before everyone has declared.
     fn declarations_visible(&self, side: usize) -> bool {
-        !(self.state.phase == CombatPhase::Declare && self.queue.secret) || self.ui.seated == Some(side)
+        !(self.battle.state.phase == CombatPhase::Declare && self.battle.queue.secret) || self.ui.seated == Some(side)
     }
 
     /// Where a unit stands, in words: `in the ford`, or `at (3, 4)` on a grid.
     fn whereabouts(&self, zone: crate::battlefield::ZoneIdx) -> String {
-        let preposition = if self.battlefield.is_grid() { "at" } else { "in" };
-        format!("{preposition} {}", self.zone_name(zone))
+        let preposition = if self.battle.battlefield.is_grid() { "at" } else { "in" };
+        format!("{preposition} {}", self.battle.zone_name(zone))
     }
 
     /// Whether units take turns in an order rolled for the round, declaring when their turn comes.
     fn turn_based(&self) -> bool {
-        self.ruleset.turns.order.on_turn()
+        self.battle.ruleset.turns.order.on_turn()
     }
 
     /// A declared action of `actor` in words (`cast frost ray on Wren, moving to ford`).
@@ -128,8 +109,8 @@ impl BattleView<'_, '_> {
             action,
             actor.magic.spells,
             actor.arms.inventory,
-            |unit| self.unit_name(unit),
-            |zone| self.zone_name(zone).to_string(),
+            |unit| self.battle.unit_name(unit),
+            |zone| self.battle.zone_name(zone).to_string(),
         )
     }
 }
@@ -229,7 +210,7 @@ fn count_words(view: &BattleView) -> (String, Vec<String>) {
         .iter()
         .take(MOST_BANNER_SLOTS)
         .filter_map(|slot| {
-            let actor = view.units.get(slot.unit).ok()?;
+            let actor = view.battle.units.get(slot.unit).ok()?;
             Some(format!("{}: {}", actor.standing.name.as_str(), view.action_text(&actor, &slot.action)))
         })
         .collect();
@@ -292,34 +273,35 @@ fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
             });
             ui.separator();
             let round = match current_turn(view) {
-                Some(turn) => format!("Round {} · Turn {turn}", view.state.round),
-                None => format!("Round {}", view.state.round),
+                Some(turn) => format!("Round {} · Turn {turn}", view.battle.state.round),
+                None => format!("Round {}", view.battle.state.round),
             };
             ui.add(egui::Label::new(round).wrap_mode(egui::TextWrapMode::Extend));
             ui.separator();
-            ui.label(phase_label(view.state.phase));
+            ui.label(phase_label(view.battle.state.phase));
             if let Some(unit) = view.options.unit
-                && let Ok(declarer) = view.units.get(unit)
+                && let Ok(declarer) = view.battle.units.get(unit)
             {
                 ui.separator();
-                ui.label("Declaring:").on_hover_text(declaring_order_words(&view.ruleset, &view.info));
+                ui.label("Declaring:").on_hover_text(declaring_order_words(&view.battle.ruleset, &view.info));
                 ui.label(
                     RichText::new(declarer.standing.name.as_str())
                         .strong()
                         .color(side_colour(ui.ctx(), declarer.standing.side.0)),
                 );
                 ui.label(
-                    RichText::new(format!("({})", view.side_name(declarer.standing.side.0)))
+                    RichText::new(format!("({})", view.battle.side_name(declarer.standing.side.0)))
                         .color(side_colour(ui.ctx(), declarer.standing.side.0)),
                 );
             } else if view.thinking.as_ref().is_some_and(|search| search.thinking()) {
                 ui.separator();
                 ui.add(egui::Spinner::new());
                 ui.label(RichText::new("the AI is thinking").weak());
-            } else if view.state.phase == CombatPhase::Declare && view.queue.open && view.online.is_some() {
+            } else if view.battle.state.phase == CombatPhase::Declare && view.battle.queue.open && view.online.is_some()
+            {
                 ui.separator();
                 ui.label(RichText::new("waiting for the other players (see Online)").weak());
-            } else if view.state.phase == CombatPhase::Declare && view.queue.open {
+            } else if view.battle.state.phase == CombatPhase::Declare && view.battle.queue.open {
                 ui.separator();
                 ui.label(RichText::new("the AI is declaring").weak());
             }
@@ -366,12 +348,16 @@ fn phase_label(phase: CombatPhase) -> &'static str {
 
 /// The count of the turn declaring or resolving now, in a turn-based ruleset.
 fn current_turn(view: &BattleView) -> Option<i32> {
-    if !view.turn_based() || !matches!(view.state.phase, CombatPhase::Declare | CombatPhase::Resolve) {
+    if !view.turn_based() || !matches!(view.battle.state.phase, CombatPhase::Declare | CombatPhase::Resolve) {
         return None;
     }
     // The cursor moves past a turn once its declarations close and it goes to resolution.
-    let at = if view.queue.open { view.state.turn_cursor } else { view.state.turn_cursor.checked_sub(1)? };
-    view.state.turns.get(at).map(|(count, _)| *count)
+    let at = if view.battle.queue.open {
+        view.battle.state.turn_cursor
+    } else {
+        view.battle.state.turn_cursor.checked_sub(1)?
+    };
+    view.battle.state.turns.get(at).map(|(count, _)| *count)
 }
 
 /// One unit on the initiative track.
@@ -387,16 +373,20 @@ fn initiative_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiComman
         ui.label(RichText::new("Hidden until the seat changes hands.").weak());
         return;
     }
-    let acted: std::collections::HashSet<Entity> =
-        view.state.schedule[..view.state.cursor.min(view.state.schedule.len())].iter().map(|slot| slot.unit).collect();
+    let acted: std::collections::HashSet<Entity> = view.battle.state.schedule
+        [..view.battle.state.cursor.min(view.battle.state.schedule.len())]
+        .iter()
+        .map(|slot| slot.unit)
+        .collect();
     let mut track: Vec<TrackEntry> = view
+        .battle
         .units
         .iter()
         .filter(|unit| *unit.standing.status != Status::Reserve)
         .map(|unit| TrackEntry { acted: acted.contains(&unit.entity), view: unit })
         .collect();
     // Turn counts run 1, 2, 3… whichever way the ruleset's initiative count runs.
-    let order = if view.turn_based() { InitiativeOrder::LowestFirst } else { view.ruleset.initiative.order };
+    let order = if view.turn_based() { InitiativeOrder::LowestFirst } else { view.battle.ruleset.initiative.order };
     track.sort_by_key(|entry| track_key(&entry.view, order));
     let scroll = egui::ScrollArea::vertical().id_salt("initiative_track").auto_shrink([false, false]);
     scroll.show_viewport(ui, |ui, viewport| {
@@ -471,7 +461,7 @@ fn track_row(ui: &mut egui::Ui, view: &BattleView, entry: &TrackEntry, out: &mut
         if ui.selectable_label(view.ui.selected == Some(unit.entity), name).clicked() {
             out.push(UiCommand::Select(unit.entity));
         }
-        ui.label(RichText::new(view.side_name(unit.standing.side.0)).small().color(colour));
+        ui.label(RichText::new(view.battle.side_name(unit.standing.side.0)).small().color(colour));
     });
     ui.horizontal_wrapped(|ui| {
         if view.turn_based() {
@@ -482,8 +472,9 @@ fn track_row(ui: &mut egui::Ui, view: &BattleView, entry: &TrackEntry, out: &mut
                 text = format!("{text} · Base {base}");
             }
             ui.label(RichText::new(text).small());
-            let declaring =
-                view.state.phase == CombatPhase::Declare && view.queue.open && view.queue.order.contains(&unit.entity);
+            let declaring = view.battle.state.phase == CombatPhase::Declare
+                && view.battle.queue.open
+                && view.battle.queue.order.contains(&unit.entity);
             if declaring {
                 ui.label(RichText::new("turn now").small().strong());
             }

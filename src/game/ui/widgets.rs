@@ -8,7 +8,6 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 use crate::game::board::SidePalette;
 use crate::game::spine::UiSystems;
-use crate::rules::Sides;
 
 /// Errors and warnings.
 pub(in crate::game) const ERROR_COLOUR: Color32 = Color32::from_rgb(235, 85, 75);
@@ -141,10 +140,7 @@ pub(crate) fn side_colour(ctx: &egui::Context, side: usize) -> Color32 {
     Color32::from_rgb(channel(colour.red), channel(colour.green), channel(colour.blue))
 }
 
-/// A side's name, or its number when the level has no such side.
-pub(crate) fn side_name(sides: &Sides, side: usize) -> String {
-    sides.0.get(side).map_or_else(|| format!("side {}", side + 1), |info| info.name.to_string())
-}
+pub(crate) use crate::game::model::battle_read::side_name;
 
 /// A full-screen background [`egui::Ui`] to lay panels out in.
 pub(crate) fn screen_ui(ctx: &egui::Context, id: &str) -> egui::Ui {

@@ -27,9 +27,11 @@ pub(super) fn declaration_panel(ui: &mut egui::Ui, view: &BattleView, out: &mut 
         return;
     };
     let side = options.side.unwrap_or_default();
-    ui.heading(RichText::new(format!("Declare: {}", view.unit_name(unit))).color(side_colour(ui.ctx(), side)));
+    ui.heading(RichText::new(format!("Declare: {}", view.battle.unit_name(unit))).color(side_colour(ui.ctx(), side)));
     // Why this unit, now: the table's order of declaring.
-    ui.label(RichText::new(crate::game::turn_flow::declaring_order_words(&view.ruleset, &view.info)).small().weak());
+    ui.label(
+        RichText::new(crate::game::turn_flow::declaring_order_words(&view.battle.ruleset, &view.info)).small().weak(),
+    );
     kind_list(ui, view, out);
     if let Some((label, entries)) = view.ui.draft.kind.and_then(|kind| options.kinds.get(kind)) {
         drafted_kind(ui, view, (label.as_str(), entries.as_slice()), out);
@@ -63,7 +65,7 @@ fn kind_list(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
         let mut hover = description.to_string();
         // The rules' own account of the action, as this ruleset has it.
         if let Some(words) =
-            kind.and_then(|kind| Glossary::builtin().explain(Term::for_action(kind), &view.ruleset.name))
+            kind.and_then(|kind| Glossary::builtin().explain(Term::for_action(kind), &view.battle.ruleset.name))
         {
             hover = format!("{hover}\n\n{words}");
         }
@@ -88,7 +90,7 @@ fn drafted_kind(
     let moves = entries.iter().filter(|entry| entry.action.move_to.is_some()).count();
     // A grid offers a move to every square in reach: the board picks those, and the list
     // keeps to the options in place and the one drafted.
-    let listed_moves = !view.battlefield.is_grid();
+    let listed_moves = !view.battle.battlefield.is_grid();
     if moves > 0 {
         let text = if listed_moves {
             "Click a zone on the board to move there.".to_string()
@@ -114,7 +116,7 @@ fn then_move_row(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>)
     }
     ui.horizontal(|ui| {
         let (text, button) = match draft.then_move {
-            Some(zone) => (format!("Then move to {}", view.battlefield.zone(zone).name), "No move after (B)"),
+            Some(zone) => (format!("Then move to {}", view.battle.battlefield.zone(zone).name), "No move after (B)"),
             None if view.ui.picking_then_move => {
                 ("Click where to move after the action.".to_string(), "No move after (B)")
             }
@@ -188,7 +190,7 @@ fn option_row(ui: &mut egui::Ui, view: &BattleView, entry: &OptionEntry, chosen:
             let text = format!("{} · {}", forecast.chance_words(), forecast.outcome_words());
             ui.label(RichText::new(text).small());
         }
-        let rules = &view.ruleset.attack;
+        let rules = &view.battle.ruleset.attack;
         match entry.cover {
             Some(Cover::Half) => {
                 let text = format!("target in half cover: -{} to hit, counted in the chance", rules.half_cover_penalty);
@@ -217,11 +219,11 @@ fn option_row(ui: &mut egui::Ui, view: &BattleView, entry: &OptionEntry, chosen:
 /// bleeds for exertion (`W-WOUND-1`), and a caster within a foe's reach may be hit before its
 /// spell goes off, which disrupts it where damage disrupts casting (`C-CAST-1`).
 fn self_harm(view: &BattleView, entry: &OptionEntry) -> Vec<String> {
-    let Some(actor) = view.options.unit.and_then(|unit| view.units.get(unit).ok()) else {
+    let Some(actor) = view.options.unit.and_then(|unit| view.battle.units.get(unit).ok()) else {
         return Vec::new();
     };
     let mut warnings = Vec::new();
-    let wounds = &view.ruleset.wounds;
+    let wounds = &view.battle.ruleset.wounds;
     let free = actor.round.conditions.stabilised && actor.round.record.actions_taken < wounds.stabilised_free_actions;
     if actor.standing.status.is_down() && entry.action.kind.is_exertion() && wounds.action_cost_when_down > 0 && !free {
         let cost = wounds.action_cost_when_down;
@@ -232,7 +234,7 @@ fn self_harm(view: &BattleView, entry: &OptionEntry) -> Vec<String> {
         ));
     }
     let casting = matches!(entry.action.kind, crate::rules::components::ActionKind::Cast(_));
-    if casting && view.ruleset.spells.damage_disrupts && view.threatened.contains(actor.entity) {
+    if casting && view.battle.ruleset.spells.damage_disrupts && view.threatened.contains(actor.entity) {
         warnings.push("a foe can reach you: damage before the spell goes off disrupts it".to_string());
     }
     warnings

@@ -30,19 +30,19 @@ const ATTRIBUTES: [(Attribute, &str); 6] = [
 /// card follows the declaring unit.
 pub(super) fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
     let shown = view.ui.selected.or(view.options.unit);
-    let Some(unit) = shown.and_then(|unit| view.units.get(unit).ok()) else {
+    let Some(unit) = shown.and_then(|unit| view.battle.units.get(unit).ok()) else {
         ui.heading("Unit");
         ui.label(RichText::new("Click a unit, or press Tab, to inspect it.").weak());
         return;
     };
     let colour = side_colour(ui.ctx(), unit.standing.side.0);
     ui.heading(RichText::new(unit.standing.name.as_str()).color(colour));
-    ui.label(format!("{} · {}", unit.standing.id.0, view.side_name(unit.standing.side.0)));
-    let rules = view.ruleset.name.as_str();
+    ui.label(format!("{} · {}", unit.standing.id.0, view.battle.side_name(unit.standing.side.0)));
+    let rules = view.battle.ruleset.name.as_str();
     let status = ui.label(format!("{} {}", unit.standing.status.log_name(), view.whereabouts(unit.standing.zone.0)));
     explained(status, Term::for_status(*unit.standing.status), rules);
     // Only the pools the ruleset uses: one of hit points (kept as Wound Points) has no Stress.
-    match view.ruleset.damage.pools {
+    match view.battle.ruleset.damage.pools {
         Pools::StressAndWounds => {
             explained(
                 meter(ui, "Stress", unit.body.stress.current, unit.body.stress.max, STRESS_COLOUR),
@@ -58,18 +58,19 @@ pub(super) fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
         }
     }
     ui.add_space(SECTION_SPACING);
-    let defense = unit::defense_score(&view.ruleset, unit.body.attributes, unit.arms.defense, unit.round.conditions);
+    let defense =
+        unit::defense_score(&view.battle.ruleset, unit.body.attributes, unit.arms.defense, unit.round.conditions);
     ui.label(format!("Defense {defense} · Armour {} · Speed {}", unit.arms.armour.0, unit.body.speed.0));
     egui::Grid::new("attributes").num_columns(3).striped(true).show(ui, |ui| {
         for (attribute, name) in ATTRIBUTES {
             ui.label(name);
             ui.label(unit.body.attributes.score(attribute).to_string());
-            ui.label(format!("{:+}", unit::modifier(&view.ruleset, unit.body.attributes, attribute)));
+            ui.label(format!("{:+}", unit::modifier(&view.battle.ruleset, unit.body.attributes, attribute)));
             ui.end_row();
         }
     });
     ui.add_space(SECTION_SPACING);
-    unit_gear(ui, &unit, &view.ruleset);
+    unit_gear(ui, &unit, &view.battle.ruleset);
 }
 
 /// What the unit carries and suffers: loadout, conditions, injuries, items, spells and mana.
