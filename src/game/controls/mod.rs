@@ -39,7 +39,7 @@ pub(super) use commands::apply_commands;
 use commands::update_curtain;
 use options::compute_options;
 pub use options::{OptionsView, current_declarer, option_for_zone};
-pub use wording::{aim_label, kind_description};
+pub use wording::kind_description;
 use wording::{kind_label, kind_rank};
 
 pub(super) fn plugin(app: &mut App) {

@@ -49,17 +49,6 @@ fn aim_rank(aim: AimPoint) -> usize {
     }
 }
 
-/// Where an aimed attack aims, in words (`legs`, `centre mass`).
-pub fn aim_label(aim: AimPoint) -> &'static str {
-    match aim {
-        AimPoint::Fatal => "vitals",
-        AimPoint::Slowing => "legs",
-        AimPoint::Weakening => "arms",
-        AimPoint::Disrupting => "eyes and hands",
-        AimPoint::CentreMass => "centre mass",
-    }
-}
-
 /// The label of a kind of action for a unit (`Attack with spear`, `Cast firebolt`).
 pub(super) fn kind_label(actor: &crate::rules::unit::UnitView, kind: ActionKind) -> String {
     // Catalog keys read as words in the panel: `throwing_knife` is "throwing knife".
@@ -93,7 +82,7 @@ pub(super) fn kind_label(actor: &crate::rules::unit::UnitView, kind: ActionKind)
         ActionKind::Execute => format!("Execution attack with {weapon}"),
         ActionKind::Charge => format!("Charge with {weapon}"),
         ActionKind::Swarm => "Swarm".into(),
-        ActionKind::Aimed(aim) => format!("Aimed attack ({})", aim_label(aim)),
+        ActionKind::Aimed(aim) => format!("Aimed attack ({})", crate::rules::log_text::aim_words(aim)),
     }
 }
 

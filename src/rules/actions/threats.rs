@@ -251,38 +251,21 @@ impl<'c> ThreatMap<'c> {
     }
 }
 
+/// Whether `view`'s unit threatens a foe of `side` at `distance` ([`threatens`]).
+fn view_threatens(view: &UnitView, side: SideIndex, distance: u32) -> bool {
+    threatens(*view.standing.side, *view.standing.status, view.round.conditions, view.arms.loadout, side, distance)
+}
+
 /// Enemies of `side` whose melee weapons reach `zone` and who are fighting: the threat range
 /// (`W-DECL-4`), found through the zone index within the longest reach on the field.
 pub fn threateners_of(ctx: ActionContext, zone: ZoneIdx, side: SideIndex, units: &impl UnitLookup) -> Vec<Entity> {
-    threateners_by(ctx, zone, |other, distance| {
-        units.with_view(other, |view| {
-            threatens(
-                *view.standing.side,
-                *view.standing.status,
-                view.round.conditions,
-                view.arms.loadout,
-                side,
-                distance,
-            )
-        })
-    })
+    threateners_by(ctx, zone, |other, distance| units.with_view(other, |view| view_threatens(view, side, distance)))
 }
 
 /// Whether any enemy of `side` threatens `zone`: [`threateners_of`] being non-empty, found
 /// without listing them all (in a crowd the first one looked at usually is one).
 pub fn is_threatened(ctx: ActionContext, zone: ZoneIdx, side: SideIndex, units: &impl UnitLookup) -> bool {
-    threatened_by(ctx, zone, |other, distance| {
-        units.with_view(other, |view| {
-            threatens(
-                *view.standing.side,
-                *view.standing.status,
-                view.round.conditions,
-                view.arms.loadout,
-                side,
-                distance,
-            )
-        })
-    })
+    threatened_by(ctx, zone, |other, distance| units.with_view(other, |view| view_threatens(view, side, distance)))
 }
 
 /// Whether [`threateners_by`] with the same question would find anyone, stopping at the first.
