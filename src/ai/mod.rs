@@ -5,6 +5,7 @@
 mod controller;
 pub mod forward;
 mod greedy;
+mod hindrance;
 mod manhandle;
 mod random;
 pub mod tactician;

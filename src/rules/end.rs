@@ -10,7 +10,7 @@ use super::actions::{self, ManeuverCheck};
 use super::battle::Battle;
 use super::components::*;
 use super::dice::{Dice, Draw};
-use super::equipment::{DamageType, Hindrance, InjuryTables, Lingering};
+use super::equipment::{DamageType, Hindrance, InjuryTables, Lingering, ShakeOffBy};
 use super::forfeit::Forfeits;
 use super::log::{Affliction, CombatLog, LogEvent};
 use super::resolve::{DamageHit, Harm};
@@ -217,7 +217,7 @@ fn hazard_afflicts(upkeep: &mut Harm, entity: Entity, hazard: &Hazard) {
     if !unit.standing.status.on_field() {
         return;
     }
-    let lingering = Lingering { attribute: hazard.attribute, tn: hazard.tn };
+    let lingering = Lingering::at_turn_end(hazard.attribute, hazard.tn);
     let mut effects = Vec::new();
     if let Some(amount) = hazard.ongoing {
         unit.round.conditions.ongoing = Some((amount, lingering));
@@ -488,38 +488,56 @@ pub(super) fn suffer_ongoing(upkeep: &mut Harm, entity: Entity) {
 }
 
 /// A unit still on the field tests against its ongoing damage, then its hindrance; each test
-/// passed ends that effect.
+/// passed ends that effect. A hindrance that needs an action is left for the unit's
+/// `shake_off` action ([`shake_off_by_action`]).
 pub(super) fn shake_off(upkeep: &mut Harm, entity: Entity) {
+    let Ok(unit) = upkeep.units.get(entity) else {
+        return;
+    };
+    let conditions = unit.round.conditions;
+    let tests = [
+        conditions.ongoing.map(|(_, lingering)| (Affliction::OngoingDamage, lingering)),
+        conditions
+            .hindrance
+            .filter(|(_, lingering)| lingering.by == ShakeOffBy::EndOfTurn)
+            .map(|(hindrance, lingering)| (Affliction::Hindrance(hindrance), lingering)),
+    ];
+    for (effect, lingering) in tests.into_iter().flatten() {
+        test_lingering(upkeep, entity, effect, lingering);
+    }
+}
+
+/// The test a unit spends its action on to end a hindrance that needs one (`Z-HIND-1`).
+/// Returns whether there was such a hindrance to test against.
+pub(super) fn shake_off_by_action(upkeep: &mut Harm, entity: Entity) -> bool {
+    let hindrance = upkeep.units.get(entity).ok().and_then(|unit| unit.round.conditions.hindrance);
+    let Some((hindrance, lingering)) = hindrance.filter(|(_, lingering)| lingering.by == ShakeOffBy::Action) else {
+        return false;
+    };
+    test_lingering(upkeep, entity, Affliction::Hindrance(hindrance), lingering);
+    true
+}
+
+/// One test against a lingering effect, by a unit still on the field (a `lingering` line); a
+/// pass ends the effect.
+fn test_lingering(upkeep: &mut Harm, entity: Entity, effect: Affliction, lingering: Lingering) {
     let Ok(mut unit) = upkeep.units.get_mut(entity) else {
         return;
     };
     if !unit.standing.status.on_field() {
         return;
     }
-    let tests = [
-        unit.round.conditions.ongoing.map(|(_, lingering)| (Affliction::OngoingDamage, lingering)),
-        unit.round.conditions.hindrance.map(|(hindrance, lingering)| (Affliction::Hindrance(hindrance), lingering)),
-    ];
-    for (effect, lingering) in tests.into_iter().flatten() {
-        let bonus = unit::modifier(upkeep.ruleset, &unit.body.attributes, lingering.attribute);
-        let weakened = unit::weakened(&unit.round.conditions);
-        let (roll, disadvantage_roll) = upkeep.rng.roll_test(upkeep.ruleset.attack.die.plus(bonus), weakened);
-        let shaken_off = roll.total >= lingering.tn;
-        if shaken_off {
-            end_affliction(&mut unit.round.conditions, effect);
-        }
-        let id = unit.standing.id.0.clone();
-        upkeep.log.record(upkeep.round, || {
-            LogEvent::Lingering(line::Lingering {
-                unit: id,
-                effect,
-                roll,
-                tn: lingering.tn,
-                shaken_off,
-                disadvantage_roll,
-            })
-        });
+    let bonus = unit::modifier(upkeep.ruleset, &unit.body.attributes, lingering.attribute);
+    let weakened = unit::weakened(&unit.round.conditions);
+    let (roll, disadvantage_roll) = upkeep.rng.roll_test(upkeep.ruleset.attack.die.plus(bonus), weakened);
+    let shaken_off = roll.total >= lingering.tn;
+    if shaken_off {
+        end_affliction(&mut unit.round.conditions, effect);
     }
+    let id = unit.standing.id.0.clone();
+    upkeep.log.record(upkeep.round, || {
+        LogEvent::Lingering(line::Lingering { unit: id, effect, roll, tn: lingering.tn, shaken_off, disadvantage_roll })
+    });
 }
 
 /// Ends one lingering effect: a paralysing hindrance frees the unit as it goes.

@@ -54,8 +54,8 @@ pub struct Weapon {
     pub non_lethal: bool,
 }
 
-/// How a lingering effect is shaken off: a test of `attribute` against `tn` at the end of each of
-/// the sufferer's turns.
+/// How a lingering effect is shaken off: a test of `attribute` against `tn`, at the end of each of
+/// the sufferer's turns or, for a hindrance that says `by: Action`, when it spends its action on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Lingering {
@@ -63,6 +63,35 @@ pub struct Lingering {
     pub attribute: Attribute,
     /// The number to reach.
     pub tn: i32,
+    /// When the test is made (`Z-HIND-1`: "sometimes needing an Action to complete").
+    #[serde(default, skip_serializing_if = "ShakeOffBy::is_end_of_turn")]
+    pub by: ShakeOffBy,
+}
+
+impl Lingering {
+    /// A test that comes by itself at the end of each of the sufferer's turns.
+    pub const fn at_turn_end(attribute: Attribute, tn: i32) -> Self {
+        Self { attribute, tn, by: ShakeOffBy::EndOfTurn }
+    }
+}
+
+/// When the test to shake off a lingering effect is made (`Z-HIND-1`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ShakeOffBy {
+    /// At the end of each of the sufferer's turns, costing it nothing.
+    #[default]
+    EndOfTurn,
+    /// Only when the sufferer declares `shake_off`, spending its action: a net to cut, glue to
+    /// scrape off. Hindrances only, and not one that stops the unit acting (distracted,
+    /// paralysed): `fray check` refuses those.
+    Action,
+}
+
+impl ShakeOffBy {
+    /// Whether the test comes by itself (what a file may leave out).
+    pub fn is_end_of_turn(&self) -> bool {
+        *self == Self::EndOfTurn
+    }
 }
 
 /// "Shock 2/AC 15": a miss still deals `damage` (plus the attribute modifier) against a target

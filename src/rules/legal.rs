@@ -243,6 +243,7 @@ fn listing_place(offer: Offer) -> u8 {
         Offer::Cast => 23,
         Offer::UseItem | Offer::Throw => 24,
         Offer::Charge => 25,
+        Offer::ShakeOff => 26,
     }
 }
 

@@ -280,6 +280,7 @@ pub enum SavedKind {
     Delay,
     Drag,
     Hurl,
+    ShakeOff,
 }
 
 impl From<ActionKind> for SavedKind {
@@ -312,6 +313,7 @@ impl From<ActionKind> for SavedKind {
             ActionKind::Delay => Self::Delay,
             ActionKind::Drag => Self::Drag,
             ActionKind::Hurl => Self::Hurl,
+            ActionKind::ShakeOff => Self::ShakeOff,
         }
     }
 }
@@ -346,6 +348,7 @@ impl From<SavedKind> for ActionKind {
             SavedKind::Delay => Self::Delay,
             SavedKind::Drag => Self::Drag,
             SavedKind::Hurl => Self::Hurl,
+            SavedKind::ShakeOff => Self::ShakeOff,
         }
     }
 }

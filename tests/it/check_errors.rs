@@ -942,3 +942,27 @@ fn reports_a_grid_terrain_area_that_fits_none_of_its_squares() {
     assert_all_invalid(&errors);
     assert_reported(&errors, position_of(&text, "from: (10, 12)", 0), &["Wall fits wall (`#`) squares", "none"]);
 }
+
+#[test]
+fn z_hind_1_refuses_an_action_to_end_what_no_action_can_end() {
+    // A paralysed unit cannot act, so a paralysis that needs an action would last for ever;
+    // ongoing damage is tested at the end of each turn, never by an action.
+    let gear = r#"weapons: {
+        "glue_bomb": (damage: "1", damage_type: blunt, speed: 3, hinders: Some((paralysed, (attribute: Strength, tn: 12, by: Action)))),
+        "fire_lance": (damage: "1", damage_type: fire, speed: 3, ongoing: Some((attribute: Dexterity, tn: 12, by: Action))),
+        "net": (damage: "1", damage_type: blunt, speed: 3, hinders: Some((stuck, (attribute: Strength, tn: 12, by: Action)))),
+    },
+    ruleset: "stress_and_wounds","#;
+    let text = replace_once(DUEL, "ruleset: \"stress_and_wounds\",", gear);
+    let errors = expect_errors(&text);
+    assert_all_invalid(&errors);
+    assert_eq!(errors.0.len(), 2, "the net may need an action: {errors}");
+    let glue = position_of(&text, "\"glue_bomb\"", 0);
+    assert_reported(
+        &errors,
+        glue,
+        &["weapon \"glue_bomb\" leaves `paralysed` to be shaken off `by: Action`", "expected `by` left out"],
+    );
+    let lance = position_of(&text, "\"fire_lance\"", 0);
+    assert_reported(&errors, lance, &["weapon \"fire_lance\" has `by: Action` on its ongoing damage"]);
+}

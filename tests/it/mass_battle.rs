@@ -66,6 +66,7 @@ fn listed_by_checking(ctx: ActionContext, actor: &UnitView, units: &ViewCache) -
         ActionKind::Delay,
         ActionKind::Drag,
         ActionKind::Hurl,
+        ActionKind::ShakeOff,
     ];
     kinds.extend(AimPoint::ALL.map(ActionKind::Aimed));
     kinds.extend((0..actor.magic.spells.0.len()).map(ActionKind::Cast));

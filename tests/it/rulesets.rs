@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use fray::battlefield::{Battlefield, Place, Square};
 use fray::rules::components::*;
 use fray::rules::dice::CombatRng;
-use fray::rules::equipment::{Attribute, Hindrance, Lingering, Shock};
+use fray::rules::equipment::{Attribute, Hindrance, Lingering, ShakeOffBy, Shock};
 use fray::rules::log::StatusChange;
 use fray::rules::log::{
     Affliction, AttackKind, CombatLog, EscalationChain, LogEvent, ManeuverOutcome, MoraleReason, ShockAbsorber,
@@ -286,7 +286,7 @@ mod zones_and_tests {
         // level); at its end it fails the test (5). In round 2 it loses 1 more and passes (15).
         let mut app = duel(&[10, 2, 5, 15]);
         set::<Loadout>(&mut app, "r1", |loadout| {
-            loadout.weapon.ongoing = Some(Lingering { attribute: Attribute::Dexterity, tn: 12 })
+            loadout.weapon.ongoing = Some(Lingering::at_turn_end(Attribute::Dexterity, 12))
         });
         app.update();
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
@@ -320,7 +320,7 @@ mod zones_and_tests {
         // r1 goes first; its test comes at the end of its own turn, before b1's.
         let mut app = duel(&[15]);
         set::<Conditions>(&mut app, "r1", |conditions| {
-            conditions.hindrance = Some((Hindrance::Stuck, Lingering { attribute: Attribute::Strength, tn: 12 }))
+            conditions.hindrance = Some((Hindrance::Stuck, Lingering::at_turn_end(Attribute::Strength, 12)))
         });
         app.update();
         declare(&mut app, "r1", ActionKind::Hold, None, None);
@@ -340,7 +340,7 @@ mod zones_and_tests {
         let mut app = duel(&[15]);
         set::<Conditions>(&mut app, "r1", |conditions| {
             conditions.paralysed = true;
-            conditions.hindrance = Some((Hindrance::Paralysed, Lingering { attribute: Attribute::Strength, tn: 12 }))
+            conditions.hindrance = Some((Hindrance::Paralysed, Lingering::at_turn_end(Attribute::Strength, 12)))
         });
         app.update();
         assert_eq!(
@@ -362,14 +362,14 @@ mod zones_and_tests {
     fn z_hind_1_a_stuck_unit_cannot_move_and_a_distracted_one_cannot_act() {
         let mut app = duel(&[]);
         set::<Conditions>(&mut app, "r1", |conditions| {
-            conditions.hindrance = Some((Hindrance::Stuck, Lingering { attribute: Attribute::Strength, tn: 12 }))
+            conditions.hindrance = Some((Hindrance::Stuck, Lingering::at_turn_end(Attribute::Strength, 12)))
         });
         app.update();
         declare(&mut app, "r1", ActionKind::Move, None, Some("b"));
         app.update();
         assert!(lines::<line::Moved>(&app).is_empty(), "stuck");
         set::<Conditions>(&mut app, "r1", |conditions| {
-            conditions.hindrance = Some((Hindrance::Distracted, Lingering { attribute: Attribute::Insight, tn: 12 }))
+            conditions.hindrance = Some((Hindrance::Distracted, Lingering::at_turn_end(Attribute::Insight, 12)))
         });
         declare(&mut app, "r1", ActionKind::Attack, Some("b1"), None);
         app.update();
@@ -377,6 +377,66 @@ mod zones_and_tests {
         declare(&mut app, "r1", ActionKind::Move, None, Some("b"));
         app.update();
         assert_eq!(lines::<line::Moved>(&app).len(), 1, "but it may move");
+    }
+
+    #[test]
+    fn z_hind_1_a_hindrance_that_needs_an_action_is_shaken_off_only_by_declaring_shake_off() {
+        // A net that must be cut free of: no free test at the end of r1's turn or of the round;
+        // in round 2 r1 spends its action on the test, and 15 reaches 12.
+        let by_action = Lingering { attribute: Attribute::Strength, tn: 12, by: ShakeOffBy::Action };
+        let mut app = duel(&[15]);
+        set::<Conditions>(&mut app, "r1", |conditions| conditions.hindrance = Some((Hindrance::Stuck, by_action)));
+        app.update();
+        declare(&mut app, "r1", ActionKind::Hold, None, None);
+        app.update();
+        declare(&mut app, "b1", ActionKind::Hold, None, None);
+        finish_round(&mut app);
+        assert!(lines::<line::Lingering>(&app).is_empty(), "no test comes without the action");
+        assert_eq!(get::<Conditions>(&mut app, "r1").hindrance, Some((Hindrance::Stuck, by_action)));
+
+        declare(&mut app, "r1", ActionKind::ShakeOff, None, None);
+        app.update();
+        let declared = lines::<line::Declared>(&app);
+        assert_eq!(declared.last().map(|declared| declared.action), Some(ActionKind::ShakeOff));
+        let tests = lines::<line::Lingering>(&app);
+        assert_eq!(tests.len(), 1, "one test, as r1's action");
+        assert_eq!(tests[0].effect, Affliction::Hindrance(Hindrance::Stuck));
+        assert!(tests[0].shaken_off, "15 reaches 12");
+        assert!(get::<Conditions>(&mut app, "r1").hindrance.is_none());
+    }
+
+    #[test]
+    fn z_hind_1_shake_off_is_refused_without_a_hindrance_that_needs_an_action() {
+        let mut app = duel(&[]);
+        set::<Conditions>(&mut app, "r1", |conditions| {
+            conditions.hindrance = Some((Hindrance::Stuck, Lingering::at_turn_end(Attribute::Strength, 12)))
+        });
+        app.update();
+        declare(&mut app, "r1", ActionKind::ShakeOff, None, None);
+        app.update();
+        let rejected: Vec<fray::rules::DeclarationRejected> =
+            app.world_mut().resource_mut::<Messages<fray::rules::DeclarationRejected>>().drain().collect();
+        assert_eq!(rejected.len(), 1, "refused: its test comes at the end of the turn by itself");
+        assert_eq!(rejected[0].reason, fray::rules::actions::IllegalAction::NothingToShakeOff);
+        assert!(lines::<line::Declared>(&app).is_empty());
+    }
+
+    #[test]
+    fn z_hind_1_the_greedy_ai_cuts_itself_free_when_no_foe_is_in_reach() {
+        let units = r#"
+            (id: "r1", creature: "soldier", side: "red", zone: "a"),
+            (id: "b1", creature: "soldier", side: "blue", zone: "d"),
+        "#;
+        let mut app = scripted(&zone_level(RULESET, units), &[4, 3, 3, 15]);
+        let by_action = Lingering { attribute: Attribute::Strength, tn: 12, by: ShakeOffBy::Action };
+        set::<Conditions>(&mut app, "r1", |conditions| conditions.hindrance = Some((Hindrance::Stuck, by_action)));
+        let r1 = unit(&mut app, "r1");
+        app.world_mut().entity_mut(r1).insert(Controller::Ai(AiKind::Greedy));
+        app.update();
+        let declared = lines::<line::Declared>(&app);
+        let first = declared.first().map(|declared| (&*declared.unit, declared.action));
+        assert_eq!(first, Some(("r1", ActionKind::ShakeOff)), "stuck, with nothing in reach: {declared:?}");
+        assert!(get::<Conditions>(&mut app, "r1").hindrance.is_none(), "15 reaches 12");
     }
 
     #[test]

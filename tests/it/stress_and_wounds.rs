@@ -813,3 +813,16 @@ fn w_move_1_a_blade_that_has_walked_its_speed_cannot_follow() {
     let lost = lines::<line::ActionLost>(&app);
     assert_eq!((&*lost[0].unit, lost[0].reason.as_str()), ("r1", "target_out_of_reach"));
 }
+
+#[test]
+fn z_hind_1_shake_off_is_offered_wherever_a_hindrance_needs_it() {
+    // `stress_and_wounds` lists no `shake_off`, yet glue that needs an action must never stick
+    // for good: the action comes with the hindrance, and only with it.
+    use fray::rules::equipment::{Hindrance, Lingering, ShakeOffBy};
+    let mut app = duel(&[]);
+    app.update();
+    assert_eq!(check(&mut app, "r1", ActionKind::ShakeOff, None, None), Err(IllegalAction::NothingToShakeOff));
+    let glue = Lingering { attribute: Attribute::Strength, tn: 12, by: ShakeOffBy::Action };
+    set::<Conditions>(&mut app, "r1", |conditions| conditions.hindrance = Some((Hindrance::Stuck, glue)));
+    assert!(check(&mut app, "r1", ActionKind::ShakeOff, None, None).is_ok());
+}

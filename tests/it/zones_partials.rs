@@ -241,7 +241,7 @@ fn z_mor_1_a_failing_unit_with_a_foe_close_parleys() {
 
 /// Makes `id` weakened until it passes a Strength test it cannot pass.
 fn weaken(app: &mut App, id: &str) {
-    let lingering = Lingering { attribute: Attribute::Strength, tn: 30 };
+    let lingering = Lingering::at_turn_end(Attribute::Strength, 30);
     set::<Conditions>(app, id, |conditions| conditions.hindrance = Some((Hindrance::Weakened, lingering)));
 }
 

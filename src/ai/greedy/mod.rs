@@ -150,6 +150,9 @@ fn choose_with<'c>(
         let refined = refine_attack(view, units, actor, action);
         return step_away_after(view, units, threats, actor, refined);
     }
+    if let Some(action) = super::hindrance::shake_off(view, units, actor) {
+        return action;
+    }
     if let Some(action) = charge(view, units, actor) {
         return action;
     }

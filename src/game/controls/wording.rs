@@ -28,6 +28,7 @@ pub(super) fn kind_rank(kind: ActionKind) -> usize {
         ActionKind::LetGo => 25,
         ActionKind::Drag => 26,
         ActionKind::Hurl => 27,
+        ActionKind::ShakeOff => 28,
         ActionKind::Delay => 4 * SLOTS_PER_LIST + 3,
         ActionKind::Cast(at) => SLOTS_PER_LIST + at,
         ActionKind::Throw(at) => 2 * SLOTS_PER_LIST + at,
@@ -78,6 +79,10 @@ pub(super) fn kind_label(actor: &crate::rules::unit::UnitView, kind: ActionKind)
         ActionKind::LetGo => "Let go".into(),
         ActionKind::Drag => "Drag the held foe".into(),
         ActionKind::Hurl => "Hurl the held foe".into(),
+        ActionKind::ShakeOff => match actor.round.conditions.hindrance {
+            Some((hindrance, _)) => format!("Shake off: {}", hindrance.log_name()),
+            None => "Shake off".into(),
+        },
         ActionKind::Delay => "Delay the turn".into(),
         ActionKind::Execute => format!("Execution attack with {weapon}"),
         ActionKind::Charge => format!("Charge with {weapon}"),
@@ -114,6 +119,9 @@ pub fn kind_description(kind: ActionKind) -> &'static str {
         ActionKind::Drag => "Move with the foe you hold, up to 10 ft: win the contest of strength, or it breaks free.",
         ActionKind::Hurl => {
             "Throw the foe you hold 5 ft: win the contest of strength and it lands prone and free; lose and it breaks free."
+        }
+        ActionKind::ShakeOff => {
+            "Spend your action on the test that ends the hindrance on you (cutting free of a net, scraping off glue): reach its number and it is gone."
         }
         ActionKind::Delay => "Wait: act again after the next unit's turn this round.",
         ActionKind::Execute => "Strike a foe unaware of danger: it must save or drop.",

@@ -1,6 +1,7 @@
 //! Checking catalog entries: creatures and gear a level or a mod defines.
 
 use super::*;
+use crate::rules::equipment::{Hindrance, Lingering, ShakeOffBy};
 
 /// Reports a problem: the field and value to point at, which occurrence, and the message.
 pub(in crate::levels) type Invalid<'a> = dyn FnMut(&str, &str, usize, String) + 'a;
@@ -31,6 +32,7 @@ fn check_catalog_entries(catalog: &Catalog, invalid: &mut EntryInvalid) {
             invalid(kind, name, "creature", creature, 0, format!("{kind} \"{name}\" creates {missing}"));
         }
     }
+    check_shake_offs(catalog, invalid);
     for (name, item) in &catalog.items {
         if item.thrown && !matches!(item.effect, Effect::Damage { .. }) {
             invalid(
@@ -95,5 +97,39 @@ fn check_creature(catalog: &Catalog, name: &str, creature: &CreatureFile, invali
         && !catalog.has_icon(icon)
     {
         invalid("icon", icon, 0, format!("creature \"{name}\": {}", unknown_icon(icon)));
+    }
+}
+
+/// What a weapon, spell or item leaves behind: its ongoing damage and its hindrance.
+type Leaves = (Option<Lingering>, Option<(Hindrance, Lingering)>);
+
+/// `by: Action` only where an action can end the effect (`Z-HIND-1`): not on ongoing damage,
+/// whose test comes at the end of each turn, and not on a hindrance that stops the unit acting.
+fn check_shake_offs(catalog: &Catalog, invalid: &mut EntryInvalid) {
+    let weapons = catalog.weapons.iter().map(|(name, weapon)| ("weapon", name, (weapon.ongoing, weapon.hinders)));
+    let spells = catalog.spells.iter().map(|(name, spell)| ("spell", name, (spell.ongoing, spell.hinders)));
+    let items = catalog.items.iter().map(|(name, item)| ("item", name, (item.ongoing, item.hinders)));
+    for (kind, name, leaves) in weapons.chain(spells).chain(items) {
+        if let Some(problem) = shake_off_problem(leaves) {
+            invalid(kind, name, "by", name, 0, format!("{kind} \"{name}\" {problem}"));
+        }
+    }
+}
+
+/// Why an entry's `by: Action` can never be carried out, if it cannot.
+fn shake_off_problem((ongoing, hinders): Leaves) -> Option<String> {
+    if ongoing.is_some_and(|lingering| lingering.by == ShakeOffBy::Action) {
+        return Some(
+            "has `by: Action` on its ongoing damage, which is tested at the end of each turn; expected `by` left out of `ongoing` (only a hindrance may need an action)".into(),
+        );
+    }
+    let (hindrance, _) = hinders.filter(|(_, lingering)| lingering.by == ShakeOffBy::Action)?;
+    match hindrance {
+        Hindrance::Distracted | Hindrance::Paralysed => Some(format!(
+            "leaves `{}` to be shaken off `by: Action`, but a {} unit cannot act, so it would never end; expected `by` left out, or a `stuck` or `weakened` hindrance",
+            hindrance.log_name(),
+            hindrance.log_name()
+        )),
+        Hindrance::Stuck | Hindrance::Weakened => None,
     }
 }

@@ -8,6 +8,7 @@ use super::threats::is_threatened;
 use super::{ActionContext, IllegalAction, UnitLookup, modifier, offered};
 use crate::battlefield::{Battlefield, UNREACHABLE, ZoneIdx};
 use crate::rules::components::*;
+use crate::rules::equipment::ShakeOffBy;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::{self, UnitView};
 
@@ -513,31 +514,48 @@ pub fn check_target(
 /// What the action itself needs of the actor, whatever the target: a prone body to stand up,
 /// Mana and Stress to pay for a spell.
 pub fn check_needs(actor: &UnitView, kind: ActionKind) -> Result<(), IllegalAction> {
-    if kind == ActionKind::StandUp && !actor.round.conditions.prone {
-        return Err(IllegalAction::NotProne);
-    }
-    if kind == ActionKind::GoProne && actor.round.conditions.prone {
-        return Err(IllegalAction::AlreadyProne);
-    }
-    if kind == ActionKind::BreakFree && actor.round.conditions.grappled_by.is_empty() {
-        return Err(IllegalAction::NotHeld);
-    }
-    if matches!(kind, ActionKind::LetGo | ActionKind::Drag | ActionKind::Hurl)
-        && actor.round.conditions.grappling.is_none()
-    {
-        return Err(IllegalAction::NotGrappling);
-    }
-    // A grappler someone else holds cannot move from its place (`S-MAN-1`).
-    if kind == ActionKind::Drag && !actor.round.conditions.grappled_by.is_empty() {
-        return Err(IllegalAction::HeldInPlace);
-    }
-    if let ActionKind::Cast(at) = kind {
-        let (_, spell) = &actor.magic.spells.0[at];
-        if actor.magic.mana.current + actor.body.stress.current < spell.mana {
-            return Err(IllegalAction::CannotPay);
+    let conditions = actor.round.conditions;
+    let refused = |needed: bool, why: IllegalAction| if needed { Ok(()) } else { Err(why) };
+    match kind {
+        ActionKind::StandUp => refused(conditions.prone, IllegalAction::NotProne),
+        ActionKind::GoProne => refused(!conditions.prone, IllegalAction::AlreadyProne),
+        ActionKind::BreakFree => refused(!conditions.grappled_by.is_empty(), IllegalAction::NotHeld),
+        ActionKind::LetGo | ActionKind::Hurl => refused(conditions.grappling.is_some(), IllegalAction::NotGrappling),
+        ActionKind::Drag => {
+            refused(conditions.grappling.is_some(), IllegalAction::NotGrappling)?;
+            // A grappler someone else holds cannot move from its place (`S-MAN-1`).
+            refused(conditions.grappled_by.is_empty(), IllegalAction::HeldInPlace)
         }
+        ActionKind::ShakeOff => refused(
+            conditions.hindrance.is_some_and(|(_, lingering)| lingering.by == ShakeOffBy::Action),
+            IllegalAction::NothingToShakeOff,
+        ),
+        ActionKind::Cast(at) => {
+            let (_, spell) = &actor.magic.spells.0[at];
+            refused(actor.magic.mana.current + actor.body.stress.current >= spell.mana, IllegalAction::CannotPay)
+        }
+        // Their needs (a weapon in reach, a target, room) are the target and reach checks'.
+        ActionKind::Attack
+        | ActionKind::DefensiveAttack
+        | ActionKind::FullDefense
+        | ActionKind::UseItem(_)
+        | ActionKind::Throw(_)
+        | ActionKind::Move
+        | ActionKind::Hold
+        | ActionKind::Stabilize
+        | ActionKind::Intimidate
+        | ActionKind::Disengage
+        | ActionKind::Charge
+        | ActionKind::Swarm
+        | ActionKind::Aimed(_)
+        | ActionKind::Shove
+        | ActionKind::Grapple
+        | ActionKind::Execute
+        | ActionKind::Screen
+        | ActionKind::KnockDown
+        | ActionKind::HoldAction
+        | ActionKind::Delay => Ok(()),
     }
-    Ok(())
 }
 
 /// Every legal action of `actor` now: each kind, each reachable zone, each target in reach, in

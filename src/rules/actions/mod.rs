@@ -130,6 +130,11 @@ pub enum IllegalAction {
     /// Only a held unit breaks free.
     #[error("only a unit held in a grapple can break free")]
     NotHeld,
+    /// Only a hindrance that needs an action is shaken off by one (`Z-HIND-1`).
+    #[error(
+        "only a hindrance that needs an action to end (a net, glue) is shaken off by one; others are tested at the end of the turn"
+    )]
+    NothingToShakeOff,
     /// A grappler that is itself held cannot drag anyone (`S-MAN-1`).
     #[error("a grappler held by a foe cannot move, so it cannot drag the one it holds")]
     HeldInPlace,
@@ -189,9 +194,15 @@ pub(crate) const SEED_000_OFFERS: [Offer; 10] = [
     Offer::Intimidate,
 ];
 
-/// Whether the ruleset offers `kind`.
+/// Whether the ruleset offers `kind`; `shake_off` is offered everywhere (a hindrance that needs
+/// it brings it).
 pub fn offered(ruleset: &Ruleset, kind: ActionKind) -> bool {
     let offer = Offer::from(kind);
+    // A hindrance that needs an action brings the action with it (`Z-HIND-1`), whatever the
+    // ruleset lists: gear must never leave a unit with no way to end what it carries.
+    if offer == Offer::ShakeOff {
+        return true;
+    }
     match &ruleset.turns.offered {
         Some(list) => list.contains(&offer),
         None => SEED_000_OFFERS.contains(&offer),
@@ -238,7 +249,8 @@ pub fn modifier(ruleset: &Ruleset, actor: &UnitView, kind: ActionKind, has_targe
         ActionKind::Attack | ActionKind::Charge | ActionKind::Aimed(_) | ActionKind::Swarm => weapon_speed,
         ActionKind::Disengage | ActionKind::StandUp | ActionKind::Screen | ActionKind::GoProne => rules.move_modifier,
         ActionKind::HoldAction => rules.hold_modifier,
-        ActionKind::LetGo => rules.move_modifier,
+        // Cutting free or scraping off is no blow: as quick as a step.
+        ActionKind::LetGo | ActionKind::ShakeOff => rules.move_modifier,
         ActionKind::Shove | ActionKind::KnockDown | ActionKind::Grapple | ActionKind::Execute => weapon_speed,
         // Breaking a hold, dragging or hurling the held is bare-handed struggling, as quick as fists.
         ActionKind::BreakFree | ActionKind::Drag | ActionKind::Hurl => actor.arms.loadout.unarmed.speed,

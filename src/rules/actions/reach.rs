@@ -101,7 +101,8 @@ pub fn is_ranged(actor: &UnitView, kind: ActionKind) -> bool {
         | ActionKind::HoldAction
         | ActionKind::Delay
         | ActionKind::Drag
-        | ActionKind::Hurl => false,
+        | ActionKind::Hurl
+        | ActionKind::ShakeOff => false,
     }
 }
 
@@ -120,13 +121,15 @@ pub(crate) fn target_rule(actor: &UnitView, kind: ActionKind) -> Result<TargetRu
         // Grappling is done with bare hands.
         ActionKind::Grapple => TargetRule::Enemy { range: actor.arms.loadout.unarmed.reach, optional: false },
         // A held unit struggles against whoever holds it: the grappler needs no naming.
-        // A grappler drags or hurls the one foe it holds: it needs no naming either.
+        // A grappler drags or hurls the one foe it holds: it needs no naming either. A hindrance
+        // is shaken off by its sufferer alone.
         ActionKind::StandUp
         | ActionKind::GoProne
         | ActionKind::BreakFree
         | ActionKind::LetGo
         | ActionKind::Drag
-        | ActionKind::Hurl => TargetRule::None,
+        | ActionKind::Hurl
+        | ActionKind::ShakeOff => TargetRule::None,
         // A held action may wait for a foe that could come into reach in its turn (`S-ACT-2`).
         ActionKind::HoldAction => TargetRule::Enemy {
             range: weapon_range.saturating_add(actor.body.speed.0.saturating_mul(HELD_WATCH_SPEEDS)),

@@ -73,6 +73,9 @@ pub enum ActionKind {
     /// A grappler hurls the foe it holds a step away (`S-MAN-1`): it lands prone in `push_to`,
     /// or the first room there is, free of every hold.
     Hurl,
+    /// Spend the action on the test that ends a hindrance which needs one (`Z-HIND-1`: a net to
+    /// cut free of, glue to scrape off).
+    ShakeOff,
 }
 
 /// Where an aimed attack aims (`A-AIM-1`).
@@ -138,6 +141,7 @@ impl ActionKind {
             Self::Delay => "delay",
             Self::Drag => "drag",
             Self::Hurl => "hurl",
+            Self::ShakeOff => "shake_off",
         }
     }
 
@@ -167,7 +171,8 @@ impl ActionKind {
             | Self::KnockDown
             | Self::LetGo
             | Self::Drag
-            | Self::Hurl => true,
+            | Self::Hurl
+            | Self::ShakeOff => true,
         }
     }
 }
@@ -205,6 +210,7 @@ impl Offer {
             Self::Delay => ActionKind::Delay,
             Self::Drag => ActionKind::Drag,
             Self::Hurl => ActionKind::Hurl,
+            Self::ShakeOff => ActionKind::ShakeOff,
         }
     }
 }

@@ -234,6 +234,8 @@ pub enum Term {
     Drag,
     /// Throw a held foe.
     Hurl,
+    /// Spend the action on ending a hindrance.
+    ShakeOff,
     /// Get up from prone.
     StandUp,
     /// Drop to the ground.
@@ -342,6 +344,7 @@ impl Term {
             Offer::Delay => Self::Delay,
             Offer::Drag => Self::Drag,
             Offer::Hurl => Self::Hurl,
+            Offer::ShakeOff => Self::ShakeOff,
         }
     }
 
@@ -599,6 +602,7 @@ impl Term {
             Self::LetGo => "Let go",
             Self::Drag => "Drag",
             Self::Hurl => "Hurl",
+            Self::ShakeOff => "Shake off",
             Self::StandUp => "Stand up",
             Self::GoProne => "Go prone",
             Self::SplitMove => "Then move",

@@ -11,7 +11,7 @@ use crate::rules::equipment::{Attribute, Hindrance, Lingering};
 use crate::rules::log::Affliction;
 
 /// A shake-off test for the conditions that need one.
-const LINGERING: Lingering = Lingering { attribute: Attribute::Strength, tn: 12 };
+const LINGERING: Lingering = Lingering::at_turn_end(Attribute::Strength, 12);
 
 /// The shipped rulesets' names.
 fn shipped_rulesets() -> Vec<&'static str> {

@@ -10,6 +10,7 @@ mod attack;
 mod charge_throw;
 mod flight;
 mod held;
+mod hindrance;
 mod instant;
 mod magic;
 mod maneuvers;

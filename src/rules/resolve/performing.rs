@@ -55,7 +55,8 @@ fn needs_target(kind: ActionKind) -> bool {
         | ActionKind::LetGo
         | ActionKind::Delay
         | ActionKind::Drag
-        | ActionKind::Hurl => false,
+        | ActionKind::Hurl
+        | ActionKind::ShakeOff => false,
         ActionKind::Attack
         | ActionKind::Cast(_)
         | ActionKind::UseItem(_)
@@ -93,6 +94,8 @@ impl<'w, 's> Resolver<'w, 's> {
             true
         } else if matches!(kind, ActionKind::Drag | ActionKind::Hurl) {
             self.haul(slot.unit, &slot.action)
+        } else if kind == ActionKind::ShakeOff {
+            self.shake_off(slot.unit)
         } else if slot.action.target.is_some() || needs_target(kind) {
             self.act_on(slot, slot.action.target, pending)
         } else {
@@ -152,7 +155,8 @@ impl<'w, 's> Resolver<'w, 's> {
             | ActionKind::LetGo
             | ActionKind::Delay
             | ActionKind::Drag
-            | ActionKind::Hurl => {}
+            | ActionKind::Hurl
+            | ActionKind::ShakeOff => {}
         }
         true
     }
