@@ -278,8 +278,10 @@ struct Outbox<'w> {
 }
 
 /// One declaration pass: the battle as the AI sees it, and what the pass has chosen so far.
-struct Pass<'p, 'c, 'w, 's> {
-    view: &'p AiView<'w, 's>,
+/// Two lifetimes, as a [`Choice`] has: the view's own shorten to the pass's borrow, the unit
+/// cache's cannot (it is invariant).
+struct Pass<'p, 'c> {
+    view: &'p AiView<'p, 'p>,
     units: &'p ViewCache<'c, 'c>,
     threats: &'p ThreatMap<'p>,
     /// Every choice made in the open window, this pass's included.
@@ -290,7 +292,7 @@ struct Pass<'p, 'c, 'w, 's> {
     planned: JustDeclared,
 }
 
-impl<'c> Pass<'_, 'c, '_, '_> {
+impl<'c> Pass<'_, 'c> {
     /// What `actor`, run by `kind`, declares: a forced declaration, its search's plan, or its
     /// kind's choice. `None` while the search is still thinking in the background.
     /// `awaiting` holds `actor` and the units awaiting after it.
