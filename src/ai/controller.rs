@@ -5,6 +5,7 @@ use bevy::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::choice::Choice;
 use super::view::{AiView, ForcedDeclarations, JustDeclared};
 
 use crate::rules::actions::{ThreatMap, ViewCache};
@@ -169,10 +170,10 @@ struct Minds<'w, 's> {
 impl Minds<'_, '_> {
     /// The search's plan for `request`'s units; `None` while it is still thinking in the
     /// background (then the declaration pass waits for a later frame).
-    fn plan(
+    fn plan<'c>(
         &mut self,
         view: &AiView,
-        units: &ViewCache,
+        units: &ViewCache<'c, 'c>,
         threats: &ThreatMap,
         request: &super::tactician::SearchRequest,
     ) -> Option<super::tactician::Plan> {
@@ -277,9 +278,11 @@ struct Outbox<'w> {
 }
 
 /// One declaration pass: the battle as the AI sees it, and what the pass has chosen so far.
-struct Pass<'p, 'c, 'w, 's> {
-    view: &'p AiView<'w, 's>,
-    units: &'p ViewCache<'c, 's>,
+/// Two lifetimes, as a [`Choice`] has: the view's own shorten to the pass's borrow, the unit
+/// cache's cannot (it is invariant).
+struct Pass<'p, 'c> {
+    view: &'p AiView<'p, 'p>,
+    units: &'p ViewCache<'c, 'c>,
     threats: &'p ThreatMap<'p>,
     /// Every choice made in the open window, this pass's included.
     just_declared: JustDeclared,
@@ -289,11 +292,17 @@ struct Pass<'p, 'c, 'w, 's> {
     planned: JustDeclared,
 }
 
-impl Pass<'_, '_, '_, '_> {
+impl<'c> Pass<'_, 'c> {
     /// What `actor`, run by `kind`, declares: a forced declaration, its search's plan, or its
     /// kind's choice. `None` while the search is still thinking in the background.
     /// `awaiting` holds `actor` and the units awaiting after it.
-    fn choose(&mut self, minds: &mut Minds, awaiting: &[Entity], actor: &UnitView, kind: AiKind) -> Option<Action> {
+    fn choose(
+        &mut self,
+        minds: &mut Minds,
+        awaiting: &[Entity],
+        actor: &UnitView<'c, 'c>,
+        kind: AiKind,
+    ) -> Option<Action> {
         let (view, units, threats) = (self.view, self.units, self.threats);
         let unit = actor.entity;
         let action = match (minds.forced.0.remove(&unit), kind, super::tactician::Budget::of(kind)) {
@@ -310,13 +319,16 @@ impl Pass<'_, '_, '_, '_> {
                 }
                 self.planned.get(&unit).copied().unwrap_or(Action::simple(crate::rules::components::ActionKind::Hold))
             }
-            (None, AiKind::Random, None) => super::random::choose(view, units, actor, &mut minds.rng.0),
-            (None, AiKind::Easy, None) => {
-                super::tactician::easy_choice(view, units, threats, actor, &self.just_declared, &mut minds.rng.0)
-            }
-            _ => super::greedy::choose_in_pass(view, units, threats, actor, &self.just_declared, &self.book),
+            (None, AiKind::Random, None) => super::random::choose(&self.choice(actor), &mut minds.rng.0),
+            (None, AiKind::Easy, None) => super::tactician::easy_choice(&self.choice(actor), &mut minds.rng.0),
+            _ => super::greedy::choose_in_pass(&self.choice(actor), &self.book),
         };
         Some(action)
+    }
+
+    /// What `actor`'s choice reads: this pass's view and caches, and the choices made before it.
+    fn choice<'a>(&'a self, actor: &'a UnitView<'c, 'c>) -> Choice<'a, 'c> {
+        Choice { view: self.view, units: self.units, threats: self.threats, actor, just_declared: &self.just_declared }
     }
 
     /// Files `unit`'s choice and its pledge.

@@ -6,9 +6,10 @@
 //! the ruleset offers it and the declaration is legal, and a manoeuvre is chosen over the best
 //! blow only when it is expected to be worth more.
 
+use super::choice::Choice;
 use super::view::{AiView, OddsMemo};
 use crate::battlefield::ZoneIdx;
-use crate::rules::actions::{self, ManeuverCheck, ThreatMap, ViewCache};
+use crate::rules::actions::{self, ManeuverCheck};
 use crate::rules::components::*;
 use crate::rules::dice::Dice;
 use crate::rules::equipment::Weapon;
@@ -28,7 +29,8 @@ fn remaining(unit: &UnitView) -> f64 {
 
 /// A prone unit gets up when the ruleset lets it, unless the free attacks it draws by rising
 /// are likely to drop it.
-pub(super) fn stand_up(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitView) -> Option<Action> {
+pub(super) fn stand_up(choice: &Choice) -> Option<Action> {
+    let Choice { view, units, threats, actor, .. } = *choice;
     if !actor.round.conditions.prone {
         return None;
     }
@@ -48,10 +50,11 @@ pub(super) fn stand_up(view: &AiView, units: &ViewCache, threats: &ThreatMap, ac
 
 /// A shove or a grapple, without a move, against a foe in reach, when it is expected to be
 /// worth more than `blow`, the expected damage of the best attack there is.
-pub(super) fn manhandle(view: &AiView, units: &ViewCache, actor: &UnitView, blow: f64) -> Option<Action> {
+pub(super) fn manhandle(choice: &Choice, blow: f64) -> Option<Action> {
+    let Choice { view, units, actor, .. } = *choice;
     let rules = view.ruleset.attack.maneuvers.as_ref()?;
-    let mut best: Option<(f64, Action)> = break_free(view, units, rules, actor, blow);
-    if let Some(haul) = haul(view, units, rules, actor).filter(|(value, _)| *value > blow)
+    let mut best: Option<(f64, Action)> = break_free(choice, rules, blow);
+    if let Some(haul) = haul(choice, rules).filter(|(value, _)| *value > blow)
         && best.as_ref().is_none_or(|(score, _)| haul.0 > *score)
     {
         best = Some(haul);
@@ -63,10 +66,10 @@ pub(super) fn manhandle(view: &AiView, units: &ViewCache, actor: &UnitView, blow
         if !unit::is_fighting(*target.standing.status, target.round.conditions) {
             continue;
         }
-        let push = push_choice(view, units, rules, actor, target);
-        let felling = prone_value(view, units, rules, actor, target);
+        let push = push_choice(choice, rules, target);
+        let felling = prone_value(choice, rules, target);
         let values = [
-            (ActionKind::Grapple, grapple_value(view, rules, actor, target), None),
+            (ActionKind::Grapple, grapple_value(choice, rules, target), None),
             // A push that only moves the foe is worth a blow to it only into a hazard.
             (ActionKind::Shove, push.map_or(felling, |(_, harm)| harm), push.map(|(zone, _)| zone)),
             (ActionKind::KnockDown, felling, None),
@@ -82,16 +85,11 @@ pub(super) fn manhandle(view: &AiView, units: &ViewCache, actor: &UnitView, blow
     best.map(|(_, action)| action)
 }
 
-/// Where a shove by `actor` pushes `target` (`Z-STUNT-1`), and what the push is worth: into the
+/// Where a shove by the unit choosing pushes `target` (`Z-STUNT-1`), and what the push is worth: into the
 /// zone whose hazard is expected to hurt it most, else the one with the fewest of its fighting
 /// allies around, else the first in level order. `None` when there is no room and it would fall.
-fn push_choice(
-    view: &AiView,
-    units: &ViewCache,
-    rules: &ManeuverRules,
-    actor: &UnitView,
-    target: &UnitView,
-) -> Option<(ZoneIdx, f64)> {
+fn push_choice(choice: &Choice, rules: &ManeuverRules, target: &UnitView) -> Option<(ZoneIdx, f64)> {
+    let Choice { view, units, actor, .. } = *choice;
     let allies_around = |zone: ZoneIdx| {
         view.battlefield
             .within(zone, 1)
@@ -111,7 +109,7 @@ fn push_choice(
         // Most harm first, then fewest allies; `min_by` keeps the first of equals, in level order.
         .min_by(|a, b| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2)))?;
     let weapon = actor.arms.loadout.usable_weapon(actor.round.conditions).1;
-    Some((zone, success_chance(view, rules, actor, target, weapon, ManeuverCheck::Shove) * harm))
+    Some((zone, success_chance(choice, rules, target, weapon, ManeuverCheck::Shove) * harm))
 }
 
 /// The damage `zone`'s hazard is expected to deal `unit` standing in it once: the chance it
@@ -136,7 +134,8 @@ fn fails_test(memo: &OddsMemo, test: Dice, modifier: i32, tn: i32) -> f64 {
 
 /// How many rounds a lasting edge over `target` is worth: until the actor's blows would drop
 /// it anyway, at most [`PAYOFF_ROUNDS`].
-fn payoff_rounds(view: &AiView, actor: &UnitView, target: &UnitView) -> f64 {
+fn payoff_rounds(choice: &Choice, target: &UnitView) -> f64 {
+    let Choice { view, actor, .. } = *choice;
     let per_round = actions::attack_odds(&view.ruleset, actor, target).expected;
     if per_round <= 0.0 { PAYOFF_ROUNDS } else { (remaining(target) / per_round).min(PAYOFF_ROUNDS) }
 }
@@ -144,26 +143,28 @@ fn payoff_rounds(view: &AiView, actor: &UnitView, target: &UnitView) -> f64 {
 /// A grapple's worth where the hold hurts every round (`S-MAN-1`): the chance it holds times
 /// the squeeze over the rounds it pays off. A hold without damage is not worth a blow to it,
 /// nor a second hold while the first lasts.
-fn grapple_value(view: &AiView, rules: &ManeuverRules, actor: &UnitView, target: &UnitView) -> f64 {
+fn grapple_value(choice: &Choice, rules: &ManeuverRules, target: &UnitView) -> f64 {
+    let Choice { view, actor, .. } = *choice;
     // A second hold would let go of the first.
     if !rules.grapple_damage || actor.round.conditions.grappling.is_some() {
         return 0.0;
     }
     let squeeze = actions::damage_dice(&view.ruleset, actor, &actor.arms.loadout.unarmed, false).mean().max(0.0);
-    let rounds = payoff_rounds(view, actor, target);
+    let rounds = payoff_rounds(choice, target);
     // Where holds are fought bare-handed, the later rounds' blows are fists instead of the weapon.
     let fists_cost = if rules.unarmed_while_grappling {
-        (actions::attack_odds(&view.ruleset, actor, target).expected - fists_expected(view, actor, target)).max(0.0)
+        (actions::attack_odds(&view.ruleset, actor, target).expected - fists_expected(choice, target)).max(0.0)
             * (rounds - 1.0).max(0.0)
     } else {
         0.0
     };
-    success_chance(view, rules, actor, target, &actor.arms.loadout.unarmed, ManeuverCheck::Hold)
+    success_chance(choice, rules, target, &actor.arms.loadout.unarmed, ManeuverCheck::Hold)
         * (squeeze * rounds - fists_cost)
 }
 
-/// The expected damage of `actor`'s bare-handed blow at `target`.
-fn fists_expected(view: &AiView, actor: &UnitView, target: &UnitView) -> f64 {
+/// The expected damage of the choosing unit's bare-handed blow at `target`.
+fn fists_expected(choice: &Choice, target: &UnitView) -> f64 {
+    let Choice { view, actor, .. } = *choice;
     let fists = &actor.arms.loadout.unarmed;
     let defense =
         unit::defense_score(&view.ruleset, target.body.attributes, target.arms.defense, target.round.conditions);
@@ -181,13 +182,8 @@ fn fists_expected(view: &AiView, actor: &UnitView, target: &UnitView) -> f64 {
 
 /// A held unit struggles free (`S-MAN-1`) when the squeezes it would escape over the rounds a
 /// hold lasts, at the odds of beating each grappler, are worth more than `blow`.
-fn break_free(
-    view: &AiView,
-    units: &ViewCache,
-    rules: &ManeuverRules,
-    actor: &UnitView,
-    blow: f64,
-) -> Option<(f64, Action)> {
+fn break_free(choice: &Choice, rules: &ManeuverRules, blow: f64) -> Option<(f64, Action)> {
+    let Choice { view, units, actor, .. } = *choice;
     if actor.round.conditions.grappled_by.is_empty() || !rules.grapple_damage {
         return None;
     }
@@ -215,7 +211,8 @@ fn break_free(
 /// (less what the grappler's own new place costs it) while the hold goes on; a hurl into the
 /// landing that hurts most, plus the blows the fall makes easier, less the squeezes given up.
 /// A lost check frees the foe, so its squeezes are lost then too.
-fn haul(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &UnitView) -> Option<(f64, Action)> {
+fn haul(choice: &Choice, rules: &ManeuverRules) -> Option<(f64, Action)> {
+    let Choice { view, units, actor, .. } = *choice;
     rules.haul?;
     let victim = units.get(actor.round.conditions.grappling?)?;
     let squeeze = if rules.grapple_damage {
@@ -237,7 +234,7 @@ fn haul(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &UnitVie
         let gain = (hazard_harm(view, victim, along) - hazard_harm(view, actor, to)) * PAYOFF_ROUNDS;
         Some((wins * gain - (1.0 - wins) * squeeze, ActionKind::Drag, to))
     });
-    let fall = falling_worth(view, units, victim, PAYOFF_ROUNDS);
+    let fall = falling_worth(choice, victim, PAYOFF_ROUNDS);
     let hurls = actions::haul_destinations(ctx, here, at, ActionKind::Hurl)
         .into_iter()
         .map(|to| (wins * (hazard_harm(view, victim, to) + fall) - squeeze, ActionKind::Hurl, to));
@@ -249,13 +246,14 @@ fn haul(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &UnitVie
 
 /// What a foe falling prone is worth where prone costs Defense, over `rounds`: the blows of
 /// its foes in reach that the lower Defense turns into hits.
-fn falling_worth(view: &AiView, units: &ViewCache, target: &UnitView, rounds: f64) -> f64 {
-    easier_blows(view, units, target).map_or(0.0, |(easier, allies)| easier * allies * rounds)
+fn falling_worth(choice: &Choice, target: &UnitView, rounds: f64) -> f64 {
+    easier_blows(choice, target).map_or(0.0, |(easier, allies)| easier * allies * rounds)
 }
 
 /// How much more often a blow at `target` lands once it is prone, and what the blows of its foes
 /// in reach do when they land; `None` where it is prone already or prone costs no Defense.
-fn easier_blows(view: &AiView, units: &ViewCache, target: &UnitView) -> Option<(f64, f64)> {
+fn easier_blows(choice: &Choice, target: &UnitView) -> Option<(f64, f64)> {
+    let Choice { view, units, .. } = *choice;
     let penalty = view.ruleset.attack.prone_defense_penalty;
     let sides = view.ruleset.attack.die.sides;
     if target.round.conditions.prone || penalty <= 0 || sides == 0 {
@@ -277,27 +275,28 @@ fn easier_blows(view: &AiView, units: &ViewCache, target: &UnitView) -> Option<(
 
 /// What knocking a foe down is worth where prone costs Defense: the chance the shove lands
 /// times the blows of the actor and its allies in reach that the lower Defense turns into hits.
-fn prone_value(view: &AiView, units: &ViewCache, rules: &ManeuverRules, actor: &UnitView, target: &UnitView) -> f64 {
-    let Some((easier, allies)) = easier_blows(view, units, target) else {
+fn prone_value(choice: &Choice, rules: &ManeuverRules, target: &UnitView) -> f64 {
+    let Some((easier, allies)) = easier_blows(choice, target) else {
         return 0.0;
     };
+    let actor = choice.actor;
     let weapon = actor.arms.loadout.usable_weapon(actor.round.conditions).1;
-    success_chance(view, rules, actor, target, weapon, ManeuverCheck::Shove)
+    success_chance(choice, rules, target, weapon, ManeuverCheck::Shove)
         * easier
         * allies
-        * payoff_rounds(view, actor, target)
+        * payoff_rounds(choice, target)
 }
 
 /// The chance a manoeuvre succeeds: the attack roll first where the ruleset asks for one (with
 /// `weapon`), then the opposed check, which the target wins on a tie.
 fn success_chance(
-    view: &AiView,
+    choice: &Choice,
     rules: &ManeuverRules,
-    actor: &UnitView,
     target: &UnitView,
     weapon: &Weapon,
     check: ManeuverCheck,
 ) -> f64 {
+    let Choice { view, actor, .. } = *choice;
     let lands = if rules.attack_roll_first {
         let defense =
             unit::defense_score(&view.ruleset, target.body.attributes, target.arms.defense, target.round.conditions);

@@ -2,6 +2,7 @@
 //! they declare for the units whose controller is an AI, through the same `ActionChosen`
 //! message and the same legality checks as a human player.
 
+mod choice;
 mod controller;
 pub mod forward;
 mod greedy;
@@ -11,6 +12,7 @@ mod random;
 pub mod tactician;
 mod view;
 
+pub use choice::Choice;
 pub use controller::{AiClock, AiRng, AiSeed, Delegated, SearchInFlight, SearchThread, thread_cpu_time};
 pub use greedy::choose as greedy_choice;
 pub use random::choose as random_choice;

@@ -3,15 +3,15 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::view::AiView;
-use crate::rules::actions::ViewCache;
+use super::choice::Choice;
 use crate::rules::components::{Action, ActionKind};
 use crate::rules::legal::LegalActions;
-use crate::rules::unit::UnitView;
 
-/// Picks uniformly among every legal action of `actor`, its targets from the pass's target index:
-/// the actions are counted and the chosen one found by position, never listed one by one.
-pub fn choose(view: &AiView, units: &ViewCache, actor: &UnitView, rng: &mut ChaCha8Rng) -> Action {
+/// Picks uniformly among every legal action of the unit choosing, its targets from the pass's
+/// target index: the actions are counted and the chosen one found by position, never listed one
+/// by one.
+pub fn choose(choice: &Choice, rng: &mut ChaCha8Rng) -> Action {
+    let Choice { view, units, actor, .. } = *choice;
     let legal = LegalActions::of(view.ctx(), actor, units.targets(view.ctx()).index());
     if legal.is_empty() {
         return Action::simple(ActionKind::Hold);

@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
 
+use super::choice::Choice;
 use super::forward::{ForwardModel, RoundResult, Snapshot, SnapshotSources};
 use super::view::{AiView, JustDeclared};
 use crate::battlefield::ZoneIdx;
@@ -139,10 +140,10 @@ pub struct SearchDone {
 impl Tactician {
     /// Plans the declarations of the requested units here and now, and returns one legal
     /// action for each.
-    pub fn plan(
+    pub fn plan<'c>(
         &mut self,
         view: &AiView,
-        units: &ViewCache,
+        units: &ViewCache<'c, 'c>,
         threats: &ThreatMap,
         request: &SearchRequest,
         rng: &mut ChaCha8Rng,
@@ -157,10 +158,10 @@ impl Tactician {
 
     /// Gets a search ready to run: the portfolio, the snapshot and the model are taken here,
     /// where the battle can be read. `None` when there is nobody to plan for.
-    pub fn prepare(
+    pub fn prepare<'c>(
         &mut self,
         view: &AiView,
-        units: &ViewCache,
+        units: &ViewCache<'c, 'c>,
         threats: &ThreatMap,
         request: &SearchRequest,
         rng: ChaCha8Rng,
@@ -462,9 +463,9 @@ fn powers(view: &AiView, units: &ViewCache) -> EntityHashMap<f64> {
 }
 
 /// The greedy plan (each unit knowing its allies' earlier choices) and every unit's portfolio.
-fn portfolios(
+fn portfolios<'c>(
     view: &AiView,
-    units: &ViewCache,
+    units: &ViewCache<'c, 'c>,
     threats: &ThreatMap,
     members: &[Entity],
     just_declared: &JustDeclared,
@@ -476,8 +477,9 @@ fn portfolios(
         let Some(actor) = units.get(member) else {
             continue;
         };
-        let greedy = super::greedy::choose(view, units, threats, actor, &seen);
-        let options = portfolio(view, units, threats, actor, greedy);
+        let choice = Choice { view, units, threats, actor, just_declared: &seen };
+        let greedy = super::greedy::choose(&choice);
+        let options = portfolio(&choice, greedy);
         // The greedy choice leads, when it is legal; else the first legal script's, else holding.
         let first = options.first().copied().unwrap_or(Action::simple(ActionKind::Hold));
         seen.insert(member, first);
@@ -490,30 +492,22 @@ fn portfolios(
 /// One unit's candidates: the greedy choice, attacks on a few targets (the weakest first: focus
 /// fire), the greedy blow aimed at each other spot, full defense, retreat, healing the most hurt
 /// ally, stabilising a fallen one, and intimidation. Every one is checked by the rules' own `actions::check`.
-pub fn portfolio(
-    view: &AiView,
-    units: &ViewCache,
-    threats: &ThreatMap,
-    actor: &UnitView,
-    greedy: Action,
-) -> Vec<Action> {
+pub fn portfolio(choice: &Choice, greedy: Action) -> Vec<Action> {
+    let Choice { view, units, actor, .. } = *choice;
     let ctx = view.ctx();
     let mut options = Vec::new();
     let scripts: [&dyn Fn() -> Vec<Action>; 5] = [
         &|| {
-            let found = attacks(view, units, threats, actor);
-            found
-                .iter()
-                .flat_map(|&attack| std::iter::once(attack).chain(other_bonus_uses(view, actor, attack)))
-                .collect()
+            let found = attacks(choice);
+            found.iter().flat_map(|&attack| std::iter::once(attack).chain(other_bonus_uses(choice, attack))).collect()
         },
         &|| vec![Action::simple(ActionKind::FullDefense)],
-        &|| retreat(view, units, actor).into_iter().collect(),
-        &|| support(view, units, actor),
-        &|| intimidate(view, units, actor).into_iter().collect(),
+        &|| retreat(choice).into_iter().collect(),
+        &|| support(choice),
+        &|| intimidate(choice).into_iter().collect(),
     ];
     let greedy_script =
-        || std::iter::once(greedy).chain(other_aims(greedy)).chain(other_bonus_uses(view, actor, greedy)).collect();
+        || std::iter::once(greedy).chain(other_aims(greedy)).chain(other_bonus_uses(choice, greedy)).collect();
     for script in std::iter::once(&greedy_script as &dyn Fn() -> Vec<Action>).chain(scripts) {
         for action in script() {
             if !options.contains(&action) && actions::check(ctx, actor, &action, units).is_ok() {
@@ -540,7 +534,8 @@ fn other_aims(action: Action) -> impl Iterator<Item = Action> {
 /// The same attack with its Bonus Actions spent otherwise (`A-BONUS-1`): the rules' default
 /// (and so the greedy AI's) is +1 to hit and +1 damage, but a unit that need not walk may strike
 /// twice instead, and a shooter, whose damage the bonus does not raise, may dodge.
-fn other_bonus_uses(view: &AiView, actor: &UnitView, action: Action) -> Vec<Action> {
+fn other_bonus_uses(choice: &Choice, action: Action) -> Vec<Action> {
+    let Choice { view, actor, .. } = *choice;
     let Some(rules) = bonus::rules(&view.ruleset) else {
         return Vec::new();
     };
@@ -567,7 +562,8 @@ fn remaining(unit: &UnitView) -> i32 {
 }
 
 /// The best weapon, spell or thrown attack on each of the weakest enemies in reach this round.
-fn attacks(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitView) -> Vec<Action> {
+fn attacks(choice: &Choice) -> Vec<Action> {
+    let Choice { view, units, actor, .. } = *choice;
     let ctx = view.ctx();
     let field = &view.battlefield;
     let allowance = unit::movement_allowance(
@@ -618,9 +614,9 @@ fn attacks(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitVi
                 let action = Action::new(kind, Some(enemy.entity), move_to);
                 // The same refinements the greedy AI gives its own attack (an aim, an
                 // execution, a swarm), so a rival target is not judged with a plainer blow.
-                let guarded = super::greedy::refine_attack(view, units, actor, guard(view, threats, actor, action));
+                let guarded = super::greedy::refine_attack(choice, guard(choice, action));
                 // And the same step out of reach afterwards, where movement splits (`C-MOVE-1`).
-                let guarded = super::greedy::step_away_after(view, units, threats, actor, guarded);
+                let guarded = super::greedy::step_away_after(choice, guarded);
                 (actions::check(ctx, actor, &guarded, units).is_ok()).then_some(guarded)
             })
         });
@@ -658,7 +654,8 @@ fn attack_kinds(actor: &UnitView) -> Vec<(ActionKind, u32)> {
 }
 
 /// A weapon attack that walks into a Reposte becomes a defensive attack where the rules offer one.
-fn guard(view: &AiView, threats: &ThreatMap, actor: &UnitView, action: Action) -> Action {
+fn guard(choice: &Choice, action: Action) -> Action {
+    let Choice { view, threats, actor, .. } = *choice;
     if action.kind != ActionKind::Attack || action.move_to.is_none() {
         return action;
     }
@@ -671,7 +668,8 @@ fn guard(view: &AiView, threats: &ThreatMap, actor: &UnitView, action: Action) -
 }
 
 /// The reachable spot farthest from every fighting enemy (a disengage where the rules have one).
-fn retreat(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
+fn retreat(choice: &Choice) -> Option<Action> {
+    let Choice { view, units, actor, .. } = *choice;
     let field = &view.battlefield;
     let allowance = unit::action_allowance(
         &view.ruleset,
@@ -705,7 +703,8 @@ fn retreat(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action>
 }
 
 /// Restoring the most hurt ally in reach, or stabilising a fallen one.
-fn support(view: &AiView, units: &ViewCache, actor: &UnitView) -> Vec<Action> {
+fn support(choice: &Choice) -> Vec<Action> {
+    let Choice { view, units, actor, .. } = *choice;
     let ctx = view.ctx();
     let mut kinds: Vec<ActionKind> = actor
         .magic
@@ -750,7 +749,8 @@ fn support(view: &AiView, units: &ViewCache, actor: &UnitView) -> Vec<Action> {
 }
 
 /// An Intimidation check on the weakest enemy in reach that checks morale.
-fn intimidate(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
+fn intimidate(choice: &Choice) -> Option<Action> {
+    let Choice { view, units, actor, .. } = *choice;
     if !actions::offered(&view.ruleset, ActionKind::Intimidate) {
         return None;
     }
@@ -770,19 +770,8 @@ fn intimidate(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Acti
 }
 
 /// The `easy` AI: the greedy choice, except now and then any legal action at all.
-pub fn easy_choice(
-    view: &AiView,
-    units: &ViewCache,
-    threats: &ThreatMap,
-    actor: &UnitView,
-    just_declared: &JustDeclared,
-    rng: &mut ChaCha8Rng,
-) -> Action {
+pub fn easy_choice(choice: &Choice, rng: &mut ChaCha8Rng) -> Action {
     /// How often the easy AI blunders.
     const BLUNDER_CHANCE: f64 = 0.3;
-    if rng.random_bool(BLUNDER_CHANCE) {
-        super::random::choose(view, units, actor, rng)
-    } else {
-        super::greedy::choose(view, units, threats, actor, just_declared)
-    }
+    if rng.random_bool(BLUNDER_CHANCE) { super::random::choose(choice, rng) } else { super::greedy::choose(choice) }
 }

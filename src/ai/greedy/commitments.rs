@@ -13,7 +13,8 @@ pub(super) enum Commitments<'a> {
 }
 
 impl Commitments<'_> {
-    pub(super) fn of_allies(view: &AiView, units: &ViewCache, actor: &UnitView, just_declared: &JustDeclared) -> Self {
+    pub(super) fn of_allies(choice: &Choice) -> Self {
+        let Choice { view, units, actor, just_declared, .. } = *choice;
         let mut damage = bevy::ecs::entity::EntityHashMap::<f64>::default();
         let mut healing = bevy::ecs::entity::EntityHashMap::<f64>::default();
         // Summed in a fixed order (level order), so the same pass always gives the same sums.
@@ -101,13 +102,10 @@ impl CommitmentBook {
     }
 }
 
-/// How many of `actor`'s allies chose to move into each zone earlier in this pass: squares they
-/// claimed are taken too (never the enemy's choices: those are secret).
-pub(super) fn ally_claims(
-    units: &ViewCache,
-    actor: &UnitView,
-    just_declared: &JustDeclared,
-) -> std::collections::HashMap<ZoneIdx, usize> {
+/// How many of the choosing unit's allies chose to move into each zone earlier in this pass:
+/// squares they claimed are taken too (never the enemy's choices: those are secret).
+pub(super) fn ally_claims(choice: &Choice) -> std::collections::HashMap<ZoneIdx, usize> {
+    let Choice { units, actor, just_declared, .. } = *choice;
     let mut claims = std::collections::HashMap::new();
     for (unit, action) in just_declared {
         if let Some(zone) = action.move_to

@@ -2,9 +2,10 @@
 //! friends, casts and throws when that beats its weapon, closes distance without walking into
 //! Repostes for nothing, and turns to full defense when it is losing the exchange.
 
-use super::view::{AiView, JustDeclared};
+use super::choice::Choice;
+use super::view::AiView;
 use crate::battlefield::{Cover, UNREACHABLE, ZoneIdx};
-use crate::rules::actions::{self, ThreatMap, ViewCache};
+use crate::rules::actions::{self, ViewCache};
 use crate::rules::components::*;
 use crate::rules::equipment::Effect;
 use crate::rules::ruleset::RangedInMelee;
@@ -19,7 +20,7 @@ mod support;
 
 pub use commitments::CommitmentBook;
 use commitments::{Commitments, ally_claims};
-use movement::{Walk, approach, charge, stay_chance, take_cover};
+use movement::{Walk, approach, charge, stay_chance};
 pub(super) use movement::{engaged, step_away_after};
 use odds::{cast_chance, full_defense_risk};
 pub(super) use odds::{expected_damage, refine_attack};
@@ -69,69 +70,50 @@ fn health_share(unit: &UnitView) -> f64 {
     (unit.body.stress.current.max(0) + unit.body.wounds.current.max(0)) as f64 / max
 }
 
-/// The greedy AI's choice for `actor`.
-pub fn choose(
-    view: &AiView,
-    units: &ViewCache,
-    threats: &ThreatMap,
-    actor: &UnitView,
-    just_declared: &JustDeclared,
-) -> Action {
-    let commitments = || Commitments::of_allies(view, units, actor, just_declared);
-    choose_with(view, units, threats, actor, just_declared, commitments)
+/// The greedy AI's choice for the unit choosing.
+pub fn choose(choice: &Choice) -> Action {
+    let commitments = || Commitments::of_allies(choice);
+    choose_with(choice, commitments)
 }
 
-/// The greedy AI's choice for `actor` in a declaration pass whose choices so far `book` has
-/// filed (every one in `just_declared`, and no other): the same choice as [`choose`], found
+/// The greedy AI's choice in a declaration pass whose choices so far `book` has filed (every
+/// one in the choice's `just_declared`, and no other): the same choice as [`choose`], found
 /// without going over the whole pass.
-pub(super) fn choose_in_pass(
-    view: &AiView,
-    units: &ViewCache,
-    threats: &ThreatMap,
-    actor: &UnitView,
-    just_declared: &JustDeclared,
-    book: &CommitmentBook,
-) -> Action {
-    let commitments = || Commitments::Booked { book, side: *actor.standing.side, actor: actor.entity };
-    choose_with(view, units, threats, actor, just_declared, commitments)
+pub(super) fn choose_in_pass(choice: &Choice, book: &CommitmentBook) -> Action {
+    let commitments = || Commitments::Booked { book, side: *choice.actor.standing.side, actor: choice.actor.entity };
+    choose_with(choice, commitments)
 }
 
-fn choose_with<'c>(
-    view: &AiView,
-    units: &ViewCache,
-    threats: &ThreatMap,
-    actor: &UnitView,
-    just_declared: &JustDeclared,
-    commitments: impl FnOnce() -> Commitments<'c>,
-) -> Action {
+fn choose_with<'c>(choice: &Choice, commitments: impl FnOnce() -> Commitments<'c>) -> Action {
+    let Choice { view, units, actor, .. } = *choice;
     let ctx = view.ctx();
     let hold = Action::simple(ActionKind::Hold);
     if actor.standing.status.is_down() {
-        return self_rescue(view, units, actor).unwrap_or(hold);
+        return self_rescue(choice).unwrap_or(hold);
     }
-    if let Some(action) = super::manhandle::stand_up(view, units, threats, actor) {
+    if let Some(action) = super::manhandle::stand_up(choice) {
         return action;
     }
-    if let Some(action) = stabilise_an_ally(view, units, actor) {
+    if let Some(action) = stabilise_an_ally(choice) {
         return action;
     }
     let commitments = commitments();
-    if let Some(action) = restore_an_ally(view, units, actor, &commitments) {
+    if let Some(action) = restore_an_ally(choice, &commitments) {
         return action;
     }
-    if let Some(action) = summon(view, units, actor) {
+    if let Some(action) = summon(choice) {
         return action;
     }
-    if let Some(action) = parry_while_falling_back(view, units, actor) {
+    if let Some(action) = parry_while_falling_back(choice) {
         return action;
     }
-    let best_attack = best_offence(view, units, threats, actor, just_declared, &commitments);
+    let best_attack = best_offence(choice, &commitments);
     let outgoing = best_attack.as_ref().map_or(0.0, |(_, expected, _)| *expected);
     // Losing the exchange: badly hurt, and it would go down before its best target does. Never
     // twice running, so two defenders facing each other do not stall the fight for ever.
     let defended_last_round = actor.round.declared.previous == Some(ActionKind::FullDefense);
     let losing = health_share(actor) < BADLY_HURT && !defended_last_round && {
-        let incoming = incoming_damage(view, units, actor, actor.standing.zone.0);
+        let incoming = incoming_damage(choice, actor.standing.zone.0);
         let rounds_to_fall = remaining(actor) / incoming.max(f64::EPSILON);
         let rounds_to_win =
             best_attack.as_ref().map_or(f64::INFINITY, |(_, _, left)| left / outgoing.max(f64::EPSILON));
@@ -143,18 +125,18 @@ fn choose_with<'c>(
             return defend;
         }
     }
-    if let Some(action) = super::manhandle::manhandle(view, units, actor, outgoing) {
+    if let Some(action) = super::manhandle::manhandle(choice, outgoing) {
         return action;
     }
     if let Some((action, ..)) = best_attack {
-        let refined = refine_attack(view, units, actor, action);
-        return step_away_after(view, units, threats, actor, refined);
+        let refined = refine_attack(choice, action);
+        return step_away_after(choice, refined);
     }
-    if let Some(action) = super::hindrance::shake_off(view, units, actor) {
+    if let Some(action) = super::hindrance::shake_off(choice) {
         return action;
     }
-    if let Some(action) = charge(view, units, actor) {
+    if let Some(action) = charge(choice) {
         return action;
     }
-    approach(view, units, threats, actor).unwrap_or(hold)
+    approach(choice).unwrap_or(hold)
 }

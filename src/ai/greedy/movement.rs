@@ -1,5 +1,5 @@
-//! Moving: engagement and staying chances, taking cover, approaching the nearest enemies,
-//! guarded walks, stepping away and charging.
+//! Moving: engagement and staying chances, approaching the nearest enemies, guarded walks,
+//! stepping away and charging.
 
 use super::*;
 
@@ -18,18 +18,12 @@ pub(in crate::ai) fn engaged(
 /// Chance a melee target is still in reach when the blow falls: certain when its (visible)
 /// declaration says it stays, or when it is pinned by one of ours; otherwise it may well walk off.
 /// `declared` is the target's visible declaration ([`visible_declaration`]).
-pub(super) fn stay_chance(
-    view: &AiView,
-    units: &ViewCache,
-    actor: &UnitView,
-    target: &UnitView,
-    declared: Option<Action>,
-) -> f64 {
+pub(super) fn stay_chance(choice: &Choice, target: &UnitView, declared: Option<Action>) -> f64 {
     if let Some(action) = declared {
         return if action.move_to.is_none_or(|to| to == target.standing.zone.0) { 1.0 } else { UNENGAGED_STAY_CHANCE };
     }
     if !unit::is_fighting(*target.standing.status, target.round.conditions)
-        || engaged(view, units, target, *actor.standing.side)
+        || engaged(choice.view, choice.units, target, *choice.actor.standing.side)
     {
         1.0
     } else {
@@ -46,65 +40,10 @@ pub(super) struct Walk {
     pub(super) reposte_risk: f64,
 }
 
-/// The spot a shooter should shoot from: among free spots it can reach this round that keep the
-/// target in range and sight, the one where the target has the least sight of it (most cover),
-/// then the one nearest to where it stands; `planned` when nothing is better.
-pub(super) fn take_cover(
-    view: &AiView,
-    actor: &UnitView,
-    target_zone: ZoneIdx,
-    range: u32,
-    allowance: u32,
-    planned: Option<ZoneIdx>,
-    full: &impl Fn(ZoneIdx) -> bool,
-) -> Option<ZoneIdx> {
-    let field = &view.battlefield;
-    let here = actor.standing.zone.0;
-    let cover_at = |zone: ZoneIdx| field.sight(target_zone, zone).map_or(Cover::Full, |cover| cover);
-    let planned_spot = planned.unwrap_or(here);
-    let planned_cover = cover_at(planned_spot);
-    // Only more cover than the plan's replaces it.
-    if planned_cover == Cover::Full {
-        return planned;
-    }
-    let planned_walk = field.distance(here, planned_spot);
-    // The most cover, then the shortest walk, then the lowest index: `within` goes nearest
-    // first (ties by index), so the first spot with the most cover is the one, and a spot with
-    // full cover ends the search.
-    let mut best: Option<(Cover, ZoneIdx)> = None;
-    // A spot whose walk from here is shorter than `line - range` is more than `range` from the
-    // target in a straight line (no walk is shorter than the straight line), so the search
-    // starts that far out.
-    let nearest = field.line_distance(here, target_zone).saturating_sub(range);
-    for zone in field.within_from(here, nearest, allowance) {
-        // The distance first: it is the cheapest test, then the room, then the sight.
-        if field.line_distance(zone, target_zone) > range || (zone != here && full(zone)) {
-            continue;
-        }
-        // Sight is symmetric (`S-LOS-1`): the spot sees the target exactly when the target sees
-        // the spot, so one look tells both that and the spot's cover.
-        let Some(cover) = field.sight(target_zone, zone) else {
-            continue;
-        };
-        if best.is_none_or(|(best_cover, _)| cover > best_cover) {
-            best = Some((cover, zone));
-            if cover == Cover::Full {
-                break;
-            }
-        }
-    }
-    let (cover, zone) = best?;
-    let walk = field.distance(here, zone);
-    if cover > planned_cover && walk <= planned_walk.max(1) + 1 {
-        Some(zone).filter(|&zone| zone != here)
-    } else {
-        planned
-    }
-}
-
 /// Moves toward the nearest fighting enemy; attacks defensively on the way when the move
 /// enters a threat range, so it provokes no Reposte.
-pub(super) fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, actor: &UnitView) -> Option<Action> {
+pub(super) fn approach(choice: &Choice) -> Option<Action> {
+    let Choice { view, actor, .. } = *choice;
     let allowance = unit::action_allowance(
         &view.ruleset,
         *actor.body.speed,
@@ -115,7 +54,7 @@ pub(super) fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, ac
     if allowance == 0 {
         return None;
     }
-    let enemy_zones = nearest_enemy_zones(view, units, actor);
+    let enemy_zones = nearest_enemy_zones(choice);
     // Distances are symmetric (every way between zones goes both ways): read from the enemies'
     // rows of the table, a few rows for all the squares around, not a row per square.
     let nearest = |zone: ZoneIdx| {
@@ -137,12 +76,13 @@ pub(super) fn approach(view: &AiView, units: &ViewCache, threats: &ThreatMap, ac
         .into_iter()
         .find(|&(.., zone)| actions::move_cost(&view.battlefield, actor, actor.standing.zone.0, zone) <= allowance)?
         .2;
-    guarded_walk(view, units, threats, actor, Action::new(ActionKind::Move, None, Some(destination)))
+    guarded_walk(choice, Action::new(ActionKind::Move, None, Some(destination)))
 }
 
-/// The zones holding a fighting enemy nearest `actor`, all at the same walking distance: found
-/// nearest first from where it stands.
-fn nearest_enemy_zones(view: &AiView, units: &ViewCache, actor: &UnitView) -> Vec<ZoneIdx> {
+/// The zones holding a fighting enemy nearest the unit choosing, all at the same walking
+/// distance: found nearest first from where it stands.
+fn nearest_enemy_zones(choice: &Choice) -> Vec<ZoneIdx> {
+    let Choice { view, units, actor, .. } = *choice;
     let ctx = view.ctx();
     let has_enemy = |zone: ZoneIdx| {
         // The side and standing suffice: no need to view every ally on the way.
@@ -170,13 +110,8 @@ fn nearest_enemy_zones(view: &AiView, units: &ViewCache, actor: &UnitView) -> Ve
 
 /// `step` as it is when it provokes no Reposte on the way, else as a defensive attack or a
 /// disengage if the rules allow one of them, else as it is if legal at all.
-fn guarded_walk(
-    view: &AiView,
-    units: &ViewCache,
-    threats: &ThreatMap,
-    actor: &UnitView,
-    step: Action,
-) -> Option<Action> {
+fn guarded_walk(choice: &Choice, step: Action) -> Option<Action> {
+    let Choice { view, units, threats, actor, .. } = *choice;
     let ctx = view.ctx();
     if actions::repostes_on_path(ctx, threats, actor, &step).is_empty() {
         return Some(step);
@@ -196,13 +131,8 @@ fn guarded_walk(
 /// after its action with the movement it has left: to the nearest such place, and only when the
 /// walk provokes no attack (the foes it leaves have spent their attack of opportunity, perhaps on
 /// the shot or spell itself). Otherwise the action is left as it was.
-pub(in crate::ai) fn step_away_after(
-    view: &AiView,
-    units: &ViewCache,
-    threats: &ThreatMap,
-    actor: &UnitView,
-    action: Action,
-) -> Action {
+pub(in crate::ai) fn step_away_after(choice: &Choice, action: Action) -> Action {
+    let Choice { view, units, threats, actor, .. } = *choice;
     let (ctx, field, ruleset) = (view.ctx(), &view.battlefield, &view.ruleset);
     if !ruleset.movement.split_move
         || action.move_after.is_some()
@@ -255,7 +185,8 @@ pub(in crate::ai) fn step_away_after(
 }
 
 /// A charge at the best enemy a walk cannot reach but a straight double run can (`S-SPEC-1`).
-pub(super) fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
+pub(super) fn charge(choice: &Choice) -> Option<Action> {
+    let Choice { view, units, actor, .. } = *choice;
     if !actions::offered(&view.ruleset, ActionKind::Charge) {
         return None;
     }
@@ -301,7 +232,7 @@ pub(super) fn charge(view: &AiView, units: &ViewCache, actor: &UnitView) -> Opti
                 continue;
             }
             let Some(target) = units.get(other) else { continue };
-            let expected = alike.expected(view, actor, target, 0, ActionKind::Attack);
+            let expected = alike.expected(choice, target, 0, ActionKind::Attack);
             if best.as_ref().is_some_and(|(score, _)| *score >= expected) {
                 continue;
             }

@@ -5,7 +5,8 @@ use super::*;
 
 /// The Reposte a target in (visibly declared) full defense would answer a melee attack with.
 /// `declared` is the target's visible declaration ([`visible_declaration`]).
-pub(super) fn full_defense_risk(view: &AiView, actor: &UnitView, target: &UnitView, declared: Option<Action>) -> f64 {
+pub(super) fn full_defense_risk(choice: &Choice, target: &UnitView, declared: Option<Action>) -> f64 {
+    let Choice { view, actor, .. } = *choice;
     let in_full_defense = declared.is_some_and(|action| action.kind == ActionKind::FullDefense);
     if in_full_defense {
         REPOSTE_AVERSION * actions::attack_odds(&view.ruleset, target, actor).expected / remaining(actor).sqrt()
@@ -54,7 +55,8 @@ pub(super) fn cast_chance(view: &AiView, skill: i32, tn: i32) -> f64 {
 /// Refines a chosen weapon attack with what the ruleset offers: an aim (`A-AIM-1`), a swarm
 /// that sets up a later ally's blow (`S-SPEC-1`), or a charge when the target is out of a walk's
 /// reach.
-pub(in crate::ai) fn refine_attack(view: &AiView, units: &ViewCache, actor: &UnitView, action: Action) -> Action {
+pub(in crate::ai) fn refine_attack(choice: &Choice, action: Action) -> Action {
+    let Choice { view, units, actor, .. } = *choice;
     let ctx = view.ctx();
     let Some(target) = action.target.and_then(|target| units.get(target)) else {
         return action;

@@ -4,8 +4,8 @@
 use super::*;
 
 /// An enemy the actor could strike this round, looked at once.
-pub(super) struct Prospect<'v, 'w, 's> {
-    view: &'v UnitView<'w, 's>,
+pub(super) struct Prospect<'a, 'c> {
+    view: &'a UnitView<'c, 'c>,
     weight: f64,
     remaining: f64,
     /// What is left of it once the blows allies already declared land, as expected.
@@ -67,14 +67,10 @@ pub(super) struct Candidate {
     left: f64,
 }
 
-/// The actor's offence as it is weighed: what it looks at, gathered once per choice. (The AI's
-/// view, the unit cache and the actor each carry their own pair of Bevy lifetimes.)
-pub(super) struct Offence<'a, 'vw, 'vs, 'w, 's, 'uw, 'us> {
-    view: &'a AiView<'vw, 'vs>,
-    units: &'a ViewCache<'w, 's>,
-    threats: &'a ThreatMap<'a>,
-    actor: &'a UnitView<'uw, 'us>,
-    just_declared: &'a JustDeclared,
+/// The actor's offence as it is weighed: the choice it belongs to, and what it works out once
+/// for that choice.
+pub(super) struct Offence<'a, 'c> {
+    choice: Choice<'a, 'c>,
     /// How far it may walk before it strikes.
     allowance: u32,
     options: Vec<OffenceOption>,
@@ -85,14 +81,8 @@ pub(super) struct Offence<'a, 'vw, 'vs, 'w, 's, 'uw, 'us> {
 
 /// The best damaging action (attack, throw or spell, with a move if needed), its expected
 /// damage, and what is left of its target.
-pub(super) fn best_offence(
-    view: &AiView,
-    units: &ViewCache,
-    threats: &ThreatMap,
-    actor: &UnitView,
-    just_declared: &JustDeclared,
-    commitments: &Commitments,
-) -> Option<(Action, f64, f64)> {
+pub(super) fn best_offence(choice: &Choice, commitments: &Commitments) -> Option<(Action, f64, f64)> {
+    let Choice { view, actor, .. } = *choice;
     let allowance = unit::movement_allowance(
         &view.ruleset,
         *actor.body.speed,
@@ -102,7 +92,7 @@ pub(super) fn best_offence(
     );
     let options = offence_options(actor);
     let claims = std::cell::OnceCell::new();
-    let offence = Offence { view, units, threats, actor, just_declared, allowance, options, claims };
+    let offence = Offence { choice: *choice, allowance, options, claims };
     let (prospects, expected_table) = offence.prospects(commitments);
     let candidates = offence.candidates(&prospects, &expected_table);
     offence.finish(best_first(candidates))
@@ -141,11 +131,11 @@ fn budgeted_count(lists: &[&[Entity]], budget: usize) -> usize {
     lists.iter().map(|list| list.len()).sum::<usize>().min(budget)
 }
 
-impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
+impl<'a, 'c> Offence<'a, 'c> {
     /// Every enemy in reach this round, with what each option would do to it, computed once
     /// into one shared table.
-    fn prospects(&self, commitments: &Commitments) -> (Vec<Prospect<'a, 'w, 's>>, Vec<f64>) {
-        let (view, units, actor, just_declared) = (self.view, self.units, self.actor, self.just_declared);
+    fn prospects(&self, commitments: &Commitments) -> (Vec<Prospect<'a, 'c>>, Vec<f64>) {
+        let Choice { view, units, actor, .. } = self.choice;
         let max_range = self.options.iter().map(|option| option.range).max().unwrap_or(0);
         let melee = !actor.arms.loadout.usable_weapon(actor.round.conditions).1.is_ranged();
         let mut alike = AlikeTargets::default();
@@ -173,25 +163,25 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         let picked = within_budget(&reachable, actor.entity, MAX_PROSPECTS);
         prospects.extend(picked.filter_map(|other| units.get(other)).map(|target| {
             // Looked up once for both of the melee risks below.
-            let declared = if melee { visible_declaration(view, units, target.entity, just_declared) } else { None };
+            let declared = if melee { visible_declaration(&self.choice, target.entity) } else { None };
             Prospect {
                 view: target,
                 weight: if target.standing.status.is_down() { DOWNED_TARGET_WEIGHT } else { 1.0 },
                 remaining: remaining(target),
                 left_after_allies: (remaining(target) - commitments.damage_on(target.entity))
                     .max(OVERKILL_FLOOR * remaining(target)),
-                stay_chance: if melee { stay_chance(view, units, actor, target, declared) } else { 1.0 },
+                stay_chance: if melee { stay_chance(&self.choice, target, declared) } else { 1.0 },
                 first: {
                     let first = expected_table.len();
                     expected_table.extend(
                         self.options
                             .iter()
                             .enumerate()
-                            .map(|(at, option)| alike.expected(view, actor, target, at, option.kind)),
+                            .map(|(at, option)| alike.expected(&self.choice, target, at, option.kind)),
                     );
                     first
                 },
-                full_defense_risk: if melee { full_defense_risk(view, actor, target, declared) } else { 0.0 },
+                full_defense_risk: if melee { full_defense_risk(&self.choice, target, declared) } else { 0.0 },
             }
         }));
         (prospects, expected_table)
@@ -218,12 +208,12 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         let OffenceOption { kind, range } = option;
         let target_zone = prospect.view.standing.zone.0;
         // Missiles and spells fly straight and need sight; blades walk.
-        let shoots = actions::is_ranged(self.actor, kind);
+        let shoots = actions::is_ranged(self.choice.actor, kind);
         let move_to = self.strike_from(target_zone, shoots, range)?;
         // A shooter on a grid takes cover: the free spot in range and sight of its target
         // where the target sees least of it, if one is as near as the plain choice.
-        let move_to = if shoots && self.view.battlefield.is_grid() {
-            take_cover(self.view, self.actor, target_zone, range, self.allowance, move_to, &|zone| self.full(zone))
+        let move_to = if shoots && self.choice.view.battlefield.is_grid() {
+            self.take_cover(target_zone, range, move_to)
         } else {
             move_to
         };
@@ -239,8 +229,8 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
     /// Where to strike `target_zone` from with a reach of `range`: `Some(None)` from where the
     /// actor stands, `None` when no free spot in reach this round will do.
     fn strike_from(&self, target_zone: ZoneIdx, shoots: bool, range: u32) -> Option<Option<ZoneIdx>> {
-        let field = &self.view.battlefield;
-        let here = self.actor.standing.zone.0;
+        let field = &self.choice.view.battlefield;
+        let here = self.choice.actor.standing.zone.0;
         let walking = field.distance(here, target_zone);
         let distance_now = if !shoots {
             walking
@@ -289,14 +279,64 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         }
     }
 
+    /// The spot a shooter should shoot from: among free spots it can reach before it strikes
+    /// that keep the target in range and sight, the one where the target has the least sight of
+    /// it (most cover), then the one nearest to where it stands; `planned` when nothing is better.
+    fn take_cover(&self, target_zone: ZoneIdx, range: u32, planned: Option<ZoneIdx>) -> Option<ZoneIdx> {
+        let Choice { view, actor, .. } = self.choice;
+        let field = &view.battlefield;
+        let here = actor.standing.zone.0;
+        let cover_at = |zone: ZoneIdx| field.sight(target_zone, zone).map_or(Cover::Full, |cover| cover);
+        let planned_spot = planned.unwrap_or(here);
+        let planned_cover = cover_at(planned_spot);
+        // Only more cover than the plan's replaces it.
+        if planned_cover == Cover::Full {
+            return planned;
+        }
+        let planned_walk = field.distance(here, planned_spot);
+        // The most cover, then the shortest walk, then the lowest index: `within` goes nearest
+        // first (ties by index), so the first spot with the most cover is the one, and a spot with
+        // full cover ends the search.
+        let mut best: Option<(Cover, ZoneIdx)> = None;
+        // A spot whose walk from here is shorter than `line - range` is more than `range` from the
+        // target in a straight line (no walk is shorter than the straight line), so the search
+        // starts that far out.
+        let nearest = field.line_distance(here, target_zone).saturating_sub(range);
+        for zone in field.within_from(here, nearest, self.allowance) {
+            // The distance first: it is the cheapest test, then the room, then the sight.
+            if field.line_distance(zone, target_zone) > range || (zone != here && self.full(zone)) {
+                continue;
+            }
+            // Sight is symmetric (`S-LOS-1`): the spot sees the target exactly when the target sees
+            // the spot, so one look tells both that and the spot's cover.
+            let Some(cover) = field.sight(target_zone, zone) else {
+                continue;
+            };
+            if best.is_none_or(|(best_cover, _)| cover > best_cover) {
+                best = Some((cover, zone));
+                if cover == Cover::Full {
+                    break;
+                }
+            }
+        }
+        let (cover, zone) = best?;
+        let walk = field.distance(here, zone);
+        if cover > planned_cover && walk <= planned_walk.max(1) + 1 {
+            Some(zone).filter(|&zone| zone != here)
+        } else {
+            planned
+        }
+    }
+
     /// Whether `zone` has no room left, counting squares allies just chose in this same pass
     /// (never the enemy's: secret).
     pub(super) fn full(&self, zone: ZoneIdx) -> bool {
-        self.view.battlefield.capacity(zone).is_some_and(|capacity| {
-            let standing = self.view.index.count(zone);
+        let view = self.choice.view;
+        view.battlefield.capacity(zone).is_some_and(|capacity| {
+            let standing = view.index.count(zone);
             // A zone full of those standing there needs no look at the claims (a hashed look-up).
             standing as u32 >= capacity || {
-                let claims = self.claims.get_or_init(|| ally_claims(self.units, self.actor, self.just_declared));
+                let claims = self.claims.get_or_init(|| ally_claims(&self.choice));
                 (standing + claims.get(&zone).copied().unwrap_or(0)) as u32 >= capacity
             }
         })
@@ -312,7 +352,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         move_to: Option<ZoneIdx>,
         shoots: bool,
     ) -> f64 {
-        let (view, actor) = (self.view, self.actor);
+        let Choice { view, units, threats, actor, .. } = self.choice;
         let mut score = prospect.weight * expected.min(prospect.left_after_allies) / prospect.remaining.sqrt();
         // A blade that must walk up to an unpinned foe often finds it gone.
         if move_to.is_some() && !shoots {
@@ -322,11 +362,10 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         // Shooting or casting from inside an enemy's reach draws its attack where the ruleset
         // says so: weigh that like a Reposte.
         if shoots && view.ruleset.attack.ranged_in_melee == crate::rules::ruleset::RangedInMelee::Provokes {
-            let risk: f64 = self
-                .threats
+            let risk: f64 = threats
                 .threateners(view.ctx(), standing, *actor.standing.side)
                 .filter(|threat| threat.can_react)
-                .filter_map(|threat| self.units.get(threat.unit))
+                .filter_map(|threat| units.get(threat.unit))
                 .map(|enemy| actions::attack_odds(&view.ruleset, enemy, actor).expected)
                 .sum();
             score -= REPOSTE_AVERSION * risk / remaining(actor).sqrt();
@@ -341,6 +380,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
     /// Best first, each candidate is finished off with the Repostes its move provokes (or turned
     /// into a defensive attack) and checked, until none left can beat the best so far.
     fn finish(&self, candidates: impl Iterator<Item = Candidate>) -> Option<(Action, f64, f64)> {
+        let Choice { view, units, actor, .. } = self.choice;
         let mut walks: Vec<Walk> = Vec::new();
         let mut best: Option<Candidate> = None;
         for Candidate { score: bound, mut action, expected, left } in candidates {
@@ -351,9 +391,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
             let mut score = bound;
             if walk.provokes {
                 // A defensive attack enters threat ranges without provoking, for one count of initiative.
-                if action.kind == ActionKind::Attack
-                    && actions::offered(&self.view.ruleset, ActionKind::DefensiveAttack)
-                {
+                if action.kind == ActionKind::Attack && actions::offered(&view.ruleset, ActionKind::DefensiveAttack) {
                     action.kind = ActionKind::DefensiveAttack;
                 } else {
                     score -= walk.reposte_risk;
@@ -361,7 +399,7 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
             }
             if score > 0.0
                 && best.as_ref().is_none_or(|best| score > best.score)
-                && actions::check(self.view.ctx(), self.actor, &action, self.units).is_ok()
+                && actions::check(view.ctx(), actor, &action, units).is_ok()
             {
                 best = Some(Candidate { score, action, expected, left });
             }
@@ -374,15 +412,16 @@ impl<'a, 'w, 's> Offence<'a, '_, '_, 'w, 's, '_, '_> {
         if let Some(walk) = walks.iter().find(|walk| walk.to == move_to) {
             return *walk;
         }
+        let Choice { view, units, threats, actor, .. } = self.choice;
         let walk = Action::new(ActionKind::Attack, None, move_to);
-        let provoked = actions::repostes_on_path(self.view.ctx(), self.threats, self.actor, &walk);
+        let provoked = actions::repostes_on_path(view.ctx(), threats, actor, &walk);
         let reposte_risk = provoked
             .iter()
-            .filter_map(|&enemy| self.units.get(enemy))
-            .map(|enemy| actions::attack_odds(&self.view.ruleset, enemy, self.actor).expected)
+            .filter_map(|&enemy| units.get(enemy))
+            .map(|enemy| actions::attack_odds(&view.ruleset, enemy, actor).expected)
             .sum::<f64>()
             * REPOSTE_AVERSION
-            / remaining(self.actor).sqrt();
+            / remaining(actor).sqrt();
         let walk = Walk { to: move_to, provokes: !provoked.is_empty(), reposte_risk };
         walks.push(walk);
         walk
@@ -431,14 +470,15 @@ pub(super) struct AlikeTargets<'a> {
 }
 
 impl<'a> AlikeTargets<'a> {
+    /// The expected damage of the choosing unit's `option`, of `kind`, against `target`.
     pub(super) fn expected(
         &mut self,
-        view: &AiView,
-        actor: &'a UnitView,
+        choice: &Choice<'a, '_>,
         target: &UnitView,
         option: usize,
         kind: ActionKind,
     ) -> f64 {
+        let Choice { view, actor, .. } = *choice;
         let defense =
             unit::defense_score(&view.ruleset, target.body.attributes, target.arms.defense, target.round.conditions);
         let key = (option, defense, target.arms.armour.0);
@@ -472,12 +512,8 @@ pub(super) fn is_weapon_blow(kind: ActionKind) -> bool {
 
 /// What `unit` has visibly declared, as [`AiView::visible_declaration`] says, read from the views
 /// cached for this pass rather than the world.
-pub(super) fn visible_declaration(
-    view: &AiView,
-    units: &ViewCache,
-    unit: bevy::prelude::Entity,
-    just_declared: &JustDeclared,
-) -> Option<Action> {
+pub(super) fn visible_declaration(choice: &Choice, unit: bevy::prelude::Entity) -> Option<Action> {
+    let Choice { view, units, just_declared, .. } = *choice;
     if view.queue.secret {
         return None;
     }

@@ -20,8 +20,9 @@ pub(super) fn expected_healing(view: &AiView, actor: &UnitView, kind: ActionKind
 
 /// A unit falling back after failed morale parries instead of attacking while a foe can reach
 /// it this round (`C-WDRAW-1`: "you can parry instead of attack").
-pub(super) fn parry_while_falling_back(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
-    if !actor.round.conditions.falling_back || incoming_damage(view, units, actor, actor.standing.zone.0) <= 0.0 {
+pub(super) fn parry_while_falling_back(choice: &Choice) -> Option<Action> {
+    let Choice { view, units, actor, .. } = *choice;
+    if !actor.round.conditions.falling_back || incoming_damage(choice, actor.standing.zone.0) <= 0.0 {
         return None;
     }
     let parry = Action::simple(ActionKind::FullDefense);
@@ -29,7 +30,8 @@ pub(super) fn parry_while_falling_back(view: &AiView, units: &ViewCache, actor: 
 }
 
 /// A downed unit drinks a restoring draught if it has one (the Wound Point it costs is worth it).
-pub(super) fn self_rescue(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
+pub(super) fn self_rescue(choice: &Choice) -> Option<Action> {
+    let Choice { view, units, actor, .. } = *choice;
     actor.arms.inventory.0.iter().enumerate().find_map(|(at, stack)| {
         let heals = matches!(stack.item.effect, Effect::RestoreWounds { .. }) && !stack.item.thrown && stack.count > 0;
         let action = Action::new(ActionKind::UseItem(at), Some(actor.entity), None);
@@ -38,7 +40,8 @@ pub(super) fn self_rescue(view: &AiView, units: &ViewCache, actor: &UnitView) ->
 }
 
 /// A healer Close to a fallen ally tries to stabilise it, when it has the skill for it.
-pub(super) fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
+pub(super) fn stabilise_an_ally(choice: &Choice) -> Option<Action> {
+    let Choice { view, units, actor, .. } = *choice;
     if actor.body.skills.heal <= 0 {
         return None;
     }
@@ -54,12 +57,8 @@ pub(super) fn stabilise_an_ally(view: &AiView, units: &ViewCache, actor: &UnitVi
 }
 
 /// Casts or uses a restoring spell or item on the most worn-down ally in reach.
-pub(super) fn restore_an_ally(
-    view: &AiView,
-    units: &ViewCache,
-    actor: &UnitView,
-    commitments: &Commitments,
-) -> Option<Action> {
+pub(super) fn restore_an_ally(choice: &Choice, commitments: &Commitments) -> Option<Action> {
+    let Choice { view, units, actor, .. } = *choice;
     let mut kinds: Vec<ActionKind> = Vec::new();
     for (at, (_, spell)) in actor.magic.spells.0.iter().enumerate() {
         if !spell.effect.is_hostile() && !spell.effect.summons() && actor.magic.mana.current >= spell.mana {
@@ -119,8 +118,9 @@ pub(super) fn restore_an_ally(
     best.map(|(_, action)| action)
 }
 
-/// Expected damage per round the enemies that can reach `zone` would deal to `actor`.
-pub(super) fn incoming_damage(view: &AiView, units: &ViewCache, actor: &UnitView, zone: ZoneIdx) -> f64 {
+/// Expected damage per round the enemies that can reach `zone` would deal to the unit choosing.
+pub(super) fn incoming_damage(choice: &Choice, zone: ZoneIdx) -> f64 {
+    let Choice { view, units, actor, .. } = *choice;
     const FURTHEST_THREAT: u32 = 3;
     let around: Vec<&[Entity]> =
         view.battlefield.within(zone, FURTHEST_THREAT).map(|here| view.index.occupants(here)).collect();
@@ -157,7 +157,8 @@ pub(super) fn incoming_damage(view: &AiView, units: &ViewCache, actor: &UnitView
 
 /// Calls a waiting summoned unit while a slot is free, or conjures new ones while none of its
 /// summons is on the field: more bodies beat one more blow (`A-SUMM-1`).
-pub(super) fn summon(view: &AiView, units: &ViewCache, actor: &UnitView) -> Option<Action> {
+pub(super) fn summon(choice: &Choice) -> Option<Action> {
+    let Choice { view, units, actor, .. } = *choice;
     let mine = |wanted: fn(&Status) -> bool| {
         view.summoned.iter().any(|(summoned, status)| summoned.summoner == actor.entity && wanted(status))
     };
