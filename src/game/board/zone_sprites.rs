@@ -12,9 +12,8 @@ pub(super) fn rebuild_zones(
     zones: Query<Entity, With<BoardZone>>,
     window: Option<Single<&Window>>,
     mut resized: MessageReader<WindowResized>,
-    mut board: ResMut<BoardLayout>,
+    (mut board, pictures): (ResMut<BoardLayout>, Option<Res<ModPictures>>),
     (mut images, looks, mut art): (ResMut<Assets<Image>>, Option<Res<BoardLooks>>, ResMut<TerrainArt>),
-    pictures: Option<Res<ModPictures>>,
 ) {
     let no_pictures = ModPictures::default();
     let textures = &pictures.as_deref().unwrap_or(&no_pictures).textures;

@@ -99,15 +99,13 @@ pub(super) fn plugin(app: &mut App) {
 fn draw_menu(
     mut contexts: EguiContexts,
     mut session: ResMut<Session>,
-    (mut start, mut learn): (MessageWriter<StartBattle>, MessageWriter<StartTutorial>),
-    mut exit: MessageWriter<AppExit>,
-    (saves, mut load, mut commands, mut mods): (
-        Res<SaveList>,
-        MessageWriter<LoadSave>,
-        MessageWriter<UiCommand>,
-        ResMut<ModsScreen>,
+    (mut start, mut learn, mut exit): (
+        MessageWriter<StartBattle>,
+        MessageWriter<StartTutorial>,
+        MessageWriter<AppExit>,
     ),
-    (mut active_mods, options): (ResMut<ActiveMods>, Res<LaunchOptions>),
+    (saves, mut load, mut commands): (Res<SaveList>, MessageWriter<LoadSave>, MessageWriter<UiCommand>),
+    (mut mods, mut active_mods, options): (ResMut<ModsScreen>, ResMut<ActiveMods>, Res<LaunchOptions>),
     (mut how_to_play_open, mut play_online): (Local<bool>, ResMut<crate::game::model::session::PlayOnlineOpen>),
     (frames, mut last_drawn, mut next_screen): (Res<FrameCount>, Local<u32>, ResMut<NextState<Screen>>),
 ) -> Result {
