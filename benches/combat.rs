@@ -5,6 +5,7 @@ use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, 
 use fray::cli::bench::{Field, level_text, play_round};
 use fray::headless::HeadlessBattle;
 use fray::levels::mass::load_generated;
+use fray::levels::mods::ModSet;
 use fray::levels::{BattleSetup, BattleTemplate, load_builtin_level};
 use fray::rules::components::{AiKind, Controller};
 
@@ -26,11 +27,11 @@ const PRESET_SKIRMISHES: [&str; 4] = [
 ];
 
 fn whole_battles(c: &mut Criterion) {
-    let template = load_builtin_level("ambush.ron").expect("the ambush loads");
+    let template = load_builtin_level("ambush.ron", &ModSet::default()).expect("the ambush loads");
     let mut group = c.benchmark_group("battle");
     group.throughput(Throughput::Elements(1));
     for level in PRESET_SKIRMISHES {
-        let preset = load_builtin_level(level).expect("every preset's skirmish loads");
+        let preset = load_builtin_level(level, &ModSet::default()).expect("every preset's skirmish loads");
         group.bench_function(level.trim_end_matches(".ron"), |bench| {
             let mut battle = HeadlessBattle::new();
             let mut seed = 0;

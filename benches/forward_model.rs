@@ -5,12 +5,13 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use fray::ai::forward::{ForwardModel, Snapshot};
 use fray::headless::HeadlessBattle;
+use fray::levels::mods::ModSet;
 use fray::levels::{BattleSetup, load_builtin_level};
 use fray::rules::CombatPhase;
 use fray::rules::dice::CombatRng;
 
 fn ambush_snapshot() -> Snapshot {
-    let template = load_builtin_level("ambush.ron").expect("the ambush loads");
+    let template = load_builtin_level("ambush.ron", &ModSet::default()).expect("the ambush loads");
     let mut battle = HeadlessBattle::new();
     let controllers =
         (0..template.sides.len()).map(|side| (side, fray::rules::components::Controller::Human)).collect();

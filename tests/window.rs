@@ -429,7 +429,8 @@ fn the_level_editor_paints_places_units_saves_a_checked_level_and_test_plays_it(
     );
     assert!(stdout.contains("steps passed"), "{stdout}");
     let saved = work.join("levels/new_grid_1.ron");
-    let checked = fray::levels::check_file(&saved).unwrap_or_else(|errors| panic!("the saved level fails: {errors}"));
+    let checked = fray::levels::check_file(&saved, &fray::levels::mods::ModSet::default())
+        .unwrap_or_else(|errors| panic!("the saved level fails: {errors}"));
     assert!(checked.summary.contains("6 units"), "{}", checked.summary);
     let text = std::fs::read_to_string(&saved).expect("saved");
     assert!(text.contains("\"#.....####.#\""), "the painted walls were saved:\n{text}");

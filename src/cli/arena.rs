@@ -14,6 +14,7 @@ use super::sim::wilson_interval;
 use crate::ai::AiClock;
 use crate::headless::HeadlessBattle;
 use crate::levels::catalog::builtin::LEVELS;
+use crate::levels::mods::ModSet;
 use crate::levels::{BattleSetup, BattleTemplate, load_builtin_level, load_level_or_builtin};
 use crate::rules::components::{AiKind, Controller};
 use crate::save::Recording;
@@ -288,12 +289,13 @@ pub fn elo_ratings(entrants: usize, pairings: &[Pairing]) -> Vec<f64> {
     ratings
 }
 
-/// The levels to play: the one given, or every shipped level with exactly two sides.
-fn levels(args: &ArenaArgs) -> Result<Vec<BattleTemplate>, String> {
+/// The levels to play, loaded with `mods`: the one given, or every shipped level with exactly
+/// two sides.
+fn levels(args: &ArenaArgs, mods: &ModSet) -> Result<Vec<BattleTemplate>, String> {
     if args.all_levels {
         let mut templates = Vec::new();
         for (name, _) in LEVELS {
-            let template = load_builtin_level(name).map_err(|errors| errors.to_string())?;
+            let template = load_builtin_level(name, mods).map_err(|errors| errors.to_string())?;
             if template.sides.len() == 2 {
                 templates.push(template);
             }
@@ -301,7 +303,7 @@ fn levels(args: &ArenaArgs) -> Result<Vec<BattleTemplate>, String> {
         return Ok(templates);
     }
     let path = args.level.as_ref().ok_or("fray arena: give a level, or --all-levels")?;
-    let template = load_level_or_builtin(path).map_err(|errors| errors.to_string())?;
+    let template = load_level_or_builtin(path, mods).map_err(|errors| errors.to_string())?;
     if template.sides.len() != 2 {
         return Err(format!(
             "{}: the arena mirrors two sides; this level has {}",
@@ -312,8 +314,8 @@ fn levels(args: &ArenaArgs) -> Result<Vec<BattleTemplate>, String> {
     Ok(vec![template])
 }
 
-/// Runs `fray arena`.
-pub fn run(args: &ArenaArgs) -> ExitCode {
+/// Runs `fray arena`, its levels loaded with `mods`.
+pub fn run(args: &ArenaArgs, mods: &ModSet) -> ExitCode {
     let entrants: Vec<Entrant> = match args.ai.iter().map(|text| parse_entrant(text)).collect() {
         Ok(entrants) => entrants,
         Err(message) => {
@@ -325,7 +327,7 @@ pub fn run(args: &ArenaArgs) -> ExitCode {
         eprintln!("fray arena: give at least two --ai, e.g. --ai a=hard --ai b=greedy");
         return ExitCode::from(2);
     }
-    let templates = match levels(args) {
+    let templates = match levels(args, mods) {
         Ok(templates) => templates,
         Err(message) => {
             eprintln!("{message}");

@@ -78,10 +78,10 @@ const ONLINE_LEVEL: &str = "shock_and_cover_skirmish.ron";
 /// How often a busy referee would update each battle it holds.
 const REFEREE_TICKS_PER_SECOND: f64 = 10.0;
 
-/// Runs `fray bench --online`.
-fn run_online(args: &BenchArgs) -> ExitCode {
+/// Runs `fray bench --online`, its level loaded with `mods`.
+fn run_online(args: &BenchArgs, mods: &crate::levels::mods::ModSet) -> ExitCode {
     let path = args.level.clone().unwrap_or_else(|| PathBuf::from(ONLINE_LEVEL));
-    let template = match crate::levels::load_level_or_builtin(&path) {
+    let template = match crate::levels::load_level_or_builtin(&path, mods) {
         Ok(template) => template,
         Err(errors) => {
             eprintln!("{errors}");
@@ -155,10 +155,10 @@ pub fn level_text(field: Field, units: usize) -> String {
     }
 }
 
-/// Runs `fray bench`.
-pub fn run(args: &BenchArgs) -> ExitCode {
+/// Runs `fray bench` (`mods`: what a level named with `--online` loads with).
+pub fn run(args: &BenchArgs, mods: &crate::levels::mods::ModSet) -> ExitCode {
     if args.online {
-        return run_online(args);
+        return run_online(args, mods);
     }
     let Some(ai) = AiKind::parse(&args.ai) else {
         eprintln!("--ai {}: unknown AI; expected one of {}", args.ai, AiKind::NAMES.join(", "));

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::ModArgs;
-use crate::levels::mods::{Mod, active};
+use super::CommandMods;
+use crate::levels::mods::Mod;
 use crate::levels::{Checked, LoadErrors, check_file, check_mod};
 
 /// Arguments of `fray check`.
@@ -18,29 +18,29 @@ pub struct CheckArgs {
     pub files: Vec<PathBuf>,
 }
 
-/// Checks each file (or each `--mod` mod); prints `ok` lines and notes to stdout, and errors
-/// and warnings to stderr. Only errors fail the check.
-pub fn run(args: &CheckArgs, mods: &ModArgs) -> ExitCode {
+/// Checks each file (or each `--mod` mod) with `mods`; prints `ok` lines and notes to stdout,
+/// and errors and warnings to stderr. Only errors fail the check.
+pub fn run(args: &CheckArgs, mods: &CommandMods) -> ExitCode {
     let mut report = Report::default();
     if args.files.is_empty() {
-        if mods.mods.is_empty() {
+        if mods.folders.is_empty() {
             eprintln!("fray check: nothing to check; expected files (`fray check levels/duel.ron`) or `--mod DIR`");
             return ExitCode::from(2);
         }
-        let set = active();
-        for dir in &mods.mods {
+        let set = &mods.set;
+        for dir in &mods.folders {
             let label = dir.display().to_string();
             let one = set.iter().find(|one| Mod::open(dir).is_ok_and(|opened| opened.id() == one.id()));
             match one {
-                Some(one) => report.add(&label, check_mod(one, &set)),
+                Some(one) => report.add(&label, check_mod(one, set)),
                 // `activate` has reported why it did not open.
                 None => report.failed += 1,
             }
         }
-        return report.finish(mods.mods.len(), "mod(s)");
+        return report.finish(mods.folders.len(), "mod(s)");
     }
     for path in &args.files {
-        report.add(&path.display().to_string(), check_file(path));
+        report.add(&path.display().to_string(), check_file(path, &mods.set));
     }
     report.finish(args.files.len(), "file(s)")
 }

@@ -20,9 +20,12 @@ mod replay;
 mod schema;
 pub mod sim;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+use crate::levels::mods::ModSet;
 
 /// Fray: tabletop combat chapters, played exactly as written.
 #[derive(Debug, Parser)]
@@ -54,7 +57,7 @@ impl Cli {
 pub struct ModArgs {
     /// A mod folder to load after the installed mods (repeatable; later ones win).
     #[arg(long = "mod", value_name = "DIR", global = true)]
-    pub mods: Vec<std::path::PathBuf>,
+    pub mods: Vec<PathBuf>,
     /// Load no installed mods, only the `--mod` ones.
     #[arg(long, global = true)]
     pub no_installed_mods: bool,
@@ -62,24 +65,19 @@ pub struct ModArgs {
 
 impl ModArgs {
     /// The mod folders to open, in the order given to the load order.
-    pub fn folders(&self) -> Result<Vec<std::path::PathBuf>, crate::levels::mods::ModError> {
+    pub fn folders(&self) -> Result<Vec<PathBuf>, crate::levels::mods::ModError> {
         use crate::levels::mods;
         let installed =
             if self.no_installed_mods { Vec::new() } else { mods::enabled_installed(&mods::installed_dir())? };
         Ok(mods::with_command_line(installed, &self.mods))
     }
 
-    /// Opens the mods, puts them in load order and makes them the active set; prints every
-    /// error (each naming its mod and file) when they cannot load.
-    pub fn activate(&self) -> Result<crate::levels::mods::ModSet, ExitCode> {
-        crate::levels::mods::set_command_line(self.mods.clone());
-        let opened =
-            self.folders().map_err(|error| vec![error]).and_then(|dirs| crate::levels::mods::ModSet::open(&dirs));
+    /// Opens the mods and puts them in load order, for the command to load its levels with;
+    /// prints every error (each naming its mod and file) when they cannot load.
+    pub fn activate(&self) -> Result<ModSet, ExitCode> {
+        let opened = self.folders().map_err(|error| vec![error]).and_then(|dirs| ModSet::open(&dirs));
         match opened {
-            Ok(set) => {
-                crate::levels::mods::set_active(set.clone());
-                Ok(set)
-            }
+            Ok(set) => Ok(set),
             Err(errors) => {
                 for error in &errors {
                     eprintln!("{error}");
@@ -89,6 +87,16 @@ impl ModArgs {
             }
         }
     }
+}
+
+/// The mods a command runs with: those [`ModArgs::activate`] opened, and the `--mod` folders
+/// (which the window keeps when its Mods screen changes the installed mods).
+#[derive(Clone, Debug, Default)]
+pub struct CommandMods {
+    /// The mods, in load order.
+    pub set: ModSet,
+    /// The `--mod` folders, in command-line order.
+    pub folders: Vec<PathBuf>,
 }
 
 /// The subcommands.
@@ -134,26 +142,27 @@ pub fn run() -> ExitCode {
         Some(Command::Schema(args)) => return schema::run(args),
         _ => {}
     }
-    // The window opens even when mods are broken (without them): its Mods section shows why.
-    if let Err(code) = cli.mods.activate()
-        && !cli.opens_the_window()
-    {
-        return code;
-    }
+    let set = match cli.mods.activate() {
+        Ok(set) => set,
+        // The window opens even when mods are broken (without them): its Mods section shows why.
+        Err(_) if cli.opens_the_window() => ModSet::default(),
+        Err(code) => return code,
+    };
+    let mods = CommandMods { set, folders: cli.mods.mods.clone() };
     match cli.command {
         Some(Command::Mods(_)) | Some(Command::Schema(_)) => ExitCode::SUCCESS,
-        Some(Command::Sim(args)) => sim::run(&args),
-        Some(Command::Arena(args)) => arena::run(&args),
-        Some(Command::Check(args)) => check::run(&args, &cli.mods),
-        Some(Command::Bench(args)) => bench::run(&args),
-        Some(Command::Replay(args)) => replay::run(&args),
-        Some(Command::NewLevel(args)) => new_level::run(&args),
-        Some(Command::Serve(args)) => online::serve(&args),
-        Some(Command::Join(args)) => online::join(&args),
+        Some(Command::Sim(args)) => sim::run(&args, &mods.set),
+        Some(Command::Arena(args)) => arena::run(&args, &mods.set),
+        Some(Command::Check(args)) => check::run(&args, &mods),
+        Some(Command::Bench(args)) => bench::run(&args, &mods.set),
+        Some(Command::Replay(args)) => replay::run(&args, &mods),
+        Some(Command::NewLevel(args)) => new_level::run(&args, &mods.set),
+        Some(Command::Serve(args)) => online::serve(&args, &mods.set),
+        Some(Command::Join(args)) => online::join(&args, &mods),
         #[cfg(feature = "gui")]
-        Some(Command::Play(args)) => play::run(&args),
+        Some(Command::Play(args)) => play::run(&args, &mods),
         #[cfg(feature = "gui")]
-        None => play::menu(),
+        None => play::menu(&mods),
         #[cfg(not(feature = "gui"))]
         None => {
             eprintln!("fray: built without the window game; try `fray sim` to watch the AIs fight, or `fray --help`");

@@ -9,6 +9,7 @@ use clap::Args;
 use crate::levels::catalog::AssetSource;
 use crate::levels::check_file;
 use crate::levels::error::not_found;
+use crate::levels::mods::ModSet;
 use crate::levels::starter::{StarterField, starter_level};
 
 /// Zones in the line when neither `--grid` nor `--zones` is given.
@@ -41,9 +42,9 @@ fn parse_grid(text: &str) -> Result<(u16, u16), String> {
     Ok((side(width)?, side(height)?))
 }
 
-/// Writes the level, then checks it as `fray check` would.
-pub fn run(args: &NewLevelArgs) -> ExitCode {
-    let source = AssetSource::near(&args.file);
+/// Writes the level, then checks it as `fray check` would, with `mods`.
+pub fn run(args: &NewLevelArgs, mods: &ModSet) -> ExitCode {
+    let source = AssetSource::near(&args.file, mods);
     let names = source.ruleset_names();
     if !names.contains(&args.ruleset) {
         let known: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -69,7 +70,7 @@ pub fn run(args: &NewLevelArgs) -> ExitCode {
         eprintln!("fray new-level: cannot write {}: {error}", args.file.display());
         return ExitCode::FAILURE;
     }
-    match check_file(&args.file) {
+    match check_file(&args.file, mods) {
         Ok(checked) => {
             for warning in checked.warnings {
                 eprintln!("{warning}");

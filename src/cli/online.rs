@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 
+use super::CommandMods;
+use crate::levels::mods::{ActiveMods, ModSet};
 use crate::levels::{DEFAULT_LEVEL, load_builtin_level, load_level_or_builtin};
 use crate::net::{
     AfterGrace, ChessClock, Follower, Hello, Link, Lobby, LobbyStart, Referee, RefereeConfig, Role, SeatPlan,
@@ -112,10 +114,10 @@ pub struct JoinArgs {
     pub screenshots: Option<PathBuf>,
 }
 
-fn load(level: Option<&Path>) -> Result<crate::levels::BattleTemplate, String> {
+fn load(level: Option<&Path>, mods: &ModSet) -> Result<crate::levels::BattleTemplate, String> {
     let loaded = match level {
-        Some(path) => load_level_or_builtin(path),
-        None => load_builtin_level(DEFAULT_LEVEL),
+        Some(path) => load_level_or_builtin(path, mods),
+        None => load_builtin_level(DEFAULT_LEVEL, mods),
     };
     loaded.map_err(|errors| errors.to_string())
 }
@@ -180,8 +182,9 @@ fn password(text: &Option<String>) -> Option<crate::net::transport::GamePassword
 }
 
 /// Runs `fray serve`.
-pub fn serve(args: &ServeArgs) -> ExitCode {
-    match try_serve(args) {
+/// Runs `fray serve`, its level loaded with `mods`.
+pub fn serve(args: &ServeArgs, mods: &ModSet) -> ExitCode {
+    match try_serve(args, mods) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("fray serve: {error}");
@@ -190,8 +193,8 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
     }
 }
 
-fn try_serve(args: &ServeArgs) -> Result<(), String> {
-    let template = load(args.level.as_deref())?;
+fn try_serve(args: &ServeArgs, mods: &ModSet) -> Result<(), String> {
+    let template = load(args.level.as_deref(), mods)?;
     let config = RefereeConfig {
         grace: seconds(args.grace, "--grace")?,
         after_grace: after_grace(&args.after_grace)?,
@@ -242,18 +245,18 @@ fn write_log(world: &World, path: Option<&Path>) -> Result<(), String> {
         .map_err(|error| format!("could not write the log {}: {error}", path.display()))
 }
 
-/// Runs `fray join`.
-pub fn join(args: &JoinArgs) -> ExitCode {
+/// Runs `fray join`; the referee's level loads with `mods`.
+pub fn join(args: &JoinArgs, mods: &CommandMods) -> ExitCode {
     if !args.headless {
         #[cfg(feature = "gui")]
-        return join_in_window(args);
+        return join_in_window(args, mods);
         #[cfg(not(feature = "gui"))]
         {
             eprintln!("fray join: built without the window game; add --headless with --ai KIND or --spectate");
             return ExitCode::from(2);
         }
     }
-    match try_join(args) {
+    match try_join(args, &mods.set) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("fray join: {error}");
@@ -284,7 +287,7 @@ fn hello_of(args: &JoinArgs) -> Hello {
 #[cfg(feature = "gui")]
 /// `fray join` in the window: the game follows the referee's battle, the player declares for
 /// their side with the mouse and keys.
-fn join_in_window(args: &JoinArgs) -> ExitCode {
+fn join_in_window(args: &JoinArgs, mods: &CommandMods) -> ExitCode {
     let server = match resolve(&args.address) {
         Ok(server) => server,
         Err(error) => {
@@ -308,14 +311,15 @@ fn join_in_window(args: &JoinArgs) -> ExitCode {
         }),
         ..Default::default()
     };
-    super::play::open_window(options)
+    super::play::open_window(options, mods)
 }
 
-fn try_join(args: &JoinArgs) -> Result<(), String> {
+fn try_join(args: &JoinArgs, mods: &ModSet) -> Result<(), String> {
     let server = resolve(&args.address)?;
     let delegate = (!args.spectate).then(|| parse_ai(&args.ai)).transpose()?;
     let hello = hello_of(args);
     let mut app = crate::net::follower_app(hello, delegate, Link::Udp);
+    app.insert_resource(ActiveMods(mods.clone()));
     if let Some(path) = &args.trace {
         app.world_mut()
             .resource_mut::<Follower>()

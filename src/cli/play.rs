@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use bevy::app::AppExit;
 use clap::Args;
 
+use super::CommandMods;
 use crate::game::{LaunchOptions, LevelSource, Seat};
 use crate::levels::BattleTemplate;
 
@@ -45,17 +46,13 @@ const USAGE_ERROR: u8 = 2;
 /// Exit code when the level or the display is not there to play.
 const CANNOT_PLAY: u8 = 1;
 
-/// Opens the window on the main menu.
-pub fn menu() -> ExitCode {
-    if let Err(problem) = check_display() {
-        eprintln!("fray: {problem}");
-        return ExitCode::from(CANNOT_PLAY);
-    }
-    exit_code(crate::game::run(LaunchOptions::default()))
+/// Opens the window on the main menu, with `mods` in play.
+pub fn menu(mods: &CommandMods) -> ExitCode {
+    open_window(LaunchOptions::default(), mods)
 }
 
-/// Runs `fray play`.
-pub fn run(args: &PlayArgs) -> ExitCode {
+/// Runs `fray play`, its level loaded with `mods`.
+pub fn run(args: &PlayArgs, mods: &CommandMods) -> ExitCode {
     let mut seats = Vec::new();
     for pair in &args.seats {
         let Some((side, seat)) = pair.split_once('=') else {
@@ -78,7 +75,7 @@ pub fn run(args: &PlayArgs) -> ExitCode {
     // A level named on the command line is checked before any window opens: its errors go to
     // stderr as `file:line:column` and the exit code says it failed.
     if let Some(level) = &level {
-        let template = match level.load() {
+        let template = match level.load(&mods.set) {
             Ok(template) => template,
             Err(errors) => {
                 eprintln!("{errors}");
@@ -96,7 +93,8 @@ pub fn run(args: &PlayArgs) -> ExitCode {
     // A save is checked before any window opens, as a level is: a corrupt or outdated one is
     // a `file:line:column` message and a failing exit code.
     if let Some(path) = &args.load
-        && let Err(error) = crate::save::SaveFile::read(path).and_then(|save| crate::save::level_of(&save, path))
+        && let Err(error) =
+            crate::save::SaveFile::read(path).and_then(|save| crate::save::level_of(&save, path, &mods.set))
     {
         eprintln!("{error}");
         return ExitCode::from(CANNOT_PLAY);
@@ -118,17 +116,20 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         mute: args.mute,
         playback: None,
         join: None,
+        mod_folders: Vec::new(),
     };
-    open_window(options)
+    open_window(options, mods)
 }
 
-/// Opens the window game with these options, once a display is known to be there.
-pub(super) fn open_window(options: LaunchOptions) -> ExitCode {
+/// Opens the window game with these options and `mods` in play, once a display is known to be
+/// there.
+pub(super) fn open_window(options: LaunchOptions, mods: &CommandMods) -> ExitCode {
     if let Err(problem) = check_display() {
         eprintln!("fray: {problem}");
         return ExitCode::from(CANNOT_PLAY);
     }
-    exit_code(crate::game::run(options))
+    let options = LaunchOptions { mod_folders: mods.folders.clone(), ..options };
+    exit_code(crate::game::run(options, mods.set.clone()))
 }
 
 /// Every `--seat` names a side of the level, or the error says which sides there are.

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use super::CommandMods;
 use crate::save::verify::{self, Verdict};
 
 /// Arguments of `fray replay`.
@@ -40,15 +41,15 @@ const DIFFERS: u8 = 1;
 /// replay needs).
 const CANNOT_VERIFY: u8 = 2;
 
-/// Runs `fray replay`.
-pub fn run(args: &ReplayArgs) -> ExitCode {
+/// Runs `fray replay`, its level loaded with `mods`.
+pub fn run(args: &ReplayArgs, mods: &CommandMods) -> ExitCode {
     if !args.verify {
-        return view(args);
+        return view(args, mods);
     }
     let verdict = if verify::is_log(&args.file) {
-        verify::verify_log(&args.file, args.level.as_deref())
+        verify::verify_log(&args.file, args.level.as_deref(), &mods.set)
     } else {
-        verify::verify_save(&args.file)
+        verify::verify_save(&args.file, &mods.set)
     };
     match verdict {
         Ok(Verdict::Reproduced(battles)) => {
@@ -73,8 +74,9 @@ pub fn run(args: &ReplayArgs) -> ExitCode {
 /// Opens the recorded battle in the window. The file is read and played headless first, so a
 /// broken one is a `file:line:column` message before any window opens.
 #[cfg(feature = "gui")]
-fn view(args: &ReplayArgs) -> ExitCode {
-    let source = match crate::game::model::playback::PlaybackSource::open(&args.file, args.level.as_deref()) {
+fn view(args: &ReplayArgs, mods: &CommandMods) -> ExitCode {
+    let source = match crate::game::model::playback::PlaybackSource::open(&args.file, args.level.as_deref(), &mods.set)
+    {
         Ok(source) => source,
         Err(error) => {
             eprintln!("{error}");
@@ -94,12 +96,12 @@ fn view(args: &ReplayArgs) -> ExitCode {
         mute: args.mute,
         ..Default::default()
     };
-    super::play::open_window(options)
+    super::play::open_window(options, mods)
 }
 
 /// Without the window game there is nothing to show the battle in.
 #[cfg(not(feature = "gui"))]
-fn view(args: &ReplayArgs) -> ExitCode {
+fn view(args: &ReplayArgs, _mods: &CommandMods) -> ExitCode {
     eprintln!(
         "fray replay: this fray is built without the window; `fray replay --verify {}` checks that it reproduces",
         args.file.display()

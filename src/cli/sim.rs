@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use clap::Args;
 
 use crate::headless::HeadlessBattle;
+use crate::levels::mods::ModSet;
 use crate::levels::{BattleSetup, BattleTemplate, DEFAULT_LEVEL, load_builtin_level, load_level_or_builtin};
 use crate::rules::Outcome;
 use crate::rules::components::*;
@@ -87,11 +88,11 @@ fn ai_seats(template: &BattleTemplate, overrides: Vec<(usize, Controller)>) -> V
         .collect()
 }
 
-/// Runs `fray sim`.
-pub fn run(args: &SimArgs) -> ExitCode {
+/// Runs `fray sim`, its level loaded with `mods`.
+pub fn run(args: &SimArgs, mods: &ModSet) -> ExitCode {
     let loaded = match &args.level {
-        Some(path) => load_level_or_builtin(path),
-        None => load_builtin_level(DEFAULT_LEVEL),
+        Some(path) => load_level_or_builtin(path, mods),
+        None => load_builtin_level(DEFAULT_LEVEL, mods),
     };
     let template = match loaded {
         Ok(template) => template,

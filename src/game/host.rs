@@ -5,6 +5,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::{Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, channel};
@@ -12,7 +13,7 @@ use std::sync::mpsc::{Receiver, channel};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::model::launch::JoinOptions;
+use super::model::launch::{JoinOptions, LaunchOptions};
 use super::model::screen::Screen;
 use super::model::session::{LevelSource, PlayOnlineOpen, Seat, Session};
 use super::online::{JoinForm, start_joining};
@@ -182,6 +183,7 @@ fn draw_play_online(
     (host, join): (ResMut<HostForm>, ResMut<JoinForm>),
     (session, mut open): (Res<Session>, ResMut<PlayOnlineOpen>),
     mut commands: Commands,
+    options: Res<LaunchOptions>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let (host, join) = (host.into_inner(), join.into_inner());
@@ -199,7 +201,7 @@ fn draw_play_online(
             });
             ui.separator();
             match host.tab {
-                OnlineTab::Host => hosting = host_form_ui(ui, host, &session),
+                OnlineTab::Host => hosting = host_form_ui(ui, host, (&session, &options.mod_folders)),
                 OnlineTab::Join => joining = super::online::join_form_ui(ui, join),
             }
         });
@@ -269,7 +271,12 @@ impl Launch {
 
 /// The Host form: the menu's chosen level, who plays each side, the port and the clocks.
 /// Returns what to start once the player clicks Host and the form reads well.
-fn host_form_ui(ui: &mut egui::Ui, form: &mut HostForm, session: &Session) -> Option<Launch> {
+/// (`mod_folders`: the `--mod` folders the window was started with, which the server loads too.)
+fn host_form_ui(
+    ui: &mut egui::Ui,
+    form: &mut HostForm,
+    (session, mod_folders): (&Session, &[PathBuf]),
+) -> Option<Launch> {
     let Some(choice) = session.level() else {
         ui.label("Choose a level in the menu first.");
         return None;
@@ -306,7 +313,7 @@ fn host_form_ui(ui: &mut egui::Ui, form: &mut HostForm, session: &Session) -> Op
         return None;
     }
     let sides: Vec<String> = template.sides.iter().map(|side| side.name.to_string()).collect();
-    match launch(form, &choice.source, &sides) {
+    match launch(form, &choice.source, &sides, mod_folders) {
         Ok(launch) => Some(launch),
         Err(problem) => {
             form.problem = Some(problem);
@@ -364,7 +371,7 @@ fn settings_grid(ui: &mut egui::Ui, form: &mut HostForm) {
 
 /// `--mod DIR` for each of `dirs`, made absolute where it can be, so the server finds them
 /// wherever it runs.
-fn mod_args(dirs: &[std::path::PathBuf]) -> Vec<String> {
+fn mod_args(dirs: &[PathBuf]) -> Vec<String> {
     dirs.iter()
         .flat_map(|dir| {
             let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
@@ -374,7 +381,7 @@ fn mod_args(dirs: &[std::path::PathBuf]) -> Vec<String> {
 }
 
 /// The `fray serve` command line and the host's hello the form asks for, or what is wrong.
-fn launch(form: &HostForm, source: &LevelSource, sides: &[String]) -> Result<Launch, String> {
+fn launch(form: &HostForm, source: &LevelSource, sides: &[String], mod_folders: &[PathBuf]) -> Result<Launch, String> {
     let port: u16 = form.port.trim().parse().map_err(|_| format!("port {}: expected a number 0-65535", form.port))?;
     let level = match source {
         LevelSource::Builtin(name) => (*name).to_string(),
@@ -412,7 +419,7 @@ fn launch(form: &HostForm, source: &LevelSource, sides: &[String]) -> Result<Lau
     args.extend(["--after-grace".into(), after.into()]);
     // The server plays with the mods this window was started with (`--mod`), as well as the
     // installed ones it finds itself.
-    args.extend(mod_args(&crate::levels::mods::command_line()));
+    args.extend(mod_args(mod_folders));
     // Several seats marked Me are played hot-seat at this window, the curtain between them.
     let own: Vec<String> = sides
         .iter()
@@ -501,7 +508,7 @@ mod tests {
             ..HostForm::default()
         };
         let sides = ["wardens".to_string(), "bandits".to_string()];
-        let launch = launch(&form, &LevelSource::Builtin("sealed_orders.ron"), &sides).expect("the form reads");
+        let launch = launch(&form, &LevelSource::Builtin("sealed_orders.ron"), &sides, &[]).expect("the form reads");
         let args = launch.args.join(" ");
         for part in [
             "serve sealed_orders.ron --port 5000 --lobby --host-key",
@@ -520,7 +527,7 @@ mod tests {
     fn several_seats_marked_me_are_all_the_host_s_to_play_hot_seat() {
         let form = HostForm { seats: vec![HostSeat::Me, HostSeat::Remote, HostSeat::Me], ..HostForm::default() };
         let sides = ["wardens".to_string(), "bandits".to_string(), "crows".to_string()];
-        let launch = launch(&form, &LevelSource::Builtin("sealed_orders.ron"), &sides).expect("the form reads");
+        let launch = launch(&form, &LevelSource::Builtin("sealed_orders.ron"), &sides, &[]).expect("the form reads");
         assert_eq!(launch.hello.role, Role::Sides(vec!["wardens".into(), "crows".into()]));
         assert!(launch.args.join(" ").contains("--seat wardens=remote --seat bandits=remote --seat crows=remote"));
     }
@@ -537,14 +544,14 @@ mod tests {
     #[test]
     fn the_host_form_can_have_a_dropped_player_s_side_forfeit() {
         let form = HostForm { seats: vec![HostSeat::Me], after_grace: GraceChoice::Forfeit, ..HostForm::default() };
-        let launch = launch(&form, &LevelSource::Builtin("duel.ron"), &["a".to_string()]).expect("the form reads");
+        let launch = launch(&form, &LevelSource::Builtin("duel.ron"), &["a".to_string()], &[]).expect("the form reads");
         assert!(launch.args.join(" ").contains("--after-grace forfeit"), "{:?}", launch.args);
     }
 
     #[test]
     fn a_port_that_is_not_a_number_is_refused_with_what_was_expected() {
         let form = HostForm { seats: vec![HostSeat::Me], port: "five".into(), ..HostForm::default() };
-        let error = launch(&form, &LevelSource::Builtin("duel.ron"), &["a".to_string()]).err().unwrap();
+        let error = launch(&form, &LevelSource::Builtin("duel.ron"), &["a".to_string()], &[]).err().unwrap();
         assert!(error.contains("expected a number"), "{error}");
     }
 }

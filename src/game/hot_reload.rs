@@ -14,7 +14,8 @@ use super::model::session::{BattleStarted, LevelChoice, LevelSource, Session};
 use super::watch::{CatalogChanged, LEVELS_DIR, LevelFileChanged, same_file};
 use crate::battlefield::Battlefield;
 use crate::levels::change::{LevelChange, classify};
-use crate::levels::{BattleTemplate, load_level};
+use crate::levels::mods::{ActiveMods, ModSet};
+use crate::levels::{BattleTemplate, ModPictures, load_level};
 use crate::rules::components::UnitId;
 use crate::rules::{CombatInfo, Sides};
 
@@ -60,7 +61,7 @@ fn reload_menu_levels(
     mut changes: Changes,
     mut session: ResMut<Session>,
     mut hot: ResMut<HotReload>,
-    screen: Res<State<Screen>>,
+    (screen, mods): (Res<State<Screen>>, Res<ActiveMods>),
 ) {
     let (files, catalog) = changes.take();
     if files.is_empty() && !catalog {
@@ -68,10 +69,10 @@ fn reload_menu_levels(
     }
     let on_menu = *screen.get() == Screen::Menu;
     for path in &files {
-        let Some(at) = menu_position(&mut session, path) else {
+        let Some(at) = menu_position(&mut session, path, &mods.0) else {
             continue;
         };
-        let outcome = reload_choice(&mut session.levels[at]);
+        let outcome = reload_choice(&mut session.levels[at], &mods.0);
         if on_menu {
             report(&mut session, &mut hot, path, outcome);
         }
@@ -84,7 +85,7 @@ fn reload_menu_levels(
         let LevelSource::File(path) = session.levels[at].source.clone() else {
             continue;
         };
-        let outcome = reload_choice(&mut session.levels[at]);
+        let outcome = reload_choice(&mut session.levels[at], &mods.0);
         let noticed = hot.notice_for.as_deref().is_some_and(|shown| same_file(shown, &path));
         if on_menu && (at == selected || noticed) {
             report(&mut session, &mut hot, &path, outcome);
@@ -94,7 +95,7 @@ fn reload_menu_levels(
 
 /// Where the level at `path` is in the menu; a level file new to `levels/` is added (in place of
 /// the built-in copy of the same name, if any).
-fn menu_position(session: &mut Session, path: &Path) -> Option<usize> {
+fn menu_position(session: &mut Session, path: &Path, mods: &ModSet) -> Option<usize> {
     let listed = session
         .levels
         .iter()
@@ -107,7 +108,7 @@ fn menu_position(session: &mut Session, path: &Path) -> Option<usize> {
     if !in_levels_dir || !path.is_file() {
         return None;
     }
-    let fresh = LevelChoice::load(LevelSource::File(path.to_path_buf()));
+    let fresh = LevelChoice::load(LevelSource::File(path.to_path_buf()), mods);
     let builtin = session.levels.iter().position(
         |level| matches!(&level.source, LevelSource::Builtin(name) if path.file_name().is_some_and(|file| file == *name)),
     );
@@ -121,8 +122,8 @@ fn menu_position(session: &mut Session, path: &Path) -> Option<usize> {
 
 /// Loads a menu level afresh: a good load replaces its title and data; a bad one keeps the
 /// last good data (and its place in the list) beside the errors.
-fn reload_choice(choice: &mut LevelChoice) -> Result<(), String> {
-    match choice.source.load() {
+fn reload_choice(choice: &mut LevelChoice, mods: &ModSet) -> Result<(), String> {
+    match choice.source.load(mods) {
         Ok(template) => {
             choice.title = template.level_name.clone();
             choice.template = Some(template);
@@ -161,6 +162,7 @@ struct ShownBattle<'w, 's> {
     battlefield: ResMut<'w, Battlefield>,
     info: ResMut<'w, CombatInfo>,
     looks: Option<ResMut<'w, crate::levels::terrain::BoardLooks>>,
+    pictures: Option<ResMut<'w, ModPictures>>,
 }
 
 impl ShownBattle<'_, '_> {
@@ -182,6 +184,12 @@ impl ShownBattle<'_, '_> {
             // A new resource: the board redraws the zones (their names, their places).
             *self.battlefield = new.battlefield.clone();
         }
+        if let Some(pictures) = self.pictures.as_mut()
+            && **pictures != new.pictures
+        {
+            // Before the looks, so the board redraws with the mods' pictures the new looks name.
+            **pictures = new.pictures.clone();
+        }
         if let Some(looks) = self.looks.as_mut()
             && **looks != new.looks
         {
@@ -201,7 +209,7 @@ fn reload_battle(
     mut changes: Changes,
     mut session: ResMut<Session>,
     mut hot: ResMut<HotReload>,
-    (mut shown, playback): (ShownBattle, Option<Res<Playback>>),
+    (mut shown, playback, mods): (ShownBattle, Option<Res<Playback>>, Res<ActiveMods>),
 ) {
     let (files, catalog) = changes.take();
     // A replay shows a recorded battle as it was: there is nothing to restart.
@@ -216,7 +224,7 @@ fn reload_battle(
     if !concerned || !source.is_file() {
         return;
     }
-    let new = match load_level(&source) {
+    let new = match load_level(&source, &mods.0) {
         Ok(new) => new,
         Err(errors) => return report(&mut session, &mut hot, &source, Err(errors.to_string())),
     };

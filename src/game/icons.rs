@@ -1,13 +1,14 @@
 //! The unit icons for the board: every shipped game-icons.net PNG (`assets/icons/`), built into
 //! the binary so the game plays from any directory, decoded once at startup into image handles.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 use bevy::asset::RenderAssetUsages;
 use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
 use bevy::prelude::*;
 
+use crate::levels::ModPictures;
 use crate::levels::icons::GENERIC_ICON;
 
 /// `(name, the bytes of assets/icons/<name>.png)`.
@@ -76,6 +77,27 @@ impl Icons {
     pub fn handle(&self, name: &str) -> Handle<Image> {
         self.handles.get(name).or_else(|| self.handles.get(GENERIC_ICON)).cloned().unwrap_or_default()
     }
+
+    /// Decodes the PNGs of mod icons (`files`: a mod's `icons/<name>.png` by name) that are new
+    /// or moved since the last look, so tokens of mod creatures show their own pictures.
+    pub fn add_mod_icons(&mut self, files: &BTreeMap<String, PathBuf>, images: &mut Assets<Image>) {
+        for (name, path) in files {
+            if self.mod_files.get(name) == Some(path) {
+                continue;
+            }
+            match std::fs::read(path)
+                .map_err(|error| error.to_string())
+                .and_then(|bytes| decode(&bytes).map_err(|error| error.to_string()))
+            {
+                Ok(image) => {
+                    self.handles.insert(name.clone(), images.add(image));
+                }
+                // `fray check` accepted the name; a PNG that will not decode costs its picture only.
+                Err(error) => warn!("mod icon \"{name}\" ({}) did not load: {error}", path.display()),
+            }
+            self.mod_files.insert(name.clone(), path.clone());
+        }
+    }
 }
 
 /// Adds the [`Icons`] resource (empty until Startup decodes the PNGs).
@@ -95,24 +117,11 @@ fn load_icons(mut icons: ResMut<Icons>, mut images: ResMut<Assets<Image>>) {
     }
 }
 
-/// Decodes the PNGs of mod icons (a mod's `icons/`) that catalogs have loaded since the last
-/// look, so tokens of mod creatures show their own pictures. Runs before the board spawns tokens.
-fn load_mod_icons(mut icons: ResMut<Icons>, mut images: ResMut<Assets<Image>>) {
-    for (name, path) in crate::levels::icons::mod_icon_files() {
-        if icons.mod_files.get(&name) == Some(&path) {
-            continue;
-        }
-        match std::fs::read(&path)
-            .map_err(|error| error.to_string())
-            .and_then(|bytes| decode(&bytes).map_err(|error| error.to_string()))
-        {
-            Ok(image) => {
-                icons.handles.insert(name.clone(), images.add(image));
-            }
-            // `fray check` accepted the name; a PNG that will not decode costs its picture only.
-            Err(error) => warn!("mod icon \"{name}\" ({}) did not load: {error}", path.display()),
-        }
-        icons.mod_files.insert(name, path);
+/// Decodes the mod icons of the battle in play (its level's [`ModPictures`]) when a battle
+/// brings new ones. Runs before the board spawns tokens.
+fn load_mod_icons(mut icons: ResMut<Icons>, mut images: ResMut<Assets<Image>>, pictures: Option<Res<ModPictures>>) {
+    if let Some(pictures) = pictures.filter(|pictures| pictures.is_changed()) {
+        icons.add_mod_icons(&pictures.icons, &mut images);
     }
 }
 

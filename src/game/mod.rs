@@ -39,6 +39,8 @@ pub mod watch;
 use bevy::prelude::*;
 use bevy_egui::EguiPlugin;
 
+use crate::levels::mods::{ActiveMods, ModSet};
+
 pub use hot_reload::HotReload;
 pub use model::battle_ui::{BattleUi, Draft, UiCommand};
 pub use model::launch::LaunchOptions;
@@ -70,8 +72,8 @@ pub fn hot_reload_plugin(app: &mut App) {
     app.add_plugins((watch::plugin, hot_reload::plugin));
 }
 
-/// Builds and runs the window game.
-pub fn run(options: LaunchOptions) -> AppExit {
+/// Builds and runs the window game, with `mods` in play until its Mods screen changes them.
+pub fn run(options: LaunchOptions, mods: ModSet) -> AppExit {
     // A replay is not a battle of the player's: it writes no autosave over theirs.
     // Nor is a battle followed online: the referee keeps its record.
     let autosave = options.playback.is_none() && options.join.is_none();
@@ -84,6 +86,7 @@ pub fn run(options: LaunchOptions) -> AppExit {
     .add_plugins(EguiPlugin::default())
     .add_plugins(crate::headless_plugin)
     .insert_resource(options)
+    .insert_resource(ActiveMods(mods))
     .add_plugins((
         logic_plugin,
         board::plugin,

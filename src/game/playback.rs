@@ -17,6 +17,7 @@ use super::model::playing_count::PlayingCount;
 use super::model::screen::Screen;
 use super::spine::GameSystems;
 use super::ui::widgets::tracked_button;
+use crate::levels::mods::ModSet;
 use crate::rules::CombatSystems;
 use crate::rules::log::CombatLog;
 use crate::rules::log_text::{self, Names};
@@ -28,14 +29,15 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 const BAR_HEIGHT: f32 = 64.0;
 impl PlaybackSource {
     /// Reads a save (`.ron`) or a JSON Lines log (its first battle); `level` names the level of
-    /// a log fought on a level that is not shipped. Errors read `file:line:column: what`.
-    pub fn open(file: &Path, level: Option<&Path>) -> Result<Self, String> {
+    /// a log fought on a level that is not shipped; the level loads with `mods`. Errors read
+    /// `file:line:column: what`.
+    pub fn open(file: &Path, level: Option<&Path>, mods: &ModSet) -> Result<Self, String> {
         if crate::save::verify::is_log(file) {
             let (template, setup, rounds) =
-                crate::save::verify::first_battle(file, level).map_err(|error| error.to_string())?;
+                crate::save::verify::first_battle(file, level, mods).map_err(|error| error.to_string())?;
             return Ok(Self { file: file.into(), template, setup, declarations: None, rounds });
         }
-        let (save, template, battle) = crate::save::load_headless(file).map_err(|error| error.to_string())?;
+        let (save, template, battle) = crate::save::load_headless(file, mods).map_err(|error| error.to_string())?;
         let setup = crate::save::setup_of(&save, &template, file).map_err(|error| error.to_string())?;
         let rounds = battle.log().entries().iter().take(save.events).map(|entry| entry.round).collect();
         Ok(Self { file: file.into(), template, setup, declarations: Some(save.declarations), rounds })
@@ -201,7 +203,8 @@ mod tests {
     /// A replay of `events` events, all of round 1 but the first.
     fn playback(events: usize) -> Playback {
         let template =
-            crate::levels::load_builtin_level(crate::levels::DEFAULT_LEVEL).expect("the default level loads");
+            crate::levels::load_builtin_level(crate::levels::DEFAULT_LEVEL, &crate::levels::mods::ModSet::default())
+                .expect("the default level loads");
         let rounds = (0..events).map(|at| u32::from(at > 0)).collect();
         let source = PlaybackSource {
             file: "test.jsonl".into(),

@@ -11,6 +11,7 @@ use super::model::launch::LaunchOptions;
 use super::model::screen::Screen;
 use super::model::session::{LevelSource, Seat, Session};
 use crate::levels::catalog::builtin;
+use crate::levels::mods::ActiveMods;
 use crate::rules::components::{Controller, SideIndex, UnitId};
 use crate::rules::log::CombatLog;
 use crate::rules::{CombatPhase, CombatState, DeclarationQueue};
@@ -291,9 +292,10 @@ fn find_unit(world: &mut World, id: &str) -> Option<Entity> {
 fn load_requested(world: &mut World) {
     let requests: Vec<PathBuf> =
         world.resource_mut::<Messages<LoadSave>>().drain().map(|LoadSave(path)| path).collect();
+    let mods = world.get_resource::<ActiveMods>().cloned().unwrap_or_default().0;
     for path in requests {
         let loaded =
-            SaveFile::read(&path).and_then(|save| save::level_of(&save, &path).map(|template| (save, template)));
+            SaveFile::read(&path).and_then(|save| save::level_of(&save, &path, &mods).map(|template| (save, template)));
         let (save, template) = match loaded {
             Ok(loaded) => loaded,
             Err(error) => {

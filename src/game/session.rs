@@ -12,6 +12,7 @@ use super::model::pace::{Pace, RoundPacing};
 use super::model::screen::Screen;
 use super::model::session::{BackToMenu, BattleStarted, LevelChoice, LevelSource, Session, StartBattle};
 use crate::levels::catalog::builtin;
+use crate::levels::mods::{ActiveMods, ModSet};
 use crate::levels::{BattleSetup, BattleTemplate, DEFAULT_LEVEL};
 use crate::rules::components::UnitId;
 use crate::rules::log::CombatLog;
@@ -23,6 +24,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<RoundPacing>()
         .init_resource::<Pace>()
         .init_resource::<LaunchOptions>()
+        .init_resource::<ActiveMods>()
         .add_message::<StartBattle>()
         .add_message::<BackToMenu>()
         .add_message::<BattleStarted>()
@@ -35,12 +37,12 @@ pub(super) fn plugin(app: &mut App) {
 /// The levels in the menu: the built-in ones (or their copies in `levels/`, which win so that
 /// edits hot-reload), then any other `.ron` in `levels/`. The shipped levels kept out of the
 /// list (the siege, the tutorials) stay out even where their files are on disk.
-pub fn level_choices(dir: &Path) -> Vec<LevelChoice> {
+pub fn level_choices(dir: &Path, mods: &ModSet) -> Vec<LevelChoice> {
     let mut choices = Vec::new();
     for (name, _) in builtin::LEVELS {
         let on_disk = dir.join(name);
         let source = if on_disk.is_file() { LevelSource::File(on_disk) } else { LevelSource::Builtin(name) };
-        choices.push(LevelChoice::load(source));
+        choices.push(LevelChoice::load(source, mods));
     }
     let mut extra: Vec<PathBuf> =
         std::fs::read_dir(dir).map(|entries| entries.flatten().map(|entry| entry.path()).collect()).unwrap_or_default();
@@ -49,18 +51,17 @@ pub fn level_choices(dir: &Path) -> Vec<LevelChoice> {
             && !builtin::every_level().any(|(name, _)| path.file_name().is_some_and(|file| file == name))
     });
     extra.sort();
-    choices.extend(extra.into_iter().map(|path| LevelChoice::load(LevelSource::File(path))));
-    choices.extend(mod_level_choices());
+    choices.extend(extra.into_iter().map(|path| LevelChoice::load(LevelSource::File(path), mods)));
+    choices.extend(mod_level_choices(mods));
     choices
 }
 
-/// The levels in each active mod's `levels/`, titled with the mod's name.
-fn mod_level_choices() -> Vec<LevelChoice> {
-    let mods = crate::levels::mods::active();
+/// The levels in each mod's `levels/`, titled with the mod's name.
+fn mod_level_choices(mods: &ModSet) -> Vec<LevelChoice> {
     let mut choices = Vec::new();
     for one in mods.iter() {
         for path in one.files_in("levels") {
-            let mut level = LevelChoice::load(LevelSource::File(path));
+            let mut level = LevelChoice::load(LevelSource::File(path), mods);
             level.title = format!("{}: {}", one.manifest.name, level.title);
             choices.push(level);
         }
@@ -68,8 +69,8 @@ fn mod_level_choices() -> Vec<LevelChoice> {
     choices
 }
 
-fn discover_levels(mut session: ResMut<Session>) {
-    session.levels = level_choices(Path::new("levels"));
+fn discover_levels(mut session: ResMut<Session>, mods: Res<ActiveMods>) {
+    session.levels = level_choices(Path::new("levels"), &mods.0);
     let default = session
         .levels
         .iter()
@@ -83,7 +84,7 @@ fn discover_levels(mut session: ResMut<Session>) {
 
 /// `fray play LEVEL --seat SIDE=...`: choose, seat and start at once.
 pub(super) fn apply_launch_options(
-    options: Res<LaunchOptions>,
+    (options, mods): (Res<LaunchOptions>, Res<ActiveMods>),
     mut session: ResMut<Session>,
     mut start: MessageWriter<StartBattle>,
 ) {
@@ -94,7 +95,7 @@ pub(super) fn apply_launch_options(
         return;
     };
     // After `select`, which resets the seed to the level's own: `--seed` wins over it.
-    session.select_source(source);
+    session.select_source(source, &mods.0);
     if let Some(seed) = options.seed {
         session.seed = seed;
     }
@@ -120,13 +121,14 @@ pub(super) fn start_battle(world: &mut World) {
     if !requested {
         return;
     }
+    let mods = world.get_resource::<ActiveMods>().cloned().unwrap_or_default();
     let template = {
         let mut session = world.resource_mut::<Session>();
         let at = session.selected;
         let Some(level) = session.levels.get_mut(at) else {
             return;
         };
-        match level.source.load() {
+        match level.source.load(&mods.0) {
             Ok(template) => {
                 level.template = Some(template.clone());
                 level.error = None;
@@ -240,7 +242,8 @@ mod tests {
 
     #[test]
     fn seats_chosen_in_the_menu_carry_over_to_the_next_level_picked() {
-        let mut session = Session { levels: level_choices(Path::new("/nonexistent")), ..Default::default() };
+        let mut session =
+            Session { levels: level_choices(Path::new("/nonexistent"), &ModSet::default()), ..Default::default() };
         let two_sided = |session: &Session| {
             session
                 .levels
@@ -260,7 +263,7 @@ mod tests {
 
     #[test]
     fn the_built_in_levels_are_always_offered() {
-        let choices = level_choices(Path::new("/nonexistent"));
+        let choices = level_choices(Path::new("/nonexistent"), &ModSet::default());
         assert_eq!(choices.len(), builtin::LEVELS.len());
         assert!(choices.iter().all(|choice| choice.template.is_some()));
     }

@@ -3,7 +3,8 @@
 //! draws its texture with, and mod textures (a mod's `textures/<name>.png`) decoded when a level
 //! names them. Looks only: see [`crate::levels::terrain`].
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
 
 use bevy::asset::RenderAssetUsages;
 use bevy::image::{CompressedImageFormats, ImageAddressMode, ImageSampler, ImageSamplerDescriptor, ImageType};
@@ -99,8 +100,8 @@ pub fn square_art(terrain: SquareTerrain) -> (Texture, Color) {
 #[derive(Resource, Debug, Default)]
 pub struct TerrainArt {
     shipped: HashMap<Texture, (Handle<Image>, Image)>,
-    /// Mod textures by name, decoded when first drawn (`None`: it would not load).
-    mods: HashMap<String, Option<(Handle<Image>, Image)>>,
+    /// Mod textures by file, decoded when first drawn (`None`: it would not load).
+    mods: HashMap<PathBuf, Option<(Handle<Image>, Image)>>,
 }
 
 impl TerrainArt {
@@ -109,23 +110,28 @@ impl TerrainArt {
         self.shipped.get(&texture)
     }
 
-    /// The mod texture `name` (a mod's `textures/<name>.png`), decoded on first use; `None` when
-    /// no mod brings it or it will not decode (the terrain's own texture is drawn instead).
-    pub fn modded(&mut self, name: &str, images: &mut Assets<Image>) -> Option<&(Handle<Image>, Image)> {
-        if !self.mods.contains_key(name) {
-            let loaded = crate::levels::terrain::mod_texture_files().get(name).and_then(|path| {
-                match std::fs::read(path).map_err(|error| error.to_string()).and_then(|bytes| decode(&bytes)) {
-                    Ok(image) => Some((images.add(image.clone()), image)),
-                    Err(error) => {
-                        // `fray check` accepted the name; a PNG that will not decode costs its look only.
-                        warn!("mod texture \"{name}\" ({}) did not load: {error}", path.display());
-                        None
-                    }
+    /// The mod texture `name` (a mod's `textures/<name>.png`, found in `textures`: the mods'
+    /// textures of the level in play), decoded on first use; `None` when no mod brings it or it
+    /// will not decode (the terrain's own texture is drawn instead).
+    pub fn modded(
+        &mut self,
+        name: &str,
+        textures: &BTreeMap<String, PathBuf>,
+        images: &mut Assets<Image>,
+    ) -> Option<&(Handle<Image>, Image)> {
+        let path = textures.get(name)?;
+        if !self.mods.contains_key(path) {
+            let loaded = match std::fs::read(path).map_err(|error| error.to_string()).and_then(|bytes| decode(&bytes)) {
+                Ok(image) => Some((images.add(image.clone()), image)),
+                Err(error) => {
+                    // `fray check` accepted the name; a PNG that will not decode costs its look only.
+                    warn!("mod texture \"{name}\" ({}) did not load: {error}", path.display());
+                    None
                 }
-            });
-            self.mods.insert(name.to_string(), loaded);
+            };
+            self.mods.insert(path.clone(), loaded);
         }
-        self.mods.get(name).and_then(Option::as_ref)
+        self.mods.get(path).and_then(Option::as_ref)
     }
 }
 
@@ -178,7 +184,7 @@ type Drawn = (Handle<Image>, Image, Color);
 /// named and loads, else the terrain's shipped texture and tint.
 fn resolve_squares(
     looks: &[Looks<SquareTerrain>],
-    art: &mut TerrainArt,
+    (art, textures): (&mut TerrainArt, &BTreeMap<String, PathBuf>),
     images: &mut Assets<Image>,
 ) -> HashMap<Looks<SquareTerrain>, Drawn> {
     let mut drawn = HashMap::new();
@@ -186,7 +192,7 @@ fn resolve_squares(
         if drawn.contains_key(look) {
             continue;
         }
-        let modded = look.texture.as_deref().and_then(|name| art.modded(name, images)).cloned();
+        let modded = look.texture.as_deref().and_then(|name| art.modded(name, textures, images)).cloned();
         let resolved = modded.map(|(handle, image)| (handle, image, Color::WHITE)).or_else(|| {
             let (texture, tint) = square_art(look.terrain);
             art.shipped(texture).map(|(handle, image)| (handle.clone(), image.clone(), tint))
@@ -198,9 +204,16 @@ fn resolve_squares(
     drawn
 }
 
-/// How zone `look` is drawn: its sprite image (none if it failed to decode) and tint.
-pub fn zone_sprite(look: &Looks<ZoneTerrain>, art: &mut TerrainArt, images: &mut Assets<Image>, size: Vec2) -> Sprite {
-    let modded = look.texture.as_deref().and_then(|name| art.modded(name, images)).map(|(handle, _)| handle.clone());
+/// How zone `look` is drawn (`textures`: the mods' textures of the level in play): its sprite
+/// image (none if it failed to decode) and tint.
+pub fn zone_sprite(
+    look: &Looks<ZoneTerrain>,
+    (art, textures): (&mut TerrainArt, &BTreeMap<String, PathBuf>),
+    images: &mut Assets<Image>,
+    size: Vec2,
+) -> Sprite {
+    let modded =
+        look.texture.as_deref().and_then(|name| art.modded(name, textures, images)).map(|(handle, _)| handle.clone());
     let (texture, tint) = zone_art(look.terrain);
     let (image, tint) = match modded {
         Some(handle) => (Some(handle), Color::WHITE),
@@ -227,7 +240,7 @@ pub(super) fn spawn_grid_squares(
     commands: &mut Commands,
     grid: &GridMap,
     looks: &[Looks<SquareTerrain>],
-    art: &mut TerrainArt,
+    (art, textures): (&mut TerrainArt, &BTreeMap<String, PathBuf>),
     images: &mut Assets<Image>,
 ) {
     let (width, height) = (i32::from(grid.width()), i32::from(grid.height()));
@@ -239,7 +252,7 @@ pub(super) fn spawn_grid_squares(
         })
     };
     let all: Vec<Looks<SquareTerrain>> = (0..cells).map(look_of).collect();
-    let drawn = resolve_squares(&all, art, images);
+    let drawn = resolve_squares(&all, (art, textures), images);
     let top_left = square_centre(Square::new(0, 0));
     let bottom_right = square_centre(Square::new(width - 1, height - 1));
     let extent = Vec2::new(width as f32, height as f32) * GRID_TILE;

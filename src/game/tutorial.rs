@@ -8,6 +8,7 @@ use super::model::session::{BattleStarted, LevelSource, Session, StartBattle};
 use super::spine::GameSystems;
 use crate::battlefield::{Battlefield, Place, Square, ZoneIdx};
 use crate::levels::lessons::{Lesson, LessonGoal, TaughtCover};
+use crate::levels::mods::ActiveMods;
 use crate::rules::components::{ActionKind, Conditions, Controller, Loadout, Offer, UnitId, Zone};
 use crate::rules::log::{CombatLog, LogEntry, LogEvent, line};
 use crate::rules::{CombatState, CombatSystems};
@@ -127,11 +128,11 @@ fn no_lesson_to_read(tutorial: Res<Tutorial>) -> bool {
 /// Learn to play: the course's level with its default seats.
 fn start_tutorial(
     mut requests: MessageReader<StartTutorial>,
-    mut session: ResMut<Session>,
+    (mut session, mods): (ResMut<Session>, Res<ActiveMods>),
     mut start: MessageWriter<StartBattle>,
 ) {
     if let Some(StartTutorial(course)) = requests.read().last() {
-        session.select_source(LevelSource::Builtin(course.level()));
+        session.select_source(LevelSource::Builtin(course.level()), &mods.0);
         start.write(StartBattle);
     }
 }

@@ -15,7 +15,7 @@ use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use super::model::session::{LevelSource, Session};
 use crate::levels::catalog::{AssetSource, read_text};
 use crate::levels::load::{FileKind, file_kind};
-use crate::levels::mods;
+use crate::levels::mods::ActiveMods;
 
 /// How long a file must stay quiet before its change is reported: editors save in several
 /// steps (a temporary file, a rename, a second write), and one reload should follow them all.
@@ -141,7 +141,7 @@ fn start_watching(mut commands: Commands, mut folders: ResMut<WatchedFolders>) {
 
 /// The folders of the levels offered and the one in play, the catalog beside each, and the
 /// enabled mods' folders.
-fn note_level_folders(session: Res<Session>, mut folders: ResMut<WatchedFolders>) {
+fn note_level_folders(session: Res<Session>, mods: Res<ActiveMods>, mut folders: ResMut<WatchedFolders>) {
     if !session.is_changed() {
         return;
     }
@@ -154,10 +154,10 @@ fn note_level_folders(session: Res<Session>, mut folders: ResMut<WatchedFolders>
     for level in offered.chain(playing).filter(|path| path.is_file()) {
         let folder = level.parent().filter(|dir| !dir.as_os_str().is_empty()).unwrap_or(Path::new("."));
         wanted.push(folder.to_path_buf());
-        wanted.extend(AssetSource::near(&level).dir);
+        wanted.extend(AssetSource::near(&level, &mods.0).dir);
     }
     // Enabled mods bring catalog files and rulesets that any level may read.
-    wanted.extend(mods::active().iter().map(|enabled| enabled.dir.clone()));
+    wanted.extend(mods.0.iter().map(|enabled| enabled.dir.clone()));
     for folder in wanted {
         if !folders.0.contains(&folder) {
             folders.add(folder);

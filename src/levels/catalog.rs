@@ -84,11 +84,11 @@ pub struct AssetSource {
 
 impl AssetSource {
     /// The `assets` folder beside a level's `levels` folder, else `./assets`, else built-in
-    /// only; with the [active](super::mods::active) mods over it (and the mod the file is in).
-    pub fn near(level: &Path) -> Self {
+    /// only; with `mods` over it (and the mod the file is in, see [`ModSet::with_owner_of`]).
+    pub fn near(level: &Path, mods: &ModSet) -> Self {
         let beside = level.parent().and_then(Path::parent).map(|root| root.join("assets"));
         let candidates = beside.into_iter().chain(std::iter::once(PathBuf::from("assets")));
-        let mods = super::mods::active_with_owner(level);
+        let mods = mods.with_owner_of(level);
         Self { dir: candidates.into_iter().find(|dir| dir.is_dir()), mods }
     }
 
@@ -174,6 +174,8 @@ pub struct Catalog {
     pub injuries: InjuryTables,
     /// Icons from mods (`icons/<name>.png`) by name, beside the shipped ones.
     pub icon_files: BTreeMap<String, PathBuf>,
+    /// Textures from mods (`textures/<name>.png`) by name, for a level's looks to name.
+    pub texture_files: BTreeMap<String, PathBuf>,
     /// Which mod each mod-made entry comes from, by kind and name.
     pub origins: BTreeMap<(&'static str, String), Origin>,
     /// Entries a mod replaced, in load order, for `fray check` to report.
@@ -245,7 +247,8 @@ impl Catalog {
         if errors.is_empty() { Ok(catalog) } else { Err(LoadErrors(errors)) }
     }
 
-    /// Adds (or replaces) every entry of `one`'s catalog files, and its icons.
+    /// Adds (or replaces) every entry of `one`'s catalog files, and its icons and textures (a
+    /// later mod's picture of the same name wins).
     fn lay_over(&mut self, one: &Mod, errors: &mut Vec<LoadError>) {
         let mut layer = Layer { by: one, origins: &mut self.origins, overrides: &mut self.overrides, errors };
         layer.merge("creatures.ron", "creature", &mut self.creatures);
@@ -261,9 +264,8 @@ impl Catalog {
             layer.merge_with("injuries.ron", "injury table", &mut injuries, |tables: InjuryTables| keyed(&tables));
             self.injuries = InjuryTables(std::sync::Arc::new(injuries.into_values().collect()));
         }
-        super::icons::register_mod_icons(one.icons());
-        super::terrain::register_mod_textures(one.textures());
         self.icon_files.extend(one.icons());
+        self.texture_files.extend(one.textures());
     }
 
     /// Whether `name` is an icon a creature or unit may show: shipped, or from a mod.

@@ -1,9 +1,7 @@
 //! Unit icons as data: the names of the shipped game-icons.net pictures (`assets/icons/`), the
 //! icon a unit shows when its creature names none, and the component that carries it.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use bevy::prelude::*;
 
@@ -128,21 +126,6 @@ const KIND_WORDS: &[(&str, &str)] = &[
     ("torch", TORCH),
     ("net", NET),
 ];
-
-/// Icons from mods (`icons/<name>.png`) by name, as catalogs have loaded them: the window reads
-/// their PNGs from here, since a unit's [`Icon`] carries only the name (saves hash it, so it
-/// must not depend on where the mod folder is).
-static MOD_ICON_FILES: RwLock<BTreeMap<String, PathBuf>> = RwLock::new(BTreeMap::new());
-
-/// Records the icons a mod brings (a later mod's icon of the same name wins).
-pub fn register_mod_icons(icons: impl IntoIterator<Item = (String, PathBuf)>) {
-    MOD_ICON_FILES.write().unwrap_or_else(std::sync::PoisonError::into_inner).extend(icons);
-}
-
-/// Every mod icon loaded so far, by name.
-pub fn mod_icon_files() -> BTreeMap<String, PathBuf> {
-    MOD_ICON_FILES.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
-}
 
 /// Whether `name` is a shipped icon.
 pub fn is_icon(name: &str) -> bool {

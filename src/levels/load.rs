@@ -8,15 +8,17 @@ use super::catalog::{AssetSource, Catalog, builtin, parse, read_text};
 pub use super::checker::{MAX_ZONES, build};
 use super::checker::{build_checked, check_catalog};
 use super::error::{LoadError, LoadErrors, LoadWarning, SourceMap, not_found};
+use super::mods::ModSet;
 use super::ruleset_check::ruleset_warnings;
 use super::schema::LevelFile;
 use super::template::BattleTemplate;
 use crate::rules::ruleset::Ruleset;
 
-/// Loads and checks the level at `path`, with the catalog found near it.
-pub fn load_level(path: &Path) -> Result<BattleTemplate, LoadErrors> {
+/// Loads and checks the level at `path`, with the catalog found near it and `mods` over it
+/// (and the mod the file is in).
+pub fn load_level(path: &Path, mods: &ModSet) -> Result<BattleTemplate, LoadErrors> {
     let text = read_text(path)?;
-    load_level_text(&text, path, &AssetSource::near(path))
+    load_level_text(&text, path, &AssetSource::near(path, mods))
 }
 
 /// Loads and checks a level from its text; `path` is used for messages and relative rulesets.
@@ -130,15 +132,16 @@ impl Checked {
     }
 }
 
-/// Checks one file of any kind; a shipped level named when no such file exists (see
-/// [`builtin_level_for`]) is checked as built into the binary.
-pub fn check_file(path: &Path) -> Result<Checked, LoadErrors> {
+/// Checks one file of any kind, with `mods` (and the mod the file is in) over the catalog; a
+/// shipped level named when no such file exists (see [`builtin_level_for`]) is checked as
+/// built into the binary.
+pub fn check_file(path: &Path, mods: &ModSet) -> Result<Checked, LoadErrors> {
     if let Some(file_name) = builtin_level_for(path) {
         let text = builtin::level(file_name).map(|(_, text)| text).unwrap_or_default();
-        return check_level(text, &builtin_path(file_name), &builtin_source());
+        return check_level(text, &builtin_path(file_name), &AssetSource::with_mods(mods.clone()));
     }
     let text = read_text(path)?;
-    let source = AssetSource::near(path);
+    let source = AssetSource::near(path, mods);
     match file_kind(path, &text) {
         FileKind::Level => check_level(&text, path, &source),
         FileKind::Ruleset => {
@@ -202,18 +205,18 @@ fn check_level(text: &str, path: &Path, source: &AssetSource) -> Result<Checked,
     Ok(Checked { summary, warnings, notes: Vec::new() })
 }
 
-/// Loads one of the levels built into the binary.
-pub fn load_builtin_level(file_name: &str) -> Result<BattleTemplate, LoadErrors> {
+/// Loads one of the levels built into the binary, with the built-in catalog and `mods` over it.
+pub fn load_builtin_level(file_name: &str, mods: &ModSet) -> Result<BattleTemplate, LoadErrors> {
     let text = builtin::level(file_name).map(|(_, text)| text).unwrap_or_default();
-    load_level_text(text, &builtin_path(file_name), &builtin_source())
+    load_level_text(text, &builtin_path(file_name), &AssetSource::with_mods(mods.clone()))
 }
 
-/// Loads the level a command line names: the file at `path`, or, when there is no such file,
-/// the shipped level it names (see [`builtin_level_for`]).
-pub fn load_level_or_builtin(path: &Path) -> Result<BattleTemplate, LoadErrors> {
+/// Loads the level a command line names, with `mods`: the file at `path`, or, when there is no
+/// such file, the shipped level it names (see [`builtin_level_for`]).
+pub fn load_level_or_builtin(path: &Path, mods: &ModSet) -> Result<BattleTemplate, LoadErrors> {
     match builtin_level_for(path) {
-        Some(file_name) => load_builtin_level(file_name),
-        None => load_level(path),
+        Some(file_name) => load_builtin_level(file_name, mods),
+        None => load_level(path, mods),
     }
 }
 
@@ -247,11 +250,6 @@ fn builtin_path(file_name: &str) -> PathBuf {
     PathBuf::from(format!("<built-in>/levels/{file_name}"))
 }
 
-/// The catalog a built-in level loads with: the built-in one, with the active mods over it.
-fn builtin_source() -> AssetSource {
-    AssetSource::with_mods(super::mods::active())
-}
-
 fn file_label(path: &Path) -> String {
     path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default()
 }
@@ -279,14 +277,14 @@ fn override_notes(catalog: &Catalog, chosen: impl Fn(&super::catalog::Override) 
 
 /// Checks a whole mod, as loaded with `mods` (which include it): its catalog files over the
 /// built-in catalog and the mods before it, then each of its rulesets and levels.
-pub fn check_mod(one: &super::mods::Mod, mods: &super::mods::ModSet) -> Result<Checked, LoadErrors> {
+pub fn check_mod(one: &super::mods::Mod, mods: &ModSet) -> Result<Checked, LoadErrors> {
     let catalog = Catalog::load(&AssetSource::with_mods(mods.clone()))?;
     let mut checked = Checked { notes: override_notes(&catalog, |over| over.by == one.id()), ..Checked::default() };
     let mut errors = Vec::new();
     let rulesets = one.files_in("rulesets");
     let levels = one.files_in("levels");
     for file in rulesets.iter().chain(&levels) {
-        match check_file(file) {
+        match check_file(file, mods) {
             Ok(file_checked) => checked.warnings.extend(file_checked.warnings),
             Err(file_errors) => errors.extend(file_errors.0),
         }

@@ -25,7 +25,7 @@ pub use load::{
     Checked, builtin_level_for, check_file, check_mod, load_builtin_level, load_level, load_level_or_builtin,
     load_level_text,
 };
-pub use template::{BattleSetup, BattleTemplate, WalkedPaths};
+pub use template::{BattleSetup, BattleTemplate, ModPictures, WalkedPaths};
 
 /// The level the game and `fray sim` use when none is named.
 pub const DEFAULT_LEVEL: &str = "ambush.ron";

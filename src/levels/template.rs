@@ -1,6 +1,7 @@
 //! A checked level, ready to spawn: every unit's components resolved once, so a battle (or a
 //! thousand simulated ones) starts by cloning them into a fresh world.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -17,6 +18,17 @@ use crate::rules::ruleset::{DeclarationOrder, Ruleset};
 use crate::rules::{
     CombatInfo, CombatPhase, CombatState, DeclarationQueue, SideInfo, Sides, VictoryCondition, VictoryConditions,
 };
+
+/// The pictures mods bring to a level, by name: where the window reads the PNGs of the icons
+/// its units show and of the textures its board names. A unit's [`Icon`] and a look's texture
+/// carry only the name (saves hash them, so they must not depend on where the mod folder is).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModPictures {
+    /// Icons (`icons/<name>.png`).
+    pub icons: BTreeMap<String, PathBuf>,
+    /// Terrain textures (`textures/<name>.png`).
+    pub textures: BTreeMap<String, PathBuf>,
+}
 
 /// A side as the level sets it up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -186,6 +198,8 @@ pub struct BattleTemplate {
     pub battlefield: Battlefield,
     /// How the board looks (the window draws it; no rule reads it).
     pub looks: crate::levels::terrain::BoardLooks,
+    /// The pictures of the mods it was loaded with (the window draws them; no rule reads them).
+    pub pictures: ModPictures,
     /// Sides.
     pub sides: Vec<SideTemplate>,
     /// Units in level order.
@@ -221,6 +235,7 @@ impl BattleTemplate {
     pub fn spawn(&self, world: &mut World, setup: &BattleSetup) {
         self.spawn_along(world, setup, &mut WalkedPaths::default());
         world.insert_resource(self.looks.clone());
+        world.insert_resource(self.pictures.clone());
     }
 
     /// [`Self::spawn`], for a world that keeps `walked` beside it from battle to battle: a unit

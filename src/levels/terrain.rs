@@ -3,9 +3,7 @@
 //! or its log. A level may name it (`terrain` on a zone, `terrain` areas on a grid); where it
 //! does not, it follows from what the zone or square already is.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use bevy::prelude::Resource;
 use schemars::JsonSchema;
@@ -204,25 +202,6 @@ pub struct BoardLooks {
     pub zones: Vec<Looks<ZoneTerrain>>,
     /// By square, row by row, on a grid.
     pub squares: Vec<Looks<SquareTerrain>>,
-}
-
-/// Textures from mods (`textures/<name>.png`) by name, as catalogs have loaded them: the window
-/// reads their PNGs from here.
-static MOD_TEXTURE_FILES: RwLock<BTreeMap<String, PathBuf>> = RwLock::new(BTreeMap::new());
-
-/// Records the textures a mod brings (a later mod's texture of the same name wins).
-pub fn register_mod_textures(textures: impl IntoIterator<Item = (String, PathBuf)>) {
-    MOD_TEXTURE_FILES.write().unwrap_or_else(std::sync::PoisonError::into_inner).extend(textures);
-}
-
-/// Every mod texture loaded so far, by name.
-pub fn mod_texture_files() -> BTreeMap<String, PathBuf> {
-    MOD_TEXTURE_FILES.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
-}
-
-/// Whether a mod loaded so far brings texture `name`.
-pub fn is_mod_texture(name: &str) -> bool {
-    MOD_TEXTURE_FILES.read().unwrap_or_else(std::sync::PoisonError::into_inner).contains_key(name)
 }
 
 #[cfg(test)]

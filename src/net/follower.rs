@@ -12,6 +12,7 @@ use bevy_replicon::prelude::*;
 use super::protocol::{FromWire, Hello, LobbyStart, Order, Release, SeatInfo, ToClient, ToServer};
 use crate::ai::Delegated;
 use crate::levels::BattleTemplate;
+use crate::levels::mods::ActiveMods;
 use crate::rules::components::Action;
 use crate::rules::components::{AiKind, Controller, UnitId};
 use crate::rules::log::CombatLog;
@@ -247,7 +248,8 @@ fn seats_listed(world: &mut World, list: Vec<SeatInfo>) {
 fn follow_record(world: &mut World, sides: Vec<String>, token: u64, record: &str) {
     let path = Path::new(RECORD_PATH);
     let started = SaveFile::from_text(record, path).and_then(|save| {
-        let template = crate::save::level_of(&save, path)?;
+        let mods = world.get_resource::<ActiveMods>().cloned().unwrap_or_default().0;
+        let template = crate::save::level_of(&save, path, &mods)?;
         crate::save::begin_replay(world, &save, &template, path)?;
         Ok(template)
     });

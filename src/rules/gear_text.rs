@@ -98,7 +98,8 @@ mod tests {
 
     /// The gear of each unit of the ambush, and its ruleset.
     fn ambush_gear() -> (Vec<Gear>, Ruleset) {
-        let template = load_builtin_level("ambush.ron").expect("the ambush loads");
+        let template =
+            load_builtin_level("ambush.ron", &crate::levels::mods::ModSet::default()).expect("the ambush loads");
         let mut battle = HeadlessBattle::new();
         battle.start(&template, &BattleSetup { seed: 7, controllers: Vec::new(), record_log: false });
         let world = battle.world_mut();

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::error::SaveError;
 use crate::battlefield::ZoneIdx;
 use crate::levels::BattleTemplate;
+use crate::levels::mods::ModSet;
 use crate::levels::stamp::ModStamp;
 pub use crate::levels::stamp::{fnv1a, hash_bytes};
 use crate::rules::components::{ActionKind, AimPoint, BonusUses, Controller};
@@ -86,22 +87,22 @@ impl LevelRef {
         }
     }
 
-    /// Loads the level, checked.
-    pub fn load(&self) -> Result<BattleTemplate, crate::levels::LoadErrors> {
+    /// Loads the level, checked, with `mods`.
+    pub fn load(&self, mods: &ModSet) -> Result<BattleTemplate, crate::levels::LoadErrors> {
         match self {
-            Self::Builtin(name) => crate::levels::load_builtin_level(name),
+            Self::Builtin(name) => crate::levels::load_builtin_level(name, mods),
             // A shipped level saved by its path loads from the binary where the file is not.
-            Self::File(path) => crate::levels::load_level_or_builtin(path),
+            Self::File(path) => crate::levels::load_level_or_builtin(path, mods),
         }
     }
 }
 
 impl LevelRef {
-    /// The mods loading the level would use now, even when it does not load.
-    pub fn mods_now(&self) -> Vec<ModStamp> {
+    /// The mods loading the level with `mods` would use, even when it does not load.
+    pub fn mods_now(&self, mods: &ModSet) -> Vec<ModStamp> {
         match self {
-            Self::Builtin(_) => crate::levels::mods::active().stamps(),
-            Self::File(path) => crate::levels::mods::active_with_owner(path).stamps(),
+            Self::Builtin(_) => mods.stamps(),
+            Self::File(path) => mods.with_owner_of(path).stamps(),
         }
     }
 }
@@ -438,7 +439,8 @@ mod tests {
 
     #[test]
     fn a_builtin_level_is_named_by_its_file() {
-        let template = crate::levels::load_builtin_level("duel.ron").expect("duel loads");
+        let template =
+            crate::levels::load_builtin_level("duel.ron", &crate::levels::mods::ModSet::default()).expect("duel loads");
         assert_eq!(LevelRef::of(&template), LevelRef::Builtin("duel.ron".into()));
         assert_eq!(ContentHashes::of(&template), ContentHashes::of(&template.clone()));
     }

@@ -17,6 +17,7 @@ pub use format::{ContentHashes, Declaration, LevelRef, SaveFile, SavedForfeit};
 pub use record::{Recording, Replay, action_of, declaration_of};
 
 use crate::headless::{HeadlessBattle, UPDATES_PER_ROUND};
+use crate::levels::mods::ModSet;
 use crate::levels::{BattleSetup, BattleTemplate};
 use crate::rules::components::{Controller, SideIndex, SpawnOrder};
 use crate::rules::log::CombatLog;
@@ -155,10 +156,11 @@ fn restore_seats_now(world: &mut World, save: &SaveFile) {
     }
 }
 
-/// Loads the save's level and checks it is the one the battle was played on.
-pub fn level_of(save: &SaveFile, path: &Path) -> Result<BattleTemplate, SaveError> {
-    let loaded = save.level.load();
-    let mods_now = loaded.as_ref().map_or_else(|_| save.level.mods_now(), |template| template.mods.clone());
+/// Loads the save's level with `mods` and checks it is the one the battle was played on (with
+/// the same mods).
+pub fn level_of(save: &SaveFile, path: &Path, mods: &ModSet) -> Result<BattleTemplate, SaveError> {
+    let loaded = save.level.load(mods);
+    let mods_now = loaded.as_ref().map_or_else(|_| save.level.mods_now(mods), |template| template.mods.clone());
     let changes = format::mod_changes(&save.mods, &mods_now);
     if !changes.is_empty() {
         return Err(SaveError::Mods { path: path.into(), changes });
@@ -245,10 +247,10 @@ pub fn finish_replay(world: &mut World, save: &SaveFile, path: &Path) -> Result<
     Ok(())
 }
 
-/// Reads `path` and replays it headless to the saved moment.
-pub fn load_headless(path: &Path) -> Result<(SaveFile, BattleTemplate, HeadlessBattle), SaveError> {
+/// Reads `path` and replays it headless, its level loaded with `mods`, to the saved moment.
+pub fn load_headless(path: &Path, mods: &ModSet) -> Result<(SaveFile, BattleTemplate, HeadlessBattle), SaveError> {
     let save = SaveFile::read(path)?;
-    let template = level_of(&save, path)?;
+    let template = level_of(&save, path, mods)?;
     let mut battle = HeadlessBattle::new();
     begin_replay(battle.world_mut(), &save, &template, path)?;
     replay_to_saved_moment(&mut battle, &save);

@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::SaveError;
 use crate::headless::HeadlessBattle;
 use crate::levels::catalog::builtin;
+use crate::levels::mods::ModSet;
 use crate::levels::{BattleSetup, BattleTemplate, load_builtin_level, load_level_or_builtin};
 use crate::rules::components::{AiKind, Controller};
 
@@ -58,9 +59,10 @@ pub enum VerifyError {
     },
 }
 
-/// Verifies a save: loading it replays the declarations and checks the saved log's hash.
-pub fn verify_save(path: &Path) -> Result<Verdict, VerifyError> {
-    match super::load_headless(path) {
+/// Verifies a save, its level loaded with `mods`: loading it replays the declarations and
+/// checks the saved log's hash.
+pub fn verify_save(path: &Path, mods: &ModSet) -> Result<Verdict, VerifyError> {
+    match super::load_headless(path, mods) {
         Ok(_) => Ok(Verdict::Reproduced(1)),
         Err(SaveError::Diverged { problem, .. }) => Ok(Verdict::Differs(problem)),
         Err(error) => Err(error.into()),
@@ -86,8 +88,9 @@ struct Game<'a> {
 }
 
 /// Verifies a JSON Lines log (one or many battles): each is played again from its level, seed
-/// and controllers, and its lines compared byte for byte. `level` overrides the level lookup.
-pub fn verify_log(path: &Path, level: Option<&Path>) -> Result<Verdict, VerifyError> {
+/// and controllers (its level loaded with `mods`), and its lines compared byte for byte.
+/// `level` overrides the level lookup.
+pub fn verify_log(path: &Path, level: Option<&Path>, mods: &ModSet) -> Result<Verdict, VerifyError> {
     let text = std::fs::read_to_string(path).map_err(|source| VerifyError::Io { path: path.into(), source })?;
     let games = split_games(&text, path)?;
     let mut battle = HeadlessBattle::new();
@@ -98,7 +101,7 @@ pub fn verify_log(path: &Path, level: Option<&Path>) -> Result<Verdict, VerifyEr
                 "an online battle: the referee drew its dice pass by pass, and its AI seats played on a secret seed; verify the referee's save (`fray serve --save`) instead".into(),
             ));
         }
-        let (template, setup) = game_setup(&game.header, level).map_err(cannot)?;
+        let (template, setup) = game_setup(&game.header, level, mods).map_err(cannot)?;
         battle.start(&template, &setup);
         battle.run_to_end();
         let replayed = battle.log().to_json_lines();
@@ -115,8 +118,13 @@ pub fn verify_log(path: &Path, level: Option<&Path>) -> Result<Verdict, VerifyEr
 }
 
 /// The first battle of a JSON Lines log, ready to play again: its level, its setup and the
-/// round of each of its lines (the window's replay viewer shows it event by event).
-pub fn first_battle(path: &Path, level: Option<&Path>) -> Result<(BattleTemplate, BattleSetup, Vec<u32>), VerifyError> {
+/// round of each of its lines (the window's replay viewer shows it event by event); its level
+/// loaded with `mods`.
+pub fn first_battle(
+    path: &Path,
+    level: Option<&Path>,
+    mods: &ModSet,
+) -> Result<(BattleTemplate, BattleSetup, Vec<u32>), VerifyError> {
     let text = std::fs::read_to_string(path).map_err(|source| VerifyError::Io { path: path.into(), source })?;
     let games = split_games(&text, path)?;
     let Some(game) = games.first() else {
@@ -127,7 +135,7 @@ pub fn first_battle(path: &Path, level: Option<&Path>) -> Result<(BattleTemplate
             message: "the log is empty; expected a combat_started line".into(),
         });
     };
-    let (template, setup) = game_setup(&game.header, level).map_err(|message| VerifyError::CannotReplay {
+    let (template, setup) = game_setup(&game.header, level, mods).map_err(|message| VerifyError::CannotReplay {
         path: path.into(),
         line: game.first_line,
         message,
@@ -173,14 +181,14 @@ fn split_games<'a>(text: &'a str, path: &Path) -> Result<Vec<Game<'a>>, VerifyEr
 
 /// The level, seed and controllers a battle's `combat_started` line names. Only AI-only
 /// battles can be played again from a log: a human's choices are in a save, not in the log.
-fn game_setup(header: &Value, level: Option<&Path>) -> Result<(BattleTemplate, BattleSetup), String> {
+fn game_setup(header: &Value, level: Option<&Path>, mods: &ModSet) -> Result<(BattleTemplate, BattleSetup), String> {
     let text = |field: &str| header.get(field).and_then(Value::as_str).unwrap_or_default().to_string();
     let (level_name, ruleset) = (text("level"), text("ruleset"));
     let seed = header.get("seed").and_then(Value::as_u64).ok_or("combat_started has no seed")?;
     let template = match level {
-        Some(path) => load_level_or_builtin(path).map_err(|errors| errors.to_string())?,
+        Some(path) => load_level_or_builtin(path, mods).map_err(|errors| errors.to_string())?,
         None => builtin::every_level()
-            .filter_map(|(name, _)| load_builtin_level(name).ok())
+            .filter_map(|(name, _)| load_builtin_level(name, mods).ok())
             .find(|template| template.level_name == level_name)
             .ok_or_else(|| format!("no shipped level is named \"{level_name}\"; name its file with --level"))?,
     };

@@ -6,6 +6,7 @@ use crate::*;
 use bevy::prelude::*;
 use fray::battlefield::Place;
 use fray::headless::HeadlessBattle;
+use fray::levels::mods::ModSet;
 use fray::levels::{BattleSetup, load_builtin_level};
 use fray::rules::DeclarationRejected;
 use fray::rules::components::{ActionKind, AiKind, Controller};
@@ -19,7 +20,7 @@ fn ai_level(units: &str) -> String {
 fn the_random_ai_only_declares_legal_actions_and_tries_them_all() {
     let mut kinds = BTreeSet::new();
     for level in ["ambush.ron", "duel.ron", "reinforcements.ron"] {
-        let template = load_builtin_level(level).unwrap();
+        let template = load_builtin_level(level, &ModSet::default()).unwrap();
         for seed in 0..40 {
             let mut battle = HeadlessBattle::new();
             let controllers = vec![(0, Controller::Ai(AiKind::Random)), (1, Controller::Ai(AiKind::Random))];
@@ -135,7 +136,7 @@ fn the_greedy_ai_stabilises_a_dying_friend() {
 
 #[test]
 fn greedy_beats_random() {
-    let template = load_builtin_level("duel.ron").unwrap();
+    let template = load_builtin_level("duel.ron", &ModSet::default()).unwrap();
     let mut greedy_wins = 0;
     let mut random_wins = 0;
     let mut battle = HeadlessBattle::new();
@@ -158,7 +159,7 @@ fn greedy_beats_random() {
 fn the_greedy_ai_never_full_defends_two_rounds_running() {
     let mut battle = HeadlessBattle::new();
     for level in ["duel.ron", "ambush.ron", "reinforcements.ron"] {
-        let template = load_builtin_level(level).unwrap();
+        let template = load_builtin_level(level, &ModSet::default()).unwrap();
         for seed in 0..60 {
             battle.start(&template, &BattleSetup { seed, controllers: Vec::new(), record_log: true });
             battle.run_to_end();

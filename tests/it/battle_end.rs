@@ -8,6 +8,7 @@ use std::time::Instant;
 use crate::*;
 use fray::battlefield::Place;
 use fray::headless::HeadlessBattle;
+use fray::levels::mods::ModSet;
 use fray::levels::{BattleSetup, BattleTemplate, load_level};
 use fray::rules::components::*;
 use fray::rules::dice::CombatRng;
@@ -77,7 +78,8 @@ fn combat_log_contract_every_shipped_battle_ends_once_with_combat_ended_as_its_l
     let mut battle = HeadlessBattle::new();
     let (mut played, mut faults) = (0, Vec::new());
     for path in &levels {
-        let template = load_level(path).unwrap_or_else(|errors| panic!("{}: {errors}", path.display()));
+        let template =
+            load_level(path, &ModSet::default()).unwrap_or_else(|errors| panic!("{}: {errors}", path.display()));
         if template.units.len() > fray::levels::mass::MASS_BATTLE_UNITS {
             continue;
         }

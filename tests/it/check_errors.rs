@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use fray::levels::catalog::AssetSource;
+use fray::levels::mods::ModSet;
 use fray::levels::{BattleTemplate, LoadError, LoadErrors, check_file, load_level, load_level_text};
 
 /// A small valid level that the tests below break in one place at a time.
@@ -516,9 +517,9 @@ fn reports_comment_only_text() {
 #[test]
 fn reports_empty_file_on_disk() {
     let file = TempFile::new("reports_empty_file_on_disk", b"");
-    let errors = load_level(&file.0).expect_err("an empty file is not a level");
+    let errors = load_level(&file.0, &ModSet::default()).expect_err("an empty file is not a level");
     assert_reported_at(&errors, &file.display(), (1, 1), &["the file is empty; expected a RON value"]);
-    let errors = check_file(&file.0).expect_err("check must reject an empty file");
+    let errors = check_file(&file.0, &ModSet::default()).expect_err("check must reject an empty file");
     assert_reported_at(&errors, &file.display(), (1, 1), &["the file is empty"]);
 }
 
@@ -527,10 +528,10 @@ fn reports_binary_garbage_file() {
     let garbage: Vec<u8> =
         vec![0xff, 0xfe, 0x00, 0x28, 0x80, 0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xf0, 0x90, 0x28];
     let file = TempFile::new("reports_binary_garbage_file", &garbage);
-    let errors = load_level(&file.0).expect_err("binary garbage is not a level");
+    let errors = load_level(&file.0, &ModSet::default()).expect_err("binary garbage is not a level");
     assert_eq!(errors.0.len(), 1, "{errors}");
     assert_reported_at(&errors, &file.display(), (1, 1), &["the file is not UTF-8 text (invalid byte at offset 0)"]);
-    let errors = check_file(&file.0).expect_err("check must reject binary garbage");
+    let errors = check_file(&file.0, &ModSet::default()).expect_err("check must reject binary garbage");
     assert_reported_at(&errors, &file.display(), (1, 1), &["not UTF-8"]);
 }
 
@@ -546,17 +547,17 @@ fn reports_valid_utf8_garbage() {
 fn reports_nonexistent_path() {
     let path = std::env::temp_dir().join(format!("fray-check-errors-no-such-level-{}.ron", std::process::id()));
     assert!(!path.exists());
-    let errors = load_level(&path).expect_err("a missing file is not a level");
+    let errors = load_level(&path, &ModSet::default()).expect_err("a missing file is not a level");
     assert_eq!(errors.0.len(), 1, "{errors}");
     assert!(matches!(errors.0[0], LoadError::Unreadable { .. }), "{:?}", errors.0[0]);
     assert!(errors.to_string().starts_with(&format!("{}: cannot read the file", path.display())), "{errors}");
-    let errors = check_file(&path).expect_err("check must reject a missing file");
+    let errors = check_file(&path, &ModSet::default()).expect_err("check must reject a missing file");
     assert!(errors.to_string().contains("cannot read the file"), "{errors}");
 }
 
 #[test]
 fn reports_directory_given_as_a_level() {
-    let errors = load_level(&std::env::temp_dir()).expect_err("a directory is not a level");
+    let errors = load_level(&std::env::temp_dir(), &ModSet::default()).expect_err("a directory is not a level");
     assert!(matches!(errors.0[0], LoadError::Unreadable { .. }), "{:?}", errors.0[0]);
 }
 
@@ -598,7 +599,8 @@ fn check_accepts_every_shipped_file() {
 fn check_accepts_each_shipped_file_through_the_library() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for file in shipped_files() {
-        check_file(&root.join(&file)).unwrap_or_else(|errors| panic!("{} should check:\n{errors}", file.display()));
+        check_file(&root.join(&file), &ModSet::default())
+            .unwrap_or_else(|errors| panic!("{} should check:\n{errors}", file.display()));
     }
 }
 

@@ -4,11 +4,12 @@
 use std::process::Command;
 
 use fray::headless::HeadlessBattle;
+use fray::levels::mods::ModSet;
 use fray::levels::{BattleSetup, load_builtin_level};
 use fray::rules::components::{AiKind, Controller};
 
 fn log_of(level: &str, seed: u64, controllers: Vec<(usize, Controller)>) -> String {
-    let template = load_builtin_level(level).expect("shipped level loads");
+    let template = load_builtin_level(level, &ModSet::default()).expect("shipped level loads");
     let mut battle = HeadlessBattle::new();
     battle.start(&template, &BattleSetup { seed, controllers, record_log: true });
     battle.run_to_end().expect("the battle ends");
@@ -37,7 +38,7 @@ fn different_seeds_give_different_battles() {
 
 #[test]
 fn a_reused_app_replays_a_battle_exactly() {
-    let template = load_builtin_level("ambush.ron").unwrap();
+    let template = load_builtin_level("ambush.ron", &ModSet::default()).unwrap();
     let mut battle = HeadlessBattle::new();
     let setup = BattleSetup { seed: 99, controllers: Vec::new(), record_log: true };
     battle.start(&template, &setup);
@@ -73,7 +74,7 @@ fn fray_sim_writes_the_same_log_file_twice() {
 
 #[test]
 fn an_ai_only_round_takes_one_schedule_run() {
-    let template = load_builtin_level("ambush.ron").unwrap();
+    let template = load_builtin_level("ambush.ron", &ModSet::default()).unwrap();
     let mut battle = HeadlessBattle::new();
     battle.start(&template, &BattleSetup { seed: 3, controllers: Vec::new(), record_log: false });
     let mut updates = 0;
@@ -89,7 +90,7 @@ fn an_ai_only_round_takes_one_schedule_run() {
 
 #[test]
 fn mid_round_arrivals_cost_one_extra_schedule_run_each() {
-    let template = load_builtin_level("reinforcements.ron").unwrap();
+    let template = load_builtin_level("reinforcements.ron", &ModSet::default()).unwrap();
     let arrivals = template
         .units
         .iter()
@@ -114,7 +115,7 @@ fn resolving_count_by_count_changes_nothing_in_the_battle() {
     use fray::levels::catalog::builtin::LEVELS;
     use fray::rules::ResolveByCount;
     for (level, _) in LEVELS {
-        let template = load_builtin_level(level).expect("shipped level loads");
+        let template = load_builtin_level(level, &ModSet::default()).expect("shipped level loads");
         let controllers: Vec<(usize, Controller)> =
             (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Greedy))).collect();
         for seed in [0, 3] {

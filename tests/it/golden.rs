@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use fray::headless::HeadlessBattle;
 use fray::levels::catalog::builtin::LEVELS;
+use fray::levels::mods::ModSet;
 use fray::levels::{BattleSetup, load_builtin_level};
 use fray::rules::components::{AiKind, Controller};
 use fray::rules::unit::ThreatAudit;
@@ -41,7 +42,7 @@ fn play_every_battle() -> String {
     // Bevy's change detection over every unit.
     battle.world_mut().init_resource::<ThreatAudit>();
     for (level, _) in LEVELS {
-        let template = load_builtin_level(level).unwrap_or_else(|error| panic!("{level}: {error}"));
+        let template = load_builtin_level(level, &ModSet::default()).unwrap_or_else(|error| panic!("{level}: {error}"));
         for (ai_name, ai) in AIS {
             let controllers: Vec<(usize, Controller)> =
                 (0..template.sides.len()).map(|side| (side, Controller::Ai(ai))).collect();

@@ -14,6 +14,7 @@ use bevy::state::app::StatesPlugin;
 use fray::game::model::session::Session;
 use fray::game::watch::{LevelFileChanged, WatchedFolders};
 use fray::game::{HotReload, LaunchOptions, LevelChoice, LevelSource, Screen, Seat};
+use fray::levels::mods::ModSet;
 use fray::rules::components::UnitId;
 
 /// The longest any change may take to arrive before the test fails (a loaded CI machine is slow;
@@ -116,7 +117,7 @@ fn the_menu_rereads_an_edited_level_and_shows_a_broken_edit_until_it_is_fixed() 
     let mut app = game(LaunchOptions::default());
     {
         let mut session = app.world_mut().resource_mut::<Session>();
-        session.levels.push(LevelChoice::load(LevelSource::File(level.clone())));
+        session.levels.push(LevelChoice::load(LevelSource::File(level.clone()), &ModSet::default()));
         let at = session.levels.len() - 1;
         session.select(at);
     }

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use bevy::prelude::*;
 use fray::headless::{HeadlessBattle, UPDATES_PER_ROUND};
+use fray::levels::mods::ModSet;
 use fray::levels::{BattleSetup, load_builtin_level};
 use fray::rules::components::{AiKind, Controller, Status, Stress, UnitId, Wounds};
 use fray::rules::log::{LogEvent, StatusChange};
@@ -21,7 +22,7 @@ proptest! {
 
     #[test]
     fn every_combat_ends_and_stress_is_never_negative(level in 0..LEVELS.len(), seed in any::<u64>(), first_random in any::<bool>(), second_random in any::<bool>()) {
-        let template = load_builtin_level(LEVELS[level]).unwrap();
+        let template = load_builtin_level(LEVELS[level], &ModSet::default()).unwrap();
         let mut battle = HeadlessBattle::new();
         let controllers = vec![(0, kind(first_random)), (1, kind(second_random))];
         battle.start(&template, &BattleSetup { seed, controllers, record_log: true });
@@ -46,7 +47,7 @@ proptest! {
 
     #[test]
     fn the_dead_and_the_fled_never_act(level in 0..LEVELS.len(), seed in any::<u64>(), random in any::<bool>()) {
-        let template = load_builtin_level(LEVELS[level]).unwrap();
+        let template = load_builtin_level(LEVELS[level], &ModSet::default()).unwrap();
         let mut battle = HeadlessBattle::new();
         battle.start(&template, &BattleSetup { seed, controllers: vec![(0, kind(random)), (1, kind(!random))], record_log: true });
         battle.run_to_end();

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use fray::levels::catalog::{AssetSource, parse};
 use fray::levels::edit::{self, Concern, History, Place, Terrain};
 use fray::levels::load::check_level_text;
+use fray::levels::mods::ModSet;
 use fray::levels::schema::LevelFile;
 use fray::levels::starter::StarterField;
 use proptest::prelude::*;
@@ -20,7 +21,7 @@ fn levels_dir() -> PathBuf {
 fn save_check_reload(level: &LevelFile) -> String {
     let path = levels_dir().join("edited.ron");
     let text = edit::save_text(level).expect("a level serialises");
-    if let Err(errors) = check_level_text(&text, &path, &AssetSource::near(&path)) {
+    if let Err(errors) = check_level_text(&text, &path, &AssetSource::near(&path, &ModSet::default())) {
         panic!("the saved level fails the checker:\n{errors}\n{text}");
     }
     let back: LevelFile = parse(&text, &path).expect("the saved text parses");
@@ -159,7 +160,8 @@ fn checker_messages_name_what_to_highlight() {
     edit::add_unit(&mut level, "goblin", "raiders", Place::Square((1, 2)));
     let path = levels_dir().join("edited.ron");
     let text = edit::save_text(&level).expect("serialises");
-    let errors = check_level_text(&text, &path, &AssetSource::near(&path)).expect_err("two units on one square");
+    let errors = check_level_text(&text, &path, &AssetSource::near(&path, &ModSet::default()))
+        .expect_err("two units on one square");
     let concerns: Vec<Concern> = errors.0.iter().flat_map(|error| edit::concerns(&error.to_string())).collect();
     assert!(concerns.contains(&Concern::Square((1, 2))), "{concerns:?} from {errors}");
 }

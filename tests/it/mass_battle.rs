@@ -11,6 +11,7 @@ use bevy::prelude::*;
 use fray::battlefield::{Battlefield, ZoneIdx, ZoneIndex};
 use fray::headless::HeadlessBattle;
 use fray::levels::mass::{MASS_BATTLE_UNITS, grid_field_text, load_generated, melee_zones_text};
+use fray::levels::mods::ModSet;
 use fray::levels::{BattleSetup, BattleTemplate, load_level};
 use fray::rules::CombatState;
 use fray::rules::actions::{self, ActionContext, BriefParts, TargetRule, ThreatMap, ViewCache, ViewScratch};
@@ -159,7 +160,8 @@ fn s_grid_1_legal_actions_from_the_target_index_match_checking_every_unit_on_a_g
 
 #[test]
 fn the_siege_is_a_mass_battle_that_plays_headless() {
-    let template = load_level(Path::new("levels/siege.ron")).unwrap_or_else(|errors| panic!("{errors}"));
+    let template =
+        load_level(Path::new("levels/siege.ron"), &ModSet::default()).unwrap_or_else(|errors| panic!("{errors}"));
     assert!(template.units.len() >= 1000, "{} units", template.units.len());
     assert!(template.units.len() > MASS_BATTLE_UNITS);
     let controllers = (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Greedy))).collect();

@@ -1,7 +1,8 @@
 //! Mods as folders: the example mod loads, checks (reporting its override) and plays to the end;
 //! two mods that change the same entry give the later one's in either order; a missing
 //! dependency, a cycle and a too-new `requires_fray` are each one error naming the mod and its
-//! `mod.ron`; a save made with a mod is refused once the mod changed.
+//! `mod.ron`; a save made with a mod is refused once the mod changed; a mod's textures and icons
+//! count only for the loads made with it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -9,7 +10,7 @@ use std::process::Command;
 use fray::headless::HeadlessBattle;
 use fray::levels::catalog::{AssetSource, Catalog};
 use fray::levels::mods::{ModError, ModSet};
-use fray::levels::{BattleSetup, check_mod, load_level};
+use fray::levels::{BattleSetup, check_mod, load_builtin_level, load_level, load_level_text};
 use fray::save::{SaveError, capture, level_of};
 
 const EXAMPLE: &str = "examples/mods/marsh_folk";
@@ -98,15 +99,44 @@ fn fray_check_on_the_example_mod_passes_and_prints_the_override() {
 
 #[test]
 fn the_example_level_plays_to_combat_ended_with_the_mods_creature_icon_and_ruleset() {
-    let template = load_level(Path::new(EXAMPLE_LEVEL)).unwrap_or_else(|errors| panic!("the level loads:\n{errors}"));
+    let template = load_level(Path::new(EXAMPLE_LEVEL), &ModSet::default())
+        .unwrap_or_else(|errors| panic!("the level loads:\n{errors}"));
     assert_eq!(&*template.ruleset.name, "reed_skirmish");
     assert!(template.units.iter().any(|unit| &*unit.icon == "marsh-goblin"), "the goblins show the mod's icon");
+    let icon = Path::new(EXAMPLE).join("icons/marsh-goblin.png");
+    assert_eq!(template.pictures.icons.get("marsh-goblin"), Some(&icon), "the window finds the icon's PNG");
     assert_eq!(template.mods.iter().map(|stamp| stamp.id.as_str()).collect::<Vec<_>>(), ["marsh_folk"]);
     let mut battle = HeadlessBattle::new();
     battle.start(&template, &BattleSetup { seed: 3, controllers: Vec::new(), record_log: true });
     battle.run_to_end();
     let log = battle.log().to_json_lines();
     assert!(log.lines().last().is_some_and(|line| line.contains("\"combat_ended\"")), "the battle ends: {log}");
+}
+
+#[test]
+fn a_mods_texture_and_icon_belong_to_the_loads_made_with_that_mod_only() {
+    let root = scratch("pictures");
+    let dir = write_mod(&root, "reeds", "", &[]);
+    for folder in ["textures", "icons"] {
+        std::fs::create_dir_all(dir.join(folder)).unwrap();
+    }
+    // The check looks for the file only; the window decodes it.
+    std::fs::write(dir.join("textures/reeds.png"), "a picture").unwrap();
+    std::fs::write(dir.join("icons/reed-cutter.png"), "a picture").unwrap();
+    let with_mod = ModSet::open(std::slice::from_ref(&dir)).expect("the mod opens");
+    let (_, duel) = fray::levels::catalog::builtin::level("duel.ron").expect("the duel is shipped");
+    let textured = duel.replacen("(id: \"east_gate\",", "(id: \"east_gate\", texture: Some(\"reeds\"),", 1);
+    assert_ne!(textured, duel, "the zone takes the texture");
+    let path = root.join("reed_duel.ron");
+    let template = load_level_text(&textured, &path, &AssetSource::with_mods(with_mod))
+        .unwrap_or_else(|errors| panic!("the mod brings the texture:\n{errors}"));
+    assert_eq!(template.pictures.textures.get("reeds"), Some(&dir.join("textures/reeds.png")));
+    assert_eq!(template.pictures.icons.get("reed-cutter"), Some(&dir.join("icons/reed-cutter.png")));
+    // Loaded after it in the same process, without the mod, the texture is unknown again.
+    let errors = load_level_text(&textured, &path, &AssetSource::default()).expect_err("no mod brings the texture");
+    assert!(errors.to_string().contains("texture \"reeds\" not found"), "{errors}");
+    let plain = load_builtin_level("duel.ron", &ModSet::default()).expect("the duel loads");
+    assert_eq!(plain.pictures, fray::levels::ModPictures::default(), "a level without mods has no mod pictures");
 }
 
 #[test]
@@ -180,7 +210,7 @@ fn a_save_made_with_a_mod_is_refused_once_the_mod_changed() {
     let copy = root.join("marsh_folk");
     copy_dir(Path::new(EXAMPLE), &copy);
     let level = copy.join("levels/reed_ford.ron");
-    let template = load_level(&level).unwrap_or_else(|errors| panic!("the level loads:\n{errors}"));
+    let template = load_level(&level, &ModSet::default()).unwrap_or_else(|errors| panic!("the level loads:\n{errors}"));
     let mut battle = HeadlessBattle::new();
     battle.start(&template, &BattleSetup { seed: 1, controllers: Vec::new(), record_log: true });
     battle.run(20);
@@ -188,12 +218,12 @@ fn a_save_made_with_a_mod_is_refused_once_the_mod_changed() {
     assert_eq!(save.mods, template.mods, "the save names its mods");
     let path = root.join("save.ron");
     save.write(&path).unwrap();
-    level_of(&save, &path).expect("the unchanged mod loads the save");
+    level_of(&save, &path, &ModSet::default()).expect("the unchanged mod loads the save");
 
     let weapons = copy.join("weapons.ron");
     let changed = std::fs::read_to_string(&weapons).unwrap().replace("attack_bonus: 1", "attack_bonus: 2");
     std::fs::write(&weapons, changed).unwrap();
-    let error = level_of(&save, &path).expect_err("a changed mod is refused");
+    let error = level_of(&save, &path, &ModSet::default()).expect_err("a changed mod is refused");
     assert!(matches!(error, SaveError::Mods { .. }), "{error}");
     let message = error.to_string();
     assert!(message.contains("mod `marsh_folk` 1.0.0 changed since the battle was played"), "{message}");
@@ -201,7 +231,7 @@ fn a_save_made_with_a_mod_is_refused_once_the_mod_changed() {
 
 #[test]
 fn saves_without_mods_write_no_mods_field_and_old_saves_read_as_none() {
-    let template = fray::levels::load_builtin_level("duel.ron").expect("the duel loads");
+    let template = fray::levels::load_builtin_level("duel.ron", &ModSet::default()).expect("the duel loads");
     let mut battle = HeadlessBattle::new();
     battle.start(&template, &BattleSetup { seed: 1, controllers: Vec::new(), record_log: true });
     battle.run(5);
@@ -213,7 +243,7 @@ fn saves_without_mods_write_no_mods_field_and_old_saves_read_as_none() {
     save.write(&path).unwrap();
     let read = fray::save::SaveFile::read(&path).expect("reads back");
     assert!(read.mods.is_empty());
-    level_of(&read, &path).expect("loads");
+    level_of(&read, &path, &ModSet::default()).expect("loads");
 }
 
 #[test]
@@ -236,4 +266,29 @@ fn the_installed_list_keeps_the_enabled_order_and_puts_errors_beside_their_mod()
     save_enabled(&root, &entries).unwrap();
     let again = installed_entries(&root);
     assert_eq!(folders(&again), [owned("c", true, 0), owned("a", true, 0), owned("b", false, 0)]);
+}
+
+/// The game's logic in a headless app with `mods` in play, after its first frame.
+fn menu_with(mods: ModSet) -> bevy::app::App {
+    use bevy::prelude::*;
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, bevy::input::InputPlugin, bevy::state::app::StatesPlugin))
+        .add_plugins(fray::headless_plugin)
+        .insert_resource(fray::levels::mods::ActiveMods(mods))
+        .add_plugins(fray::game::logic_plugin);
+    app.update();
+    app
+}
+
+#[test]
+fn each_window_lists_the_levels_of_its_own_mods() {
+    let titles = |app: &bevy::app::App| -> Vec<String> {
+        app.world().resource::<fray::game::Session>().levels.iter().map(|level| level.title.clone()).collect()
+    };
+    let example = ModSet::open(&[PathBuf::from(EXAMPLE)]).expect("the example mod opens");
+    let modded = menu_with(example);
+    let plain = menu_with(ModSet::default());
+    let from_the_mod = |title: &String| title.starts_with("Marsh Folk: ");
+    assert!(titles(&modded).iter().any(from_the_mod), "{:?}", titles(&modded));
+    assert!(!titles(&plain).iter().any(from_the_mod), "the other app has no mods: {:?}", titles(&plain));
 }

@@ -7,6 +7,7 @@ use std::process::{Command, Output};
 
 use fray::levels::catalog::builtin;
 use fray::levels::check_file;
+use fray::levels::mods::ModSet;
 use fray::levels::starter::{StarterField, starter_level};
 
 const FIELDS: [StarterField; 5] = [
@@ -36,7 +37,7 @@ fn every_preset_and_battlefield_kind_passes_fray_check_without_warnings() {
         for (at, field) in FIELDS.into_iter().enumerate() {
             let path = dir.join(format!("{ruleset}-{at}.ron"));
             std::fs::write(&path, starter_level(ruleset, field).expect("a starter level")).unwrap();
-            match check_file(&path) {
+            match check_file(&path, &ModSet::default()) {
                 Ok(checked) => {
                     // The shipped rulesets' own warnings are theirs; the starter adds none.
                     let file = path.to_string_lossy();
@@ -64,7 +65,7 @@ fn the_command_writes_a_level_that_checks_and_the_same_bytes_each_time() {
         }
         let bytes = std::fs::read(&first).unwrap();
         assert_eq!(bytes, std::fs::read(&second).unwrap(), "{kind}: same arguments, same bytes");
-        assert!(check_file(&first).is_ok());
+        assert!(check_file(&first, &ModSet::default()).is_ok());
     }
 }
 
@@ -80,7 +81,7 @@ fn an_existing_file_is_kept_unless_forced() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "// my level\n");
     let forced = new_level(&[file, "--ruleset", "crucible", "--force"]);
     assert!(forced.status.success(), "{}", String::from_utf8_lossy(&forced.stderr));
-    assert!(check_file(&path).is_ok());
+    assert!(check_file(&path, &ModSet::default()).is_ok());
 }
 
 #[test]

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use bevy_replicon::prelude::*;
 use bevy_replicon::test_app::{ServerTestAppExt, TestClientEntity};
 use fray::levels::load_builtin_level;
+use fray::levels::mods::ModSet;
 use fray::net::protocol::{FromWire, Order, Release};
 use fray::net::{Follower, Hello, Link, RefereeConfig, Role, SeatPlan, ToClient, ToServer};
 use fray::rules::CombatState;
@@ -31,7 +32,7 @@ fn config(sides: usize) -> RefereeConfig {
 
 impl Table {
     fn new(level: &str, config: RefereeConfig, clients: Vec<(Hello, Option<AiKind>)>) -> Self {
-        let template = load_builtin_level(level).expect("the level loads");
+        let template = load_builtin_level(level, &ModSet::default()).expect("the level loads");
         let mut referee = fray::net::referee_app(template, config, Link::InProcess);
         let clients = clients
             .into_iter()
@@ -112,7 +113,7 @@ fn a_secret_pass_battle_is_the_same_on_every_client() {
 
 #[test]
 fn a_turn_order_grid_battle_is_the_same_on_every_client() {
-    let template = load_builtin_level("shock_and_cover_skirmish.ron").unwrap();
+    let template = load_builtin_level("shock_and_cover_skirmish.ron", &ModSet::default()).unwrap();
     let sides: Vec<String> = template.sides.iter().map(|side| side.name.to_string()).collect();
     let mut table = Table::new(
         "shock_and_cover_skirmish.ron",
@@ -226,7 +227,7 @@ fn each_bad_declaration_is_refused_to_its_sender_and_the_battle_goes_on() {
 fn no_client_learns_a_secret_declaration_or_its_seed_before_the_pass_closes() {
     let mut table = Table::new("sealed_orders.ron", config(2), two_players_and_a_spectator("wardens", "bandits"));
     table.play_out();
-    let template = load_builtin_level("sealed_orders.ron").unwrap();
+    let template = load_builtin_level("sealed_orders.ron", &ModSet::default()).unwrap();
     let side_of = |unit: &str| template.units.iter().find(|entry| &*entry.id == unit).map(|entry| entry.side);
     for (at, own_side) in [(0, Some(0)), (1, Some(1)), (2, None)] {
         let mut orders_seen = 0;
@@ -299,7 +300,10 @@ fn a_seat_left_past_its_grace_period_is_played_by_the_ai_to_the_end() {
     assert_same_logs(&table);
     let notes = &table.referee.world().resource::<fray::net::Referee>().notes;
     assert!(notes.iter().any(|note| note.contains("AI plays it")), "{notes:?}");
-    let save = fray::save::capture(table.referee.world_mut(), &load_builtin_level("sealed_orders.ron").unwrap());
+    let save = fray::save::capture(
+        table.referee.world_mut(),
+        &load_builtin_level("sealed_orders.ron", &ModSet::default()).unwrap(),
+    );
     assert!(save.declarations.iter().any(|entry| entry.by != fray::rules::components::Controller::Human));
 }
 
@@ -326,14 +330,14 @@ fn a_side_whose_player_does_not_return_in_time_forfeits_and_the_save_replays_it(
         let notices = &table.clients[at].world().resource::<Follower>().notices;
         assert!(notices.contains(&told), "client {at} was told: {notices:?}");
     }
-    let template = load_builtin_level("sealed_orders.ron").unwrap();
+    let template = load_builtin_level("sealed_orders.ron", &ModSet::default()).unwrap();
     let save = fray::save::capture(table.referee.world_mut(), &template);
     assert_eq!(save.forfeits.len(), 1, "the save carries the forfeit");
     let record = table.referee.world().resource::<fray::net::Referee>().record();
     assert_eq!(record.forfeits, save.forfeits, "a follower's match record carries it too");
     let path = std::env::temp_dir().join(format!("fray-forfeit-{}.ron", std::process::id()));
     save.write(&path).unwrap();
-    let verdict = fray::save::verify::verify_save(&path);
+    let verdict = fray::save::verify::verify_save(&path, &ModSet::default());
     let _ = std::fs::remove_file(&path);
     assert!(matches!(verdict, Ok(fray::save::verify::Verdict::Reproduced(1))), "{verdict:?}");
 }
@@ -375,13 +379,13 @@ fn a_clock_expiry_declares_a_hold_and_the_save_replays_it() {
         .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(std::time::Duration::from_millis(100)));
     table.play_out();
     assert_same_logs(&table);
-    let template = load_builtin_level("sealed_orders.ron").unwrap();
+    let template = load_builtin_level("sealed_orders.ron", &ModSet::default()).unwrap();
     let save = fray::save::capture(table.referee.world_mut(), &template);
     let holds = save.declarations.iter().filter(|entry| &*entry.unit == "ruusa").count();
     assert!(holds > 0, "the clock declared for the wardens");
     let path = std::env::temp_dir().join(format!("fray-clock-{}.ron", std::process::id()));
     save.write(&path).unwrap();
-    let replayed = fray::save::load_headless(&path);
+    let replayed = fray::save::load_headless(&path, &ModSet::default());
     let _ = std::fs::remove_file(&path);
     let (_, _, battle) = replayed.expect("the save replays");
     assert_eq!(battle.log().to_json_lines(), Table::log(&table.referee));
@@ -522,13 +526,13 @@ fn a_side_out_of_chess_clock_time_holds_and_the_save_replays_it() {
         .collect();
     assert!(clocks.iter().all(Option::is_some), "every seat list shows the clock: {clocks:?}");
     assert_eq!(clocks.last(), Some(&Some(0)), "the wardens' clock ran out");
-    let template = load_builtin_level("sealed_orders.ron").unwrap();
+    let template = load_builtin_level("sealed_orders.ron", &ModSet::default()).unwrap();
     let save = fray::save::capture(table.referee.world_mut(), &template);
     let holds = save.declarations.iter().filter(|entry| &*entry.unit == "ruusa").count();
     assert!(holds > 0, "the chess clock declared for the wardens");
     let path = std::env::temp_dir().join(format!("fray-chess-clock-{}.ron", std::process::id()));
     save.write(&path).unwrap();
-    let replayed = fray::save::load_headless(&path);
+    let replayed = fray::save::load_headless(&path, &ModSet::default());
     let _ = std::fs::remove_file(&path);
     let (_, _, battle) = replayed.expect("the save replays");
     assert_eq!(battle.log().to_json_lines(), Table::log(&table.referee));
@@ -545,11 +549,11 @@ fn one_machine_for_both_sides_and_a_spectator(first: &str, second: &str) -> Vec<
 
 /// Writes the referee's save, replays it headless, and checks it writes the referee's log.
 fn assert_save_replays(table: &mut Table, level: &str, name: &str) {
-    let template = load_builtin_level(level).unwrap();
+    let template = load_builtin_level(level, &ModSet::default()).unwrap();
     let save = fray::save::capture(table.referee.world_mut(), &template);
     let path = std::env::temp_dir().join(format!("fray-{name}-{}.ron", std::process::id()));
     save.write(&path).unwrap();
-    let replayed = fray::save::load_headless(&path);
+    let replayed = fray::save::load_headless(&path, &ModSet::default());
     let _ = std::fs::remove_file(&path);
     let (_, _, battle) = replayed.expect("the save replays");
     assert_eq!(battle.log().to_json_lines(), Table::log(&table.referee));
@@ -573,7 +577,7 @@ fn one_machine_holding_both_sides_of_a_secret_pass_battle_plays_it_to_the_end() 
 #[test]
 fn one_machine_holding_both_sides_of_a_turn_order_grid_battle_plays_it_to_the_end() {
     let level = "shock_and_cover_skirmish.ron";
-    let template = load_builtin_level(level).unwrap();
+    let template = load_builtin_level(level, &ModSet::default()).unwrap();
     let sides: Vec<String> = template.sides.iter().map(|side| side.name.to_string()).collect();
     let clients = one_machine_for_both_sides_and_a_spectator(&sides[0], &sides[1]);
     let mut table = Table::new(level, config(sides.len()), clients);

@@ -65,7 +65,8 @@ fn a_client_without_the_game_password_is_kept_out_and_one_with_it_gets_in() {
     use bevy_replicon::prelude::{ClientState, ConnectedClient};
     use fray::net::transport::{GamePassword, connect, listen};
     use fray::net::{Follower, Hello, Link, RefereeConfig, Role, SeatPlan};
-    let template = fray::levels::load_builtin_level("sealed_orders.ron").unwrap();
+    let template =
+        fray::levels::load_builtin_level("sealed_orders.ron", &fray::levels::mods::ModSet::default()).unwrap();
     let config = RefereeConfig::new(vec![SeatPlan::Remote; 2], 9, 9);
     let mut referee = fray::net::referee_app(template, config, Link::Udp);
     let password = GamePassword::new(PASSWORD);
@@ -100,7 +101,8 @@ fn a_follower_whose_link_drops_connects_again_by_itself_and_finishes_the_battle(
     use fray::net::transport::{Reconnect, connect, listen};
     use fray::net::{Follower, Hello, Link, RefereeConfig, Role, SeatPlan};
     use fray::rules::components::AiKind;
-    let template = fray::levels::load_builtin_level("sealed_orders.ron").unwrap();
+    let template =
+        fray::levels::load_builtin_level("sealed_orders.ron", &fray::levels::mods::ModSet::default()).unwrap();
     let config = RefereeConfig::new(vec![SeatPlan::Remote, SeatPlan::Ai(AiKind::Greedy)], 3, 3);
     let mut referee = fray::net::referee_app(template, config, Link::Udp);
     let address = listen(&mut referee, 0, None).expect("the referee listens");

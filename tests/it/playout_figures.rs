@@ -7,6 +7,7 @@
 
 use fray::game::model::playing_count::PlayingCount;
 use fray::headless::HeadlessBattle;
+use fray::levels::mods::ModSet;
 use fray::levels::{BattleSetup, load_builtin_level};
 use fray::rules::ResolveByCount;
 use fray::rules::components::{AiKind, Controller};
@@ -16,7 +17,7 @@ const SEEDS: u64 = 10;
 
 /// Seconds each round of `level` plays out at 1x, over [`SEEDS`] greedy battles.
 fn round_seconds(level: &str) -> Vec<f32> {
-    let template = load_builtin_level(level).expect("shipped level");
+    let template = load_builtin_level(level, &ModSet::default()).expect("shipped level");
     let controllers: Vec<(usize, Controller)> =
         (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Greedy))).collect();
     let mut rounds = Vec::new();

@@ -7,6 +7,7 @@ mod judge;
 
 use fray::headless::HeadlessBattle;
 use fray::levels::catalog::builtin::LEVELS;
+use fray::levels::mods::ModSet;
 use fray::levels::{BattleSetup, BattleTemplate, load_builtin_level};
 use fray::rules::components::{AiKind, Controller};
 use judge::{Preset, Sides, judge};
@@ -22,7 +23,7 @@ const CASES: u32 = 16;
 fn levels_of(preset: Preset) -> Vec<BattleTemplate> {
     let levels: Vec<BattleTemplate> = LEVELS
         .iter()
-        .map(|(file, _)| load_builtin_level(file).unwrap_or_else(|error| panic!("{file}: {error}")))
+        .map(|(file, _)| load_builtin_level(file, &ModSet::default()).unwrap_or_else(|error| panic!("{file}: {error}")))
         .filter(|template| template.ruleset.name == preset.name())
         .collect();
     assert!(!levels.is_empty(), "no shipped level plays {}", preset.name());
@@ -115,7 +116,7 @@ proptest! {
 /// inflated is caught by `W-HIT-1` and `LOG-POOLS`.
 #[test]
 fn the_referee_catches_a_tampered_log() {
-    let template = load_builtin_level("duel.ron").expect("the duel loads");
+    let template = load_builtin_level("duel.ron", &ModSet::default()).expect("the duel loads");
     let mut log = play(&template, 3, &[false, false]);
     let attack = log.iter().position(|line| line["event"] == "attack").expect("an attack");
     let hit = log[attack]["hit"] == true;

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use fray::levels::catalog::AssetSource;
+use fray::levels::mods::ModSet;
 use fray::levels::{BattleTemplate, LoadError, LoadErrors, load_level, load_level_text};
 use fray::rules::dice::{Dice, MAX_DICE, MAX_MODIFIER, MAX_SIDES};
 use proptest::prelude::*;
@@ -456,7 +457,7 @@ proptest! {
         let path: PathBuf =
             std::env::temp_dir().join(format!("fray-robustness-arbitrary-files-{}-{case}.ron", std::process::id()));
         std::fs::write(&path, &bytes).expect("write the temp file");
-        let result = load_level(&path);
+        let result = load_level(&path, &ModSet::default());
         let _ = std::fs::remove_file(&path);
         let errors = result.expect_err("random bytes are not a level");
         if let Ok(text) = std::str::from_utf8(&bytes) {

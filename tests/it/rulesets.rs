@@ -5,6 +5,7 @@
 use crate::*;
 use bevy::prelude::*;
 use fray::battlefield::{Battlefield, Place, Square};
+use fray::levels::mods::ModSet;
 use fray::rules::components::*;
 use fray::rules::dice::CombatRng;
 use fray::rules::equipment::{Attribute, Hindrance, Lingering, ShakeOffBy, Shock};
@@ -2501,7 +2502,8 @@ fn every_shipped_level_plays_to_an_end_for_many_seeds() {
     assert!(paths.len() >= 12, "four shipped levels of seed 000 and two per other preset");
     let mut rulesets = std::collections::BTreeSet::new();
     for path in paths {
-        let template = fray::levels::load_level(&path).unwrap_or_else(|errors| panic!("{}: {errors}", path.display()));
+        let template = fray::levels::load_level(&path, &ModSet::default())
+            .unwrap_or_else(|errors| panic!("{}: {errors}", path.display()));
         rulesets.insert(template.ruleset.name.clone());
         if template.units.len() > fray::levels::mass::MASS_BATTLE_UNITS {
             continue;
@@ -2533,7 +2535,7 @@ fn the_greedy_ai_uses_each_presets_actions_and_declares_only_legal_ones() {
         ("crucible_skirmish.ron", &["attack"]),
     ];
     for (level, wanted) in expectations {
-        let template = fray::levels::load_builtin_level(level).unwrap();
+        let template = fray::levels::load_builtin_level(level, &ModSet::default()).unwrap();
         let controllers: Vec<(usize, Controller)> =
             (0..template.sides.len()).map(|side| (side, Controller::Ai(AiKind::Greedy))).collect();
         let mut kinds = BTreeSet::new();

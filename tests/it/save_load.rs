@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use fray::battlefield::{Battlefield, ZoneIndex};
 use fray::headless::HeadlessBattle;
 use fray::levels::catalog::builtin::LEVELS;
+use fray::levels::mods::ModSet;
 use fray::levels::{BattleSetup, BattleTemplate, load_builtin_level};
 use fray::rules::actions::{self, ActionContext, ViewCache};
 use fray::rules::components::{AiKind, Controller, Declared, UnitId};
@@ -102,7 +103,7 @@ fn run_out(battle: &mut HeadlessBattle) {
 
 /// Plays `level` with `seed`, saving after `save_at` updates; returns the whole log and the save.
 fn play_and_save(level: &str, seed: u64, save_at: u32, path: &Path) -> (String, SaveFile) {
-    let template = load_builtin_level(level).unwrap();
+    let template = load_builtin_level(level, &ModSet::default()).unwrap();
     let mut battle = HeadlessBattle::new();
     with_stand_in(&mut battle);
     battle.start(&template, &setup(&template, seed));
@@ -128,7 +129,7 @@ fn save_then_load_plays_the_rest_of_the_battle_byte_identically() {
             let path = dir.join(format!("{level}-{seed}.ron"));
             let (never_saved, save) = play_and_save(level, seed, save_at, &path);
             let (loaded_save, _, mut battle) =
-                load_headless(&path).unwrap_or_else(|error| panic!("{level} seed {seed}: {error}"));
+                load_headless(&path, &ModSet::default()).unwrap_or_else(|error| panic!("{level} seed {seed}: {error}"));
             assert_eq!(loaded_save, save, "{level} seed {seed}: the file holds what was saved");
             let queue = battle.world().resource::<DeclarationQueue>();
             if queue.open && queue.done.iter().any(|&done| done) && !queue.complete() {
@@ -153,7 +154,7 @@ fn a_changed_level_or_ruleset_is_refused_naming_what_changed() {
     let level = levels.join("duel.ron");
     let text = LEVELS.iter().find(|(name, _)| *name == "duel.ron").unwrap().1;
     std::fs::write(&level, text).unwrap();
-    let template = fray::levels::load_level(&level).unwrap();
+    let template = fray::levels::load_level(&level, &ModSet::default()).unwrap();
     let mut battle = HeadlessBattle::new();
     with_stand_in(&mut battle);
     battle.start(&template, &setup(&template, 3));
@@ -161,18 +162,18 @@ fn a_changed_level_or_ruleset_is_refused_naming_what_changed() {
     battle.step();
     let path = dir.join("duel-save.ron");
     capture(battle.world_mut(), &template).write(&path).unwrap();
-    load_headless(&path).expect("the unchanged level loads");
+    load_headless(&path, &ModSet::default()).expect("the unchanged level loads");
 
     std::fs::write(&level, text.replace("\"stress_and_wounds\"", "\"aimed_wounds\"")).unwrap();
-    let error = load_headless(&path).map(|_| ()).expect_err("a changed ruleset is refused");
+    let error = load_headless(&path, &ModSet::default()).map(|_| ()).expect_err("a changed ruleset is refused");
     let message = error.to_string();
     assert!(matches!(error, SaveError::Changed { .. }), "{message}");
     assert!(message.contains("ruleset") && message.contains("duel-save.ron"), "{message}");
 
     std::fs::write(&level, text.replacen("zone: \"east_gate\"", "zone: \"courtyard\"", 1)).unwrap();
-    let changed = fray::levels::load_level(&level).expect("the moved unit still loads");
+    let changed = fray::levels::load_level(&level, &ModSet::default()).expect("the moved unit still loads");
     assert_ne!(changed.units, template.units);
-    match load_headless(&path).map(|_| ()) {
+    match load_headless(&path, &ModSet::default()).map(|_| ()) {
         Err(SaveError::Changed { changed, .. }) => {
             assert_eq!(changed, ["level's units (or the catalog they come from)"]);
         }
@@ -245,7 +246,7 @@ proptest! {
 /// A battle of `level` stopped at the first round where the human side has declared some
 /// units but not all.
 fn battle_mid_declaration(level: &str, seed: u64) -> Option<(BattleTemplate, HeadlessBattle)> {
-    let template = load_builtin_level(level).unwrap();
+    let template = load_builtin_level(level, &ModSet::default()).unwrap();
     let mut battle = HeadlessBattle::new();
     with_stand_in(&mut battle);
     battle.start(&template, &setup(&template, seed));
@@ -307,7 +308,8 @@ fn undo_restores_the_exact_prior_state_and_the_battle_plays_on_identically() {
         let dir = scratch("undo");
         let path = dir.join(format!("{level}.ron"));
         save.write(&path).unwrap();
-        let (_, _, mut before) = load_headless(&path).unwrap_or_else(|error| panic!("{level}: {error}"));
+        let (_, _, mut before) =
+            load_headless(&path, &ModSet::default()).unwrap_or_else(|error| panic!("{level}: {error}"));
         let (after_undo, never_made) = (declaration_state(&mut battle), declaration_state(&mut before));
         for (part, (got, want)) in
             ["declared", "queue", "record", "AI stream"].iter().zip(after_undo.iter().zip(&never_made))
@@ -340,7 +342,7 @@ fn undo_is_refused_while_resolving_and_for_another_side() {
 
 /// AI-only battles of every shipped level as `fray sim --log` writes them.
 fn sim_log(level: &str, seeds: std::ops::Range<u64>) -> String {
-    let template = load_builtin_level(level).unwrap();
+    let template = load_builtin_level(level, &ModSet::default()).unwrap();
     let mut battle = HeadlessBattle::new();
     let mut log = String::new();
     for seed in seeds {
@@ -359,19 +361,22 @@ fn replay_verify_reproduces_every_shipped_level_and_catches_a_tampered_log() {
         let path = dir.join(format!("{level}.jsonl"));
         let log = sim_log(level, 0..3);
         std::fs::write(&path, &log).unwrap();
-        assert_eq!(verify_log(&path, None).unwrap(), Verdict::Reproduced(3), "{level}");
+        assert_eq!(verify_log(&path, None, &ModSet::default()).unwrap(), Verdict::Reproduced(3), "{level}");
         let tampered = log.replacen("\"total\":", "\"total\":1", 1);
         assert_ne!(tampered, log);
         std::fs::write(&path, tampered).unwrap();
-        assert!(matches!(verify_log(&path, None).unwrap(), Verdict::Differs(_)), "{level}: a tampered log fails");
+        assert!(
+            matches!(verify_log(&path, None, &ModSet::default()).unwrap(), Verdict::Differs(_)),
+            "{level}: a tampered log fails"
+        );
     }
     let save = dir.join("save.ron");
     play_and_save("reinforcements.ron", 2, 6, &save);
-    assert_eq!(verify_save(&save).unwrap(), Verdict::Reproduced(1));
+    assert_eq!(verify_save(&save, &ModSet::default()).unwrap(), Verdict::Reproduced(1));
     let mut tampered = SaveFile::read(&save).unwrap();
     tampered.log_hash = "0000000000000000".into();
     tampered.write(&save).unwrap();
-    assert!(matches!(verify_save(&save).unwrap(), Verdict::Differs(_)));
+    assert!(matches!(verify_save(&save, &ModSet::default()).unwrap(), Verdict::Differs(_)));
 }
 
 #[test]
@@ -415,7 +420,7 @@ fn hand_first_side(battle: &mut HeadlessBattle, to: Controller) {
 fn a_side_handed_to_the_ai_and_back_mid_battle_saves_and_loads_byte_identically() {
     let dir = scratch("handover");
     for (level, seed) in [("duel.ron", 0), ("ambush.ron", 5), ("crucible_skirmish.ron", 11)] {
-        let template = load_builtin_level(level).unwrap();
+        let template = load_builtin_level(level, &ModSet::default()).unwrap();
         let mut battle = HeadlessBattle::new();
         with_stand_in(&mut battle);
         battle.start(&template, &setup(&template, seed));
@@ -446,7 +451,8 @@ fn a_side_handed_to_the_ai_and_back_mid_battle_saves_and_loads_byte_identically(
         // Played on as it is now: the first side by the easy AI.
         run_out(&mut battle);
         let never_saved = battle.log().to_json_lines();
-        let (_, _, mut loaded) = load_headless(&path).unwrap_or_else(|error| panic!("{level}: {error}"));
+        let (_, _, mut loaded) =
+            load_headless(&path, &ModSet::default()).unwrap_or_else(|error| panic!("{level}: {error}"));
         with_stand_in(&mut loaded);
         run_out(&mut loaded);
         assert!(

@@ -7,6 +7,7 @@ use fray::ai::forward::{ForwardModel, Snapshot};
 use fray::ai::{SearchInFlight, SearchThread};
 use fray::headless::HeadlessBattle;
 use fray::levels::catalog::builtin::LEVELS;
+use fray::levels::mods::ModSet;
 use fray::levels::{BattleSetup, BattleTemplate, load_builtin_level};
 use fray::rules::components::{Action, AiKind, Controller, Declared, SpawnOrder};
 use fray::rules::dice::CombatRng;
@@ -68,7 +69,7 @@ fn round_lines(log: &CombatLog, round: u32) -> Vec<LogEntry> {
 fn the_forward_model_replays_the_engine_round_for_round() {
     let mut lost_seen = 0;
     for (level, round) in [("ambush.ron", 1), ("ambush.ron", 3), ("melee.ron", 2), ("crucible_skirmish.ron", 2)] {
-        let template = load_builtin_level(level).unwrap();
+        let template = load_builtin_level(level, &ModSet::default()).unwrap();
         let mut battle = HeadlessBattle::new();
         let app = battle.app_mut();
         app.insert_resource(Captured { round, ..Default::default() });
@@ -118,7 +119,7 @@ fn the_forward_model_replays_the_engine_round_for_round() {
 
 /// Plays `level` with `kind` on every side and returns the log; panics on any rejected declaration.
 fn play(level: &str, kind: AiKind, seed: u64, max_rounds: u32) -> Vec<LogEntry> {
-    let template = load_builtin_level(level).unwrap();
+    let template = load_builtin_level(level, &ModSet::default()).unwrap();
     let mut battle = HeadlessBattle::new();
     battle.start(&template, &BattleSetup { seed, controllers: every_side(&template, kind), record_log: true });
     let mut updates = 0;
@@ -168,7 +169,7 @@ fn the_search_plays_the_same_for_the_same_seed() {
 /// Plays `level` with `hard` on every side, the search running on `thread`, for `rounds`
 /// rounds; returns the log and how many frames found the search still thinking.
 fn play_searching_on(level: &str, seed: u64, rounds: u32, thread: SearchThread) -> (Vec<LogEntry>, u32) {
-    let template = load_builtin_level(level).unwrap();
+    let template = load_builtin_level(level, &ModSet::default()).unwrap();
     let mut battle = HeadlessBattle::new();
     battle.world_mut().insert_resource(thread);
     battle.start(&template, &BattleSetup { seed, controllers: every_side(&template, AiKind::Hard), record_log: true });
@@ -202,7 +203,7 @@ fn a_search_on_the_task_pool_plays_the_same_battle_as_one_inline() {
 /// The hard AI's declarations for the first round of `level`, with the other side's units
 /// already carrying `enemy_declaration` (as if they had declared in secret before it).
 fn first_plan_with_enemy_declared(level: &str, enemy_declaration: Option<Action>) -> Vec<(u32, Action)> {
-    let mut template = load_builtin_level(level).unwrap();
+    let mut template = load_builtin_level(level, &ModSet::default()).unwrap();
     template.declaration_order = Some(DeclarationOrder::SimultaneousSecret);
     let mut battle = HeadlessBattle::new();
     let controllers = vec![(0, Controller::Ai(AiKind::Hard)), (1, Controller::Human)];
@@ -241,7 +242,7 @@ fn first_plan_with_enemy_declared(level: &str, enemy_declaration: Option<Action>
 
 #[test]
 fn a_snapshot_for_one_side_holds_none_of_the_others_secret_declarations() {
-    let mut template = load_builtin_level("ambush.ron").unwrap();
+    let mut template = load_builtin_level("ambush.ron", &ModSet::default()).unwrap();
     template.declaration_order = Some(DeclarationOrder::SimultaneousSecret);
     let mut battle = HeadlessBattle::new();
     let controllers = vec![(0, Controller::Human), (1, Controller::Human)];

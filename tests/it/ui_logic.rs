@@ -14,6 +14,7 @@ use fray::game::model::battle_ui::DeclarationOptions;
 use fray::game::model::pace::RoundPacing;
 use fray::game::model::session::Session;
 use fray::game::{BattleUi, LaunchOptions, LevelSource, PlayerAction, Screen, Seat, UiCommand};
+use fray::levels::mods::ModSet;
 use fray::rules::CombatState;
 use fray::rules::log::CombatLog;
 use fray::rules::log::line::{self, Line};
@@ -466,7 +467,7 @@ fn rebinding_a_key_round_trips_through_the_file_and_reports_conflicts() {
 fn logged_duel(name: &str) -> (PathBuf, Vec<String>) {
     use fray::levels::{BattleSetup, load_builtin_level};
     use fray::rules::components::{AiKind, Controller};
-    let template = load_builtin_level("duel.ron").expect("the duel loads");
+    let template = load_builtin_level("duel.ron", &ModSet::default()).expect("the duel loads");
     let greedy = Controller::Ai(AiKind::Greedy);
     let setup = BattleSetup { seed: 3, controllers: vec![(0, greedy), (1, greedy)], record_log: true };
     let mut battle = fray::headless::HeadlessBattle::new();
@@ -481,7 +482,8 @@ fn logged_duel(name: &str) -> (PathBuf, Vec<String>) {
 }
 
 fn replay_app(path: &std::path::Path) -> App {
-    let source = fray::game::model::playback::PlaybackSource::open(path, None).expect("the log opens");
+    let source =
+        fray::game::model::playback::PlaybackSource::open(path, None, &ModSet::default()).expect("the log opens");
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, InputPlugin, StatesPlugin))
         .add_plugins(fray::headless_plugin)
@@ -550,7 +552,7 @@ fn leaving_a_replay_half_way_asks_nothing_and_loses_nothing() {
 fn a_catch_up_shows_only_what_the_side_may_see() {
     use fray::game::catch_up::{CATCH_UP_LINES, summary};
     let (path, _) = logged_duel("catch-up");
-    let source = fray::game::model::playback::PlaybackSource::open(&path, None).unwrap();
+    let source = fray::game::model::playback::PlaybackSource::open(&path, None, &ModSet::default()).unwrap();
     let mut battle = fray::headless::HeadlessBattle::new();
     battle.start(&source.template, &source.setup);
     battle.run_to_end();
@@ -573,10 +575,12 @@ mod replay_stepping {
     use fray::game::model::pace::{Pace, Speed};
     use fray::game::model::playback::{Drive, EVENT_INTERVAL, Playback, PlaybackSource, ReplayStep};
     use fray::game::model::playing_count::PlayingCount;
+    use fray::levels::mods::ModSet;
     use fray::levels::{BattleSetup, load_builtin_level};
 
     fn playback(rounds: &[u32]) -> Playback {
-        let template = load_builtin_level(fray::levels::DEFAULT_LEVEL).expect("the default level loads");
+        let template =
+            load_builtin_level(fray::levels::DEFAULT_LEVEL, &ModSet::default()).expect("the default level loads");
         let source = PlaybackSource {
             file: "test.jsonl".into(),
             template,

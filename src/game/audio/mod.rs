@@ -14,6 +14,7 @@ use bevy::audio::{AudioSource, PlaybackSettings, Volume};
 use bevy::prelude::*;
 
 use super::model::settings::AudioSettings;
+use crate::levels::mods::ActiveMods;
 
 pub use cues::{Channel, SoundMap};
 
@@ -70,7 +71,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Decodes nothing yet (Bevy decodes as a sound starts): wraps the built-in bytes and any mod's
 /// sounds as assets, and reads the mapping with every enabled mod's `sounds.ron` laid over it.
-fn load_sounds(mut sounds: ResMut<Sounds>, mut assets: ResMut<Assets<AudioSource>>) {
+fn load_sounds(mut sounds: ResMut<Sounds>, mut assets: ResMut<Assets<AudioSource>>, mods: Res<ActiveMods>) {
     let mut add = |bytes: &[u8]| assets.add(AudioSource { bytes: bytes.into() });
     for &(name, bytes) in library::SOUND_BYTES {
         let handle = add(bytes);
@@ -83,7 +84,7 @@ fn load_sounds(mut sounds: ResMut<Sounds>, mut assets: ResMut<Assets<AudioSource
         error!("{error}");
         SoundMap::default()
     });
-    for one in crate::levels::mods::active().iter() {
+    for one in mods.0.iter() {
         for path in one.files_in("sounds") {
             let name = path.file_stem().and_then(|stem| stem.to_str()).map(str::to_string);
             match (name, std::fs::read(&path)) {

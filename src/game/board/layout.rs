@@ -214,7 +214,11 @@ mod tests {
     /// The on-screen width of the tokens in each zone of shipped level `name` as its battle
     /// starts, framed whole in the default window: `(zone, tokens in it, width in pixels)`.
     fn starting_token_widths(name: &str) -> Vec<(String, usize, f32)> {
-        let template = crate::levels::load_level(&std::path::Path::new("levels").join(name)).expect("a shipped level");
+        let template = crate::levels::load_level(
+            &std::path::Path::new("levels").join(name),
+            &crate::levels::mods::ModSet::default(),
+        )
+        .expect("a shipped level");
         let battlefield = &template.battlefield;
         let window = crate::game::camera::DEFAULT_WINDOW;
         let steps = layout(battlefield);
@@ -253,10 +257,13 @@ mod tests {
             .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
             .filter(|name| name.ends_with(".ron"))
             .filter(|name| {
-                !crate::levels::load_level(&std::path::Path::new("levels").join(name))
-                    .expect("a shipped level")
-                    .battlefield
-                    .is_grid()
+                !crate::levels::load_level(
+                    &std::path::Path::new("levels").join(name),
+                    &crate::levels::mods::ModSet::default(),
+                )
+                .expect("a shipped level")
+                .battlefield
+                .is_grid()
             })
             .collect();
         assert!(levels.len() >= 8, "zone levels found: {levels:?}");

@@ -2,6 +2,7 @@
 //! grid numbers.
 
 use super::*;
+use crate::levels::ModPictures;
 
 /// Draws the battlefield afresh when a battle starts (its resource is replaced), when the board
 /// was cleared (leaving the screen), and, on zones, when the window's shape changes the zones'.
@@ -11,9 +12,11 @@ pub(super) fn rebuild_zones(
     zones: Query<Entity, With<BoardZone>>,
     window: Option<Single<&Window>>,
     mut resized: MessageReader<WindowResized>,
-    mut board: ResMut<BoardLayout>,
+    (mut board, pictures): (ResMut<BoardLayout>, Option<Res<ModPictures>>),
     (mut images, looks, mut art): (ResMut<Assets<Image>>, Option<Res<BoardLooks>>, ResMut<TerrainArt>),
 ) {
+    let no_pictures = ModPictures::default();
+    let textures = &pictures.as_deref().unwrap_or(&no_pictures).textures;
     let resized = resized.read().count() > 0;
     let looks_changed = looks.as_ref().is_some_and(|looks| looks.is_changed());
     if !battlefield.is_changed() && !zones.is_empty() && !resized && !looks_changed {
@@ -55,7 +58,7 @@ pub(super) fn rebuild_zones(
         board.squares = Some((grid.width(), squares));
         board.token_areas = Vec::new();
         let squares = looks.as_ref().map_or(&[][..], |looks| looks.squares.as_slice());
-        crate::game::terrain_art::spawn_grid_squares(&mut commands, grid, squares, &mut art, &mut images);
+        crate::game::terrain_art::spawn_grid_squares(&mut commands, grid, squares, (&mut art, textures), &mut images);
         spawn_grid_numbers(&mut commands, i32::from(grid.width()), i32::from(grid.height()));
         return;
     }
@@ -71,7 +74,7 @@ pub(super) fn rebuild_zones(
             ),
             texture: None,
         });
-        crate::game::terrain_art::zone_sprite(&look, &mut art, &mut images, size)
+        crate::game::terrain_art::zone_sprite(&look, (&mut art, textures), &mut images, size)
     };
     board.token_areas = spawn_zones(&mut commands, &battlefield, &board.centres, cell, &mut ground);
 }

@@ -10,6 +10,7 @@ use crate::game::model::screen::Screen;
 use crate::levels::catalog::AssetSource;
 use crate::levels::edit;
 use crate::levels::load::check_level_text;
+use crate::levels::mods::ModSet;
 use crate::levels::schema::LevelFile;
 
 pub(super) fn plugin(app: &mut App) {
@@ -30,21 +31,21 @@ fn live_check(time: Res<Time<Real>>, mut state: ResMut<EditorState>) {
     let Some(level) = &state.level else {
         return;
     };
-    let (errors, warnings) = check(level, &state.path);
+    let (errors, warnings) = check(level, &state.path, &state.mods);
     state.errors = errors;
     state.warnings = warnings;
 }
 
-/// What `fray check` says of `level` saved at `path`: its errors and its warnings, with the
-/// file name left off the lines that are about this level.
-pub fn check(level: &LevelFile, path: &Path) -> (Vec<CheckLine>, Vec<String>) {
+/// What `fray check` says of `level` saved at `path`, with `mods`: its errors and its warnings,
+/// with the file name left off the lines that are about this level.
+pub fn check(level: &LevelFile, path: &Path, mods: &ModSet) -> (Vec<CheckLine>, Vec<String>) {
     let text = match edit::save_text(level) {
         Ok(text) => text,
         Err(error) => return (vec![CheckLine { text: error.to_string(), concerns: Vec::new() }], Vec::new()),
     };
     let own = format!("{}:", path.display());
     let shorten = |line: String| line.strip_prefix(&own).map(str::to_string).unwrap_or(line);
-    match check_level_text(&text, path, &AssetSource::near(path)) {
+    match check_level_text(&text, path, &AssetSource::near(path, mods)) {
         Ok(checked) => (Vec::new(), checked.warnings.iter().map(|warning| shorten(warning.to_string())).collect()),
         Err(errors) => {
             let lines = errors
@@ -111,7 +112,7 @@ pub(super) fn save_level(state: &mut EditorState, path: PathBuf, typed: bool) {
     let written = edit::save_text(level).map_err(|error| error.to_string()).and_then(|text| {
         crate::save::format::write_atomically(&path, text.as_bytes()).map_err(|error| error.to_string())
     });
-    let (errors, warnings) = check(level, &path);
+    let (errors, warnings) = check(level, &path, &state.mods);
     state.errors = errors;
     state.warnings = warnings;
     state.status = match written {

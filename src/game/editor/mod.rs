@@ -9,6 +9,7 @@ mod panels;
 mod start;
 mod test_play;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -17,6 +18,7 @@ use bevy::prelude::*;
 use crate::levels::catalog::{AssetSource, Catalog};
 use crate::levels::edit::{Concern, History, Square, Terrain};
 use crate::levels::icons;
+use crate::levels::mods::ModSet;
 use crate::levels::schema::{CreatureFile, LevelFile, UnitFile};
 
 /// The folder levels are saved in unless the player names another path.
@@ -81,6 +83,10 @@ pub struct EditorState {
     pub level: Option<LevelFile>,
     /// Where it is saved (and what relative rulesets and the catalog are read near).
     pub path: PathBuf,
+    /// The mods its catalog is read with: those in play when it was opened.
+    pub mods: ModSet,
+    /// The icons the mods of its catalog bring, by name (`icons/<name>.png`).
+    pub mod_icons: BTreeMap<String, PathBuf>,
     /// The Save As path field.
     pub path_field: String,
     /// A folder Save as would have to create: it asks first, and creates it when Save as is
@@ -145,11 +151,14 @@ impl EditorState {
         unit.icon.as_deref().or(creature).unwrap_or(icons::GENERIC_ICON)
     }
 
-    /// Starts editing `level`, saved at `path`: a fresh undo stack, a check owed at once.
-    pub fn open(&mut self, level: LevelFile, path: PathBuf) {
-        let source = AssetSource::near(&path);
+    /// Starts editing `level`, saved at `path`, with `mods` over the catalog: a fresh undo
+    /// stack, a check owed at once.
+    pub fn open(&mut self, level: LevelFile, path: PathBuf, mods: &ModSet) {
+        let source = AssetSource::near(&path, mods);
         // A catalog that does not load offers no creatures; the live check says why.
         let catalog = Catalog::load(&source).ok();
+        self.mods = mods.clone();
+        self.mod_icons = catalog.as_ref().map(|catalog| catalog.icon_files.clone()).unwrap_or_default();
         let creatures = catalog.iter().flat_map(|catalog| catalog.creatures.iter().map(move |entry| (catalog, entry)));
         self.creatures = creatures.clone().map(|(_, (key, creature))| (key.clone(), creature.name.clone())).collect();
         self.creature_icons = creatures

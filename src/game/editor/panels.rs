@@ -91,7 +91,7 @@ fn note_icon_textures(contexts: &mut EguiContexts, icons: &Icons, state: &mut Ed
 }
 
 fn draw_editor(
-    (mut contexts, icons): (EguiContexts, Res<Icons>),
+    (mut contexts, mut icons, mut images): (EguiContexts, ResMut<Icons>, ResMut<Assets<Image>>),
     mut state: ResMut<EditorState>,
     mut next: ResMut<NextState<Screen>>,
     mut test_play: MessageWriter<TestPlay>,
@@ -99,6 +99,10 @@ fn draw_editor(
     let Some(mut draft) = state.level.clone() else {
         return Ok(());
     };
+    if state.is_changed() {
+        // The icons of the mods its catalog was read with, before egui is handed any.
+        icons.add_mod_icons(&state.mod_icons, &mut images);
+    }
     note_icon_textures(&mut contexts, &icons, &mut state, &draft);
     let ctx = contexts.ctx_mut()?;
     let mut requests = shortcuts(ctx, &state);

@@ -14,6 +14,7 @@ use crate::game::spine::UiSystems;
 use crate::game::ui::widgets::{ERROR_COLOUR, screen_ui, tracked, tracked_button};
 use crate::levels::catalog::{AssetSource, builtin, parse, read_text};
 use crate::levels::edit;
+use crate::levels::mods::{ActiveMods, ModSet};
 use crate::levels::schema::LevelFile;
 use crate::levels::starter::StarterField;
 use crate::rules::ruleset::DEFAULT_RULESET;
@@ -55,7 +56,7 @@ enum Choice {
 fn draw_start(
     mut contexts: EguiContexts,
     mut state: ResMut<EditorState>,
-    session: Res<Session>,
+    (session, mods): (Res<Session>, Res<ActiveMods>),
     mut next: ResMut<NextState<Screen>>,
     mut ruleset: Local<String>,
 ) -> Result {
@@ -72,25 +73,30 @@ fn draw_start(
             ui.add_space(margin);
             ui.vertical(|ui| {
                 ui.set_width(START_WIDTH.min(ui.available_width()));
-                choice = start_column(ui, &mut state, &session, &mut ruleset);
+                choice = start_column(ui, &mut state, (&session, &mods.0), &mut ruleset);
             });
         });
     });
     match choice {
-        Some(Choice::New(field)) => new_level(&mut state, &ruleset, field),
-        Some(Choice::Open(source)) => open_source(&mut state, &source),
-        Some(Choice::OpenPath(path)) => open_source(&mut state, &LevelSource::File(path)),
+        Some(Choice::New(field)) => new_level(&mut state, &ruleset, field, &mods.0),
+        Some(Choice::Open(source)) => open_source(&mut state, &source, &mods.0),
+        Some(Choice::OpenPath(path)) => open_source(&mut state, &LevelSource::File(path), &mods.0),
         Some(Choice::Back) => next.set(Screen::Menu),
         None => {}
     }
     Ok(())
 }
 
-fn start_column(ui: &mut egui::Ui, state: &mut EditorState, session: &Session, ruleset: &mut String) -> Option<Choice> {
+fn start_column(
+    ui: &mut egui::Ui,
+    state: &mut EditorState,
+    (session, mods): (&Session, &ModSet),
+    ruleset: &mut String,
+) -> Option<Choice> {
     let mut choice = None;
     ui.horizontal(|ui| {
         ui.label("Ruleset");
-        let names = AssetSource::near(Path::new(LEVELS_FOLDER).join("new.ron").as_path()).ruleset_names();
+        let names = AssetSource::near(Path::new(LEVELS_FOLDER).join("new.ron").as_path(), mods).ruleset_names();
         egui::ComboBox::from_id_salt("new_ruleset").selected_text(ruleset.as_str()).show_ui(ui, |ui| {
             for name in names {
                 ui.selectable_value(ruleset, name.clone(), name);
@@ -131,11 +137,11 @@ fn start_column(ui: &mut egui::Ui, state: &mut EditorState, session: &Session, r
     choice
 }
 
-fn new_level(state: &mut EditorState, ruleset: &str, field: StarterField) {
+fn new_level(state: &mut EditorState, ruleset: &str, field: StarterField, mods: &ModSet) {
     match edit::new_level(ruleset, field) {
         Ok(level) => {
             let stem = if level.grid.is_some() { "new_grid" } else { "new_zones" };
-            state.open(level, new_level_path(stem));
+            state.open(level, new_level_path(stem), mods);
             state.status = "New level: not saved yet.".into();
         }
         Err(error) => state.status = error.to_string(),
@@ -154,14 +160,14 @@ fn level_text(source: &LevelSource) -> Result<(String, PathBuf), String> {
     }
 }
 
-fn open_source(state: &mut EditorState, source: &LevelSource) {
+fn open_source(state: &mut EditorState, source: &LevelSource, mods: &ModSet) {
     let opened = level_text(source).and_then(|(text, path)| {
         parse::<LevelFile>(&text, &path).map(|level| (level, path)).map_err(|e| e.to_string())
     });
     match opened {
         Ok((level, path)) => {
             state.status = format!("Opened {}", path.display());
-            state.open(level, path);
+            state.open(level, path, mods);
         }
         Err(error) => state.status = error,
     }

@@ -11,6 +11,7 @@ use crate::game::model::screen::Screen;
 use crate::game::model::session::{LevelChoice, LevelSource, Session, StartBattle};
 use crate::levels::catalog::AssetSource;
 use crate::levels::edit;
+use crate::levels::mods::ModSet;
 
 /// Starts a battle of the level being edited.
 #[derive(Message, Clone, Copy, Debug, Default)]
@@ -33,11 +34,11 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The scratch file of a test play: in the temporary folder, unless the level reads a ruleset
 /// beside it or a catalog the temporary folder would not find; then beside the level.
-fn scratch_path(level_path: &Path, ruleset: &str) -> PathBuf {
+fn scratch_path(level_path: &Path, ruleset: &str, mods: &ModSet) -> PathBuf {
     let stem = level_path.file_stem().and_then(|stem| stem.to_str()).unwrap_or("level");
     let name = format!(".{stem}.test-play.ron");
     let temporary = std::env::temp_dir().join("fray-editor").join(&name);
-    let same_catalog = AssetSource::near(level_path) == AssetSource::near(&temporary);
+    let same_catalog = AssetSource::near(level_path, mods) == AssetSource::near(&temporary, mods);
     if ruleset.ends_with(".ron") || !same_catalog { level_path.with_file_name(name) } else { temporary }
 }
 
@@ -54,7 +55,7 @@ fn start_test_play(
     let Some(level) = &state.level else {
         return;
     };
-    let file = scratch_path(&state.path, &level.ruleset);
+    let file = scratch_path(&state.path, &level.ruleset, &state.mods);
     let written = edit::save_text(level).map_err(|error| error.to_string()).and_then(|text| {
         if let Some(folder) = file.parent() {
             std::fs::create_dir_all(folder).map_err(|error| error.to_string())?;
@@ -65,7 +66,7 @@ fn start_test_play(
         state.status = format!("Test play: cannot write {}: {error}", file.display());
         return;
     }
-    let entry = LevelChoice::load(LevelSource::File(file.clone()));
+    let entry = LevelChoice::load(LevelSource::File(file.clone()), &state.mods);
     if let Some(error) = entry.error {
         state.status = format!("Test play needs a level that passes the check:\n{error}");
         let _ = std::fs::remove_file(&file);

@@ -35,6 +35,9 @@ pub struct LaunchOptions {
     pub playback: Option<PlaybackSource>,
     /// Follow this referee's battle (`fray join` in the window).
     pub join: Option<JoinOptions>,
+    /// The `--mod` folders, in command-line order: the Mods screen loads them after the
+    /// installed mods it enables, and a battle hosted from the menu is served with them.
+    pub mod_folders: Vec<PathBuf>,
 }
 
 /// Whom to join, from `fray join` or the menu.

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
+use crate::levels::mods::ModSet;
 use crate::levels::{BattleTemplate, load_builtin_level, load_level};
 use crate::rules::components::{AiKind, Controller};
 
@@ -18,11 +19,11 @@ pub enum LevelSource {
 }
 
 impl LevelSource {
-    /// Loads and checks the level.
-    pub fn load(&self) -> Result<BattleTemplate, crate::levels::LoadErrors> {
+    /// Loads and checks the level, with `mods` (and, for a file in a mod, its own mod).
+    pub fn load(&self, mods: &ModSet) -> Result<BattleTemplate, crate::levels::LoadErrors> {
         match self {
-            Self::Builtin(name) => load_builtin_level(name),
-            Self::File(path) => load_level(path),
+            Self::Builtin(name) => load_builtin_level(name, mods),
+            Self::File(path) => load_level(path, mods),
         }
     }
 }
@@ -123,12 +124,13 @@ impl Session {
     }
 
     /// Chooses the level at `source`, adding it to the levels on offer if it is not there (a
-    /// level named on the command line, the tutorial), as [`Self::select`] does.
-    pub fn select_source(&mut self, source: LevelSource) {
+    /// level named on the command line, the tutorial), loaded with `mods`, as [`Self::select`]
+    /// does.
+    pub fn select_source(&mut self, source: LevelSource, mods: &ModSet) {
         let at = match self.levels.iter().position(|level| level.source == source) {
             Some(at) => at,
             None => {
-                self.levels.push(LevelChoice::load(source));
+                self.levels.push(LevelChoice::load(source, mods));
                 self.levels.len() - 1
             }
         };
@@ -191,13 +193,13 @@ pub struct BackToMenu;
 pub struct BattleStarted;
 
 impl LevelChoice {
-    /// Loads `source` for the menu: its title and data, or its errors.
-    pub fn load(source: LevelSource) -> Self {
+    /// Loads `source` with `mods` for the menu: its title and data, or its errors.
+    pub fn load(source: LevelSource, mods: &ModSet) -> Self {
         let fallback = match &source {
             LevelSource::Builtin(name) => name.to_string(),
             LevelSource::File(path) => path.display().to_string(),
         };
-        match source.load() {
+        match source.load(mods) {
             Ok(template) => {
                 LevelChoice { title: template.level_name.clone(), source, template: Some(template), error: None }
             }

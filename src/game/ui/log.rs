@@ -373,7 +373,8 @@ mod tests {
 
     #[test]
     fn a_battle_played_in_turns_has_a_heading_for_every_turn_of_every_round() {
-        let template = load_builtin_level("shock_and_cover_skirmish.ron").expect("the level loads");
+        let template = load_builtin_level("shock_and_cover_skirmish.ron", &crate::levels::mods::ModSet::default())
+            .expect("the level loads");
         assert!(template.ruleset.turns.order.on_turn(), "shock_and_cover plays in turns");
         let greedy = Controller::Ai(AiKind::Greedy);
         let setup = BattleSetup { seed: 7, controllers: vec![(0, greedy), (1, greedy)], record_log: true };

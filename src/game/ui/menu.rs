@@ -10,12 +10,13 @@ use super::mods::{ModsScreen, mods_section, relist_levels};
 use super::widgets::{screen_ui, side_colour, tracked, tracked_button};
 use super::{ERROR_COLOUR, SECTION_SPACING, UiSystems};
 use crate::game::model::battle_ui::UiCommand;
+use crate::game::model::launch::LaunchOptions;
 use crate::game::model::screen::Screen;
 use crate::game::model::session::{LevelChoice, LevelSource, Seat, Session, StartBattle};
 use crate::game::saves::{LoadSave, SaveList};
 use crate::game::tutorial::{Course, StartTutorial};
 use crate::levels::BattleTemplate;
-use crate::levels::mods::{self, ModSet};
+use crate::levels::mods::{ActiveMods, ModSet};
 
 /// Width of the menu's column, in points.
 const MENU_WIDTH: f32 = 620.0;
@@ -98,14 +99,13 @@ pub(super) fn plugin(app: &mut App) {
 fn draw_menu(
     mut contexts: EguiContexts,
     mut session: ResMut<Session>,
-    (mut start, mut learn): (MessageWriter<StartBattle>, MessageWriter<StartTutorial>),
-    mut exit: MessageWriter<AppExit>,
-    (saves, mut load, mut commands, mut mods): (
-        Res<SaveList>,
-        MessageWriter<LoadSave>,
-        MessageWriter<UiCommand>,
-        ResMut<ModsScreen>,
+    (mut start, mut learn, mut exit): (
+        MessageWriter<StartBattle>,
+        MessageWriter<StartTutorial>,
+        MessageWriter<AppExit>,
     ),
+    (saves, mut load, mut commands): (Res<SaveList>, MessageWriter<LoadSave>, MessageWriter<UiCommand>),
+    (mut mods, mut active_mods, options): (ResMut<ModsScreen>, ResMut<ActiveMods>, Res<LaunchOptions>),
     (mut how_to_play_open, mut play_online): (Local<bool>, ResMut<crate::game::model::session::PlayOnlineOpen>),
     (frames, mut last_drawn, mut next_screen): (Res<FrameCount>, Local<u32>, ResMut<NextState<Screen>>),
 ) -> Result {
@@ -136,9 +136,10 @@ fn draw_menu(
             centred_column(ui, |ui| {
                 let top = ui.cursor().top();
                 chosen_save = saves_row(ui, &saves);
-                mods_changed = mods_section(ui, &mut mods);
+                mods_changed = mods_section(ui, &mut mods, &mut active_mods, &options.mod_folders);
                 let list_room = room - (ui.cursor().top() - top);
-                menu_column(ui, &session, (&mut selected, &mut seats[..], &mut seed), (reveal, list_room));
+                let edits = (&mut selected, &mut seats[..], &mut seed);
+                menu_column(ui, (&session, &active_mods.0), edits, (reveal, list_room));
             });
         });
     });
@@ -160,7 +161,7 @@ fn draw_menu(
         session.seed = seed;
     }
     if mods_changed {
-        relist_levels(&mut session);
+        relist_levels(&mut session, &active_mods.0);
     }
     if clicks.start {
         start.write(StartBattle);
@@ -201,14 +202,14 @@ fn centred_column(ui: &mut egui::Ui, add_contents: impl FnOnce(&mut egui::Ui)) {
 /// view; the list gives up what the seats need of `room`, the height left to show it all.
 fn menu_column(
     ui: &mut egui::Ui,
-    session: &Session,
+    (session, mods): (&Session, &ModSet),
     (selected, seats, seed): (&mut usize, &mut [Seat], &mut u64),
     (reveal, room): (bool, f32),
 ) {
     // The seats' height as last drawn: the list leaves them room so they show without scrolling.
     let below_id = egui::Id::new("menu_below_the_list");
     let below: f32 = ui.data(|data| data.get_temp(below_id)).unwrap_or_default();
-    level_list(ui, session, selected, reveal, (room - below).max(LEAST_LIST_HEIGHT));
+    level_list(ui, (session, mods), selected, reveal, (room - below).max(LEAST_LIST_HEIGHT));
     let top = ui.cursor().top();
     ui.separator();
     if *selected == session.selected {
@@ -316,10 +317,16 @@ fn learn_menu(ui: &mut egui::Ui) -> Option<Course> {
 
 /// The levels on offer under a heading per ruleset, each with its battlefield and size, in a
 /// list at most `height` high; a click chooses one.
-fn level_list(ui: &mut egui::Ui, session: &Session, selected: &mut usize, reveal: bool, height: f32) {
+fn level_list(
+    ui: &mut egui::Ui,
+    (session, mods): (&Session, &ModSet),
+    selected: &mut usize,
+    reveal: bool,
+    height: f32,
+) {
     ui.strong("Levels");
     egui::ScrollArea::vertical().id_salt("levels").max_height(height).auto_shrink([false, true]).show(ui, |ui| {
-        for (heading, members) in levels_by_heading(&session.levels, &mods::active()) {
+        for (heading, members) in levels_by_heading(&session.levels, mods) {
             let heading = heading.unwrap_or_else(|| "Levels that need fixing".to_string());
             ui.label(RichText::new(&heading).heading());
             ui.indent(("levels under", &heading), |ui| {
@@ -480,7 +487,7 @@ mod tests {
     #[test]
     fn a_level_an_enabled_mod_brings_is_listed_under_the_mod_s_name() {
         let mods = ModSet::open(&[Path::new("examples/mods/marsh_folk").to_path_buf()]).expect("the example mod opens");
-        let mut levels = level_choices(Path::new("/nonexistent"));
+        let mut levels = level_choices(Path::new("/nonexistent"), &crate::levels::mods::ModSet::default());
         let level = mods.iter().next().expect("one mod").files_in("levels").remove(0);
         levels.push(LevelChoice {
             title: "The Reed Ford".into(),
@@ -499,7 +506,10 @@ mod tests {
 
     #[test]
     fn the_menu_leaves_out_the_unlisted_levels_even_when_their_files_are_in_levels() {
-        let levels = level_choices(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/levels")));
+        let levels = level_choices(
+            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/levels")),
+            &crate::levels::mods::ModSet::default(),
+        );
         for (unlisted, _) in builtin::UNLISTED_LEVELS {
             let shown = levels.iter().any(|level| {
                 matches!(&level.source, LevelSource::File(path) if path.file_name().is_some_and(|file| file == *unlisted))
@@ -511,7 +521,7 @@ mod tests {
 
     #[test]
     fn the_menu_groups_every_built_in_level_by_ruleset() {
-        let levels = level_choices(Path::new("/nonexistent"));
+        let levels = level_choices(Path::new("/nonexistent"), &crate::levels::mods::ModSet::default());
         let groups = levels_by_heading(&levels, &ModSet::default());
         let listed: usize = groups.iter().map(|(_, members)| members.len()).sum();
         assert_eq!(listed, levels.len());

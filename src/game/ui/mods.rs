@@ -10,9 +10,10 @@ use bevy_egui::egui::{self, RichText};
 
 use super::ERROR_COLOUR;
 use super::widgets::tracked;
+use crate::game::model::launch::LaunchOptions;
 use crate::game::model::session::Session;
 use crate::game::session::level_choices;
-use crate::levels::mods::{self, ModEntry, ModSet};
+use crate::levels::mods::{self, ActiveMods, ModEntry, ModSet};
 
 /// The section's heading, by which scripted tests open it.
 const MODS_LABEL: &str = "Mods";
@@ -43,9 +44,15 @@ enum RowEdit {
     Down,
 }
 
-/// Draws the section and applies an edit; true when the mods in play changed, so the level
-/// list must be rebuilt ([`relist_levels`]).
-pub(super) fn mods_section(ui: &mut egui::Ui, screen: &mut ModsScreen) -> bool {
+/// Draws the section and applies an edit to `active`, the mods in play (`folders`: the `--mod`
+/// ones, loaded after the enabled ones); true when they changed, so the level list must be
+/// rebuilt ([`relist_levels`]).
+pub(super) fn mods_section(
+    ui: &mut egui::Ui,
+    screen: &mut ModsScreen,
+    active: &mut ActiveMods,
+    folders: &[PathBuf],
+) -> bool {
     let enabled = screen.entries.iter().filter(|entry| entry.enabled).count();
     let heading = format!("{MODS_LABEL} ({enabled} of {} enabled)", screen.entries.len());
     let mut edit = None;
@@ -67,7 +74,7 @@ pub(super) fn mods_section(ui: &mut egui::Ui, screen: &mut ModsScreen) -> bool {
     });
     let Some((at, what)) = edit else { return false };
     apply(screen, at, what);
-    reload(screen);
+    reload(screen, active, folders);
     true
 }
 
@@ -110,20 +117,20 @@ fn apply(screen: &mut ModsScreen, at: usize, edit: RowEdit) {
 }
 
 /// Saves the enabled list and makes the mods active when they load.
-fn reload(screen: &mut ModsScreen) {
+fn reload(screen: &mut ModsScreen, active: &mut ActiveMods, folders: &[PathBuf]) {
     screen.problem = mods::save_enabled(&screen.installed, &screen.entries)
         .err()
         .map(|error| format!("{}: cannot write the enabled list: {error}", screen.installed.display()));
     screen.entries = mods::installed_entries(&screen.installed);
-    activate(screen);
+    activate(screen, active, folders);
 }
 
-/// Puts the enabled mods in play, when they load.
-fn activate(screen: &mut ModsScreen) {
+/// Puts the enabled mods, then the `--mod` `folders`, in play, when they load.
+fn activate(screen: &mut ModsScreen, active: &mut ActiveMods, folders: &[PathBuf]) {
     let enabled: Vec<PathBuf> =
         screen.entries.iter().filter(|entry| entry.enabled).map(|entry| entry.dir.clone()).collect();
-    match ModSet::open(&mods::with_command_line(enabled, &mods::command_line())) {
-        Ok(set) => mods::set_active(set),
+    match ModSet::open(&mods::with_command_line(enabled, folders)) {
+        Ok(set) => active.0 = set,
         Err(errors) => {
             // The errors show beside their mods; the last mods that loaded stay in play.
             screen
@@ -133,9 +140,9 @@ fn activate(screen: &mut ModsScreen) {
     }
 }
 
-/// Lists the levels again with the mods now in play, keeping the chosen place in the list.
-pub(super) fn relist_levels(session: &mut Session) {
-    session.levels = level_choices(Path::new("levels"));
+/// Lists the levels again with `mods`, the mods now in play, keeping the chosen place in the list.
+pub(super) fn relist_levels(session: &mut Session, mods: &ModSet) {
+    session.levels = level_choices(Path::new("levels"), mods);
     let selected = session.selected.min(session.levels.len().saturating_sub(1));
     session.select(selected);
 }
@@ -154,10 +161,14 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-fn rescan_installed(mut screen: ResMut<ModsScreen>, mut session: ResMut<Session>) {
+fn rescan_installed(
+    mut screen: ResMut<ModsScreen>,
+    mut session: ResMut<Session>,
+    (mut active, options): (ResMut<ActiveMods>, Res<LaunchOptions>),
+) {
     if refresh_listing(&mut screen) {
-        activate(&mut screen);
-        relist_levels(&mut session);
+        activate(&mut screen, &mut active, &options.mod_folders);
+        relist_levels(&mut session, &active.0);
     }
 }
 

@@ -28,7 +28,7 @@ impl<'a> LevelChecker<'a> {
     /// How the board looks; reports terrain areas off the map or fitting no square, and
     /// textures no mod brings.
     pub fn looks(&mut self, battlefield: &Battlefield) -> BoardLooks {
-        let (looks, problems) = board_looks(self.level, battlefield.grid());
+        let (looks, problems) = board_looks(self.level, battlefield.grid(), &self.catalog.texture_files);
         for problem in problems {
             match &problem.value {
                 Some(value) => self.invalid(problem.field, value, problem.nth, problem.message),

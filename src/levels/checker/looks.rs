@@ -2,11 +2,13 @@
 //! with the mistakes found (a terrain area off the map or fitting none of its squares, a texture
 //! no mod brings).
 
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::battlefield::{GridMap, Square, Terrain};
 use crate::levels::schema::LevelFile;
-use crate::levels::terrain::{BoardLooks, Looks, SquareTerrain, TerrainAreaFile, ZoneTerrain, is_mod_texture};
+use crate::levels::terrain::{BoardLooks, Looks, SquareTerrain, TerrainAreaFile, ZoneTerrain};
 
 /// A mistake in a level's terrain: at the `nth` `field:` (or at `field: "value"` when `value`
 /// is given), and what is wrong.
@@ -23,12 +25,17 @@ pub struct TerrainProblem {
 }
 
 /// How `level`'s board looks (`grid`: its map, on a grid level), with the mistakes found: a
-/// terrain area off the map or fitting none of its squares, a texture no mod brings.
-pub fn board_looks(level: &LevelFile, grid: Option<&GridMap>) -> (BoardLooks, Vec<TerrainProblem>) {
+/// terrain area off the map or fitting none of its squares, a texture no mod brings
+/// (`textures`: the mods' textures by name, as the catalog has them).
+pub fn board_looks(
+    level: &LevelFile,
+    grid: Option<&GridMap>,
+    textures: &BTreeMap<String, PathBuf>,
+) -> (BoardLooks, Vec<TerrainProblem>) {
     let mut problems = Vec::new();
     let mut texture = |name: &Option<String>, problems: &mut Vec<TerrainProblem>| {
         let name = name.as_deref()?;
-        if !is_mod_texture(name) {
+        if !textures.contains_key(name) {
             problems.push(TerrainProblem {
                 field: "texture",
                 value: Some(name.to_string()),

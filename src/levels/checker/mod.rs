@@ -78,6 +78,10 @@ pub fn build_checked(
         declaration_order: level.declaration_order,
         battlefield,
         looks,
+        pictures: super::template::ModPictures {
+            icons: catalog.icon_files.clone(),
+            textures: catalog.texture_files.clone(),
+        },
         sides: side_templates(&level.sides),
         units,
         conjurable,

@@ -5,8 +5,9 @@
 mod order;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
+use bevy::prelude::Resource;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -344,27 +345,32 @@ impl ModSet {
     pub fn stamps(&self) -> Vec<ModStamp> {
         self.iter().map(Mod::stamp).collect()
     }
+
+    /// These mods, with the mod `file` belongs to added last when it is not among them, so
+    /// that `fray check mods/x/levels/y.ron` checks the level with its own mod. When that mod
+    /// cannot join (a missing dependency, ...), these mods alone: checking its manifest reports why.
+    pub fn with_owner_of(&self, file: &Path) -> ModSet {
+        let Some(dir) = owner_of(file) else { return self.clone() };
+        let same = |one: &Mod| one.dir.canonicalize().ok() == dir.canonicalize().ok();
+        if self.iter().any(same) {
+            return self.clone();
+        }
+        let Ok(owner) = Mod::open(&dir) else { return self.clone() };
+        let mut mods: Vec<Mod> = self.iter().filter(|one| one.id() != owner.id()).cloned().collect();
+        mods.push(owner);
+        load_order(mods).map_or_else(|_| self.clone(), ModSet::from)
+    }
 }
+
+/// The mods an app plays with, for the systems that load levels: the window's (set at launch
+/// from the command line, replaced by its Mods screen) and an online follower's.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ActiveMods(pub ModSet);
 
 impl From<Vec<Mod>> for ModSet {
     fn from(mods: Vec<Mod>) -> Self {
         Self(mods.into())
     }
-}
-
-/// The mods the commands and the window load levels with; none until [`set_active`].
-static ACTIVE: RwLock<Option<ModSet>> = RwLock::new(None);
-
-/// Makes `mods` the set every level loaded by path or built-in name uses from now on. The
-/// command line sets it once from the installed mods and `--mod`; the window from its Mods
-/// screen. (Loading functions that take an `AssetSource` use the mods it names instead.)
-pub fn set_active(mods: ModSet) {
-    *ACTIVE.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(mods);
-}
-
-/// The mods set by [`set_active`], else none.
-pub fn active() -> ModSet {
-    ACTIVE.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone().unwrap_or_default()
 }
 
 /// Set to use this folder for saves and installed mods instead of the platform's.
@@ -427,36 +433,6 @@ pub fn owner_of(file: &Path) -> Option<PathBuf> {
         .take(2)
         .find(|dir| dir.join(MANIFEST_FILE).is_file())
         .map(Path::to_path_buf)
-}
-
-/// The [active] mods, with the mod `file` belongs to added last when it is not among them, so
-/// that `fray check mods/x/levels/y.ron` checks the level with its own mod. When that mod cannot
-/// join (a missing dependency, ...), the active mods alone: checking its manifest reports why.
-pub fn active_with_owner(file: &Path) -> ModSet {
-    let active = active();
-    let Some(dir) = owner_of(file) else { return active };
-    let same = |one: &Mod| one.dir.canonicalize().ok() == dir.canonicalize().ok();
-    if active.iter().any(same) {
-        return active;
-    }
-    let Ok(owner) = Mod::open(&dir) else { return active };
-    let mut mods: Vec<Mod> = active.iter().filter(|one| one.id() != owner.id()).cloned().collect();
-    mods.push(owner);
-    load_order(mods).map_or(active, ModSet::from)
-}
-
-/// The `--mod` folders the command line gave, for the window to keep when its Mods screen
-/// changes the installed ones.
-static COMMAND_LINE: RwLock<Vec<PathBuf>> = RwLock::new(Vec::new());
-
-/// Remembers the `--mod` folders.
-pub fn set_command_line(dirs: Vec<PathBuf>) {
-    *COMMAND_LINE.write().unwrap_or_else(std::sync::PoisonError::into_inner) = dirs;
-}
-
-/// The `--mod` folders given on the command line.
-pub fn command_line() -> Vec<PathBuf> {
-    COMMAND_LINE.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
 }
 
 /// An installed mod as the Mods screen shows it.

@@ -323,7 +323,8 @@ fn a_malformed_glossary_names_the_file_line_and_column() {
 #[test]
 fn fray_check_knows_the_glossary_file() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/glossary.ron");
-    let checked = crate::levels::check_file(&path).unwrap_or_else(|errors| panic!("the glossary checks: {errors}"));
+    let checked = crate::levels::check_file(&path, &crate::levels::mods::ModSet::default())
+        .unwrap_or_else(|errors| panic!("the glossary checks: {errors}"));
     assert!(checked.summary.starts_with("glossary: "), "{}", checked.summary);
 }
 

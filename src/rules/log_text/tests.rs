@@ -135,7 +135,7 @@ fn shared_names_keep_the_id_in_brackets() {
 fn a_real_battle_reads_in_names() {
     use crate::headless::HeadlessBattle;
     use crate::levels::{BattleSetup, load_builtin_level};
-    let template = load_builtin_level("ambush.ron").expect("the ambush loads");
+    let template = load_builtin_level("ambush.ron", &crate::levels::mods::ModSet::default()).expect("the ambush loads");
     let mut battle = HeadlessBattle::new();
     battle.start(&template, &BattleSetup { seed: 7, controllers: Vec::new(), record_log: true });
     battle.run_to_end();
