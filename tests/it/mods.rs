@@ -269,6 +269,7 @@ fn the_installed_list_keeps_the_enabled_order_and_puts_errors_beside_their_mod()
 }
 
 /// The game's logic in a headless app with `mods` in play, after its first frame.
+#[cfg(feature = "gui")]
 fn menu_with(mods: ModSet) -> bevy::app::App {
     use bevy::prelude::*;
     let mut app = App::new();
@@ -280,6 +281,7 @@ fn menu_with(mods: ModSet) -> bevy::app::App {
     app
 }
 
+#[cfg(feature = "gui")]
 #[test]
 fn each_window_lists_the_levels_of_its_own_mods() {
     let titles = |app: &bevy::app::App| -> Vec<String> {
