@@ -13,7 +13,7 @@ use super::model::battle_ui::Player;
 use super::model::board::BoardLayout;
 use super::model::player_action::PlayerAction;
 use super::model::screen::Screen;
-use super::model::screen::{LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, TOP_BAR_HEIGHT};
+use super::model::screen::{LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, top_bar_height};
 
 /// Pan speed, in board pixels per second at zoom 1.
 const PAN_SPEED: f32 = 700.0;
@@ -60,9 +60,10 @@ pub fn zoom_of(projection: &Projection) -> f32 {
 /// far its centre lies from the window's centre (x to the right, y down), in screen pixels. The
 /// panels are laid out in egui points, `ui_scale` screen pixels each.
 pub fn board_view(window: Vec2, ui_scale: f32) -> (Vec2, Vec2) {
-    let panels = Vec2::new(LEFT_PANEL_WIDTH + RIGHT_PANEL_WIDTH, TOP_BAR_HEIGHT) * ui_scale;
+    let top = top_bar_height(window.x / ui_scale);
+    let panels = Vec2::new(LEFT_PANEL_WIDTH + RIGHT_PANEL_WIDTH, top) * ui_scale;
     let free = (window - panels).max(window * LEAST_BOARD_SHARE);
-    let offset = Vec2::new(LEFT_PANEL_WIDTH - RIGHT_PANEL_WIDTH, TOP_BAR_HEIGHT) * ui_scale / 2.0;
+    let offset = Vec2::new(LEFT_PANEL_WIDTH - RIGHT_PANEL_WIDTH, top) * ui_scale / 2.0;
     (free, offset)
 }
 
@@ -204,7 +205,7 @@ mod tests {
                 let (centre, scale) = framing(&board, window, ui_scale).expect("laid out");
                 let left = LEFT_PANEL_WIDTH * ui_scale;
                 let right = window.x - RIGHT_PANEL_WIDTH * ui_scale;
-                let top = TOP_BAR_HEIGHT * ui_scale;
+                let top = top_bar_height(window.x / ui_scale) * ui_scale;
                 for square in &board.centres {
                     for corner in [Vec2::new(-0.5, -0.5), Vec2::new(0.5, 0.5)] {
                         let at = to_screen(*square + corner * GRID_TILE, centre, scale, window);

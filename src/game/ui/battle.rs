@@ -19,7 +19,7 @@ use crate::game::model::battle_ui::{BattleUi, UiCommand};
 use crate::game::model::pace::{Pace, Speed};
 use crate::game::model::playing_count::PlayingCount;
 use crate::game::model::screen::Screen;
-use crate::game::model::screen::{LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, TOP_BAR_HEIGHT};
+use crate::game::model::screen::{LEFT_PANEL_WIDTH, RIGHT_PANEL_WIDTH, top_bar_has_two_rows, top_bar_height};
 use crate::game::model::session::Session;
 use crate::game::turn_flow::{Announcement, declaring_order_words};
 use crate::rules::CombatPhase;
@@ -120,8 +120,8 @@ fn draw_battle_panels(mut contexts: EguiContexts, view: BattleView, mut commands
     let ctx = contexts.ctx_mut()?;
     let screen = ctx.content_rect();
     let mut out = Vec::new();
-    let top = egui::Rect::from_min_size(screen.min, egui::vec2(screen.width(), TOP_BAR_HEIGHT));
-    let below = screen.height() - TOP_BAR_HEIGHT;
+    let top = egui::Rect::from_min_size(screen.min, egui::vec2(screen.width(), top_bar_height(screen.width())));
+    let below = screen.height() - top.height();
     // Online, the online panel takes the bottom of the left column.
     let online = if view.online.is_some() { crate::game::model::screen::ONLINE_PANEL_HEIGHT } else { 0.0 };
     let left = egui::Rect::from_min_size(
@@ -178,7 +178,7 @@ fn board_banner(ctx: &egui::Context, view: &BattleView, screen: egui::Rect) {
     let (left, right) = (screen.left() + LEFT_PANEL_WIDTH, screen.right() - RIGHT_PANEL_WIDTH);
     // Within the board's part of the window, never over the panels.
     let width = (right - left - 2.0 * BANNER_GAP).clamp(0.0, BANNER_MAX_WIDTH);
-    let at = egui::pos2((left + right) / 2.0, screen.top() + TOP_BAR_HEIGHT + BANNER_GAP);
+    let at = egui::pos2((left + right) / 2.0, screen.top() + top_bar_height(screen.width()) + BANNER_GAP);
     egui::Area::new(egui::Id::new("board_banner"))
         .fixed_pos(at)
         .pivot(egui::Align2::CENTER_TOP)
@@ -229,84 +229,107 @@ const STATUS_OFFSET: [f32; 2] = [0.0, -12.0];
 /// Largest share of the top bar's room for words that the level's name takes.
 const LEVEL_NAME_SHARE: f32 = 0.35;
 
-/// Level, round, stage, who declares, and the Log/Help/Undo/Save/Restart/Menu buttons.
+/// Level, round, stage, who declares, and the Log/Help/Undo/Save/Restart/Menu buttons; in a
+/// narrow window (a large UI scale) the round, stage and who declares take a second row.
 fn top_bar(ui: &mut egui::Ui, view: &BattleView, out: &mut Vec<UiCommand>) {
+    let two_rows = top_bar_has_two_rows(ui.ctx().content_rect().width());
     // The buttons first, from the right, so they always have their room; the battle's state
-    // takes what is left and is cut short rather than run under them at a large UI scale.
-    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-        // Right to left: the last button added sits leftmost.
-        let buttons = [
-            ("Quit", UiCommand::Quit),
-            ("Menu", UiCommand::BackToMenu),
-            ("Restart", UiCommand::Restart),
-            ("Save", UiCommand::Save),
-            ("Undo", UiCommand::Undo),
-            ("Help", UiCommand::ToggleHelp),
-        ];
-        let live_only = |command: &UiCommand| matches!(command, UiCommand::Restart | UiCommand::Save | UiCommand::Undo);
-        // A replay is watched, and an online battle's record is the referee's: neither is
-        // restarted, saved or undone from here.
-        let own_battle = view.playback.is_none() && view.online.is_none();
-        for (label, command) in buttons.into_iter().filter(|(_, command)| own_battle || !live_only(command)) {
-            if tracked_button(ui, label).clicked() {
-                out.push(command);
+    // takes what is left and is cut short rather than run under them.
+    let row_height = ui.available_height() / if two_rows { 2.0 } else { 1.0 };
+    ui.allocate_ui_with_layout(
+        egui::vec2(ui.available_width(), row_height),
+        egui::Layout::right_to_left(egui::Align::Center),
+        |ui| {
+            // Right to left: the last button added sits leftmost.
+            let buttons = [
+                ("Quit", UiCommand::Quit),
+                ("Menu", UiCommand::BackToMenu),
+                ("Restart", UiCommand::Restart),
+                ("Save", UiCommand::Save),
+                ("Undo", UiCommand::Undo),
+                ("Help", UiCommand::ToggleHelp),
+            ];
+            let live_only =
+                |command: &UiCommand| matches!(command, UiCommand::Restart | UiCommand::Save | UiCommand::Undo);
+            // A replay is watched, and an online battle's record is the referee's: neither is
+            // restarted, saved or undone from here.
+            let own_battle = view.playback.is_none() && view.online.is_none();
+            for (label, command) in buttons.into_iter().filter(|(_, command)| own_battle || !live_only(command)) {
+                if tracked_button(ui, label).clicked() {
+                    out.push(command);
+                }
             }
-        }
-        if tracked(ui.selectable_label(view.ui.show_log, "Log"), "Log").clicked() {
-            out.push(UiCommand::ToggleLog);
-        }
-        // A replay's seats are the recorded battle's; online, each player holds their own.
-        if own_battle && tracked_button(ui, "Seats").on_hover_text("Hand a side to the AI, or take it back").clicked() {
-            out.push(UiCommand::ToggleSeats);
-        }
-        ui.separator();
-        speed_buttons(ui, view, out);
-        ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
-            ui.set_clip_rect(ui.max_rect().intersect(ui.clip_rect()));
-            let level = view.session.current.as_ref().map_or("—", |template| template.level_name.as_str());
-            // A long level name gives way first (its whole name shows on hover), so the round
-            // and the turn keep their room.
-            let name_room = ui.available_width() * LEVEL_NAME_SHARE;
-            ui.scope(|ui| {
-                ui.set_max_width(name_room);
-                ui.add(egui::Label::new(RichText::new(level).strong()).truncate());
+            if tracked(ui.selectable_label(view.ui.show_log, "Log"), "Log").clicked() {
+                out.push(UiCommand::ToggleLog);
+            }
+            // A replay's seats are the recorded battle's; online, each player holds their own.
+            if own_battle
+                && tracked_button(ui, "Seats").on_hover_text("Hand a side to the AI, or take it back").clicked()
+            {
+                out.push(UiCommand::ToggleSeats);
+            }
+            ui.separator();
+            speed_buttons(ui, view, out);
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                ui.set_clip_rect(ui.max_rect().intersect(ui.clip_rect()));
+                let level = view.session.current.as_ref().map_or("—", |template| template.level_name.as_str());
+                // A long level name gives way first (its whole name shows on hover), so the round
+                // and the turn keep their room.
+                let name_room = ui.available_width() * if two_rows { 1.0 } else { LEVEL_NAME_SHARE };
+                ui.scope(|ui| {
+                    ui.set_max_width(name_room);
+                    ui.add(egui::Label::new(RichText::new(level).strong()).truncate());
+                });
+                if !two_rows {
+                    ui.separator();
+                    battle_state(ui, view);
+                }
             });
-            ui.separator();
-            let round = match current_turn(view) {
-                Some(turn) => format!("Round {} · Turn {turn}", view.battle.state.round),
-                None => format!("Round {}", view.battle.state.round),
-            };
-            ui.add(egui::Label::new(round).wrap_mode(egui::TextWrapMode::Extend));
-            ui.separator();
-            ui.label(phase_label(view.battle.state.phase));
-            if let Some(unit) = view.options.unit
-                && let Ok(declarer) = view.battle.units.get(unit)
-            {
-                ui.separator();
-                ui.label("Declaring:").on_hover_text(declaring_order_words(&view.battle.ruleset, &view.info));
-                ui.label(
-                    RichText::new(declarer.standing.name.as_str())
-                        .strong()
-                        .color(side_colour(ui.ctx(), declarer.standing.side.0)),
-                );
-                ui.label(
-                    RichText::new(format!("({})", view.battle.side_name(declarer.standing.side.0)))
-                        .color(side_colour(ui.ctx(), declarer.standing.side.0)),
-                );
-            } else if view.thinking.as_ref().is_some_and(|search| search.thinking()) {
-                ui.separator();
-                ui.add(egui::Spinner::new());
-                ui.label(RichText::new("the AI is thinking").weak());
-            } else if view.battle.state.phase == CombatPhase::Declare && view.battle.queue.open && view.online.is_some()
-            {
-                ui.separator();
-                ui.label(RichText::new("waiting for the other players (see Online)").weak());
-            } else if view.battle.state.phase == CombatPhase::Declare && view.battle.queue.open {
-                ui.separator();
-                ui.label(RichText::new("the AI is declaring").weak());
-            }
-        });
-    });
+        },
+    );
+    if two_rows {
+        ui.allocate_ui_with_layout(
+            egui::vec2(ui.available_width(), row_height),
+            egui::Layout::left_to_right(egui::Align::Center),
+            |ui| battle_state(ui, view),
+        );
+    }
+}
+
+/// The round and turn, the stage, and who is declaring (or who the battle waits for).
+fn battle_state(ui: &mut egui::Ui, view: &BattleView) {
+    let round = match current_turn(view) {
+        Some(turn) => format!("Round {} · Turn {turn}", view.battle.state.round),
+        None => format!("Round {}", view.battle.state.round),
+    };
+    ui.add(egui::Label::new(round).wrap_mode(egui::TextWrapMode::Extend));
+    ui.separator();
+    ui.label(phase_label(view.battle.state.phase));
+    if let Some(unit) = view.options.unit
+        && let Ok(declarer) = view.battle.units.get(unit)
+    {
+        ui.separator();
+        ui.label("Declaring:").on_hover_text(declaring_order_words(&view.battle.ruleset, &view.info));
+        ui.label(
+            RichText::new(declarer.standing.name.as_str())
+                .strong()
+                .color(side_colour(ui.ctx(), declarer.standing.side.0)),
+        );
+        ui.label(
+            RichText::new(format!("({})", view.battle.side_name(declarer.standing.side.0)))
+                .color(side_colour(ui.ctx(), declarer.standing.side.0)),
+        );
+    } else if view.thinking.as_ref().is_some_and(|search| search.thinking()) {
+        ui.separator();
+        ui.add(egui::Spinner::new());
+        ui.label(RichText::new("the AI is thinking").weak());
+    } else if view.battle.state.phase == CombatPhase::Declare && view.battle.queue.open && view.online.is_some() {
+        ui.separator();
+        ui.label(RichText::new("waiting for the other players (see Online)").weak());
+    } else if view.battle.state.phase == CombatPhase::Declare && view.battle.queue.open {
+        ui.separator();
+        ui.label(RichText::new("the AI is declaring").weak());
+    }
 }
 
 /// Pause, step and the speeds, right to left.

@@ -11,7 +11,7 @@ use super::{ERROR_COLOUR, NOTICE_GAP, SECTION_SPACING, UiSystems};
 use crate::game::HotReload;
 use crate::game::model::battle_ui::{BattleUi, UiCommand};
 use crate::game::model::screen::Screen;
-use crate::game::model::screen::TOP_BAR_HEIGHT;
+use crate::game::model::screen::top_bar_height;
 use crate::game::model::session::Session;
 use crate::rules::{DeclarationQueue, Sides};
 
@@ -63,7 +63,7 @@ fn draw_notices(
         .title_bar(false)
         .frame(frame)
         .order(egui::Order::Foreground)
-        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, TOP_BAR_HEIGHT + NOTICE_GAP))
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, top_bar_height(ctx.content_rect().width()) + NOTICE_GAP))
         .default_width(NOTICE_WIDTH)
         .collapsible(false)
         .resizable(false)

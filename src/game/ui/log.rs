@@ -16,7 +16,7 @@ use crate::battlefield::Battlefield;
 use crate::game::model::battle_ui::{BattleUi, UiCommand};
 use crate::game::model::playing_count::{PlayingCount, ShownLog};
 use crate::game::model::screen::Screen;
-use crate::game::model::screen::{LEFT_PANEL_WIDTH, TOP_BAR_HEIGHT};
+use crate::game::model::screen::{LEFT_PANEL_WIDTH, top_bar_height};
 use crate::rules::CombatInfo;
 use crate::rules::glossary::Glossary;
 use crate::rules::log::{CombatLog, LogEntry, LogEvent, line};
@@ -84,7 +84,10 @@ fn draw_log(
         .default_size(LOG_SIZE)
         // Left on the board, under the banner that says what is happening now and clear of
         // the game-over window at the bottom.
-        .default_pos(egui::pos2(LEFT_PANEL_WIDTH + NOTICE_GAP, TOP_BAR_HEIGHT + BANNER_ROOM))
+        .default_pos(egui::pos2(
+            LEFT_PANEL_WIDTH + NOTICE_GAP,
+            top_bar_height(ctx.content_rect().width()) + BANNER_ROOM,
+        ))
         .vscroll(false)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
