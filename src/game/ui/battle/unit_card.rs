@@ -5,7 +5,7 @@ use bevy_egui::egui::{self, Color32, RichText};
 use super::BattleView;
 use crate::game::ui::widgets::{explained, side_colour};
 use crate::game::ui::{ERROR_COLOUR, SECTION_SPACING};
-use crate::rules::equipment::Attribute;
+use crate::rules::equipment::{Attribute, ShakeOffBy};
 use crate::rules::gear_text;
 use crate::rules::glossary::Term;
 use crate::rules::ruleset::{Pools, Ruleset};
@@ -73,6 +73,17 @@ pub(super) fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
     unit_gear(ui, &unit, &view.battle.ruleset);
 }
 
+/// How a hindrance that needs an action ends (`Z-HIND-1`), for a card that shows it: every other
+/// lingering effect is tested at the end of the turn without a word from the player.
+fn action_to_shake_off(unit: &UnitView) -> Option<String> {
+    let (hindrance, lingering) =
+        unit.round.conditions.hindrance.filter(|(_, lingering)| lingering.by == ShakeOffBy::Action)?;
+    let attribute =
+        ATTRIBUTES.iter().find(|(attribute, _)| *attribute == lingering.attribute).map_or("?", |(_, name)| name);
+    let name = Term::for_condition(hindrance.log_name()).map_or(hindrance.log_name(), Term::label);
+    Some(format!("{name}: only an action ends it (Shake off: {attribute} test, {} to pass)", lingering.tn))
+}
+
 /// What the unit carries and suffers: loadout, conditions, injuries, items, spells and mana.
 fn unit_gear(ui: &mut egui::Ui, unit: &UnitView, ruleset: &Ruleset) {
     let rules = ruleset.name.as_str();
@@ -93,6 +104,9 @@ fn unit_gear(ui: &mut egui::Ui, unit: &UnitView, ruleset: &Ruleset) {
             }
         }
     });
+    if let Some(how) = action_to_shake_off(unit) {
+        ui.label(how);
+    }
     if unit.round.surprised {
         ui.label(RichText::new("Surprised").color(ERROR_COLOUR));
     }
