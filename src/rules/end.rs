@@ -10,7 +10,7 @@ use super::actions::{self, ManeuverCheck};
 use super::battle::Battle;
 use super::components::*;
 use super::dice::{Dice, Draw};
-use super::equipment::{DamageType, Hindrance, InjuryTables, Lingering, ShakeOffBy};
+use super::equipment::{DamageType, Hindrance, InjuryTables, Lingering};
 use super::forfeit::Forfeits;
 use super::log::{Affliction, CombatLog, LogEvent};
 use super::resolve::{DamageHit, Harm};
@@ -499,7 +499,7 @@ pub(super) fn shake_off(upkeep: &mut Harm, entity: Entity) {
         conditions.ongoing.map(|(_, lingering)| (Affliction::OngoingDamage, lingering)),
         conditions
             .hindrance
-            .filter(|(_, lingering)| lingering.by == ShakeOffBy::EndOfTurn)
+            .filter(|(_, lingering)| !lingering.needs_action())
             .map(|(hindrance, lingering)| (Affliction::Hindrance(hindrance), lingering)),
     ];
     for (effect, lingering) in tests.into_iter().flatten() {
@@ -510,8 +510,8 @@ pub(super) fn shake_off(upkeep: &mut Harm, entity: Entity) {
 /// The test a unit spends its action on to end a hindrance that needs one (`Z-HIND-1`).
 /// Returns whether there was such a hindrance to test against.
 pub(super) fn shake_off_by_action(upkeep: &mut Harm, entity: Entity) -> bool {
-    let hindrance = upkeep.units.get(entity).ok().and_then(|unit| unit.round.conditions.hindrance);
-    let Some((hindrance, lingering)) = hindrance.filter(|(_, lingering)| lingering.by == ShakeOffBy::Action) else {
+    let hindrance = upkeep.units.get(entity).ok().and_then(|unit| unit.round.conditions.hindrance_needing_action());
+    let Some((hindrance, lingering)) = hindrance else {
         return false;
     };
     test_lingering(upkeep, entity, Affliction::Hindrance(hindrance), lingering);

@@ -73,6 +73,11 @@ impl Lingering {
     pub const fn at_turn_end(attribute: Attribute, tn: i32) -> Self {
         Self { attribute, tn, by: ShakeOffBy::EndOfTurn }
     }
+
+    /// Whether only the sufferer's action ends it.
+    pub fn needs_action(&self) -> bool {
+        self.by == ShakeOffBy::Action
+    }
 }
 
 /// When the test to shake off a lingering effect is made (`Z-HIND-1`).

@@ -1,7 +1,7 @@
 //! Checking catalog entries: creatures and gear a level or a mod defines.
 
 use super::*;
-use crate::rules::equipment::{Hindrance, Lingering, ShakeOffBy};
+use crate::rules::equipment::{Hindrance, Lingering};
 
 /// Reports a problem: the field and value to point at, which occurrence, and the message.
 pub(in crate::levels) type Invalid<'a> = dyn FnMut(&str, &str, usize, String) + 'a;
@@ -118,12 +118,12 @@ fn check_shake_offs(catalog: &Catalog, invalid: &mut EntryInvalid) {
 
 /// Why an entry's `by: Action` can never be carried out, if it cannot.
 fn shake_off_problem((ongoing, hinders): Leaves) -> Option<String> {
-    if ongoing.is_some_and(|lingering| lingering.by == ShakeOffBy::Action) {
+    if ongoing.is_some_and(|lingering| lingering.needs_action()) {
         return Some(
             "has `by: Action` on its ongoing damage, which is tested at the end of each turn; expected `by` left out of `ongoing` (only a hindrance may need an action)".into(),
         );
     }
-    let (hindrance, _) = hinders.filter(|(_, lingering)| lingering.by == ShakeOffBy::Action)?;
+    let (hindrance, _) = hinders.filter(|(_, lingering)| lingering.needs_action())?;
     match hindrance {
         Hindrance::Distracted | Hindrance::Paralysed => Some(format!(
             "leaves `{}` to be shaken off `by: Action`, but a {} unit cannot act, so it would never end; expected `by` left out, or a `stuck` or `weakened` hindrance",

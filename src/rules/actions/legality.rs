@@ -8,7 +8,6 @@ use super::threats::is_threatened;
 use super::{ActionContext, IllegalAction, UnitLookup, modifier, offered};
 use crate::battlefield::{Battlefield, UNREACHABLE, ZoneIdx};
 use crate::rules::components::*;
-use crate::rules::equipment::ShakeOffBy;
 use crate::rules::ruleset::Ruleset;
 use crate::rules::unit::{self, UnitView};
 
@@ -526,10 +525,9 @@ pub fn check_needs(actor: &UnitView, kind: ActionKind) -> Result<(), IllegalActi
             // A grappler someone else holds cannot move from its place (`S-MAN-1`).
             refused(conditions.grappled_by.is_empty(), IllegalAction::HeldInPlace)
         }
-        ActionKind::ShakeOff => refused(
-            conditions.hindrance.is_some_and(|(_, lingering)| lingering.by == ShakeOffBy::Action),
-            IllegalAction::NothingToShakeOff,
-        ),
+        ActionKind::ShakeOff => {
+            refused(conditions.hindrance_needing_action().is_some(), IllegalAction::NothingToShakeOff)
+        }
         ActionKind::Cast(at) => {
             let (_, spell) = &actor.magic.spells.0[at];
             refused(actor.magic.mana.current + actor.body.stress.current >= spell.mana, IllegalAction::CannotPay)

@@ -114,6 +114,13 @@ impl Conditions {
         }
     }
 
+    /// The hindrance, when only an action ends it (`Z-HIND-1`, `by: Action`).
+    pub fn hindrance_needing_action(
+        &self,
+    ) -> Option<(crate::rules::equipment::Hindrance, crate::rules::equipment::Lingering)> {
+        self.hindrance.filter(|(_, lingering)| lingering.needs_action())
+    }
+
     /// Whether the weapon in this hand broke from wear (`Z-CRIT-1`); bare hands never break.
     pub fn is_broken(&self, hand: Hand) -> bool {
         self.broken.get(hand.index()).copied().unwrap_or(false)

@@ -5,7 +5,7 @@ use bevy_egui::egui::{self, Color32, RichText};
 use super::BattleView;
 use crate::game::ui::widgets::{explained, side_colour};
 use crate::game::ui::{ERROR_COLOUR, SECTION_SPACING};
-use crate::rules::equipment::{Attribute, ShakeOffBy};
+use crate::rules::equipment::Attribute;
 use crate::rules::gear_text;
 use crate::rules::glossary::Term;
 use crate::rules::ruleset::{Pools, Ruleset};
@@ -76,8 +76,7 @@ pub(super) fn unit_card(ui: &mut egui::Ui, view: &BattleView) {
 /// How a hindrance that needs an action ends (`Z-HIND-1`), for a card that shows it: every other
 /// lingering effect is tested at the end of the turn without a word from the player.
 fn action_to_shake_off(unit: &UnitView) -> Option<String> {
-    let (hindrance, lingering) =
-        unit.round.conditions.hindrance.filter(|(_, lingering)| lingering.by == ShakeOffBy::Action)?;
+    let (hindrance, lingering) = unit.round.conditions.hindrance_needing_action()?;
     let attribute =
         ATTRIBUTES.iter().find(|(attribute, _)| *attribute == lingering.attribute).map_or("?", |(_, name)| name);
     let name = Term::for_condition(hindrance.log_name()).map_or(hindrance.log_name(), Term::label);
